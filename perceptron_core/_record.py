@@ -1,0 +1,213 @@
+"""The compact record of one fit, and the four predictions it yields.
+
+A run of the on-line loop stores, per binary problem, the sequence of updated
+examples and the vote of every hypothesis (see :mod:`perceptron_core._engine`).
+:class:`HypothesisRecord` keeps that sequence as positions in a shared
+:class:`SupportStore` (the distinct example vectors that caused an update), and
+derives from it:
+
+* the **longest survivor** and the **averaged** hypothesis, each one weighted
+  sum of support vectors (the averaged weights come from the reverse
+  cumulative sum of the votes), computed on first use and cached;
+* **voted** scores, by one matrix product per test chunk and a running sum
+  along the update sequence (:func:`perceptron_core._engine.voted_scores`).
+
+Nothing here retrains; switching prediction mode only reads the record.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from perceptron_core._engine import voted_scores, weighted_row_sum
+from perceptron_core._jit import jit
+
+#: Budget for one chunk of the voted product ``X_chunk @ support.T`` (bytes).
+DEFAULT_CHUNK_BYTES = 64 * 2**20
+
+
+@jit
+def _row_hashes(B):
+    """FNV-1a hash of each row of a ``uint8`` byte matrix."""
+    out = np.empty(B.shape[0], dtype=np.uint64)
+    prime = np.uint64(1099511628211)
+    for i in range(B.shape[0]):
+        h = np.uint64(14695981039346656037)
+        for b in range(B.shape[1]):
+            h = (h ^ np.uint64(B[i, b])) * prime
+        out[i] = h
+    return out
+
+
+class SupportStore:
+    """The distinct example vectors that updates used, by content.
+
+    Rows are identified by their bytes, so the same example seen again in a
+    later ``partial_fit`` call reuses its stored copy instead of adding a
+    duplicate. Vectors keep their storage type (int8 data stays int8).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> store = SupportStore(2)
+    >>> X = np.array([[1.0, 2.0], [3.0, 4.0], [1.0, 2.0]])
+    >>> store.add(X, np.array([0, 1, 2, 0]))
+    array([0, 1, 0, 0])
+    >>> store.add(X[::-1].copy(), np.array([0, 1]))   # same rows, other order
+    array([0, 1])
+    >>> len(store)
+    2
+    """
+
+    def __init__(self, n_features: int, dtype=np.float64):
+        self.vectors = np.empty((0, n_features), dtype=dtype)
+        self._sorted_hashes = np.empty(0, dtype=np.uint64)
+        self._sorted_positions = np.empty(0, dtype=np.int64)
+
+    def __len__(self) -> int:
+        return len(self.vectors)
+
+    def add(self, X: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Store ``X[rows]`` (deduplicated) and return each row's position."""
+        if len(rows) == 0:
+            return np.empty(0, dtype=np.int64)
+        unique_rows, inverse = np.unique(rows, return_inverse=True)
+        candidates = np.ascontiguousarray(X[unique_rows])
+        dtype = np.result_type(self.vectors.dtype, candidates.dtype)
+        if dtype != self.vectors.dtype:
+            self.vectors = self.vectors.astype(dtype)
+        candidates = candidates.astype(dtype, copy=False)
+        hashes = _row_hashes(candidates.view(np.uint8).reshape(len(candidates), -1))
+
+        # Identical rows within this batch share one entry.
+        _, first, group = np.unique(hashes, return_index=True, return_inverse=True)
+        if not np.array_equal(candidates, candidates[first[group]]):  # a hash collision
+            first, group = np.arange(len(candidates)), np.arange(len(candidates))
+        positions = np.empty(len(first), dtype=np.int64)
+
+        # Rows stored by an earlier call keep their position.
+        found = np.zeros(len(first), dtype=bool)
+        if len(self._sorted_hashes):
+            at = np.searchsorted(self._sorted_hashes, hashes[first])
+            at = np.minimum(at, len(self._sorted_hashes) - 1)
+            match = self._sorted_hashes[at] == hashes[first]
+            old = self._sorted_positions[at]
+            match &= (self.vectors[old] == candidates[first]).all(axis=1)
+            positions[match] = old[match]
+            found = match
+        new = np.flatnonzero(~found)
+        positions[new] = len(self.vectors) + np.arange(len(new))
+        self.vectors = np.concatenate([self.vectors, candidates[first[new]]])
+        all_hashes = np.concatenate([self._sorted_hashes, hashes[first[new]]])
+        all_positions = np.concatenate([self._sorted_positions, positions[new]])
+        order = np.argsort(all_hashes, kind="stable")
+        self._sorted_hashes, self._sorted_positions = all_hashes[order], all_positions[order]
+        return positions[group][inverse]
+
+    def as_float64(self) -> np.ndarray:
+        return self.vectors.astype(np.float64, copy=False)
+
+
+class HypothesisRecord:
+    """Update sequences and votes of ``K`` binary problems over one support store.
+
+    Parameters
+    ----------
+    n_problems, n_features : int
+    eta, C, theta_init : float
+        The training constants that turn an update sequence into hypotheses.
+    """
+
+    def __init__(self, n_problems: int, n_features: int, eta: float, C: float,
+                 theta_init: float, dtype=np.float64):  # fmt: skip
+        self.eta, self.C, self.theta_init = float(eta), float(C), float(theta_init)
+        self.support = SupportStore(n_features, dtype)
+        self.positions = [np.empty(0, dtype=np.int64) for _ in range(n_problems)]
+        self.signs = [np.empty(0, dtype=np.float64) for _ in range(n_problems)]
+        self.votes = [np.zeros(1, dtype=np.int64) for _ in range(n_problems)]
+        self.longest_k = np.zeros(n_problems, dtype=np.int64)
+        self._cache: dict = {}
+
+    @property
+    def n_problems(self) -> int:
+        return len(self.positions)
+
+    def extend(self, X, Y, new_rows, votes, longest_k) -> None:
+        """Append one call's updates (rows of ``X``) and replace votes/longest."""
+        flat = np.concatenate(new_rows)
+        flat_positions = self.support.add(X, flat)
+        offsets = np.cumsum([0] + [len(r) for r in new_rows])
+        for c, rows in enumerate(new_rows):
+            self.positions[c] = np.concatenate(
+                [self.positions[c], flat_positions[offsets[c] : offsets[c + 1]]]
+            )
+            self.signs[c] = np.concatenate([self.signs[c], Y[c, rows]])
+            self.votes[c] = votes[c]
+        self.longest_k = np.asarray(longest_k, dtype=np.int64).copy()
+        self._cache.clear()
+
+    # -- single hypotheses -------------------------------------------------
+
+    def _weighted_hypothesis(self, c: int, update_weights: np.ndarray):
+        """``w = eta * sum_i u_i y_i x_i``, ``theta = theta_init - eta*C*sum_i u_i y_i``."""
+        coef = self.eta * update_weights * self.signs[c]
+        per_support = np.bincount(self.positions[c], weights=coef, minlength=len(self.support))
+        used = np.flatnonzero(per_support)
+        w = np.zeros(self.support.vectors.shape[1])
+        weighted_row_sum(self.support.vectors, used, per_support[used], w)
+        return w, self.theta_init - self.C * coef.sum()
+
+    def longest(self, c: int):
+        """The longest-surviving hypothesis ``(w, theta)`` of problem ``c``."""
+        key = ("longest", c)
+        if key not in self._cache:
+            k = self.longest_k[c]
+            weights = (np.arange(len(self.signs[c])) < k).astype(np.float64)
+            self._cache[key] = self._weighted_hypothesis(c, weights)
+        return self._cache[key]
+
+    def total_votes(self, c: int) -> int:
+        """Votes of the hypotheses from 1 on (hypothesis 0 does not vote)."""
+        return int(self.votes[c][1:].sum())
+
+    def averaged(self, c: int):
+        """``sum_{k>=1} c_k (w_k, theta_k) / sum_{k>=1} c_k``, or None without votes."""
+        key = ("averaged", c)
+        if key not in self._cache:
+            total = self.total_votes(c)
+            if total == 0:
+                self._cache[key] = None
+            else:
+                # update i is part of every hypothesis k > i: weight sum_{k>i} c_k
+                later_votes = np.cumsum(self.votes[c][:0:-1])[::-1].astype(np.float64)
+                self._cache[key] = self._weighted_hypothesis(c, later_votes / total)
+        return self._cache[key]
+
+    # -- voted --------------------------------------------------------------
+
+    def voted_scores(self, X: np.ndarray, last_scores: np.ndarray,
+                     chunk_size: int | None = None) -> np.ndarray:  # fmt: skip
+        """Voted raw scores, shape ``(len(X), K)``; memory bounded by the chunk size.
+
+        ``last_scores`` (the last hypothesis's raw scores) stand in for a
+        problem none of whose hypotheses from 1 on has a vote.
+        """
+        m = len(X)
+        out = np.empty((m, self.n_problems))
+        n_support = max(len(self.support), 1)
+        if chunk_size is None:
+            chunk_size = max(1, DEFAULT_CHUNK_BYTES // (8 * n_support))
+        support = self.support.as_float64()
+        column = np.empty(0)
+        for start in range(0, m, chunk_size):
+            stop = min(start + chunk_size, m)
+            G = X[start:stop].astype(np.float64, copy=False) @ support.T
+            G = np.ascontiguousarray(G)
+            for c in range(self.n_problems):
+                column = np.empty(stop - start)
+                voted_scores(
+                    G, self.positions[c], self.signs[c], self.votes[c], self.eta, self.C,
+                    self.theta_init, np.ascontiguousarray(last_scores[start:stop, c]), column,
+                )  # fmt: skip
+                out[start:stop, c] = column
+        return out

@@ -1,0 +1,320 @@
+"""Checks on parameters and data, with messages written for a person.
+
+Every learner in :mod:`perceptron_core` validates in ``fit`` (constructors only
+store), through the two entry points here:
+
+* :func:`validate_params` reads the estimator's declarative ``_parameters``
+  table, so every parameter error has the same shape: which estimator, which
+  parameter, what it does, what is accepted and what was given.
+* :func:`check_training_data` and :func:`check_test_data` turn user input into
+  arrays the numba kernels accept, and say in plain words what was wrong when
+  they cannot (the app shows these messages verbatim).
+
+Storage types: ``float64``, ``float32``, ``int8`` and ``uint8`` arrays are kept
+as they are (the kernels read them directly and accumulate scores in
+``float64``); booleans become ``uint8``; every other numeric type becomes
+``float64``.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import validate_data
+
+#: Storage types the kernels read without a copy.
+NATIVE_DTYPES = (np.float64, np.float32, np.int8, np.uint8)
+
+
+# --------------------------------------------------------------------------
+# Parameters
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Number:
+    """A real (or, with ``integer=True``, whole) number in an interval.
+
+    ``low``/``high`` of ``None`` mean unbounded; ``open_low``/``open_high``
+    exclude the end points.
+    """
+
+    low: float | None = None
+    high: float | None = None
+    open_low: bool = False
+    open_high: bool = False
+    integer: bool = False
+
+    def accepts(self, value) -> bool:
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            return False
+        if self.integer and not isinstance(value, numbers.Integral):
+            return False
+        if not np.isfinite(value):
+            return False
+        if self.low is not None and (value < self.low or (self.open_low and value == self.low)):
+            return False
+        if self.high is not None and (
+            value > self.high or (self.open_high and value == self.high)
+        ):
+            return False
+        return True
+
+    def describe(self) -> str:
+        kind = "a whole number" if self.integer else "a number"
+        parts = []
+        if self.low is not None:
+            parts.append(("greater than " if self.open_low else "at least ") + f"{self.low:g}")
+        if self.high is not None:
+            parts.append(("less than " if self.open_high else "at most ") + f"{self.high:g}")
+        return kind + (" " + " and ".join(parts) if parts else "")
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """One of a fixed set of values (strings, ``None``, booleans)."""
+
+    values: tuple
+
+    def accepts(self, value) -> bool:
+        return any(value is v or (type(value) is type(v) and value == v) for v in self.values)
+
+    def describe(self) -> str:
+        return " or ".join(repr(v) for v in self.values)
+
+
+@dataclass(frozen=True)
+class Anything:
+    """Any value that passes a predicate, described in words."""
+
+    predicate: object
+    description: str
+
+    def accepts(self, value) -> bool:
+        return bool(self.predicate(value))
+
+    def describe(self) -> str:
+        return self.description
+
+
+@dataclass(frozen=True)
+class Param:
+    """One row of an estimator's ``_parameters`` table."""
+
+    meaning: str
+    accepted: tuple
+
+    def check(self, estimator_name: str, name: str, value) -> None:
+        if any(rule.accepts(value) for rule in self.accepted):
+            return
+        allowed = "; or ".join(rule.describe() for rule in self.accepted)
+        raise ValueError(
+            f"{estimator_name}: {name} ({self.meaning}) must be {allowed}; got {value!r}."
+        )
+
+
+BOOLEAN = OneOf((True, False))
+SEED = Anything(
+    lambda v: v is None
+    or (isinstance(v, numbers.Integral) and not isinstance(v, bool) and 0 <= v < 2**32)
+    or isinstance(v, np.random.RandomState | np.random.Generator),
+    "None, a whole number from 0 to 2**32 - 1, or a NumPy random generator",
+)
+
+
+def validate_params(estimator) -> None:
+    """Check every constructor parameter against ``type(estimator)._parameters``.
+
+    Examples
+    --------
+    >>> from perceptron_core import KWPerceptron
+    >>> validate_params(KWPerceptron(eta=-1))
+    Traceback (most recent call last):
+    ...
+    ValueError: KWPerceptron: eta (the learning rate ...) must be a number greater than 0; got -1.
+    """
+    table = type(estimator)._parameters
+    name = type(estimator).__name__
+    for key, value in estimator.get_params(deep=False).items():
+        if key in table:
+            table[key].check(name, key, value)
+
+
+# --------------------------------------------------------------------------
+# Data
+# --------------------------------------------------------------------------
+
+
+def _as_numeric_array(X, what: str = "X"):
+    """Refuse inputs the kernels cannot read, before scikit-learn's checks."""
+    if hasattr(X, "toarray") or hasattr(X, "tocsr"):
+        raise TypeError(
+            f"{what} is a sparse matrix; these learners need a dense array. "
+            f"Convert it with {what}.toarray() if it fits in memory."
+        )
+    if hasattr(X, "dtypes") and hasattr(X, "columns"):  # a DataFrame: name the bad columns
+        bad = [str(c) for c, t in zip(X.columns, X.dtypes) if not _is_numeric_dtype(t)]
+        if bad:
+            raise ValueError(
+                f"{what} has non-numeric columns: {', '.join(bad[:5])}"
+                f"{' ...' if len(bad) > 5 else ''}. Only numeric features are accepted; "
+                "drop these columns or encode them as numbers (e.g. one-hot)."
+            )
+        return X
+    arr = np.asarray(X) if not isinstance(X, np.ndarray) else X
+    if arr.dtype.kind in "OUSV":
+        try:
+            arr.astype(np.float64)
+        except (TypeError, ValueError) as err:
+            raise type(err)(
+                f"{what} contains values that are not numbers ({err}); only numeric "
+                "features are accepted."
+            ) from None
+    elif arr.dtype.kind == "c":
+        raise ValueError(
+            f"Complex data not supported: {what} contains complex numbers; only real "
+            "features are accepted."
+        )
+    return X
+
+
+def _is_numeric_dtype(dtype) -> bool:
+    try:
+        return np.dtype(dtype).kind in "biuf"
+    except TypeError:  # pandas extension types
+        return getattr(dtype, "kind", "O") in "biuf"
+
+
+def _to_storage(X: np.ndarray) -> np.ndarray:
+    """Keep a native storage type; booleans become uint8, other numbers float64."""
+    if X.dtype == np.bool_:
+        return X.view(np.uint8)
+    if X.dtype.type in NATIVE_DTYPES:
+        return X
+    return X.astype(np.float64)
+
+
+def _check_finite(X: np.ndarray, what: str = "X") -> None:
+    if X.dtype.kind != "f":
+        return
+    finite = np.isfinite(X)
+    if finite.all():
+        return
+    bad = np.argwhere(~finite)
+    row, col = bad[0]
+    value = X[row, col]
+    raise ValueError(
+        f"{what} contains {len(bad)} NaN or infinite value{'s' if len(bad) > 1 else ''} "
+        f"(the first, {value}, in row {row}, column {col}). The perceptron needs finite "
+        "numbers: drop those rows or fill in the missing values first."
+    )
+
+
+def _check_rows(X, estimator) -> np.ndarray:
+    X = _as_numeric_array(X)
+    X = validate_data(
+        estimator,
+        X,
+        reset=False,
+        dtype=None if getattr(X, "dtype", None) is not None else "numeric",
+        ensure_all_finite=False,
+        ensure_2d=True,
+        order="C",
+    )
+    return X
+
+
+def check_training_data(estimator, X, y, reset: bool = True):
+    """Validate a training set; return ``(X, y)`` as arrays.
+
+    ``X`` keeps a native storage type (see the module docstring), is
+    C-contiguous and finite; ``y`` is a 1-D array of labels of the same length
+    with at least two distinct values when ``reset`` is true (a first fit).
+    Sets ``n_features_in_`` (and ``feature_names_in_``) when ``reset``.
+
+    Examples
+    --------
+    >>> from perceptron_core import KWPerceptron
+    >>> check_training_data(KWPerceptron(), [[0.0, 1.0], [1.0, 0.0]], [1, 1])
+    Traceback (most recent call last):
+    ...
+    ValueError: y has only one class (1). A classifier needs examples of at least two classes ...
+    """
+    X = _as_numeric_array(X)
+    if y is None:
+        raise ValueError(
+            f"{type(estimator).__name__} requires y to be passed, but the target y is None: "
+            "it needs one label per row of X to train."
+        )
+    X, y = validate_data(
+        estimator,
+        X,
+        y,
+        reset=reset,
+        dtype=None if getattr(X, "dtype", None) is not None else "numeric",
+        ensure_all_finite=False,
+        order="C",
+        y_numeric=False,
+    )
+    X = _to_storage(np.ascontiguousarray(X))
+    _check_finite(X)
+    check_classification_targets(y)
+    if y.dtype.kind == "f" and not np.isfinite(y).all():
+        raise ValueError("y contains NaN or infinite labels; every example needs a label.")
+    if reset:
+        classes = np.unique(y)
+        if len(classes) < 2:
+            raise ValueError(
+                f"y has only one class ({classes[0]!r}). A classifier needs examples of at "
+                "least two classes to learn a boundary between them."
+            )
+    return X, y
+
+
+def check_test_data(estimator, X) -> np.ndarray:
+    """Validate rows to score with a fitted estimator; return a native array.
+
+    The feature count must match training; the message says so in words.
+    """
+    try:
+        X = _check_rows(X, estimator)
+    except ValueError as err:
+        if "features, but" in str(err):
+            raise ValueError(
+                f"{err} Pass rows with the same columns, in the same order, as the data "
+                "the model was trained on."
+            ) from None
+        raise
+    X = _to_storage(np.ascontiguousarray(X))
+    _check_finite(X)
+    return X
+
+
+def encode_labels(y, classes) -> np.ndarray:
+    """Return a ``(n_problems, m)`` float64 array of ±1 one-vs-rest targets.
+
+    Two classes give one problem (``classes[1]`` is the positive class, as in
+    scikit-learn); more give one problem per class.
+
+    Examples
+    --------
+    >>> encode_labels(["b", "a", "b"], np.array(["a", "b"]))
+    array([[ 1., -1.,  1.]])
+    >>> encode_labels([0, 2, 1], np.array([0, 1, 2]))
+    array([[ 1., -1., -1.],
+           [-1., -1.,  1.],
+           [-1.,  1., -1.]])
+    """
+    y = np.asarray(y)
+    unknown = ~np.isin(y, classes)
+    if unknown.any():
+        raise ValueError(
+            f"y contains the label {y[unknown][0]!r}, which is not among the classes "
+            f"{list(classes)} this model was first trained on."
+        )
+    if len(classes) == 2:
+        return np.where(y == classes[1], 1.0, -1.0)[None, :]
+    return np.where(y[None, :] == np.asarray(classes)[:, None], 1.0, -1.0)

@@ -1,0 +1,655 @@
+"""The Khardon–Wachman perceptron family: one estimator, thin named variants.
+
+:class:`KWPerceptron` is SPEC §1: one compiled on-line loop with every switch
+of Khardon & Wachman (2007) — threshold, margin (``tau``), λ-trick (``lam``),
+α-bound (``alpha_bound``) — and one record per fit from which the last,
+longest-survivor, voted and averaged predictions all come. The classes at the
+end of the module (:class:`Perceptron`, :class:`MarginPerceptron`,
+:class:`LongestSurvivorPerceptron`, :class:`VotedPerceptron`,
+:class:`AveragedPerceptron`) fix a configuration and carry the docstring that
+teaches it; they share every line of code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from perceptron_core import _engine
+from perceptron_core._jit import jit
+from perceptron_core._record import HypothesisRecord
+from perceptron_core._validation import (
+    BOOLEAN,
+    SEED,
+    Number,
+    OneOf,
+    Param,
+    check_test_data,
+    check_training_data,
+    encode_labels,
+    validate_params,
+)
+from perceptron_core.trace import MARGIN, MISTAKE, Trace
+
+MODES = ("last", "longest", "voted", "averaged")
+
+#: ``record="all"`` stores one event per visit and problem; refuse beyond this.
+MAX_RECORDED_EVENTS = 20_000_000
+
+
+@jit
+def _linear_scores(X, W, theta, out):
+    """``out[r, c] = <W[c], X[r]> - theta[c]`` with the training loop's dot product."""
+    for r in range(X.shape[0]):
+        for c in range(W.shape[0]):
+            out[r, c] = _engine.dot(W[c], X[r]) - theta[c]
+
+
+class KWPerceptron(ClassifierMixin, BaseEstimator):
+    r"""The unified perceptron of Khardon & Wachman (2007), SPEC §1.
+
+    The classifier is :math:`\mathrm{sign}(\langle w, x\rangle - \theta)`. Each
+    epoch visits the training examples in one fixed (optionally shuffled)
+    order. For example :math:`x_j` with label :math:`y_j \in \{-1, +1\}`:
+
+    1. score :math:`s = \langle w, x_j\rangle`, plus
+       :math:`y_j \lambda \lVert x_j\rVert^2` if ``lam > 0`` and :math:`x_j`
+       has already caused an update (the λ-trick);
+    2. predict :math:`-1` if :math:`s < \theta - t`, :math:`+1` if
+       :math:`s > \theta + t`, else :math:`0` (inside the margin band,
+       :math:`t = \tau\,\theta_{init}`), where 0 counts as an error;
+    3. on an error, unless :math:`x_j` has used up its ``alpha_bound``:
+       :math:`w \leftarrow w + \eta y_j x_j`,
+       :math:`\theta \leftarrow \theta - \eta y_j C`, and a new hypothesis
+       starts with no votes; on a correct prediction the current hypothesis
+       gains a vote.
+
+    Sign of the threshold step: Khardon & Wachman's Figures 1 and 2 print
+    :math:`\theta + \eta y C`, which contradicts their own prediction rule (a
+    missed positive must *lower* the threshold) and the bias form of the PAUM
+    paper (:math:`b \mathrel{+}= \eta y R^2` with :math:`\theta = -b`). This
+    class uses the minus sign.
+
+    One fit yields four predictors, chosen by ``predict_with`` or all at once
+    by :meth:`predict_all`, never by retraining:
+
+    * ``"last"``: the final hypothesis;
+    * ``"longest"``: the hypothesis that made the longest run of correct
+      predictions (votes carry over between epochs; hypothesis 0, the
+      initial one, may win);
+    * ``"voted"``: :math:`\mathrm{sign}\sum_{k\ge1} c_k\,\mathrm{sign}(\langle
+      w_k,x\rangle - \theta_k)` over all hypotheses from the first update on,
+      each weighted by its vote :math:`c_k`;
+    * ``"averaged"``: the vote-weighted mean of those hypotheses.
+
+    At prediction time the margin and the λ-trick play no part, and a score of
+    exactly 0 counts as the negative class. If no hypothesis from 1 on has a
+    vote (no update was ever followed by a correct prediction), "voted" and
+    "averaged" fall back to the last hypothesis. Multi-class problems are
+    learned one-vs-rest, all classes in the same pass over the data; the class
+    with the largest raw score wins.
+
+    Parameters
+    ----------
+    eta : float, default=0.1
+        Learning rate.
+    theta_init : float or "auto", default="auto"
+        Starting threshold; "auto" is the mean squared norm of the training
+        examples, :math:`\frac1m\sum_j\langle x_j, x_j\rangle`.
+    C : float or "auto", default="auto"
+        Threshold step per update; "auto" means ``theta_init``.
+    tau : float, default=0.0
+        Margin, in units of ``theta_init`` (0 turns it off).
+    lam : float, default=0.0
+        λ-trick strength (indicator form; 0 turns it off).
+    alpha_bound : int or None, default=None
+        Largest number of updates any one example may cause (None: no bound).
+    epochs : int, default=100
+        Passes over the training set in :meth:`fit`.
+    shuffle : bool, default=True
+        Permute the training set once before training.
+    random_state : int, RandomState or None, default=None
+        Seed of that permutation.
+    predict_with : {"last", "longest", "voted", "averaged"}, default="last"
+        Which hypothesis :meth:`predict`, :meth:`decision_function` and
+        ``coef_`` use.
+    record : {"none", "updates", "all"}, default="none"
+        Store a :class:`~perceptron_core.trace.Trace` of every update, or of
+        every visit, in ``trace_`` (for animations; "all" is for teaching-size
+        data: it keeps one event per visit).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        Weights of the ``predict_with`` hypothesis ("voted" has no single
+        one: its stand-in is the averaged hypothesis, as in Freund & Schapire).
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        :math:`-\theta` of that hypothesis.
+    theta_init_, C_ : float
+        The values used.
+    n_features_in_ : int
+    n_iter_ : int
+        Epochs run (partial_fit calls add one each).
+    n_updates_ : int
+        Updates made, over all one-vs-rest problems.
+    updates_per_epoch_ : ndarray of shape (n_iter_,)
+        Updates made in each epoch (all problems).
+    votes_ : ndarray of shape (n_updates + 1,), or a list of them per class
+        The vote of each hypothesis (index 0 is the initial hypothesis).
+    trace_ : Trace or dict of Trace
+        With ``record`` other than "none".
+
+    References
+    ----------
+    R. Khardon and G. Wachman, "Noise Tolerant Variants of the Perceptron
+    Algorithm", JMLR 8 (2007). Y. Freund and R. E. Schapire, "Large Margin
+    Classification Using the Perceptron Algorithm", Machine Learning 37 (1999).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from perceptron_core import KWPerceptron
+    >>> X, y = make_classification(n_samples=200, random_state=0)
+    >>> clf = KWPerceptron(tau=0.5, epochs=20, random_state=0).fit(X, y)
+    >>> acc = {mode: float((pred == y).mean()) for mode, pred in clf.predict_all(X).items()}
+    >>> sorted(acc)
+    ['averaged', 'last', 'longest', 'voted']
+    >>> acc["voted"] > 0.9
+    True
+    """
+
+    _parameters = {
+        "eta": Param("the learning rate: how far one update moves w", (Number(0, open_low=True),)),
+        "theta_init": Param("the starting threshold", (OneOf(("auto",)), Number())),
+        "C": Param("how far one update moves the threshold", (OneOf(("auto",)), Number(0))),
+        "tau": Param("the margin, in units of theta_init", (Number(0),)),
+        "lam": Param("the strength of the λ-trick", (Number(0),)),
+        "alpha_bound": Param(
+            "the most updates one example may cause",
+            (OneOf((None,)), Number(1, integer=True)),
+        ),
+        "epochs": Param("the number of passes over the data", (Number(1, integer=True),)),
+        "shuffle": Param("whether to permute the data once before training", (BOOLEAN,)),
+        "random_state": Param("the seed of the permutation", (SEED,)),
+        "predict_with": Param("which hypothesis predicts", (OneOf(MODES),)),
+        "record": Param("what training history to keep", (OneOf(("none", "updates", "all")),)),
+    }
+
+    def __init__(self, *, eta=0.1, theta_init="auto", C="auto", tau=0.0, lam=0.0,
+                 alpha_bound=None, epochs=100, shuffle=True, random_state=None,
+                 predict_with="last", record="none"):  # fmt: skip
+        self.eta = eta
+        self.theta_init = theta_init
+        self.C = C
+        self.tau = tau
+        self.lam = lam
+        self.alpha_bound = alpha_bound
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.predict_with = predict_with
+        self.record = record
+
+    # -- training ------------------------------------------------------------
+
+    def fit(self, X, y):
+        """Train from scratch for ``epochs`` epochs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            float64, float32, int8 and uint8 arrays are read as they are.
+        y : array-like of shape (n_samples,)
+            Labels: any two or more distinct values (strings or numbers).
+
+        Returns
+        -------
+        self
+        """
+        validate_params(self)
+        X, y = check_training_data(self, X, y, reset=True)
+        self._start(X, np.unique(y))
+        self._run(X, y, self.epochs)
+        return self
+
+    def partial_fit(self, X, y, classes=None):
+        """Run one epoch over ``(X, y)``, continuing from the current state.
+
+        The first call sets the classes (from ``classes`` or, if None, from
+        ``y``), ``theta_init`` and ``C`` (from this batch) and the visiting
+        order. The λ-trick and the α-bound count updates per example by row
+        position, so with ``lam > 0`` or an ``alpha_bound`` every call must
+        pass the same rows in the same order (an epoch-by-epoch fit);
+        otherwise any batches may follow each other (a stream).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from perceptron_core import KWPerceptron
+        >>> X = np.array([[2.0, 1.0], [-1.0, -2.0], [1.5, 2.0], [-2.0, -0.5]])
+        >>> y = np.array([1, -1, 1, -1])
+        >>> clf = KWPerceptron(random_state=0)
+        >>> for _ in range(3):
+        ...     clf = clf.partial_fit(X, y)
+        >>> clf.n_iter_, clf.score(X, y)
+        (3, 1.0)
+        """
+        first = not hasattr(self, "classes_")
+        if first:
+            validate_params(self)
+        X, y = check_training_data(self, X, y, reset=first)
+        if first:
+            self._start(X, np.unique(y) if classes is None else np.asarray(classes))
+        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(
+                f"classes={list(classes)} differs from the classes of the first call "
+                f"({list(self.classes_)}); partial_fit cannot change the classes."
+            )
+        self._run(X, y, 1)
+        return self
+
+    def _start(self, X, classes):
+        """Fresh state for a new fit."""
+        if len(classes) < 2:
+            raise ValueError(
+                f"classes has only one value ({classes[0]!r}); a classifier needs at least two."
+            )
+        self.classes_ = classes
+        K = 1 if len(classes) == 2 else len(classes)
+        m, n = X.shape
+        norms2 = _engine.squared_norms(X)
+        self.theta_init_ = float(norms2.mean()) if self.theta_init == "auto" else float(
+            self.theta_init
+        )
+        self.C_ = self.theta_init_ if self.C == "auto" else float(self.C)
+        self._rng = check_random_state(self.random_state)
+        self._order = self._rng.permutation(m) if self.shuffle else np.arange(m)
+        self.n_iter_ = 0
+        self.updates_per_epoch_ = np.zeros(0, dtype=np.int64)
+        self._W = np.zeros((K, n))
+        self._theta = np.full(K, self.theta_init_)
+        self._counts = np.zeros((K, m), dtype=np.int64)
+        self._state = np.zeros((K, 3), dtype=np.int64)
+        self._n_upd = np.zeros(K, dtype=np.int64)
+        self._votes = np.zeros((K, 17), dtype=np.int64)
+        self._upd_rows = np.zeros((K, 16), dtype=np.int64)
+        traced = self.record != "none"
+        self._upd_step = np.zeros((K, 16 if traced else 0), dtype=np.int64)
+        self._upd_kind = np.zeros((K, 16 if traced else 0), dtype=np.int8)
+        self._upd_score = np.zeros((K, 16 if traced else 0))
+        self._steps = 0
+        self._hyp = HypothesisRecord(K, n, self.eta, self.C_, self.theta_init_, X.dtype)
+        self._traces = [None] * K if traced else None
+
+    def _run(self, X, y, n_epochs):
+        """Run ``n_epochs`` epochs of the kernel and fold the results into the record."""
+        m = len(X)
+        K = self._W.shape[0]
+        per_example = self.lam > 0 or self.alpha_bound is not None
+        if m != self._counts.shape[1]:
+            if per_example:
+                raise ValueError(
+                    f"This batch has {m} rows but the first had {self._counts.shape[1]}. With "
+                    "lam > 0 or an alpha_bound, updates are counted per example, so every "
+                    "partial_fit call must pass the same rows in the same order."
+                )
+            self._counts = np.zeros((K, m), dtype=np.int64)
+            self._order = self._rng.permutation(m) if self.shuffle else np.arange(m)
+        if self.record == "all" and K * n_epochs * m > MAX_RECORDED_EVENTS:
+            raise ValueError(
+                f"record='all' would store {K * n_epochs * m:,} events (one per visit), more "
+                f"than the {MAX_RECORDED_EVENTS:,} allowed; use record='updates', fewer "
+                "epochs or less data."
+            )
+        Y = encode_labels(y, self.classes_)
+        n_before = self._n_upd.copy()
+        n_visits = n_epochs * m if self.record == "all" else 0
+        visit_kind = np.zeros((K, n_visits), dtype=np.int8)
+        visit_score = np.zeros((K, n_visits))
+        epoch_updates = np.zeros((n_epochs, K), dtype=np.int64)
+        norms2 = _engine.squared_norms(X) if self.lam > 0 else np.zeros(0)
+        (self._votes, self._upd_rows, self._upd_step, self._upd_kind,
+         self._upd_score) = _engine.run_epochs(
+            X, Y, self._order, n_epochs, float(self.eta), self.C_,
+            float(self.tau) * self.theta_init_, float(self.lam),
+            _engine.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound), norms2,
+            self._W, self._theta, self._counts, self._state, self._n_upd, self._votes,
+            self._upd_rows, self._upd_step, self._upd_kind, self._upd_score,
+            self._traces is not None, visit_kind, visit_score, epoch_updates, self._steps,
+        )  # fmt: skip
+        new_rows = [self._upd_rows[c, n_before[c] : self._n_upd[c]] for c in range(K)]
+        self._hyp.extend(
+            X, Y, new_rows, [self._votes[c, : self._n_upd[c] + 1] for c in range(K)],
+            self._state[:, 2],
+        )  # fmt: skip
+        if self._traces is not None:
+            for c in range(K):
+                piece = self._trace_piece(X, Y[c], c, n_before[c], visit_kind[c], visit_score[c])
+                self._traces[c] = piece if self._traces[c] is None else self._traces[c].extend(
+                    piece
+                )
+        self._steps += n_epochs * m
+        self.n_iter_ += n_epochs
+        self.updates_per_epoch_ = np.concatenate(
+            [self.updates_per_epoch_, epoch_updates.sum(axis=1)]
+        )
+
+    def _trace_piece(self, X, y, c, n_before, visit_kind, visit_score) -> Trace:
+        """This call's events and updates of problem ``c`` as a :class:`Trace`."""
+        m = len(X)
+        new = slice(n_before, self._n_upd[c])
+        rows = self._upd_rows[c, new].copy()
+        if self.record == "all":
+            local = np.arange(len(visit_kind))
+            kind, score = visit_kind.copy(), visit_score.copy()
+            n_updates = np.cumsum((kind == MISTAKE) | (kind == MARGIN))
+        else:
+            local = self._upd_step[c, new] - self._steps
+            kind, score = self._upd_kind[c, new].copy(), self._upd_score[c, new].copy()
+            n_updates = np.arange(1, len(rows) + 1)
+        signs = y[rows]
+        return Trace(
+            epoch=self.n_iter_ + local // m,
+            index=self._order[local % m],
+            kind=kind,
+            score=score,
+            n_updates=n_updates,
+            visits=self.record == "all",
+            rows=rows,
+            coef=self.eta * signs,
+            theta_delta=-self.eta * self.C_ * signs,
+            w0=np.zeros(X.shape[1]),
+            theta0=self.theta_init_,
+            x_rows={int(r): X[r].astype(np.float64) for r in np.unique(rows)},
+        )
+
+    # -- prediction ----------------------------------------------------------
+
+    def _hypothesis(self, mode: str):
+        """``(W, theta)`` of the last, longest or averaged hypothesis, all problems."""
+        if mode == "last":
+            return self._W, self._theta
+        pairs = []
+        for c in range(self._W.shape[0]):
+            pair = self._hyp.longest(c) if mode == "longest" else self._hyp.averaged(c)
+            pairs.append(pair if pair is not None else (self._W[c], self._theta[c]))
+        return np.stack([w for w, _ in pairs]), np.array([t for _, t in pairs])
+
+    def _scores(self, X, mode: str, chunk_size=None, last=None) -> np.ndarray:
+        """Raw scores of shape (n_samples, n_problems)."""
+        if mode == "voted":
+            if last is None:
+                last = self._scores(X, "last")
+            return self._hyp.voted_scores(X, last, chunk_size)
+        W, theta = self._hypothesis(mode)
+        out = np.empty((len(X), W.shape[0]))
+        _linear_scores(X, np.ascontiguousarray(W), np.ascontiguousarray(theta), out)
+        return out
+
+    def _labels(self, scores: np.ndarray) -> np.ndarray:
+        if scores.shape[1] == 1:
+            return self.classes_[(scores[:, 0] > 0).astype(np.intp)]  # sign(0) -> negative
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def _check_mode(self, mode):
+        mode = self.predict_with if mode is None else mode
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}; got {mode!r}.")
+        return mode
+
+    def decision_function(self, X, mode=None, chunk_size=None):
+        """Raw scores: ``<w,x> - theta``, or the vote sum for "voted".
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        mode : {"last", "longest", "voted", "averaged"} or None
+            None uses ``predict_with``.
+        chunk_size : int or None
+            Test rows per chunk of the voted product (memory is about
+            ``chunk_size * n_support * 8`` bytes); None picks it for 64 MiB.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) for two classes, else (n_samples, n_classes)
+        """
+        check_is_fitted(self)
+        mode = self._check_mode(mode)
+        scores = self._scores(check_test_data(self, X), mode, chunk_size)
+        return scores[:, 0] if scores.shape[1] == 1 else scores
+
+    def predict(self, X):
+        """Class labels from the ``predict_with`` hypothesis."""
+        check_is_fitted(self)
+        mode = self._check_mode(None)
+        return self._labels(self._scores(check_test_data(self, X), mode))
+
+    def predict_all(self, X, chunk_size=None) -> dict:
+        """Labels from all four predictors of this one fit.
+
+        Returns
+        -------
+        dict
+            ``{"last": ..., "longest": ..., "voted": ..., "averaged": ...}``,
+            each an array of labels of shape (n_samples,).
+        """
+        check_is_fitted(self)
+        X = check_test_data(self, X)
+        last = self._scores(X, "last")
+        return {
+            mode: self._labels(last if mode == "last" else self._scores(X, mode, chunk_size, last))
+            for mode in MODES
+        }
+
+    # -- fitted attributes -----------------------------------------------------
+
+    @property
+    def coef_(self):
+        check_is_fitted(self)
+        mode = "averaged" if self.predict_with == "voted" else self.predict_with
+        return self._hypothesis(mode)[0].copy()
+
+    @property
+    def intercept_(self):
+        check_is_fitted(self)
+        mode = "averaged" if self.predict_with == "voted" else self.predict_with
+        return -self._hypothesis(mode)[1]
+
+    @property
+    def n_updates_(self) -> int:
+        check_is_fitted(self)
+        return int(self._n_upd.sum())
+
+    @property
+    def votes_(self):
+        check_is_fitted(self)
+        votes = [v.copy() for v in self._hyp.votes]
+        return votes[0] if len(votes) == 1 else votes
+
+    @property
+    def trace_(self):
+        check_is_fitted(self)
+        if self._traces is None:
+            raise AttributeError("trace_ is recorded only with record='updates' or 'all'.")
+        if len(self._traces) == 1:
+            return self._traces[0]
+        return dict(zip(self.classes_.tolist(), self._traces))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        return tags
+
+
+# ---------------------------------------------------------------------------
+# Named configurations: each fixes some switches and teaches one idea.
+# Fixed switches are class attributes, so get_params shows only what is free.
+# ---------------------------------------------------------------------------
+
+
+class Perceptron(KWPerceptron):
+    r"""The classic perceptron with a threshold (Rosenblatt), SPEC §1 with no switch on.
+
+    Update on every mistake, :math:`w \leftarrow w + \eta y x`,
+    :math:`\theta \leftarrow \theta - \eta y C`; predict with the last
+    hypothesis. On separable data it stops updating after at most
+    :math:`(R/\gamma)^2` updates (Novikoff); on noisy data it never settles.
+
+    Parameters
+    ----------
+    eta, theta_init, C, epochs, shuffle, random_state, record
+        As in :class:`KWPerceptron`.
+
+    Examples
+    --------
+    >>> from perceptron_core import Perceptron
+    >>> X = [[0.0, 1.0], [1.0, 2.0], [3.0, 0.0], [4.0, 1.0]]
+    >>> Perceptron(epochs=10, random_state=0).fit(X, [0, 0, 1, 1]).predict([[5.0, 0.0]])
+    array([1])
+    """
+
+    tau, lam, alpha_bound, predict_with = 0.0, 0.0, None, "last"
+
+    def __init__(self, *, eta=0.1, theta_init="auto", C="auto", epochs=100, shuffle=True,
+                 random_state=None, record="none"):  # fmt: skip
+        self.eta = eta
+        self.theta_init = theta_init
+        self.C = C
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+
+
+class MarginPerceptron(KWPerceptron):
+    r"""The perceptron with margin (PAM, Krauth & Mézard), SPEC §2.
+
+    Updates not only on mistakes but whenever
+    :math:`|\langle w,x\rangle - \theta| \le \tau\,\theta_{init}`: examples
+    inside the margin band count as errors, which pushes the boundary away
+    from both classes. The default ``tau=0.5`` lies in the middle of Khardon
+    & Wachman's grid.
+
+    Parameters
+    ----------
+    tau : float, default=0.5
+        Margin in units of ``theta_init``.
+    eta, theta_init, C, epochs, shuffle, random_state, predict_with, record
+        As in :class:`KWPerceptron`.
+
+    Examples
+    --------
+    >>> from perceptron_core import MarginPerceptron
+    >>> X = [[0.0, 1.0], [1.0, 2.0], [3.0, 0.0], [4.0, 1.0]]
+    >>> clf = MarginPerceptron(tau=1.0, epochs=50, random_state=0).fit(X, [0, 0, 1, 1])
+    >>> clf.score(X, [0, 0, 1, 1])
+    1.0
+    """
+
+    lam, alpha_bound = 0.0, None
+
+    def __init__(self, *, tau=0.5, eta=0.1, theta_init="auto", C="auto", epochs=100,
+                 shuffle=True, random_state=None, predict_with="last", record="none"):  # fmt: skip
+        self.tau = tau
+        self.eta = eta
+        self.theta_init = theta_init
+        self.C = C
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.predict_with = predict_with
+        self.record = record
+
+
+class _FixedMode(KWPerceptron):
+    """Shared constructor of the on-line-to-batch conversions (every switch free)."""
+
+    def __init__(self, *, eta=0.1, theta_init="auto", C="auto", tau=0.0, lam=0.0,
+                 alpha_bound=None, epochs=100, shuffle=True, random_state=None,
+                 record="none"):  # fmt: skip
+        self.eta = eta
+        self.theta_init = theta_init
+        self.C = C
+        self.tau = tau
+        self.lam = lam
+        self.alpha_bound = alpha_bound
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+
+
+class LongestSurvivorPerceptron(_FixedMode):
+    r"""Predict with the hypothesis that survived longest (Gallant's pocket idea).
+
+    While training, every hypothesis counts its run of consecutive correct
+    predictions; the one with the longest run is kept. On noisy data this
+    avoids ending on a hypothesis that was just spoiled by a noisy example.
+
+    Parameters
+    ----------
+    eta, theta_init, C, tau, lam, alpha_bound, epochs, shuffle, random_state, record
+        As in :class:`KWPerceptron`.
+
+    Examples
+    --------
+    >>> from perceptron_core import LongestSurvivorPerceptron
+    >>> X = [[0.0, 1.0], [1.0, 2.0], [3.0, 0.0], [4.0, 1.0]]
+    >>> LongestSurvivorPerceptron(random_state=0).fit(X, [0, 0, 1, 1]).predict(X)
+    array([0, 0, 1, 1])
+    """
+
+    predict_with = "longest"
+
+
+class VotedPerceptron(_FixedMode):
+    r"""The voted perceptron of Freund & Schapire (1999).
+
+    Every hypothesis :math:`(w_k, \theta_k)` from the first update on gets a
+    vote :math:`c_k`, the number of examples it classified correctly before
+    the next update; the prediction is
+    :math:`\mathrm{sign}\sum_k c_k\,\mathrm{sign}(\langle w_k,x\rangle-\theta_k)`.
+    Scores of all hypotheses come from one matrix product and a running sum
+    along the update sequence, never from a loop over weight vectors.
+
+    Parameters
+    ----------
+    eta, theta_init, C, tau, lam, alpha_bound, epochs, shuffle, random_state, record
+        As in :class:`KWPerceptron`.
+
+    Examples
+    --------
+    >>> from perceptron_core import VotedPerceptron
+    >>> X = [[0.0, 1.0], [1.0, 2.0], [3.0, 0.0], [4.0, 1.0]]
+    >>> VotedPerceptron(random_state=0).fit(X, [0, 0, 1, 1]).predict(X)
+    array([0, 0, 1, 1])
+    """
+
+    predict_with = "voted"
+
+
+class AveragedPerceptron(_FixedMode):
+    r"""The averaged perceptron: the vote-weighted mean hypothesis.
+
+    :math:`w_{avg} = \sum_k c_k w_k / \sum_k c_k` (and the same for
+    :math:`\theta`), a single linear classifier that approximates the voted
+    one; computed from the update sequence by a reverse cumulative sum of
+    the votes.
+
+    Parameters
+    ----------
+    eta, theta_init, C, tau, lam, alpha_bound, epochs, shuffle, random_state, record
+        As in :class:`KWPerceptron`.
+
+    Examples
+    --------
+    >>> from perceptron_core import AveragedPerceptron
+    >>> X = [[0.0, 1.0], [1.0, 2.0], [3.0, 0.0], [4.0, 1.0]]
+    >>> AveragedPerceptron(random_state=0).fit(X, [0, 0, 1, 1]).predict(X)
+    array([0, 0, 1, 1])
+    """
+
+    predict_with = "averaged"

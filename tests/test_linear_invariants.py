@@ -1,0 +1,169 @@
+"""Properties every fit of the KW perceptron must have, whatever the data."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perceptron_core import KWPerceptron, Perceptron
+from perceptron_core.linear import MODES
+
+
+def separable(seed, m=150, n=4, gap=0.3):
+    """Points at least ``gap`` away from a random hyperplane ``<u,x> = b``."""
+    rng = np.random.default_rng(seed)
+    u, b = rng.normal(size=n), rng.normal()
+    X = rng.normal(size=(4 * m, n)) * 2
+    score = X @ u - b
+    keep = np.abs(score) > gap * np.linalg.norm(u)
+    X, score = X[keep][:m], score[keep][:m]
+    return X, np.where(score > 0, 1, -1), u, b
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([0.25, 1.0, 4.0]))
+def test_novikoff_bound_on_separable_data(seed, C):
+    # With theta_init = 0 the threshold is the weight of an extra constant
+    # coordinate sqrt(C): <w,x> - theta = <(w, -theta/sqrt(C)), (x, sqrt(C))>.
+    X, y, u, b = separable(seed)
+    if len(np.unique(y)) < 2:
+        return
+    R = np.sqrt((X**2).sum(axis=1) + C).max()
+    u_aug = np.append(u, -b / np.sqrt(C))
+    gamma = (y * (X @ u - b)).min() / np.linalg.norm(u_aug)
+    bound = (R / gamma) ** 2
+    epochs = int(bound) + 2
+    clf = Perceptron(theta_init=0.0, C=C, eta=1.0, epochs=min(epochs, 3000),
+                     random_state=seed).fit(X, y)  # fmt: skip
+    assert clf.n_updates_ <= bound
+    if epochs <= 3000:
+        assert clf.updates_per_epoch_[-1] == 0  # converged
+        assert clf.score(X, y) == 1.0
+
+
+def test_same_seed_same_model_other_seed_other_order():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 6))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=200) > 0, "yes", "no")
+    a = KWPerceptron(tau=0.5, lam=0.25, epochs=10, random_state=7).fit(X, y)
+    b = KWPerceptron(tau=0.5, lam=0.25, epochs=10, random_state=7).fit(X, y)
+    c = KWPerceptron(tau=0.5, lam=0.25, epochs=10, random_state=8).fit(X, y)
+    for mode in MODES:
+        np.testing.assert_array_equal(a.decision_function(X, mode=mode),
+                                      b.decision_function(X, mode=mode))  # fmt: skip
+    np.testing.assert_array_equal(a.votes_, b.votes_)
+    assert not np.array_equal(a._order, c._order)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.uint8, np.int32, np.bool_])
+def test_storage_types_give_the_float64_result(dtype):
+    rng = np.random.default_rng(1)
+    if dtype == np.bool_:
+        values = rng.integers(0, 2, size=(120, 9))
+    elif dtype == np.uint8:
+        values = rng.integers(0, 256, size=(120, 9))
+    else:
+        values = rng.integers(-10, 11, size=(120, 9))
+    y = np.where(values @ rng.normal(size=9) > np.median(values @ rng.normal(size=9)), 1, 0)
+    y[:2] = [0, 1]
+    X = values.astype(dtype)
+    ref = KWPerceptron(tau=0.25, epochs=5, random_state=0).fit(values.astype(np.float64), y)
+    got = KWPerceptron(tau=0.25, epochs=5, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(got.votes_, ref.votes_)
+    np.testing.assert_array_equal(got.coef_, ref.coef_)
+    for mode in MODES:  # the same updates; sums of support vectors may differ in rounding
+        np.testing.assert_allclose(got.decision_function(X, mode=mode),
+                                   ref.decision_function(values, mode=mode), rtol=1e-12)  # fmt: skip
+
+
+def test_int8_storage_is_kept_for_the_support_vectors():
+    rng = np.random.default_rng(2)
+    X = rng.integers(-10, 11, size=(300, 20)).astype(np.int8)
+    y = np.where(X.astype(float) @ rng.normal(size=20) > 0, 1, -1)
+    clf = KWPerceptron(epochs=3, random_state=0).fit(X, y)
+    assert clf._hyp.support.vectors.dtype == np.int8
+
+
+def test_shuffling_features_permutes_coef_and_nothing_else():
+    # integer data, eta and thresholds: every sum is exact, whatever its order
+    rng = np.random.default_rng(3)
+    X = rng.integers(-10, 11, size=(150, 7)).astype(np.float64)
+    y = np.where(X @ rng.normal(size=7) + rng.normal(size=150) * 3 > 0, 1, -1)
+    perm = rng.permutation(7)
+    kw = dict(eta=1.0, theta_init=40.0, C=8.0, tau=0.5, lam=1.0, epochs=6, random_state=4)
+    a = KWPerceptron(**kw).fit(X, y)
+    b = KWPerceptron(**kw).fit(X[:, perm], y)
+    np.testing.assert_array_equal(b.votes_, a.votes_)
+    for mode in ("last", "longest", "averaged"):
+        a.predict_with = b.predict_with = mode
+        np.testing.assert_allclose(b.coef_, a.coef_[:, perm], rtol=1e-12)
+        np.testing.assert_allclose(b.intercept_, a.intercept_, rtol=1e-12)
+    for mode in MODES:
+        np.testing.assert_array_equal(b.predict_all(X[:, perm])[mode], a.predict_all(X)[mode])
+
+
+def test_partial_fit_epochs_equal_one_fit():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(90, 3))
+    y = rng.integers(0, 3, size=90)
+    kw = dict(tau=0.5, lam=0.5, alpha_bound=4, random_state=2)
+    whole = KWPerceptron(epochs=4, **kw).fit(X, y)
+    steps = KWPerceptron(**kw)
+    for _ in range(4):
+        steps.partial_fit(X, y, classes=[0, 1, 2])
+    assert steps.n_iter_ == 4 and steps.n_updates_ == whole.n_updates_
+    for a, b in zip(steps.votes_, whole.votes_):
+        np.testing.assert_array_equal(a, b)
+    for mode in MODES:
+        np.testing.assert_allclose(steps.decision_function(X, mode=mode),
+                                   whole.decision_function(X, mode=mode))  # fmt: skip
+    # the same rows seen again reuse their stored copies
+    assert len(steps._hyp.support) == len(whole._hyp.support) <= len(X)
+
+
+def test_partial_fit_streams_batches_of_any_size():
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(300, 4))
+    y = np.where(X[:, 0] - X[:, 1] > 0, 1, -1)
+    clf = KWPerceptron(random_state=0)
+    for start in range(0, 300, 70):
+        clf.partial_fit(X[start : start + 70], y[start : start + 70], classes=[-1, 1])
+    assert clf.score(X, y) > 0.9
+    with pytest.raises(ValueError, match="same rows in the same order"):
+        KWPerceptron(lam=0.5).partial_fit(X[:50], y[:50]).partial_fit(X[:60], y[:60])
+
+
+def test_trace_agrees_with_the_fitted_model():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(60, 2))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=60) > 0, 1, -1)
+    clf = KWPerceptron(tau=0.5, lam=0.5, alpha_bound=3, epochs=7, random_state=0,
+                       record="all").fit(X, y)  # fmt: skip
+    t = clf.trace_
+    assert t.n_events == 7 * 60 and t.visits
+    np.testing.assert_array_equal(t.mistakes_per_epoch(), clf.updates_per_epoch_)
+    W, theta = t.hypotheses()
+    np.testing.assert_allclose(W[-1], clf.coef_[0])
+    np.testing.assert_allclose(-theta[-1], clf.intercept_[0])
+    w5, th5 = t.hypothesis(5)
+    np.testing.assert_allclose(w5, W[5])
+    assert th5 == pytest.approx(theta[5])
+    updates = KWPerceptron(tau=0.5, lam=0.5, alpha_bound=3, epochs=7, random_state=0,
+                           record="updates").fit(X, y).trace_  # fmt: skip
+    updating = np.isin(t.kind, [1, 2])
+    np.testing.assert_array_equal(updates.index, t.index[updating])
+    np.testing.assert_array_equal(updates.epoch, t.epoch[updating])
+    np.testing.assert_array_equal(updates.score, t.score[updating])
+
+
+def test_predict_modes_need_no_retraining():
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(100, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    clf = KWPerceptron(epochs=5, random_state=0).fit(X, y)
+    votes = clf.votes_.copy()
+    for mode in MODES:
+        clf.set_params(predict_with=mode)
+        clf.predict(X)
+    np.testing.assert_array_equal(clf.votes_, votes)
+    assert clf.n_iter_ == 5

@@ -1,0 +1,120 @@
+"""The compiled engine against the line-by-line NumPy reference of SPEC §1."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perceptron_core import KWPerceptron
+from perceptron_core.linear import MODES
+from reference import reference_kw, reference_scores
+
+switches = st.fixed_dictionaries(
+    {
+        "eta": st.sampled_from([0.1, 0.5, 1.0]),
+        "tau": st.sampled_from([0.0, 0.125, 0.5, 2.0]),
+        "lam": st.sampled_from([0.0, 0.25, 1.0, 4.0]),
+        "alpha_bound": st.sampled_from([None, 1, 3, 10]),
+        "epochs": st.integers(1, 12),
+        "shuffle": st.booleans(),
+        "C": st.sampled_from(["auto", 0.5]),
+        "theta_init": st.sampled_from(["auto", 0.0, 1.5]),
+    }
+)
+
+
+def noisy_data(seed, m, n):
+    """Gaussian features, a random linear target with a few flipped labels."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, n))
+    y = np.where(X @ rng.normal(size=n) + 0.3 > 0, 1, -1)
+    flip = rng.random(m) < 0.1
+    y[flip] *= -1
+    if len(np.unique(y)) < 2:
+        y[0], y[1] = 1, -1
+    return X, y
+
+
+@settings(max_examples=60, deadline=None)
+@given(switches, st.integers(0, 10_000), st.integers(5, 40), st.integers(1, 6))
+def test_engine_matches_reference(params, seed, m, n):
+    X, y = noisy_data(seed, m, n)
+    clf = KWPerceptron(random_state=seed, record="all", **params).fit(X, y)
+    ref = reference_kw(
+        X, y, eta=params["eta"], tau=params["tau"], lam=params["lam"],
+        alpha_bound=params["alpha_bound"], epochs=params["epochs"], order=clf._order,
+        theta_init=None if params["theta_init"] == "auto" else params["theta_init"],
+        C=None if params["C"] == "auto" else params["C"],
+    )  # fmt: skip
+
+    # same updates, in the same order, with the same events
+    trace = clf.trace_
+    np.testing.assert_array_equal(trace.rows, ref["updated"])
+    assert list(trace.kind_names()) == ref["kinds"]
+    np.testing.assert_array_equal(clf.votes_, ref["votes"])
+    assert clf._hyp.longest_k[0] == ref["longest"]
+
+    # same hypotheses to rounding
+    W, theta = trace.hypotheses()
+    np.testing.assert_allclose(W, ref["W"], atol=1e-9)
+    np.testing.assert_allclose(theta, ref["theta"], atol=1e-9)
+
+    # same predictions in all four modes (labels are ±1 here)
+    X_test = np.random.default_rng(seed + 1).normal(size=(30, n))
+    predictions = clf.predict_all(X_test)
+    for mode in MODES:
+        expected = np.where(reference_scores(ref, X_test, mode) > 0, 1, -1)
+        np.testing.assert_array_equal(predictions[mode], expected, err_msg=mode)
+        scores = clf.decision_function(X_test, mode=mode)
+        np.testing.assert_allclose(scores, reference_scores(ref, X_test, mode), atol=1e-8)
+
+
+@settings(max_examples=20, deadline=None)
+@given(switches, st.integers(0, 10_000))
+def test_multiclass_is_one_reference_run_per_class(params, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(40, 3))
+    y = rng.integers(0, 3, size=40)
+    y[:3] = [0, 1, 2]
+    labels = np.array(["cat", "dog", "eel"])[y]
+    clf = KWPerceptron(random_state=seed, **params).fit(X, labels)
+    kwargs = dict(
+        eta=params["eta"], tau=params["tau"], lam=params["lam"],
+        alpha_bound=params["alpha_bound"], epochs=params["epochs"], order=clf._order,
+        theta_init=None if params["theta_init"] == "auto" else params["theta_init"],
+        C=None if params["C"] == "auto" else params["C"],
+    )  # fmt: skip
+    refs = [reference_kw(X, np.where(y == c, 1, -1), **kwargs) for c in range(3)]
+    for c, ref in enumerate(refs):
+        np.testing.assert_array_equal(clf.votes_[c], ref["votes"])
+    X_test = rng.normal(size=(25, 3))
+    predictions = clf.predict_all(X_test)
+    for mode in MODES:
+        scores = np.column_stack([reference_scores(ref, X_test, mode) for ref in refs])
+        np.testing.assert_array_equal(predictions[mode], clf.classes_[scores.argmax(axis=1)])
+
+
+def test_threshold_moves_down_after_a_missed_positive():
+    # the positive example is seen first and scored 0 - theta_init < 0: a mistake
+    clf = KWPerceptron(epochs=1, shuffle=False, record="updates").fit(
+        [[1.0, 0.0], [0.0, -1.0]], [1, -1]
+    )
+    W, theta = clf.trace_.hypotheses()
+    assert theta[1] < theta[0] == clf.theta_init_
+    np.testing.assert_allclose(W[1], [0.1, 0.0])
+
+
+def test_voted_chunking_does_not_change_scores():
+    X, y = noisy_data(3, 200, 5)
+    clf = KWPerceptron(epochs=5, random_state=0).fit(X, y)
+    whole = clf.decision_function(X, mode="voted")
+    for chunk in (1, 7, 64):
+        np.testing.assert_array_equal(clf.decision_function(X, mode="voted", chunk_size=chunk), whole)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_predict_with_selects_the_mode(mode):
+    X, y = noisy_data(5, 120, 4)
+    clf = KWPerceptron(epochs=8, random_state=1, predict_with=mode).fit(X, y)
+    np.testing.assert_array_equal(clf.predict(X), clf.predict_all(X)[mode])
+    np.testing.assert_array_equal(clf.decision_function(X), clf.decision_function(X, mode=mode))
