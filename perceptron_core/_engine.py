@@ -20,7 +20,7 @@ With ``record_updates`` each update also stores its visit step, event code and
 score (for the app's trace); with ``record_visits`` every visit stores its
 event code and score.
 
-The dot product keeps eight partial sums in a fixed order. numba leaves
+The dot product (:func:`row_dot`) keeps eight partial sums in a fixed order. numba leaves
 LLVM's SLP vectoriser off, so a single running sum is a serial chain of
 dependent additions (about 2.4 × the cost of a BLAS ``X @ w`` pass here);
 eight independent lanes let the CPU overlap them (about 1.3 ×), and the fixed
@@ -39,30 +39,34 @@ NO_BOUND = np.iinfo(np.int64).max
 
 
 @jit
-def dot(w, x):
-    """``<w, x>`` in float64 with eight fixed-order partial sums.
+def row_dot(A, a, B, b):
+    """``<A[a], B[b]>`` in float64, with eight fixed-order partial sums.
+
+    Rows are indexed in place rather than sliced: a slice is an array object
+    whose reference count numba must update atomically, which costs as much
+    as a short dot product when done once per example.
 
     Examples
     --------
     >>> import numpy as np
-    >>> float(dot(np.arange(10.0), np.ones(10, dtype=np.int8)))
+    >>> float(row_dot(np.arange(10.0)[None, :], 0, np.ones((2, 10), dtype=np.int8), 1))
     45.0
     """
-    n = x.shape[0]
+    n = B.shape[1]
     head = n - n % 8
     a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
     for i in range(0, head, 8):
-        a0 += w[i] * x[i]
-        a1 += w[i + 1] * x[i + 1]
-        a2 += w[i + 2] * x[i + 2]
-        a3 += w[i + 3] * x[i + 3]
-        a4 += w[i + 4] * x[i + 4]
-        a5 += w[i + 5] * x[i + 5]
-        a6 += w[i + 6] * x[i + 6]
-        a7 += w[i + 7] * x[i + 7]
+        a0 += A[a, i] * B[b, i]
+        a1 += A[a, i + 1] * B[b, i + 1]
+        a2 += A[a, i + 2] * B[b, i + 2]
+        a3 += A[a, i + 3] * B[b, i + 3]
+        a4 += A[a, i + 4] * B[b, i + 4]
+        a5 += A[a, i + 5] * B[b, i + 5]
+        a6 += A[a, i + 6] * B[b, i + 6]
+        a7 += A[a, i + 7] * B[b, i + 7]
     tail = 0.0
     for i in range(head, n):
-        tail += w[i] * x[i]
+        tail += A[a, i] * B[b, i]
     return (((a0 + a4) + (a2 + a6)) + ((a1 + a5) + (a3 + a7))) + tail
 
 
@@ -142,11 +146,10 @@ def run_epochs(
     for e in range(n_epochs):
         for p in range(m):
             j = order[p]
-            x = X[j]
             for c in range(K):
                 y = Y[c, j]
                 a = counts[c, j]
-                s = dot(W[c], x)
+                s = row_dot(W, c, X, j)
                 raw = s
                 if use_lam and a > 0:
                     s += y * lam * norms2[j]  # λ-trick: a push towards the own label
@@ -156,9 +159,8 @@ def run_epochs(
                     if a < alpha_bound:
                         kind = MISTAKE if yhat == -y else MARGIN
                         step_w = eta * y
-                        wc = W[c]
-                        for i in range(x.shape[0]):
-                            wc[i] += step_w * x[i]
+                        for i in range(X.shape[1]):
+                            W[c, i] += step_w * X[j, i]
                         # minus: the classifier is sign(<w,x> - theta) (see SPEC §1)
                         theta[c] -= step_w * C
                         counts[c, j] = a + 1
@@ -202,9 +204,9 @@ def weighted_row_sum(X, rows, weights, out):
     for i in range(rows.shape[0]):
         wt = weights[i]
         if wt != 0.0:
-            x = X[rows[i]]
-            for f in range(x.shape[0]):
-                out[f] += wt * x[f]
+            r = rows[i]
+            for f in range(X.shape[1]):
+                out[f] += wt * X[r, f]
 
 
 @jit

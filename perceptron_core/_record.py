@@ -28,7 +28,7 @@ DEFAULT_CHUNK_BYTES = 64 * 2**20
 
 @jit
 def _row_hashes(B):
-    """FNV-1a hash of each row of a ``uint8`` byte matrix."""
+    """FNV-1a hash of each row of an unsigned-integer view of the rows' bytes."""
     out = np.empty(B.shape[0], dtype=np.uint64)
     prime = np.uint64(1099511628211)
     for i in range(B.shape[0]):
@@ -37,6 +37,14 @@ def _row_hashes(B):
             h = (h ^ np.uint64(B[i, b])) * prime
         out[i] = h
     return out
+
+
+def _hashes(rows: np.ndarray) -> np.ndarray:
+    """Hashes of the rows' bytes, read eight bytes at a time when they allow it."""
+    words = rows.view(np.uint8).reshape(len(rows), -1)
+    if words.shape[1] % 8 == 0:
+        words = words.view(np.uint64)
+    return _row_hashes(words)
 
 
 class SupportStore:
@@ -50,19 +58,28 @@ class SupportStore:
     --------
     >>> import numpy as np
     >>> store = SupportStore(2)
-    >>> X = np.array([[1.0, 2.0], [3.0, 4.0], [1.0, 2.0]])
-    >>> store.add(X, np.array([0, 1, 2, 0]))
-    array([0, 1, 0, 0])
-    >>> store.add(X[::-1].copy(), np.array([0, 1]))   # same rows, other order
-    array([0, 1])
+    >>> X = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    >>> store.add(X, np.array([1, 0, 1]))
+    array([1, 0, 1])
+    >>> store.add(X[::-1].copy(), np.array([0, 1, 2]))   # seen rows are found again
+    array([2, 1, 0])
     >>> len(store)
-    2
+    3
     """
 
     def __init__(self, n_features: int, dtype=np.float64):
         self.vectors = np.empty((0, n_features), dtype=dtype)
-        self._sorted_hashes = np.empty(0, dtype=np.uint64)
-        self._sorted_positions = np.empty(0, dtype=np.int64)
+        # Hashes are needed only when a second call adds rows; a plain fit
+        # (one call, rows already distinct by index) never computes them.
+        self._sorted_hashes = None
+        self._sorted_positions = None
+
+    def _index(self) -> None:
+        """Hash the stored vectors (once) so that later rows can be matched."""
+        if self._sorted_hashes is None:
+            hashes = _hashes(self.vectors)
+            self._sorted_positions = np.argsort(hashes, kind="stable")
+            self._sorted_hashes = hashes[self._sorted_positions]
 
     def __len__(self) -> int:
         return len(self.vectors)
@@ -77,8 +94,12 @@ class SupportStore:
         if dtype != self.vectors.dtype:
             self.vectors = self.vectors.astype(dtype)
         candidates = candidates.astype(dtype, copy=False)
-        hashes = _row_hashes(candidates.view(np.uint8).reshape(len(candidates), -1))
+        if len(self.vectors) == 0:  # a first call: rows are distinct by index already
+            self.vectors = candidates
+            return inverse.astype(np.int64)
 
+        self._index()
+        hashes = _hashes(candidates)
         # Identical rows within this batch share one entry.
         _, first, group = np.unique(hashes, return_index=True, return_inverse=True)
         if not np.array_equal(candidates, candidates[first[group]]):  # a hash collision
@@ -86,15 +107,13 @@ class SupportStore:
         positions = np.empty(len(first), dtype=np.int64)
 
         # Rows stored by an earlier call keep their position.
-        found = np.zeros(len(first), dtype=bool)
-        if len(self._sorted_hashes):
-            at = np.searchsorted(self._sorted_hashes, hashes[first])
-            at = np.minimum(at, len(self._sorted_hashes) - 1)
-            match = self._sorted_hashes[at] == hashes[first]
-            old = self._sorted_positions[at]
-            match &= (self.vectors[old] == candidates[first]).all(axis=1)
-            positions[match] = old[match]
-            found = match
+        at = np.searchsorted(self._sorted_hashes, hashes[first])
+        at = np.minimum(at, len(self._sorted_hashes) - 1)
+        old = self._sorted_positions[at]
+        found = (self._sorted_hashes[at] == hashes[first]) & (
+            self.vectors[old] == candidates[first]
+        ).all(axis=1)
+        positions[found] = old[found]
         new = np.flatnonzero(~found)
         positions[new] = len(self.vectors) + np.arange(len(new))
         self.vectors = np.concatenate([self.vectors, candidates[first[new]]])

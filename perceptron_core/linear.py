@@ -38,13 +38,20 @@ MODES = ("last", "longest", "voted", "averaged")
 #: ``record="all"`` stores one event per visit and problem; refuse beyond this.
 MAX_RECORDED_EVENTS = 20_000_000
 
+#: With ``shuffle=True``, :meth:`KWPerceptron.fit` trains on a permuted copy of
+#: ``X`` when the copy takes at most this many bytes: rows read in order cost
+#: a third to a sixth of rows read in random order (100,000 x 500 float64:
+#: 1.3 x against 6 x the time of one ``X @ w`` pass), and the copy costs about
+#: five such passes once. Larger data is read in place.
+PERMUTED_COPY_MAX_BYTES = 2**30
+
 
 @jit
 def _linear_scores(X, W, theta, out):
     """``out[r, c] = <W[c], X[r]> - theta[c]`` with the training loop's dot product."""
     for r in range(X.shape[0]):
         for c in range(W.shape[0]):
-            out[r, c] = _engine.dot(W[c], X[r]) - theta[c]
+            out[r, c] = _engine.row_dot(W, c, X, r) - theta[c]
 
 
 class KWPerceptron(ClassifierMixin, BaseEstimator):
@@ -212,7 +219,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         validate_params(self)
         X, y = check_training_data(self, X, y, reset=True)
         self._start(X, np.unique(y))
-        self._run(X, y, self.epochs)
+        self._run(X, y, self.epochs, permuted_copy=X.nbytes <= PERMUTED_COPY_MAX_BYTES)
         return self
 
     def partial_fit(self, X, y, classes=None):
@@ -284,8 +291,13 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         self._hyp = HypothesisRecord(K, n, self.eta, self.C_, self.theta_init_, X.dtype)
         self._traces = [None] * K if traced else None
 
-    def _run(self, X, y, n_epochs):
-        """Run ``n_epochs`` epochs of the kernel and fold the results into the record."""
+    def _run(self, X, y, n_epochs, permuted_copy=False):
+        """Run ``n_epochs`` epochs of the kernel and fold the results into the record.
+
+        With ``permuted_copy`` the kernel reads ``X`` gathered in visiting
+        order (same arithmetic, sequential memory access); the recorded rows
+        are mapped back to rows of ``X``.
+        """
         m = len(X)
         K = self._W.shape[0]
         per_example = self.lam > 0 or self.alpha_bound is not None
@@ -305,21 +317,30 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
                 "epochs or less data."
             )
         Y = encode_labels(y, self.classes_)
+        Xk, Yk, counts, visit = X, Y, self._counts, self._order
+        permuted_copy = permuted_copy and self.shuffle
+        if permuted_copy:
+            Xk, Yk, counts, visit = X[visit], Y[:, visit], counts[:, visit], np.arange(m)
         n_before = self._n_upd.copy()
         n_visits = n_epochs * m if self.record == "all" else 0
         visit_kind = np.zeros((K, n_visits), dtype=np.int8)
         visit_score = np.zeros((K, n_visits))
         epoch_updates = np.zeros((n_epochs, K), dtype=np.int64)
-        norms2 = _engine.squared_norms(X) if self.lam > 0 else np.zeros(0)
+        norms2 = _engine.squared_norms(Xk) if self.lam > 0 else np.zeros(0)
         (self._votes, self._upd_rows, self._upd_step, self._upd_kind,
          self._upd_score) = _engine.run_epochs(
-            X, Y, self._order, n_epochs, float(self.eta), self.C_,
+            Xk, Yk, visit, n_epochs, float(self.eta), self.C_,
             float(self.tau) * self.theta_init_, float(self.lam),
             _engine.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound), norms2,
-            self._W, self._theta, self._counts, self._state, self._n_upd, self._votes,
+            self._W, self._theta, counts, self._state, self._n_upd, self._votes,
             self._upd_rows, self._upd_step, self._upd_kind, self._upd_score,
             self._traces is not None, visit_kind, visit_score, epoch_updates, self._steps,
         )  # fmt: skip
+        if permuted_copy:  # back from positions in the copy to rows of X
+            self._counts[:, self._order] = counts
+            for c in range(K):
+                new = slice(n_before[c], self._n_upd[c])
+                self._upd_rows[c, new] = self._order[self._upd_rows[c, new]]
         new_rows = [self._upd_rows[c, n_before[c] : self._n_upd[c]] for c in range(K)]
         self._hyp.extend(
             X, Y, new_rows, [self._votes[c, : self._n_upd[c] + 1] for c in range(K)],

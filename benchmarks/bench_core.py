@@ -1,0 +1,169 @@
+"""Per-epoch cost of the KW trainer against its peers and the memory floor.
+
+Run: ``python benchmarks/bench_core.py [--rows 100000] [--features 500]``.
+
+All figures come from one run on the same matrix, so the ratios compare like
+with like on this (shared, noisy) machine:
+
+* **floor**: one single-threaded ``X @ w`` pass over the training matrix —
+  an epoch cannot read the data faster than that;
+* **ours**: ``KWPerceptron`` plain and with each switch (``tau``, ``lam``,
+  ``alpha_bound``), per epoch = (time of a long fit - time of a short fit) /
+  extra epochs, the minimum over repetitions; the rest of a fit (validation,
+  setup, the end-of-fit work) is reported separately as the fixed cost;
+* **scikit-learn** ``Perceptron(tol=None, shuffle=False)`` timed the same way;
+* **river** ``Perceptron``, which learns one dict at a time: timed on a
+  subsample and scaled to the full size;
+* **voted prediction** of 10,000 test rows against the one matrix product it
+  needs (``X_test @ support.T``);
+* **first call after import** in a fresh process, with the compilation cache
+  warm.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+
+def best_time(func, repeats: int) -> float:
+    """The minimum wall time of ``repeats`` calls (the least disturbed run)."""
+    best = np.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        func()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def per_epoch(make_fit, short: int, long: int, repeats: int) -> tuple[float, float]:
+    """(per-epoch time, fixed per-fit time) from a short and a long fit."""
+    t_short = best_time(lambda: make_fit(short), repeats)
+    t_long = best_time(lambda: make_fit(long), repeats)
+    epoch = (t_long - t_short) / (long - short)
+    return epoch, t_short - short * epoch
+
+
+def make_data(rows: int, features: int, seed: int = 0):
+    """KW-style data: integers in [-10, 10], a random linear target, 5% flipped labels."""
+    try:
+        from perceptron_core.datasets import make_kw
+
+        X, y, *_ = make_kw(n_features=features, margin=0.05, noise=0.05, n_samples=rows,
+                           random_state=seed)  # fmt: skip
+        return np.asarray(X, dtype=np.float64), np.asarray(y)
+    except ImportError:
+        rng = np.random.default_rng(seed)
+        X = rng.integers(-10, 11, size=(rows, features)).astype(np.float64)
+        score = X @ rng.normal(size=features)
+        y = np.where(score > np.median(score), 1, -1)
+        y[rng.random(rows) < 0.05] *= -1
+        return X, y
+
+
+def first_call_seconds() -> float:
+    """Import + first tiny fit and predict_all in a fresh process (cache warm)."""
+    code = (
+        "import time; t = time.perf_counter();"
+        "import numpy as np; from perceptron_core import KWPerceptron;"
+        "X = np.random.default_rng(0).normal(size=(50, 3)); y = (X[:, 0] > 0).astype(int);"
+        "KWPerceptron(epochs=2, tau=0.5, lam=0.5, alpha_bound=3, record='all').fit(X, y)"
+        ".predict_all(X); print(time.perf_counter() - t)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)  # warm
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return float(out.stdout.strip())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--features", type=int, default=500)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--river-rows", type=int, default=2_000)
+    args = parser.parse_args()
+
+    from perceptron_core import KWPerceptron
+
+    X, y = make_data(args.rows, args.features)
+    rows, n = X.shape
+    print(f"data: {rows:,} x {n} float64 ({X.nbytes / 2**20:.0f} MiB), "
+          f"{(y == 1).mean():.0%} positive")  # fmt: skip
+    w = np.random.default_rng(1).normal(size=n)
+    with threadpool_limits(1):
+        floor = best_time(lambda: X @ w, args.repeats * 3)
+    print(f"floor (one single-threaded X @ w pass): {floor * 1e3:.1f} ms\n")
+
+    table = []
+    variants = {
+        "ours, plain": {},
+        "ours, tau=0.5": {"tau": 0.5},
+        "ours, lam=0.5": {"lam": 0.5},
+        "ours, alpha_bound=5": {"alpha_bound": 5},
+    }
+    KWPerceptron(epochs=1).fit(X[:100], y[:100])  # compile outside the timings
+    for name, params in variants.items():
+        def fit(epochs, params=params):
+            KWPerceptron(epochs=epochs, random_state=0, **params).fit(X, y)
+        epoch, fixed = per_epoch(fit, 2, 6, args.repeats)
+        clf = KWPerceptron(epochs=6, random_state=0, **params).fit(X, y)
+        table.append((name, epoch, fixed, f"{clf.n_updates_ / 6:,.0f} updates/epoch"))
+
+    from sklearn.linear_model import Perceptron as SkPerceptron
+
+    def sk_fit(epochs):
+        SkPerceptron(max_iter=epochs, tol=None, shuffle=False, random_state=0).fit(X, y)
+
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        epoch, fixed = per_epoch(sk_fit, 2, 6, max(2, args.repeats // 2))
+    table.append(("scikit-learn Perceptron", epoch, fixed, ""))
+
+    try:
+        from river import linear_model as river_lm
+
+        sub = args.river_rows
+        rows_as_dicts = [dict(enumerate(row)) for row in X[:sub]]
+        labels = (y[:sub] == 1).tolist()
+
+        def river_epoch():
+            model = river_lm.Perceptron()
+            for xd, label in zip(rows_as_dicts, labels):
+                model.learn_one(xd, label)
+
+        epoch = best_time(river_epoch, 2) * rows / sub
+        table.append(("river Perceptron (scaled)", epoch, float("nan"), f"timed on {sub:,} rows"))
+    except ImportError:
+        table.append(("river Perceptron", float("nan"), float("nan"), "river not installed"))
+
+    print(f"{'trainer':28s} {'epoch ms':>9s} {'x floor':>8s} {'fixed ms':>9s}  note")
+    for name, epoch, fixed, note in table:
+        print(f"{name:28s} {epoch * 1e3:9.1f} {epoch / floor:8.2f} {fixed * 1e3:9.1f}  {note}")
+    ours = table[0][1]
+    sk = next(e for name, e, *_ in table if name.startswith("scikit"))
+    print(f"\nscikit-learn epoch / our plain epoch: {sk / ours:.2f}")
+
+    # Voted prediction of 10,000 rows against the one matrix product it needs.
+    clf = KWPerceptron(epochs=3, random_state=0).fit(X, y)
+    X_test = X[:10_000]
+    support = clf._hyp.support.as_float64()
+    matmul = best_time(lambda: X_test @ support.T, 3)
+    voted = best_time(lambda: clf.decision_function(X_test, mode="voted"), 3)
+    print(f"\nvoted prediction, 10,000 rows, {clf.n_updates_:,} updates, "
+          f"{len(support):,} support rows: {voted:.2f} s = {voted / matmul:.2f} x the product "
+          f"X_test @ support.T ({matmul:.2f} s)")  # fmt: skip
+
+    print(f"first call after import (warm cache): {first_call_seconds():.2f} s")
+
+
+if __name__ == "__main__":
+    main()
