@@ -5,10 +5,15 @@ uncached compilation when the install is read-only and numba finds no
 writable cache directory (numba raises at decoration time in that case), so
 a read-only install still works, only with a slower first call.
 
+:func:`jit_reassoc` adds one floating-point licence, reassociation, for
+reductions (dot products) that LLVM may then vectorise; see
+:mod:`perceptron_core._engine` for why and what it costs in reproducibility.
+
 ``nogil=True`` lets several Streamlit sessions (each in its own thread) train
 at once; the loops are sequential (no ``parallel=True``), which keeps them
-safe under any numba threading layer. ``fastmath`` stays off: mistake counts
-must be exact and reproducible.
+safe under any numba threading layer. Every other fastmath flag stays off:
+no contraction into fused multiply-adds, no assumptions about NaN or
+infinity, so mistake counts are reproducible.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from __future__ import annotations
 import numba
 
 
-def jit(func):
+def jit(func, **options):
     """Compile ``func`` with numba (nogil, cached when possible).
 
     Examples
@@ -28,6 +33,11 @@ def jit(func):
     5
     """
     try:
-        return numba.njit(nogil=True, cache=True)(func)
+        return numba.njit(nogil=True, cache=True, **options)(func)
     except RuntimeError:  # "cannot cache function ...: no locator available"
-        return numba.njit(nogil=True, cache=False)(func)
+        return numba.njit(nogil=True, cache=False, **options)(func)
+
+
+def jit_reassoc(func):
+    """:func:`jit` with reassociation allowed, for vectorised reductions."""
+    return jit(func, fastmath={"reassoc"})

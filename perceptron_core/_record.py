@@ -212,21 +212,23 @@ class HypothesisRecord:
         problem none of whose hypotheses from 1 on has a vote.
         """
         m = len(X)
-        out = np.empty((m, self.n_problems))
-        n_support = max(len(self.support), 1)
+        out = np.array(last_scores, dtype=np.float64, copy=True)
+        voting = [c for c in range(self.n_problems) if self.total_votes(c) > 0]
+        if not voting or m == 0:
+            return out
         if chunk_size is None:
-            chunk_size = max(1, DEFAULT_CHUNK_BYTES // (8 * n_support))
+            chunk_size = max(1, DEFAULT_CHUNK_BYTES // (8 * max(len(self.support), 1)))
         support = self.support.as_float64()
-        column = np.empty(0)
+        walks = []
+        for c in voting:
+            steps = self.eta * self.signs[c]
+            thetas = self.theta_init - self.C * np.cumsum(steps)
+            walks.append((c, self.positions[c], steps, thetas, self.votes[c]))
+        column = np.empty(min(chunk_size, m))
         for start in range(0, m, chunk_size):
             stop = min(start + chunk_size, m)
-            G = X[start:stop].astype(np.float64, copy=False) @ support.T
-            G = np.ascontiguousarray(G)
-            for c in range(self.n_problems):
-                column = np.empty(stop - start)
-                voted_scores(
-                    G, self.positions[c], self.signs[c], self.votes[c], self.eta, self.C,
-                    self.theta_init, np.ascontiguousarray(last_scores[start:stop, c]), column,
-                )  # fmt: skip
-                out[start:stop, c] = column
+            GT = support @ X[start:stop].astype(np.float64, copy=False).T
+            for c, positions, steps, thetas, votes in walks:
+                voted_scores(GT, positions, steps, thetas, votes, column[: stop - start])
+                out[start:stop, c] = column[: stop - start]
         return out

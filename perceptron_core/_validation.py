@@ -134,7 +134,7 @@ def validate_params(estimator) -> None:
     >>> validate_params(KWPerceptron(eta=-1))
     Traceback (most recent call last):
     ...
-    ValueError: KWPerceptron: eta (the learning rate ...) must be a number greater than 0; got -1.
+    ValueError: KWPerceptron: eta (the learning rate...) must be a number greater than 0; got -1.
     """
     table = type(estimator)._parameters
     name = type(estimator).__name__
@@ -268,7 +268,7 @@ def check_training_data(estimator, X, y, reset: bool = True):
         classes = np.unique(y)
         if len(classes) < 2:
             raise ValueError(
-                f"y has only one class ({classes[0]!r}). A classifier needs examples of at "
+                f"y has only one class ({show(classes[0])}). A classifier needs examples of at "
                 "least two classes to learn a boundary between them."
             )
     return X, y
@@ -293,6 +293,17 @@ def check_test_data(estimator, X) -> np.ndarray:
     return X
 
 
+def show(value) -> str:
+    """A value as a person would type it (``1``, not ``np.int64(1)``).
+
+    Examples
+    --------
+    >>> show(np.int64(1)), show(np.str_("cat"))
+    ('1', "'cat'")
+    """
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
 def encode_labels(y, classes) -> np.ndarray:
     """Return a ``(n_problems, m)`` float64 array of ±1 one-vs-rest targets.
 
@@ -312,7 +323,7 @@ def encode_labels(y, classes) -> np.ndarray:
     unknown = ~np.isin(y, classes)
     if unknown.any():
         raise ValueError(
-            f"y contains the label {y[unknown][0]!r}, which is not among the classes "
+            f"y contains the label {show(y[unknown][0])}, which is not among the classes "
             f"{list(classes)} this model was first trained on."
         )
     if len(classes) == 2:

@@ -29,6 +29,7 @@ from perceptron_core._validation import (
     check_test_data,
     check_training_data,
     encode_labels,
+    show,
     validate_params,
 )
 from perceptron_core.trace import MARGIN, MISTAKE, Trace
@@ -262,7 +263,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         """Fresh state for a new fit."""
         if len(classes) < 2:
             raise ValueError(
-                f"classes has only one value ({classes[0]!r}); a classifier needs at least two."
+                f"classes has only one value ({show(classes[0])}); a classifier needs at least two."
             )
         self.classes_ = classes
         K = 1 if len(classes) == 2 else len(classes)
@@ -281,12 +282,12 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         self._counts = np.zeros((K, m), dtype=np.int64)
         self._state = np.zeros((K, 3), dtype=np.int64)
         self._n_upd = np.zeros(K, dtype=np.int64)
-        self._votes = np.zeros((K, 17), dtype=np.int64)
-        self._upd_rows = np.zeros((K, 16), dtype=np.int64)
+        self._votes = np.zeros((K, 1), dtype=np.int64)
+        self._upd_rows = np.zeros((K, 0), dtype=np.int64)
         traced = self.record != "none"
-        self._upd_step = np.zeros((K, 16 if traced else 0), dtype=np.int64)
-        self._upd_kind = np.zeros((K, 16 if traced else 0), dtype=np.int8)
-        self._upd_score = np.zeros((K, 16 if traced else 0))
+        self._upd_step = np.zeros((K, 0), dtype=np.int64)
+        self._upd_kind = np.zeros((K, 0), dtype=np.int8)
+        self._upd_score = np.zeros((K, 0))
         self._steps = 0
         self._hyp = HypothesisRecord(K, n, self.eta, self.C_, self.theta_init_, X.dtype)
         self._traces = [None] * K if traced else None
