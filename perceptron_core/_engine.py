@@ -193,7 +193,9 @@ def run_epochs(
     votes, upd_rows, upd_step, upd_kind, upd_score
     """
     m = X.shape[0]
+    K = Y.shape[0]
     step = first_step
+    votes_before = np.empty(K, dtype=np.int64)
     for e in range(n_epochs):
         needed = n_upd.max() + m  # an epoch makes at most m updates per problem
         if needed > upd_rows.shape[1]:
@@ -204,12 +206,30 @@ def run_epochs(
                 upd_step = _grown(upd_step, capacity)
                 upd_kind = _grown(upd_kind, capacity)
                 upd_score = _grown(upd_score, capacity)
+        for c in range(K):
+            votes_before[c] = votes[c, n_upd[c]]
         _epoch(
             X, Y, order, eta, C, t_margin, lam, alpha_bound, norms2,
             W, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
             record_updates, visit_kind, visit_score, epoch_updates, e, step, first_step,
         )  # fmt: skip
         step += m
+        if epoch_updates[e].sum() == 0 and visit_kind.shape[1] == 0:
+            # An epoch without updates left w, theta and every update count
+            # as they were, so each later epoch makes exactly the same
+            # predictions: it adds this epoch's correct predictions to the
+            # current hypothesis's vote and tally, and nothing else (blocked
+            # errors neither vote nor reset the tally). Add them at once.
+            rest = n_epochs - e - 1
+            for c in range(K):
+                k = n_upd[c]
+                gained = rest * (votes[c, k] - votes_before[c])
+                votes[c, k] += gained
+                state[c, 0] += gained
+                if state[c, 0] > state[c, 1]:
+                    state[c, 1] = state[c, 0]
+                    state[c, 2] = k
+            break
     return votes, upd_rows, upd_step, upd_kind, upd_score
 
 

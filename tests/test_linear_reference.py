@@ -118,3 +118,18 @@ def test_predict_with_selects_the_mode(mode):
     clf = KWPerceptron(epochs=8, random_state=1, predict_with=mode).fit(X, y)
     np.testing.assert_array_equal(clf.predict(X), clf.predict_all(X)[mode])
     np.testing.assert_array_equal(clf.decision_function(X), clf.decision_function(X, mode=mode))
+
+
+@pytest.mark.parametrize("params", [dict(), dict(alpha_bound=2), dict(lam=1.0, tau=0.25)])
+def test_epochs_after_a_clean_epoch_are_added_exactly(params):
+    # Separable data converge early; the engine then skips the identical
+    # epochs arithmetically. The reference runs every one of them.
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(40, 3))
+    y = np.where(X @ np.array([1.0, -2.0, 0.5]) > 0, 1, -1)
+    clf = KWPerceptron(epochs=300, random_state=0, record="updates", **params).fit(X, y)
+    ref = reference_kw(X, y, epochs=300, order=clf._order, **params)
+    assert clf.updates_per_epoch_[-1] == 0  # it did converge
+    np.testing.assert_array_equal(clf.votes_, ref["votes"])
+    assert clf._hyp.longest_k[0] == ref["longest"]
+    np.testing.assert_array_equal(clf.trace_.rows, ref["updated"])
