@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -64,7 +65,7 @@ def check(func: str, name: str, value, meaning: str, *accepted):
     >>> check("make_kw", "noise", 2.0, "the label-flip probability N", PROBABILITY)
     Traceback (most recent call last):
     ...
-    perceptron_core.datasets.DataError: make_kw: noise (the label-flip probability N) must be ...; got 2.0.
+    perceptron_core.datasets.DataError: make_kw: noise (the label-flip probability N) ...
     """
     try:
         Param(meaning, tuple(accepted)).check(func, name, value)
@@ -103,7 +104,7 @@ def check_random_state(random_state, func: str) -> np.random.Generator:
 
     Examples
     --------
-    >>> check_random_state(0, "demo").integers(10)
+    >>> int(check_random_state(0, "demo").integers(10))
     8
     """
     if not SEED.accepts(random_state):
@@ -149,7 +150,7 @@ def round_half_up(x: float) -> int:
     >>> round_half_up(12.5), round_half_up(0.05 * 250), round_half_up(2.4999)
     (13, 13, 2)
     """
-    return int(math.floor(x + 0.5 + 1e-9))
+    return math.floor(x + 0.5 + 1e-9)
 
 
 # --------------------------------------------------------------------------

@@ -1,0 +1,588 @@
+"""One registry for every data set the lab knows: :func:`load` and :func:`list_datasets`.
+
+Four kinds of entries:
+
+* ``"generator"``: artificial data made on the fly (``kw``, ``twonorm``, the
+  2-D teaching sets, ...); their options are the generator's parameters and
+  ``random_state``.
+* ``"shipped"``: real data converted once into ``data/*.npz`` (NumPy only at
+  run time); see ``data/README.md``.
+* ``"scikit-learn"``: sets that ship inside scikit-learn (read from it, no
+  download).
+* ``"external"``: Fashion-MNIST, read from a local install when present.
+
+Label conventions of :func:`load`:
+
+* two classes: ``y`` in {-1, +1}; ``info.class_names[0]`` is the -1 class,
+  ``info.class_names[1]`` the +1 class (for real data, the "event" class:
+  malignant, mine, spam, ... unless ``positive_class`` names the other one);
+* more classes: ``y`` in ``0..K-1`` with ``info.class_names[k]`` for class k,
+  or, with ``positive_class=...``, a one-vs-rest binary task in {-1, +1}.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import breiman, kw, teaching
+from ._common import DataError, GeneratedData, Target
+from .idx import FASHION_MNIST_CLASSES, fashion_mnist_folder, load_fashion_mnist
+from .real import find_data_file, read_shipped, read_sklearn
+
+# --------------------------------------------------------------------------
+# Public records
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a data set, for :func:`load`, the CLI and the app's widgets.
+
+    Attributes
+    ----------
+    name : str
+        Keyword of :func:`load`.
+    default : object
+        Value used when the option is not given.
+    type : str
+        ``"int"``, ``"float"``, ``"str"``, ``"dtype"`` (a NumPy type name),
+        ``"seed"`` (``random_state``), ``"class"`` (a class name or index) or
+        ``"path"``.
+    help : str
+        What it does, in one sentence.
+    choices : tuple or None
+        Allowed values when there is a short list.
+    """
+
+    name: str
+    default: object
+    type: str
+    help: str
+    choices: tuple | None = None
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """A registry entry, as listed by :func:`list_datasets` (no data is read).
+
+    ``shape``, ``class_names`` and ``class_counts`` describe what
+    ``load(name)`` returns with the default options; ``class_counts`` is None
+    where it is random (generators).
+    """
+
+    name: str
+    title: str
+    kind: str
+    description: str
+    source: str
+    licence: str
+    shape: tuple[int, int]
+    class_names: tuple[str, ...]
+    class_counts: tuple[int, ...] | None
+    options: tuple[Option, ...] = ()
+    notes: str = ""
+    file: str | None = None
+    loader: Callable = field(default=None, repr=False, compare=False)
+
+    @property
+    def available(self) -> bool:
+        """Whether :func:`load` can read it on this machine."""
+        if self.kind == "shipped":
+            return find_data_file(self.file) is not None
+        if self.kind == "external":
+            try:
+                fashion_mnist_folder()
+            except DataError:
+                return False
+        return True
+
+    @property
+    def majority_rate(self) -> float | None:
+        """Accuracy of always predicting the most frequent class (None if random)."""
+        if not self.class_counts:
+            return None
+        return max(self.class_counts) / sum(self.class_counts)
+
+
+@dataclass(frozen=True, eq=False)
+class DatasetInfo:
+    """What :func:`load` says about the data it returns.
+
+    Attributes
+    ----------
+    name, title, description, source, licence, notes : str
+    shape : (int, int)
+        ``X.shape``.
+    feature_names : tuple of str
+    class_names : tuple of str
+        Name of each label value, in the order of ``labels``.
+    labels : tuple of int
+        The label values used in ``y``: ``(-1, 1)`` for binary tasks,
+        ``(0, ..., K-1)`` for multi-class ones.
+    class_counts : tuple of int
+        Number of examples of each label value (after noise, for generators).
+    options : dict
+        The options the set was loaded with (defaults filled in).
+    flipped : ndarray of bool or None
+        Generators only: which labels the label noise flipped.
+    target : Target or None
+        Generators only: the true boundary.
+    """
+
+    name: str
+    title: str
+    description: str
+    source: str
+    licence: str
+    shape: tuple[int, int]
+    feature_names: tuple[str, ...]
+    class_names: tuple[str, ...]
+    labels: tuple[int, ...]
+    class_counts: tuple[int, ...]
+    options: dict = field(default_factory=dict)
+    notes: str = ""
+    flipped: np.ndarray | None = field(default=None, repr=False)
+    target: Target | None = field(default=None, repr=False)
+
+    @property
+    def n_samples(self) -> int:
+        return self.shape[0]
+
+    @property
+    def n_features(self) -> int:
+        return self.shape[1]
+
+    @property
+    def balance(self) -> dict[str, float]:
+        """Share of each class, by class name."""
+        total = sum(self.class_counts) or 1
+        return {name: count / total for name, count in zip(self.class_names, self.class_counts)}
+
+    @property
+    def majority_rate(self) -> float:
+        """Accuracy of always predicting the most frequent class: the baseline to beat."""
+        return max(self.class_counts) / (sum(self.class_counts) or 1)
+
+    def __str__(self) -> str:
+        parts = ", ".join(f"{n} {c} ({c / (sum(self.class_counts) or 1):.1%})"
+                          for n, c in zip(self.class_names, self.class_counts))
+        return (f"{self.title}: {self.shape[0]} examples x {self.shape[1]} features; {parts}; "
+                f"majority baseline {self.majority_rate:.1%}. Source: {self.source}")
+
+
+# --------------------------------------------------------------------------
+# Label handling for real data
+# --------------------------------------------------------------------------
+
+
+def _encode(name: str, codes: np.ndarray, class_names, positive_class):
+    """Map stored class codes to (y, class_names, labels) per the module's conventions."""
+    names = tuple(str(c) for c in class_names)
+    k = len(names)
+    if positive_class is None:
+        if k == 2:
+            return np.where(codes == 1, 1, -1).astype(np.int64), names, (-1, 1)
+        return codes.astype(np.int64), names, tuple(range(k))
+    if isinstance(positive_class, str) and positive_class in names:
+        pos = names.index(positive_class)
+    elif (isinstance(positive_class, numbers.Integral) and not isinstance(positive_class, bool)
+          and 0 <= positive_class < k):
+        pos = int(positive_class)
+    else:
+        raise DataError(
+            f"{name}: positive_class must be one of the class names {list(names)} or a class "
+            f"index from 0 to {k - 1}; got {positive_class!r}."
+        )
+    y = np.where(codes == pos, 1, -1).astype(np.int64)
+    negative = names[1 - pos] if k == 2 else f"not {names[pos]}"
+    return y, (negative, names[pos]), (-1, 1)
+
+
+def _counts(y: np.ndarray, labels) -> tuple[int, ...]:
+    return tuple(int((y == v).sum()) for v in labels)
+
+
+def _info(spec: DatasetSpec, X, y, class_names, labels, feature_names, options, notes="",
+          **extra) -> DatasetInfo:
+    return DatasetInfo(
+        name=spec.name, title=spec.title, description=spec.description, source=spec.source,
+        licence=spec.licence, shape=tuple(X.shape), feature_names=tuple(feature_names),
+        class_names=tuple(class_names), labels=tuple(labels), class_counts=_counts(y, labels),
+        options=options, notes=notes or spec.notes, **extra,
+    )
+
+
+# --------------------------------------------------------------------------
+# Loaders
+# --------------------------------------------------------------------------
+
+
+def _real_loader(spec: DatasetSpec, positive_class=None, **options):
+    if spec.kind == "scikit-learn":
+        arrays = read_sklearn(spec.name)
+    else:
+        arrays = read_shipped(spec.file)
+    X = arrays["X"].astype(np.float64)
+    codes = arrays["y"]
+    feature_names = [str(f) for f in arrays["feature_names"]]
+    notes = spec.notes
+    if "missing" in options:  # breast_cancer_original
+        rows_ok = ~np.isnan(X).any(axis=1)
+        if options["missing"] == "drop":
+            X, codes = X[rows_ok], codes[rows_ok]
+        elif options["missing"] == "indicator":
+            cols = np.flatnonzero(np.isnan(X).any(axis=0))
+            indicators = np.isnan(X[:, cols]).astype(np.float64)
+            for c in cols:
+                column = X[:, c]
+                column[np.isnan(column)] = np.median(column[~np.isnan(column)])
+            X = np.hstack([X, indicators])
+            feature_names += [f"{feature_names[c]} missing" for c in cols]
+        else:
+            raise DataError(f"{spec.name}: missing must be 'drop' or 'indicator'; got "
+                            f"{options['missing']!r}.")
+    if "part" in options:  # ticdata
+        part = options["part"]
+        if part not in ("all", "train", "test"):
+            raise DataError(f"{spec.name}: part must be 'all', 'train' or 'test'; got {part!r}.")
+        if part != "all":
+            keep = arrays["part"] == part
+            X, codes = X[keep], codes[keep]
+    y, class_names, labels = _encode(spec.name, codes, arrays["class_names"], positive_class)
+    options = {"positive_class": positive_class, **options}
+    return X, y, _info(spec, X, y, class_names, labels, feature_names, options, notes)
+
+
+def _fashion_loader(spec: DatasetSpec, positive_class=None, part="all", path=None,
+                    dtype="uint8"):
+    if dtype not in ("uint8", "float32", "float64"):
+        raise DataError(f"fashion_mnist: dtype must be 'uint8', 'float32' or 'float64'; got "
+                        f"{dtype!r}.")
+    X, codes = load_fashion_mnist(path=path, part=part)
+    X = X.astype(dtype, copy=False)
+    y, class_names, labels = _encode(spec.name, codes, FASHION_MNIST_CLASSES, positive_class)
+    feature_names = [f"pixel_{r}_{c}" for r in range(28) for c in range(28)]
+    options = {"positive_class": positive_class, "part": part, "path": path, "dtype": dtype}
+    return X, y, _info(spec, X, y, class_names, labels, feature_names, options)
+
+
+def _generator_loader(func: Callable[..., GeneratedData]):
+    def loader(spec: DatasetSpec, **options):
+        full = {o.name: o.default for o in spec.options}
+        full.update(options)
+        X, y, flipped, target = func(**full)
+        feature_names = [f"x{i + 1}" for i in range(X.shape[1])]
+        return X, y, _info(spec, X, y, ("-1", "+1"), (-1, 1), feature_names, full,
+                           flipped=flipped, target=target)
+    return loader
+
+
+# --------------------------------------------------------------------------
+# The table
+# --------------------------------------------------------------------------
+
+_SEED = Option("random_state", None, "seed", "Seed (a whole number) for reproducible data; "
+               "empty for fresh randomness.")
+_NOISE = Option("noise", 0.0, "float", "Probability that each label is flipped (label noise).")
+_POSITIVE = Option("positive_class", None, "class", "Class to call +1 (one-vs-rest for "
+                   "multi-class sets); default: the set's usual positive class, or all classes.")
+_MLBENCH = ("GPL-2, as distributed in Debian's r-cran-mlbench (see "
+            "/usr/share/doc/r-cran-mlbench/copyright); the data originate from the UCI Machine "
+            "Learning Repository")
+_KERNLAB = ("GPL-2, as distributed in Debian's r-cran-kernlab (licence of the kernlab "
+            "package); the data originate from the UCI Machine Learning Repository")
+
+
+def _n(default):
+    return Option("n_samples", default, "int", "Number of examples.")
+
+
+def _gen(name, title, func, description, options, shape):
+    return DatasetSpec(
+        name=name, title=title, kind="generator", description=description,
+        source=f"generated by perceptron_core.datasets.{func.__name__}", licence="BSD-3-Clause",
+        shape=shape, class_names=("-1", "+1"), class_counts=None,
+        options=tuple(options) + (_SEED,), loader=_generator_loader(func),
+    )
+
+
+def _shipped(name, title, file, description, source, licence, shape, class_names, counts,
+             notes="", options=()):
+    return DatasetSpec(
+        name=name, title=title, kind="shipped", description=description, source=source,
+        licence=licence, shape=shape, class_names=class_names, class_counts=counts,
+        options=(_POSITIVE,) + tuple(options), notes=notes, file=file, loader=_real_loader,
+    )
+
+
+_SPECS = [
+    _gen("kw", "Khardon-Wachman artificial data", kw.make_kw,
+         "Integer attributes in [-10, 10], a random linear target built from a pool of "
+         "examples, examples inside the margin band discarded, labels flipped with "
+         "probability N (Khardon and Wachman 2007).",
+         [Option("n_features", 50, "int", "f: number of attributes (KW used 50, 200, "
+                 "500)."),
+          Option("margin", 0.1, "float", "M: discard examples closer than M*theta* to the "
+                 "target boundary (KW used 0.05 to 0.75)."),
+          Option("noise", 0.0, "float", "N: probability that each label is flipped (KW used "
+                 "0 to 0.25)."),
+          _n(600),
+          Option("dtype", "float64", "dtype", "Storage type of X; int8 stores the integer "
+                 "attributes in one byte each.", ("float64", "float32", "int8")),
+          Option("pool_size", 600, "int", "Number of pool examples the target is built from.")],
+         (600, 50)),
+    _gen("twonorm", "Twonorm (Breiman)", breiman.make_twonorm,
+         "Two 20-D Gaussians N(+a1, I) and N(-a1, I), a = 2/sqrt(20); Bayes error about 2.3%.",
+         [_n(300), Option("n_features", 20, "int", "Dimension."), _NOISE], (300, 20)),
+    _gen("threenorm", "Threenorm (Breiman)", breiman.make_threenorm,
+         "Class +1 from N(a1, I) or N(-a1, I), class -1 from N((a,-a,a,...), I), "
+         "a = 2/sqrt(20): not linearly separable.",
+         [_n(300), Option("n_features", 20, "int", "Dimension."), _NOISE], (300, 20)),
+    _gen("ringnorm", "Ringnorm (Breiman)", breiman.make_ringnorm,
+         "Class +1 from N(0, 4I), class -1 from N(a1, I), a = 1/sqrt(20): one ball inside "
+         "another.",
+         [_n(300), Option("n_features", 20, "int", "Dimension."), _NOISE], (300, 20)),
+    _gen("separable", "Separable with a margin (2-D)", teaching.make_separable,
+         "Points in a square split by a random line with an empty band around it.",
+         [_n(100), Option("margin", 0.1, "float", "Distance from the line to the nearest "
+                          "point (0 to 0.5)."), _NOISE], (100, 2)),
+    _gen("gaussians", "Overlapping Gaussians (2-D)", teaching.make_gaussians,
+         "Two round Gaussian clouds that overlap; the best line still makes mistakes.",
+         [_n(200), Option("separation", 2.5, "float", "Distance between the centres."),
+          Option("spread", 1.0, "float", "Standard deviation of each cloud."),
+          Option("positive_rate", 0.5, "float", "Share of positive examples."), _NOISE],
+         (200, 2)),
+    _gen("imbalanced", "Imbalanced classes (2-D)", teaching.make_imbalanced,
+         "Two Gaussian clouds with a rare positive class (1:10 by default; 1:50 is "
+         "positive_rate=1/51): the setting of PAUM.",
+         [_n(550), Option("positive_rate", 1 / 11, "float", "Share of positive examples "
+                          "(1:k is 1/(k+1))."),
+          Option("separation", 3.0, "float", "Distance between the centres."),
+          Option("spread", 1.0, "float", "Standard deviation of each cloud."), _NOISE],
+         (550, 2)),
+    _gen("xor", "XOR (2-D)", teaching.make_xor,
+         "Four clouds at the corners of a square, opposite corners in the same class: no "
+         "line separates them.",
+         [_n(200), Option("spread", 0.35, "float", "Standard deviation of each cloud."),
+          _NOISE], (200, 2)),
+    _gen("circles", "Circles (2-D)", teaching.make_circles,
+         "A small circle inside a large one: separable by a circle, not by a line.",
+         [_n(200), Option("factor", 0.5, "float", "Radius of the inner circle (below 1)."),
+          Option("spread", 0.08, "float", "Standard deviation of the scatter."), _NOISE],
+         (200, 2)),
+    _gen("moons", "Moons (2-D)", teaching.make_moons,
+         "Two interleaved half circles.",
+         [_n(200), Option("spread", 0.1, "float", "Standard deviation of the scatter."),
+          _NOISE], (200, 2)),
+    DatasetSpec(
+        name="breast_cancer", title="Breast cancer (Wisconsin diagnostic, WDBC)",
+        kind="scikit-learn",
+        description="30 features computed from digitised images of fine-needle aspirates of "
+        "breast masses; benign or malignant. The set Khardon and Wachman call Breast Cancer.",
+        source="scikit-learn (sklearn.datasets.load_breast_cancer, shipped inside "
+        "scikit-learn); originally UCI, Wolberg, Street and Mangasarian (1995)",
+        licence="BSD-3-Clause (scikit-learn); data from the UCI Machine Learning Repository",
+        shape=(569, 30), class_names=("benign", "malignant"), class_counts=(357, 212),
+        options=(_POSITIVE,), loader=_real_loader,
+        notes="malignant is +1 (scikit-learn itself codes malignant as 0).",
+    ),
+    DatasetSpec(
+        name="digits", title="Handwritten digits (8x8)", kind="scikit-learn",
+        description="1,797 handwritten digits as 8x8 images of grey levels 0..16; ten "
+        "classes. A small USPS-like set; positive_class=k gives digit k against the rest.",
+        source="scikit-learn (sklearn.datasets.load_digits, shipped inside scikit-learn); "
+        "the test part of UCI's Optical Recognition of Handwritten Digits (Alpaydin and "
+        "Kaynak 1998)",
+        licence="BSD-3-Clause (scikit-learn); data from the UCI Machine Learning Repository",
+        shape=(1797, 64), class_names=tuple(str(d) for d in range(10)),
+        class_counts=(178, 182, 177, 183, 181, 182, 181, 179, 174, 180),
+        options=(_POSITIVE,), loader=_real_loader,
+    ),
+    _shipped("sonar", "Sonar: mines vs rocks", "sonar.npz",
+             "Energy of sonar echoes in 60 frequency bands (0..1), bounced off a metal "
+             "cylinder (mine) or a rock.",
+             "r-cran-mlbench (Sonar); UCI Connectionist Bench, Gorman and Sejnowski (1988)",
+             _MLBENCH, (208, 60), ("rock", "mine"), (97, 111)),
+    _shipped("ionosphere", "Ionosphere radar returns", "ionosphere.npz",
+             "34 features of radar returns from the ionosphere; 'good' returns show "
+             "structure, 'bad' ones do not.",
+             "r-cran-mlbench (Ionosphere); UCI, Sigillito et al. (1989), Johns Hopkins APL",
+             _MLBENCH, (351, 34), ("good", "bad"), (225, 126),
+             notes="The second feature is 0 for every example (as in the UCI original); it "
+             "is kept so the columns match the literature."),
+    _shipped("breast_cancer_original", "Breast cancer (Wisconsin original)",
+             "breast_cancer_original.npz",
+             "Nine cell characteristics graded 1..10 by a pathologist; benign or malignant.",
+             "r-cran-mlbench (BreastCancer); UCI Breast Cancer Wisconsin (Original), Wolberg "
+             "and Mangasarian (1990)",
+             _MLBENCH, (683, 9), ("benign", "malignant"), (444, 239),
+             notes="16 examples have no value for Bare.nuclei. missing='drop' (default) "
+             "leaves them out (683 rows); missing='indicator' keeps all 699 rows, fills the "
+             "gap with the column median and adds a 0/1 column 'Bare.nuclei missing'. The "
+             "sample Id column is not a feature and is left out.",
+             options=(Option("missing", "drop", "str", "What to do with the 16 examples "
+                             "that have a missing value.", ("drop", "indicator")),)),
+    _shipped("pima", "Pima Indians diabetes", "pima.npz",
+             "Eight clinical measurements of women of Pima heritage; diabetes test "
+             "negative or positive.",
+             "r-cran-mlbench (PimaIndiansDiabetes); UCI, Smith et al. (1988), National "
+             "Institute of Diabetes and Digestive and Kidney Diseases",
+             _MLBENCH, (768, 8), ("neg", "pos"), (500, 268),
+             notes="In this original version a 0 in glucose, pressure, triceps, insulin or "
+             "mass really means 'not measured'; they are left as 0, as in most of the "
+             "literature."),
+    _shipped("house_votes", "US Congress voting records 1984", "house_votes.npz",
+             "Votes of the 435 members of the US House of Representatives on 16 key votes "
+             "of 1984; party democrat or republican.",
+             "r-cran-mlbench (HouseVotes84); UCI Congressional Voting Records, "
+             "Congressional Quarterly Almanac 1984",
+             _MLBENCH, (435, 48), ("democrat", "republican"), (267, 168),
+             notes="Each vote becomes three 0/1 indicator columns: 'V1=y', 'V1=n' and 'V1=?'. "
+             "A missing vote ('?') means the member did not vote yes or no, which carries "
+             "information, so it is its own category rather than imputed."),
+    _shipped("promoters", "E. coli promoter gene sequences", "promoters.npz",
+             "57 DNA bases around a possible promoter site; promoter or not.",
+             "r-cran-kernlab (promotergene); UCI Molecular Biology (Promoter Gene "
+             "Sequences), Towell, Shavlik and Noordewier (1990)",
+             _KERNLAB, (106, 228), ("non-promoter", "promoter"), (53, 53),
+             notes="Each position (V2..V58) becomes four 0/1 indicator columns, one per base "
+             "a, c, g, t."),
+    _shipped("spam", "Spambase e-mails", "spam.npz",
+             "57 word, character and capital-letter statistics of e-mails; spam or not.",
+             "r-cran-kernlab (spam); UCI Spambase, Hopkins, Reeber, Forman and Suermondt "
+             "(1999), Hewlett-Packard Labs",
+             _KERNLAB, (4601, 57), ("nonspam", "spam"), (2788, 1813)),
+    _shipped("ticdata", "Insurance customers (CoIL 2000)", "ticdata.npz",
+             "Socio-demographic and product-ownership data of customers of a Dutch insurer; "
+             "does the customer hold a caravan insurance policy?",
+             "r-cran-kernlab (ticdata); UCI Insurance Company Benchmark (COIL 2000), "
+             "Sentient Machine Research / Peter van der Putten",
+             _KERNLAB, (9822, 132), ("noinsurance", "insurance"), (9236, 586),
+             notes="Ordered attributes (percentage bands, contribution bands, age groups) are "
+             "kept as their integer codes, as in the original CoIL files; the two nominal "
+             "ones (customer subtype STYPE, main type MOSHOOFD) become one 0/1 column per "
+             "value. part='train' gives the 5,822 training customers of the challenge, "
+             "part='test' the 4,000 evaluation customers.",
+             options=(Option("part", "all", "str", "The challenge's training rows, its test "
+                             "rows, or all.", ("all", "train", "test")),)),
+    DatasetSpec(
+        name="fashion_mnist", title="Fashion-MNIST", kind="external",
+        description="70,000 greyscale 28x28 images of ten kinds of clothing (60,000 training "
+        "then 10,000 test); pixels 0..255. For full-size runs.",
+        source="Debian's dataset-fashion-mnist (/usr/share/datasets/fashion-mnist) or a folder "
+        "you name; Xiao, Rasul and Vollgraf (2017), Zalando Research",
+        licence="MIT (Zalando SE); not shipped with Perceptron Lab",
+        shape=(70000, 784), class_names=FASHION_MNIST_CLASSES, class_counts=(7000,) * 10,
+        options=(_POSITIVE,
+                 Option("part", "all", "str", "Training images, test images, or both.",
+                        ("all", "train", "test")),
+                 Option("path", None, "path", "Folder holding the four idx files."),
+                 Option("dtype", "uint8", "dtype", "Storage type of X (uint8: 55 MB; "
+                        "float64: 440 MB).", ("uint8", "float32", "float64"))),
+        notes="Install with 'apt-get install dataset-fashion-mnist'. X is uint8 by default "
+        "to keep it at 55 MB; the learners read uint8 directly.",
+        loader=_fashion_loader,
+    ),
+]
+
+REGISTRY: dict[str, DatasetSpec] = {spec.name: spec for spec in _SPECS}
+
+KINDS = ("generator", "shipped", "scikit-learn", "external")
+
+
+def _lookup(name) -> DatasetSpec:
+    key = str(name).strip().lower().replace("-", "_").replace(" ", "_")
+    if key not in REGISTRY:
+        raise DataError(
+            f"There is no data set called {name!r}. Known sets: {', '.join(REGISTRY)}."
+        )
+    return REGISTRY[key]
+
+
+def list_datasets(kind: str | None = None) -> list[DatasetSpec]:
+    """Every data set :func:`load` knows, for a picker (nothing is read from disk).
+
+    Parameters
+    ----------
+    kind : {"generator", "shipped", "scikit-learn", "external"}, optional
+        Only entries of this kind.
+
+    Returns
+    -------
+    list of DatasetSpec
+        Name, title, kind, description, source, licence, default shape, class
+        names and counts, options (with defaults and help), and ``available``.
+
+    Examples
+    --------
+    >>> from perceptron_core.datasets import list_datasets
+    >>> [spec.name for spec in list_datasets("generator")][:4]
+    ['kw', 'twonorm', 'threenorm', 'ringnorm']
+    >>> sonar = next(s for s in list_datasets() if s.name == "sonar")
+    >>> sonar.shape, sonar.class_names, round(sonar.majority_rate, 3)
+    ((208, 60), ('rock', 'mine'), 0.534)
+    """
+    if kind is not None and kind not in KINDS:
+        raise DataError(f"list_datasets: kind must be one of {', '.join(KINDS)}; got {kind!r}.")
+    return [spec for spec in _SPECS if kind is None or spec.kind == kind]
+
+
+def get_spec(name: str) -> DatasetSpec:
+    """The registry entry of ``name`` (case and ``-``/``_`` do not matter)."""
+    return _lookup(name)
+
+
+def load(name: str, **options):
+    """Load a data set by name: ``X, y, info = load(name, **options)``.
+
+    Parameters
+    ----------
+    name : str
+        A name from :func:`list_datasets`.
+    **options
+        The set's options (see ``get_spec(name).options``): generator
+        parameters and ``random_state`` for generators; ``positive_class``
+        for real sets (a class name or index: that class becomes +1 and the
+        others -1); ``missing`` for ``breast_cancer_original``; ``part`` for
+        ``ticdata`` and ``fashion_mnist``; ``path`` and ``dtype`` for
+        ``fashion_mnist``.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+        ``float64`` except ``kw`` with another ``dtype`` and ``fashion_mnist``
+        (``uint8`` unless ``dtype`` says otherwise).
+    y : ndarray of shape (n_samples,), int64
+        {-1, +1} for binary tasks, ``0..K-1`` for multi-class ones.
+    info : DatasetInfo
+
+    Examples
+    --------
+    >>> from perceptron_core.datasets import load
+    >>> X, y, info = load("breast_cancer_original")
+    >>> X.shape, info.class_names, info.class_counts
+    ((683, 9), ('benign', 'malignant'), (444, 239))
+    >>> X, y, info = load("digits", positive_class=3)
+    >>> info.class_names, info.class_counts
+    (('not 3', '3'), (1614, 183))
+    >>> X, y, info = load("kw", n_features=20, noise=0.1, random_state=0)
+    >>> X.shape, int(info.flipped.sum()) > 0
+    ((600, 20), True)
+    """
+    spec = _lookup(name)
+    allowed = {o.name for o in spec.options}
+    unknown = sorted(set(options) - allowed)
+    if unknown:
+        raise DataError(
+            f"{spec.name} has no option {', '.join(map(repr, unknown))}. Its options are: "
+            f"{', '.join(sorted(allowed)) or 'none'}."
+        )
+    if spec.kind in ("shipped", "scikit-learn"):
+        full = {o.name: o.default for o in spec.options if o.name != "positive_class"}
+        full.update({k: v for k, v in options.items() if k != "positive_class"})
+        return spec.loader(spec, positive_class=options.get("positive_class"), **full)
+    return spec.loader(spec, **options)
