@@ -230,8 +230,9 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         ``y``), ``theta_init`` and ``C`` (from this batch) and the visiting
         order. The λ-trick and the α-bound count updates per example by row
         position, so with ``lam > 0`` or an ``alpha_bound`` every call must
-        pass the same rows in the same order (an epoch-by-epoch fit);
-        otherwise any batches may follow each other (a stream).
+        pass the same rows in the same order (an epoch-by-epoch fit), and so
+        must a traced fit (``record`` other than "none"); otherwise any
+        batches may follow each other (a stream).
 
         Examples
         --------
@@ -291,6 +292,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         self._steps = 0
         self._hyp = HypothesisRecord(K, n, self.eta, self.C_, self.theta_init_, X.dtype)
         self._traces = [None] * K if traced else None
+        self._traced_X = None
 
     def _run(self, X, y, n_epochs, permuted_copy=False):
         """Run ``n_epochs`` epochs of the kernel and fold the results into the record.
@@ -311,6 +313,15 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
                 )
             self._counts = np.zeros((K, m), dtype=np.int64)
             self._order = self._rng.permutation(m) if self.shuffle else np.arange(m)
+        if self._traces is not None:
+            if self._traced_X is None:
+                self._traced_X = X.copy()
+            elif not np.array_equal(X, self._traced_X):
+                raise ValueError(
+                    f"record={self.record!r} traces one training set, but this partial_fit "
+                    "call passed other rows than the first. Pass the same rows to every call "
+                    "(an epoch-by-epoch fit), or use record='none' to stream batches."
+                )
         if self.record == "all" and K * n_epochs * m > MAX_RECORDED_EVENTS:
             raise ValueError(
                 f"record='all' would store {K * n_epochs * m:,} events (one per visit), more "

@@ -131,6 +131,13 @@ def test_partial_fit_streams_batches_of_any_size():
     assert clf.score(X, y) > 0.9
     with pytest.raises(ValueError, match="same rows in the same order"):
         KWPerceptron(lam=0.5).partial_fit(X[:50], y[:50]).partial_fit(X[:60], y[:60])
+    with pytest.raises(ValueError, match="traces one training set"):
+        KWPerceptron(record="updates").partial_fit(X[:50], y[:50]).partial_fit(X[50:100], y[50:100])
+    traced = KWPerceptron(record="updates", random_state=0)
+    for _ in range(3):
+        traced.partial_fit(X[:50], y[:50])
+    whole = KWPerceptron(record="updates", epochs=3, random_state=0).fit(X[:50], y[:50])
+    np.testing.assert_allclose(traced.trace_.hypotheses()[0], whole.trace_.hypotheses()[0])
 
 
 def test_trace_agrees_with_the_fitted_model():
