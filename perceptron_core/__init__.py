@@ -13,6 +13,9 @@ Examples
 array(['yes'], dtype='<U3')
 """
 
+from perceptron_core.alma import ALMA
+from perceptron_core.average_algorithm import AverageAlgorithm
+from perceptron_core.boosting import AdaBoost, Bagging, NRBoost
 from perceptron_core.linear import (
     AveragedPerceptron,
     KWPerceptron,
@@ -21,16 +24,34 @@ from perceptron_core.linear import (
     Perceptron,
     VotedPerceptron,
 )
+from perceptron_core.parallel import ParallelPerceptron
+from perceptron_core.passive_aggressive import PassiveAggressive
+from perceptron_core.relative_update import RelativeUpdatePerceptron
+from perceptron_core.thick_separator import ThickSeparatorPerceptron
 from perceptron_core.trace import EVENT_KINDS, Trace
+from perceptron_core.winnow import BalancedWinnow, Winnow, WinnowR, make_k_of_n_disjunction
 
 __all__ = [
+    "ALMA",
+    "AdaBoost",
+    "AverageAlgorithm",
     "AveragedPerceptron",
+    "Bagging",
+    "BalancedWinnow",
     "EVENT_KINDS",
     "KWPerceptron",
     "LongestSurvivorPerceptron",
     "MarginPerceptron",
+    "NRBoost",
+    "ParallelPerceptron",
+    "PassiveAggressive",
     "Perceptron",
+    "RelativeUpdatePerceptron",
+    "ThickSeparatorPerceptron",
     "Trace",
     "VotedPerceptron",
+    "Winnow",
+    "WinnowR",
+    "make_k_of_n_disjunction",
 ]
 __version__ = "0.1.0"

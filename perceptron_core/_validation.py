@@ -227,12 +227,13 @@ def _check_rows(X, estimator) -> np.ndarray:
     return X
 
 
-def check_training_data(estimator, X, y, reset: bool = True):
+def check_training_data(estimator, X, y, reset: bool = True, min_classes: int = 2):
     """Validate a training set; return ``(X, y)`` as arrays.
 
     ``X`` keeps a native storage type (see the module docstring), is
     C-contiguous and finite; ``y`` is a 1-D array of labels of the same length
-    with at least two distinct values when ``reset`` is true (a first fit).
+    with at least ``min_classes`` distinct values when ``reset`` is true (a
+    first fit; a first ``partial_fit`` batch told all classes may show one).
     Sets ``n_features_in_`` (and ``feature_names_in_``) when ``reset``.
 
     Examples
@@ -266,7 +267,7 @@ def check_training_data(estimator, X, y, reset: bool = True):
         raise ValueError("y contains NaN or infinite labels; every example needs a label.")
     if reset:
         classes = np.unique(y)
-        if len(classes) < 2:
+        if len(classes) < min_classes:
             raise ValueError(
                 f"y has only one class ({show(classes[0])}). A classifier needs examples of at "
                 "least two classes to learn a boundary between them."

@@ -147,8 +147,8 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         Updates made in each epoch (all problems).
     votes_ : ndarray of shape (n_updates + 1,), or a list of them per class
         The vote of each hypothesis (index 0 is the initial hypothesis).
-    trace_ : Trace or dict of Trace
-        With ``record`` other than "none".
+    trace_ : Trace, dict of Trace, or None
+        With ``record`` other than "none" (None otherwise).
 
     References
     ----------
@@ -249,9 +249,11 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         first = not hasattr(self, "classes_")
         if first:
             validate_params(self)
-        X, y = check_training_data(self, X, y, reset=first)
+        X, y = check_training_data(
+            self, X, y, reset=first, min_classes=2 if first and classes is None else 1
+        )
         if first:
-            self._start(X, np.unique(y) if classes is None else np.asarray(classes))
+            self._start(X, np.unique(y) if classes is None else np.unique(classes))
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(
                 f"classes={list(classes)} differs from the classes of the first call "
@@ -505,8 +507,8 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
     @property
     def trace_(self):
         check_is_fitted(self)
-        if self._traces is None:
-            raise AttributeError("trace_ is recorded only with record='updates' or 'all'.")
+        if self._traces is None:  # nothing recorded (record="none")
+            return None
         if len(self._traces) == 1:
             return self._traces[0]
         return dict(zip(self.classes_.tolist(), self._traces))

@@ -30,11 +30,14 @@ def parametrize_with_sklearn_checks(estimators, expected_failed_checks=None):
     cases = []
     for estimator in estimators:
         expected = expected_failed_checks(estimator) if expected_failed_checks else None
-        for est, check in estimator_checks_generator(
+        for case in estimator_checks_generator(
             estimator, expected_failed_checks=expected, mark="xfail"
         ):
+            # an expected failure comes as pytest.param(estimator, check, marks=xfail)
+            est, check = case.values if hasattr(case, "values") else case
+            marks = case.marks if hasattr(case, "marks") else ()
             name = _check_name(check)
             if name in NOT_APPLICABLE:
                 continue
-            cases.append(pytest.param(est, check, id=f"{estimator!r}-{name}"))
+            cases.append(pytest.param(est, check, marks=marks, id=f"{estimator!r}-{name}"))
     return pytest.mark.parametrize("estimator, check", cases)

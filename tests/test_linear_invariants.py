@@ -174,3 +174,13 @@ def test_predict_modes_need_no_retraining():
         clf.predict(X)
     np.testing.assert_array_equal(clf.votes_, votes)
     assert clf.n_iter_ == 5
+
+
+def test_first_partial_fit_batch_may_show_one_class_when_told_all():
+    X = np.array([[1.0, 0.0], [2.0, 1.0], [-1.0, 0.0], [-2.0, -1.0]])
+    clf = KWPerceptron(shuffle=False).partial_fit(X[:2], ["yes", "yes"], classes=["no", "yes"])
+    clf.partial_fit(X[2:], ["no", "no"])
+    assert list(clf.classes_) == ["no", "yes"]
+    with pytest.raises(ValueError, match="only one class"):
+        KWPerceptron().partial_fit(X[:2], ["yes", "yes"])
+    assert KWPerceptron().fit(X, [0, 0, 1, 1]).trace_ is None

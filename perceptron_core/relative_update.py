@@ -1,0 +1,188 @@
+"""Threshold-relative updating: a step sized by how far the score missed.
+
+The perceptron's step ``eta * y * x`` has the same size whether an example
+missed the threshold by a hair or by a mile. The threshold-relative rule of
+the course notes sizes the step so that the example's score moves a fixed
+fraction ``r`` of the way to the threshold and beyond::
+
+    w <- w + r * (theta - <w, x>) / <x, x> * x
+
+after which ``<w, x>`` has become ``theta + (r - 1) * (theta - old score)``:
+with ``r = 1`` the example lands exactly on the threshold, with ``r = 2`` its
+score is mirrored to the other side, and ``1 < r < 2`` puts it on the correct
+side. It is the relaxation method of Agmon (1954) and Motzkin & Schoenberg
+(1954), which Nilsson's *Learning Machines* calls fractional correction.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from perceptron_core._jit import jit
+from perceptron_core._online import (
+    COMMON_PARAMETERS,
+    FIT_INTERCEPT,
+    ZeroStartLinear,
+    dot,
+    log_event,
+    log_update,
+)
+from perceptron_core._validation import Number, Param
+from perceptron_core.trace import CORRECT, MISTAKE
+
+__all__ = ["RelativeUpdatePerceptron"]
+
+
+@jit
+def _relative_update_epochs(
+    X, Y, order, W, b, xb, r, theta,
+    n_epochs, stop_early, record, row_offset, epoch_offset,
+):  # fmt: skip
+    P, m = Y.shape
+    n = X.shape[1]
+    cap = 64 if record else 0
+    events = np.empty((cap, 6))
+    updates = np.empty((cap, 4))
+    history = np.empty((0, n + 2))
+    n_ev = n_up = 0
+    ev_row = np.empty(6)
+    up_row = np.empty(4)
+    epochs_run = np.zeros(P, np.int64)
+    n_updates = np.zeros(P, np.int64)
+    counts = np.zeros((P, m), np.int64)
+    for p in range(P):
+        w = W[p]
+        for e in range(n_epochs):
+            updated = False
+            for t in range(m):
+                j = order[t]
+                x = X[j]
+                y = Y[p, j]
+                s = dot(w, x) + b[p] * xb
+                kind = CORRECT
+                if (s > theta) != (y > 0):  # a mistake: predicted +1 iff s > theta
+                    kind = MISTAKE
+                    sq = dot(x, x) + xb * xb
+                    c = r * (theta - s) / sq if sq > 0 else 0.0
+                    for i in range(n):
+                        w[i] += c * x[i]
+                    b[p] += c * xb
+                    updated = True
+                    n_updates[p] += 1
+                    counts[p, j] += 1
+                    if record:
+                        updates = log_update(updates, n_up, up_row, p, j + row_offset, c, -c * xb)
+                        n_up += 1
+                if record == 2 or (record == 1 and kind != CORRECT):
+                    events = log_event(
+                        events, n_ev, ev_row, p, e + epoch_offset, j + row_offset,
+                        kind, s - theta, n_updates[p],
+                    )  # fmt: skip
+                    n_ev += 1
+            epochs_run[p] = e + 1
+            if stop_early and not updated:
+                break
+    return (
+        events, n_ev, updates, n_up, history, 0,
+        epochs_run, n_updates, n_updates.copy(), counts,
+    )  # fmt: skip
+
+
+class RelativeUpdatePerceptron(ZeroStartLinear):
+    """Threshold-relative (fractional-correction) updates: step proportional to the miss.
+
+    The learner predicts positive iff ``<w, x> + b > theta`` for a fixed
+    ``theta`` (``w = 0, b = 0`` at the start, so everything is negative at
+    first). On a mistake::
+
+        c = r * (theta - (<w, x> + b)) / (<x, x> + 1)
+        w <- w + c * x
+        b <- b + c            # (with fit_intercept; without it the "+ 1" and b go)
+
+    The sign of ``theta - score`` carries the label: a missed positive has a
+    score below ``theta`` and is pushed up, a missed negative is pushed down.
+    After the step the example's score is ``theta + (r - 1)(theta - old
+    score)``: ``r = 1`` parks it on the threshold (where it is still
+    predicted negative, so a positive example stays a mistake), ``r = 2``
+    mirrors it, ``1 < r < 2`` is the useful range. An example whose score is
+    exactly ``theta`` gives a zero step (the rule's blind spot; with real
+    data it is rare), and an all-zero row without intercept is skipped.
+
+    Because the bias is learned, ``theta`` only sets the scale of ``w``
+    (the boundary ``<w, x> + b = theta`` is any hyperplane). Multi-class
+    targets are learned one-vs-rest.
+
+    Parameters
+    ----------
+    r : float, default=1.5
+        The relaxation factor, in (0, 2].
+    theta : float, default=1.0
+        The threshold (> 0).
+    fit_intercept : bool, default=True
+    epochs, shuffle, random_state, record
+        As in :class:`~perceptron_core.thick_separator.ThickSeparatorPerceptron`.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_problems, n_features)
+    intercept_ : ndarray of shape (n_problems,)
+        ``b - theta`` (so ``decision_function`` is ``<w, x> + b - theta``).
+    n_iter_, n_updates_, n_mistakes_ : int
+    update_counts_ : ndarray of shape (n_problems, n_samples)
+    trace_ : Trace, dict of Trace, or None
+        Scores in the events are ``<w, x> + b - theta``.
+
+    References
+    ----------
+    S. Agmon, "The relaxation method for linear inequalities", Canadian J.
+    Math. 6 (1954) 382-392; T. S. Motzkin and I. J. Schoenberg, ibid. 393-404.
+    N. J. Nilsson, *Learning Machines*, McGraw-Hill (1965), ch. 4.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_blobs
+    >>> from perceptron_core.relative_update import RelativeUpdatePerceptron
+    >>> X, y = make_blobs(n_samples=200, centers=[[-2, -1], [2, 1]], cluster_std=0.7,
+    ...                   random_state=0)
+    >>> clf = RelativeUpdatePerceptron(r=1.5, random_state=0).fit(X, y)
+    >>> clf.score(X, y)
+    1.0
+    """
+
+    _parameters: ClassVar[dict] = {
+        "r": Param("the relaxation factor", (Number(low=0, high=2, open_low=True),)),
+        "theta": Param("the fixed threshold", (Number(low=0, open_low=True),)),
+        "fit_intercept": FIT_INTERCEPT,
+        **COMMON_PARAMETERS,
+    }
+
+    def __init__(
+        self,
+        *,
+        r=1.5,
+        theta=1.0,
+        fit_intercept=True,
+        epochs=100,
+        shuffle=True,
+        random_state=None,
+        record="none",
+    ):
+        self.r = r
+        self.theta = theta
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+
+    def _coef_intercept(self):
+        return self._W.copy(), self._b - float(self.theta)
+
+    def _run_kernel(self, X, Y, order, n_epochs, stop_early, record, row_offset, epoch_offset):
+        return _relative_update_epochs(
+            X, Y, order, self._W, self._b, self._xb(), float(self.r), float(self.theta),
+            n_epochs, stop_early, record, row_offset, epoch_offset,
+        )  # fmt: skip

@@ -1,0 +1,465 @@
+"""Thick separator, threshold-relative update, average algorithm, ALMA and PA vs references."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from conformance import parametrize_with_sklearn_checks
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perceptron_core.alma import ALMA
+from perceptron_core.average_algorithm import AverageAlgorithm
+from perceptron_core.metrics import sparsity
+from perceptron_core.passive_aggressive import PassiveAggressive
+from perceptron_core.relative_update import RelativeUpdatePerceptron
+from perceptron_core.thick_separator import ThickSeparatorPerceptron
+from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
+
+# --------------------------------------------------------------------------
+# References: each rule as its paper writes it, the bias as the weight of a
+# constant input xb (1 with fit_intercept, else 0), x_tilde = (x, xb).
+# --------------------------------------------------------------------------
+
+
+def dot(a, b):
+    """<a, b> summed left to right (the order the compiled kernels use)."""
+    return sum(np.asarray(a, dtype=np.float64) * np.asarray(b, dtype=np.float64))
+
+
+def augment(x, xb):
+    return np.append(np.asarray(x, dtype=np.float64), xb)
+
+
+def run_online(X, y, order, epochs, step):
+    """Visit ``order`` for up to ``epochs`` passes; ``step(x, y)`` returns an event kind.
+
+    Stops after a pass without an update (later passes would change nothing).
+    """
+    events = []
+    for epoch in range(epochs):
+        updated = False
+        for j in order:
+            kind = step(X[j], y[j])
+            if kind != "correct":
+                events.append((epoch, j, kind))
+                updated = True
+        if not updated:
+            break
+    return events
+
+
+def reference_thick_separator(X, y, order, *, gamma, eta, xb, epochs):
+    w = np.zeros(X.shape[1] + 1)
+
+    def step(x, y):
+        nonlocal w
+        x = augment(x, xb)
+        s = dot(w, x)
+        if y * s <= gamma:  # wrong side, or inside the slab
+            kind = "mistake" if (s > 0) != (y > 0) else "margin"
+            w = w + eta * y * x
+            return kind
+        return "correct"
+
+    events = run_online(X, y, order, epochs, step)
+    return w, events
+
+
+def reference_relative_update(X, y, order, *, r, theta, xb, epochs):
+    w = np.zeros(X.shape[1] + 1)
+
+    def step(x, y):
+        nonlocal w
+        x = augment(x, xb)
+        s = dot(w, x)
+        if (s > theta) != (y > 0):
+            w = w + r * (theta - s) / dot(x, x) * x
+            return "mistake"
+        return "correct"
+
+    events = run_online(X, y, order, epochs, step)
+    return w, events
+
+
+def reference_alma(X, y, order, *, alpha, B, C, xb, epochs):
+    """Gentile's ALMA_2(alpha; B, C), Figure 1 of the paper with p = 2."""
+    w = np.zeros(X.shape[1] + 1)
+    k = 1
+
+    def step(x, y):
+        nonlocal w, k
+        x = augment(x, xb)
+        x_hat = x / math.sqrt(dot(x, x))
+        gamma_k = B / math.sqrt(k)
+        s = dot(w, x_hat)
+        if y * s <= (1 - alpha) * gamma_k:
+            kind = "mistake" if (s > 0) != (y > 0) else "margin"
+            eta_k = C / math.sqrt(k)
+            w = w + eta_k * y * x_hat
+            w = w / max(1.0, math.sqrt(dot(w, w)))
+            k += 1
+            return kind
+        return "correct"
+
+    events = run_online(X, y, order, epochs, step)
+    return w, events
+
+
+def reference_passive_aggressive(X, y, order, *, variant, C, xb, epochs):
+    """Crammer et al. (2006), Figure 1: PA, PA-I and PA-II."""
+    w = np.zeros(X.shape[1] + 1)
+
+    def step(x, y):
+        nonlocal w
+        x = augment(x, xb)
+        s = dot(w, x)
+        loss = max(0.0, 1.0 - y * s)
+        if loss > 0:
+            if variant == "PA":
+                tau = loss / dot(x, x)
+            elif variant == "PA-I":
+                tau = min(C, loss / dot(x, x))
+            else:
+                tau = loss / (dot(x, x) + 1 / (2 * C))
+            kind = "mistake" if (s > 0) != (y > 0) else "margin"
+            w = w + tau * y * x
+            return kind
+        return "correct"
+
+    events = run_online(X, y, order, epochs, step)
+    return w, events
+
+
+def reference_average(X, y):
+    """Servedio's average algorithm: w = (1/m) sum_j y_j x_j."""
+    return sum(y_j * x_j for x_j, y_j in zip(X.astype(np.float64), y)) / len(y)
+
+
+NAMES = {CORRECT: "correct", MISTAKE: "mistake", MARGIN: "margin"}
+
+
+def fitted_events(clf):
+    t = clf.trace_
+    return [
+        (e, j, NAMES[k]) for e, j, k in zip(t.epoch.tolist(), t.index.tolist(), t.kind.tolist())
+    ]
+
+
+def order_of(seed, m):
+    return np.random.RandomState(seed).permutation(m)
+
+
+def small_data(seed, m, n, integer):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-3, 4, size=(m, n)).astype(float) if integer else rng.normal(size=(m, n))
+    y = np.where(rng.random(m) < 0.5, -1, 1)
+    y[:2] = [-1, 1]
+    return X, y
+
+
+shapes = {
+    "m": st.integers(2, 25),
+    "n": st.integers(1, 6),
+    "seed": st.integers(0, 10_000),
+    "integer": st.booleans(),
+    "fit_intercept": st.booleans(),
+    "epochs": st.integers(1, 8),
+}
+
+
+def check_against(clf, X, y, w, events, xb_used=True):
+    assert fitted_events(clf) == events
+    np.testing.assert_allclose(clf.coef_[0], w[:-1], rtol=1e-9, atol=1e-12)
+    if xb_used:
+        np.testing.assert_allclose(clf.intercept_[0], w[-1], rtol=1e-9, atol=1e-12)
+    # the trace rebuilds the final hypothesis
+    W, theta = clf.trace_.hypotheses()
+    np.testing.assert_allclose(W[-1], clf.coef_[0], rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(-theta[-1], clf.intercept_[0], rtol=1e-9, atol=1e-12)
+
+
+# --------------------------------------------------------------------------
+# Fast = reference
+# --------------------------------------------------------------------------
+
+
+@settings(max_examples=50, deadline=None)
+@given(gamma=st.sampled_from([0.0, 0.5, 3.0]), eta=st.sampled_from([1.0, 0.25]), **shapes)
+def test_thick_separator_matches_reference(gamma, eta, m, n, seed, integer, fit_intercept, epochs):
+    X, y = small_data(seed, m, n, integer)
+    clf = ThickSeparatorPerceptron(
+        gamma=gamma,
+        eta=eta,
+        fit_intercept=fit_intercept,
+        epochs=epochs,
+        random_state=seed,
+        record="updates",
+    ).fit(X, y)
+    w, events = reference_thick_separator(
+        X, y, order_of(seed, m), gamma=gamma, eta=eta, xb=float(fit_intercept), epochs=epochs
+    )
+    check_against(clf, X, y, w, events)
+    assert clf.n_updates_ == len(events)
+    assert clf.n_mistakes_ == sum(kind == "mistake" for *_, kind in events)
+
+
+@settings(max_examples=50, deadline=None)
+@given(r=st.sampled_from([1.0, 1.5, 2.0, 0.7]), theta=st.sampled_from([1.0, 0.3]), **shapes)
+def test_relative_update_matches_reference(r, theta, m, n, seed, integer, fit_intercept, epochs):
+    X, y = small_data(seed, m, n, integer)
+    if not fit_intercept:
+        X[(X == 0).all(axis=1)] = 1.0  # the reference (like the formula) divides by <x, x>
+    clf = RelativeUpdatePerceptron(
+        r=r,
+        theta=theta,
+        fit_intercept=fit_intercept,
+        epochs=epochs,
+        random_state=seed,
+        record="updates",
+    ).fit(X, y)
+    w, events = reference_relative_update(
+        X, y, order_of(seed, m), r=r, theta=theta, xb=float(fit_intercept), epochs=epochs
+    )
+    assert fitted_events(clf) == events
+    np.testing.assert_allclose(clf.coef_[0], w[:-1], rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(clf.intercept_[0], w[-1] - theta, rtol=1e-9, atol=1e-12)
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    alpha=st.sampled_from([1.0, 0.9, 0.5, 0.1]),
+    B=st.sampled_from([None, 1.0]),
+    C=st.sampled_from([math.sqrt(2), 0.5]),
+    **shapes,
+)
+def test_alma_matches_reference(alpha, B, C, m, n, seed, integer, fit_intercept, epochs):
+    X, y = small_data(seed, m, n, integer)
+    if not fit_intercept:
+        X[(X == 0).all(axis=1)] = 1.0  # x / ||x|| needs x != 0
+    clf = ALMA(
+        alpha=alpha,
+        B=B,
+        C=C,
+        fit_intercept=fit_intercept,
+        epochs=epochs,
+        random_state=seed,
+        record="updates",
+    ).fit(X, y)
+    w, events = reference_alma(
+        X,
+        y,
+        order_of(seed, m),
+        alpha=alpha,
+        B=1 / alpha if B is None else B,
+        C=C,
+        xb=float(fit_intercept),
+        epochs=epochs,
+    )
+    check_against(clf, X, y, w, events)
+    assert np.hypot(np.linalg.norm(clf.coef_), clf.intercept_[0]) <= 1 + 1e-12
+    assert clf.n_updates_k_[0] == len(events) + 1
+    assert len(clf.trace_.weight_history) == len(events) + 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    variant=st.sampled_from(["PA", "PA-I", "PA-II"]),
+    C=st.sampled_from([0.05, 1.0, 10.0]),
+    **shapes,
+)
+def test_passive_aggressive_matches_reference(
+    variant, C, m, n, seed, integer, fit_intercept, epochs
+):
+    X, y = small_data(seed, m, n, integer)
+    if not fit_intercept:
+        X[(X == 0).all(axis=1)] = 1.0  # the formulas divide by ||x||^2
+    clf = PassiveAggressive(
+        variant=variant,
+        C=C,
+        fit_intercept=fit_intercept,
+        epochs=epochs,
+        random_state=seed,
+        record="updates",
+    ).fit(X, y)
+    w, events = reference_passive_aggressive(
+        X, y, order_of(seed, m), variant=variant, C=C, xb=float(fit_intercept), epochs=epochs
+    )
+    check_against(clf, X, y, w, events)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    m=st.integers(2, 40), n=st.integers(1, 6), seed=st.integers(0, 10_000), integer=st.booleans()
+)
+def test_average_algorithm_matches_reference(m, n, seed, integer):
+    X, y = small_data(seed, m, n, integer)
+    clf = AverageAlgorithm(record="all").fit(X, y)
+    np.testing.assert_allclose(clf.coef_[0], reference_average(X, y), rtol=1e-12, atol=1e-14)
+    assert clf.intercept_[0] == 0
+    # on-line view: the running sum of the examples before j predicts j
+    running, wrong = np.zeros(n), 0
+    for j in range(m):
+        wrong += (dot(running, X[j]) > 0) != (y[j] > 0)
+        running = running + y[j] * X[j]
+    assert clf.n_mistakes_ == wrong
+    W, _ = clf.trace_.hypotheses()
+    np.testing.assert_allclose(W[-1], running, rtol=1e-12, atol=1e-12)
+    # partial_fit in two batches gives the same average
+    half = AverageAlgorithm().partial_fit(X[: m // 2], y[: m // 2], classes=[-1, 1])
+    half.partial_fit(X[m // 2 :], y[m // 2 :])
+    np.testing.assert_allclose(half.coef_, clf.coef_, rtol=1e-12, atol=1e-14)
+
+
+# --------------------------------------------------------------------------
+# What each rule promises
+# --------------------------------------------------------------------------
+
+
+def separable(seed=0, m=120, margin=0.5):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-3, 3, size=(4 * m, 2))
+    s = X @ np.array([1.0, -2.0]) + 0.5
+    keep = np.abs(s) / np.sqrt(5) > margin
+    return X[keep][:m], np.where(s[keep][:m] > 0, 1, -1)
+
+
+def test_thick_separator_with_gamma_zero_is_the_textbook_perceptron_and_gamma_buys_margin():
+    X, y = separable()
+    plain = ThickSeparatorPerceptron(gamma=0.0, random_state=0).fit(X, y)
+    thick = ThickSeparatorPerceptron(gamma=20.0, random_state=0).fit(X, y)
+    for clf in (plain, thick):
+        assert clf.score(X, y) == 1.0
+    geometric = lambda c: (y * c.decision_function(X)).min() / np.linalg.norm(c.coef_)
+    assert geometric(thick) > geometric(plain)
+    assert geometric(thick) > 0.6 * 0.5  # a good share of the true margin 0.5
+
+
+def test_relative_update_puts_the_example_where_the_formula_says():
+    X, y = np.array([[2.0, 1.0]]), np.array([1])
+    clf = RelativeUpdatePerceptron(r=1.5, theta=1.0, epochs=1, record="updates")
+    clf.partial_fit(X, y, classes=[-1, 1])
+    # old score 0 (w = 0): new score = theta + (r - 1)(theta - 0) = 1.5, i.e. decision 0.5
+    assert clf.decision_function(X)[0] == pytest.approx(0.5)
+    assert clf.trace_.kind.tolist() == [MISTAKE]
+
+
+def test_passive_aggressive_variants_differ_as_the_paper_says():
+    X, y = np.array([[3.0, 4.0]]), np.array([1])  # ||x~||^2 = 26 with the bias input
+    steps = {}
+    for variant in ("PA", "PA-I", "PA-II"):
+        clf = PassiveAggressive(variant=variant, C=0.01, epochs=1).partial_fit(X, y, [-1, 1])
+        steps[variant] = clf.intercept_[0]  # b = tau * y
+    assert steps["PA"] == pytest.approx(1 / 26)  # loss 1 at w = 0: the margin is met exactly
+    assert steps["PA-I"] == pytest.approx(0.01)  # capped at C
+    assert steps["PA-II"] == pytest.approx(1 / (26 + 1 / 0.02))
+    pa = PassiveAggressive(variant="PA", epochs=1).partial_fit(X, y, [-1, 1])
+    assert pa.decision_function(X)[0] == pytest.approx(1.0)
+
+
+def test_alma_reaches_its_margin_guarantee():
+    # Gentile: on separable data ALMA ends with margin >= (1 - alpha) gamma*, measured in
+    # its own space (normalised inputs, bias input included). The generating hyperplane's
+    # margin there is a lower bound on gamma*.
+    X, y = separable(seed=1)
+    Xa = np.hstack([X, np.ones((len(X), 1))])
+    X_hat = Xa / np.linalg.norm(Xa, axis=1, keepdims=True)
+
+    def margin(w):
+        return (y * (X_hat @ w)).min() / np.linalg.norm(w)
+
+    gamma_true = margin(np.array([1.0, -2.0, 0.5]))
+    margins = []
+    for alpha in (1.0, 0.5, 0.2):
+        clf = ALMA(alpha=alpha, epochs=1000, random_state=0).fit(X, y)
+        assert clf.n_iter_ < 1000  # stopped: a pass without update
+        margins.append(margin(np.append(clf.coef_[0], clf.intercept_[0])))
+        assert margins[-1] >= (1 - alpha) * gamma_true
+    assert margins[0] < margins[1] < margins[2]
+
+
+def test_multiclass_is_one_vs_rest_and_traces_every_class():
+    rng = np.random.default_rng(0)
+    centers = np.array([[0.0, 4.0], [4.0, -2.0], [-4.0, -2.0]])
+    labels = rng.integers(0, 3, size=90)
+    X = centers[labels] + rng.normal(size=(90, 2))
+    names = np.array(["x", "y", "z"])[labels]
+    for cls in (
+        ThickSeparatorPerceptron,
+        RelativeUpdatePerceptron,
+        ALMA,
+        PassiveAggressive,
+        AverageAlgorithm,
+    ):
+        clf = cls(record="all").fit(X, names)
+        assert set(clf.trace_) == {"x", "y", "z"}
+        assert clf.coef_.shape == (3, 2) and clf.update_counts_.shape == (3, 90)
+        assert clf.score(X, names) > 0.9, cls.__name__
+        for c, trace in clf.trace_.items():
+            W, _theta = trace.hypotheses()
+            k = list(clf.classes_).index(c)
+            scale = len(X) if cls is AverageAlgorithm else 1  # its trace holds the sums
+            np.testing.assert_allclose(W[-1], clf.coef_[k] * scale, rtol=1e-9, atol=1e-9)
+
+
+def test_record_modes_and_sparsity():
+    X, y = separable(seed=2, m=60)
+    clf_all = PassiveAggressive(random_state=3, record="all").fit(X, y)
+    clf_upd = PassiveAggressive(random_state=3, record="updates").fit(X, y)
+    clf_none = PassiveAggressive(random_state=3).fit(X, y)
+    assert clf_none.trace_ is None
+    np.testing.assert_array_equal(clf_all.coef_, clf_none.coef_)
+    assert clf_all.trace_.n_events == clf_all.n_iter_ * len(X)
+    assert clf_upd.trace_.n_events == clf_upd.n_updates_ == clf_all.trace_.total_updates
+    per_epoch_all = clf_all.trace_.mistakes_per_epoch()  # every epoch is visible
+    per_epoch_upd = clf_upd.trace_.mistakes_per_epoch()  # up to the last epoch with an update
+    assert len(per_epoch_all) == clf_all.n_iter_ and per_epoch_all[-1] == 0  # stopped: clean
+    np.testing.assert_array_equal(per_epoch_all[: len(per_epoch_upd)], per_epoch_upd)
+    assert clf_all.update_counts_.sum() == clf_all.n_updates_
+    unused = sparsity(clf_all)
+    assert unused == int((clf_all.update_counts_[0] == 0).sum()) and 0 < unused < len(X)
+
+
+def test_fit_equals_epochs_of_partial_fit_on_the_permuted_data():
+    X, y = separable(seed=4, m=50)
+    order = order_of(7, len(y))
+    fit = ThickSeparatorPerceptron(gamma=2.0, epochs=5, random_state=7).fit(X, y)
+    online = ThickSeparatorPerceptron(gamma=2.0)
+    for _ in range(5):
+        online.partial_fit(X[order], y[order], classes=[-1, 1])
+    np.testing.assert_allclose(fit.coef_, online.coef_)
+    np.testing.assert_allclose(fit.intercept_, online.intercept_)
+
+
+def test_same_seed_same_model_and_errors_in_words():
+    X, y = separable(seed=5, m=40)
+    a = ALMA(random_state=11).fit(X, y)
+    b = ALMA(random_state=11).fit(X, y)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    with pytest.raises(ValueError, match=r"ALMA: alpha \(the approximation parameter"):
+        ALMA(alpha=0).fit(X, y)
+    with pytest.raises(ValueError, match=r"variant .* 'PA', 'PA-I' or 'PA-II'|'PA' or 'PA-I'"):
+        PassiveAggressive(variant="PA-III").fit(X, y)
+    with pytest.raises(ValueError, match=r"r \(the relaxation factor\) must be"):
+        RelativeUpdatePerceptron(r=2.5).fit(X, y)
+    with pytest.raises(ValueError, match=r"gamma .* at least 0"):
+        ThickSeparatorPerceptron(gamma=-1).fit(X, y)
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        PassiveAggressive().fit(np.array([[np.nan, 1.0], [0.0, 1.0]]), [0, 1])
+
+
+@parametrize_with_sklearn_checks(
+    [
+        ThickSeparatorPerceptron(),
+        RelativeUpdatePerceptron(),
+        AverageAlgorithm(),
+        ALMA(),
+        PassiveAggressive(variant="PA"),
+        PassiveAggressive(variant="PA-I"),
+        PassiveAggressive(variant="PA-II", fit_intercept=False),
+    ]
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
