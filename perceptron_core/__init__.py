@@ -16,6 +16,7 @@ array(['yes'], dtype='<U3')
 from perceptron_core.alma import ALMA
 from perceptron_core.average_algorithm import AverageAlgorithm
 from perceptron_core.boosting import AdaBoost, Bagging, NRBoost
+from perceptron_core.kernel import AveragedKernelPerceptron, KernelPerceptron
 from perceptron_core.linear import (
     AveragedPerceptron,
     KWPerceptron,
@@ -26,6 +27,7 @@ from perceptron_core.linear import (
 )
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_core.passive_aggressive import PassiveAggressive
+from perceptron_core.paum import PAUMPerceptron
 from perceptron_core.relative_update import RelativeUpdatePerceptron
 from perceptron_core.thick_separator import ThickSeparatorPerceptron
 from perceptron_core.trace import EVENT_KINDS, Trace
@@ -33,16 +35,19 @@ from perceptron_core.winnow import BalancedWinnow, Winnow, WinnowR, make_k_of_n_
 
 __all__ = [
     "ALMA",
+    "EVENT_KINDS",
     "AdaBoost",
     "AverageAlgorithm",
+    "AveragedKernelPerceptron",
     "AveragedPerceptron",
     "Bagging",
     "BalancedWinnow",
-    "EVENT_KINDS",
     "KWPerceptron",
+    "KernelPerceptron",
     "LongestSurvivorPerceptron",
     "MarginPerceptron",
     "NRBoost",
+    "PAUMPerceptron",
     "ParallelPerceptron",
     "PassiveAggressive",
     "Perceptron",

@@ -1,0 +1,1114 @@
+r"""The perceptron in dual (kernel) form, SPEC §2, with every Khardon–Wachman switch.
+
+The primal perceptron keeps a weight vector :math:`w = \eta\sum_i y_{j(i)}
+x_{j(i)}` built from the examples it updated on. Only inner products
+:math:`\langle x_j, x\rangle` ever reach the prediction, so replacing them by a
+kernel :math:`k(x_j, x)` learns a linear classifier in the kernel's feature
+space without ever forming a vector there:
+
+.. math::
+
+    f(x) = \sum_j \eta\, a_j\, y_j\, k(x_j, x) - \theta,
+
+where :math:`a_j` counts the updates example :math:`j` caused. Everything else
+of SPEC §1 (threshold step, margin band, λ-trick, α-bound, votes, longest
+survivor) carries over unchanged; with the linear kernel the dual makes the
+same updates as :class:`~perceptron_core.linear.KWPerceptron` and its scores
+agree to rounding.
+
+How the training loop stays fast: it keeps a *running score*
+:math:`S_j = \sum_i \eta\, a_i\, y_i\, k(x_i, x_j)` for every training
+example. A visit reads :math:`S_j` (O(1)); an update on example :math:`j`
+adds :math:`\eta y_j k(\cdot, x_j)`, one kernel column, to all of them (O(m)).
+Columns come from a cache: when the whole Gram matrix fits ``cache_size_mb``
+every column is computed at most once (lazily, only for examples that do
+update); otherwise a smaller column cache keeps the columns of the examples
+that update most often (least-frequently-used eviction). The same compiled
+function computes a column wherever it is needed, so the cache size never
+changes a result.
+
+At prediction time the record of updates and votes of
+:mod:`perceptron_core._record` yields the last, longest-survivor, voted and
+averaged classifiers from one run; the voted scores of all hypotheses come
+from one kernel matrix ``k(support, X_test)`` and the running sum along the
+update sequence of :func:`perceptron_core._engine.voted_scores`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from perceptron_core import _engine
+from perceptron_core._engine import _grown, _predict_margin
+from perceptron_core._jit import jit
+from perceptron_core._record import DEFAULT_CHUNK_BYTES, HypothesisRecord
+from perceptron_core._validation import (
+    Anything,
+    Number,
+    OneOf,
+    Param,
+    check_test_data,
+    encode_labels,
+    show,
+)
+from perceptron_core.linear import MAX_RECORDED_EVENTS, MODES, KWPerceptron
+from perceptron_core.metrics import sparsity
+from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED, Trace
+
+__all__ = ["AveragedKernelPerceptron", "KernelPerceptron", "KernelTrace"]
+
+#: Kernel codes understood by the compiled functions.
+LINEAR, POLY, RBF, PRECOMPUTED = 0, 1, 2, 3
+KERNELS = {"linear": LINEAR, "poly": POLY, "rbf": RBF}
+
+MIB = 2**20
+
+
+# --------------------------------------------------------------------------
+# Compiled kernel functions
+# --------------------------------------------------------------------------
+
+
+@jit
+def kernel_column(Zt, A, a, code, gamma, coef0, degree, out):
+    """``out[r] = k(z_r, A[a])`` for every row ``z_r`` of ``Z``, given ``Zt = Z.T``.
+
+    The one function that computes kernel values, in training (columns of
+    the Gram matrix) and prediction (rows of ``k(support, X_test)``) alike.
+    The sum over features runs in order for each ``r``, and the loop over
+    ``r`` is what LLVM vectorises (no floating-point licence needed). Both
+    arguments enter symmetrically, bit for bit (a product or a squared
+    difference does not depend on their order), so a Gram matrix computed
+    by columns is exactly symmetric and its linear diagonal equals
+    :func:`perceptron_core._engine.squared_norms`.
+
+    Kernels: linear ``<x, x'>``; poly ``(gamma <x, x'> + coef0)^degree``;
+    rbf ``exp(-gamma ||x - x'||^2)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 2.0], [3.0, 0.0]])
+    >>> out = np.empty(2)
+    >>> kernel_column(np.ascontiguousarray(X.T), X, 1, POLY, 1.0, 1.0, 2, out)
+    >>> out.tolist()                   # (3 + 1)^2 and (9 + 1)^2
+    [16.0, 100.0]
+    """
+    n, m = Zt.shape
+    for r in range(m):
+        out[r] = 0.0
+    if code == RBF:
+        for f in range(n):
+            v = np.float64(A[a, f])
+            for r in range(m):
+                d = np.float64(Zt[f, r]) - v
+                out[r] += d * d
+        for r in range(m):
+            out[r] = np.exp(-gamma * out[r])
+        return
+    for f in range(n):
+        v = np.float64(A[a, f])
+        for r in range(m):
+            out[r] += np.float64(Zt[f, r]) * v
+    if code == POLY:
+        for r in range(m):
+            out[r] = (gamma * out[r] + coef0) ** degree
+
+
+@jit
+def _cross_kernel(A, Bt, code, gamma, coef0, degree, out):
+    """``out[s, r] = k(b_r, A[s])``: support rows ``A`` against test rows (``Bt = B.T``)."""
+    for s in range(A.shape[0]):
+        kernel_column(Bt, A, s, code, gamma, coef0, degree, out[s])
+
+
+@jit
+def _fetch_column(j, X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, uses, stats):
+    """The cache row holding kernel column ``j``, computing it on a miss.
+
+    ``stats = [slots filled, columns computed, hits]``; ``uses[j]`` counts the
+    requests for column ``j``. With one row per example (the whole Gram
+    matrix fits) column ``j`` lives in row ``j``. Otherwise the last row is
+    scratch space and the others keep the most requested columns (least
+    frequently used eviction, with admission): a column replaces the least
+    requested cached one only if it has been requested more often. An
+    update cycle over more support vectors than the cache holds would make
+    a recency rule (LRU, clock) miss every time; the examples that update
+    most often (hard or mislabelled ones) are the ones worth keeping.
+    """
+    uses[j] += 1
+    s = slot_of[j]
+    if s >= 0:
+        stats[2] += 1
+        return s
+    n_slots = cache.shape[0]
+    if n_slots == X.shape[0]:
+        s = j
+        slot_of[j] = s
+    else:
+        s = n_slots - 1  # scratch
+        if stats[0] < n_slots - 1:  # a free slot
+            s = stats[0]
+            stats[0] += 1
+        elif n_slots > 1:
+            victim = 0
+            for v in range(1, n_slots - 1):
+                if uses[owner[v]] < uses[owner[victim]]:
+                    victim = v
+            if uses[owner[victim]] < uses[j]:
+                slot_of[owner[victim]] = -1
+                s = victim
+        if s < n_slots - 1:
+            owner[s] = j
+            slot_of[j] = s
+    kernel_column(Xt, X, j, code, gamma, coef0, degree, cache[s])
+    stats[1] += 1
+    return s
+
+
+@jit
+def _dual_epoch(
+    Y, order, eta, C, t_margin, lam, alpha_bound, diag,
+    S, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
+    record_updates, visit_kind, visit_score, epoch_updates, e, step, visit0,
+    X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, uses, stats,
+):  # fmt: skip
+    """One epoch of SPEC §1 in dual form: scores are read, columns are added.
+
+    The decisions and the bookkeeping (votes, survival tally, records) are
+    those of :func:`perceptron_core._engine._epoch`; only the score
+    (``S[c, j]`` instead of ``<w, x_j>``) and the update (one kernel column
+    added to every running score instead of ``x_j`` added to ``w``) differ.
+    """
+    K, m = Y.shape
+    record_visits = visit_kind.shape[1] > 0
+    use_lam = lam > 0.0
+    for p in range(m):
+        j = order[p]
+        slot = -1  # the column of j is fetched once per visit, for all problems
+        for c in range(K):
+            y = Y[c, j]
+            a = counts[c, j]
+            s = S[c, j]
+            raw = s
+            if use_lam and a > 0:
+                s += y * lam * diag[j]  # λ-trick: k(x_j, x_j) plays ||x_j||^2
+            yhat = _predict_margin(s, theta[c], t_margin)
+            k = n_upd[c]
+            if yhat != y:
+                if a < alpha_bound:
+                    kind = MISTAKE if yhat == -y else MARGIN
+                    if slot < 0:
+                        slot = _fetch_column(
+                            j, X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, uses,
+                            stats,
+                        )  # fmt: skip
+                    step_w = eta * y
+                    for r in range(m):
+                        S[c, r] += step_w * cache[slot, r]
+                    theta[c] -= step_w * C  # minus: f = ... - theta (SPEC §1)
+                    counts[c, j] = a + 1
+                    upd_rows[c, k] = j
+                    if record_updates:
+                        upd_step[c, k] = step
+                        upd_kind[c, k] = kind
+                        upd_score[c, k] = s
+                    n_upd[c] = k + 1
+                    state[c, 0] = 0
+                    epoch_updates[e, c] += 1
+                else:
+                    kind = BLOCKED
+            else:
+                votes[c, k] += 1
+                state[c, 0] += 1
+                if state[c, 0] > state[c, 1]:
+                    state[c, 1] = state[c, 0]
+                    state[c, 2] = k
+                kind = CORRECT
+                if use_lam and a > 0 and _predict_margin(raw, theta[c], t_margin) != y:
+                    kind = RESCUED
+            if record_visits:
+                visit_kind[c, step - visit0] = kind
+                visit_score[c, step - visit0] = s
+        step += 1
+
+
+@jit
+def _dual_run(
+    Y, order, n_epochs, eta, C, t_margin, lam, alpha_bound, diag,
+    S, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
+    record_updates, visit_kind, visit_score, epoch_updates, first_step,
+    X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, uses, stats,
+):  # fmt: skip
+    """``n_epochs`` epochs of :func:`_dual_epoch`; records grow between epochs.
+
+    The arguments are those of :func:`perceptron_core._engine.run_epochs`
+    with ``S`` (running scores, (K, m)) in place of ``W``, the kernel
+    (``X``, ``code``, ``gamma``, ``coef0``, ``degree``) and the column cache.
+    Every epoch is run (an epoch without updates costs O(m) here).
+    """
+    m = Y.shape[1]
+    step = first_step
+    for e in range(n_epochs):
+        needed = n_upd.max() + m
+        if needed > upd_rows.shape[1]:
+            capacity = max(needed, 2 * upd_rows.shape[1])
+            upd_rows = _grown(upd_rows, capacity)
+            votes = _grown(votes, capacity + 1)
+            if record_updates:
+                upd_step = _grown(upd_step, capacity)
+                upd_kind = _grown(upd_kind, capacity)
+                upd_score = _grown(upd_score, capacity)
+        _dual_epoch(
+            Y, order, eta, C, t_margin, lam, alpha_bound, diag,
+            S, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
+            record_updates, visit_kind, visit_score, epoch_updates, e, step, first_step,
+            X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, uses, stats,
+        )  # fmt: skip
+        step += m
+    return votes, upd_rows, upd_step, upd_kind, upd_score
+
+
+# --------------------------------------------------------------------------
+# The kernel as an object, and the per-batch training state
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """A fitted kernel: a built-in one (code and parameters) or a Python callable.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> spec = KernelSpec("rbf", RBF, gamma=0.5)
+    >>> X = np.array([[0.0, 0.0], [1.0, 1.0]])
+    >>> spec.matrix(X, X).round(4).tolist()       # exp(-0.5 * 2) off the diagonal
+    [[1.0, 0.3679], [0.3679, 1.0]]
+    """
+
+    name: str
+    code: int
+    gamma: float = 1.0
+    coef0: float = 0.0
+    degree: int = 1
+    func: object = None
+
+    def matrix(self, A, B) -> np.ndarray:
+        """``K[s, r] = k(A[s], B[r])`` as float64, shape ``(len(A), len(B))``."""
+        if self.func is not None:
+            K = np.asarray(self.func(A, B), dtype=np.float64)
+            if K.shape != (len(A), len(B)):
+                raise ValueError(
+                    f"The kernel function returned an array of shape {K.shape}; for inputs "
+                    f"with {len(A)} and {len(B)} rows it must return shape "
+                    f"({len(A)}, {len(B)}): one value k(a, b) per pair of rows."
+                )
+            if not np.isfinite(K).all():
+                raise ValueError("The kernel function returned NaN or infinite values.")
+            return K
+        out = np.empty((len(A), len(B)))
+        Bt = np.ascontiguousarray(B.T)
+        _cross_kernel(A, Bt, self.code, self.gamma, self.coef0, self.degree, out)
+        return out
+
+    def diagonal(self, X) -> np.ndarray:
+        """``k(x_j, x_j)`` of every row (the kernel-space squared norms)."""
+        if self.func is not None:
+            return np.array([self.matrix(X[j : j + 1], X[j : j + 1])[0, 0] for j in range(len(X))])
+        norms2 = _engine.squared_norms(X)
+        if self.code == RBF:
+            return np.ones(len(X))
+        if self.code == POLY:
+            return (self.gamma * norms2 + self.coef0) ** self.degree
+        return norms2
+
+
+class _Batch:
+    """Training state tied to one training matrix: running scores and column cache."""
+
+    def __init__(self, X, spec: KernelSpec, budget_bytes: float):
+        self.X = np.array(X, copy=True)  # compared with later partial_fit batches
+        self.spec = spec
+        self.budget_bytes = budget_bytes
+        self.S = None  # running scores (K, m), set by the estimator
+        self.diag = None
+        self.cache = None
+        self.n_columns = 0
+
+    def matches(self, X) -> bool:
+        return X.shape == self.X.shape and X.dtype == self.X.dtype and np.array_equal(X, self.X)
+
+    @property
+    def full(self) -> bool:
+        m = len(self.X)
+        return self.spec.func is not None or m * m * 8 <= self.budget_bytes
+
+    def ensure_cache(self):
+        """Allocate the column cache (or compute the Gram matrix of a callable kernel)."""
+        if self.cache is not None:
+            return
+        m = len(self.X)
+        if self.spec.func is not None:
+            if m * m * 8 > self.budget_bytes:
+                raise ValueError(
+                    f"A kernel given as a function is evaluated on the whole training set at "
+                    f"once: its {m} x {m} Gram matrix needs {m * m * 8 / MIB:,.0f} MiB, more "
+                    f"than cache_size_mb={self.budget_bytes / MIB:g}. Raise cache_size_mb, "
+                    "use fewer examples, or use a built-in kernel ('linear', 'poly', 'rbf'), "
+                    "whose columns are computed on demand."
+                )
+            G = self.spec.matrix(self.X, self.X)
+            self.cache = np.ascontiguousarray(G.T)  # row j = column j
+            self.slot_of = np.arange(m, dtype=np.int64)
+            self.n_columns += m
+        else:
+            n_slots = m if self.full else int(max(1, min(m, self.budget_bytes // (8 * m))))
+            self.cache = np.empty((n_slots, m))
+            self.slot_of = np.full(m, -1, dtype=np.int64)
+        self.Xt = np.ascontiguousarray(self.X.T)
+        self.owner = np.full(len(self.cache), -1, dtype=np.int64)
+        self.uses = np.zeros(m, dtype=np.int64)
+        self.stats = np.zeros(3, dtype=np.int64)
+
+    def release_cache(self):
+        if self.cache is not None:
+            if self.spec.func is None:
+                self.n_columns += int(self.stats[1])
+            self.cache = self.Xt = None
+
+    @property
+    def columns_computed(self) -> int:
+        live = int(self.stats[1]) if self.cache is not None and self.spec.func is None else 0
+        return self.n_columns + live
+
+
+# --------------------------------------------------------------------------
+# Trace
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class KernelTrace(Trace):
+    """A :class:`~perceptron_core.trace.Trace` whose hypotheses live in kernel space.
+
+    ``rows``, ``coef`` and ``theta_delta`` describe the updates exactly as for
+    the primal learners, but hypothesis ``k`` is a function,
+    :math:`f_k(x) = \\sum_{i<k} \\mathrm{coef}_i\\, k(x_{rows_i}, x) - \\theta_k`,
+    not a weight vector: use :meth:`scores` to evaluate it (e.g. on a grid,
+    to animate the boundary). :meth:`hypotheses` works for the linear kernel
+    only, where the two views coincide.
+    """
+
+    kernel: KernelSpec | None = None
+
+    def hypotheses(self):
+        if self.kernel is not None and self.kernel.code != LINEAR:
+            raise ValueError(
+                f"A {self.kernel.name} kernel's hypotheses have no weight vector in input "
+                "space; evaluate them with trace.scores(X) (all of them) or "
+                "trace.scores(X, k) (the one after k updates)."
+            )
+        return super().hypotheses()
+
+    def scores(self, X, k=None) -> np.ndarray:
+        """Scores ``f_k(x)`` on the rows of ``X``.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+        k : int or None
+            The number of updates; None gives every hypothesis.
+
+        Returns
+        -------
+        ndarray of shape (n_updates + 1, n_samples), or (n_samples,) for one ``k``
+        """
+        X = np.ascontiguousarray(X)
+        n = self.total_updates if k is None else k
+        if not 0 <= n <= self.total_updates:
+            raise IndexError(f"k must be between 0 and {self.total_updates}; got {k}.")
+        rows = self.rows[:n]
+        theta = self.theta0 + np.concatenate(([0.0], np.cumsum(self.theta_delta[:n])))
+        if n:
+            R = np.stack([self.x_rows[int(r)] for r in rows]).astype(np.float64)
+            steps = self.coef[:n, None] * self.kernel.matrix(R, X.astype(np.float64))
+        else:
+            steps = np.zeros((0, len(X)))
+        if k is not None:
+            return steps.sum(axis=0) - theta[-1]
+        F = np.vstack([np.zeros((1, len(X))), np.cumsum(steps, axis=0)])
+        return F - theta[:, None]
+
+    def extend(self, other):
+        base = super().extend(other)
+        return KernelTrace(
+            **{f.name: getattr(base, f.name) for f in fields(Trace)}, kernel=self.kernel
+        )
+
+
+# --------------------------------------------------------------------------
+# Estimators
+# --------------------------------------------------------------------------
+
+
+def _is_kernel_function(value) -> bool:
+    return callable(value) and not isinstance(value, str | type)
+
+
+class KernelPerceptron(KWPerceptron):
+    r"""The Khardon–Wachman perceptron in dual form, with a kernel (SPEC §2).
+
+    The classifier is
+
+    .. math::
+
+        f(x) = \sum_j \eta\, a_j\, y_j\, k(x_j, x) - \theta,
+        \qquad \hat y = \mathrm{sign}(f(x)),
+
+    where :math:`a_j` is the number of updates example :math:`j` caused. It
+    is :class:`~perceptron_core.linear.KWPerceptron` with every inner product
+    :math:`\langle x, x'\rangle` replaced by :math:`k(x, x')`; each epoch
+    visits the (once permuted) training set and, for example :math:`x_j`:
+
+    1. reads its running score :math:`s = \sum_i \eta a_i y_i k(x_i, x_j)`,
+       plus :math:`y_j \lambda\, k(x_j, x_j)` if ``lam > 0`` and
+       :math:`a_j > 0` (the λ-trick: :math:`k(x_j,x_j)` is the kernel-space
+       :math:`\lVert x_j\rVert^2`);
+    2. predicts :math:`-1` below :math:`\theta - t`, :math:`+1` above
+       :math:`\theta + t`, 0 inside the band (:math:`t = \tau\,\theta_{init}`);
+    3. on an error, unless :math:`a_j` reached ``alpha_bound``:
+       :math:`a_j \leftarrow a_j + 1` and
+       :math:`\theta \leftarrow \theta - \eta y_j C`; every running score
+       gains :math:`\eta y_j k(x_r, x_j)`, one kernel column (O(m) work);
+    4. on a correct prediction the current hypothesis gains a vote.
+
+    (The minus sign of the threshold step is SPEC §1's correction of
+    Khardon & Wachman's figures, see :class:`KWPerceptron`.) With
+    ``kernel="linear"`` this makes exactly the updates of
+    :class:`KWPerceptron` with the same switches and seed, and the scores
+    agree to rounding: the dual is the primal written in terms of the
+    examples.
+
+    Kernels: ``"linear"`` :math:`\langle x,x'\rangle`; ``"poly"``
+    :math:`(\gamma\langle x,x'\rangle + c_0)^d` (Khardon & Wachman use
+    :math:`d = 4`); ``"rbf"`` :math:`\exp(-\gamma\lVert x-x'\rVert^2)`, i.e.
+    the Gaussian :math:`\exp(-\lVert x-x'\rVert^2 / 2\sigma^2)` with
+    :math:`\gamma = 1/2\sigma^2`; or a function ``k(A, B)`` returning the
+    matrix of values for the rows of ``A`` and ``B`` (like scikit-learn's
+    pairwise kernels). A kernel function is evaluated once on the whole
+    training set, so its Gram matrix must fit ``cache_size_mb``; the built-in
+    kernels compute columns on demand.
+
+    One fit yields the ``"last"``, ``"longest"``, ``"voted"`` and
+    ``"averaged"`` predictors (see :class:`KWPerceptron`); here the voted
+    scores of all hypotheses come from one kernel matrix
+    :math:`k(\text{support}, X)` and a running sum along the update sequence.
+    Sign of exactly 0 counts as the negative class. Multi-class problems are
+    learned one-vs-rest in one pass (a column fetched for one class serves
+    all of them).
+
+    Parameters
+    ----------
+    kernel : {"linear", "poly", "rbf"} or callable, default="rbf"
+    degree : int, default=4
+        Degree of the polynomial kernel.
+    coef0 : float, default=1.0
+        :math:`c_0` of the polynomial kernel.
+    gamma : float or None, default=None
+        Scale of the rbf and poly kernels. None: ``1 / (n_features * X.var())``
+        for "rbf" (scikit-learn's "scale"; 1 if ``X`` is constant) and 1 for
+        "poly", which gives :math:`(\langle x,x'\rangle + c_0)^d`.
+    eta : float, default=0.1
+    theta_init : float or "auto", default="auto"
+        "auto" is the mean of :math:`k(x_j, x_j)`, the kernel-space analogue
+        of the mean squared norm (it *is* the mean squared norm, KW's
+        default, for the linear kernel; 1 for "rbf").
+    C, tau, lam, alpha_bound, epochs, shuffle, random_state, predict_with, record
+        As in :class:`KWPerceptron`; ``lam`` is the λ-trick in KW's indicator
+        form (compare :class:`~perceptron_core.paum.PAUMPerceptron`).
+    cache_size_mb : float, default=200
+        Memory for kernel columns, in MiB. When the Gram matrix
+        (:math:`8m^2` bytes) fits, each column is computed at most once;
+        otherwise ``cache_size_mb * 2**20 / (8 m)`` column slots are used (at
+        least one, the scratch space of a column in use): the columns
+        requested most often stay, the others are recomputed when needed
+        (0 turns caching off). Results do not depend on it.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    support_ : ndarray of shape (n_support,)
+        Indices of the training examples with :math:`a_j > 0` for some
+        problem, in the data of the last ``fit``/``partial_fit`` call.
+    support_vectors_ : ndarray of shape (n_support_total, n_features)
+        Every distinct example any update used (after ``fit``: ``X[support_]``).
+    dual_coef_ : ndarray of shape (n_problems, n_support_total)
+        The weight of each support vector in the ``predict_with`` hypothesis
+        (for "last": :math:`\eta a_j y_j`; "voted" shows the averaged
+        hypothesis, as ``coef_`` does in :class:`KWPerceptron`).
+    intercept_ : ndarray of shape (n_problems,)
+        :math:`-\theta` of that hypothesis.
+    coef_ : ndarray of shape (n_problems, n_features)
+        Only for the linear kernel (the primal weights ``dual_coef_ @ support_vectors_``).
+    update_counts_ : ndarray of shape (n_problems, n_samples)
+        :math:`a_j` per problem and training example (last call's data).
+    sparsity_ : int or ndarray of shape (n_problems,)
+        Training examples never used in an update (:func:`perceptron_core.metrics.sparsity`).
+    gamma_, theta_init_, C_ : float
+        The values used.
+    gram_cached_ : bool
+        Whether the whole Gram matrix fit ``cache_size_mb``.
+    n_kernel_columns_ : int
+        Kernel columns computed while training (each costs ``m`` kernel values).
+    n_iter_, n_updates_, updates_per_epoch_, votes_, trace_
+        As in :class:`KWPerceptron`; ``trace_`` is a :class:`KernelTrace`.
+
+    References
+    ----------
+    Y. Freund and R. E. Schapire, "Large Margin Classification Using the
+    Perceptron Algorithm", Machine Learning 37 (1999) (the voted perceptron in
+    dual form). R. Khardon and G. Wachman, "Noise Tolerant Variants of the
+    Perceptron Algorithm", JMLR 8 (2007) (the switches and their dual forms).
+    M. A. Aizerman, E. M. Braverman and L. I. Rozonoer, "Theoretical
+    foundations of the potential function method in pattern recognition
+    learning", Automation and Remote Control 25 (1964) (the kernel perceptron).
+
+    Examples
+    --------
+    XOR is not linearly separable; a Gaussian kernel learns it:
+
+    >>> import numpy as np
+    >>> from perceptron_core.kernel import KernelPerceptron
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(200, 2))
+    >>> y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    >>> clf = KernelPerceptron(kernel="rbf", gamma=2.0, epochs=30, random_state=0).fit(X, y)
+    >>> bool(clf.score(X, y) > 0.95), clf.support_vectors_.shape[1]
+    (True, 2)
+    >>> sorted(clf.predict_all(X))
+    ['averaged', 'last', 'longest', 'voted']
+    """
+
+    _parameters = {
+        "kernel": Param(
+            "the similarity k(x, x') that replaces the inner product",
+            (
+                OneOf(tuple(KERNELS)),
+                Anything(_is_kernel_function, "a function k(A, B) returning a matrix"),
+            ),
+        ),
+        "degree": Param("the degree of the polynomial kernel", (Number(1, integer=True),)),
+        "coef0": Param("the constant of the polynomial kernel", (Number(),)),
+        "gamma": Param(
+            "the scale of the rbf and poly kernels",
+            (OneOf((None,)), Number(0, open_low=True)),
+        ),
+        "cache_size_mb": Param("the memory for kernel columns, in MiB", (Number(0),)),
+        **KWPerceptron._parameters,
+    }
+
+    def __init__(self, *, kernel="rbf", degree=4, coef0=1.0, gamma=None, eta=0.1,
+                 theta_init="auto", C="auto", tau=0.0, lam=0.0, alpha_bound=None, epochs=100,
+                 shuffle=True, random_state=None, predict_with="last", record="none",
+                 cache_size_mb=200):  # fmt: skip
+        self.kernel = kernel
+        self.degree = degree
+        self.coef0 = coef0
+        self.gamma = gamma
+        self.eta = eta
+        self.theta_init = theta_init
+        self.C = C
+        self.tau = tau
+        self.lam = lam
+        self.alpha_bound = alpha_bound
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.predict_with = predict_with
+        self.record = record
+        self.cache_size_mb = cache_size_mb
+
+    # -- training ------------------------------------------------------------
+
+    def fit(self, X, y):
+        """Train from scratch for ``epochs`` epochs.
+
+        The column cache is freed at the end (the running scores are kept, so
+        a ``partial_fit`` on the same ``X`` continues exactly where ``fit``
+        stopped).
+        """
+        super().fit(X, y)
+        self._batch.release_cache()
+        return self
+
+    def _kernel_spec(self, X) -> KernelSpec:
+        if _is_kernel_function(self.kernel):
+            name = getattr(self.kernel, "__name__", "callable")
+            return KernelSpec(name, PRECOMPUTED, func=self.kernel)
+        code = KERNELS[self.kernel]
+        if self.gamma is not None:
+            gamma = float(self.gamma)
+        elif code == RBF:
+            var = float(np.var(X, dtype=np.float64)) if X.size else 0.0
+            gamma = 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+        else:
+            gamma = 1.0
+        return KernelSpec(self.kernel, code, gamma, float(self.coef0), int(self.degree))
+
+    def _start(self, X, classes):
+        """Fresh state for a new fit (the dual counterpart of KWPerceptron._start)."""
+        if len(classes) < 2:
+            raise ValueError(
+                f"classes has only one value ({show(classes[0])}); a classifier needs at least two."
+            )
+        self.classes_ = classes
+        K = 1 if len(classes) == 2 else len(classes)
+        m, n = X.shape
+        self._spec = self._kernel_spec(X)
+        self.gamma_ = self._spec.gamma
+        self._hyp = None  # a refit starts from f = -theta_init, not from the old model
+        self._batch = self._new_batch(X, K)
+        self.theta_init_ = (
+            float(self._batch.diag.mean()) if self.theta_init == "auto" else float(self.theta_init)
+        )
+        self.C_ = self.theta_init_ if self.C == "auto" else float(self.C)
+        self._rng = check_random_state(self.random_state)
+        self._order = self._rng.permutation(m) if self.shuffle else np.arange(m)
+        self.n_iter_ = 0
+        self.updates_per_epoch_ = np.zeros(0, dtype=np.int64)
+        self._theta = np.full(K, self.theta_init_)
+        self._counts = np.zeros((K, m), dtype=np.int64)
+        self._state = np.zeros((K, 3), dtype=np.int64)
+        self._n_upd = np.zeros(K, dtype=np.int64)
+        self._votes = np.zeros((K, 1), dtype=np.int64)
+        self._upd_rows = np.zeros((K, 0), dtype=np.int64)
+        self._upd_step = np.zeros((K, 0), dtype=np.int64)
+        self._upd_kind = np.zeros((K, 0), dtype=np.int8)
+        self._upd_score = np.zeros((K, 0))
+        self._steps = 0
+        self._n_columns_before = 0
+        self._hyp = HypothesisRecord(K, n, self.eta, self.C_, self.theta_init_, X.dtype)
+        self._models = {}
+        self._traces = [None] * K if self.record != "none" else None
+
+    def _new_batch(self, X, K) -> _Batch:
+        batch = _Batch(X, self._spec, float(self.cache_size_mb) * MIB)
+        if self._spec.func is not None:
+            batch.ensure_cache()  # the Gram matrix gives the diagonal for free
+            batch.diag = np.diag(batch.cache).copy()
+        else:
+            batch.diag = self._spec.diagonal(batch.X)
+        if self._hyp is not None and len(self._hyp.support):
+            # a new batch in partial_fit: its running scores from the current hypothesis
+            coef, _ = self._dual_model("last")
+            K_support = self._kernel_matrix(self._hyp.support.vectors, X)
+            batch.S = np.ascontiguousarray(coef @ K_support)
+        else:
+            batch.S = np.zeros((K, len(X)))
+        return batch
+
+    def _kernel_matrix(self, A, B) -> np.ndarray:
+        return self._spec.matrix(A, B)
+
+    def _run(self, X, y, n_epochs, permuted_copy=False):  # no permuted copy in the dual
+        """Run ``n_epochs`` dual epochs over ``X`` and fold the results into the record."""
+        m = len(X)
+        K = self._theta.shape[0]
+        per_example = self.lam > 0 or self.alpha_bound is not None
+        if m != self._counts.shape[1]:
+            if per_example:
+                raise ValueError(
+                    f"This batch has {m} rows but the first had {self._counts.shape[1]}. With "
+                    "lam > 0 or an alpha_bound, updates are counted per example, so every "
+                    "partial_fit call must pass the same rows in the same order."
+                )
+            self._counts = np.zeros((K, m), dtype=np.int64)
+            self._order = self._rng.permutation(m) if self.shuffle else np.arange(m)
+        if self.record == "all" and K * n_epochs * m > MAX_RECORDED_EVENTS:
+            raise ValueError(
+                f"record='all' would store {K * n_epochs * m:,} events (one per visit), more "
+                f"than the {MAX_RECORDED_EVENTS:,} allowed; use record='updates', fewer "
+                "epochs or less data."
+            )
+        if not self._batch.matches(X):
+            self._n_columns_before = self._batch.columns_computed + self._n_columns_before
+            self._batch.release_cache()
+            self._batch = self._new_batch(X, K)
+        batch = self._batch
+        batch.ensure_cache()
+        Y = encode_labels(y, self.classes_)
+        n_before = self._n_upd.copy()
+        n_visits = n_epochs * m if self.record == "all" else 0
+        visit_kind = np.zeros((K, n_visits), dtype=np.int8)
+        visit_score = np.zeros((K, n_visits))
+        epoch_updates = np.zeros((n_epochs, K), dtype=np.int64)
+        spec = self._spec
+        (self._votes, self._upd_rows, self._upd_step, self._upd_kind,
+         self._upd_score) = _dual_run(
+            Y, self._order, n_epochs, float(self.eta), self.C_,
+            float(self.tau) * self.theta_init_, float(self.lam),
+            _engine.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound), batch.diag,
+            batch.S, self._theta, self._counts, self._state, self._n_upd, self._votes,
+            self._upd_rows, self._upd_step, self._upd_kind, self._upd_score,
+            self._traces is not None, visit_kind, visit_score, epoch_updates, self._steps,
+            batch.X, batch.Xt, spec.code, spec.gamma, spec.coef0, spec.degree,
+            batch.cache, batch.slot_of, batch.owner, batch.uses, batch.stats,
+        )  # fmt: skip
+        new_rows = [self._upd_rows[c, n_before[c] : self._n_upd[c]] for c in range(K)]
+        self._hyp.extend(
+            X, Y, new_rows, [self._votes[c, : self._n_upd[c] + 1] for c in range(K)],
+            self._state[:, 2],
+        )  # fmt: skip
+        self._models = {}
+        if self._traces is not None:
+            for c in range(K):
+                base = self._trace_piece(X, Y[c], c, n_before[c], visit_kind[c], visit_score[c])
+                piece = KernelTrace(
+                    **{f.name: getattr(base, f.name) for f in fields(Trace)}, kernel=spec
+                )
+                self._traces[c] = (
+                    piece if self._traces[c] is None else self._traces[c].extend(piece)
+                )
+        self._steps += n_epochs * m
+        self.n_iter_ += n_epochs
+        self.updates_per_epoch_ = np.concatenate(
+            [self.updates_per_epoch_, epoch_updates.sum(axis=1)]
+        )
+
+    # -- the dual hypotheses -----------------------------------------------------
+
+    def _dual_model(self, mode: str):
+        """``(coef, theta)``: support-vector weights (K, n_support) and thresholds (K,).
+
+        Hypothesis ``k`` is ``f_k(x) = eta * sum_{i<k} y_i k(x_{rows[i]}, x) - theta_k``;
+        "longest" keeps the updates before the longest survivor, "averaged"
+        weights update ``i`` by the votes of the hypotheses after it,
+        ``sum_{k>i} c_k / sum_{k>=1} c_k`` (see ``HypothesisRecord.averaged``).
+        """
+        if mode in self._models:
+            return self._models[mode]
+        rec = self._hyp
+        n_sv = len(rec.support)
+        K = rec.n_problems
+        coef = np.zeros((K, n_sv))
+        theta = np.empty(K)
+        for c in range(K):
+            n = len(rec.signs[c])
+            weights = np.ones(n)
+            exact_theta = mode == "last"
+            if mode == "longest":
+                weights = (np.arange(n) < rec.longest_k[c]).astype(np.float64)
+            elif mode == "averaged":
+                total = rec.total_votes(c)
+                if total == 0:  # no vote from hypothesis 1 on: the last one stands in
+                    exact_theta = True
+                else:
+                    later_votes = np.cumsum(rec.votes[c][:0:-1])[::-1].astype(np.float64)
+                    weights = later_votes / total
+            step = rec.eta * weights * rec.signs[c]
+            coef[c] = np.bincount(rec.positions[c], weights=step, minlength=n_sv)
+            theta[c] = self._theta[c] if exact_theta else rec.theta_init - rec.C * step.sum()
+        self._models[mode] = (coef, theta)
+        return coef, theta
+
+    def _all_scores(self, X, modes, chunk_size=None) -> dict:
+        """Raw scores ``{mode: (n_samples, K)}``, one kernel matrix per test chunk."""
+        rec = self._hyp
+        m, n_sv, K = len(X), len(rec.support), rec.n_problems
+        out = {mode: np.empty((m, K)) for mode in modes}
+        needed = set(modes) - {"voted"}
+        if "voted" in modes:
+            needed.add("last")  # stands in for problems without votes
+        linear = {mode: self._dual_model(mode) for mode in needed}
+        if chunk_size is None:
+            chunk_size = max(1, DEFAULT_CHUNK_BYTES // (8 * max(n_sv, 1)))
+        walks = []
+        if "voted" in modes:
+            for c in range(K):
+                if rec.total_votes(c) > 0:
+                    steps = rec.eta * rec.signs[c]
+                    thetas = rec.theta_init - rec.C * np.cumsum(steps)
+                    walks.append((c, rec.positions[c], steps, thetas, rec.votes[c]))
+        support = rec.support.vectors
+        column = np.empty(min(chunk_size, m)) if m else np.empty(0)
+        for start in range(0, m, chunk_size):
+            stop = min(start + chunk_size, m)
+            GT = (
+                self._kernel_matrix(support, X[start:stop])
+                if n_sv
+                else np.zeros((0, stop - start))
+            )
+            for mode, (coef, theta) in linear.items():
+                scores = (coef @ GT).T - theta
+                if mode in out:
+                    out[mode][start:stop] = scores
+                if mode == "last" and "voted" in out:
+                    out["voted"][start:stop] = scores  # stands in for non-voting problems
+            for c, positions, steps, thetas, votes in walks:
+                _engine.voted_scores(GT, positions, steps, thetas, votes, column[: stop - start])
+                out["voted"][start:stop, c] = column[: stop - start]
+        return out
+
+    def _scores(self, X, mode, chunk_size=None, last=None):  # KW's signature
+        return self._all_scores(X, [mode], chunk_size)[mode]
+
+    def predict_all(self, X, chunk_size=None) -> dict:
+        """Labels from all four predictors of this one fit (one kernel matrix per chunk).
+
+        Returns
+        -------
+        dict
+            ``{"last": ..., "longest": ..., "voted": ..., "averaged": ...}``.
+        """
+        check_is_fitted(self)
+        scores = self._all_scores(check_test_data(self, X), MODES, chunk_size)
+        return {mode: self._labels(scores[mode]) for mode in MODES}
+
+    # -- fitted attributes -----------------------------------------------------
+
+    def _attribute_mode(self) -> str:
+        return "averaged" if self.predict_with == "voted" else self.predict_with
+
+    @property
+    def dual_coef_(self):
+        check_is_fitted(self)
+        return self._dual_model(self._attribute_mode())[0].copy()
+
+    @property
+    def intercept_(self):
+        check_is_fitted(self)
+        return -self._dual_model(self._attribute_mode())[1]
+
+    @property
+    def coef_(self):
+        check_is_fitted(self)
+        if self._spec.code != LINEAR:
+            raise AttributeError(
+                "coef_ is only available with kernel='linear'; a non-linear kernel's "
+                "classifier is dual_coef_ over support_vectors_."
+            )
+        return self.dual_coef_ @ self._hyp.support.as_float64()
+
+    @property
+    def support_vectors_(self):
+        check_is_fitted(self)
+        return self._hyp.support.vectors.copy()
+
+    @property
+    def support_(self):
+        check_is_fitted(self)
+        return np.flatnonzero((self._counts > 0).any(axis=0))
+
+    @property
+    def update_counts_(self):
+        check_is_fitted(self)
+        return self._counts.copy()
+
+    @property
+    def sparsity_(self):
+        check_is_fitted(self)
+        result = sparsity(self._counts)
+        return int(result[0]) if len(result) == 1 else result
+
+    @property
+    def gram_cached_(self) -> bool:
+        check_is_fitted(self)
+        return self._batch.full
+
+    @property
+    def n_kernel_columns_(self) -> int:
+        check_is_fitted(self)
+        return self._n_columns_before + self._batch.columns_computed
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        batch = state.get("_batch")
+        if batch is not None and batch.cache is not None:  # never pickle the column cache
+            light = _Batch.__new__(_Batch)
+            light.__dict__.update(batch.__dict__)
+            light.n_columns = batch.columns_computed
+            light.cache = light.Xt = None
+            state["_batch"] = light
+        return state
+
+
+class AveragedKernelPerceptron(KernelPerceptron):
+    r"""The averaged kernel perceptron, stored as merged basis vectors (LingPipe style).
+
+    Training is that of :class:`KernelPerceptron` (all switches). The
+    averaged classifier is then written down the way LingPipe's perceptron
+    classifier keeps it, which needs neither the hypotheses nor a vote
+    per hypothesis at prediction time:
+
+    * each update (a mistake, or a margin error) appends its example as a
+      **basis vector** :math:`b_i` with **polarity** :math:`p_i`, that
+      example's own label, and a **count** :math:`c_i`, the number of
+      correct predictions that followed before the next update (the vote of
+      the hypothesis the update created);
+    * the hypothesis after update :math:`i` contains basis vectors
+      :math:`1..i`, so averaging the hypotheses with their counts gives basis
+      vector :math:`i` the **weight** :math:`W_i = \sum_{l \ge i} c_l`, the
+      sum of the counts from its position onward;
+    * the same example updated several times appears several times; **merging**
+      adds their weighted polarities into one coefficient per distinct
+      example, so prediction costs one kernel value per support vector:
+
+    .. math::
+
+        f(x) = \frac{1}{\sum_i c_i}\Big(\sum_i W_i\, p_i\, \eta\, k(b_i, x)\Big)
+               - \theta_{avg},
+        \qquad \theta_{avg} = \theta_{init} - \frac{\eta C}{\sum_i c_i}\sum_i W_i p_i .
+
+    (The threshold averages like the weight of a constant input.) The
+    division by :math:`\sum_i c_i` does not change the sign; it makes the
+    scores equal to those of ``KernelPerceptron(predict_with="averaged")``.
+    Mind the polarity: it is the label of the basis vector's *own* example
+    (for one-vs-rest, its label in that problem), not the label of the
+    example being predicted. Without any count (no correct prediction after
+    the first update) the last hypothesis stands in, as in
+    :class:`KernelPerceptron`.
+
+    Parameters
+    ----------
+    kernel, degree, coef0, gamma, eta, theta_init, C, tau, lam, alpha_bound, epochs, shuffle,
+    random_state, record, cache_size_mb
+        As in :class:`KernelPerceptron`.
+
+    Attributes
+    ----------
+    basis_support_ : ndarray of shape (n_updates,), or a list of them per class
+        For each basis vector (in update order), its row in ``support_vectors_``.
+    basis_polarity_, basis_counts_, basis_weights_ : ndarray of shape (n_updates,) or lists
+        :math:`p_i`, :math:`c_i` and :math:`W_i`.
+    dual_coef_ : ndarray of shape (n_problems, n_support_total)
+        The merged coefficients :math:`\eta \sum_{i: b_i = x_s} W_i p_i / \sum_i c_i`.
+    Others as in :class:`KernelPerceptron`.
+
+    References
+    ----------
+    Y. Freund and R. E. Schapire, "Large Margin Classification Using the
+    Perceptron Algorithm", Machine Learning 37 (1999). The merged-basis
+    representation follows LingPipe's ``PerceptronClassifier`` (Alias-i).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_core.kernel import AveragedKernelPerceptron
+    >>> rng = np.random.default_rng(1)
+    >>> X = rng.normal(size=(150, 2))
+    >>> y = np.where((X ** 2).sum(axis=1) < 1.2, 1, -1)      # a disc: not linear
+    >>> clf = AveragedKernelPerceptron(kernel="poly", degree=2, epochs=20, random_state=0)
+    >>> clf = clf.fit(X, y)
+    >>> bool(clf.score(X, y) > 0.9)
+    True
+    >>> int(clf.basis_weights_[0]) == int(clf.basis_counts_.sum())  # the first sees every count
+    True
+    """
+
+    predict_with = "averaged"
+
+    def __init__(self, *, kernel="rbf", degree=4, coef0=1.0, gamma=None, eta=0.1,
+                 theta_init="auto", C="auto", tau=0.0, lam=0.0, alpha_bound=None, epochs=100,
+                 shuffle=True, random_state=None, record="none", cache_size_mb=200):  # fmt: skip
+        self.kernel = kernel
+        self.degree = degree
+        self.coef0 = coef0
+        self.gamma = gamma
+        self.eta = eta
+        self.theta_init = theta_init
+        self.C = C
+        self.tau = tau
+        self.lam = lam
+        self.alpha_bound = alpha_bound
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+        self.cache_size_mb = cache_size_mb
+
+    def _run(self, X, y, n_epochs, permuted_copy=False):
+        super()._run(X, y, n_epochs, permuted_copy)
+        self._merge_basis()
+
+    def _merge_basis(self):
+        """The LingPipe form of the averaged hypothesis, from the update record."""
+        rec = self._hyp
+        n_sv, K = len(rec.support), rec.n_problems
+        self._basis = []
+        coef = np.zeros((K, n_sv))
+        theta = np.empty(K)
+        for c in range(K):
+            counts = rec.votes[c][1:].astype(
+                np.float64
+            )  # c_i: votes of the hypothesis update i made
+            polarity = rec.signs[c]  # p_i: the label of update i's own example
+            weights = np.cumsum(counts[::-1])[::-1]  # W_i = sum of the counts from i onward
+            total = counts.sum()
+            self._basis.append((rec.positions[c], polarity, counts, weights))
+            if total == 0:  # no count at all: the last hypothesis stands in
+                coef[c], theta[c] = self._dual_model("last")[0][c], self._theta[c]
+                continue
+            merged = np.bincount(rec.positions[c], weights=weights * polarity, minlength=n_sv)
+            coef[c] = rec.eta * merged / total
+            theta[c] = rec.theta_init - rec.eta * rec.C * (weights * polarity).sum() / total
+        self._merged = (coef, theta)
+        self._merged_used = np.flatnonzero((coef != 0).any(axis=0))
+
+    def _merged_scores(self, X, chunk_size=None) -> np.ndarray:
+        """``f(x)`` from the merged basis vectors only (no record, no hypotheses)."""
+        coef, theta = self._merged
+        used = self._merged_used
+        basis = self._hyp.support.vectors[used]
+        m = len(X)
+        out = np.empty((m, len(theta)))
+        if chunk_size is None:
+            chunk_size = max(1, DEFAULT_CHUNK_BYTES // (8 * max(len(used), 1)))
+        for start in range(0, m, chunk_size):
+            stop = min(start + chunk_size, m)
+            if len(used):
+                out[start:stop] = (coef[:, used] @ self._kernel_matrix(basis, X[start:stop])).T
+            else:
+                out[start:stop] = 0.0
+            out[start:stop] -= theta
+        return out
+
+    def _scores(self, X, mode, chunk_size=None, last=None):
+        if mode == "averaged":
+            return self._merged_scores(X, chunk_size)
+        return super()._scores(X, mode, chunk_size, last)
+
+    def _basis_attribute(self, index):
+        check_is_fitted(self)
+        values = [b[index].copy() for b in self._basis]
+        return values[0] if len(values) == 1 else values
+
+    @property
+    def basis_support_(self):
+        return self._basis_attribute(0)
+
+    @property
+    def basis_polarity_(self):
+        return self._basis_attribute(1)
+
+    @property
+    def basis_counts_(self):
+        return self._basis_attribute(2)
+
+    @property
+    def basis_weights_(self):
+        return self._basis_attribute(3)
+
+    @property
+    def dual_coef_(self):
+        check_is_fitted(self)
+        return self._merged[0].copy()
+
+    @property
+    def intercept_(self):
+        check_is_fitted(self)
+        return -self._merged[1]

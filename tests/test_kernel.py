@@ -1,0 +1,507 @@
+"""The dual (kernel) perceptrons against a NumPy reference, the primal, and their claims."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from conformance import parametrize_with_sklearn_checks
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perceptron_core.kernel import AveragedKernelPerceptron, KernelPerceptron
+from perceptron_core.linear import MODES, KWPerceptron
+
+# --------------------------------------------------------------------------
+# The reference: SPEC §2's dual form as written, one binary problem
+# --------------------------------------------------------------------------
+
+
+def kernel_matrix(A, B, kernel, gamma=1.0, coef0=1.0, degree=4):
+    """``K[i, r] = k(A[i], B[r])``, straight from the formulas."""
+    A, B = np.asarray(A, dtype=np.float64), np.asarray(B, dtype=np.float64)
+    if kernel == "linear":
+        return A @ B.T
+    if kernel == "poly":
+        return (gamma * (A @ B.T) + coef0) ** degree
+    squared_distances = ((A[:, None, :] - B[None, :, :]) ** 2).sum(axis=-1)
+    return np.exp(-gamma * squared_distances)
+
+
+def reference_dual(K, y, *, eta=0.1, theta_init=None, C=None, tau=0.0, lam=0.0,
+                   alpha_bound=None, epochs=10, order=None):  # fmt: skip
+    """Train on the Gram matrix ``K``; hypotheses are (a, theta) pairs.
+
+    ``f(x_j) = sum_i eta a_i y_i k(x_i, x_j) - theta``, recomputed from the
+    update counts ``a`` at every visit (no running scores).
+    """
+    m = len(y)
+    theta_init = np.mean(np.diag(K)) if theta_init is None else theta_init
+    C = theta_init if C is None else C
+    order = np.arange(m) if order is None else order
+    alpha_bound = np.inf if alpha_bound is None else alpha_bound
+    t = tau * theta_init
+
+    a, theta = np.zeros(m), theta_init
+    hypotheses, votes = [(a.copy(), theta)], [0]
+    tally, best_tally, longest = 0, 0, 0
+    updated, kinds = [], []
+    for _ in range(epochs):
+        for j in order:
+            s = eta * np.sum(a * y * K[:, j])  # the kernel sum, before the threshold
+            raw = s
+            if lam > 0 and a[j] > 0:
+                s += y[j] * lam * K[j, j]  # λ-trick: k(x_j, x_j) in place of ||x_j||^2
+            yhat = -1 if s < theta - t else (1 if s > theta + t else 0)
+            if yhat != y[j] and a[j] < alpha_bound:
+                a[j] += 1
+                theta = theta - eta * y[j] * C
+                hypotheses.append((a.copy(), theta))
+                votes.append(0)
+                tally = 0
+                updated.append(j)
+                kinds.append("mistake" if yhat == -y[j] else "margin")
+            elif yhat == y[j]:
+                votes[-1] += 1
+                tally += 1
+                if tally > best_tally:
+                    best_tally, longest = tally, len(votes) - 1
+                raw_yhat = -1 if raw < theta - t else (1 if raw > theta + t else 0)
+                kinds.append("rescued" if raw_yhat != y[j] and lam > 0 and a[j] > 0 else "correct")
+            else:
+                kinds.append("blocked")
+    return dict(hypotheses=hypotheses, votes=np.array(votes), longest=longest,
+                updated=np.array(updated, dtype=int), kinds=kinds, eta=eta)  # fmt: skip
+
+
+def reference_dual_scores(model, K_test, y, mode):
+    """Raw scores of the reference on test points (``K_test[i, r] = k(x_i, x_r)``)."""
+    eta, votes, hyps = model["eta"], model["votes"], model["hypotheses"]
+
+    def f(k):
+        a, theta = hyps[k]
+        return eta * (a * y) @ K_test - theta
+
+    if mode == "last" or (mode in ("voted", "averaged") and votes[1:].sum() == 0):
+        return f(len(hyps) - 1)
+    if mode == "longest":
+        return f(model["longest"])
+    if mode == "voted":
+        return sum(c * np.sign(f(k)) for k, c in enumerate(votes) if k >= 1)
+    c = votes[1:]
+    a_avg = sum(ck * hyps[k][0] for k, ck in enumerate(c, start=1)) / c.sum()
+    theta_avg = sum(ck * hyps[k][1] for k, ck in enumerate(c, start=1)) / c.sum()
+    return eta * (a_avg * y) @ K_test - theta_avg
+
+
+def reference_lingpipe(model, y, m):
+    """The averaged perceptron as LingPipe stores it, built from the run's events.
+
+    Basis vectors are appended on each update with polarity = their own
+    label and a count of the correct predictions that follow; weight = the
+    sum of the counts from the basis vector's position onward.
+    """
+    basis, polarity, counts = [], [], []
+    for j, c in zip(model["updated"], model["votes"][1:]):
+        basis.append(j)
+        polarity.append(y[j])
+        counts.append(c)
+    weights = [sum(counts[i:]) for i in range(len(counts))]
+    merged = np.zeros(m)
+    for j, p, w in zip(basis, polarity, weights):
+        merged[j] += w * p
+    return np.array(counts), np.array(weights), merged, sum(counts)
+
+
+def noisy_data(seed, m, n):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, n))
+    y = np.where(X @ rng.normal(size=n) + 0.3 > 0, 1, -1)
+    y[rng.random(m) < 0.1] *= -1
+    y[:2] = [1, -1]
+    return X, y
+
+
+def xor(seed, m=200):
+    """The four quadrants, with a gap of 0.1 along the axes."""
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(0.1, 1, size=(m, 2)) * rng.choice([-1.0, 1.0], size=(m, 2))
+    return X, np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+
+
+def circles(seed, m=200):
+    rng = np.random.default_rng(seed)
+    radius = np.where(rng.random(m) < 0.5, 0.5, 1.0)
+    angle = rng.uniform(0, 2 * np.pi, m)
+    X = radius[:, None] * np.column_stack([np.cos(angle), np.sin(angle)])
+    X += rng.normal(scale=0.08, size=X.shape)
+    return X, np.where(radius < 0.75, 1, -1)
+
+
+switches = st.fixed_dictionaries(
+    {
+        "eta": st.sampled_from([0.1, 0.5, 1.0]),
+        "tau": st.sampled_from([0.0, 0.125, 0.5, 2.0]),
+        "lam": st.sampled_from([0.0, 0.25, 1.0, 4.0]),
+        "alpha_bound": st.sampled_from([None, 1, 3, 10]),
+        "epochs": st.integers(1, 10),
+        "shuffle": st.booleans(),
+        "C": st.sampled_from(["auto", 0.5]),
+        "theta_init": st.sampled_from(["auto", 0.0, 1.5]),
+    }
+)
+kernels = st.sampled_from(
+    [
+        dict(kernel="linear"),
+        dict(kernel="poly", degree=2, gamma=0.5, coef0=1.0),
+        dict(kernel="poly", degree=4, gamma=None, coef0=0.5),
+        dict(kernel="rbf", gamma=0.7),
+    ]
+)
+
+
+def reference_kwargs(params, order):
+    return dict(
+        eta=params["eta"], tau=params["tau"], lam=params["lam"],
+        alpha_bound=params["alpha_bound"], epochs=params["epochs"], order=order,
+        theta_init=None if params["theta_init"] == "auto" else params["theta_init"],
+        C=None if params["C"] == "auto" else params["C"],
+    )  # fmt: skip
+
+
+# --------------------------------------------------------------------------
+# The numba dual loop equals the reference
+# --------------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(switches, kernels, st.integers(0, 10_000), st.integers(5, 35), st.integers(1, 4))
+def test_dual_matches_reference(params, kernel, seed, m, n):
+    X, y = noisy_data(seed, m, n)
+    clf = KernelPerceptron(random_state=seed, record="all", **kernel, **params).fit(X, y)
+    kparams = dict(
+        gamma=clf.gamma_, coef0=kernel.get("coef0", 1.0), degree=kernel.get("degree", 4)
+    )
+    K = kernel_matrix(X, X, kernel["kernel"], **kparams)
+    ref = reference_dual(K, y, **reference_kwargs(params, clf._order))
+
+    trace = clf.trace_
+    np.testing.assert_array_equal(trace.rows, ref["updated"])
+    assert list(trace.kind_names()) == ref["kinds"]
+    np.testing.assert_array_equal(clf.votes_, ref["votes"])
+    assert clf._hyp.longest_k[0] == ref["longest"]
+    np.testing.assert_array_equal(clf.update_counts_[0], ref["hypotheses"][-1][0])
+
+    X_test = np.random.default_rng(seed + 1).normal(size=(25, n))
+    K_test = kernel_matrix(X, X_test, kernel["kernel"], **kparams)
+    predictions = clf.predict_all(X_test)
+    for mode in MODES:
+        expected = reference_dual_scores(ref, K_test, y, mode)
+        scores = clf.decision_function(X_test, mode=mode)
+        np.testing.assert_allclose(scores, expected, atol=1e-8, rtol=1e-10, err_msg=mode)
+        np.testing.assert_array_equal(predictions[mode], np.where(expected > 0, 1, -1))
+    # the trace's hypotheses, evaluated in kernel space, are the reference's
+    F = trace.scores(X_test)
+    for k in (0, len(F) // 2, len(F) - 1):
+        a, theta = ref["hypotheses"][k]
+        np.testing.assert_allclose(F[k], ref["eta"] * (a * y) @ K_test - theta, atol=1e-8)
+
+
+# --------------------------------------------------------------------------
+# Primal = dual for the linear kernel
+# --------------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(switches, st.integers(0, 10_000), st.integers(5, 50), st.integers(1, 6))
+def test_linear_kernel_agrees_with_kw_perceptron(params, seed, m, n):
+    X, y = noisy_data(seed, m, n)
+    primal = KWPerceptron(random_state=seed, record="updates", **params).fit(X, y)
+    dual = KernelPerceptron(kernel="linear", random_state=seed, record="updates", **params)
+    dual.fit(X, y)
+    np.testing.assert_array_equal(dual.trace_.rows, primal.trace_.rows)  # same updates
+    np.testing.assert_array_equal(dual.votes_, primal.votes_)  # same votes
+    assert dual._hyp.longest_k[0] == primal._hyp.longest_k[0]
+    assert dual.theta_init_ == pytest.approx(primal.theta_init_)
+    X_test = np.random.default_rng(seed + 2).normal(size=(30, n))
+    for mode in MODES:
+        np.testing.assert_allclose(
+            dual.decision_function(X_test, mode=mode),
+            primal.decision_function(X_test, mode=mode),
+            atol=1e-9, rtol=1e-9, err_msg=mode,
+        )  # fmt: skip
+    np.testing.assert_allclose(dual.coef_, primal.coef_, atol=1e-9)
+    np.testing.assert_allclose(dual.intercept_, primal.intercept_, atol=1e-9)
+    W_dual, theta_dual = dual.trace_.hypotheses()
+    W_primal, theta_primal = primal.trace_.hypotheses()
+    np.testing.assert_allclose(W_dual, W_primal, atol=1e-9)
+    np.testing.assert_allclose(theta_dual, theta_primal, atol=1e-9)
+
+
+@settings(max_examples=10, deadline=None)
+@given(switches, st.integers(0, 10_000))
+def test_linear_kernel_agrees_with_kw_multiclass(params, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(40, 3))
+    labels = np.array(["cat", "dog", "eel"])[np.r_[0, 1, 2, rng.integers(0, 3, size=37)]]
+    primal = KWPerceptron(random_state=seed, **params).fit(X, labels)
+    dual = KernelPerceptron(kernel="linear", random_state=seed, **params).fit(X, labels)
+    for c in range(3):
+        np.testing.assert_array_equal(dual.votes_[c], primal.votes_[c])
+    X_test = rng.normal(size=(20, 3))
+    p_primal, p_dual = primal.predict_all(X_test), dual.predict_all(X_test)
+    for mode in MODES:
+        np.testing.assert_array_equal(p_dual[mode], p_primal[mode], err_msg=mode)
+
+
+def test_partial_fit_streams_like_the_primal():
+    # batches of equal size, no per-example switch: each new batch's running
+    # scores come from the current dual hypothesis
+    X, y = noisy_data(4, 120, 3)
+    primal, dual = KWPerceptron(random_state=0), KernelPerceptron(kernel="linear", random_state=0)
+    for start in (0, 40, 80, 0):
+        primal.partial_fit(X[start : start + 40], y[start : start + 40], classes=[-1, 1])
+        dual.partial_fit(X[start : start + 40], y[start : start + 40], classes=[-1, 1])
+    np.testing.assert_array_equal(dual.votes_, primal.votes_)
+    np.testing.assert_allclose(dual.decision_function(X), primal.decision_function(X), atol=1e-9)
+
+
+# --------------------------------------------------------------------------
+# What kernels buy, what the cache must not change
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make", [xor, circles], ids=["xor", "circles"])
+@pytest.mark.parametrize(
+    "kernel", [dict(kernel="rbf", gamma=2.0), dict(kernel="poly", degree=2)], ids=["rbf", "poly"]
+)
+def test_kernels_solve_what_the_linear_perceptron_cannot(make, kernel):
+    X, y = make(0)
+    X_test, y_test = make(1)
+    linear = KWPerceptron(epochs=50, random_state=0, predict_with="voted").fit(X, y)
+    curved = KernelPerceptron(epochs=50, random_state=0, predict_with="voted", **kernel).fit(X, y)
+    assert linear.score(X_test, y_test) < 0.8
+    assert curved.score(X_test, y_test) > 0.92
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(kernel="rbf", gamma=1.0),
+        dict(kernel="poly", degree=3, tau=0.5, lam=1.0, alpha_bound=4),
+    ],
+)
+def test_cache_size_never_changes_results(params):
+    X, y = noisy_data(8, 300, 4)
+    X_test = np.random.default_rng(9).normal(size=(50, 4))
+    fits = {}
+    for mb in (0, 0.05, 200):  # scratch column only / 20 columns with evictions / whole Gram
+        clf = KernelPerceptron(cache_size_mb=mb, epochs=15, random_state=0, record="updates",
+                               **params)  # fmt: skip
+        fits[mb] = clf.fit(X, y)
+    whole = fits[200]
+    assert whole.gram_cached_ and not fits[0.05].gram_cached_
+    for clf in fits.values():
+        np.testing.assert_array_equal(clf.trace_.rows, whole.trace_.rows)
+        np.testing.assert_array_equal(clf.trace_.score, whole.trace_.score)  # bit for bit
+        np.testing.assert_array_equal(clf.votes_, whole.votes_)
+        for mode in MODES:
+            np.testing.assert_array_equal(
+                clf.decision_function(X_test, mode=mode),
+                whole.decision_function(X_test, mode=mode),
+            )
+    # the whole Gram computes each support vector's column once; smaller caches recompute
+    assert whole.n_kernel_columns_ == len(whole.support_)
+    assert fits[0].n_kernel_columns_ >= fits[0.05].n_kernel_columns_ >= whole.n_kernel_columns_
+
+
+def test_kernel_function_equals_the_builtin_kernel():
+    X, y = noisy_data(12, 80, 3)
+
+    def quadratic(A, B):
+        return (A @ B.T + 1.0) ** 2
+
+    builtin = KernelPerceptron(kernel="poly", degree=2, gamma=1.0, coef0=1.0, random_state=0)
+    given_as_function = KernelPerceptron(kernel=quadratic, random_state=0)
+    builtin.fit(X, y)
+    given_as_function.fit(X, y)
+    np.testing.assert_array_equal(given_as_function.votes_, builtin.votes_)
+    np.testing.assert_allclose(
+        given_as_function.decision_function(X), builtin.decision_function(X), rtol=1e-10
+    )
+    with pytest.raises(ValueError, match="Raise cache_size_mb"):
+        KernelPerceptron(kernel=quadratic, cache_size_mb=0.01).fit(X, y)
+    with pytest.raises(ValueError, match="must return shape"):
+        KernelPerceptron(kernel=lambda A, B: np.ones((len(A), 2))).fit(X, y)
+
+
+def test_fit_then_partial_fit_continues_exactly():
+    X, y = noisy_data(6, 90, 3)
+    params = dict(kernel="rbf", gamma=0.5, lam=0.5, tau=0.25, random_state=3)
+    long = KernelPerceptron(epochs=4, **params).fit(X, y)
+    short = KernelPerceptron(epochs=3, **params).fit(X, y).partial_fit(X, y)
+    np.testing.assert_array_equal(short.votes_, long.votes_)
+    np.testing.assert_array_equal(short.update_counts_, long.update_counts_)
+    # same hypothesis; support vectors stored in another order sum in another order
+    np.testing.assert_allclose(short.decision_function(X), long.decision_function(X), atol=1e-12)
+    with pytest.raises(ValueError, match="same rows"):
+        short.partial_fit(X[:10], y[:10])
+
+
+def test_refit_forgets_the_previous_model():
+    X1, y1 = noisy_data(21, 60, 2)
+    X2, y2 = noisy_data(22, 60, 2)
+    refit = KernelPerceptron(kernel="rbf", epochs=5, random_state=0).fit(X1, y1).fit(X2, y2)
+    fresh = KernelPerceptron(kernel="rbf", epochs=5, random_state=0).fit(X2, y2)
+    np.testing.assert_array_equal(refit.votes_, fresh.votes_)
+    np.testing.assert_array_equal(refit.decision_function(X2), fresh.decision_function(X2))
+
+
+# --------------------------------------------------------------------------
+# Fitted dual attributes
+# --------------------------------------------------------------------------
+
+
+def test_support_and_dual_coefficients():
+    X, y = noisy_data(13, 100, 3)
+    clf = KernelPerceptron(kernel="rbf", gamma=1.0, epochs=10, random_state=0).fit(X, y)
+    a = clf.update_counts_[0]
+    np.testing.assert_array_equal(clf.support_, np.flatnonzero(a))
+    np.testing.assert_array_equal(clf.support_vectors_, X[clf.support_])
+    np.testing.assert_allclose(clf.dual_coef_[0], clf.eta * a[clf.support_] * y[clf.support_])
+    assert clf.sparsity_ == len(X) - len(clf.support_)
+    manual = clf.dual_coef_[0] @ kernel_matrix(clf.support_vectors_, X, "rbf", gamma=1.0)
+    np.testing.assert_allclose(clf.decision_function(X), manual + clf.intercept_[0], atol=1e-10)
+    with pytest.raises(AttributeError, match="only available with kernel='linear'"):
+        clf.coef_
+    with pytest.raises(ValueError, match="no weight vector"):
+        KernelPerceptron(kernel="rbf", epochs=2, record="updates").fit(X, y).trace_.hypotheses()
+
+
+def test_gamma_defaults():
+    X, y = noisy_data(1, 50, 4)
+    X = 3.0 * X
+    rbf = KernelPerceptron(kernel="rbf", epochs=1).fit(X, y)
+    assert rbf.gamma_ == pytest.approx(1.0 / (4 * X.var()))
+    assert rbf.theta_init_ == 1.0  # mean k(x, x) = 1 for the Gaussian kernel
+    poly = KernelPerceptron(kernel="poly", degree=2, coef0=0.0, epochs=1).fit(X, y)
+    assert poly.gamma_ == 1.0
+    assert poly.theta_init_ == pytest.approx(np.mean((X**2).sum(axis=1) ** 2))
+
+
+def test_pickle_leaves_the_column_cache_behind():
+    X, y = noisy_data(2, 400, 3)
+    clf = KernelPerceptron(kernel="rbf", random_state=0)
+    clf.partial_fit(X, y)  # partial_fit keeps its cache for the next call
+    assert clf._batch.cache is not None
+    restored = pickle.loads(pickle.dumps(clf))
+    assert restored._batch.cache is None
+    assert len(pickle.dumps(clf)) < 400 * 400 * 8 / 4
+    np.testing.assert_array_equal(restored.decision_function(X), clf.decision_function(X))
+    restored.partial_fit(X, y)
+    clf.partial_fit(X, y)
+    np.testing.assert_array_equal(restored.votes_, clf.votes_)
+    assert restored.n_kernel_columns_ >= clf.n_kernel_columns_
+
+
+# --------------------------------------------------------------------------
+# The averaged kernel perceptron (LingPipe's merged basis vectors)
+# --------------------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(switches, kernels, st.integers(0, 10_000), st.integers(5, 35))
+def test_averaged_kernel_perceptron_is_lingpipes_average(params, kernel, seed, m):
+    X, y = noisy_data(seed, m, 3)
+    merged = AveragedKernelPerceptron(random_state=seed, **kernel, **params).fit(X, y)
+    full = KernelPerceptron(random_state=seed, predict_with="averaged", **kernel, **params)
+    full.fit(X, y)
+    X_test = np.random.default_rng(seed).normal(size=(30, 3))
+    np.testing.assert_allclose(
+        merged.decision_function(X_test), full.decision_function(X_test), atol=1e-9
+    )
+    np.testing.assert_array_equal(merged.predict(X_test), full.predict(X_test))
+
+    kparams = dict(gamma=merged.gamma_, coef0=kernel.get("coef0", 1.0),
+                   degree=kernel.get("degree", 4))  # fmt: skip
+    ref = reference_dual(
+        kernel_matrix(X, X, kernel["kernel"], **kparams), y,
+        **reference_kwargs(params, merged._order),
+    )  # fmt: skip
+    counts, weights, per_example, total = reference_lingpipe(ref, y, m)
+    np.testing.assert_array_equal(merged.basis_counts_, counts)
+    np.testing.assert_array_equal(merged.basis_weights_, weights)
+    np.testing.assert_array_equal(merged.basis_polarity_, y[ref["updated"]])
+    np.testing.assert_array_equal(
+        merged.support_vectors_[merged.basis_support_], X[ref["updated"]]
+    )
+    if total > 0:
+        sv_rows = merged.support_
+        np.testing.assert_allclose(
+            merged.dual_coef_[0], merged.eta * per_example[sv_rows] / total, atol=1e-12
+        )
+
+
+def test_averaged_polarity_is_the_basis_vectors_own_label():
+    # one-vs-rest: the polarity of a basis vector is its label in that problem
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    labels = np.array(["a", "b", "c"])[np.r_[0, 1, 2, rng.integers(0, 3, 57)]]
+    clf = AveragedKernelPerceptron(kernel="rbf", gamma=1.0, epochs=5, random_state=0).fit(
+        X, labels
+    )
+    full = KernelPerceptron(kernel="rbf", gamma=1.0, epochs=5, random_state=0,
+                            predict_with="averaged").fit(X, labels)  # fmt: skip
+    for c, label in enumerate(clf.classes_):
+        rows = [np.flatnonzero((X == v).all(axis=1))[0] for v in
+                clf.support_vectors_[clf.basis_support_[c]]]  # fmt: skip
+        np.testing.assert_array_equal(
+            clf.basis_polarity_[c], np.where(labels[rows] == label, 1, -1)
+        )
+    np.testing.assert_allclose(clf.decision_function(X), full.decision_function(X), atol=1e-9)
+
+
+# --------------------------------------------------------------------------
+# Validation and scikit-learn conformance
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params, fragment",
+    [
+        (
+            dict(kernel="sigmoid"),
+            "kernel (the similarity k(x, x') that replaces the inner product)",
+        ),
+        (dict(degree=0), "degree (the degree of the polynomial kernel) must be a whole number"),
+        (dict(gamma=0.0), "gamma (the scale of the rbf and poly kernels) must be None"),
+        (dict(cache_size_mb=-1), "cache_size_mb"),
+        (dict(eta=0), "eta"),
+    ],
+)
+def test_parameter_errors_speak_to_students(params, fragment):
+    escaped = "".join("\\" + ch if ch in "()[]." else ch for ch in fragment)
+    with pytest.raises(ValueError, match=escaped):
+        KernelPerceptron(**params).fit([[0.0, 1.0], [1.0, 0.0]], [0, 1])
+
+
+@parametrize_with_sklearn_checks(
+    [
+        KernelPerceptron(random_state=0),
+        KernelPerceptron(
+            kernel="poly",
+            degree=2,
+            tau=0.5,
+            lam=0.5,
+            alpha_bound=10,
+            predict_with="voted",
+            cache_size_mb=0.01,
+            random_state=0,
+        ),
+        KernelPerceptron(kernel="linear", predict_with="longest", random_state=0),
+        AveragedKernelPerceptron(random_state=0),
+    ]
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
