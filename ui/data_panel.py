@@ -1,0 +1,267 @@
+"""The data panel: which data, its options, label noise, the train/test split, uploads.
+
+:func:`data_panel` draws the widgets (through :func:`ui.state.control`, so
+every choice lives in the URL) and returns a :class:`DataRequest`; the
+page builds the data with :func:`ui.runs.get_dataset`. Widget ranges are
+the app's; names, defaults and help texts come from the core's registry.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from perceptron_core.datasets import list_datasets
+from ui.datasource import NOISE_KINDS, DataRequest, read_csv
+from ui.safety import attempt
+from ui.state import control, hidden
+
+#: Registry sets offered (the 2-D teaching sets first); Fashion-MNIST is too big to animate.
+TEACHING = ("separable", "gaussians", "imbalanced", "xor", "circles", "moons")
+OFFERED = TEACHING + (
+    "kw",
+    "twonorm",
+    "threenorm",
+    "ringnorm",
+    "breast_cancer",
+    "digits",
+    "sonar",
+    "ionosphere",
+    "breast_cancer_original",
+    "pima",
+    "house_votes",
+    "promoters",
+    "spam",
+    "ticdata",
+)
+#: Slider (low, high, step) per option name, overridden per (set, option).
+RANGES = {
+    "n_samples": (10, 2000, 10),
+    "margin": (0.0, 0.5, 0.01),
+    "separation": (0.0, 6.0, 0.1),
+    "spread": (0.01, 2.0, 0.01),
+    "positive_rate": (0.01, 0.99, 0.01),
+    "factor": (0.05, 0.95, 0.05),
+    "n_features": (2, 500, 1),
+    ("kw", "margin"): (0.0, 1.0, 0.05),
+    ("kw", "n_samples"): (50, 2000, 50),
+}
+#: Generator options the panel does not show (noise is the panel's own; the rest are technical).
+HIDDEN_OPTIONS = ("noise", "random_state", "dtype", "pool_size", "path")
+#: Upload cap: the same as server.maxUploadSize in .streamlit/config.toml.
+MAX_UPLOAD_BYTES = 2_000_000
+
+
+def _specs():
+    specs = {s.name: s for s in list_datasets() if s.available}
+    return {name: specs[name] for name in OFFERED if name in specs}
+
+
+def _option_widget(spec, option, prefix):
+    key = f"{prefix}{spec.name}_{option.name}"
+    rng = RANGES.get((spec.name, option.name)) or RANGES.get(option.name)
+    common = {"prefix": prefix, "group": "data", "help": option.help}
+    if option.name == "positive_class":
+        if len(spec.class_names) <= 2:
+            return None  # the set's own +1 class
+        return control(
+            st.selectbox,
+            "Class called +1 (against the rest)",
+            key,
+            spec.class_names[0],
+            options=list(spec.class_names),
+            **common,
+        )
+    if option.choices:
+        return control(
+            st.selectbox,
+            option.name.replace("_", " "),
+            key,
+            option.default,
+            options=list(option.choices),
+            **common,
+        )
+    if rng is not None:
+        low, high, step = rng
+        default = type(low)(option.default)
+        return control(
+            st.slider,
+            option.name.replace("_", " ").capitalize(),
+            key,
+            default,
+            min_value=low,
+            max_value=high,
+            step=step,
+            **common,
+        )
+    return None
+
+
+def _csv_controls(prefix: str):
+    """Upload, label column, +1 class and feature columns; returns the request fields."""
+    upload = st.file_uploader(
+        "CSV file (one row per example)",
+        type=["csv", "txt", "tsv"],
+        key=f"{prefix}upload",
+        help="Numeric feature columns and a label column. At most 2 MB.",
+    )
+    if upload is None:
+        st.info("Upload a CSV file. Until then the previous data stay on screen.")
+        return None
+    data = upload.getvalue()
+    first = attempt("Reading the file", read_csv, data, None, MAX_UPLOAD_BYTES)
+    if first is None:
+        return None
+    columns = [first.label_name] + list(first.feature_names)
+    label = control(
+        st.selectbox,
+        "Label column",
+        f"{prefix}csv_label",
+        first.label_name,
+        options=columns,
+        prefix=prefix,
+        group="data",
+        url=False,
+    )
+    table = (
+        first
+        if label == first.label_name
+        else attempt("Reading the file", read_csv, data, label, MAX_UPLOAD_BYTES)
+    )
+    if table is None:
+        return None
+    for note in table.warnings:
+        st.caption(note)
+    positive = None
+    if len(table.class_names) > 2:
+        positive = control(
+            st.selectbox,
+            "Class called +1 (against the rest)",
+            f"{prefix}csv_positive",
+            table.class_names[0],
+            options=list(table.class_names),
+            prefix=prefix,
+            group="data",
+            url=False,
+        )
+    features = control(
+        st.multiselect,
+        "Train on these columns",
+        f"{prefix}csv_features",
+        list(table.feature_names),
+        options=list(table.feature_names),
+        prefix=prefix,
+        group="data",
+        url=False,
+        help="Two columns: the plane view. More: the projection view.",
+    )
+    if not features:
+        st.warning("Choose at least one column to train on.")
+        return None
+    return {
+        "csv_bytes": data,
+        "csv_label": label,
+        "csv_positive": positive,
+        "csv_features": tuple(features),
+    }
+
+
+def data_panel(prefix: str, default: str = "separable") -> DataRequest | None:
+    """Draw the data controls; returns the request, or None until an upload is usable."""
+    specs = _specs()
+    names = list(specs) + ["csv"]
+    titles = {name: specs[name].title for name in specs} | {"csv": "Upload a CSV file"}
+    name = control(
+        st.selectbox,
+        "Data set",
+        f"{prefix}data",
+        default,
+        options=names,
+        format_func=titles.get,
+        prefix=prefix,
+        group="data",
+        help="2-D sets show the plane itself; larger sets are shown projected.",
+    )
+    seed = control(
+        st.number_input,
+        "Seed",
+        f"{prefix}seed",
+        0,
+        min_value=0,
+        max_value=1_000_000,
+        step=1,
+        prefix=prefix,
+        group="data",
+        help="Same seed, same data, same visiting order, same picture.",
+    )
+    if not hidden("data"):
+        st.button(
+            "New random data (next seed)",
+            key=f"{prefix}regenerate",
+            on_click=_next_seed,
+            args=(f"{prefix}seed",),
+            width="stretch",
+        )
+    options = {}
+    csv_fields = {}
+    if name == "csv":
+        csv_fields = _csv_controls(prefix)
+        if csv_fields is None:
+            return None
+    else:
+        spec = specs[name]
+        st.caption(spec.description)
+        for option in spec.options:
+            if option.name in HIDDEN_OPTIONS:
+                continue
+            value = _option_widget(spec, option, prefix)
+            if value is not None:
+                options[option.name] = value
+    noise_kind = control(
+        st.selectbox,
+        "Label noise",
+        f"{prefix}noise",
+        "none",
+        options=list(NOISE_KINDS),
+        prefix=prefix,
+        group="data",
+        help=" ".join(f"**{k}**: {v}" for k, v in NOISE_KINDS.items()),
+    )
+    noise_rate = 0.0
+    if noise_kind != "none":
+        noise_rate = control(
+            st.slider,
+            "Noise rate",
+            f"{prefix}noise_rate",
+            0.1,
+            min_value=0.0,
+            max_value=0.5,
+            step=0.01,
+            prefix=prefix,
+            group="data",
+            help="Flipped points are marked ×.",
+        )
+    test_fraction = control(
+        st.slider,
+        "Test share",
+        f"{prefix}test",
+        0.0,
+        min_value=0.0,
+        max_value=0.5,
+        step=0.05,
+        prefix=prefix,
+        group="data",
+        help="Held out (and kept clean); shown as hollow markers.",
+    )
+    return DataRequest(
+        name=name,
+        options=tuple(sorted(options.items())),
+        noise_kind=noise_kind,
+        noise_rate=float(noise_rate),
+        test_fraction=float(test_fraction),
+        seed=int(seed),
+        **csv_fields,
+    )
+
+
+def _next_seed(key: str) -> None:
+    st.session_state[key] = int(st.session_state.get(key, 0)) + 1

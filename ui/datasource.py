@@ -1,0 +1,211 @@
+"""What the pages train on: a data set from the core's registry or a CSV, noise, a split.
+
+:func:`make_dataset` turns a hashable :class:`DataRequest` (what the data
+panel's widgets say) into a :class:`Dataset`. Everything comes from
+:mod:`perceptron_core.datasets`; this module only decides the order of the
+steps, all seeded by the request's seed:
+
+1. the clean data (generators run with their own label noise off);
+2. the train/test split (stratified when both classes allow it);
+3. label noise on the *training* part only, with the flipped rows
+   remembered; the test part stays clean, so test accuracy measures how
+   well the true rule was found (the NR protocol does the same).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from perceptron_core.datasets import (
+    DataError,
+    LinearTarget,
+    flip_labels,
+    flip_labels_exact,
+    flip_near_boundary,
+    get_spec,
+    load,
+    load_csv,
+)
+
+#: Label-noise kinds offered by the data panel: name -> what it does.
+NOISE_KINDS = {
+    "none": "No label noise.",
+    "uniform": "Each training label flips with this probability.",
+    "exact": "Exactly this share of the training labels flips (the NR protocol).",
+    "boundary": "This share flips, preferring points near the true boundary (where "
+    "annotators disagree). Needs a data set with a known boundary.",
+}
+#: The most training rows the 2-D animation accepts (one recorded event per visit).
+MAX_ANIMATED_VISITS = 400_000
+
+
+@dataclass(frozen=True)
+class DataRequest:
+    """A hashable description of the data to build.
+
+    ``name`` is a registry name, or ``"csv"`` with the file's bytes in
+    ``csv_bytes``; ``options`` are the registry options as sorted pairs.
+    """
+
+    name: str
+    options: tuple = ()
+    noise_kind: str = "none"
+    noise_rate: float = 0.0
+    test_fraction: float = 0.0
+    seed: int = 0
+    csv_bytes: bytes | None = None
+    csv_label: str | None = None
+    csv_positive: str | None = None
+    csv_features: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """Training and test parts, and what is known about them.
+
+    Attributes
+    ----------
+    X, y : training features and labels in {-1, +1}
+    X_test, y_test : the test part (empty when there is no split)
+    flipped : bool mask over the training rows whose label noise flipped
+    w_star, theta_star : the true linear boundary (None if not linear or unknown)
+    feature_names, class_names : names for axes and legends (class_names[0] is -1)
+    title, notes : what to tell the user
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    X_test: np.ndarray
+    y_test: np.ndarray
+    flipped: np.ndarray
+    w_star: np.ndarray | None
+    theta_star: float | None
+    feature_names: tuple[str, ...]
+    class_names: tuple[str, str]
+    title: str
+    notes: tuple[str, ...] = ()
+
+    @property
+    def n_features(self) -> int:
+        return self.X.shape[1]
+
+    @property
+    def separable_margin(self) -> float | None:
+        """Smallest ``y (<w*,x> - theta*) / ||w*||`` on the training set, if w* is known.
+
+        Positive means the training labels are separable by the true line
+        with this geometric margin (Novikoff's gamma, before folding in the bias).
+        """
+        if self.w_star is None:
+            return None
+        s = self.y * (self.X @ self.w_star - self.theta_star) / np.linalg.norm(self.w_star)
+        return float(s.min())
+
+
+def _split(m: int, y: np.ndarray, fraction: float, rng) -> tuple[np.ndarray, np.ndarray]:
+    """Train and test row indices; stratified so both parts keep the class balance."""
+    if fraction <= 0:
+        return np.arange(m), np.arange(0)
+    test = []
+    for label in (-1, 1):
+        rows = rng.permutation(np.flatnonzero(y == label))
+        test.append(rows[: round(fraction * len(rows))])
+    test = np.sort(np.concatenate(test))
+    train = np.setdiff1d(np.arange(m), test)
+    if len(np.unique(y[train])) < 2:
+        raise DataError(
+            f"A test share of {fraction:.0%} leaves only one class to train on; "
+            "use a smaller test share or more data."
+        )
+    return train, test
+
+
+def _binary(y: np.ndarray, labels, class_names, positive):
+    """Labels in {-1, +1}: multi-class data become 'positive class vs the rest'."""
+    if len(labels) == 2 and tuple(labels) == (-1, 1):
+        return y, (str(class_names[0]), str(class_names[1]))
+    names = [str(c) for c in class_names]
+    pos = names.index(positive) if positive in names else 0
+    return np.where(y == labels[pos], 1, -1), (f"not {names[pos]}", names[pos])
+
+
+def read_csv(data: bytes, label: str | None, max_bytes: int):
+    """The upload as the core reads it (multi-class allowed; the panel picks a class)."""
+    return load_csv(data, label_column=label, task="multiclass", max_bytes=max_bytes)
+
+
+def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:
+    """Build the data a request describes.
+
+    Raises
+    ------
+    DataError
+        With a message for a person (bad options, a bad file, a split that
+        leaves one class).
+    """
+    rng = np.random.default_rng([req.seed, 2])  # split and noise: not the generator's stream
+    notes: list[str] = []
+    w_star = theta_star = None
+    target = None
+    options = dict(req.options)
+    if req.name == "csv":
+        if req.csv_bytes is None:
+            raise DataError("Upload a CSV file first.")
+        table = read_csv(req.csv_bytes, req.csv_label, max_csv_bytes)
+        notes += table.warnings
+        names = list(table.feature_names)
+        chosen = list(req.csv_features) if req.csv_features else names
+        unknown = [c for c in chosen if c not in names]
+        if unknown:
+            raise DataError(f"The file has no numeric column {', '.join(map(repr, unknown))}.")
+        X = table.X[:, [names.index(c) for c in chosen]]
+        y, class_names = _binary(table.y, table.labels, table.class_names, req.csv_positive)
+        feature_names, title = tuple(chosen), f"Uploaded file ({table.label_name})"
+    else:
+        spec = get_spec(req.name)
+        if spec.kind == "generator":
+            options["random_state"] = req.seed
+            if any(o.name == "noise" for o in spec.options):
+                options["noise"] = 0.0  # label noise is added below, on the training part
+        X, y, info = load(req.name, **options)
+        target = info.target
+        if isinstance(target, LinearTarget):
+            w_star, theta_star = np.asarray(target.w, np.float64), float(target.theta)
+        y, class_names = _binary(y, info.labels, info.class_names, options.get("positive_class"))
+        feature_names, title = info.feature_names, info.title
+        X = np.asarray(X, dtype=np.float64)
+    train, test = _split(len(y), y, req.test_fraction, rng)
+    y_train = y[train]
+    flipped = np.zeros(len(train), dtype=bool)
+    if req.noise_kind not in NOISE_KINDS:
+        raise DataError(
+            f"Unknown noise kind {req.noise_kind!r}; choose one of {', '.join(NOISE_KINDS)}."
+        )
+    if req.noise_kind == "uniform":
+        y_train, flipped = flip_labels(y_train, req.noise_rate, random_state=rng)
+    elif req.noise_kind == "exact":
+        y_train, flipped = flip_labels_exact(y_train, req.noise_rate, random_state=rng)
+    elif req.noise_kind == "boundary":
+        if target is None:
+            raise DataError(
+                "Noise near the boundary needs a data set whose true boundary is "
+                "known (a generated set); choose uniform or exact noise instead."
+            )
+        y_train, flipped = flip_near_boundary(
+            y_train, target.decision_function(X[train]), req.noise_rate, random_state=rng
+        )
+    return Dataset(
+        X=X[train],
+        y=np.asarray(y_train, np.int64),
+        X_test=X[test],
+        y_test=y[test],
+        flipped=np.asarray(flipped, bool),
+        w_star=w_star,
+        theta_star=theta_star,
+        feature_names=tuple(feature_names),
+        class_names=class_names,
+        title=title,
+        notes=tuple(notes),
+    )

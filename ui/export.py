@@ -1,0 +1,85 @@
+"""Exports of a run: the settings, metrics and recorded events as JSON and CSV.
+
+Figures export themselves in the browser: the camera button of every
+Plotly chart downloads PNG or SVG (the format the page's selector sets), so
+no image server is needed. (Server-side export with kaleido also works
+offline here, with Debian's chromium, but it costs about 2 s per image.)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import numpy as np
+
+from perceptron_core.trace import EVENT_KINDS
+
+
+def _plain(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, bytes):
+        return f"<{len(value):,} bytes>"
+    return value
+
+
+def run_record(run, data, request, t: int, accuracies: dict) -> dict:
+    """Everything needed to reproduce and judge a run, as JSON-ready values."""
+    tl = run.timeline
+    req = {k: _plain(v) for k, v in request.__dict__.items() if k != "csv_bytes"}
+    return {
+        "data": {
+            "title": data.title,
+            "request": req,
+            "n_train": len(data.X),
+            "n_test": len(data.X_test),
+            "features": list(data.feature_names),
+            "classes": list(data.class_names),
+            "n_flipped": int(data.flipped.sum()),
+        },
+        "learner": {
+            "key": run.learner_key,
+            "title": run.learner.title,
+            "settings": {k: _plain(v) for k, v in run.values.items()},
+            "estimator": repr(run.estimator),
+        },
+        "time_step": int(t),
+        "n_events": tl.n_events,
+        "n_hypotheses": int(tl.W.shape[1]),
+        "fit_seconds": run.fit_seconds,
+        "mistakes_per_epoch_train": tl.mistakes_per_epoch().tolist(),
+        "errors_per_epoch_test": _plain(run.test_errors),
+        "accuracy_at_step": accuracies,
+        "final_hypothesis": None
+        if tl.W.shape[2] == 0
+        else {"w": tl.W[0, -1].tolist(), "theta": float(tl.theta[0, -1])},
+    }
+
+
+def run_json(record: dict) -> str:
+    return json.dumps(record, indent=2, ensure_ascii=False)
+
+
+def events_csv(run) -> str:
+    """One row per recorded visit (member 0): the animation's raw material."""
+    tl = run.timeline
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["step", "epoch", "example", "event", "score", "hypothesis_after"])
+    names = np.asarray(EVENT_KINDS)[tl.kind[0]]
+    for i in range(tl.n_events):
+        writer.writerow(
+            [
+                i + 1,
+                int(tl.epoch[i]) + 1,
+                int(tl.index[i]),
+                names[i],
+                f"{tl.score[0, i]:.10g}",
+                int(tl.after[i]),
+            ]
+        )
+    return out.getvalue()

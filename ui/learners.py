@@ -1,0 +1,547 @@
+"""The learner menu: one table, one entry per learner the playground can animate.
+
+Each :class:`Learner` names the estimator class, its settings (each with the
+widget range and a one-line help that says what it does to the picture),
+the update rule in LaTeX for the math panel, and how to read its trace.
+Adding a learner to every page is adding one entry to :data:`LEARNERS`.
+
+The estimators are always fitted with ``record="all"`` (one event per
+visit) so that the pages can move through time without retraining.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from perceptron_core import (
+    AveragedPerceptron,
+    KWPerceptron,
+    LongestSurvivorPerceptron,
+    MarginPerceptron,
+    Perceptron,
+    VotedPerceptron,
+)
+from perceptron_core.alma import ALMA
+from perceptron_core.average_algorithm import AverageAlgorithm
+from perceptron_core.kernel import KernelPerceptron
+from perceptron_core.parallel import ParallelPerceptron
+from perceptron_core.passive_aggressive import PassiveAggressive
+from perceptron_core.paum import PAUMPerceptron
+from perceptron_core.relative_update import RelativeUpdatePerceptron
+from perceptron_core.thick_separator import ThickSeparatorPerceptron
+from perceptron_core.winnow import BalancedWinnow
+from ui.timeline import Timeline
+
+MODES = ("last", "longest", "voted", "averaged")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One constructor argument and its widget.
+
+    ``choices`` gives a select box, a bool ``default`` a toggle, otherwise a
+    slider from ``low`` to ``high`` by ``step``. A slider value equal to
+    ``none_at`` is passed to the estimator as None (e.g. α-bound 0 = off).
+    """
+
+    name: str
+    label: str
+    default: object
+    help: str
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+    choices: tuple = ()
+    none_at: object = "never"
+
+    def to_estimator(self, value):
+        return None if value == self.none_at else value
+
+
+@dataclass(frozen=True)
+class Learner:
+    """A menu entry.
+
+    Attributes
+    ----------
+    key : str
+        Stable id (used in URLs).
+    title, summary : str
+        Menu label and one line on what the learner does.
+    cls : type
+        The estimator class.
+    settings : tuple of Setting
+    rule : str
+        The update rule in LaTeX, ``\\`` between lines (the math panel
+        fills in the numbers).
+    fixed : dict
+        Constructor arguments this entry fixes.
+    predict_with : str
+        Which predictor the picture's line and region show.
+    family : str
+        How the pages read the run: "kw" (the unified trainer, with the four
+        predictors), "kernel" (the same in dual form: no line, a curved
+        region), "committee" (several lines that vote) or "online" (one
+        line, any update rule).
+    epochs_name : str
+        The constructor's name for the number of passes.
+    band : callable or None
+        ``band(estimator) -> (low, high)``: the scores between which a
+        correctly classified example still updates (drawn as the margin band).
+    novikoff : callable or None
+        ``novikoff(estimator) -> bool``: whether Novikoff's bound applies.
+    """
+
+    key: str
+    title: str
+    summary: str
+    cls: type
+    settings: tuple[Setting, ...]
+    rule: str
+    fixed: dict = field(default_factory=dict)
+    predict_with: str = "last"
+    family: str = "online"
+    epochs_name: str = "epochs"
+    band: Callable | None = None
+    novikoff: Callable | None = None
+
+    @property
+    def has_modes(self) -> bool:
+        """Whether the fit yields the last, longest, voted and averaged predictors."""
+        return self.family in ("kw", "kernel")
+
+    @property
+    def linear(self) -> bool:
+        """Whether the boundary is a line in the input space."""
+        return self.family not in ("kernel",)
+
+    def shown_mode(self, values: dict) -> str:
+        """The predictor the picture shows with these settings."""
+        return values.get("predict_with", self.predict_with)
+
+    def defaults(self) -> dict:
+        return {s.name: s.default for s in self.settings}
+
+    def make(self, values: dict, epochs: int, seed: int):
+        """The estimator with these settings, recording every visit."""
+        params = {s.name: s.to_estimator(values.get(s.name, s.default)) for s in self.settings}
+        params.update(self.fixed)
+        accepted = self.cls().get_params()
+        if self.epochs_name in accepted:
+            params[self.epochs_name] = int(epochs)
+        if "random_state" in accepted:
+            params["random_state"] = int(seed)
+        return self.cls(record="all", **params)
+
+    def timeline(self, estimator, n_samples: int) -> Timeline:
+        if self.family == "committee":
+            return Timeline.from_epoch_traces(estimator.trace_, n_samples)
+        if self.family == "kernel":
+            return Timeline.from_kernel_trace(estimator.trace_, n_samples)
+        return Timeline.from_trace(estimator.trace_, n_samples)
+
+
+# -- helpers for the table ------------------------------------------------------
+
+ETA = Setting(
+    "eta",
+    "Learning rate η",
+    0.1,
+    "How far one update moves w: longer update "
+    "arrows; with a threshold step C the line's *angle* does not depend on it.",
+    0.01,
+    2.0,
+    0.01,
+)
+TAU = Setting(
+    "tau",
+    "Margin τ (× θ_init)",
+    0.0,
+    "Width of the shaded band around the line; "
+    "points inside it also force updates, pushing the line away from both classes.",
+    0.0,
+    2.0,
+    0.125,
+)
+LAM = Setting(
+    "lam",
+    "λ-trick strength",
+    0.0,
+    "Ringed points (those that already forced an "
+    "update) get a push of λ‖x‖² towards their label while training: noisy points "
+    "stop dragging the line around (marked ✚ when the push rescues them).",
+    0.0,
+    4.0,
+    0.125,
+)
+ALPHA = Setting(
+    "alpha_bound",
+    "α-bound (0 = off)",
+    0,
+    "The most updates one point may force; "
+    "points that used them up turn grey and are ignored from then on.",
+    0,
+    50,
+    1,
+    none_at=0,
+)
+INTERCEPT = Setting(
+    "fit_intercept", "Learn a bias", True, "Off: the line must pass through the origin."
+)
+
+
+def _kw_band(est):
+    t = float(est.tau) * est.theta_init_
+    return (-t, t) if t > 0 else None
+
+
+def _kw_novikoff(est):
+    return float(est.tau) == 0 and float(est.lam) == 0 and est.alpha_bound is None
+
+
+_KW_RULE = (
+    r"s = \langle w, x\rangle + \lambda\,y\,\lVert x\rVert^2\,[a_j>0] \\"
+    r"\text{update if } y\,(s-\theta) \le \tau\,\theta_{init}"
+    r"\text{ and } a_j < \alpha: \\ w \leftarrow w + \eta\,y\,x,"
+    r"\quad \theta \leftarrow \theta - \eta\,y\,C"
+)
+
+LEARNERS: dict[str, Learner] = {
+    learner.key: learner
+    for learner in [
+        Learner(
+            "perceptron",
+            "Perceptron (classic)",
+            "Rosenblatt's rule with a threshold: update on every mistake.",
+            Perceptron,
+            (ETA,),
+            _KW_RULE,
+            family="kw",
+            novikoff=_kw_novikoff,
+        ),
+        Learner(
+            "kw",
+            "Khardon–Wachman (all switches)",
+            "The unified trainer: margin τ, λ-trick and α-bound together.",
+            KWPerceptron,
+            (
+                ETA,
+                TAU,
+                LAM,
+                ALPHA,
+                Setting(
+                    "predict_with",
+                    "Line shows",
+                    "last",
+                    "Which of the four predictors of this one run the line and region show.",
+                    choices=MODES,
+                ),
+            ),
+            _KW_RULE,
+            family="kw",
+            band=_kw_band,
+            novikoff=_kw_novikoff,
+        ),
+        Learner(
+            "margin",
+            "Perceptron with margin (PAM)",
+            "Points inside a band around the line count as errors too.",
+            MarginPerceptron,
+            (ETA, replace(TAU, default=0.5)),
+            _KW_RULE,
+            family="kw",
+            band=_kw_band,
+            novikoff=_kw_novikoff,
+        ),
+        Learner(
+            "longest",
+            "Longest survivor",
+            "Keep the hypothesis with the longest run of correct predictions.",
+            LongestSurvivorPerceptron,
+            (ETA, TAU, LAM, ALPHA),
+            _KW_RULE,
+            predict_with="longest",
+            family="kw",
+            band=_kw_band,
+            novikoff=_kw_novikoff,
+        ),
+        Learner(
+            "voted",
+            "Voted perceptron",
+            "Every hypothesis votes, weighted by how long it survived.",
+            VotedPerceptron,
+            (ETA, TAU, LAM, ALPHA),
+            _KW_RULE,
+            predict_with="voted",
+            family="kw",
+            band=_kw_band,
+            novikoff=_kw_novikoff,
+        ),
+        Learner(
+            "averaged",
+            "Averaged perceptron",
+            "The vote-weighted mean of all hypotheses: one line.",
+            AveragedPerceptron,
+            (ETA, TAU, LAM, ALPHA),
+            _KW_RULE,
+            predict_with="averaged",
+            family="kw",
+            band=_kw_band,
+            novikoff=_kw_novikoff,
+        ),
+        Learner(
+            "paum",
+            "PAUM (uneven margins)",
+            "Each class has its own margin: a large τ₊ pushes the line into the negatives, "
+            "raising recall of a rare positive class.",
+            PAUMPerceptron,
+            (
+                Setting(
+                    "tau_pos",
+                    "Margin τ₊₁",
+                    1.0,
+                    "How far past the line positives must be: "
+                    "the band's upper edge (in score units).",
+                    -2.0,
+                    10.0,
+                    0.25,
+                ),
+                Setting(
+                    "tau_neg",
+                    "Margin τ₋₁",
+                    0.0,
+                    "The same for negatives: the band's lower "
+                    "edge; negative values let negatives sit close to the line.",
+                    -2.0,
+                    10.0,
+                    0.25,
+                ),
+                Setting(
+                    "eta",
+                    "Learning rate η",
+                    1.0,
+                    "Step of w; the bias moves by η R².",
+                    0.05,
+                    2.0,
+                    0.05,
+                ),
+                Setting(
+                    "lam",
+                    "λ (kernel form)",
+                    0.0,
+                    "Adds λ η a_j y_j to a point's own "
+                    "score: grows with each update the point forces.",
+                    0.0,
+                    4.0,
+                    0.125,
+                ),
+            ),
+            r"\text{update if } y\,(\langle w,x\rangle + b) \le \tau_y: \\ "
+            r"w \leftarrow w + \eta\,y\,x,\quad b \leftarrow b + \eta\,y\,R^2",
+            epochs_name="max_epochs",
+            band=lambda est: (-float(est.tau_neg), float(est.tau_pos)),
+        ),
+        Learner(
+            "kernel",
+            "Kernel perceptron (dual)",
+            "The same rule on k(x, x'): curved boundaries for XOR and circles.",
+            KernelPerceptron,
+            (
+                Setting(
+                    "kernel",
+                    "Kernel",
+                    "rbf",
+                    "rbf: smooth blobs; poly: curved "
+                    "boundaries of the chosen degree; linear: the ordinary line.",
+                    choices=("rbf", "poly", "linear"),
+                ),
+                Setting(
+                    "gamma",
+                    "Kernel width γ",
+                    1.0,
+                    "rbf: larger γ makes tighter blobs around the ringed support points.",
+                    0.05,
+                    10.0,
+                    0.05,
+                ),
+                Setting(
+                    "degree", "Degree (poly)", 2, "poly: degree of the boundary curve.", 1, 6, 1
+                ),
+                ETA,
+                TAU,
+                LAM,
+                ALPHA,
+            ),
+            r"f(x) = \sum_j \eta\,a_j\,y_j\,k(x_j, x) - \theta \\ \text{on an error: } "
+            r"a_j \leftarrow a_j + 1,\ \theta \leftarrow \theta - \eta\,y\,C",
+            family="kernel",
+        ),
+        Learner(
+            "thick",
+            "Thick separator",
+            "Also update on near misses: points within γ of the line on the right side.",
+            ThickSeparatorPerceptron,
+            (
+                Setting(
+                    "gamma",
+                    "Slab half-width γ",
+                    1.0,
+                    "Width of the band (in score units) inside which correct points still update.",
+                    0.0,
+                    5.0,
+                    0.1,
+                ),
+                Setting(
+                    "eta", "Learning rate η", 1.0, "Length of each update arrow.", 0.05, 2.0, 0.05
+                ),
+                INTERCEPT,
+            ),
+            r"\text{update if } y\,(\langle w,x\rangle+b) \le \gamma: \\ "
+            r"w \leftarrow w + \eta\,y\,x,\quad b \leftarrow b + \eta\,y",
+            band=lambda est: (-float(est.gamma), float(est.gamma)) if est.gamma > 0 else None,
+        ),
+        Learner(
+            "relative",
+            "Threshold-relative update",
+            "Step sized by how far the score missed the threshold.",
+            RelativeUpdatePerceptron,
+            (
+                Setting(
+                    "r",
+                    "Relaxation r",
+                    1.5,
+                    "1 parks the point on the line, 2 mirrors it; "
+                    "in between it lands on the right side.",
+                    0.1,
+                    2.0,
+                    0.05,
+                ),
+                Setting("theta", "Threshold θ", 1.0, "Sets the scale of w only.", 0.1, 5.0, 0.1),
+                INTERCEPT,
+            ),
+            r"\text{on a mistake: } w \leftarrow w + r\,\frac{\theta - \langle w,x\rangle}"
+            r"{\langle x,x\rangle}\,x",
+        ),
+        Learner(
+            "pa",
+            "Passive-Aggressive",
+            "The smallest change of w that gives the point a margin of 1.",
+            PassiveAggressive,
+            (
+                Setting(
+                    "variant",
+                    "Variant",
+                    "PA-I",
+                    "PA jumps all the way; PA-I caps the step "
+                    "at C; PA-II damps it: noisy points drag the line less.",
+                    choices=("PA", "PA-I", "PA-II"),
+                ),
+                Setting(
+                    "C",
+                    "Aggressiveness C",
+                    1.0,
+                    "Cap on the step: smaller C, steadier line.",
+                    0.01,
+                    5.0,
+                    0.01,
+                ),
+                INTERCEPT,
+            ),
+            r"\ell = \max(0, 1 - y\,f(x)),\quad w \leftarrow w + \tau\,y\,x \\ "
+            r"\tau = \ell/\lVert x\rVert^2\ (\mathrm{PA}),\ \min(C, \cdot)\ (\mathrm{PA\!-\!I})",
+            band=lambda est: (-1.0, 1.0),
+        ),
+        Learner(
+            "alma",
+            "ALMA (approximate max margin)",
+            "Normalised updates with a margin target that shrinks like 1/√k.",
+            ALMA,
+            (
+                Setting(
+                    "alpha",
+                    "Approximation α",
+                    0.9,
+                    "Smaller α aims at a wider margin "
+                    "(more updates, a line further from both classes).",
+                    0.05,
+                    1.0,
+                    0.05,
+                ),
+                INTERCEPT,
+            ),
+            r"\text{update if } y\,\langle w,\hat x\rangle \le (1-\alpha)\,\frac{B}{\sqrt k}:"
+            r" \\ w \leftarrow \frac{w + \frac{C}{\sqrt k}\,y\,\hat x}{\max(1, \lVert\cdot"
+            r"\rVert)}",
+        ),
+        Learner(
+            "balanced_winnow",
+            "Balanced Winnow",
+            "Multiplicative updates on two positive weight vectors.",
+            BalancedWinnow,
+            (
+                Setting(
+                    "alpha",
+                    "Update factor α",
+                    2.0,
+                    "How much each mistake multiplies the "
+                    "weights: larger α, bigger jumps of the line.",
+                    1.05,
+                    4.0,
+                    0.05,
+                ),
+                INTERCEPT,
+            ),
+            r"\text{on a mistake: } w^+_i \leftarrow w^+_i\,\alpha^{y x_i} \\ "
+            r"w^-_i \leftarrow w^-_i\,\alpha^{-y x_i}",
+        ),
+        Learner(
+            "average",
+            "Average algorithm (baseline)",
+            "w is the mean of y·x: no mistakes drive it, no threshold.",
+            AverageAlgorithm,
+            (),
+            r"w = \frac1m \sum_j y_j\,x_j",
+        ),
+        Learner(
+            "parallel",
+            "Parallel perceptrons (committee)",
+            "An odd committee votes; its margins flag safe, noisy and borderline points.",
+            ParallelPerceptron,
+            (
+                Setting(
+                    "n_perceptrons",
+                    "Committee size H",
+                    3,
+                    "Number of lines (odd): more lines can bend the boundary.",
+                    1,
+                    9,
+                    2,
+                ),
+                Setting(
+                    "eta",
+                    "Learning rate η",
+                    1e-3,
+                    "Start rate; it shrinks when an epoch "
+                    "makes more mistakes than the one before.",
+                    1e-4,
+                    0.05,
+                    1e-4,
+                ),
+                Setting(
+                    "gamma",
+                    "Start margin γ",
+                    0.05,
+                    "Band that members are pushed out of; it adapts during training.",
+                    0.0,
+                    0.5,
+                    0.01,
+                ),
+            ),
+            r"h(x) = \mathrm{sign}\sum_i \mathrm{sign}\langle W_i,(x,1)\rangle \\ "
+            r"\Delta W_i \mathrel{+}= \eta\,y\,x \ \text{if } y\,\mathrm{act}_i < 0 \\ "
+            r"\text{or } 0 < y\,\mathrm{act}_i < \gamma \text{ (summed per epoch)}",
+            family="committee",
+        ),
+    ]
+}

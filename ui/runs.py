@@ -1,0 +1,130 @@
+"""Cached work: data sets, trained runs and the numba warm-up, once per server process.
+
+Every page gets what it computes through these functions, so the same
+request (same settings, same seed) never trains twice and always gives the
+same picture. Runs are cached with ``st.cache_resource`` (no copy per
+rerun: a step of the animation must stay fast); pages treat a :class:`Run`
+as read-only.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from perceptron_core.datasets import DataError, make_separable
+from ui.datasource import MAX_ANIMATED_VISITS, DataRequest, Dataset, make_dataset
+from ui.diagnostics import test_mistakes_per_epoch
+from ui.learners import LEARNERS
+from ui.timeline import Timeline
+
+#: The most training points a kernel learner animates (its region costs points x grid).
+KERNEL_MAX_POINTS = 3_000
+
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    """One fit with its recorded timeline.
+
+    Attributes
+    ----------
+    learner_key : str
+    values : dict
+        The settings used.
+    estimator : fitted estimator
+    timeline : Timeline
+    fit_seconds : float
+        Wall time of ``fit`` (recording included).
+    final_train, final_test : dict
+        ``{mode: labels}`` on the training and the test set from the core
+        (``predict_all`` for learners with the four predictors).
+    test_errors : ndarray
+        Test errors of the hypothesis at the end of each epoch.
+    """
+
+    learner_key: str
+    values: dict
+    estimator: object
+    timeline: Timeline
+    fit_seconds: float
+    final_train: dict
+    final_test: dict
+    test_errors: np.ndarray
+
+    @property
+    def learner(self):
+        return LEARNERS[self.learner_key]
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def get_dataset(request: DataRequest) -> Dataset:
+    """The data a request describes (see :func:`ui.datasource.make_dataset`)."""
+    return make_dataset(request)
+
+
+def _predictions(estimator, X, learner) -> dict:
+    if len(X) == 0:
+        return {}
+    if learner.has_modes:
+        return estimator.predict_all(X)
+    return {"last": estimator.predict(X)}
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def train(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray,
+          y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray) -> Run:  # fmt: skip
+    """Fit a learner from the menu once, recording every visit.
+
+    Raises
+    ------
+    DataError
+        When the run would be too long to animate in a browser.
+    ValueError
+        The estimator's own message for impossible settings.
+    """
+    learner = LEARNERS[learner_key]
+    if learner.family == "kernel" and len(X) > KERNEL_MAX_POINTS:
+        raise DataError(
+            f"The kernel perceptron redraws its curved boundary from every support point at "
+            f"each step; with {len(X):,} points that is too slow for the browser view (at most "
+            f"{KERNEL_MAX_POINTS:,}). Use fewer points or a linear learner."
+        )
+    visits = len(X) * epochs
+    if visits > MAX_ANIMATED_VISITS:
+        raise DataError(
+            f"{len(X):,} points x {epochs} epochs is {visits:,} steps to record, more than the "
+            f"{MAX_ANIMATED_VISITS:,} the browser view animates. Use fewer epochs or fewer points "
+            "(the experiments page and the command line have no such limit)."
+        )
+    settings = dict(values)
+    estimator = learner.make(settings, epochs, seed)
+    start = time.perf_counter()
+    estimator.fit(X, y)
+    fit_seconds = time.perf_counter() - start
+    timeline = learner.timeline(estimator, len(X))
+    return Run(
+        learner_key=learner_key,
+        values=settings,
+        estimator=estimator,
+        timeline=timeline,
+        fit_seconds=fit_seconds,
+        final_train=_predictions(estimator, X, learner),
+        final_test=_predictions(estimator, X_test, learner),
+        test_errors=test_mistakes_per_epoch(timeline, X_test, y_test),
+    )
+
+
+@st.cache_resource(show_spinner="Preparing the compiled learners (once per server)…")
+def warm_up() -> float:
+    """Compile (or load from numba's cache) every learner's kernels once per process.
+
+    Returns the seconds it took, for the about page.
+    """
+    start = time.perf_counter()
+    X, y, _, _ = make_separable(20, random_state=0)
+    for learner in LEARNERS.values():
+        learner.make(learner.defaults(), 2, 0).fit(X, y)
+    return time.perf_counter() - start

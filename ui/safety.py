@@ -1,0 +1,40 @@
+"""Never let a traceback reach the page: user-triggered work goes through :func:`attempt`.
+
+The core raises ``ValueError`` (``DataError`` is one) with messages written
+for a person; those are shown as they are. Anything else is a bug: the
+page says so in one sentence, the server log keeps the traceback, and the
+caller keeps its previous state (``attempt`` returns None).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import streamlit as st
+
+log = logging.getLogger("perceptron_lab")
+
+
+def attempt(what: str, func, *args, **kwargs):
+    """``func(*args, **kwargs)``, or None after an ``st.error`` that says what failed.
+
+    Parameters
+    ----------
+    what : str
+        What the user asked for, as the start of a sentence ("Training",
+        "Reading the file").
+    """
+    try:
+        return func(*args, **kwargs)
+    except (ValueError, TypeError, MemoryError) as err:
+        # The core's validation errors; MemoryError when a setting asks too much.
+        message = str(err) or type(err).__name__
+        st.error(f"{what} did not work: {message}", icon="⚠️")
+    except Exception as err:
+        log.exception("%s failed", what)
+        st.error(
+            f"{what} failed because of an error in Perceptron Lab "
+            f"({type(err).__name__}). Your settings are kept; change one and try again.",
+            icon="⚠️",
+        )
+    return None

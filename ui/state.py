@@ -1,0 +1,145 @@
+"""Widgets whose values live in ``st.session_state`` *and* in the page URL.
+
+Every control of a page is created through :func:`control`, with a key that
+carries the page's prefix (``pg_`` for the playground). On the first run of
+a session the value comes from the URL's query string when it is there and
+valid; after each run :func:`write_url` puts every value that differs from
+its default back into the URL, so a copied link reproduces the view. A
+teacher's link can hide groups of controls with ``hide=data,learner``: the
+values still apply, the widgets are not drawn.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+_REGISTRY = "_url_controls"  # session key: {widget key: default} of this run
+_LOADED = "_url_loaded"  # session key: the URL has been read once
+HIDE = "hide"
+#: URL entries that no control owns: the hidden groups and the time step (ui.controls).
+PRESERVED = (HIDE, "t")
+#: Control groups a teacher's link may hide.
+GROUPS = ("data", "learner", "view", "controls", "math", "diagnostics")
+
+
+def begin_run() -> None:
+    """Start collecting this run's URL controls (call once at the top of a page)."""
+    st.session_state[_REGISTRY] = {}
+
+
+def hidden(group: str) -> bool:
+    """Whether the URL asks to hide this group of controls."""
+    return group in st.query_params.get(HIDE, "").split(",")
+
+
+def _url_name(key: str, prefix: str) -> str:
+    return key.removeprefix(prefix)
+
+
+def _parse(text: str, default, options=None, low=None, high=None, most=None):
+    """The URL text as a value of the default's type, or ValueError.
+
+    Lists (multiselect) are comma-separated; ``most`` caps their length.
+    """
+    if isinstance(default, bool):
+        if text not in ("0", "1"):
+            raise ValueError(text)
+        value = text == "1"
+    elif isinstance(default, int):
+        value = int(text)
+    elif isinstance(default, float):
+        value = float(text)
+    elif isinstance(default, list):
+        value = [part for part in text.split(",") if part]
+        if options is not None and not set(value) <= set(options):
+            raise ValueError(text)
+        if most is not None and len(value) > most:
+            raise ValueError(text)
+        return value
+    else:
+        value = text
+    if options is not None and value not in options:
+        raise ValueError(text)
+    if low is not None and not low <= value <= high:
+        raise ValueError(text)
+    return value
+
+
+def _format(value) -> str:
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        return f"{value:.10g}"
+    return str(value)
+
+
+def control(widget, label: str, key: str, default, *, prefix: str, group: str,
+            url: bool = True, **kwargs):  # fmt: skip
+    """Create ``widget`` (``st.slider``, ``st.selectbox``, ...) bound to ``key``.
+
+    The first time a key is seen its value comes from the URL (if valid) or
+    ``default``; a hidden group returns the value without drawing anything.
+    ``kwargs`` go to the widget (``options``, ``min_value``/``max_value``,
+    ``step``, ``help`` ...).
+    """
+    ss = st.session_state
+    name = _url_name(key, prefix)
+    if url:
+        ss.setdefault(_REGISTRY, {})[key] = (default, prefix)
+    if key not in ss:
+        ss[key] = default
+        text = st.query_params.get(name) if url and not ss.get(_LOADED + prefix) else None
+        if text is not None:
+            try:
+                ss[key] = _parse(
+                    text,
+                    default,
+                    kwargs.get("options"),
+                    kwargs.get("min_value"),
+                    kwargs.get("max_value"),
+                    kwargs.get("max_selections"),
+                )
+            except ValueError:
+                st.toast(
+                    f"The link's value {text!r} for {label!r} was not understood; "
+                    "using the default."
+                )
+    if hidden(group):
+        return ss[key]
+    return widget(label, key=key, **kwargs)
+
+
+def mark_url_read(prefix: str) -> None:
+    """After the first full run, later new widgets take defaults, not the URL."""
+    st.session_state[_LOADED + prefix] = True
+
+
+def url_params(prefix: str) -> dict[str, str]:
+    """``{name: text}`` of this run's controls whose value differs from the default."""
+    ss = st.session_state
+    out = {}
+    for key, (default, pre) in ss.get(_REGISTRY, {}).items():
+        if pre == prefix and key in ss and ss[key] != default:
+            out[_url_name(key, prefix)] = _format(ss[key])
+    return out
+
+
+def write_url(prefix: str) -> dict[str, str]:
+    """Put this run's non-default values (and :data:`PRESERVED`) into the URL; returns them."""
+    params = url_params(prefix)
+    for name in PRESERVED:
+        if name in st.query_params:
+            params[name] = st.query_params[name]
+    if dict(st.query_params) != params:
+        st.query_params.from_dict(params)
+    return params
+
+
+def share_link(params: dict[str, str]) -> str:
+    """The full address that reproduces the view (for the copy button of ``st.code``)."""
+    base = st.context.url or ""
+    return base + ("?" + urlencode(params) if params else "")
