@@ -276,5 +276,10 @@ def run_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+from perceptron_core.experiments.cli import register_experiments
+
+register_experiments(register)  # search, optimize, curve, dominance, reproduce, paum
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,5 +1,7 @@
 """scikit-learn's conformance suite over every linear estimator."""
 
+from conformance import parametrize_with_sklearn_checks
+
 from perceptron_core import (
     AveragedPerceptron,
     KWPerceptron,
@@ -8,7 +10,6 @@ from perceptron_core import (
     Perceptron,
     VotedPerceptron,
 )
-from conformance import parametrize_with_sklearn_checks
 
 ESTIMATORS = [
     KWPerceptron(random_state=0),

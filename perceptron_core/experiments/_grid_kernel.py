@@ -1,0 +1,247 @@
+"""All grid settings of one cross-validation fold in one compiled call.
+
+:func:`run_grid` trains SPEC §1 once per setting ``(tau, lam, alpha_bound)``
+on one training part and scores one test part **while training**, so a run
+yields the last, longest-survivor, voted and averaged accuracies at once and
+never stores a hypothesis. The training loop is the one of
+:func:`perceptron_core._engine._epoch` for a single binary problem: the same
+:func:`~perceptron_core._engine.row_dot`, the same update arithmetic in the
+same order, so every setting makes exactly the updates
+:class:`~perceptron_core.KWPerceptron` makes (the tests check the accuracies
+against it). What this loop adds is the test side, per setting:
+
+* ``d[t] = <w, x_t>`` for every test row ``t``. An update by training row
+  ``j`` adds ``eta y_j <x_j, x_t>`` to it, read from ``G``, the train x test
+  inner products computed once per fold and shared by all settings (one
+  matrix product instead of a dot product per test row and update). The
+  threshold is tracked as in training, so the current hypothesis's score is
+  ``d[t] - theta``: each update moves it by ``eta y_j (<x_j, x_t> + C)``.
+* When hypothesis ``k >= 1`` closes (at the next update, or at a checkpoint
+  for the part of its vote earned so far) with vote ``c_k > 0``:
+  ``V[t] += c_k sign(d[t] - theta)`` (voted; a score of exactly 0 adds
+  nothing) and ``A[t] += c_k (d[t] - theta)`` (averaged: the vote-weighted
+  sum of scores has the sign of the vote-weighted mean hypothesis's score).
+* The longest survivor: when the current hypothesis's tally first beats the
+  best tally it becomes the longest; its scores are copied once, when it
+  closes (a hypothesis can beat the record many times before it closes, so
+  copying at each new record would repeat the same copy).
+
+Scores are sums in another order than :class:`KWPerceptron`'s (which forms
+the final weight vectors first), so they can differ in the last bits; only a
+test score within rounding of exactly 0 could be classified differently.
+
+Checkpoints (learning curves): the accuracies are recorded after each epoch
+listed in ``checkpoints`` without disturbing the run, so accuracy against
+epochs 1..1000 costs one 1000-epoch run per setting.
+
+The update-free shortcut: once an epoch makes no update, the rest of the run
+is known in closed form (see :func:`_finish_frozen`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from perceptron_core._engine import NO_BOUND, _predict_margin, row_dot
+from perceptron_core._jit import jit
+
+#: Columns of the result's last axis, in this order.
+MODES = ("last", "longest", "voted", "averaged")
+
+__all__ = ["MODES", "NO_BOUND", "run_grid"]
+
+
+@jit
+def _record(d, theta, vote, k, total_votes, V, A, Ld, theta_ls, longest_is_current,
+            y_test, out):  # fmt: skip
+    """Count the correct test predictions of the four modes as if training ended now.
+
+    Nothing is modified: the current hypothesis's vote so far is added on
+    the fly. Sign of exactly 0 predicts -1 (SPEC §1). When no hypothesis
+    from 1 on has a vote, voted and averaged fall back to the last
+    hypothesis, as :class:`~perceptron_core.KWPerceptron` does.
+    """
+    voting = total_votes + (vote if k >= 1 else 0) > 0
+    own = vote if k >= 1 else 0
+    for t in range(d.shape[0]):
+        score = d[t] - theta
+        last = 1.0 if score > 0.0 else -1.0
+        if longest_is_current:
+            longest = last
+        else:
+            longest = 1.0 if Ld[t] - theta_ls > 0.0 else -1.0
+        if voting:
+            v = V[t] + own * ((score > 0.0) - (score < 0.0))
+            voted = 1.0 if v > 0.0 else -1.0
+            averaged = 1.0 if A[t] + own * score > 0.0 else -1.0
+        else:
+            voted = last
+            averaged = last
+        yt = y_test[t]
+        out[0] += last == yt
+        out[1] += longest == yt
+        out[2] += voted == yt
+        out[3] += averaged == yt
+
+
+@jit
+def _finish_frozen(epochs_done, gain, checkpoints, next_cp, d, theta, vote, k, tally,
+                   best_tally, total_votes, V, A, Ld, theta_ls, longest_is_current,
+                   y_test, out):  # fmt: skip
+    """Record the remaining checkpoints of a run whose last epoch made no update.
+
+    Why this is exact: an epoch without an update leaves ``w``, ``theta`` and
+    every update count ``a_j`` as they were, and those are all a prediction
+    during training depends on (the λ-trick reads ``a_j > 0``, the α-bound
+    ``a_j < alpha``, the margin ``theta +- t``). So every later epoch makes
+    the very same predictions, hence again no update: each adds ``gain``
+    (this epoch's correct predictions) to the current hypothesis's vote and
+    to the survival tally, and nothing else (blocked errors neither vote nor
+    reset the tally). After ``r`` more epochs the vote is ``vote + r*gain``
+    and the tally ``tally + r*gain``; since the tally only grows and the
+    hypothesis does not change, checking "tally > best" once at the end of
+    the ``r`` epochs gives the same longest survivor as checking after each
+    correct prediction. The test scores do not change either.
+    """
+    for i in range(next_cp, checkpoints.shape[0]):
+        r = checkpoints[i] - epochs_done
+        v = vote + r * gain
+        longest_now = longest_is_current or tally + r * gain > best_tally
+        _record(d, theta, v, k, total_votes, V, A, Ld, theta_ls, longest_now, y_test,
+                out[i])  # fmt: skip
+
+
+@jit
+def run_grid(X, y, G, y_test, norms2, eta, C, theta_init, taus, lams, alphas, checkpoints,
+             out, n_updates, shortcut=True):  # fmt: skip
+    """Train every setting on ``(X, y)`` and count correct test predictions.
+
+    Parameters
+    ----------
+    X : (m, n) array (float64, float32, int8 or uint8)
+        Training rows **in visiting order** (the permuted copy).
+    y : (m,) float64
+        Their labels in {-1, +1}.
+    G : (m, T) float64
+        ``G[p, t] = <X[p], x_t>`` with the ``T`` test rows.
+    y_test : (T,) float64
+        Test labels in {-1, +1}.
+    norms2 : (m,) float64
+        ``||X[p]||^2`` (read only by settings with ``lam > 0``).
+    eta, C, theta_init : float
+        Learning rate, threshold step, starting threshold.
+    taus, lams : (S,) float64
+        Margin (in units of ``theta_init``) and λ-trick strength per setting.
+    alphas : (S,) int64
+        α-bound per setting (:data:`NO_BOUND` for none).
+    checkpoints : (P,) int64, increasing, >= 1
+        Epochs after which to count; the run lasts ``checkpoints[-1]`` epochs.
+    out : (S, P, 4) int64, zeroed
+        Correct test predictions per setting, checkpoint and mode
+        (:data:`MODES` order).
+    n_updates : (S,) int64
+        Filled with the number of updates of each setting's run.
+    shortcut : bool, default=True
+        Finish a run arithmetically after an update-free epoch
+        (:func:`_finish_frozen`); False runs every epoch (for the tests).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[2.0, 1.0], [-1.0, -2.0], [1.5, 2.0], [-2.0, -0.5]])
+    >>> y = np.array([1.0, -1.0, 1.0, -1.0])
+    >>> Xt = np.array([[3.0, 1.0], [-1.0, -1.0]]); yt = np.array([1.0, -1.0])
+    >>> norms2 = (X ** 2).sum(axis=1); theta0 = norms2.mean()
+    >>> out = np.zeros((1, 1, 4), dtype=np.int64); upd = np.zeros(1, dtype=np.int64)
+    >>> run_grid(X, y, X @ Xt.T, yt, norms2, 0.1, theta0, theta0, np.zeros(1),
+    ...          np.zeros(1), np.array([NO_BOUND]), np.array([10]), out, upd)
+    >>> out[0, 0].tolist()           # last, longest, voted, averaged: both test rows right
+    [2, 2, 2, 2]
+    """
+    m = X.shape[0]
+    T = G.shape[1]
+    n_epochs = checkpoints[-1]
+    W = np.zeros((1, X.shape[1]))
+    counts = np.zeros(m, dtype=np.int64)
+    d = np.zeros(T)
+    V = np.zeros(T)
+    A = np.zeros(T)
+    Ld = np.zeros(T)
+    for s in range(taus.shape[0]):
+        t_margin = taus[s] * theta_init  # as KWPerceptron: float(tau) * theta_init_
+        lam = lams[s]
+        use_lam = lam > 0.0
+        alpha = alphas[s]
+        W[:] = 0.0
+        counts[:] = 0
+        d[:] = 0.0
+        V[:] = 0.0
+        A[:] = 0.0
+        Ld[:] = 0.0
+        theta = theta_init
+        theta_ls = theta_init  # hypothesis 0 (w = 0) is the longest until beaten
+        longest_is_current = True
+        k = 0  # index of the current hypothesis = updates so far
+        vote = 0  # its vote so far
+        total_votes = 0  # votes of the closed hypotheses 1..k-1
+        tally = 0
+        best_tally = 0
+        next_cp = 0
+        for e in range(n_epochs):
+            vote_at_start = vote
+            updates = 0
+            for p in range(m):
+                yp = y[p]
+                a = counts[p]
+                score = row_dot(W, 0, X, p)
+                if use_lam and a > 0:
+                    score += yp * lam * norms2[p]  # λ-trick, exactly as the engine adds it
+                yhat = _predict_margin(score, theta, t_margin)
+                if yhat != yp:
+                    if a < alpha:
+                        if longest_is_current:  # the longest survivor is closing
+                            Ld[:] = d
+                            theta_ls = theta
+                            longest_is_current = False
+                        step_w = eta * yp
+                        # Hypothesis k closes with its final vote, then the update
+                        # moves every test score. One pass does both, written out
+                        # here: as a called function it ran 2.5 times slower
+                        # (not inlined, plus the aliasing checks at each call).
+                        if k >= 1 and vote > 0:
+                            c = np.float64(vote)
+                            for t in range(T):
+                                diff = d[t] - theta
+                                V[t] += c * (1.0 if diff > 0.0 else (-1.0 if diff < 0.0 else 0.0))
+                                A[t] += c * diff
+                                d[t] += step_w * G[p, t]
+                            total_votes += vote
+                        else:
+                            for t in range(T):
+                                d[t] += step_w * G[p, t]
+                        for i in range(X.shape[1]):
+                            W[0, i] += step_w * X[p, i]
+                        theta -= step_w * C  # minus: the classifier is sign(<w,x> - theta)
+                        counts[p] = a + 1
+                        k += 1
+                        vote = 0
+                        tally = 0
+                        updates += 1
+                else:
+                    vote += 1
+                    tally += 1
+                    if tally > best_tally:
+                        best_tally = tally
+                        longest_is_current = True
+            epochs_done = e + 1
+            if updates == 0 and shortcut:
+                _finish_frozen(epochs_done, vote - vote_at_start, checkpoints, next_cp, d,
+                               theta, vote, k, tally, best_tally, total_votes, V, A, Ld,
+                               theta_ls, longest_is_current, y_test, out[s])  # fmt: skip
+                next_cp = checkpoints.shape[0]
+                break
+            if epochs_done == checkpoints[next_cp]:
+                _record(d, theta, vote, k, total_votes, V, A, Ld, theta_ls,
+                        longest_is_current, y_test, out[s, next_cp])  # fmt: skip
+                next_cp += 1
+        n_updates[s] = k

@@ -1,0 +1,169 @@
+"""Running many independent cells: in parallel, on a cluster, with progress and a cache.
+
+:func:`run_cells` takes a list of :class:`Cell` (a key and a call) and
+returns their results in order. Cells found in the cache are not run; the
+others run with joblib, in local processes by default
+(``jobs`` of them), or on a Dask cluster when ``scheduler`` names its address
+(joblib's ``"dask"`` backend on a :class:`dask.distributed.Client`). A
+progress bar (tqdm) counts finished cells and estimates the time left. Every
+finished cell is written to the cache at once, so an interrupted run loses
+only the cells that were running.
+
+Results do not depend on where or in which order cells run: every random
+choice inside a cell comes from seeds fixed in its specification.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from perceptron_core.experiments.cache import DiskCache
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One unit of work: ``func(*args)`` returns a dict of NumPy arrays.
+
+    ``key`` is its cache key (:func:`~perceptron_core.experiments.cache.cell_key`
+    of its full specification); ``func`` must be a module-level function so
+    that worker processes can import it.
+    """
+
+    key: str
+    func: Callable
+    args: tuple = field(default=())
+
+
+def _call(index, func, args):
+    return index, func(*args)
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def run_cells(cells: list[Cell], *, jobs: int | None = None, scheduler: str | None = None,
+              cache_dir=None, progress=False, desc: str = "cells") -> list[dict]:  # fmt: skip
+    """Results of ``cells``, in order; cached ones are read, the others computed.
+
+    Parameters
+    ----------
+    cells : list of Cell
+    jobs : int, optional
+        Local worker processes (default: every core); 1 runs in this process.
+        Ignored with a ``scheduler``.
+    scheduler : str, optional
+        Address of a Dask scheduler (``tcp://host:8786``): the cells run on
+        that cluster's workers, which need ``perceptron_core`` installed.
+    cache_dir : path, optional
+        Folder of the disk cache (created when needed); None: no cache.
+    progress : bool or callable, default=False
+        True shows a progress bar with the time left (on standard error); a
+        callable is called as ``progress(done, total)`` after each cell (and
+        once at the start), e.g. to drive the app's progress bar.
+    desc : str
+        The progress bar's label.
+
+    Returns
+    -------
+    list of dict
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> cells = [Cell(f"cell-{i}", _as_dict, (np.arange, i)) for i in range(3)]
+    >>> [r["value"].tolist() for r in run_cells(cells, jobs=1)]
+    [[], [0], [0, 1]]
+    """
+    cache = DiskCache(cache_dir) if cache_dir is not None else None
+    results: list = [None] * len(cells)
+    todo = []
+    for i, cell in enumerate(cells):
+        stored = cache.get(cell.key) if cache is not None else None
+        if stored is None:
+            todo.append(i)
+        else:
+            results[i] = stored
+    bar = _progress_bar(len(cells), len(cells) - len(todo), desc, progress)
+    try:
+        for i, result in _execute([(i, cells[i].func, cells[i].args) for i in todo], jobs,
+                                  scheduler):  # fmt: skip
+            results[i] = result
+            if cache is not None:
+                cache.put(cells[i].key, result)
+            bar.update(1)
+    finally:
+        bar.close()
+    return results
+
+
+def _as_dict(func, *args) -> dict:
+    """``{"value": func(*args)}`` (for examples and tests)."""
+    return {"value": func(*args)}
+
+
+class _NoBar:
+    def update(self, n):
+        pass
+
+    def close(self):
+        pass
+
+
+class _CallbackBar:
+    """Reports ``(done, total)`` to a function instead of drawing a bar."""
+
+    def __init__(self, callback, total, done):
+        self.callback, self.total, self.done = callback, total, done
+        callback(done, total)
+
+    def update(self, n):
+        self.done += n
+        self.callback(self.done, self.total)
+
+    def close(self):
+        pass
+
+
+def _progress_bar(total, done, desc, show):
+    if callable(show):
+        return _CallbackBar(show, total, done)
+    if not show:
+        return _NoBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, initial=done, desc=desc, unit="cell", file=sys.stderr,
+                smoothing=0.05, dynamic_ncols=True)  # fmt: skip
+
+
+def _execute(calls, jobs, scheduler):
+    """Yield ``(index, result)`` as calls finish (in any order)."""
+    if not calls:
+        return
+    if scheduler is None and (jobs == 1 or (jobs is None and default_jobs() == 1)):
+        for index, func, args in calls:  # in this process: no pickling, easy to debug
+            yield _call(index, func, args)
+        return
+    from joblib import Parallel, delayed, parallel_config
+
+    tasks = (delayed(_call)(i, f, a) for i, f, a in calls)
+    if scheduler is None:
+        n = default_jobs() if jobs is None else jobs
+        yield from Parallel(n_jobs=n, return_as="generator_unordered")(tasks)
+        return
+    try:
+        from dask.distributed import Client
+    except ImportError as err:
+        raise ValueError(
+            "Running on a Dask cluster needs dask.distributed: pip install 'dask[distributed]'."
+        ) from err
+    with Client(scheduler) as client, parallel_config(backend="dask"):
+        n = max(1, sum(client.nthreads().values()))
+        yield from Parallel(n_jobs=n, return_as="generator_unordered")(tasks)
