@@ -1,0 +1,231 @@
+"""The parts every lesson page is made of.
+
+A lesson (``lessons/NN_name.py``) is a page with a preset, not a second
+implementation: its figure is the playground's figure, trained by the same
+cached :func:`ui.runs.train`, moved through time by the same playback
+controls. This module adds what a lesson has and the playground has not:
+the goal, the "try this" tasks, a check question with immediate feedback,
+the research finding next to numbers computed live, and the source of the
+rule being animated.
+
+A lesson page reads top to bottom::
+
+    lesson_header(1, "The perceptron rule", "See what one update does to the line.")
+    st.markdown(...)                     # the explanation, with st.latex formulas
+    stage("l01_", DataRequest("separable", (("n_samples", 20),), seed=3), "perceptron")
+    try_this("Press **Next update** ...", "...")
+    check_question("l01_", "What happens to w after a mistake on a positive point?",
+                   ["w moves towards x", "w moves away from x"], answer=0,
+                   why="The update adds η·y·x with y = +1.")
+    research("Rosenblatt (1958) ...", "Rosenblatt, F. (1958) ...", compute=my_cached_numbers)
+    show_code(perceptron_core._engine._epoch)
+
+Session keys of a lesson start with its own prefix (``l01_``, ``l02_``, ...).
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from collections.abc import Callable, Sequence
+
+import streamlit as st
+
+from ui.controls import playback_controls
+from ui.datasource import DataRequest
+from ui.figures import Show, plane_figure
+from ui.math_panel import math_panel
+from ui.runs import get_dataset, train
+from ui.safety import attempt
+
+CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}
+
+
+def lesson_header(number: int, title: str, goal: str) -> None:
+    """The lesson's title and its goal in one sentence."""
+    st.title(f"Lesson {number}. {title}")
+    st.info(f"**Goal.** {goal}", icon=":material/flag:")
+
+
+def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | None = None,
+          epochs: int = 10, show: Show = Show(), math: bool = True, height: int = 520,
+          beside: Callable | None = None):  # fmt: skip
+    """Train a preset run (cached) and draw it with the playground's figure and controls.
+
+    Parameters
+    ----------
+    prefix : str
+        The lesson's session-key prefix (``"l03_"``); two stages on one page
+        need two prefixes (``"l03a_"``, ``"l03b_"``).
+    request : DataRequest
+        The data (a 2-D set; see :mod:`ui.datasource`).
+    learner_key : str
+        A key of :data:`ui.learners.LEARNERS`.
+    values : dict, optional
+        Settings that differ from the learner's defaults.
+    epochs : int
+    show : Show
+        What the figure draws (its ``mode`` is set from the learner's settings).
+    math : bool
+        Draw the math panel with the current numbers beside the figure.
+    height : int
+        The figure's height in pixels.
+    beside : callable, optional
+        ``beside(run, data, t)`` draws lesson-specific numbers for step ``t``
+        under the math panel (inside the same fragment, so it follows the step).
+
+    Returns
+    -------
+    (data, run) : (Dataset, Run), or (None, None) after an error message.
+    """
+    from ui.learners import LEARNERS  # the menu imports every learner: keep page import light
+
+    learner = LEARNERS[learner_key]
+    settings = {**learner.defaults(), **(values or {})}
+    data = attempt("Loading the data", get_dataset, request)
+    if data is None:
+        return None, None
+    run = attempt(
+        "Training",
+        train,
+        learner_key,
+        tuple(sorted(settings.items())),
+        epochs,
+        request.seed,
+        data.X,
+        data.y,
+        data.X_test,
+        data.y_test,
+    )
+    if run is None:
+        return None, None
+    show = Show(**{**show.__dict__, "mode": learner.shown_mode(settings)})
+
+    @st.fragment
+    def _moving_part():
+        t = playback_controls(prefix, run.timeline)
+        fig_col, side_col = st.columns([3, 2]) if (math or beside) else (st.container(), None)
+        fig_col.plotly_chart(
+            plane_figure(data, run, t, show, height=height),
+            width="stretch",
+            config=CHART_CONFIG,
+            key=f"{prefix}figure",
+        )
+        if side_col is not None:
+            with side_col:
+                if math:
+                    with st.container(border=True):
+                        math_panel(run, data, t)
+                if beside is not None:
+                    beside(run, data, t)
+
+    _moving_part()
+    return data, run
+
+
+def try_this(*tasks: str) -> None:
+    """Numbered tasks; each changes one control and says what to look for."""
+    with st.container(border=True):
+        st.markdown("**Try this**")
+        st.markdown("\n".join(f"{i}. {task}" for i, task in enumerate(tasks, 1)))
+
+
+def check_question(prefix: str, question: str, options: Sequence[str], answer: int, why: str,
+                   hints: dict[int, str] | None = None) -> bool | None:  # fmt: skip
+    """A multiple-choice question that answers as soon as an option is picked.
+
+    Parameters
+    ----------
+    prefix : str
+        The lesson's prefix; the radio's key is ``prefix + "check"``.
+    question : str
+    options : sequence of str
+    answer : int
+        Index of the right option.
+    why : str
+        Shown with a right answer: the reason, in a sentence or two.
+    hints : dict, optional
+        ``{option index: text}`` shown after that wrong option (default: a
+        general nudge to look at the figure again).
+
+    Returns
+    -------
+    bool or None
+        Whether the picked option is right; None before any pick.
+    """
+    st.markdown("**Check yourself**")
+    choice = st.radio(question, options, index=None, key=f"{prefix}check")
+    if choice is None:
+        return None
+    picked = list(options).index(choice)
+    if picked == answer:
+        st.success(f"Right. {why}", icon=":material/check_circle:")
+        return True
+    hint = (hints or {}).get(picked, "Look at the figure again while you step through it.")
+    st.error(f"Not quite. {hint}", icon=":material/cancel:")
+    return False
+
+
+def research(finding: str, reference: str, compute: Callable | None = None,
+             caption: str = "") -> object:  # fmt: skip
+    """The paper's finding, next to the same quantity computed by this app.
+
+    Parameters
+    ----------
+    finding : str
+        What the paper found, in words (markdown).
+    reference : str
+        The citation.
+    compute : callable, optional
+        Returns what to show beside the finding (a DataFrame, a dict of
+        name -> number, or a Plotly figure), computed live from
+        ``perceptron_core``; cache it with ``st.cache_data``. Never typed-in
+        figures.
+    caption : str
+        How the live numbers were computed (data, seed, settings).
+
+    Returns
+    -------
+    The computed result (None without ``compute`` or after an error).
+    """
+    st.subheader("What the research found")
+    st.markdown(finding)
+    result = None
+    if compute is not None:
+        with st.spinner("Computing the numbers live…"):
+            result = attempt("Computing the numbers", compute)
+        if isinstance(result, dict):
+            cols = st.columns(min(len(result), 4) or 1)
+            for i, (name, value) in enumerate(result.items()):
+                cols[i % len(cols)].metric(name, value)
+        elif hasattr(result, "to_plotly_json"):
+            st.plotly_chart(result, width="stretch", config=CHART_CONFIG)
+        elif result is not None:
+            st.dataframe(result, hide_index=True)
+        if caption:
+            st.caption(caption)
+    st.caption(f"Reference: {reference}")
+    return result
+
+
+def source_of(obj) -> str:
+    """The source text of a function or class (numba-compiled ones included).
+
+    Examples
+    --------
+    >>> print(source_of(source_of).splitlines()[0])
+    def source_of(obj) -> str:
+    """
+    return textwrap.dedent(inspect.getsource(getattr(obj, "py_func", obj)))
+
+
+def show_code(*objects, intro: str = "") -> None:
+    """The exact code from ``perceptron_core`` that the lesson animates."""
+    st.subheader("The code")
+    if intro:
+        st.markdown(intro)
+    for obj in objects:
+        func = getattr(obj, "py_func", obj)
+        name = f"{func.__module__}.{func.__qualname__}"
+        with st.expander(f"`{name}`", expanded=len(objects) == 1):
+            st.code(source_of(obj), language="python", line_numbers=True)
