@@ -104,3 +104,27 @@ def test_size_curve_spread_is_over_the_repeats():
     assert small["sd"] > 0 and large["accuracy"] > small["accuracy"]
     with pytest.raises(ValueError, match="fewer than the largest size"):
         size_curve(pool, sizes=(200,), test_size=100, options=OPTIONS)
+
+
+def test_nr_flags_count_the_flipped_labels_and_beat_chance():
+    from perceptron_core.datasets import make_twonorm
+    from perceptron_core.experiments.folds import stratified_folds
+    from perceptron_core.experiments.nr import _nr_cell
+
+    X, y, _, _ = make_twonorm(200, random_state=3)
+    train, test = stratified_folds(y, 5, 0)[0]
+    hits, flagged, flipped = _nr_cell(X, y, train, test, 0.2, seed=11)["flags"]
+    assert flipped == round(0.2 * len(train))  # exactly round(p m) flips
+    assert 0 < hits <= min(flagged, flipped)
+    # a flag is worth something only if it is right more often than a random pick
+    assert hits / flagged > 0.2
+
+
+def test_nr_table_reports_flag_precision_and_recall_only_under_noise():
+    from perceptron_core.experiments.nr import nr_comparison
+
+    t = nr_comparison(repeats=1, noise=(0.0, 0.2), problems=("twonorm",), n_samples=90,
+                      n_folds=3, options=RunOptions(jobs=1, cache_dir=None))
+    flags = {(r["noise"], r["column"]): r["accuracy"] for r in t.records if "flag" in r["column"]}
+    assert flags[(0.0, "flag precision")] is None and flags[(0.0, "flag recall")] is None
+    assert 0 < flags[(0.2, "flag precision")] <= 100 and 0 < flags[(0.2, "flag recall")] <= 100
