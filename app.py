@@ -13,6 +13,13 @@ from ui.runs import warm_up
 
 HERE = Path(__file__).parent
 
+
+def lesson_title(path: Path) -> str:
+    """The menu title of a lesson file: ``03_not_separable.py`` -> "3 · Not separable"."""
+    number, _, words = path.stem.partition("_")
+    return f"{int(number)} · {words.replace('_', ' ').capitalize()}"
+
+
 st.set_page_config(page_title="Perceptron Lab", page_icon=":material/add:", layout="wide")
 warm_up()  # compile the learners once per server process, not on a visitor's first click
 
@@ -28,7 +35,7 @@ pages = {
 }
 lessons = sorted((HERE / "lessons").glob("[0-9]*.py"))
 if lessons:
-    pages["Lessons"] = [st.Page(path) for path in lessons]
+    pages["Lessons"] = [st.Page(path, title=lesson_title(path)) for path in lessons]
 if (HERE / "app_pages" / "experiments.py").exists():
     pages["Perceptron Lab"].append(
         st.Page(

@@ -120,11 +120,12 @@ def test_nr_flags_count_the_flipped_labels_and_beat_chance():
     assert hits / flagged > 0.2
 
 
-def test_nr_table_reports_flag_precision_and_recall_only_under_noise():
+def test_nr_table_reports_flag_recall_only_under_noise():
     from perceptron_core.experiments.nr import nr_comparison
 
     t = nr_comparison(repeats=1, noise=(0.0, 0.2), problems=("twonorm",), n_samples=90,
                       n_folds=3, options=RunOptions(jobs=1, cache_dir=None))
     flags = {(r["noise"], r["column"]): r["accuracy"] for r in t.records if "flag" in r["column"]}
-    assert flags[(0.0, "flag precision")] is None and flags[(0.0, "flag recall")] is None
+    assert flags[(0.0, "flag recall")] is None  # nothing was flipped
+    assert flags[(0.0, "flag precision")] in (None, 0.0)  # any flag is a false alarm
     assert 0 < flags[(0.2, "flag precision")] <= 100 and 0 < flags[(0.2, "flag recall")] <= 100

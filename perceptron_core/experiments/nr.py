@@ -116,6 +116,7 @@ def nr_comparison(repeats: int = 10, noise=NOISE, problems=PROBLEMS, *, n_sample
              "clean; mean ± 95 % t-interval over all folds."),
              ("flag precision / flag recall: the share of the first NR round's 'noisy' "
               "flags that are truly flipped labels, and the share of flipped labels flagged, "
-              "pooled over all folds (empty without noise).")]
+              "pooled over all folds (without noise recall is empty and any flag is a "
+              "false alarm).")]
     return Table("NR boosting comparison (test accuracy, %)", records, ("problem", "noise"),
                  "column", notes=notes)
