@@ -19,11 +19,15 @@ stays fast. A :class:`ValueError` (including
 printed as ``perceptron-lab: error: <message>`` with exit status 1; other
 exceptions are bugs and show their traceback.
 
-Subcommands so far:
+Subcommands:
 
 * ``datasets``: list every data set (name, kind, shape, classes, source).
 * ``generate NAME``: write a generated data set to ``.csv`` or ``.npz``, with
   every generator option as a flag and ``--seed``.
+* ``search``, ``optimize``, ``curve``, ``dominance``, ``reproduce`` and
+  ``paum``: the experiments of :mod:`perceptron_core.experiments`, registered
+  at the bottom of this module by
+  :func:`~perceptron_core.experiments.cli.register_experiments`.
 """
 
 from __future__ import annotations
