@@ -2,9 +2,9 @@
 
 Everything is computed by :mod:`perceptron_core.experiments` (the same code
 as ``perceptron-lab search / optimize / curve``); this page only chooses,
-runs and draws. Results are kept twice: per session argument set by
-``st.cache_data``, and per fold on disk (the command line's cache folder),
-so a rerun, or the same run from the command line, is read, not recomputed.
+runs and draws. Finished folds are kept on disk (the command line's cache
+folder), so a rerun, or the same run from the command line, is read, not
+recomputed; the last result stays in the session while other widgets change.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from perceptron_core.experiments import MODES, RunOptions, kw_sets, resolve
 from perceptron_core.experiments.cache import default_cache_dir
 from perceptron_core.experiments.grids import KW_SETTINGS, as_matrix
 from perceptron_core.experiments.reproduce import KW_NOISE, uci_names
+from ui.safety import attempt
 
 EXPERIMENTS = {
     "Parameter search": "10-fold cross-validated accuracy of all 91 settings; each column "
@@ -69,9 +70,10 @@ def _datasets(key, seed):
     return resolve(key[1], 1, seed)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def run_experiment(kind, data_key, seed, folds, epochs, jobs, _progress=None):
-    """The experiment's tables (and raw accuracies for the heat maps); cached per arguments."""
+# Not st.cache_data: the progress bar it would record cannot be replayed, and the
+# disk cache of finished folds already makes a repeated run a read.
+def run_experiment(kind, data_key, seed, folds, epochs, jobs, progress=None):
+    """The experiment's tables (and raw accuracies for the heat maps)."""
     from perceptron_core.experiments import epoch_curve, parameter_optimisation, parameter_search
 
     sets = _datasets(data_key, seed)
@@ -79,7 +81,7 @@ def run_experiment(kind, data_key, seed, folds, epochs, jobs, _progress=None):
         raise ValueError("Choose at least one noise level.")
     group = ("noise",) if data_key[0] == "kw" else ()
     options = RunOptions(epochs=epochs, jobs=jobs, cache_dir=str(default_cache_dir()),
-                         progress=_progress or False)
+                         progress=progress or False)
     if kind == "Parameter search":
         result = parameter_search(sets, n_folds=folds, seed=seed, options=options)
         heat = result.accuracy[:, :, -1, :].mean(axis=0)  # settings x modes
@@ -98,11 +100,10 @@ if st.button("Run", type="primary", key="exp_run"):
     def report(done, total):
         bar.progress(done / max(total, 1), text=f"{done} of {total} folds done")
 
-    try:
-        st.session_state["exp_result"] = (kind, run_experiment(
-            kind, data_key, seed, folds, epochs, jobs, _progress=report))
-    except ValueError as err:  # messages from the core are written for people
-        st.error(str(err))
+    result = attempt("The experiment", run_experiment, kind, data_key, seed, folds, epochs,
+                     jobs, progress=report)
+    if result is not None:  # after an error the previous result stays on the page
+        st.session_state["exp_result"] = (kind, result)
     bar.empty()
 
 # -- results -------------------------------------------------------------------

@@ -39,3 +39,17 @@ def test_epoch_curve_is_drawn(tmp_path, monkeypatch):
     app.button(key="exp_run").click().run()
     assert not app.exception and not app.error
     assert len(app.get("plotly_chart")) == 1
+
+
+def test_running_the_same_experiment_again_reads_the_disk_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    app = AppTest.from_file(str(PAGE), default_timeout=120).run()
+    _small(app)
+    app.button(key="exp_run").click().run()
+    first = app.dataframe[0].value
+    cells = sorted((tmp_path / "perceptron-lab" / "cells").rglob("*.npz"))
+    stamps = [c.stat().st_mtime_ns for c in cells]
+    app.button(key="exp_run").click().run()  # a second press once replayed a dead progress bar
+    assert not app.exception and not app.error
+    assert app.dataframe[0].value.equals(first)
+    assert [c.stat().st_mtime_ns for c in cells] == stamps  # read, not recomputed
