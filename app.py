@@ -17,7 +17,7 @@ HERE = Path(__file__).parent
 def lesson_title(path: Path) -> str:
     """The menu title of a lesson file: ``03_not_separable.py`` -> "3 · Not separable"."""
     number, _, words = path.stem.partition("_")
-    return f"{int(number)} · {words.replace('_', ' ').capitalize()}"
+    return f"{number.lstrip('0') or '0'} · {words.replace('_', ' ').capitalize()}"
 
 
 st.set_page_config(page_title="Perceptron Lab", page_icon=":material/add:", layout="wide")

@@ -49,7 +49,7 @@ def lesson_header(number: int, title: str, goal: str) -> None:
 
 def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | None = None,
           epochs: int = 10, show: Show = Show(), math: bool = True, height: int = 520,
-          beside: Callable | None = None):  # fmt: skip
+          beside: Callable | None = None, start: Callable | None = None):  # fmt: skip
     """Train a preset run (cached) and draw it with the playground's figure and controls.
 
     Parameters
@@ -73,6 +73,11 @@ def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | No
     beside : callable, optional
         ``beside(run, data, t)`` draws lesson-specific numbers for step ``t``
         under the math panel (inside the same fragment, so it follows the step).
+    start : callable, optional
+        ``start(timeline) -> t``: the step a session sees first (for instance
+        ``lambda tl: tl.next_update(0)``, or ``lambda tl: tl.n_events`` for the
+        end of training), so the first view shows what the lesson is about.
+        Default: the step in the URL, else 0.
 
     Returns
     -------
@@ -100,6 +105,9 @@ def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | No
     if run is None:
         return None, None
     show = Show(**{**show.__dict__, "mode": learner.shown_mode(settings)})
+    tkey = f"{prefix}t"
+    if start is not None and tkey not in st.session_state and "t" not in st.query_params:
+        st.session_state[tkey] = int(start(run.timeline))  # before the time slider exists
 
     @st.fragment
     def _moving_part():

@@ -1,0 +1,206 @@
+"""Lesson 1. The perceptron rule: what one update does to the line.
+
+The playground's figure on 20 separable points; beside it, the numbers of
+the current update, which show that an update always moves the example's
+score towards its label by exactly η(‖x‖² + C). Session keys start with
+``l01_``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from lessons._basics import seed_control
+from perceptron_core import _engine
+from ui.datasource import DataRequest
+from ui.figures import Show
+from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+
+PREFIX = "l01_"
+EPOCHS = 20
+
+
+def score_changes(run, data) -> tuple[np.ndarray, np.ndarray]:
+    """For every update of the run: the change of ``y(<w,x> - θ)`` on its own example, and
+    the change the rule predicts, ``η(‖x‖² + C)``."""
+    tl, est = run.timeline, run.estimator
+    events = np.flatnonzero(tl.before != tl.after)
+    j = tl.index[events]
+    x, y = data.X[j], data.y[j]
+    W, theta = tl.W[0], tl.theta[0]
+    old = y * ((W[tl.before[events]] * x).sum(axis=1) - theta[tl.before[events]])
+    new = y * ((W[tl.after[events]] * x).sum(axis=1) - theta[tl.after[events]])
+    return new - old, est.eta * ((x**2).sum(axis=1) + est.C_)
+
+
+def update_numbers(run, data, t: int) -> None:
+    """Beside the figure: the example's score before and after the current update."""
+    tl, est = run.timeline, run.estimator
+    with st.container(border=True):
+        st.markdown("**What this update did to the example's own score**")
+        if not tl.is_update(t):
+            st.caption("No update at this step. Press **Next update** to jump to one.")
+            return
+        j = int(tl.index[tl.event(t)])
+        x, y = data.X[j], int(data.y[j])
+        w_old, th_old = tl.previous_hypothesis(t)
+        w_new, th_new = tl.hypothesis(t)
+        before, after = y * (w_old @ x - th_old), y * (w_new @ x - th_new)
+        # inline math, one line each: it wraps inside the narrow column (display math clips)
+        st.markdown(rf"$y(\langle w,x\rangle - \theta):\ {before:.4g} \to {after:.4g}$")
+        st.markdown(rf"$\text{{change}} = {after - before:.4g}$")
+        st.markdown(
+            rf"$\eta\,(\lVert x\rVert^2 + C) = {est.eta:g}\cdot({x @ x:.4g} + {est.C_:.4g})"
+            rf" = {est.eta * (x @ x + est.C_):.4g}$"
+        )
+
+
+def live_numbers(run, data) -> dict:
+    """The run's own numbers for the research box (cheap: the run is cached already)."""
+    change, predicted = score_changes(run, data)
+    per_epoch = run.timeline.mistakes_per_epoch()
+    clean = np.flatnonzero(per_epoch == 0)
+    C = run.estimator.C_
+    wrong_way = int(((data.X**2).sum(axis=1) < C).sum())
+    return {
+        "Updates made": f"{len(change)}",
+        "First epoch without a mistake": f"{clean[0] + 1}" if len(clean) else f"none in {EPOCHS}",
+        "Largest |change − η(‖x‖²+C)|": f"{np.abs(change - predicted).max(initial=0):.1e}",
+        "Points a '+θ' step would hurt": f"{wrong_way} of {len(data.y)}",
+    }
+
+
+lesson_header(
+    1,
+    "The perceptron rule",
+    "See what a single update does to the weight vector, the threshold and the line.",
+)
+st.markdown(
+    r"""
+A perceptron draws a line and calls everything on one side **+1** and on the
+other **−1**. The line is all points $x$ with $\langle w, x\rangle = \theta$:
+the weight vector $w$ is its normal (it points to the +1 side) and the
+threshold $\theta$ sets how far it sits from the origin.
+"""
+)
+st.latex(r"\hat y(x) = \operatorname{sign}\big(\langle w, x\rangle - \theta\big)")
+st.markdown(
+    r"""
+Training visits the examples one by one. When the prediction for $(x, y)$ is
+right nothing changes; when it is wrong (Rosenblatt's *error correction*):
+"""
+)
+st.latex(r"w \leftarrow w + \eta\, y\, x \qquad \theta \leftarrow \theta - \eta\, y\, C")
+st.markdown(
+    r"""
+$\eta$ is the learning rate, $C$ the threshold step; both start from
+$\theta_{init} = C = $ the mean of $\lVert x_j\rVert^2$ and $w = 0$. Why this
+fixes the mistake: the example's own score $y(\langle w,x\rangle-\theta)$,
+negative before the update, grows by
+"""
+)
+st.latex(
+    r"y\big(\langle w + \eta y x, x\rangle - (\theta - \eta y C)\big)"
+    r" - y\big(\langle w,x\rangle - \theta\big) = \eta\,(\lVert x\rVert^2 + C) > 0"
+)
+st.markdown(
+    r"""
+so $w$ turns towards $x$ for a positive example and away from it for a
+negative one, and the threshold moves so that the example gets easier to
+classify right. One update may not be enough to fix the example, and it may
+break others: that is why training makes several passes (*epochs*).
+
+**In the figure:** orange diamonds are +1, blue circles −1; the tint is the
+side each region is given; the black line is $\langle w,x\rangle = \theta$ and
+the black arrow is $w$. The red ring marks the example being visited; after
+an update the grey arrow is the old $w$ and the red arrow the change
+$\Delta w = \eta y x$. The panel on the right does the arithmetic of the
+current step, and the box under it checks the score change above.
+"""
+)
+
+left, right = st.columns(2)
+with left:
+    seed = seed_control(PREFIX)
+with right:
+    eta = st.select_slider(
+        "Learning rate η",
+        options=(0.05, 0.1, 0.2, 0.5, 1.0, 2.0),
+        value=0.5,  # larger steps than KW's 0.1: the first line is already in view
+        key=f"{PREFIX}eta",
+        help="How far one update moves w (and θ: the step is η·C).",
+    )
+request = DataRequest("separable", (("margin", 0.15), ("n_samples", 20)), seed=seed)
+data, run = stage(
+    PREFIX,
+    request,
+    "perceptron",
+    {"eta": eta},
+    epochs=EPOCHS,
+    show=Show(band=False, test_points=False),
+    beside=update_numbers,
+    start=lambda timeline: timeline.next_update(0),  # open on the first update
+)
+
+try_this(
+    "The figure opens on the first update. Press **Next update** a few times. On a +1 "
+    "example (orange) the red arrow Δw points *towards* the example, on a −1 example "
+    "(blue) *away* from it; check that the box under the panel reports a change of "
+    "exactly η(‖x‖² + C) every time.",
+    "Change the **learning rate η** from 0.5 to 0.1. The score change in the box shrinks "
+    "fivefold and the first lines fall outside the view: the starting threshold θ_init now "
+    "outweighs the steps η·y·x and η·y·C. Press **End**: the step counter above the figure "
+    "(*updates so far*) shows that this run needs more updates.",
+    "Change the **data seed**. A new line and new points: press **End** and compare the "
+    "number of updates with the previous seed. Some sets need a handful, some many more.",
+)
+
+check_question(
+    PREFIX,
+    "The perceptron misclassifies a positive example (y = +1). What happens to θ?",
+    [
+        "θ decreases by η·C, so positive predictions get easier",
+        "θ increases by η·C, so positive predictions get harder",
+        "θ stays; only w changes",
+    ],
+    answer=0,
+    why="θ ← θ − η·y·C with y = +1 lowers θ, and a point is called +1 when "
+    "⟨w,x⟩ > θ: the missed positive example moves towards the +1 side.",
+    hints={
+        1: "That is the sign printed in Khardon & Wachman's figures; with the rule "
+        "sign(⟨w,x⟩ − θ) it would make the missed positive *harder* to get right.",
+        2: "Look at the math panel during an update: both w and θ change.",
+    },
+)
+
+if run is not None:
+    research(
+        r"""
+Rosenblatt (1958) proposed this *error-correction* rule: change the weights
+only after a mistake, by the example itself, signed by its label. Every
+update raises the example's own score by $\eta(\lVert x\rVert^2 + C)$, and on
+data that a line separates the corrections stop after finitely many updates
+(lesson 2 counts them). Khardon & Wachman (2007, Figures 1–2) print the
+threshold step as $\theta + \eta y C$; with their own prediction rule
+$\operatorname{sign}(\langle w,x\rangle-\theta)$ that changes the example's
+score by $\eta(\lVert x\rVert^2 - C)$ instead, which is negative for every
+point with $\lVert x\rVert^2 < C$. This app uses the minus sign (SPEC §1).
+Numbers from the run above:
+""",
+        "F. Rosenblatt, “The perceptron: a probabilistic model for information storage and "
+        "organization in the brain”, Psychological Review 65(6), 386–408 (1958); R. Khardon "
+        "and G. Wachman, “Noise tolerant variants of the perceptron algorithm”, JMLR 8, "
+        "227–248 (2007).",
+        compute=lambda: live_numbers(run, data),
+        caption=f"From the recorded run above (seed {seed}, η = {eta:g}, {EPOCHS} epochs): "
+        "every update's score change compared with η(‖x‖² + C); the last metric counts "
+        "the training points with ‖x‖² < C.",
+    )
+
+show_code(
+    _engine._epoch,
+    intro="One epoch of the compiled loop that trained the run above. The update is the "
+    "`if yhat != y` branch: `W[c, i] += step_w * X[j, i]` with `step_w = eta * y`, and "
+    "`theta[c] -= step_w * C`.",
+)

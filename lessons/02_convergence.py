@@ -1,0 +1,284 @@
+"""Lesson 2. Convergence: Novikoff's bound (R/γ)² against the updates the perceptron makes.
+
+The figure trains on separable points whose gap the student sets; beside it,
+the bound for that data and the updates so far. The research box trains on
+many seeded sets per margin and draws observed updates against the bound.
+Session keys start with ``l02_``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from lessons._basics import at_end, seed_control
+from perceptron_core import Perceptron, _engine
+from perceptron_core.datasets import make_separable
+from ui.datasource import DataRequest
+from ui.diagnostics import novikoff_bound
+from ui.figures import BLACK, BLUE, VERMILLION, Show
+from ui.lesson import (
+    CHART_CONFIG,
+    check_question,
+    lesson_header,
+    research,
+    show_code,
+    stage,
+    try_this,
+)
+
+PREFIX = "l02_"
+EPOCHS = 30
+#: The research sweep: margins of the 2-D separable sets, sets per margin, points per set.
+SWEEP_MARGINS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4)
+SWEEP_SETS, SWEEP_POINTS = 8, 300
+#: Enough epochs for every sweep run to reach an epoch without updates (the engine
+#: adds the update-free rest at once, so a generous cap costs nothing).
+SWEEP_EPOCHS = 5_000
+
+
+def bound_box(run, data, t: int) -> None:
+    """Beside the figure: Novikoff's bound for these data and the updates so far."""
+    tl, est = run.timeline, run.estimator
+    bound, R, gamma = novikoff_bound(
+        data.X, data.y, data.w_star, data.theta_star, est.eta, est.C_, est.theta_init_
+    )
+    with st.container(border=True):
+        st.markdown("**Novikoff's bound on these data**")
+        st.markdown(  # inline math: wraps in the narrow column, where display math clips
+            rf"$R = {R:.3g},\ \gamma = {gamma:.3g}$: at most **{bound:,.0f}** updates"
+        )
+        st.progress(
+            min(tl.row(t) / bound, 1.0),
+            text=f"Updates so far: {tl.row(t)} of at most {bound:,.0f}",
+        )
+        per_epoch = tl.mistakes_per_epoch()
+        clean = np.flatnonzero(per_epoch == 0)
+        st.caption(
+            f"The whole run: {tl.W.shape[1] - 1} updates; "
+            + (
+                f"epoch {clean[0] + 1} is the first without one."
+                if len(clean)
+                else f"still updating after {EPOCHS} epochs."
+            )
+        )
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def sweep(seed: int) -> pd.DataFrame:
+    """Observed updates and Novikoff's bound for :data:`SWEEP_SETS` sets per margin.
+
+    Set ``i`` of every margin is ``make_separable(SWEEP_POINTS, margin,
+    random_state=seed * 1000 + i)``, trained by the plain perceptron
+    (η = 0.1, θ_init = C = mean ‖x‖²) until an epoch without updates.
+    """
+    rows = []
+    for margin in SWEEP_MARGINS:
+        for i in range(SWEEP_SETS):
+            set_seed = seed * 1000 + i
+            X, y, _, target = make_separable(SWEEP_POINTS, margin, random_state=set_seed)
+            clf = Perceptron(epochs=SWEEP_EPOCHS, random_state=set_seed).fit(X, y)
+            if clf.updates_per_epoch_[-1] != 0:
+                raise ValueError(f"A run with margin {margin} did not converge.")
+            bound, _, gamma = novikoff_bound(
+                X,
+                y,
+                np.asarray(target.w),
+                float(target.theta),
+                clf.eta,
+                clf.C_,
+                clf.theta_init_,
+            )
+            rows.append(
+                {"margin": margin, "gamma": gamma, "updates": clf.n_updates_, "bound": bound}
+            )
+    runs = pd.DataFrame(rows)
+    runs["share"] = runs["updates"] / runs["bound"]
+    table = runs.groupby("margin", as_index=False).agg(
+        gamma=("gamma", "mean"),
+        mean_updates=("updates", "mean"),
+        most_updates=("updates", "max"),
+        bound=("bound", "mean"),
+        largest_share=("share", "max"),
+    )
+    return table.rename(
+        columns={
+            "margin": "gap of the generator",
+            "gamma": "γ (mean)",
+            "mean_updates": "updates (mean)",
+            "most_updates": "updates (most)",
+            "bound": "bound (mean)",
+            "largest_share": "largest updates ÷ bound",
+        }
+    ).round({"γ (mean)": 3, "updates (mean)": 1, "bound (mean)": 0, "largest updates ÷ bound": 3})
+
+
+def sweep_figure(table: pd.DataFrame) -> go.Figure:
+    """Observed updates and the bound against γ, both axes logarithmic."""
+    gamma = table["γ (mean)"]
+    fig = go.Figure()
+    fig.add_scatter(
+        x=gamma,
+        y=table["bound (mean)"],
+        name="Novikoff's bound (mean)",
+        mode="lines+markers",
+        line={"color": VERMILLION, "dash": "dash"},
+        marker={"symbol": "square"},
+    )
+    fig.add_scatter(
+        x=gamma,
+        y=table["updates (most)"],
+        name="updates (most)",
+        mode="lines+markers",
+        line={"color": BLACK, "width": 1},
+        marker={"symbol": "triangle-up"},
+    )
+    fig.add_scatter(
+        x=gamma,
+        y=table["updates (mean)"],
+        name="updates (mean)",
+        mode="lines+markers",
+        line={"color": BLUE},
+        marker={"symbol": "circle"},
+    )
+    fig.update_layout(
+        height=360,
+        template="plotly_white",
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        title={"text": "Updates until convergence against the margin γ", "font": {"size": 14}},
+        xaxis={
+            "type": "log",
+            "title": "γ (margin with the threshold folded in)",
+            "tickvals": gamma,
+            "ticktext": [f"{g:.3g}" for g in gamma],
+        },
+        yaxis={"type": "log", "title": "updates", "dtick": 1},  # a label per power of ten
+        legend={"orientation": "h", "y": -0.2},
+    )
+    return fig
+
+
+lesson_header(
+    2,
+    "Convergence",
+    "Learn why the perceptron stops on separable data, and how the margin limits its updates.",
+)
+st.markdown(
+    r"""
+If some line separates the training data, the perceptron stops making
+updates after finitely many of them, however the examples are ordered.
+Novikoff's proof needs two numbers. Fold the threshold into the vectors,
+$z = (x, -C)$ and $v = (w, \theta/C)$, so the score is $\langle v, z\rangle$
+and an update is $v \leftarrow v + \eta y z$. Let $u$ be any separating line
+scaled to length 1 in these coordinates (here the true line the data came
+from), and
+"""
+)
+st.latex(r"R = \max_j \lVert z_j\rVert \qquad \gamma = \min_j\, y_j\,\langle u, z_j\rangle > 0")
+st.markdown(
+    r"""
+$\gamma$ is the **margin**: how far the closest example is from the line.
+Each update raises $\langle u, v\rangle$ by at least $\eta\gamma$ (the line
+gets more aligned with $u$) but raises $\lVert v\rVert^2$ by at most
+$\eta^2 R^2$ (a mistake means $y\langle v, z\rangle \le 0$). After $k$
+updates, starting from $v = 0$, Cauchy–Schwarz gives
+"""
+)
+st.latex(
+    r"k\,\eta\gamma \;\le\; \langle u, v_k\rangle \;\le\; \lVert v_k\rVert \;\le\; "
+    r"\sqrt{k}\,\eta R \quad\Longrightarrow\quad k \;\le\; \left(\frac{R}{\gamma}\right)^{2}"
+)
+st.markdown(
+    r"""
+Our perceptron starts at $\theta = \theta_{init}$, not at 0, which shifts
+the bound a little: it is the largest $k$ with
+$(a + k\eta\gamma)^2 \le b^2 + k\eta^2R^2$, where $a$ and $b$ are the two
+quantities of the start $v_0 = (0, \theta_{init}/C)$; with $\theta_{init} = 0$
+it is exactly $(R/\gamma)^2$. The bound depends on neither the number of
+examples nor the dimension, only on the margin: **halve the gap and the
+bound quadruples.**
+
+**In the figure:** separable points with a gap you choose, trained by the
+plain perceptron (lesson 1's figure). The box under the panel gives $R$,
+$\gamma$ and the bound for these points, and how much of it the run has used.
+"""
+)
+
+left, right = st.columns(2)
+with left:
+    margin = st.select_slider(
+        "Gap between the classes",
+        options=(0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4),
+        value=0.1,
+        key=f"{PREFIX}margin",
+        help="Distance from the true line to the nearest point (the generator's margin).",
+    )
+with right:
+    seed = seed_control(PREFIX)
+request = DataRequest("separable", (("margin", margin), ("n_samples", 60)), seed=seed)
+data, run = stage(
+    PREFIX,
+    request,
+    "perceptron",
+    epochs=EPOCHS,
+    show=Show(band=False, test_points=False, target=True),
+    beside=bound_box,
+    start=at_end,
+)
+
+try_this(
+    "The figure opens at the end of training: the box shows that the run used only a "
+    "small part of the bound. The bound is a worst case over every order of the "
+    "examples, not a forecast.",
+    "Set the **gap** to 0.01. γ shrinks, the bound grows with 1/γ², and the dotted true "
+    "line hugs points of both classes; press **End** and see whether the run needs more updates.",
+    "Change the **data seed** with the gap at 0.01: R hardly moves, but γ and the bound jump, "
+    "because they depend on the one point nearest the line.",
+)
+
+check_question(
+    PREFIX,
+    "R stays the same and the margin γ is halved. What happens to Novikoff's bound?",
+    ["It doubles", "It is four times as large", "It stays the same: it counts examples"],
+    answer=1,
+    why="The bound is (R/γ)²: halving γ multiplies it by 2² = 4.",
+    hints={
+        0: "Look at the exponent of R/γ.",
+        2: "The bound does not depend on the number of examples at all.",
+    },
+)
+
+research_result = research(
+    r"""
+Novikoff (1962) proved that the perceptron makes at most $(R/\gamma)^2$
+updates on data separated with margin $\gamma$, whatever their number,
+dimension or order. Being a guarantee for every order, it is far above what
+random data need; but the count the perceptron needs still grows as the
+margin shrinks. Computed live for 2-D sets of
+300 points:
+""",
+    "A. B. J. Novikoff, “On convergence proofs on perceptrons”, Proceedings of the "
+    "Symposium on the Mathematical Theory of Automata 12, 615–622 (1962).",
+    compute=lambda: sweep(seed),
+    caption=f"{SWEEP_SETS} sets of {SWEEP_POINTS} points per gap (seeds {seed * 1000}–"
+    f"{seed * 1000 + SWEEP_SETS - 1}, from the data seed above), plain perceptron "
+    "(η = 0.1) trained until an epoch without updates; γ and the bound with the threshold "
+    "folded in (ui.diagnostics.novikoff_bound).",
+)
+if research_result is not None:
+    st.markdown(
+        f"The most any of these runs used of its own bound: "
+        f"**{research_result['largest updates ÷ bound'].max():.1%}**."
+    )
+    st.plotly_chart(
+        sweep_figure(research_result), width="stretch", config=CHART_CONFIG, key=f"{PREFIX}sweep"
+    )
+
+show_code(
+    _engine._epoch,
+    novikoff_bound,
+    intro="The loop that makes the updates the bound counts (the `if yhat != y` branch), "
+    "and the function that computes the bound with the threshold folded in.",
+)

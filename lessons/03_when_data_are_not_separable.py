@@ -1,0 +1,224 @@
+"""Lesson 3. When data are not separable: the perceptron cycles, and the last hypothesis is luck.
+
+The figure trains on points split by a line with some training labels
+flipped; beside it, the accuracy of every hypothesis the run passes
+through, so the student sees the last one is just where training stopped.
+Session keys start with ``l03_``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from lessons._basics import accuracy, at_end, noisy_line, seed_control
+from perceptron_core import _engine
+from ui.figures import BLUE, ORANGE, VERMILLION, Show
+from ui.lesson import (
+    CHART_CONFIG,
+    check_question,
+    lesson_header,
+    research,
+    show_code,
+    stage,
+    try_this,
+)
+
+PREFIX = "l03_"
+
+
+def hypothesis_accuracies(run, data) -> tuple[np.ndarray, np.ndarray]:
+    """Training and test accuracy of every hypothesis of the run (row k: after k updates)."""
+    W, theta = run.timeline.W[0], run.timeline.theta[0]
+
+    def acc(X, y):
+        return (np.where(X @ W.T - theta > 0, 1, -1) == y[:, None]).mean(axis=0)
+
+    return acc(data.X, data.y), acc(data.X_test, data.y_test)
+
+
+def accuracy_trail(run, data, t: int) -> None:
+    """Beside the figure: accuracy of each hypothesis so far, the current one marked."""
+    train, test = hypothesis_accuracies(run, data)
+    k = run.timeline.row(t)
+    updates = np.arange(k + 1)
+    st.markdown("**Accuracy of each hypothesis so far**")
+    fig = go.Figure()
+    fig.add_scatter(
+        x=updates,
+        y=train[: k + 1],
+        name="training (noisy labels)",
+        mode="lines",
+        line={"color": BLUE, "width": 1},
+    )
+    fig.add_scatter(
+        x=updates,
+        y=test[: k + 1],
+        name="test (clean labels)",
+        mode="lines",
+        line={"color": ORANGE, "width": 1},
+    )
+    fig.add_scatter(
+        x=[k],
+        y=[test[k]],
+        name="current",
+        mode="markers",
+        marker={"color": VERMILLION, "size": 10, "symbol": "circle-open", "line": {"width": 3}},
+    )
+    low = min(0.4, float(min(train.min(), test.min())) - 0.02)  # room for a line gone wrong
+    fig.update_layout(
+        height=340,
+        template="plotly_white",
+        margin={"l": 10, "r": 10, "t": 50, "b": 10},  # the legend sits on top
+        xaxis_title="after update number",
+        yaxis={"title": "accuracy", "tickformat": ".0%", "range": [low, 1.02]},
+        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 11}},
+    )
+    st.plotly_chart(fig, width="stretch", config=CHART_CONFIG, key=f"{PREFIX}trail")
+
+
+def live_numbers(run, data) -> dict:
+    """From the run: updates never stop, and the test accuracy depends on where it stops."""
+    tl = run.timeline
+    test_acc = 1 - run.test_errors / len(data.y_test)
+    last = accuracy(run.final_test["last"], data.y_test)  # from the core's predict_all
+    later = test_acc[len(test_acc) // 2 :]  # epochs of the second half: long past the start
+    return {
+        "Updates in the last epoch": f"{tl.mistakes_per_epoch()[-1]}",
+        "Test accuracy of the last hypothesis": f"{last:.1%}",
+        "Worst epoch end (2nd half)": f"{later.min():.1%}",
+        "Best epoch end (2nd half)": f"{later.max():.1%}",
+    }
+
+
+lesson_header(
+    3,
+    "When data are not separable",
+    "See the perceptron keep moving on data no line separates, and why its last line is a "
+    "poor choice.",
+)
+st.markdown(
+    r"""
+Flip a few labels of separable data and no line gets every training example
+right. Then every epoch contains at least one mistake, every mistake
+triggers an update, and training never settles:
+"""
+)
+st.latex(
+    r"\forall (w,\theta)\ \exists j:\ y_j\big(\langle w,x_j\rangle-\theta\big) \le 0"
+    r"\quad\Longrightarrow\quad \text{at least one update per epoch, for ever.}"
+)
+st.markdown(
+    r"""
+The weights do not run away either: the *perceptron cycling theorem* says
+$\lVert w\rVert$ stays bounded, so the line wanders among a limited set of
+positions, pulled back and forth by the examples it keeps getting wrong
+(often the flipped ones, marked ×). Each update helps the example it was
+made for and may hurt many others. The hypothesis left at the end is
+whichever one the last mistake produced:
+"""
+)
+st.latex(
+    r"(w_{last}, \theta_{last}) = \text{the hypothesis after the final update,"
+    r" good or bad}"
+)
+st.markdown(
+    r"""
+**In the figure:** half of the points are kept apart for testing (not drawn;
+their labels are never flipped, so they measure how close the line gets to
+the truth); the training points with flipped labels carry a ×, and the
+dotted line is the true boundary. The chart under the panel follows every
+hypothesis of the run: training accuracy (on the noisy labels) and test
+accuracy after each update. On separable data both curves would climb and
+stop; here they saw-tooth for as long as you train.
+"""
+)
+
+cols = st.columns(3)
+with cols[0]:
+    noise = st.select_slider(
+        "Flipped training labels",
+        options=(0.0, 0.05, 0.1, 0.2, 0.3),
+        value=0.1,
+        format_func=lambda p: f"{p:.0%}",
+        key=f"{PREFIX}noise",
+        help="Exactly this share of the 60 training labels is flipped.",
+    )
+with cols[1]:
+    epochs = st.slider(
+        "Stop after epoch",
+        min_value=5,
+        max_value=60,
+        value=30,
+        key=f"{PREFIX}epochs",
+        help="Training runs this many passes; the last hypothesis is the one in force then.",
+    )
+with cols[2]:
+    seed = seed_control(PREFIX, default=5)  # its epoch ends differ a lot: the point at a glance
+data, run = stage(
+    PREFIX,
+    noisy_line(seed, noise),
+    "perceptron",
+    epochs=epochs,
+    show=Show(band=False, test_points=False, target=True),
+    beside=accuracy_trail,
+    start=at_end,
+)
+
+try_this(
+    "The figure opens at the end of training: the test curve keeps jumping up and down "
+    "until the very last update. Read its last value, then move **Stop after epoch** from "
+    "30 to 31, then 32, pressing **End** each time: a different last hypothesis each "
+    "time, often a different test accuracy.",
+    "Set **flipped training labels** to 0%. The data are separable again: the updates "
+    "stop, both curves end flat, and the step counter stops adding updates.",
+    "Change the **data seed** and watch where the line ends up: the flipped points "
+    "(×) keep dragging it across the true line.",
+)
+
+check_question(
+    PREFIX,
+    "No line separates the training data. What happens to the number of updates per epoch "
+    "as training goes on?",
+    [
+        "It falls to 0 once the perceptron has seen every example often enough",
+        "It never reaches 0: every epoch has at least one mistake, so at least one update",
+        "It grows without bound, because ‖w‖ grows without bound",
+    ],
+    answer=1,
+    why="Some example is always on the wrong side, and every mistake updates; the "
+    "cycling theorem keeps ‖w‖ bounded, so the line wanders instead of settling.",
+    hints={
+        0: "Set the flipped labels to 10% and press End: is there an epoch without updates?",
+        2: "The cycling theorem says the opposite about ‖w‖; the updates per epoch stay "
+        "roughly level.",
+    },
+)
+
+if run is not None:
+    research(
+        r"""
+Block & Levin (1970) proved the *cycling theorem*: on any data the
+perceptron's weights stay bounded, so on non-separable data it neither
+converges nor diverges, it cycles. Gallant (1990) drew the practical
+conclusion: the last hypothesis is an accident of when training stops, and
+can be much worse than the best one seen; his *pocket algorithm* keeps the
+hypothesis with the longest run of correct classifications instead
+(lesson 4's longest survivor). Numbers from the run above:
+""",
+        "H. D. Block and S. A. Levin, “On the boundedness of an iterative procedure for "
+        "solving a system of linear inequalities”, Proc. AMS 26, 229–235 (1970); S. I. "
+        "Gallant, “Perceptron-based learning algorithms”, IEEE Trans. Neural Networks 1(2), "
+        "179–191 (1990).",
+        compute=lambda: live_numbers(run, data),
+        caption=f"From the recorded run above (seed {seed}, {noise:.0%} flipped, {epochs} "
+        "epochs): test accuracy on the 60 clean test points of the hypothesis in force at "
+        "the end of each epoch of the second half, and of the last one.",
+    )
+
+show_code(
+    _engine._epoch,
+    intro="The same loop as in lesson 1: nothing in it knows whether the data are "
+    "separable, so on noisy labels the `if yhat != y` branch fires in every epoch.",
+)

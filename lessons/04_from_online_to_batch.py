@@ -1,0 +1,187 @@
+"""Lesson 4. From on-line to batch: the longest survivor, the voted and the averaged perceptron.
+
+One run, four predictors: the figure draws the last line, the longest
+survivor, the averaged line and the voted ensemble at once; beside it, their
+accuracies at the current step. The research box repeats Khardon &
+Wachman's comparison on their artificial data. Session keys start with ``l04_``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from lessons._basics import (
+    accuracy,
+    at_end,
+    kw_caption,
+    kw_cross_validated,
+    noisy_line,
+    seed_control,
+)
+from perceptron_core import _engine
+from perceptron_core._record import HypothesisRecord
+from ui.diagnostics import accuracies_at
+from ui.figures import Show
+from ui.learners import MODES
+from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+
+PREFIX = "l04_"
+#: Label-noise levels of the research table (KW's grid has 0 to 0.25).
+NOISE_LEVELS = (0.0, 0.05, 0.15, 0.25)
+
+
+def four_predictors(run, data, t: int) -> None:
+    """Beside the figure: each predictor's accuracy at this step, and after training."""
+    acc = accuracies_at(run, data, t)
+    st.markdown("**The four predictors at this step**")
+    st.dataframe(
+        [{"data": part, **{m: f"{v:.1%}" for m, v in accs.items()}} for part, accs in acc.items()],
+        hide_index=True,
+        width="stretch",
+    )
+    final = {m: accuracy(run.final_test[m], data.y_test) for m in MODES}
+    st.caption(
+        "After the whole run, from the core's `predict_all` (test): "
+        + ", ".join(f"{m} {v:.1%}" for m, v in final.items())
+        + "."
+    )
+
+
+lesson_header(
+    4,
+    "From on-line to batch",
+    "Turn the perceptron's many hypotheses into one good classifier: longest survivor, "
+    "voted and averaged.",
+)
+st.markdown(
+    r"""
+The perceptron is an **on-line** learner: it passes through hypotheses
+$(w_1,\theta_1), (w_2,\theta_2), \dots, (w_K,\theta_K)$, one per update. For a
+**batch** task (train once, then classify new data) we must choose what to
+keep, and lesson 3 showed that the last one is a lottery on noisy data.
+Count, for every hypothesis, the correct predictions it made before the next
+update: its **vote** $c_k$ (how long it *survived*). One run gives four
+predictors:
+"""
+)
+st.latex(
+    r"""
+\begin{aligned}
+\text{last:}\quad & \operatorname{sign}(\langle w_K, x\rangle - \theta_K) \\
+\text{longest survivor:}\quad & \operatorname{sign}(\langle w_{k^*}, x\rangle - \theta_{k^*}),
+  \quad k^* = \arg\max_k c_k \\
+\text{voted:}\quad & \operatorname{sign}\Big(\sum_{k\ge1} c_k\,
+  \operatorname{sign}(\langle w_k, x\rangle - \theta_k)\Big) \\
+\text{averaged:}\quad & \operatorname{sign}(\langle \bar w, x\rangle - \bar\theta),\quad
+  \bar w = \frac{\sum_k c_k w_k}{\sum_k c_k},\ \ \bar\theta
+  = \frac{\sum_k c_k \theta_k}{\sum_k c_k}
+\end{aligned}
+"""
+)
+st.markdown(
+    r"""
+The longest survivor is Gallant's *pocket*: the hypothesis that got the
+longest run of examples right. The voted perceptron lets every hypothesis
+vote with weight $c_k$, so long-lived ones dominate and short-lived ones
+(made right after a noisy example) hardly count; its boundary is not a
+line. The averaged perceptron averages the weights instead of the votes: one
+line, as cheap to use as the last one, and usually very close to the voted
+one. Votes carry over between epochs; only an update starts a new count.
+
+**In the figure:** the tint is the voted predictor's side (the sign of the
+vote sum); grey lines are the hypotheses with the most votes, darker for
+more votes; black is the last line, dashed green the averaged line and
+dotted purple the longest survivor. Flipped training labels carry a ×; the
+clean test half is not drawn. The table under the panel scores all four at
+the current step.
+"""
+)
+
+left, right = st.columns(2)
+with left:
+    noise = st.select_slider(
+        "Flipped training labels",
+        options=(0.0, 0.05, 0.1, 0.15, 0.2, 0.3),
+        value=0.15,
+        format_func=lambda p: f"{p:.0%}",
+        key=f"{PREFIX}noise",
+        help="Exactly this share of the 60 training labels is flipped.",
+    )
+with right:
+    seed = seed_control(PREFIX, default=4)  # a set whose last line ends far from the others
+data, run = stage(
+    PREFIX,
+    noisy_line(seed, noise),
+    "kw",
+    epochs=20,
+    show=Show(  # no w arrows: four predictors are already a lot to read
+        ensemble=True,
+        averaged=True,
+        longest=True,
+        arrows=False,
+        band=False,
+        test_points=False,
+        target=True,
+    ),
+    beside=four_predictors,
+    start=at_end,
+)
+
+try_this(
+    "Press **Play** (or drag the time slider) and watch the black last line jump at every "
+    "update while the dashed green averaged line and the voted tint barely move.",
+    "Set **flipped training labels** to 0%. The data are separable: once training stops "
+    "updating, the last hypothesis collects all later votes, and the four predictors agree.",
+    "Change the **data seed** a few times and compare the last row of the table: which "
+    "predictor is most often at the top on the test half?",
+)
+
+check_question(
+    PREFIX,
+    "Why is the voted perceptron's boundary bent while the averaged perceptron's is a "
+    "straight line?",
+    [
+        (
+            "Voting adds the *signs* of many lines (not linear in x); averaging adds the "
+            "*weights*, which gives one line"
+        ),
+        "The voted perceptron uses a kernel",
+        "The averaged perceptron only keeps the longest survivor",
+    ],
+    answer=0,
+    why="A sum of signs of linear functions is a step function, not linear; "
+    "Σ c_k(⟨w_k,x⟩ − θ_k) is linear in x, so its zero set is a line.",
+    hints={
+        1: "Every hypothesis here is a line in the plane: no kernel is involved.",
+        2: "Averaging uses every hypothesis from the first update on, weighted by its votes.",
+    },
+)
+
+research(
+    r"""
+Freund & Schapire (1999) introduced the voted perceptron as a way to turn
+the on-line perceptron into a batch learner with a margin-based guarantee,
+and found its predictions (and the averaged ones) much better than the last
+hypothesis, close to support vector machines on handwritten digits.
+Khardon & Wachman (2007) compared the predictors on artificial data with
+label noise: the voted perceptron, which needs no parameter, did about as
+well as the best tuned variants, while the last hypothesis fell behind as
+noise grew. The same comparison, computed live:
+""",
+    "Y. Freund and R. E. Schapire, “Large margin classification using the perceptron "
+    "algorithm”, Machine Learning 37(3), 277–296 (1999); R. Khardon and G. Wachman, "
+    "“Noise tolerant variants of the perceptron algorithm”, JMLR 8, 227–248 (2007).",
+    compute=lambda: kw_cross_validated(NOISE_LEVELS, (0.0,), seed).drop(columns="margin τ"),
+    caption=kw_caption(seed) + " Plain perceptron (no margin); the four columns come from "
+    "the same runs.",
+)
+
+show_code(
+    _engine._epoch,
+    HypothesisRecord.longest,
+    HypothesisRecord.averaged,
+    HypothesisRecord.voted_scores,
+    intro="The loop counts the votes: `votes[c, k] += 1` for a correct prediction, the "
+    "survival tally `state[c, 0]` and the longest survivor `state[c, 2]`, reset only "
+    "by an update. The record then builds the other predictors from the stored updates.",
+)

@@ -1,0 +1,209 @@
+"""Lesson 5. Margins: the perceptron with margin (PAM) and the thick separator, and noise.
+
+The figure trains either learner on points with flipped labels, with the
+margin band drawn; beside it, the band's width in distance units, ‖w‖ and
+the test accuracy of the current line. The research box repeats Khardon &
+Wachman's margin comparison on their artificial data. Session keys start
+with ``l05_``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from lessons._basics import at_end, kw_caption, kw_cross_validated, noisy_line, seed_control
+from perceptron_core import _engine
+from perceptron_core.thick_separator import _thick_separator_epochs
+from ui.figures import Show
+from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from ui.timeline import MARGIN, MISTAKE
+
+PREFIX = "l05_"
+NOISE = 0.1
+#: Research table: label-noise levels and margins τ (a part of KW's grid).
+NOISE_LEVELS, TAUS = (0.05, 0.15), (0.0, 0.125, 0.5, 1.0)
+LEARNER_KEYS = {"Perceptron with margin (PAM)": "margin", "Thick separator": "thick"}
+
+
+def band_numbers(run, data, t: int) -> None:
+    """Beside the figure: the band in distance units, ‖w‖, the updates, the test accuracy."""
+    tl, learner = run.timeline, run.learner
+    w, theta = tl.hypothesis(t)
+    norm = float(np.linalg.norm(w))
+    half_width = learner.band(run.estimator)[1] if learner.band(run.estimator) else 0.0
+    kinds = tl.kind[0, :t]
+    test_acc = float(np.mean(np.where(data.X_test @ w - theta > 0, 1, -1) == data.y_test))
+    with st.container(border=True):
+        st.markdown("**The band and the line at this step**")
+        if norm == 0:
+            st.caption("w = 0: no line and no band yet.")
+            return
+        st.latex(
+            rf"\text{{half-width}} = \frac{{{half_width:.3g}}}{{\lVert w\rVert}}"
+            rf" = \frac{{{half_width:.3g}}}{{{norm:.3g}}} = {half_width / norm:.3g}"
+        )
+        st.markdown(
+            f"Updates so far: **{int((kinds == MISTAKE).sum())}** on mistakes, "
+            f"**{int((kinds == MARGIN).sum())}** inside the band. "
+            f"Test accuracy of this line: **{test_acc:.1%}**."
+        )
+
+
+def margin_gain(table) -> str:
+    """One sentence from the research table: what the best margin added, per noise level."""
+    parts = []
+    for noise, rows in table.groupby("label noise N"):
+        plain = rows.loc[rows["margin τ"] == 0, "last"].iloc[0]
+        best = rows.loc[rows["margin τ"] > 0].sort_values("last").iloc[-1]
+        parts.append(
+            f"at N = {noise:g}, τ = {best['margin τ']:g} changes the last hypothesis's "
+            f"accuracy by **{best['last'] - plain:+.1f}** points"
+        )
+    return "Best margin against none: " + "; ".join(parts) + "."
+
+
+lesson_header(
+    5,
+    "Margins",
+    "Make the perceptron update on near misses too, and see why that helps even when "
+    "labels are wrong.",
+)
+st.markdown(
+    r"""
+The plain perceptron stops caring about an example as soon as it is on the
+right side, even by a hair. The **perceptron with margin** (PAM, Krauth &
+Mézard's idea, in Khardon & Wachman's form) also updates when the example
+is right but too close to the line:
+"""
+)
+st.latex(
+    r"\text{update if}\quad y\,\big(\langle w,x\rangle - \theta\big) \;\le\; \tau\,\theta_{init}"
+    r"\qquad w \leftarrow w + \eta\,y\,x,\quad \theta \leftarrow \theta - \eta\,y\,C"
+)
+st.markdown(
+    r"""
+The update is lesson 1's; only the test changed. $\tau$ is measured in units
+of $\theta_{init}$ (the mean $\lVert x\rVert^2$), so the same $\tau$ means the
+same thing for data of any scale; $\tau = 0$ is the plain perceptron. The
+**thick separator** of the course notes is the same idea for the form
+$f(x) = \langle w,x\rangle + b$ started at $w = 0, b = 0$, with an absolute
+slab half-width $\gamma$ in score units:
+"""
+)
+st.latex(
+    r"\text{update if}\quad y\,f(x) \;\le\; \gamma"
+    r"\qquad w \leftarrow w + \eta\,y\,x,\quad b \leftarrow b + \eta\,y"
+)
+st.markdown(
+    r"""
+Both bands are fixed in *score* units, so in *distance* their half-width is
+$\tau\theta_{init}/\lVert w\rVert$ or $\gamma/\lVert w\rVert$: as updates make
+$w$ longer, the band narrows around the line. Why this helps against
+noise: the clean examples near the line keep pushing until they are outside
+the band, so the line is held in the middle of the gap, not next to the last
+example it fixed; and the extra updates make $\lVert w\rVert$ larger, so one
+update on a flipped label turns the line less.
+
+**In the figure:** the grey band is where correct examples still update; the
+dotted line is the true boundary and × marks the {noise:.0%} flipped training
+labels; the clean test half is not drawn. The box under the panel gives the
+band's half-width in distance units, how many updates were mistakes and how
+many were margin updates, and the test accuracy of the current line.
+""".replace("{noise:.0%}", f"{NOISE:.0%}")
+)
+
+cols = st.columns(3)
+with cols[0]:
+    learner_key = LEARNER_KEYS[
+        st.radio("Learner", list(LEARNER_KEYS), key=f"{PREFIX}learner", horizontal=True)
+    ]
+with cols[1]:
+    if learner_key == "margin":
+        values = {
+            "tau": st.select_slider(
+                "Margin τ (× θ_init)",
+                options=(0.0, 0.125, 0.25, 0.5, 1.0, 2.0),
+                value=0.5,
+                key=f"{PREFIX}tau",
+                help="0 is the plain perceptron.",
+            )
+        }
+    else:
+        values = {
+            "gamma": st.select_slider(
+                "Slab half-width γ (score units)",
+                options=(0.0, 0.25, 0.5, 1.0, 2.0, 4.0),
+                value=1.0,
+                key=f"{PREFIX}gamma",
+                help="0 is the textbook perceptron without a threshold start.",
+            )
+        }
+with cols[2]:
+    seed = seed_control(PREFIX)
+data, run = stage(
+    PREFIX,
+    noisy_line(seed, NOISE),
+    learner_key,
+    values,
+    epochs=20,
+    show=Show(test_points=False, target=True),
+    beside=band_numbers,
+    start=at_end,
+)
+
+try_this(
+    "The figure opens at the end of training: note the test accuracy and ‖w‖ (the "
+    "denominator) in the box, then set **τ** to 0 and press **End**: without a margin w "
+    "ends many times shorter, and for most seeds the test accuracy of the last line drops.",
+    "Set **τ** to 2 and press **Next update** a few times: many updates are now on points "
+    "that were already right (*inside the band*), and the band visibly narrows as ‖w‖ grows.",
+    "Switch the **learner** to the thick separator, press **Start**, then **Next update** a "
+    "few times: γ is an absolute score, so while w is short the band is wide in distance, "
+    "and it narrows quickly as w grows.",
+)
+
+check_question(
+    PREFIX,
+    "A training example is on the correct side of the line but inside the grey band. What "
+    "does the perceptron with margin do?",
+    [
+        "Nothing: it is classified correctly",
+        "The same update as for a mistake: w ← w + ηyx, θ ← θ − ηyC",
+        "A smaller update, scaled by how deep the example is in the band",
+    ],
+    answer=1,
+    why="Inside the band counts as an error (PAM's prediction is 0 there), and the update "
+    "is the ordinary perceptron update, which pushes the line away from the example.",
+    hints={
+        0: "That is the plain perceptron (τ = 0). Step through the run with τ = 2.",
+        2: "The step does not depend on the score here (Passive-Aggressive does that).",
+    },
+)
+
+table = research(
+    r"""
+Khardon & Wachman (2007) compared the perceptron's noise-tolerant variants
+on artificial data with label noise and found the perceptron with margin
+an effective way to tolerate noise and stabilise the algorithm. They call
+this surprising: the margin was not designed for noise and comes with no
+guarantee for it. The voted perceptron (lesson 4) often did as well without
+a parameter to choose.
+Their comparison for a few margins, computed live:
+""",
+    "R. Khardon and G. Wachman, “Noise tolerant variants of the perceptron algorithm”, "
+    "JMLR 8, 227–248 (2007); W. Krauth and M. Mézard, “Learning algorithms with optimal "
+    "stability in neural networks”, J. Phys. A 20, L745 (1987).",
+    compute=lambda: kw_cross_validated(NOISE_LEVELS, TAUS, seed),
+    caption=kw_caption(seed),
+)
+if table is not None:
+    st.markdown(margin_gain(table))
+
+show_code(
+    _engine._predict_margin,
+    _thick_separator_epochs,
+    intro="PAM changes only the test: `_predict_margin` returns 0 inside the band, which "
+    "differs from every label, so the loop of lesson 1 updates. The thick separator has "
+    "its own loop; its test is `if y * s <= gamma`.",
+)

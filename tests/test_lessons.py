@@ -1,0 +1,28 @@
+"""Every lesson page runs in Streamlit's AppTest without an exception or an error message.
+
+Parametrised over the files the router lists (``lessons/[0-9]*.py``), so a
+new lesson is tested as soon as it exists.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+LESSONS = sorted((Path(__file__).resolve().parents[1] / "lessons").glob("[0-9]*.py"))
+
+
+def test_there_are_lessons():
+    assert LESSONS, "no lessons/[0-9]*.py found"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_lesson_runs_without_errors(path):
+    # generous: the first numba compile of a learner takes seconds
+    at = AppTest.from_file(str(path), default_timeout=300)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    assert at.title, "a lesson starts with its title"

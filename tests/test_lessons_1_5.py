@@ -1,0 +1,159 @@
+"""Lessons 1–5: the check questions answer, and the numbers shown come from the code.
+
+Each number test changes a lesson control (mostly its seed) and checks the
+number the page shows against a direct computation with ``perceptron_core``,
+so a typed-in or stale figure fails.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from lessons._basics import noisy_line
+from perceptron_core import KWPerceptron, MarginPerceptron, Perceptron
+from perceptron_core.datasets import make_separable
+from ui.datasource import DataRequest, make_dataset
+
+LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
+#: lesson file stem -> (session prefix, index of the right answer of its check question)
+CHECKS = {
+    "01_the_perceptron_rule": ("l01_", 0),
+    "02_convergence": ("l02_", 1),
+    "03_when_data_are_not_separable": ("l03_", 1),
+    "04_from_online_to_batch": ("l04_", 0),
+    "05_margins": ("l05_", 1),
+}
+
+
+def _run(stem: str) -> AppTest:
+    at = AppTest.from_file(str(LESSON_DIR / f"{stem}.py"), default_timeout=300)
+    at.run()
+    _ok(at)
+    return at
+
+
+def _ok(at: AppTest) -> None:
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def _metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def _percent(text: str) -> float:
+    return float(text.strip().rstrip("%")) / 100
+
+
+@pytest.mark.parametrize("stem", sorted(CHECKS))
+def test_check_question_gives_feedback_for_right_and_wrong(stem):
+    prefix, answer = CHECKS[stem]
+    at = _run(stem)
+    radio = at.radio(key=f"{prefix}check")
+    assert radio.value is None and not at.success  # no feedback before a pick
+    radio.set_value(radio.options[answer]).run()
+    assert not at.exception
+    assert any(s.value.startswith("Right.") for s in at.success)
+    assert not at.error
+    wrong = next(i for i in range(len(radio.options)) if i != answer)
+    at.radio(key=f"{prefix}check").set_value(radio.options[wrong]).run()
+    assert any(e.value.startswith("Not quite.") for e in at.error)
+    assert not at.success
+
+
+def test_lesson_1_counts_the_updates_of_the_run_it_draws():
+    at = _run("01_the_perceptron_rule")
+    seen = {}
+    for seed in (0, 2):
+        at.number_input(key="l01_seed").set_value(seed).run()
+        _ok(at)
+        data = make_dataset(
+            DataRequest("separable", (("margin", 0.15), ("n_samples", 20)), seed=seed)
+        )
+        direct = Perceptron(eta=0.5, epochs=20, random_state=seed).fit(data.X, data.y)
+        seen[seed] = _metrics(at)["Updates made"]
+        assert seen[seed] == str(direct.n_updates_)
+        assert float(_metrics(at)["Largest |change − η(‖x‖²+C)|"]) < 1e-9  # rounding only
+    assert seen[0] != seen[2]
+
+
+def test_lesson_1_update_box_shows_the_score_change_of_the_rule():
+    at = _run("01_the_perceptron_rule")
+    at.button(key="l01_next_update").click().run()
+    text = [m.value for m in at.markdown]
+    # the change read off the timeline must equal the rule's prediction η(b + c) computed
+    # from the example (b = ‖x‖²) and the estimator (η, c = C)
+    change = float(next(t for t in text if t.startswith(r"$\text{change}")).split("=")[1][:-1])
+    rule = next(t for t in text if t.startswith(r"$\eta\,(\lVert x"))
+    eta, b, c, _ = map(float, re.findall(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", rule.split("=", 1)[1]))
+    assert eta == 0.5  # the lesson's default
+    assert change == pytest.approx(eta * (b + c), rel=1e-3)
+
+
+def test_lesson_2_sweep_is_computed_from_the_seed():
+    at = _run("02_convergence")
+    table = at.dataframe[0].value
+    row = table[table["gap of the generator"] == 0.1].iloc[0]
+    updates = []
+    for i in range(8):  # the lesson's sweep: seeds seed * 1000 + i, 300 points
+        X, y, _, _ = make_separable(300, 0.1, random_state=i)
+        updates.append(Perceptron(epochs=5000, random_state=i).fit(X, y).n_updates_)
+    assert row["updates (mean)"] == pytest.approx(np.mean(updates), abs=0.05)  # 1 decimal
+    assert row["updates (most)"] == max(updates)
+    assert (table["largest updates ÷ bound"] <= 1).all()
+    at.number_input(key="l02_seed").set_value(1).run()
+    _ok(at)
+    assert not at.dataframe[0].value.equals(table)
+
+
+def test_lesson_3_last_hypothesis_follows_the_stopping_epoch():
+    at = _run("03_when_data_are_not_separable")
+    seed = at.number_input(key="l03_seed").value
+    data = make_dataset(noisy_line(seed, 0.1))
+    shown = {}
+    for epochs in (30, 32):
+        at.slider(key="l03_epochs").set_value(epochs).run()
+        _ok(at)
+        direct = Perceptron(epochs=epochs, random_state=seed).fit(data.X, data.y)
+        metrics = _metrics(at)
+        shown[epochs] = metrics["Test accuracy of the last hypothesis"]
+        assert _percent(shown[epochs]) == pytest.approx(
+            direct.score(data.X_test, data.y_test), abs=5e-4
+        )
+        assert metrics["Updates in the last epoch"] == str(direct.updates_per_epoch_[-1])
+        assert direct.updates_per_epoch_[-1] > 0  # not separable: it never stops
+    assert shown[30] != shown[32]  # the default seed shows the point: stopping is a lottery
+
+
+def test_lesson_4_final_accuracies_come_from_predict_all():
+    at = _run("04_from_online_to_batch")
+    research = at.dataframe[-1].value
+    for seed in (4, 2):
+        at.number_input(key="l04_seed").set_value(seed).run()
+        _ok(at)
+        data = make_dataset(noisy_line(seed, 0.15))
+        direct = KWPerceptron(epochs=20, random_state=seed).fit(data.X, data.y)
+        caption = next(c.value for c in at.caption if "predict_all" in c.value)
+        for mode, labels in direct.predict_all(data.X_test).items():
+            assert f"{mode} {np.mean(labels == data.y_test):.1%}" in caption
+    assert not at.dataframe[-1].value.equals(research)  # the research table follows the seed
+
+
+def test_lesson_5_box_shows_the_trained_lines_test_accuracy():
+    at = _run("05_margins")
+    research = at.dataframe[0].value
+    assert list(research["margin τ"].unique()) == [0.0, 0.125, 0.5, 1.0]
+    for seed in (0, 3):
+        at.number_input(key="l05_seed").set_value(seed).run()
+        at.button(key="l05_end").click().run()
+        _ok(at)
+        data = make_dataset(noisy_line(seed, 0.1))
+        direct = MarginPerceptron(tau=0.5, epochs=20, random_state=seed).fit(data.X, data.y)
+        box = next(m.value for m in at.markdown if m.value.startswith("Updates so far"))
+        assert f"this line: **{direct.score(data.X_test, data.y_test):.1%}**" in box
+    assert not at.dataframe[0].value.equals(research)
