@@ -1,0 +1,271 @@
+"""Lesson 7. Soft margins: the λ-trick in both forms, and the α-bound.
+
+The figure trains on points with flipped labels using one of three
+soft-margin devices: KW's λ-trick (indicator form), PAUM's λ-trick (kernel
+form, growing with each update) or the α-bound. Beside it, the last pass
+before the current step: how many updates there were and how many of them
+the flipped points forced, how many visits the λ push rescued or the
+α-bound blocked, and the test accuracy. The research box repeats Khardon &
+Wachman's comparison of the switches on their artificial data. Session keys
+start with ``l07_``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from lessons._basics import KW_FEATURES, KW_FOLDS, KW_MARGIN, at_end, noisy_line, seed_control
+from lessons._charts import one_decimal
+from perceptron_core import _engine
+from perceptron_core.experiments import RunOptions, kw_sets, kw_settings, parameter_search
+from ui.figures import Show
+from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from ui.runs import get_dataset
+from ui.timeline import BLOCKED, RESCUED, UPDATE_KINDS
+
+PREFIX = "l07_"
+NOISE = 0.15
+EPOCHS = 30
+FORMS = {
+    "λ-trick, indicator form (KW)": "kw_lam",
+    "λ-trick, kernel form (PAUM)": "paum_lam",
+    "α-bound": "alpha",
+}
+LAMS = (0.0, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0)
+ALPHAS = (0, 1, 2, 3, 5, 10, 20)  # 0: no bound
+#: Research grid: KW's λ and α values (a part of their grid), τ for comparison.
+STUDY_NOISE = (0.05, 0.15)
+STUDY_TAUS, STUDY_LAMS, STUDY_ALPHAS = (0.0, 0.5, 1.0), (0.0, 0.25, 1.0, 4.0), (None, 20, 5)
+STUDY_COLUMNS = {"nothing": "nothing", "lam": "best λ", "alpha": "best α", "tau": "best τ"}
+STUDY_SETS = 2
+
+
+def settings_for(form: str, strength: float, mean_sq_norm: float) -> tuple[str, dict]:
+    """The learner key and its settings for a soft-margin device at a strength.
+
+    PAUM's λ is an absolute score; it is scaled by the mean ‖x‖² so that one
+    update's push has the size KW's form gives a typical point.
+    """
+    if form == "kw_lam":
+        return "kw", {"lam": strength}
+    if form == "paum_lam":
+        return "paum", {"tau_pos": 0.0, "tau_neg": 0.0, "eta": 1.0, "lam": strength * mean_sq_norm}
+    return "kw", {"alpha_bound": int(strength)}
+
+
+def last_pass(run, data, t: int) -> None:
+    """Beside the figure: the last pass before step ``t``, and the line's test accuracy."""
+    tl = run.timeline
+    window = slice(max(0, t - tl.n_samples), t)
+    kinds, rows = tl.kind[0, window], tl.index[window]
+    updating = np.isin(kinds, UPDATE_KINDS)
+    w, theta = tl.hypothesis(t)
+    test_acc = float(np.mean(np.where(data.X_test @ w - theta > 0, 1, -1) == data.y_test))
+    with st.container(border=True):
+        st.markdown(f"**The last {len(kinds)} visits (one pass) before this step**")
+        cols = st.columns(2)
+        cols[0].metric("Updates", int(updating.sum()))
+        cols[1].metric("…forced by flipped points", int(np.sum(updating & data.flipped[rows])))
+        cols[0].metric("Rescued by the λ push", int(np.sum(kinds == RESCUED)))
+        cols[1].metric("Blocked by the α-bound", int(np.sum(kinds == BLOCKED)))
+        st.metric("Test accuracy of this line", f"{test_acc:.1%}")
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def switch_study(seed: int) -> pd.DataFrame:
+    """KW's comparison of the switches, small: the best cross-validated accuracy per switch.
+
+    For each noise level, :data:`STUDY_SETS` of KW's artificial data sets
+    (f = 50, M = 0.1, 600 examples) from ``seed``; every setting of a small
+    τ×λ and τ×α grid in 10-fold cross-validation with KW's settings; a
+    column is the best setting with its switch on (KW's parameter search,
+    :meth:`perceptron_core.experiments.SearchResult.table`), for the last
+    hypothesis.
+    """
+    grid = kw_settings(STUDY_TAUS, STUDY_LAMS, STUDY_ALPHAS)
+    sets = [
+        d
+        for noise in STUDY_NOISE
+        for d in kw_sets(KW_FEATURES, KW_MARGIN, noise, STUDY_SETS, seed)
+    ]
+    result = parameter_search(sets, grid, n_folds=KW_FOLDS, seed=seed, options=RunOptions(jobs=1))
+    table = result.table("switches", group_by=("noise",), columns=tuple(STUDY_COLUMNS),
+                         modes=("last",))  # fmt: skip
+    frame = pd.DataFrame(table.records).pivot(index="noise", columns="column", values="accuracy")
+    frame = frame[list(STUDY_COLUMNS)].rename(columns=STUDY_COLUMNS).round(1)
+    frame = frame.rename_axis(None, axis=1).reset_index()
+    frame["noise"] = [f"{n:.0%}" for n in frame["noise"]]  # a label, not a number to round
+    return frame.rename(columns={"noise": "label noise N"})
+
+
+def listed(values) -> str:
+    """Grid values as a person writes them: ``(0.25, 1.0)`` -> ``"0.25, 1"``."""
+    return ", ".join(f"{v:g}" for v in values)
+
+
+def gains(table: pd.DataFrame) -> str:
+    """One sentence from the research table: what each switch added to "nothing", per noise."""
+    levels = ", ".join(table["label noise N"])
+    parts = [
+        f"{name} **{', '.join(f'{g:+.1f}' for g in table[name] - table['nothing'])}**"
+        for name in list(STUDY_COLUMNS.values())[1:]
+    ]
+    return f"Points gained over no switch at N = {levels}: " + "; ".join(parts) + "."
+
+
+lesson_header(
+    7,
+    "Soft margins",
+    "Stop a few mislabelled points from dragging the line around, with the λ-trick or an "
+    "α-bound, and see how the two forms of the λ-trick differ.",
+)
+st.markdown(
+    r"""
+On noisy data (lesson 3) the same few points, often the flipped ones, cause
+update after update. A **soft margin** lets the learner give up on them. The
+**λ-trick** does it by pretending, during training only, that every example
+which has already caused an update is a little more on its own side. In
+Khardon & Wachman's *indicator form*, with $a_j$ the updates example $j$ has
+caused so far:
+"""
+)
+st.latex(
+    r"s_j = \langle w, x_j\rangle + \lambda\,y_j\,\lVert x_j\rVert^2\,[a_j > 0]"
+    r"\qquad\text{(one fixed push, once the example has updated)}"
+)
+st.markdown(
+    r"""
+PAUM's paper writes it as a kernel, $k(x,x') + \lambda[x = x']$; in the
+dual score $\sum_i \eta a_i y_i k(x_i, x_j)$ the extra diagonal term is
+"""
+)
+st.latex(
+    r"f_j = \langle w, x_j\rangle + b + \lambda\,\eta\,a_j\,y_j"
+    r"\qquad\text{(a push that grows with every update it causes)}"
+)
+st.markdown(
+    r"""
+A point that keeps being wrong, which is what a flipped label does, gets a
+bigger push each time in the kernel form, until it lands on its own side and
+stops updating. In the indicator form the push has one size, set by
+$\lambda\lVert x_j\rVert^2$; a point deep on the wrong side is never rescued.
+(The lesson scales the kernel form's $\lambda$ by the mean $\lVert x\rVert^2$,
+so one update's push has the size the indicator form gives a typical point.)
+Neither push ever changes $w$, and neither is used at test time.
+
+The **α-bound** is blunter: example $j$ may cause at most $\alpha$ updates;
+after that it is ignored:
+"""
+)
+st.latex(r"\text{update only if } y_j\,(s_j - \theta) \le 0 \ \text{ and }\ a_j < \alpha")
+st.markdown(
+    r"""
+Both are the perceptron's version of the SVM's soft margin: the dual
+weight $a_j$ of a hopeless point stays bounded. The α-bound is literally the
+SVM's box constraint $0 \le a_j \le \alpha$; the λ-trick corresponds to the
+quadratic soft margin (a ridge $\lambda$ on the kernel's diagonal).
+
+**In the figure:** × marks the flipped training labels; the dotted line is
+the true boundary. With the KW λ-trick, purple rings mark the points that
+have caused an update (their push is on) and a green ✚ a visit the push
+rescued; with the α-bound, grey points have used up their updates. The box
+beside it counts the last pass before the current step.
+"""
+)
+
+cols = st.columns(3)
+with cols[0]:
+    form = FORMS[
+        st.radio("Soft margin", list(FORMS), key=f"{PREFIX}form", help="Which device is on.")
+    ]
+with cols[1]:
+    if form == "alpha":
+        strength = st.select_slider(
+            "α-bound (0 = off)", options=ALPHAS, value=3, key=f"{PREFIX}alpha",
+            help="The most updates one example may cause.",
+        )  # fmt: skip
+    else:
+        strength = st.select_slider(
+            "λ (0 = off)", options=LAMS, value=1.0, key=f"{PREFIX}lam",
+            help="Strength of the push towards the example's own label.",
+        )  # fmt: skip
+with cols[2]:
+    seed = seed_control(PREFIX, default=1)
+request = noisy_line(seed, NOISE)
+mean_sq_norm = float(np.mean(np.sum(get_dataset(request).X ** 2, axis=1)))
+learner_key, values = settings_for(form, strength, mean_sq_norm)
+stage(
+    PREFIX,
+    request,
+    learner_key,
+    values,
+    epochs=EPOCHS,
+    show=Show(test_points=False, target=True, arrows=False),
+    beside=last_pass,
+    start=at_end,
+)
+
+try_this(
+    "The figure opens at the end of training with the KW λ-trick at λ = 1. Set **λ** to 0 and "
+    "read the box again: without the trick every pass has updates again, several of them "
+    "forced by flipped points, and the line never settles.",
+    "Switch **soft margin** to the kernel form (PAUM) and press **Next update** a few times "
+    "from **Start**: the same flipped points come back, but each time with a larger push, "
+    "until the box's *rescued* count takes over from their updates.",
+    "Switch to the **α-bound** and set it to 1: every point may update once, so the last "
+    "pass has almost no updates and many blocked visits. Is the line then any good? Compare "
+    "the test accuracy with α = 20.",
+)
+
+check_question(
+    PREFIX,
+    "A mislabelled point has already caused 5 updates. In which form of the λ-trick is its "
+    "push now larger than after its first update?",
+    [
+        "The indicator form λ‖x‖²[a > 0] (KW)",
+        "The kernel form λ η a_j (PAUM)",
+        "Neither: both add the same fixed amount",
+    ],
+    answer=1,
+    why="The kernel form's push is proportional to a_j, the updates the point has caused, "
+    "so after 5 updates it is 5 times the first one; KW's indicator form switches on once "
+    "and stays the same size.",
+    hints={
+        0: "[a > 0] is 0 or 1: does it grow after the first update?",
+        2: "Look at where a_j enters each formula.",
+    },
+)
+
+table = research(
+    r"""
+Khardon & Wachman (2007) tested the λ-trick and the α-bound, which come from
+SVM theory with noise tolerance in mind, against the plain perceptron and
+the perceptron with margin, on artificial data with label noise and on
+UCI data. Both soft-margin switches helped on noisy data, but not more than
+the margin τ of lesson 5, which was not designed for noise at all. Their
+parameter search, small and
+live (accuracy of the last hypothesis in %, the best setting of each switch):
+""",
+    "R. Khardon and G. Wachman, “Noise tolerant variants of the perceptron algorithm”, "
+    "JMLR 8, 227–248 (2007); Y. Li et al., “The perceptron algorithm with uneven margins”, "
+    "ICML 2002 (the kernel form).",
+    compute=lambda: one_decimal(switch_study(seed)),
+    caption=f"Computed live: {STUDY_SETS} data sets of KW's artificial data per row "
+    f"(f = {KW_FEATURES}, M = {KW_MARGIN}, 600 examples, seed {seed}), {KW_FOLDS}-fold "
+    f"cross-validation, η = 0.1, 100 epochs; λ ∈ {{{listed(STUDY_LAMS[1:])}}}, "
+    f"α ∈ {{{listed(STUDY_ALPHAS[1:])}}}, τ ∈ {{{listed(STUDY_TAUS[1:])}}}; each column is the "
+    "best of its switch's settings on the test "
+    "folds themselves, so it is optimistic (lesson 11 shows the honest way).",
+)
+
+if table is not None:
+    st.markdown(gains(table.data))
+
+show_code(
+    _engine._epoch,
+    intro="The KW loop of lesson 1 with both switches: `s += y * lam * norms2[j]` when "
+    "`a > 0` is the indicator form, and `if a < alpha_bound` is the α-bound. PAUM's kernel "
+    "form is the line `f = raw + lam_step * counts[p, j] * y` of lesson 6's code.",
+)

@@ -1,0 +1,311 @@
+"""Lesson 11. Choosing parameters honestly: cross-validation, double cross-validation, t-intervals.
+
+One small noisy data set (KW's artificial data, 300 examples) and the
+perceptron with margin. The figure puts side by side, all computed live and
+seeded: the accuracies that many single train/test splits report, the same
+with τ picked on each split's own test part, k-fold cross-validation with
+its 95 % t-interval, the parameter search's optimistic best, and double
+cross-validation; two lines give the accuracy measured on 5,000 fresh
+examples from the same source. Session keys start with ``l11_``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+from sklearn.model_selection import train_test_split
+
+from lessons._basics import seed_control
+from lessons._charts import small_chart
+from perceptron_core import KWPerceptron
+from perceptron_core.datasets import load
+from perceptron_core.experiments import (
+    RunOptions,
+    choose,
+    derive_seed,
+    kw_settings,
+    make_dataset,
+    parameter_optimisation,
+    parameter_search,
+    run_fold,
+    t_interval,
+)
+from perceptron_core.experiments.fold_run import as_plus_minus
+from perceptron_core.experiments.optimize import OptimisationResult
+from perceptron_core.experiments.stats import t_interval as t_interval_source
+from ui.figures import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION
+from ui.lesson import CHART_CONFIG, check_question, lesson_header, research, show_code, try_this
+
+PREFIX = "l11_"
+N_DATA, N_FRESH, N_SPLITS, N_INNER = 300, 5000, 40, 5
+KW_DATA = {"n_features": 50, "margin": 0.1, "noise": 0.1}
+TAUS = (0.0, 0.125, 0.25, 0.5, 1.0, 2.0)
+FIXED_TAU = 0.5
+TEST_SHARES = (0.1, 0.2, 0.3, 0.5)
+FOLDS = (5, 10, 20)
+GRID = kw_settings(TAUS, (0.0,), (None,))
+FIXED = GRID.index(FIXED_TAU, 0.0, None)
+LAST = 0  # the last hypothesis: MODES[0]
+DATA_LABEL = "lesson 11"  # the experiments derive their fold seeds from it
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def estimates(test_share: float, k: int, seed: int) -> dict:
+    """Compute every estimate on one data set drawn from ``seed`` (a few seconds at most).
+
+    Returns a dict (``st.cache_data`` pickles it, so no class of this page)
+    of accuracies in [0, 1]:
+
+    ``single_fixed``, ``single_best`` : arrays of shape (N_SPLITS,)
+        Test accuracy of each single split: with τ fixed, and with the τ that
+        did best on that split's own test part.
+    ``cv_folds``, ``double_folds`` : arrays of shape (k,)
+        Fold accuracies of k-fold CV with τ fixed, and of double CV.
+    ``search_best`` : float
+        The best cross-validated accuracy over the τ grid (the parameter search).
+    ``double_choices`` : list of float
+        The τ each outer fold of the double CV chose.
+    ``fresh_fixed``, ``fresh_chosen`` : float
+        Accuracy on N_FRESH new examples of τ fixed and of the τ chosen by
+        k-fold CV (``chosen_tau``), each trained on all N_DATA examples.
+
+    The data are the first :data:`N_DATA` of :data:`N_DATA` + :data:`N_FRESH`
+    examples of one KW generator run; the rest only measure the truth.
+    Training follows KW (η = 0.1, θ_init = C = mean ‖x‖², 100 epochs, the
+    last hypothesis); every split and permutation is seeded from ``seed``.
+    """
+    X, y, _ = load("kw", n_samples=N_DATA + N_FRESH, random_state=seed, **KW_DATA)
+    X_fresh, y_fresh, X, y = X[N_DATA:], y[N_DATA:], X[:N_DATA], y[:N_DATA]
+    y_pm = as_plus_minus(y)
+    single = []
+    for i in range(N_SPLITS):
+        train, test = train_test_split(
+            np.arange(N_DATA), test_size=test_share, stratify=y,
+            random_state=derive_seed(seed, "split", i) % 2**31,
+        )  # fmt: skip
+        single.append(run_fold(X, y_pm, train, test, GRID, derive_seed(seed, "perm", i))
+                      .accuracy[:, -1, LAST])  # fmt: skip
+    single = np.array(single)  # (splits, settings)
+    data = [make_dataset(DATA_LABEL, X, y)]
+    options = RunOptions(jobs=1)  # a Streamlit session is a thread; each fold is one call
+    search = parameter_search(data, GRID, n_folds=k, seed=seed, options=options)
+    cv = search.fold_accuracy[0, :, :, -1, LAST]  # (folds, settings)
+    best = choose(cv.mean(axis=0), GRID, "tau", include_inactive=True)
+    double: OptimisationResult = parameter_optimisation(
+        data, GRID, n_folds=k, n_inner=N_INNER, seed=seed, options=options
+    )
+    double_folds, picks = double.fold_values(0, "tau", "last")
+
+    def fresh(tau: float) -> float:
+        return KWPerceptron(tau=tau, random_state=seed).fit(X, y).score(X_fresh, y_fresh)
+
+    return {
+        "single_fixed": single[:, FIXED],
+        "single_best": single.max(axis=1),
+        "cv_folds": cv[:, FIXED],
+        "double_folds": double_folds,
+        "search_best": float(cv.mean(axis=0)[best]),
+        "double_choices": [float(GRID.tau[p]) for p in picks],
+        "fresh_fixed": fresh(FIXED_TAU),
+        "fresh_chosen": fresh(float(GRID.tau[best])),
+        "chosen_tau": float(GRID.tau[best]),
+    }
+
+
+def estimates_figure(est: dict, test_share: float, k: int) -> go.Figure:
+    """One row per way of estimating; dots are single measurements, bars 95 % t-intervals."""
+    rows = [
+        (f"one {1 - test_share:.0%}/{test_share:.0%} split, τ = {FIXED_TAU:g}", est["single_fixed"],
+         BLUE, False),
+        ("one split, best τ on its own test part", est["single_best"], PURPLE, False),
+        (f"{k}-fold CV, τ = {FIXED_TAU:g}", est["cv_folds"], ORANGE, True),
+        (f"double CV ({k} outer × {N_INNER} inner), τ chosen inside", est["double_folds"], GREEN,
+         True),
+    ]  # fmt: skip
+    jitter = np.random.default_rng(0)  # only spreads the dots vertically
+    fig = go.Figure()
+    for y0, (label, values, color, interval) in enumerate(rows):
+        fig.add_scatter(
+            x=values, y=y0 + 0.3 * (jitter.random(len(values)) - 0.5), mode="markers",
+            name=label, marker={"color": color, "size": 7, "opacity": 0.55},
+            hovertemplate="%{x:.1%}<extra>" + label + "</extra>", showlegend=False,
+        )  # fmt: skip
+        if interval:
+            mean, half = t_interval(values)
+            fig.add_scatter(
+                x=[mean], y=[y0 + 0.35], mode="markers", showlegend=False,
+                marker={"color": color, "size": 13, "symbol": "diamond"},
+                error_x={"type": "constant", "value": half, "thickness": 2.5, "width": 8},
+                hovertemplate=f"mean {mean:.1%} ± {half:.1%}<extra>95 % t-interval</extra>",
+            )  # fmt: skip
+    fig.add_scatter(
+        x=[est["search_best"]], y=[len(rows) - 2 + 0.35], mode="markers", showlegend=True,
+        name=f"parameter search: best τ's {k}-fold CV accuracy (optimistic)",
+        marker={"color": VERMILLION, "size": 13, "symbol": "x"},
+    )  # fmt: skip
+    for x, dash, label in (
+        (est["fresh_fixed"], "dot", f"truth for τ = {FIXED_TAU:g}"),
+        (est["fresh_chosen"], "dash", f"truth for the τ CV picks ({est['chosen_tau']:g})"),
+    ):
+        fig.add_scatter(
+            x=[x, x], y=[-0.5, len(rows) - 0.5], mode="lines", name=label + f": {x:.1%}",
+            line={"color": GREY if dash == "dot" else "#222222", "dash": dash, "width": 2},
+        )  # fmt: skip
+    return small_chart(
+        fig,
+        430,
+        {"title": "accuracy", "tickformat": ".0%"},
+        {"tickvals": list(range(len(rows))), "ticktext": [r[0] for r in rows],
+         "range": [len(rows) - 0.5, -0.5]},
+    )  # fmt: skip
+
+
+lesson_header(
+    11,
+    "Choosing parameters honestly",
+    "See how much one train/test split can lie, and how cross-validation, double "
+    "cross-validation and a confidence interval keep the reported accuracy honest.",
+)
+st.markdown(
+    r"""
+Every lesson so far had a parameter to choose: τ, λ, α, a kernel width. The
+tempting recipe is to split the data once, train, test, try a few values
+and report the best test accuracy. It fails twice. First, a test part of
+a few dozen examples is a small sample: the accuracy it reports moves by
+several points from one split to the next. Second, choosing the value that
+did best *on the test part* and then reporting that test accuracy is
+selection: the winner is partly the luckiest, so the number is too high.
+
+**k-fold cross-validation** uses every example for testing once: split the
+data into $k$ folds, train on $k-1$, test on the one left out, and average
+the $k$ fold accuracies $y_1, \dots, y_k$. Their spread gives a 95 %
+**t-interval** for the mean (Khardon & Wachman's formula):
+"""
+)
+st.latex(r"\bar y \;\pm\; t_{k-1,\,0.975}\,\sqrt{\frac{\sum_{i=1}^{k}(y_i - \bar y)^2}{k\,(k-1)}}")
+st.markdown(
+    r"""
+Picking τ as the best of the cross-validated accuracies and reporting that
+accuracy (KW's *parameter search*) is still selection on the test folds. To
+report how well the whole recipe "choose τ, then train" works, the choice
+must happen inside: **double cross-validation** chooses τ on each outer
+training part by an inner cross-validation, retrains with it, and only then
+tests on the outer fold (KW's *parameter optimisation*).
+
+**In the chart:** the data are 300 examples of Khardon & Wachman's
+artificial data with 10 % label noise (50 features), learned by the
+perceptron with margin (last hypothesis). Each dot in the top row is one
+random split's test accuracy with τ = 0.5; the second row takes, on each
+split, the best τ of the grid on that split's own test part. The two lower
+rows show fold accuracies as dots and the mean with its 95 % t-interval as
+a diamond with a bar; the red × is the parameter search's best. Because
+the data come from a generator, the truth can be measured: the vertical
+lines are the accuracy on 5,000 fresh examples of τ = 0.5 and of the τ that
+cross-validation picks, each trained on all 300. They sit a little to the
+right of honest estimates, because every split and fold trains on fewer
+examples than that.
+"""
+)
+
+cols = st.columns(3)
+with cols[0]:
+    test_share = st.select_slider(
+        "Test share of a single split", options=TEST_SHARES, value=0.2, key=f"{PREFIX}share",
+        format_func=lambda p: f"{p:.0%}",
+    )  # fmt: skip
+with cols[1]:
+    k = st.select_slider("Folds k", options=FOLDS, value=10, key=f"{PREFIX}k")
+with cols[2]:
+    seed = seed_control(PREFIX)
+with st.spinner("Training every split and fold…"):
+    est = estimates(test_share, k, seed)
+st.plotly_chart(
+    estimates_figure(est, test_share, k), width="stretch", config=CHART_CONFIG,
+    key=f"{PREFIX}figure",
+)  # fmt: skip
+st.caption(
+    f"τ grid {{{', '.join(f'{t:g}' for t in TAUS)}}} (× θ_init); {N_SPLITS} random stratified "
+    "splits; KW's training settings "
+    "(η = 0.1, θ_init = C = mean ‖x‖², 100 epochs). Double CV chose τ = "
+    + ", ".join(f"{t:g}" for t in est["double_choices"])
+    + " in its outer folds."
+)
+
+try_this(
+    "Read the spread of the top row: one split alone could have reported any of those "
+    "numbers. Set the **test share** to 10 % (30 test examples): the dots spread further; "
+    "at 50 % they tighten, but each model now trains on only half the data.",
+    "Compare the purple row with the blue one: they use the same splits, yet picking τ on "
+    "each test part lifts the reported numbers (the research box gives both means) without "
+    "any model getting better. The red × is the same selection with cross-validation; the "
+    "green diamond of double CV does not select on its own test data and usually sits lower.",
+    "Set **folds k** to 5, then 20: the t-interval changes width, and it should cover the "
+    "dotted line in most data draws. Change the **data seed** a few times to see how often.",
+)
+
+check_question(
+    PREFIX,
+    "You try six values of τ, each scored by 10-fold cross-validation, and report the best "
+    "mean accuracy as your method's accuracy. What is wrong with that number?",
+    [
+        "Nothing: each fold's test part was unseen by the model trained on it",
+        (
+            "It is optimistic: τ was chosen on the same folds that score it, so the winner is "
+            "partly luck; double cross-validation chooses τ inside each outer training part"
+        ),
+        "It is pessimistic: each model was trained on only 90 % of the data",
+    ],
+    answer=1,
+    why="Each fold is unseen by its model, but not by the choice of τ. The maximum of six "
+    "noisy estimates is biased upwards; only a test part that plays no part in the choice "
+    "(the outer fold of a double CV) measures the whole recipe.",
+    hints={
+        0: "Unseen by the model, yes. Unseen by the choice of τ?",
+        2: "There is a small pessimistic effect of that kind (it is why the truth lines sit "
+        "a little to the right), but the choice among six values biases the number upwards. "
+        "Compare the red × with the green double-CV diamond.",
+    },
+)
+
+research(
+    r"""
+Khardon & Wachman (2007) report both: a *parameter search* (the best
+setting's 10-fold cross-validated accuracy, what a variant can reach) and a
+*parameter optimisation* (double cross-validation with 95 % t-intervals,
+what choosing the setting from the training data achieves). The optimised
+figures are the ones to compare methods by, and they come with intervals
+that often overlap. Kohavi (1995) recommended 10-fold stratified
+cross-validation for estimating accuracy, and Varma & Simon (2006) showed
+how far the best cross-validated score of a tuned method can sit above its
+true accuracy. The same effects on the data above, live:
+""",
+    "R. Khardon and G. Wachman, “Noise tolerant variants of the perceptron algorithm”, "
+    "JMLR 8, 227–248 (2007); R. Kohavi, “A study of cross-validation and bootstrap for "
+    "accuracy estimation and model selection”, IJCAI 1995; S. Varma and R. Simon, “Bias in "
+    "error estimation when using cross-validation for model selection”, BMC Bioinformatics "
+    "7, 91 (2006).",
+    compute=lambda: {
+        f"Single splits, τ = {FIXED_TAU:g} (lowest – highest)": (
+            f"{est['single_fixed'].min():.1%} – {est['single_fixed'].max():.1%}"
+        ),
+        f"{k}-fold CV, τ = {FIXED_TAU:g}": "{:.1%} ± {:.1%}".format(*t_interval(est["cv_folds"])),
+        "Parameter search (best τ)": f"{est['search_best']:.1%}",
+        "Double CV": "{:.1%} ± {:.1%}".format(*t_interval(est["double_folds"])),
+        f"Truth, τ = {FIXED_TAU:g}": f"{est['fresh_fixed']:.1%}",
+        f"Truth, τ = {est['chosen_tau']:g} (CV's pick)": f"{est['fresh_chosen']:.1%}",
+        "Best τ per split, mean": f"{est['single_best'].mean():.1%}",
+        f"τ = {FIXED_TAU:g} per split, mean": f"{est['single_fixed'].mean():.1%}",
+    },
+    caption=f"Seed {seed}; perceptron_core.experiments: run_fold for the splits, "
+    "parameter_search and parameter_optimisation for the cross-validations, t_interval for "
+    "the intervals; the truth from KWPerceptron on 5,000 fresh examples.",
+)
+
+show_code(
+    t_interval_source,
+    OptimisationResult.fold_values,
+    intro="The interval and the honest choice: `fold_values` picks, for each outer fold, the "
+    "setting with the best *inner* cross-validated accuracy and reports its accuracy on "
+    "that outer fold.",
+)
