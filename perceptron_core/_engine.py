@@ -35,6 +35,10 @@ width) may differ in the last bits of a score.
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from perceptron_core._jit import jit, jit_reassoc
 from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
@@ -65,14 +69,14 @@ def row_dot(A, a, B, b):
 
 @jit
 def squared_norms(X):
-    """``||x_j||^2`` of every row, in float64 (no float64 copy of ``X``)."""
+    """``||x_j||^2`` of every row, in float64 (no float64 copy of ``X``).
+
+    With the training loop's dot product: vectorised, and 8x faster than a
+    strict left-to-right sum on 10^6 int8 rows of 500 features.
+    """
     out = np.empty(X.shape[0])
     for j in range(X.shape[0]):
-        total = 0.0
-        for f in range(X.shape[1]):
-            v = np.float64(X[j, f])
-            total += v * v
-        out[j] = total
+        out[j] = row_dot(X, j, X, j)
     return out
 
 
@@ -95,22 +99,135 @@ def _grown(a, capacity):
 
 
 @jit
+def grown_records(needed, votes, upd_rows, upd_step, upd_kind, upd_score, record_updates):
+    """The records, grown (doubling) if they have room for fewer than ``needed`` updates.
+
+    Called between epochs only: growing inside an epoch would make LLVM
+    reload every array's address after each update (see :func:`_epoch`).
+    """
+    if needed > upd_rows.shape[1]:
+        capacity = max(needed, 2 * upd_rows.shape[1])
+        upd_rows = _grown(upd_rows, capacity)
+        votes = _grown(votes, capacity + 1)
+        if record_updates:
+            upd_step = _grown(upd_step, capacity)
+            upd_kind = _grown(upd_kind, capacity)
+            upd_score = _grown(upd_score, capacity)
+    return votes, upd_rows, upd_step, upd_kind, upd_score
+
+
+@jit
+def note_update(
+    c, j, k, a, kind, s, step, e,
+    counts, state, n_upd, upd_rows, upd_step, upd_kind, upd_score, record_updates, epoch_updates,
+):  # fmt: skip
+    """SPEC §1 step 3's bookkeeping: example ``j`` made update ``k`` of problem ``c``.
+
+    Hypothesis ``k + 1`` starts with no vote and the survival tally restarts;
+    the caller has already moved the weights (or the running scores of the
+    dual form) and the threshold.
+    """
+    counts[c, j] = a + 1
+    upd_rows[c, k] = j
+    if record_updates:
+        upd_step[c, k] = step
+        upd_kind[c, k] = kind
+        upd_score[c, k] = s
+    n_upd[c] = k + 1
+    state[c, 0] = 0
+    epoch_updates[e, c] += 1
+
+
+@jit
+def note_correct(c, k, votes, state, rescued):
+    """SPEC §1 step 4: hypothesis ``k`` of problem ``c`` earns a vote; returns the event.
+
+    ``rescued``: the prediction is right only thanks to the λ-trick (the
+    event the app marks; the vote counts all the same).
+    """
+    votes[c, k] += 1
+    state[c, 0] += 1
+    if state[c, 0] > state[c, 1]:
+        state[c, 1] = state[c, 0]
+        state[c, 2] = k
+    return RESCUED if rescued else CORRECT
+
+
+@jit
+def note_visit(visit_kind, visit_score, c, at, kind, s):
+    """Record one visit's event and score (when the per-visit record is on)."""
+    if visit_kind.shape[1] > 0:
+        visit_kind[c, at] = kind
+        visit_score[c, at] = s
+
+
+@intrinsic
+def _prefetch(typingctx, X, r, f):
+    """Ask the CPU to start loading the cache line of ``X[r, f]`` (LLVM's prefetch)."""
+
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        address = cgutils.get_item_pointer(
+            context, builder, array_type, array, [args[1], args[2]], wraparound=False
+        )
+        byte_pointer = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        function = builder.module.declare_intrinsic(
+            "llvm.prefetch", [byte_pointer],
+            ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]),
+        )  # fmt: skip
+        # read access, keep in all cache levels, data (not instruction) cache
+        builder.call(function, [builder.bitcast(address, byte_pointer), ir.Constant(i32, 0),
+                                ir.Constant(i32, 3), ir.Constant(i32, 1)])  # fmt: skip
+        return context.get_dummy_value()
+
+    return types.void(X, r, f), codegen
+
+
+@jit
+def prefetch_row(X, r):
+    """Start loading every cache line of row ``r`` of ``X`` (C-contiguous rows)."""
+    step = max(1, 64 // X.itemsize)
+    for f in range(0, X.shape[1], step):
+        _prefetch(X, r, f)
+
+
+#: Rows prefetched ahead when the visiting order jumps around memory: enough
+#: loads in flight to hide the latency of random rows (10^6 x 500 int8 in
+#: random order: 0.6 x the float64 ``X @ w`` pass instead of 2 x), few enough
+#: that the rows are still in cache when their turn comes.
+PREFETCH_BYTES = 16 * 1024
+
+
+def prefetch_distance(X, order) -> int:
+    """How many rows ahead :func:`run_epochs` prefetches (0: the order is sequential)."""
+    if len(order) < 2 or np.all(np.diff(order) == 1):
+        return 0  # hardware prefetchers already follow a sequential scan
+    return int(min(32, max(2, PREFETCH_BYTES // max(1, X.shape[1] * X.itemsize))))
+
+
+@jit
 def _epoch(
     X, Y, order, eta, C, t_margin, lam, alpha_bound, norms2,
     W, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
-    record_updates, visit_kind, visit_score, epoch_updates, e, step, visit0,
+    record_updates, visit_kind, visit_score, epoch_updates, e, step, visit0, ahead,
 ):  # fmt: skip
     """One epoch of SPEC §1; the records have room for ``m`` more updates.
 
     No array is reallocated here, so LLVM keeps every array's address in a
     register for the whole epoch (growing the records inside this loop cost
-    about a third of an ``X @ w`` pass per epoch).
+    about a third of an ``X @ w`` pass per epoch). With ``ahead > 0`` the row
+    visited ``ahead`` steps later is prefetched, so a shuffled order reads
+    ``X`` in place at nearly the speed of a sequential scan.
     """
+    m = X.shape[0]
     K = Y.shape[0]
-    record_visits = visit_kind.shape[1] > 0
     use_lam = lam > 0.0
-    for p in range(X.shape[0]):
+    for p in range(m):
         j = order[p]
+        if ahead > 0 and p + ahead < m:
+            prefetch_row(X, order[p + ahead])
         for c in range(K):
             y = Y[c, j]
             a = counts[c, j]
@@ -128,29 +245,16 @@ def _epoch(
                         W[c, i] += step_w * X[j, i]
                     # minus: the classifier is sign(<w,x> - theta) (see SPEC §1)
                     theta[c] -= step_w * C
-                    counts[c, j] = a + 1
-                    upd_rows[c, k] = j
-                    if record_updates:
-                        upd_step[c, k] = step
-                        upd_kind[c, k] = kind
-                        upd_score[c, k] = s
-                    n_upd[c] = k + 1
-                    state[c, 0] = 0
-                    epoch_updates[e, c] += 1
+                    note_update(
+                        c, j, k, a, kind, s, step, e, counts, state, n_upd,
+                        upd_rows, upd_step, upd_kind, upd_score, record_updates, epoch_updates,
+                    )  # fmt: skip
                 else:
                     kind = BLOCKED
             else:
-                votes[c, k] += 1
-                state[c, 0] += 1
-                if state[c, 0] > state[c, 1]:
-                    state[c, 1] = state[c, 0]
-                    state[c, 2] = k
-                kind = CORRECT
-                if use_lam and a > 0 and _predict_margin(raw, theta[c], t_margin) != y:
-                    kind = RESCUED
-            if record_visits:
-                visit_kind[c, step - visit0] = kind
-                visit_score[c, step - visit0] = s
+                rescued = use_lam and a > 0 and _predict_margin(raw, theta[c], t_margin) != y
+                kind = note_correct(c, k, votes, state, rescued)
+            note_visit(visit_kind, visit_score, c, step - visit0, kind, s)
         step += 1
 
 
@@ -158,13 +262,14 @@ def _epoch(
 def run_epochs(
     X, Y, order, n_epochs, eta, C, t_margin, lam, alpha_bound, norms2,
     W, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
-    record_updates, visit_kind, visit_score, epoch_updates, first_step,
+    record_updates, visit_kind, visit_score, epoch_updates, first_step, ahead,
 ):  # fmt: skip
     """Run ``n_epochs`` epochs of SPEC §1 over ``X`` in the given ``order``.
 
     Parameters
     ----------
     X : (m, n) array, float64/float32/int8/uint8
+        C-contiguous; a ``numpy.memmap`` is read in place.
     Y : (K, m) float64 array of ±1 targets, one row per binary problem
     order : (m,) int64 visiting order
     n_epochs : int
@@ -187,6 +292,9 @@ def run_epochs(
     epoch_updates : (n_epochs, K) int64, updates made in each epoch
     first_step : int
         Global number of this call's first visit (continues across calls).
+    ahead : int
+        Prefetch distance in rows (:func:`prefetch_distance`; 0 turns it off).
+        It changes only the speed, never a result.
 
     Returns
     -------
@@ -197,21 +305,16 @@ def run_epochs(
     step = first_step
     votes_before = np.empty(K, dtype=np.int64)
     for e in range(n_epochs):
-        needed = n_upd.max() + m  # an epoch makes at most m updates per problem
-        if needed > upd_rows.shape[1]:
-            capacity = max(needed, 2 * upd_rows.shape[1])
-            upd_rows = _grown(upd_rows, capacity)
-            votes = _grown(votes, capacity + 1)
-            if record_updates:
-                upd_step = _grown(upd_step, capacity)
-                upd_kind = _grown(upd_kind, capacity)
-                upd_score = _grown(upd_score, capacity)
+        # an epoch makes at most m updates per problem
+        votes, upd_rows, upd_step, upd_kind, upd_score = grown_records(
+            n_upd.max() + m, votes, upd_rows, upd_step, upd_kind, upd_score, record_updates
+        )
         for c in range(K):
             votes_before[c] = votes[c, n_upd[c]]
         _epoch(
             X, Y, order, eta, C, t_margin, lam, alpha_bound, norms2,
             W, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
-            record_updates, visit_kind, visit_score, epoch_updates, e, step, first_step,
+            record_updates, visit_kind, visit_score, epoch_updates, e, step, first_step, ahead,
         )  # fmt: skip
         step += m
         if epoch_updates[e].sum() == 0 and visit_kind.shape[1] == 0:

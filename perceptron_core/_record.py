@@ -17,9 +17,12 @@ Nothing here retrains; switching prediction mode only reads the record.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
-from perceptron_core._engine import voted_scores, weighted_row_sum
+from perceptron_core._engine import squared_norms, voted_scores, weighted_row_sum
 from perceptron_core._jit import jit
 
 #: Budget for one chunk of the voted product ``X_chunk @ support.T`` (bytes).
@@ -204,31 +207,117 @@ class HypothesisRecord:
 
     # -- voted --------------------------------------------------------------
 
+    def _support_by_norm(self):
+        """Support rows sorted by norm: ``(order, rank, squared norms in that order)``."""
+        if "by_norm" not in self._cache:
+            norms2 = squared_norms(self.support.vectors)
+            order = np.argsort(norms2, kind="stable")
+            rank = np.empty_like(order)
+            rank[order] = np.arange(len(order))
+            self._cache["by_norm"] = order, rank, norms2[order]
+        return self._cache["by_norm"]
+
     def voted_scores(self, X: np.ndarray, last_scores: np.ndarray,
                      chunk_size: int | None = None) -> np.ndarray:  # fmt: skip
         """Voted raw scores, shape ``(len(X), K)``; memory bounded by the chunk size.
 
         ``last_scores`` (the last hypothesis's raw scores) stand in for a
-        problem none of whose hypotheses from 1 on has a vote.
+        problem none of whose hypotheses from 1 on has a vote. Per chunk of
+        ``chunk_size`` test rows the work is one product with the support
+        rows, shared by all problems (:func:`exact_products`), then one
+        running sum per problem (:func:`~perceptron_core._engine.voted_scores`),
+        the problems on threads (the compiled walk releases the GIL). Memory:
+        ``8 * chunk_size * n_support`` bytes for the product plus blocks of
+        :data:`SUPPORT_BLOCK` support rows; no float copy of the whole support.
         """
         m = len(X)
         out = np.array(last_scores, dtype=np.float64, copy=True)
         voting = [c for c in range(self.n_problems) if self.total_votes(c) > 0]
         if not voting or m == 0:
             return out
+        n_support = len(self.support)
         if chunk_size is None:
-            chunk_size = max(1, DEFAULT_CHUNK_BYTES // (8 * max(len(self.support), 1)))
-        support = self.support.as_float64()
+            chunk_size = max(1, DEFAULT_CHUNK_BYTES // (8 * n_support))
+        order, rank, support_norms2 = self._support_by_norm()
         walks = []
         for c in voting:
             steps = self.eta * self.signs[c]
             thetas = self.theta_init - self.C * np.cumsum(steps)
-            walks.append((c, self.positions[c], steps, thetas, self.votes[c]))
-        column = np.empty(min(chunk_size, m))
-        for start in range(0, m, chunk_size):
-            stop = min(start + chunk_size, m)
-            GT = support @ X[start:stop].astype(np.float64, copy=False).T
-            for c, positions, steps, thetas, votes in walks:
-                voted_scores(GT, positions, steps, thetas, votes, column[: stop - start])
-                out[start:stop, c] = column[: stop - start]
+            walks.append((c, rank[self.positions[c]], steps, thetas, self.votes[c]))
+        GT = np.empty((n_support, min(chunk_size, m)))
+        columns = np.empty((len(walks), min(chunk_size, m)))
+        with ThreadPoolExecutor(min(len(walks), PREDICT_THREADS)) as pool:
+            for start in range(0, m, chunk_size):
+                stop = min(start + chunk_size, m)
+                chunk = X[start:stop]
+                chunk_norms2 = squared_norms(chunk)
+                rows = np.argsort(chunk_norms2, kind="stable")
+                width = stop - start
+                exact_products(self.support.vectors, order, support_norms2, chunk[rows],
+                               chunk_norms2[rows], GT[:, :width])  # fmt: skip
+
+                def walk(i, width=width):
+                    _, positions, steps, thetas, votes = walks[i]
+                    voted_scores(GT[:, :width], positions, steps, thetas, votes,
+                                 columns[i, :width])  # fmt: skip
+
+                list(pool.map(walk, range(len(walks))))
+                for i, (c, *_) in enumerate(walks):
+                    out[start + rows, c] = columns[i, :width]
         return out
+
+
+#: Support rows converted to floating point at a time by :func:`exact_products`.
+SUPPORT_BLOCK = 4096
+
+#: Threads for the per-problem walks of a voted prediction (plain threads over
+#: a ``nogil`` kernel: safe inside the Streamlit server, unlike numba's
+#: ``parallel=True``).
+PREDICT_THREADS = max(1, os.cpu_count() or 1)
+
+#: float32 represents every integer of magnitude up to 2**24 exactly.
+_FLOAT32_EXACT_SQUARED = float(2**24) ** 2
+
+
+def exact_products(support, order, support_norms2, rows, rows_norms2, out):
+    """``out[s, r] = <support[order[s]], rows[r]>`` in float64, as exact as float64 BLAS.
+
+    For integer storage (the int8/uint8 data of KW sets and images) the
+    products are computed in float32, which BLAS runs at twice the float64
+    rate, wherever that is still exact: every partial sum of ``<s, x>`` is an
+    integer of magnitude at most ``||s|| ||x||`` (Cauchy–Schwarz), so if
+    ``||s|| ||x|| <= 2**24`` float32 makes no rounding error in any order of
+    summation, fused multiply-adds included. ``support_norms2`` and
+    ``rows_norms2`` are ascending, so the pairs that miss the bound form one
+    corner of each block, done in float64. Float data is multiplied in
+    float64. Both give the exact integer result, so the choice never changes
+    a prediction.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> S = np.array([[255] * 300, [1] * 300], dtype=np.uint8)  # ||s|| ||x|| > 2**24 for row 0
+    >>> X = np.array([[1] * 300, [255] * 300], dtype=np.uint8)
+    >>> out = np.empty((2, 2))
+    >>> exact_products(S, np.array([1, 0]), np.array([300.0, 300 * 255.0**2]), X,
+    ...                np.array([300.0, 300 * 255.0**2]), out)
+    >>> out.astype(int).tolist()
+    [[300, 76500], [76500, 19507500]]
+    """
+    integer = support.dtype.kind in "iu"
+    if integer:
+        rows32 = rows.astype(np.float32)
+    rows64 = None
+    for b0 in range(0, len(order), SUPPORT_BLOCK):
+        b1 = min(b0 + SUPPORT_BLOCK, len(order))
+        block = support[order[b0:b1]]
+        split = 0
+        if integer:  # rows [0, split) meet the float32 bound with this whole block
+            limit = _FLOAT32_EXACT_SQUARED / max(support_norms2[b1 - 1], 1.0)
+            split = int(np.searchsorted(rows_norms2, limit, side="right"))
+            if split:
+                out[b0:b1, :split] = block.astype(np.float32) @ rows32[:split].T
+        if split < len(rows):
+            if rows64 is None:
+                rows64 = rows.astype(np.float64, copy=False)
+            out[b0:b1, split:] = block.astype(np.float64, copy=False) @ rows64[split:].T

@@ -200,6 +200,11 @@ def _to_storage(X: np.ndarray) -> np.ndarray:
 def _check_finite(X: np.ndarray, what: str = "X") -> None:
     if X.dtype.kind != "f":
         return
+    # NaN and inf make the sum non-finite: one pass, no mask as large as X. Only
+    # a sum that overflows (or a real NaN) pays for the mask that locates it.
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(np.sum(X, dtype=np.float64)):
+            return
     finite = np.isfinite(X)
     if finite.all():
         return

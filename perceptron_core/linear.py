@@ -39,12 +39,17 @@ MODES = ("last", "longest", "voted", "averaged")
 #: ``record="all"`` stores one event per visit and problem; refuse beyond this.
 MAX_RECORDED_EVENTS = 20_000_000
 
-#: With ``shuffle=True``, :meth:`KWPerceptron.fit` trains on a permuted copy of
-#: ``X`` when the copy takes at most this many bytes: rows read in order cost
-#: a third to a sixth of rows read in random order (100,000 x 500 float64:
-#: 1.3 x against 6 x the time of one ``X @ w`` pass), and the copy costs about
-#: five such passes once. Larger data is read in place.
-PERMUTED_COPY_MAX_BYTES = 2**30
+#: With ``shuffle=True`` and two or more epochs, :meth:`KWPerceptron.fit` trains
+#: on a permuted copy of ``X`` when the copy takes at most this many bytes.
+#: The trade-off: rows read in order cost about half of rows read in the
+#: shuffled order even with prefetching (10^6 x 500 int8: ~0.6 x against
+#: ~1.2 x the time of one float64 ``X @ w`` pass per epoch; without prefetching
+#: it was 3 x), but the copy adds the data's whole size to the fit's memory.
+#: Small data (up to this budget) take the copy; a single epoch, a
+#: ``numpy.memmap`` (data meant to stay on disk) and larger data are read in
+#: place with prefetching, so such a fit adds no copy of ``X``. Set it to 0 to
+#: never copy, or raise it to buy speed with memory; results are identical.
+PERMUTED_COPY_MAX_BYTES = 256 * 2**20
 
 
 @jit
@@ -218,9 +223,11 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         self
         """
         validate_params(self)
+        on_disk = isinstance(X, np.memmap)  # validation returns a plain view of it
         X, y = check_training_data(self, X, y, reset=True)
         self._start(X, np.unique(y))
-        self._run(X, y, self.epochs, permuted_copy=X.nbytes <= PERMUTED_COPY_MAX_BYTES)
+        copy = self.epochs >= 2 and X.nbytes <= PERMUTED_COPY_MAX_BYTES and not on_disk
+        self._run(X, y, self.epochs, permuted_copy=copy)
         return self
 
     def partial_fit(self, X, y, classes=None):
@@ -349,6 +356,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
             self._W, self._theta, counts, self._state, self._n_upd, self._votes,
             self._upd_rows, self._upd_step, self._upd_kind, self._upd_score,
             self._traces is not None, visit_kind, visit_score, epoch_updates, self._steps,
+            _engine.prefetch_distance(Xk, visit),
         )  # fmt: skip
         if permuted_copy:  # back from positions in the copy to rows of X
             self._counts[:, self._order] = counts
