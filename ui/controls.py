@@ -154,7 +154,8 @@ def playback_controls(prefix: str, tl: Timeline) -> int:
         if t >= tl.n_events:
             ss[pkey] = False
             st.rerun()
-    cols = st.columns([1, 1, 1, 1.25, 1.2, 1.2, 1])
+    # widths fit each label with its shortcut badge ("Home", "E") at 1,400 px
+    cols = st.columns([1.3, 1, 1, 1.3, 1.5, 1, 0.9])
     cols[0].button(
         "Start",
         icon=":material/first_page:",
