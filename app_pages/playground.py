@@ -2,10 +2,15 @@
 
 The run is trained once (cached) with every visit recorded; the controls
 move the time step and only the stage (figure, math, diagnostics) redraws.
-Every setting and the step live in the URL. Session keys start with ``pg_``.
+Points of 2-D data can be added and removed by clicking on the plot or in a
+table (:mod:`ui.edit_panel`); that retrains. Every setting, the point edits
+and the step live in the URL. Session keys start with ``pg_``.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
 
 import numpy as np
 import streamlit as st
@@ -14,7 +19,16 @@ from ui import state
 from ui.controls import learner_panel, play_interval, playback_controls
 from ui.data_panel import data_panel
 from ui.diagnostics import accuracies_at, diagnostics_panel
-from ui.export import events_csv, run_json, run_record
+from ui.edit_panel import (
+    drop_edits,
+    edit_bar,
+    edits_changed,
+    plot_clicked,
+    points_table,
+    url_entry,
+    with_edits,
+)
+from ui.export import events_csv, points_csv, run_json, run_record
 from ui.figures import (
     Show,
     angle_figure,
@@ -141,12 +155,12 @@ def _last_good(request, data, key, values, epochs):
 
 def _share_and_export(run, data, request, t, params):
     st.markdown(
-        "**Link to this view** (settings, seed and step; an uploaded file is not part "
-        "of the link). Add `&hide=data,learner` to hide control groups from students."
+        "**Link to this view** (settings, seed, point edits and step; an uploaded file is "
+        "not part of the link). Add `&hide=data,learner` to hide control groups from students."
     )
     st.code(state.share_link({**params, "t": str(t)}), language=None, wrap_lines=True)
     record = run_record(run, data, request, t, accuracies_at(run, data, t))
-    left, right = st.columns(2)
+    left, middle, right = st.columns(3)
     left.download_button(
         "Run as JSON (settings, metrics)",
         run_json(record),
@@ -156,7 +170,7 @@ def _share_and_export(run, data, request, t, params):
         width="stretch",
         on_click="ignore",
     )
-    right.download_button(
+    middle.download_button(
         "Every step as CSV (the trace)",
         lambda: events_csv(run),
         file_name="perceptron-trace.csv",
@@ -165,10 +179,22 @@ def _share_and_export(run, data, request, t, params):
         width="stretch",
         on_click="ignore",
     )
+    right.download_button(
+        "Training points as CSV",
+        lambda: points_csv(data),
+        file_name="perceptron-points.csv",
+        mime="text/csv",
+        key=f"{PREFIX}dl_points",
+        width="stretch",
+        on_click="ignore",
+        help="After noise and your edits: the file can be uploaded again.",
+    )
 
 
-def _stage(request, data, run, show, image, compare_runs, params):
+def _stage(request, data, run, show, image, compare_runs, params, clickable):
     """Everything that depends on the time step: redrawn alone when the step changes."""
+    if edits_changed(PREFIX, request):
+        st.rerun()  # a click changed the points: retrain, which is the whole page's work
     tl = run.timeline
     t = playback_controls(PREFIX, tl)
     config = CHART_CONFIG | {
@@ -203,11 +229,14 @@ def _stage(request, data, run, show, image, compare_runs, params):
     fig_col, math_col = st.columns([3, 2]) if not hidden("math") else (st.container(), None)
     with fig_col:
         if two_d:
+            click = partial(plot_clicked, PREFIX, f"{PREFIX}figure") if clickable else "ignore"
             st.plotly_chart(
-                plane_figure(data, run, t, show),
+                plane_figure(data, run, t, show, clickable=clickable),
                 width="stretch",
                 config=config,
                 key=f"{PREFIX}figure",
+                on_select=click,
+                selection_mode="points",
             )
         elif tl.W.shape[2] == 0 or tl.n_members > 1:
             st.info(
@@ -255,14 +284,20 @@ def render() -> None:
     with st.sidebar:
         if not hidden("data"):
             st.header("Data")
-        request = data_panel(PREFIX)
+        request = with_edits(PREFIX, data_panel(PREFIX))
         if not hidden("learner"):
             st.header("Learner")
         key, values, epochs = learner_panel(PREFIX)
         if not hidden("view"):
             st.header("View")
         show, image, compare = _view_toggles()
-    request, data, run = _last_good(request, _data(request), key, values, epochs)
+    data = _data(request)
+    if data is None and request is not None and request.edits:
+        # only a link's edits can fail here (clicks and the table are checked first)
+        drop_edits(PREFIX)
+        request = replace(request, edits=None)
+        data = _data(request)
+    request, data, run = _last_good(request, data, key, values, epochs)
     if run is None:
         st.info("Choose or upload data to start.")
         return
@@ -287,12 +322,25 @@ def render() -> None:
                 if k != key
             ]
             compare_runs = [run] + [r for r in others if r is not None]
+    click = edit_bar(PREFIX, data, clicks=not compare_runs)  # compare charts take no clicks
     # write the URL before the stage: its link shows the current values
     state.mark_url_read(PREFIX)
-    params = state.write_url(PREFIX)
+    params = state.write_url(PREFIX, extra=url_entry(PREFIX))
     st.fragment(run_every=play_interval(PREFIX))(attempt)(
-        "Drawing this step", _stage, request, data, run, show, image, compare_runs, params
+        "Drawing this step",
+        _stage,
+        request,
+        data,
+        run,
+        show,
+        image,
+        compare_runs,
+        params,
+        clickable=click != "off",
     )
+    if data.n_features == 2 and not hidden("data"):
+        with st.expander("Points table: edit, add or delete rows"):
+            points_table(PREFIX, data)
 
 
 attempt("Drawing the page", render)  # last resort: a message, never a traceback

@@ -7,8 +7,11 @@ the trace for 1,000 points x 100 epochs <= 0.5 s.
     python benchmarks/bench_app.py            # prints a table
 
 "Re-render" is what a step costs the server: the figure built by
-:func:`ui.figures.plane_figure` and serialised to JSON (what
-``st.plotly_chart`` sends). "Page load" is a full script run of the
+:func:`ui.figures.plane_figure` (with the invisible click grid the
+playground adds while clicks edit the data) and serialised to JSON (what
+``st.plotly_chart`` sends). The high-dimensional view (projection, angle
+curve, margin histogram) is timed on 60,000 points of 10 features, the
+size of the full data sets. "Page load" is a full script run of the
 playground in Streamlit's AppTest, after one warm-up run (numba compiled,
 caches warm, but a new session). Medians of several repetitions.
 """
@@ -24,11 +27,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from ui.datasource import DataRequest, make_dataset
+from ui.datasource import DataRequest, Dataset, make_dataset
 from ui.diagnostics import test_mistakes_per_epoch
-from ui.figures import Show, plane_figure
+from ui.figures import Show, angle_figure, margin_histogram, plane_figure, projection_figure
 from ui.learners import LEARNERS
 
 
@@ -44,6 +48,16 @@ class _Run:
         self.timeline = self.learner.timeline(self.estimator, len(data.X))
         self.test_errors = test_mistakes_per_epoch(self.timeline, data.X_test, data.y_test)
         self.seconds = time.perf_counter() - start
+
+
+def _high_dimensional(m: int, n: int) -> Dataset:
+    """``m`` points of ``n`` Gaussian features labelled by a random hyperplane through 0."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(m, n))
+    w = rng.normal(size=n)
+    y = np.where(X @ w > 0, 1, -1)
+    names = tuple(f"f{i}" for i in range(n))
+    return Dataset(X, y, X[:0], y[:0], np.zeros(m, bool), w, 0.0, names, ("-1", "+1"), "bench")
 
 
 def _median(func, repeat):
@@ -66,22 +80,40 @@ def main() -> None:
     rows.append(("train + trace, 1,000 points x 100 epochs (perceptron)", train, 0.5))
     voted = _Run("voted", data, 100)
     run = runs[0]
-    steps = [run.timeline.n_events * k // 40 for k in range(1, 40)]
 
-    def rerender(show, run=run):
+    def rerender(draw, run=run):
         times = []
-        for t in steps:
+        for t in [run.timeline.n_events * k // 40 for k in range(1, 40)]:
             start = time.perf_counter()
-            plane_figure(data, run, t, show).to_json()
+            for fig in draw(run, t):
+                fig.to_json()
             times.append(time.perf_counter() - start)
         return statistics.median(times)
 
-    rerender(Show())  # first call imports and warms Plotly's validators
-    rows.append(("one step re-render, 1,000 points (default view)", rerender(Show()), 0.15))
+    def plane(show):
+        return lambda run, t: [plane_figure(data, run, t, show, clickable=True)]
+
+    rerender(plane(Show()))  # first call imports and warms Plotly's validators
+    rows.append(("one step re-render, 1,000 points (default view)", rerender(plane(Show())), 0.15))
     rows.append(
         (
-            "one step re-render, voted ensemble + region",
-            rerender(Show(ensemble=True, averaged=True, longest=True), voted),
+            "one step re-render, voted ensemble + voted region",
+            rerender(plane(Show(ensemble=True, averaged=True, longest=True)), voted),
+            0.15,
+        )
+    )
+    big = _high_dimensional(60_000, 10)
+    rows.append(
+        (
+            "one step re-render, projection + angle + margins, 60,000 points",
+            rerender(
+                lambda run, t: [
+                    projection_figure(big, run, t),
+                    angle_figure(big, run, t),
+                    margin_histogram(big, run, t),
+                ],
+                _Run("perceptron", big, 5),
+            ),
             0.15,
         )
     )

@@ -25,20 +25,10 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
-import time
 
 import numpy as np
+from common import best_time
 from threadpoolctl import threadpool_limits
-
-
-def best_time(func, repeats: int) -> float:
-    """The minimum wall time of ``repeats`` calls (the least disturbed run)."""
-    best = np.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def per_epoch(make_fit, short: int, long: int, repeats: int) -> tuple[float, float]:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
-import time
 
 import numpy as np
+from common import best_time
 from threadpoolctl import threadpool_limits
 
 from perceptron_core.boosting import AdaBoost, Bagging, NRBoost
@@ -36,17 +36,7 @@ def twonorm(m, seed):
         return rng.standard_normal((m, 20)) + 2 / np.sqrt(20) * y[:, None], y
 
 
-def best_time(func, repeats):
-    best = np.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 FIRST_CALL = """
-import time
 start = time.perf_counter()
 import numpy as np
 from perceptron_core.boosting import NRBoost

@@ -238,23 +238,31 @@ class HypothesisRecord:
         n_support = len(self.support)
         if chunk_size is None:
             chunk_size = max(1, DEFAULT_CHUNK_BYTES // (8 * n_support))
-        order, rank, support_norms2 = self._support_by_norm()
+        integer = self.support.vectors.dtype.kind in "iu" and X.dtype.kind in "iu"
+        if integer:  # float32 products where exact: both sides sorted by norm
+            order, rank, support_norms2 = self._support_by_norm()
+        else:  # float64 products on the support as stored: no reordering, no copy
+            order = rank = support_norms2 = None
         walks = []
         for c in voting:
             steps = self.eta * self.signs[c]
             thetas = self.theta_init - self.C * np.cumsum(steps)
-            walks.append((c, rank[self.positions[c]], steps, thetas, self.votes[c]))
+            positions = self.positions[c] if rank is None else rank[self.positions[c]]
+            walks.append((c, positions, steps, thetas, self.votes[c]))
         GT = np.empty((n_support, min(chunk_size, m)))
         columns = np.empty((len(walks), min(chunk_size, m)))
         with ThreadPoolExecutor(min(len(walks), PREDICT_THREADS)) as pool:
             for start in range(0, m, chunk_size):
                 stop = min(start + chunk_size, m)
                 chunk = X[start:stop]
-                chunk_norms2 = squared_norms(chunk)
-                rows = np.argsort(chunk_norms2, kind="stable")
                 width = stop - start
-                exact_products(self.support.vectors, order, support_norms2, chunk[rows],
-                               chunk_norms2[rows], GT[:, :width])  # fmt: skip
+                rows, rows_norms2 = np.arange(width), None
+                if integer:
+                    chunk_norms2 = squared_norms(chunk)
+                    rows = np.argsort(chunk_norms2, kind="stable")
+                    chunk, rows_norms2 = chunk[rows], chunk_norms2[rows]
+                exact_products(self.support.vectors, order, support_norms2, chunk, rows_norms2,
+                               GT[:, :width])  # fmt: skip
 
                 def walk(i, width=width):
                     _, positions, steps, thetas, votes = walks[i]
@@ -268,7 +276,7 @@ class HypothesisRecord:
 
 
 #: Support rows converted to floating point at a time by :func:`exact_products`.
-SUPPORT_BLOCK = 4096
+SUPPORT_BLOCK = 1024
 
 #: Threads for the per-problem walks of a voted prediction (plain threads over
 #: a ``nogil`` kernel: safe inside the Streamlit server, unlike numba's
@@ -282,8 +290,11 @@ _FLOAT32_EXACT_SQUARED = float(2**24) ** 2
 def exact_products(support, order, support_norms2, rows, rows_norms2, out):
     """``out[s, r] = <support[order[s]], rows[r]>`` in float64, as exact as float64 BLAS.
 
-    For integer storage (the int8/uint8 data of KW sets and images) the
-    products are computed in float32, which BLAS runs at twice the float64
+    ``order``, ``support_norms2`` and ``rows_norms2`` are None for float data
+    (the support is then read in its stored order, a slice at a time).
+
+    For integer storage of both (the int8/uint8 data of KW sets and images)
+    the products are computed in float32, which BLAS runs at twice the float64
     rate, wherever that is still exact: every partial sum of ``<s, x>`` is an
     integer of magnitude at most ``||s|| ||x||`` (Cauchy–Schwarz), so if
     ``||s|| ||x|| <= 2**24`` float32 makes no rounding error in any order of
@@ -304,20 +315,22 @@ def exact_products(support, order, support_norms2, rows, rows_norms2, out):
     >>> out.astype(int).tolist()
     [[300, 76500], [76500, 19507500]]
     """
-    integer = support.dtype.kind in "iu"
+    integer = order is not None and support.dtype.kind in "iu" and rows.dtype.kind in "iu"
     if integer:
         rows32 = rows.astype(np.float32)
     rows64 = None
-    for b0 in range(0, len(order), SUPPORT_BLOCK):
-        b1 = min(b0 + SUPPORT_BLOCK, len(order))
-        block = support[order[b0:b1]]
+    for b0 in range(0, len(support), SUPPORT_BLOCK):
+        b1 = min(b0 + SUPPORT_BLOCK, len(support))
+        block = support[b0:b1] if order is None else support[order[b0:b1]]
         split = 0
         if integer:  # rows [0, split) meet the float32 bound with this whole block
             limit = _FLOAT32_EXACT_SQUARED / max(support_norms2[b1 - 1], 1.0)
             split = int(np.searchsorted(rows_norms2, limit, side="right"))
             if split:
-                out[b0:b1, :split] = block.astype(np.float32) @ rows32[:split].T
+                np.matmul(block.astype(np.float32), rows32[:split].T, out=out[b0:b1, :split])
         if split < len(rows):
             if rows64 is None:
                 rows64 = rows.astype(np.float64, copy=False)
-            out[b0:b1, split:] = block.astype(np.float64, copy=False) @ rows64[split:].T
+            np.matmul(
+                block.astype(np.float64, copy=False), rows64[split:].T, out=out[b0:b1, split:]
+            )

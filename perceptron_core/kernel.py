@@ -43,7 +43,13 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from perceptron_core import _engine
-from perceptron_core._engine import _grown, _predict_margin
+from perceptron_core._engine import (
+    _predict_margin,
+    grown_records,
+    note_correct,
+    note_update,
+    note_visit,
+)
 from perceptron_core._jit import jit
 from perceptron_core._record import DEFAULT_CHUNK_BYTES, HypothesisRecord
 from perceptron_core._validation import (
@@ -57,7 +63,7 @@ from perceptron_core._validation import (
 )
 from perceptron_core.linear import MAX_RECORDED_EVENTS, MODES, KWPerceptron
 from perceptron_core.metrics import sparsity
-from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED, Trace
+from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE, Trace
 
 __all__ = ["AveragedKernelPerceptron", "KernelPerceptron", "KernelTrace"]
 
@@ -179,13 +185,14 @@ def _dual_epoch(
 ):  # fmt: skip
     """One epoch of SPEC §1 in dual form: scores are read, columns are added.
 
-    The decisions and the bookkeeping (votes, survival tally, records) are
-    those of :func:`perceptron_core._engine._epoch`; only the score
+    The decisions are those of :func:`perceptron_core._engine._epoch` and the
+    bookkeeping (votes, survival tally, records) is its very code
+    (:func:`~perceptron_core._engine.note_update`,
+    :func:`~perceptron_core._engine.note_correct`); only the score
     (``S[c, j]`` instead of ``<w, x_j>``) and the update (one kernel column
     added to every running score instead of ``x_j`` added to ``w``) differ.
     """
     K, m = Y.shape
-    record_visits = visit_kind.shape[1] > 0
     use_lam = lam > 0.0
     for p in range(m):
         j = order[p]
@@ -211,29 +218,16 @@ def _dual_epoch(
                     for r in range(m):
                         S[c, r] += step_w * cache[slot, r]
                     theta[c] -= step_w * C  # minus: f = ... - theta (SPEC §1)
-                    counts[c, j] = a + 1
-                    upd_rows[c, k] = j
-                    if record_updates:
-                        upd_step[c, k] = step
-                        upd_kind[c, k] = kind
-                        upd_score[c, k] = s
-                    n_upd[c] = k + 1
-                    state[c, 0] = 0
-                    epoch_updates[e, c] += 1
+                    note_update(
+                        c, j, k, a, kind, s, step, e, counts, state, n_upd,
+                        upd_rows, upd_step, upd_kind, upd_score, record_updates, epoch_updates,
+                    )  # fmt: skip
                 else:
                     kind = BLOCKED
             else:
-                votes[c, k] += 1
-                state[c, 0] += 1
-                if state[c, 0] > state[c, 1]:
-                    state[c, 1] = state[c, 0]
-                    state[c, 2] = k
-                kind = CORRECT
-                if use_lam and a > 0 and _predict_margin(raw, theta[c], t_margin) != y:
-                    kind = RESCUED
-            if record_visits:
-                visit_kind[c, step - visit0] = kind
-                visit_score[c, step - visit0] = s
+                rescued = use_lam and a > 0 and _predict_margin(raw, theta[c], t_margin) != y
+                kind = note_correct(c, k, votes, state, rescued)
+            note_visit(visit_kind, visit_score, c, step - visit0, kind, s)
         step += 1
 
 
@@ -254,15 +248,9 @@ def _dual_run(
     m = Y.shape[1]
     step = first_step
     for e in range(n_epochs):
-        needed = n_upd.max() + m
-        if needed > upd_rows.shape[1]:
-            capacity = max(needed, 2 * upd_rows.shape[1])
-            upd_rows = _grown(upd_rows, capacity)
-            votes = _grown(votes, capacity + 1)
-            if record_updates:
-                upd_step = _grown(upd_step, capacity)
-                upd_kind = _grown(upd_kind, capacity)
-                upd_score = _grown(upd_score, capacity)
+        votes, upd_rows, upd_step, upd_kind, upd_score = grown_records(
+            n_upd.max() + m, votes, upd_rows, upd_step, upd_kind, upd_score, record_updates
+        )
         _dual_epoch(
             Y, order, eta, C, t_margin, lam, alpha_bound, diag,
             S, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ui.edits import PointEdits
 from ui.learners import LEARNERS
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -188,3 +190,108 @@ def test_impossible_setting_is_refused_with_a_way_back(app):
     assert any("steps to record" in e.value for e in app.error)
     app.slider(key="pg_epochs").set_value(20).run()  # the way back
     _no_failure(app)
+
+
+# -- editing the points ----------------------------------------------------------------
+
+
+def _points(at: AppTest):
+    return at.session_state["pg_last_good"][1]
+
+
+def _count(at: AppTest) -> str:
+    return next(m.value for m in at.markdown if "training points" in m.value)
+
+
+def test_point_edits_retrain_go_into_the_link_and_reset(app):
+    generated = _points(app)
+    app.session_state["pg_edits"] = PointEdits(removed=(0, 1), added=((0.5, -0.5, 1),))
+    app.run()
+    _no_failure(app)
+    data = _points(app)
+    assert len(data.X) == len(generated.X) - 1 and data.X[-1].tolist() == [0.5, -0.5]
+    assert app.session_state["pg_last_good"][2].timeline.n_samples == len(data.X)  # retrained
+    assert _count(app) == "**99** training points (1 added, 2 removed)"
+    assert app.query_params["edits"] == "-0~-1~+0.5,-0.5,1"
+    app.button(key="pg_step").click().run()  # a step keeps the edited data
+    assert len(_points(app).X) == 99
+    app.button(key="pg_reset_edits").click().run()
+    _no_failure(app)
+    assert np.array_equal(_points(app).X, generated.X)
+    assert "edits" not in app.query_params
+
+
+def test_a_link_with_edits_rebuilds_the_edited_points():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update({"seed": "3", "edits": "-5~=7,0.25,0.75,-1~+0.1,0.2,1"})
+    at.run()
+    _no_failure(at)
+    data = _points(at)
+    assert at.session_state["pg_edits"] == PointEdits(
+        removed=(5,), changed=((7, 0.25, 0.75, -1),), added=((0.1, 0.2, 1),)
+    )
+    assert data.X[6].tolist() == [0.25, 0.75] and data.y[6] == -1  # row 7, one row removed before
+    assert at.query_params["edits"] == "-5~=7,0.25,0.75,-1~+0.1,0.2,1"
+
+
+@pytest.mark.parametrize("edits", ["-100000", "+1,2"])
+def test_link_edits_that_do_not_fit_fall_back_to_the_generated_points(edits):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update({"edits": edits})
+    at.run()
+    assert not at.exception
+    assert len(_points(at).X) == 100
+    assert not at.session_state["pg_edits"]
+
+
+@pytest.mark.parametrize(
+    "delta, message",
+    [
+        ({"edited_rows": {3: {"x2": None}}}, "Row 4 has no number in x2"),
+        ({"edited_rows": {0: {"label": 2}}}, "Row 1 has the label 2"),
+        ({"deleted_rows": list(range(50))}, "both classes"),
+        ({"added_rows": [{"x1": 0.5}]}, "Row 101 has no number in x2"),
+    ],
+)
+def test_a_bad_table_edit_is_refused_and_the_last_good_points_stay(app, delta, message):
+    before = _points(app)
+    run = app.session_state["pg_last_good"][2]
+    labels = before.y.copy()
+    if "deleted_rows" in delta:  # delete every -1 point
+        delta = {"deleted_rows": np.flatnonzero(labels == -1).tolist()}
+    app.session_state["pg_table0"] = {
+        "edited_rows": {},
+        "added_rows": [],
+        "deleted_rows": [],
+    } | delta
+    app.run()
+    assert not app.exception
+    errors = [e.value for e in app.error]
+    assert len(errors) == 1 and message in errors[0] and "last good points are kept" in errors[0]
+    after = _points(app)
+    assert np.array_equal(after.X, before.X) and np.array_equal(after.y, before.y)
+    assert app.session_state["pg_last_good"][2].timeline.n_events == run.timeline.n_events
+    assert not app.session_state["pg_edits"]
+
+
+def test_a_good_table_edit_retrains_on_the_edited_points(app):
+    app.session_state["pg_table0"] = {
+        "edited_rows": {2: {"x1": 0.125, "label": -1}},
+        "added_rows": [{"x1": -0.5, "x2": 0.5, "label": 1}],
+        "deleted_rows": [0],
+    }
+    app.run()
+    _no_failure(app)
+    data = _points(app)
+    assert len(data.X) == 100 and data.X[1, 0] == 0.125 and data.y[1] == -1
+    assert data.X[-1].tolist() == [-0.5, 0.5]
+    assert _count(app).endswith("(1 added, 1 removed, 1 changed)")
+
+
+def test_new_data_drop_the_edits(app):
+    app.session_state["pg_edits"] = PointEdits(added=((0.5, -0.5, 1),))
+    app.run()
+    assert len(_points(app).X) == 101
+    app.button(key="pg_regenerate").click().run()
+    _no_failure(app)
+    assert len(_points(app).X) == 100 and not app.session_state["pg_edits"]

@@ -87,7 +87,8 @@ def page():
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        pg = browser.new_page(viewport={"width": 1500, "height": 1100})
+        # tall enough that a screenshot shows the figure's legend and the diagnostics
+        pg = browser.new_page(viewport={"width": 1500, "height": 1900})
         yield pg
         browser.close()
 
@@ -164,3 +165,52 @@ def test_voted_view_and_link(server, page):
                                      .data.map(d => d.name)""")
     assert "averaged" in names and "longest survivor" in names
     page.screenshot(path=ARTIFACTS / "playground-voted.png", full_page=True)
+
+
+#: Plotly's own count of the points it drew in the "... train" traces (arrays arrive encoded).
+TRAIN_POINTS_JS = """document.querySelector('.st-key-pg_figure .js-plotly-plot')._fullData
+    .filter(d => (d.name || '').endsWith(' train')).reduce((n, d) => n + d._length, 0)"""
+
+
+def _train_points(pg) -> int:
+    """Training points drawn in the main figure (the markers of the "... train" traces)."""
+    return pg.evaluate(f"() => {TRAIN_POINTS_JS}")
+
+
+def _count_text(pg) -> str:
+    return pg.locator(".st-key-pg_point_count").inner_text()
+
+
+def _click_plot(pg, fx: float, fy: float) -> None:
+    """Click at a fraction of the plot area (0, 0 is the top left corner)."""
+    area = pg.locator(".st-key-pg_figure .nsewdrag").first.bounding_box()
+    pg.mouse.click(area["x"] + fx * area["width"], area["y"] + fy * area["height"])
+
+
+def test_a_click_on_the_plot_adds_a_point_and_another_removes_it(server, page):
+    page.goto(f"{server}/?seed=5")
+    page.wait_for_selector(".st-key-pg_figure .js-plotly-plot", timeout=90_000)
+    page.wait_for_timeout(1000)
+    assert _count_text(page).startswith("100 training points")
+    assert _train_points(page) == 100
+
+    _click_plot(page, 0.03, 0.03)  # the padded corner: empty space
+    page.wait_for_function(
+        "() => document.querySelector('.st-key-pg_point_count').innerText.includes('1 added')",
+        timeout=30_000,
+    )
+    page.wait_for_timeout(500)
+    assert _count_text(page).startswith("101 training points")
+    assert "edits=" in page.url
+    page.wait_for_function(f"() => {TRAIN_POINTS_JS} === 101", timeout=30_000)
+    page.screenshot(path=ARTIFACTS / "playground-click-added.png", full_page=True)
+
+    page.locator(".st-key-pg_click button", has_text="removes nearest").click()
+    page.wait_for_timeout(1500)
+    _click_plot(page, 0.03, 0.03)
+    page.wait_for_function(
+        "() => !document.querySelector('.st-key-pg_point_count').innerText.includes('added')",
+        timeout=30_000,
+    )
+    assert _count_text(page).startswith("100 training points")
+    assert "edits=" not in page.url

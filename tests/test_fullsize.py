@@ -10,8 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import perceptron_core.linear as linear
-from perceptron_core import KWPerceptron
+from perceptron_core import KWPerceptron, linear
 from perceptron_core.datasets import make_kw
 
 
@@ -54,8 +53,10 @@ def test_reading_in_place_and_reading_a_permuted_copy_give_the_same_model(kw_int
 
 def test_int8_and_float32_storage_train_the_float64_model(kw_int8):
     X, y = kw_int8
-    models = [KWPerceptron(epochs=5, random_state=2).fit(X.astype(t), y)
-              for t in (np.int8, np.float32, np.float64)]
+    models = [
+        KWPerceptron(epochs=5, random_state=2).fit(X.astype(t), y)
+        for t in (np.int8, np.float32, np.float64)
+    ]
     # integer attributes are exact in every type: the same updates, weights to rounding
     for m in models[:2]:
         assert m.n_updates_ == models[2].n_updates_
@@ -72,7 +73,7 @@ def test_partial_fit_over_chunks_of_a_memmap_streams_the_data(kw_int8, tmp_path)
     theta = float(np.mean(np.sum(X.astype(np.float64) ** 2, axis=1)))
     clf = KWPerceptron(theta_init=theta, C=theta, shuffle=False)
     for start in range(0, len(y), 1000):  # one pass, a chunk at a time
-        clf.partial_fit(on_disk[start:start + 1000], y[start:start + 1000], classes=[-1, 1])
+        clf.partial_fit(on_disk[start : start + 1000], y[start : start + 1000], classes=[-1, 1])
     whole = KWPerceptron(theta_init=theta, C=theta, epochs=1, shuffle=False).fit(X, y)
     # with shuffle off, chunks in order are the same visits as one epoch over all rows
     np.testing.assert_allclose(clf.coef_, whole.coef_, rtol=1e-12)
@@ -86,8 +87,9 @@ def test_prediction_chunk_size_bounds_memory_without_changing_scores():
     clf = KWPerceptron(epochs=2, random_state=0).fit(X, y)
     whole = clf.decision_function(X, mode="voted")
     for chunk in (1, 7, 128):
-        np.testing.assert_array_equal(clf.decision_function(X, mode="voted", chunk_size=chunk),
-                                      whole)
+        np.testing.assert_array_equal(
+            clf.decision_function(X, mode="voted", chunk_size=chunk), whole
+        )
     labels = clf.predict_all(X, chunk_size=16)
     np.testing.assert_array_equal(labels["voted"], clf.classes_[whole.argmax(axis=1)])
 
@@ -103,3 +105,56 @@ def test_huge_finite_values_whose_sum_overflows_are_accepted():
     X = np.full((4, 2), 1e308)
     X[1::2] *= -0.5
     KWPerceptron(epochs=1).fit(X, [1, -1, 1, -1])  # no "not finite" error
+
+
+def test_exact_products_match_integer_arithmetic_on_both_paths():
+    from perceptron_core._record import exact_products
+
+    rng = np.random.default_rng(3)
+
+    # bright and dark images: ||s|| ||x|| spans 2**24, so both float32 and float64 blocks run
+    def images(n):  # bright images (pixels 200..255) and dark ones (0..20)
+        bright = rng.random((n, 1)) < 0.5
+        return np.where(bright, rng.integers(200, 256, (n, 784)), rng.integers(0, 21, (n, 784)))
+
+    S, X = images(300).astype(np.uint8), images(50).astype(np.uint8)
+    s2 = (S.astype(np.float64) ** 2).sum(axis=1)
+    x2 = np.sort((X.astype(np.float64) ** 2).sum(axis=1))
+    assert (s2.min() * x2.min() <= 2.0**48) and (s2.max() * x2.max() > 2.0**48)
+    order = np.argsort(s2, kind="stable")
+    rows = X[np.argsort((X.astype(np.float64) ** 2).sum(axis=1), kind="stable")]
+    out = np.empty((300, 50))
+    exact_products(S, order, s2[order], rows, x2, out)
+    expected = S[order].astype(np.int64) @ rows.astype(np.int64).T
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_voted_scores_of_uint8_rows_equal_those_of_their_float64_copies():
+    rng = np.random.default_rng(4)
+    bright = rng.random((600, 1)) < 0.5  # sums of products beyond 2**24 for bright pairs
+    X = np.where(bright, rng.integers(200, 256, (600, 784)), rng.integers(0, 31, (600, 784)))
+    X = X.astype(np.uint8)
+    y = rng.integers(0, 3, size=600)
+    clf = KWPerceptron(epochs=2, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(  # float32 products (uint8) against float64 products
+        clf.decision_function(X, mode="voted", chunk_size=50),
+        clf.decision_function(X.astype(np.float64), mode="voted"),
+    )
+
+
+def test_models_trained_and_used_on_threads_equal_serial_ones(kw_int8):
+    from concurrent.futures import ThreadPoolExecutor
+
+    X, y = kw_int8
+    y4 = np.arange(len(y)) % 4 + 2 * (y == 1)  # six classes: one-vs-rest in one pass
+
+    def run(seed):
+        clf = KWPerceptron(epochs=3, random_state=seed).fit(X, y4)
+        return clf, clf.decision_function(X[:500], mode="voted")
+
+    serial = [run(seed) for seed in range(4)]
+    with ThreadPoolExecutor(4) as pool:  # as Streamlit sessions do: one thread each
+        threaded = list(pool.map(run, range(4)))
+    for (a, scores_a), (b, scores_b) in zip(serial, threaded):
+        _same_model(a, b)
+        np.testing.assert_array_equal(scores_a, scores_b)

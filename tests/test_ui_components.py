@@ -2,14 +2,37 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from perceptron_core import KWPerceptron, Perceptron
-from perceptron_core.datasets import make_gaussians, make_separable
-from ui.datasource import DataRequest, make_dataset
+from perceptron_core.datasets import DataError, make_gaussians, make_separable
+from ui.datasource import DataRequest, Dataset, make_dataset
 from ui.diagnostics import novikoff_bound
-from ui.figures import Show, line_segment, plane_figure
+from ui.edits import (
+    ADDED,
+    PointEdits,
+    add_point,
+    check_points,
+    edited,
+    remove_near,
+    table_delta,
+)
+from ui.export import points_csv
+from ui.figures import (
+    CLICK_GRID,
+    CLICK_GRID_NAME,
+    MAX_PROJECTED_POINTS,
+    MAX_VOTED_LINES,
+    Show,
+    axis_box,
+    line_segment,
+    margin_histogram,
+    plane_figure,
+    projection_figure,
+)
 from ui.learners import LEARNERS
 from ui.state import _format, _parse
 from ui.timeline import Timeline
@@ -126,3 +149,150 @@ def test_url_values_round_trip(value):
         _parse("not-a-value", 1.0)
     with pytest.raises(ValueError):  # a list is checked against the options and its cap
         _parse("voted,nonsense", [], options=["voted", "pa"])
+
+
+# -- point edits -------------------------------------------------------------------------
+
+X0 = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+Y0 = np.array([-1, -1, 1, 1])
+
+
+def test_edits_are_the_difference_to_the_generated_points():
+    edits = PointEdits(removed=(1,), changed=((2, 0.5, 2.0, -1),), added=((3.0, 3.0, 1),))
+    origin, X, y = edits.apply(X0, Y0)
+    assert origin.tolist() == [0, 2, 3, ADDED]
+    assert X.tolist() == [[0, 0], [0.5, 2.0], [1, 1], [3, 3]] and y.tolist() == [-1, -1, 1, 1]
+    assert PointEdits.between(X0, Y0, origin, X, y) == edits
+    assert PointEdits.from_text(edits.to_text()) == edits
+    assert PointEdits.between(X0, Y0, np.arange(4), X0, Y0) == PointEdits()  # no edit, no entry
+
+
+@pytest.mark.parametrize("text", ["+1,2", "+1,2,3", "=x,1,2,1", "*4", "+nan,1,1", "-1.5"])
+def test_a_bad_edits_text_is_refused(text):
+    with pytest.raises(ValueError):
+        PointEdits.from_text(text)
+
+
+def test_edits_for_rows_the_data_do_not_have_are_refused():
+    with pytest.raises(DataError, match="does not have"):
+        PointEdits(removed=(9,)).apply(X0, Y0)
+
+
+@pytest.mark.parametrize(
+    "X, y, message",
+    [
+        (np.array([[0.0, np.nan], [1.0, 1.0]]), np.array([-1, 1]), "Row 1 has no number in x2"),
+        (X0, np.array([-1, 1, 1, 2]), "Row 4 has the label 2"),
+        (X0, np.array([1, 1, 1, 1]), "both classes"),
+    ],
+)
+def test_points_no_learner_can_use_are_refused_with_a_message(X, y, message):
+    with pytest.raises(DataError, match=message):
+        check_points(X, y)
+
+
+def test_clicks_add_and_remove_points():
+    edits = edited(PointEdits(), X0, Y0, add_point((0.25, 0.75), -1))
+    assert edits == PointEdits(added=((0.25, 0.75, -1),))
+    edits = edited(edits, X0, Y0, remove_near((0.9, 0.1), reach=0.2))
+    assert edits.removed == (1,)
+    edits = edited(edits, X0, Y0, remove_near((0.3, 0.7), reach=0.2))  # an added point
+    assert edits == PointEdits(removed=(1,))
+    with pytest.raises(DataError, match="no point near"):
+        edited(edits, X0, Y0, remove_near((5.0, 5.0), reach=0.2))
+    with pytest.raises(DataError, match="both classes"):  # removing the last -1 is refused
+        edited(PointEdits(removed=(1,)), X0, Y0, remove_near((0.0, 0.0), reach=0.2))
+
+
+def test_a_table_delta_edits_adds_and_deletes_rows():
+    delta = {
+        "edited_rows": {0: {"x2": 0.5}},
+        "added_rows": [{"x1": 2.0, "x2": 2.0, "label": 1}],
+        "deleted_rows": [3],
+    }
+    edits = edited(PointEdits(removed=(1,)), X0, Y0, table_delta(delta))
+    # rows shown were generated rows 0, 2, 3: row 3 of the table does not exist, row 2 is row 3
+    assert edits == PointEdits(removed=(1,), changed=((0, 0.0, 0.5, -1),), added=((2.0, 2.0, 1),))
+    delta = {"edited_rows": {}, "added_rows": [{"x1": 2.0, "label": 1}], "deleted_rows": [2]}
+    with pytest.raises(DataError, match="Row 3 has no number in x2"):  # an unfinished row
+        edited(PointEdits(removed=(1,)), X0, Y0, table_delta(delta))
+
+
+def test_edited_data_keep_the_split_and_follow_the_noise_marks():
+    base = DataRequest("separable", (("n_samples", 60),), "exact", 0.2, 0.25, seed=1)
+    data = make_dataset(base)
+    kept_flip, fixed_flip = np.flatnonzero(data.flipped)[:2]
+    plain = int(np.flatnonzero(~data.flipped)[0])
+    edits = PointEdits(
+        removed=(plain,),
+        changed=((int(fixed_flip), *data.X[fixed_flip], int(-data.y[fixed_flip])),),
+        added=((0.1, 0.2, 1),),
+    )
+    new = make_dataset(replace(base, edits=edits))
+    assert len(new.X) == len(data.X) and np.array_equal(new.X_test, data.X_test)
+    assert new.X[-1].tolist() == [0.1, 0.2] and not new.flipped[-1]
+    row = {int(i): k for k, i in enumerate(np.setdiff1d(np.arange(len(data.X)), [plain]))}
+    assert new.flipped[row[int(kept_flip)]]
+    assert not new.flipped[row[int(fixed_flip)]]  # its label was set back
+    assert new.flipped.sum() == data.flipped.sum() - 1
+
+
+def test_exported_points_read_back_as_the_same_data():
+    data = make_dataset(DataRequest("gaussians", (("n_samples", 50),), seed=4))
+    back = make_dataset(DataRequest("csv", csv_bytes=points_csv(data).encode()))
+    assert np.allclose(back.X, data.X) and np.array_equal(back.y, data.y)
+
+
+# -- figures: the click grid, the ensemble's cap, the full-size views ---------------------
+
+
+def test_the_click_grid_covers_the_plane_under_everything():
+    data = make_dataset(DataRequest("separable", (("n_samples", 40),), seed=0))
+    run = _fake_run("perceptron", data)
+    fig = plane_figure(data, run, 5, clickable=True)
+    grid = fig.data[0]
+    assert grid.name == CLICK_GRID_NAME and len(grid.x) == CLICK_GRID**2
+    x0, x1, y0, y1 = axis_box(data.X)
+    assert np.isclose(min(grid.x), x0, atol=1e-3 * (x1 - x0)) and np.isclose(
+        max(grid.y), y1, atol=1e-3 * (y1 - y0)
+    )
+    assert CLICK_GRID_NAME not in {tr.name for tr in plane_figure(data, run, 5).data}
+
+
+def test_the_ensemble_draws_its_top_hypotheses_and_says_how_many():
+    data = make_dataset(DataRequest("gaussians", (("n_samples", 200),), seed=0))
+    run = _fake_run("voted", data, epochs=10)
+    t = run.timeline.n_events
+    rows, _ = run.timeline.voting_rows(t)
+    assert len(rows) > MAX_VOTED_LINES
+    lines = [
+        tr
+        for tr in plane_figure(data, run, t, Show(ensemble=True)).data
+        if tr.legendgroup == "ensemble"
+    ]
+    assert sum(list(tr.x).count(None) for tr in lines) == MAX_VOTED_LINES  # one gap per line
+    assert f"top {MAX_VOTED_LINES} of {len(rows):,}" in lines[0].name
+    assert [tr.opacity for tr in lines] == sorted((tr.opacity for tr in lines), reverse=True)
+
+
+def _big_data(m=5_000, n=6):
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(m, n))
+    w = rng.normal(size=n)
+    y = np.where(X @ w > 0.2, 1, -1)
+    names = tuple(f"f{i}" for i in range(n))
+    return Dataset(X, y, X[:0], y[:0], np.zeros(m, bool), w, 0.2, names, ("-1", "+1"), "big")
+
+
+def test_full_size_views_say_what_they_show():
+    data = _big_data()
+    run = _fake_run("perceptron", data, epochs=2)
+    t = run.timeline.n_events // 2
+    title = projection_figure(data, run, t, seed=3).layout.title.text
+    assert f"showing {MAX_PROJECTED_POINTS:,} of 5,000 points, random sample seed 3" in title
+    hist = margin_histogram(data, run, t)
+    assert sum(sum(bar.y) for bar in hist.data) == 5_000  # every point counted
+    assert "all 5,000" in hist.layout.yaxis.title.text
+    for bar in hist.data:  # no bar holds margins of both signs
+        left, right = np.asarray(bar.x) - bar.width / 2, np.asarray(bar.x) + bar.width / 2
+        assert ((right <= 1e-12) | (left >= -1e-12)).all()

@@ -9,7 +9,8 @@ steps, all seeded by the request's seed:
 2. the train/test split (stratified when both classes allow it);
 3. label noise on the *training* part only, with the flipped rows
    remembered; the test part stays clean, so test accuracy measures how
-   well the true rule was found (the NR protocol does the same).
+   well the true rule was found (the NR protocol does the same);
+4. a person's point edits (:mod:`ui.edits`) on the training part of 2-D data.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from perceptron_core.datasets import (
     load,
     load_csv,
 )
+from ui.edits import ADDED, PointEdits, check_points
 
 #: Label-noise kinds offered by the data panel: name -> what it does.
 NOISE_KINDS = {
@@ -46,7 +48,8 @@ class DataRequest:
     """A hashable description of the data to build.
 
     ``name`` is a registry name, or ``"csv"`` with the file's bytes in
-    ``csv_bytes``; ``options`` are the registry options as sorted pairs.
+    ``csv_bytes``; ``options`` are the registry options as sorted pairs;
+    ``edits`` change the training points of 2-D data after everything else.
     """
 
     name: str
@@ -59,6 +62,7 @@ class DataRequest:
     csv_label: str | None = None
     csv_positive: str | None = None
     csv_features: tuple[str, ...] | None = None
+    edits: PointEdits | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,10 +127,16 @@ def _split(m: int, y: np.ndarray, fraction: float, rng) -> tuple[np.ndarray, np.
 
 
 def _binary(y: np.ndarray, labels, class_names, positive):
-    """Labels in {-1, +1}: multi-class data become 'positive class vs the rest'."""
+    """Labels in {-1, +1}: multi-class data become 'positive class vs the rest'.
+
+    With two classes and no positive class chosen, the second (in the
+    reader's sorted order: 1 of 0/1, +1 of -1/+1) is +1.
+    """
     if len(labels) == 2 and tuple(labels) == (-1, 1):
         return y, (str(class_names[0]), str(class_names[1]))
     names = [str(c) for c in class_names]
+    if len(labels) == 2 and positive not in names:
+        return np.where(y == labels[1], 1, -1), (names[0], names[1])
     pos = names.index(positive) if positive in names else 0
     return np.where(y == labels[pos], 1, -1), (f"not {names[pos]}", names[pos])
 
@@ -196,8 +206,11 @@ def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:
         y_train, flipped = flip_near_boundary(
             y_train, target.decision_function(X[train]), req.noise_rate, random_state=rng
         )
+    X_train = X[train]
+    if req.edits:
+        X_train, y_train, flipped = _edited(req.edits, X_train, y_train, flipped)
     return Dataset(
-        X=X[train],
+        X=X_train,
         y=np.asarray(y_train, np.int64),
         X_test=X[test],
         y_test=y[test],
@@ -209,3 +222,15 @@ def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:
         title=title,
         notes=tuple(notes),
     )
+
+
+def _edited(edits: PointEdits, X, y, flipped):
+    """The training part after a person's edits; a flip mark stays while the noisy label does."""
+    if X.shape[1] != 2:
+        raise DataError("Points can be edited on 2-D data only.")
+    origin, X_new, y_new = edits.apply(X, y)
+    check_points(X_new, y_new)
+    kept = origin != ADDED
+    still_flipped = np.zeros(len(origin), dtype=bool)
+    still_flipped[kept] = flipped[origin[kept]] & (y_new[kept] == y[origin[kept]])
+    return X_new, y_new, still_flipped

@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from ui.figures import BLUE, ORANGE, VERMILLION
+from ui.figures import AXIS, BLUE, ORANGE, PLAIN, VERMILLION, vline
 from ui.learners import MODES
 
 
@@ -106,13 +106,13 @@ def mistakes_figure(train: np.ndarray, test: np.ndarray, current_epoch: int,
             line={"color": ORANGE, "dash": "dash"},
             marker={"symbol": "diamond", "size": 6},
         )
-    fig.add_vline(x=current_epoch + 1, line={"color": VERMILLION, "width": 1.5, "dash": "dot"})
     fig.update_layout(
         height=height,
+        shapes=[vline(current_epoch + 1, VERMILLION, dash="dot")],
         margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        template="plotly_white",
-        xaxis_title="epoch",
-        yaxis_title="count",
+        **PLAIN,
+        xaxis={"title": "epoch", **AXIS},
+        yaxis={"title": "count", **AXIS},
         title={"text": "Mistakes per epoch", "font": {"size": 14}},
         legend={"orientation": "h", "y": 1.12, "x": 0.35},
     )

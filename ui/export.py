@@ -1,4 +1,4 @@
-"""Exports of a run: the settings, metrics and recorded events as JSON and CSV.
+"""Exports of a run: the settings, metrics, recorded events and training points.
 
 Figures export themselves in the browser: the camera button of every
 Plotly chart downloads PNG or SVG (the format the page's selector sets), so
@@ -15,6 +15,7 @@ import json
 import numpy as np
 
 from perceptron_core.trace import EVENT_KINDS
+from ui.edits import PointEdits
 
 
 def _plain(value):
@@ -24,6 +25,8 @@ def _plain(value):
         return value.tolist()
     if isinstance(value, bytes):
         return f"<{len(value):,} bytes>"
+    if isinstance(value, PointEdits):
+        return value.to_text()  # the URL's form: readable, and a link can be rebuilt from it
     return value
 
 
@@ -82,4 +85,14 @@ def events_csv(run) -> str:
                 int(tl.after[i]),
             ]
         )
+    return out.getvalue()
+
+
+def points_csv(data) -> str:
+    """The training points as the learner saw them (after noise and edits), one row each."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow([*data.feature_names, "label"])
+    for row, label in zip(data.X.tolist(), data.y.tolist()):
+        writer.writerow([*(f"{v:.10g}" for v in row), label])
     return out.getvalue()

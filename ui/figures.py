@@ -27,11 +27,28 @@ from ui.timeline import BLOCKED, RESCUED
 BLUE, ORANGE, GREEN, VERMILLION = "#0072B2", "#E69F00", "#009E73", "#D55E00"
 PURPLE, SKY, GREY, BLACK = "#CC79A7", "#56B4E9", "#9E9E9E", "#222222"
 CLASS_STYLE = {-1: (BLUE, "circle"), 1: (ORANGE, "diamond")}
+#: plotly_white's look, set directly: naming a template costs about 12 ms per
+#: figure (Plotly validates all of it), a tenth of a step's time budget.
+PLAIN = {"plot_bgcolor": "white", "paper_bgcolor": "white"}
+AXIS = {"gridcolor": "#EBF0F8", "linecolor": "#EBF0F8", "zerolinecolor": "#EBF0F8"}
 #: Light tints for the decision region: -1 side, boundary, +1 side.
 REGION_SCALE = [[0.0, "#cfe3f1"], [0.5, "#ffffff"], [1.0, "#fbe6bd"]]
 GRID = 90  # region heat-map resolution per axis
+#: The voted region costs grid rows x stored hypotheses per step; a coarser,
+#: smoothed grid keeps a step of the voted view under the 150 ms target.
+VOTED_GRID = 60
 MAX_VOTED_LINES = 40
+#: Opacity levels of the ensemble's lines: lines of one level share a trace,
+#: because every Plotly trace costs about 2 ms to build.
+VOTE_LEVELS = 6
+#: Points per axis of the invisible grid that turns a click on empty space
+#: into coordinates (Plotly reports clicks on points only); about 15 px
+#: apart on screen, so a click always lands within reach of one.
+CLICK_GRID = 40
+CLICK_GRID_NAME = "click grid"
 MAX_PROJECTED_POINTS = 2_000
+MAX_CURVE_POINTS = 2_000
+MARGIN_BINS = 40
 
 
 @dataclass(frozen=True)
@@ -102,9 +119,9 @@ def line_segment(w: np.ndarray, c: float, box) -> np.ndarray | None:
     return pts[[0, -1]] if len(pts) >= 2 else None
 
 
-def _grid(box):
+def _grid(box, n: int = GRID):
     x0, x1, y0, y1 = box
-    return np.linspace(x0, x1, GRID), np.linspace(y0, y1, GRID)
+    return np.linspace(x0, x1, n), np.linspace(y0, y1, n)
 
 
 # -- trace pieces ---------------------------------------------------------------
@@ -222,20 +239,95 @@ def _arrow(tail, head, color, text, width=2.5):
     }
 
 
+def vline(x: float, color: str, width: float = 1.5, dash: str = "solid") -> dict:
+    """A vertical line across the plot as a layout shape (``fig.add_vline`` costs ~10 ms)."""
+    return {
+        "type": "line",
+        "xref": "x",
+        "yref": "paper",
+        "x0": x,
+        "x1": x,
+        "y0": 0,
+        "y1": 1,
+        "line": {"color": color, "width": width, "dash": dash},
+    }
+
+
 def _anchor(w, theta, centre):
     """The point of the line ``<w,p> = theta`` nearest ``centre`` (the arrows' foot)."""
     return centre - (w @ centre - theta) / (w @ w) * w
 
 
+def _ensemble_traces(tl, t: int, box) -> list[go.Scatter]:
+    """The stored hypotheses with most votes at time ``t``, opacity ∝ votes.
+
+    At most :data:`MAX_VOTED_LINES` lines (the legend says how many of how
+    many), their opacity rounded up to one of :data:`VOTE_LEVELS` levels;
+    the lines of a level are one trace, segments separated by gaps.
+    """
+    rows, votes = tl.voting_rows(t)
+    if len(rows) == 0:
+        return []
+    name = f"stored hypotheses (top {min(len(rows), MAX_VOTED_LINES):,} of {len(rows):,} by votes)"
+    top = np.argsort(votes, kind="stable")[::-1][:MAX_VOTED_LINES]
+    rows, votes = rows[top], votes[top]
+    level = np.ceil(VOTE_LEVELS * votes / votes.max()).astype(int)
+    traces = []
+    for lv in np.unique(level)[::-1]:
+        xs, ys = [], []
+        for k in rows[level == lv]:
+            seg = line_segment(tl.W[0, k], tl.theta[0, k], box)
+            if seg is not None:
+                xs += [seg[0, 0], seg[1, 0], None]
+                ys += [seg[0, 1], seg[1, 1], None]
+        if xs:
+            traces.append(
+                go.Scatter(
+                    x=xs,
+                    y=ys,
+                    mode="lines",
+                    name=name,
+                    legendgroup="ensemble",
+                    showlegend=not traces,
+                    opacity=0.15 + 0.85 * lv / VOTE_LEVELS,
+                    line={"color": GREY, "width": 1.5},
+                    hoverinfo="name",
+                )
+            )
+    return traces
+
+
 # -- the main picture ------------------------------------------------------------
 
 
+def click_grid(box) -> go.Scatter:
+    """Invisible, hoverable points over the whole plane: a click anywhere selects one.
+
+    Coordinates are rounded to a thousandth of the view (a shorter message
+    per step, and added points get short coordinates).
+    """
+    x0, x1, y0, y1 = box
+    digits = 3 - int(np.floor(np.log10(max(x1 - x0, y1 - y0))))
+    xs, ys = (np.round(v, digits) for v in _grid(box, CLICK_GRID))
+    gx, gy = np.meshgrid(xs, ys)
+    return go.Scatter(
+        x=gx.ravel(),
+        y=gy.ravel(),
+        mode="markers",
+        name=CLICK_GRID_NAME,
+        marker={"size": 6, "color": "rgba(0,0,0,0)"},
+        hoverinfo="none",
+        showlegend=False,
+    )
+
+
 def plane_figure(data: Dataset, run, t: int, show: Show = Show(), height: int = 640,
-                 box=None) -> go.Figure:  # fmt: skip
+                 box=None, clickable: bool = False) -> go.Figure:  # fmt: skip
     """The 2-D picture of ``run`` on ``data`` at time ``t``.
 
     ``box`` fixes the axes (compare mode shares them); by default they fit
-    every point.
+    every point. ``clickable`` adds :func:`click_grid` under everything, so a
+    page can turn clicks into points.
     """
     tl, learner, est = run.timeline, run.learner, run.estimator
     t = tl.clip(t)
@@ -247,19 +339,25 @@ def plane_figure(data: Dataset, run, t: int, show: Show = Show(), height: int = 
     event = tl.event(t)
     counts = tl.update_counts(t)
     traces, annotations, shapes = [], [], []
+    if clickable:
+        traces.append(click_grid(box))  # first: drawn under everything
     mode = show.mode if learner.has_modes and learner.linear else "last"
 
     # decision region
-    xs, ys = _grid(box)
     if show.region:
         if mode == "voted" or (show.ensemble and learner.family == "kw"):
+            xs, ys = _grid(box, VOTED_GRID)
             Z = tl.voted_grid(xs, ys, t)
             scale = max(float(np.abs(Z).max()), 1.0)
+            region = _region_trace(xs, ys, Z, scale)
+            region.zsmooth = "best"  # hides the coarser grid's cells
         else:
+            xs, ys = _grid(box)
             G = np.dstack(np.meshgrid(xs, ys)).reshape(-1, 2)
             Z = tl.scores(G, t, mode).reshape(len(ys), len(xs))
             scale = 0.5 * float(np.abs(Z).max()) or 1.0  # tint deepens away from the line
-        traces.append(_region_trace(xs, ys, Z, scale))
+            region = _region_trace(xs, ys, Z, scale)
+        traces.append(region)
 
     # margin band (in score units, around the shown hypothesis)
     band = learner.band(est) if learner.band and learner.linear and show.band else None
@@ -280,26 +378,8 @@ def plane_figure(data: Dataset, run, t: int, show: Show = Show(), height: int = 
                 )
             )
 
-    # voted ensemble: the hypotheses with most votes, opacity ∝ votes
     if show.ensemble and learner.family == "kw":
-        rows, votes = tl.voting_rows(t)
-        top = rows[np.argsort(votes)[::-1][:MAX_VOTED_LINES]] if len(rows) else rows
-        vmax = votes.max() if len(votes) else 1
-        vote_of = dict(zip(rows.tolist(), votes.tolist()))
-        for i, k in enumerate(top):
-            tr = _line_trace(
-                tl.W[0, k],
-                tl.theta[0, k],
-                box,
-                f"stored hypotheses (top {len(top)} by votes)",
-                GREY,
-                width=1.5,
-                opacity=0.15 + 0.85 * vote_of[int(k)] / vmax,
-                legend=i == 0,
-            )
-            if tr is not None:
-                tr.legendgroup = "ensemble"
-                traces.append(tr)
+        traces += _ensemble_traces(tl, t, box)
 
     # lines: current hypothesis (or committee members), averaged, longest, target
     if learner.linear:
@@ -491,7 +571,7 @@ def plane_figure(data: Dataset, run, t: int, show: Show = Show(), height: int = 
     fig.update_layout(
         height=height,
         margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        template="plotly_white",
+        **PLAIN,
         xaxis_title_standoff=4,
         title={"text": status, "font": {"size": 15}, "x": 0.01, "y": 0.98},
         xaxis={
@@ -499,6 +579,7 @@ def plane_figure(data: Dataset, run, t: int, show: Show = Show(), height: int = 
             "title": data.feature_names[0],
             "constrain": "domain",
             "zeroline": False,
+            **AXIS,
         },
         yaxis={
             "range": [box[2], box[3]],
@@ -506,8 +587,17 @@ def plane_figure(data: Dataset, run, t: int, show: Show = Show(), height: int = 
             "scaleanchor": "x",
             "scaleratio": 1,
             "zeroline": False,
+            **AXIS,
         },
-        legend={"orientation": "h", "yanchor": "top", "y": -0.14, "x": 0, "font": {"size": 12}},
+        # below the x-axis title at any height (90 px under the plot area)
+        legend={
+            "orientation": "h",
+            "yanchor": "top",
+            "y": -90 / (height - 50),
+            "x": 0,
+            "font": {"size": 12},
+        },
+        modebar={"orientation": "v"},  # a horizontal one covers the end of a long title
         annotations=annotations,
         shapes=shapes,
         uirevision="plane",
@@ -608,21 +698,24 @@ def projection_figure(data: Dataset, run, t: int, show: Show = Show(), seed: int
                 },
             )
         )
-    shown = f"{len(rows):,} of {len(data.X):,} points" + (
-        f" (a random subsample, seed {seed})" if len(rows) < len(data.X) else ""
+    shown = (
+        f"showing {len(rows):,} of {len(data.X):,} points, random sample seed {seed}"
+        if len(rows) < len(data.X)
+        else f"all {len(rows):,} points"
     )
+    plane = "w* and w" if data.w_star is not None else "w and the data's main spread"
     fig = go.Figure(data=[tr for tr in traces if tr is not None])
     fig.update_layout(
         height=height,
-        template="plotly_white",
+        **PLAIN,
         margin={"l": 10, "r": 10, "t": 40, "b": 10},
         title={
-            "text": f"Projection on the plane of w* and w · step {t:,} · {shown}",
+            "text": f"Projection on the plane of {plane} · step {t:,} · {shown}",
             "font": {"size": 14},
             "x": 0.01,
         },
-        xaxis={"title": n1, "range": [box[0], box[1]], "zeroline": False},
-        yaxis={"title": n2, "range": [box[2], box[3]], "zeroline": False},
+        xaxis={"title": n1, "range": [box[0], box[1]], "zeroline": False, **AXIS},
+        yaxis={"title": n2, "range": [box[2], box[3]], "zeroline": False, **AXIS},
         legend={"orientation": "v", "yanchor": "top", "y": 1, "x": 1.02},
         uirevision="projection",
     )
@@ -630,52 +723,72 @@ def projection_figure(data: Dataset, run, t: int, show: Show = Show(), seed: int
 
 
 def angle_figure(data: Dataset, run, t: int, height: int = 260) -> go.Figure:
-    """Angle between ``w*`` and the learned ``w`` after each update, current step marked."""
+    """Angle between ``w*`` and the learned ``w`` after each update, current step marked.
+
+    Long runs are drawn at :data:`MAX_CURVE_POINTS` evenly spaced updates
+    (the title says so): the curve looks the same and the page stays light.
+    """
     tl = run.timeline
-    W = tl.W[0]
+    rows = np.unique(np.linspace(0, tl.W.shape[1] - 1, MAX_CURVE_POINTS).round().astype(int))
+    W = tl.W[0, rows]
     norms = np.linalg.norm(W, axis=1) * np.linalg.norm(data.w_star)
     with np.errstate(invalid="ignore", divide="ignore"):
         cos = np.where(norms > 0, W @ data.w_star / norms, np.nan)
     angle = np.degrees(np.arccos(np.clip(cos, -1, 1)))
+    x_title = "updates"
+    if len(rows) < tl.W.shape[1]:
+        x_title += f" ({len(rows):,} of {tl.W.shape[1]:,} drawn)"
     fig = go.Figure(
-        go.Scatter(
-            x=np.arange(len(angle)),
-            y=angle,
-            mode="lines",
-            line={"color": BLUE},
-            name="angle(w*, w)",
-        )
+        go.Scatter(x=rows, y=angle, mode="lines", line={"color": BLUE}, name="angle(w*, w)")
     )
-    fig.add_vline(x=tl.row(t), line={"color": VERMILLION, "dash": "dot"})
     fig.update_layout(
         height=height,
-        template="plotly_white",
+        **PLAIN,
+        shapes=[vline(tl.row(t), VERMILLION, dash="dot")],
         margin={"l": 10, "r": 10, "t": 30, "b": 10},
         title={"text": "Angle between w* and w (degrees)", "font": {"size": 14}},
-        xaxis_title="updates",
-        yaxis_title="degrees",
+        xaxis={"title": x_title, **AXIS},
+        yaxis={"title": "degrees", **AXIS},
     )
     return fig
 
 
 def margin_histogram(data: Dataset, run, t: int, height: int = 260) -> go.Figure:
-    """Histogram of ``y(<w,x> - θ)/||w||`` over the training set at time ``t``."""
+    """Histogram of ``y(<w,x> - θ)/||w||`` over the whole training set at time ``t``.
+
+    The bins are counted here, so every point counts and the page receives
+    40 bars, not one number per point.
+    """
     w, theta = run.timeline.hypothesis(t)
     norm = np.linalg.norm(w)
     margins = data.y * (data.X @ w - theta) / (norm if norm > 0 else 1.0)
+    edges = np.histogram_bin_edges(margins, bins=MARGIN_BINS)
+    if edges[0] < 0 < edges[-1]:  # a bin edge at 0: no bar holds both sides
+        step = edges[1] - edges[0]
+        edges = np.arange(np.floor(edges[0] / step), np.ceil(edges[-1] / step) + 1) * step
     fig = go.Figure()
     for ok, color, name in (
         (margins > 0, BLUE, "right side"),
         (margins <= 0, VERMILLION, "wrong side"),
     ):
-        fig.add_histogram(x=margins[ok], name=name, marker_color=color, nbinsx=40, opacity=0.8)
-    fig.add_vline(x=0, line={"color": BLACK, "width": 1})
+        counts, _ = np.histogram(margins[ok], bins=edges)
+        fig.add_bar(
+            x=(edges[:-1] + edges[1:]) / 2,
+            y=counts,
+            width=np.diff(edges),
+            name=name,
+            marker_color=color,
+            opacity=0.8,
+        )
     fig.update_layout(
         height=height,
-        template="plotly_white",
+        **PLAIN,
+        shapes=[vline(0, BLACK, width=1)],
         barmode="overlay",
         margin={"l": 10, "r": 10, "t": 30, "b": 10},
         title={"text": "Margins y(⟨w,x⟩−θ)/‖w‖", "font": {"size": 14}},
+        xaxis=AXIS,
+        yaxis={"title": f"points (all {len(margins):,})", **AXIS},
         legend={"orientation": "v", "x": 0.98, "y": 0.98, "xanchor": "right", "yanchor": "top"},
     )
     return fig

@@ -128,9 +128,13 @@ def url_params(prefix: str) -> dict[str, str]:
     return out
 
 
-def write_url(prefix: str) -> dict[str, str]:
-    """Put this run's non-default values (and :data:`PRESERVED`) into the URL; returns them."""
-    params = url_params(prefix)
+def write_url(prefix: str, extra: dict[str, str] | None = None) -> dict[str, str]:
+    """Put this run's non-default values into the URL; returns them.
+
+    ``extra`` holds entries the page keeps itself (the playground's point
+    edits); :data:`PRESERVED` entries stay as they are.
+    """
+    params = url_params(prefix) | (extra or {})
     for name in PRESERVED:
         if name in st.query_params:
             params[name] = st.query_params[name]
