@@ -32,6 +32,7 @@ examples.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import time
 
 import numpy as np
@@ -102,11 +103,8 @@ def main() -> None:
     from perceptron_core.kernel import KernelPerceptron
     from perceptron_core.linear import MODES
 
-    try:
-        import vowpalwabbit
-
-        vw_note = None
-    except ImportError:
+    vw_note = None
+    if importlib.util.find_spec("vowpalwabbit") is None:
         vw_note = "vowpalwabbit is not installed (pip install vowpalwabbit): VW --ksvm skipped"
 
     X_test, y_test = ringnorm(args.test, 0.0, seed=999)
