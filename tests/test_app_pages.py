@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from ui.edits import PointEdits
 from ui.learners import LEARNERS
+from ui.math_panel import num
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
@@ -95,6 +96,18 @@ def test_every_learner_draws_on_noisy_data(key):
     assert at.session_state["pg_learner"] == key
     assert at.session_state["pg_t"] == 150
     assert f"**{LEARNERS[key].title}**" in _text(at)
+
+
+def test_paum_math_shows_its_bias_as_its_rule_writes_it(app):
+    app.selectbox(key="pg_learner").set_value("paum").run()
+    assert r"b = 0" in _text(app) and r"\theta =" not in _text(app)  # before the first example
+    app.button(key="pg_next_update").click().run()
+    _no_failure(app)
+    run = app.session_state["pg_last_good"][2]
+    t = app.session_state["pg_t"]
+    b_new = -run.timeline.hypothesis(t)[1]  # the timeline keeps theta = -b
+    line = next(m.value for m in app.markdown if m.value.startswith("$b:"))
+    assert line.endswith(rf"\to {num(b_new)}$")
 
 
 def test_regenerate_draws_new_data_with_the_next_seed(app):

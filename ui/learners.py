@@ -91,6 +91,9 @@ class Learner:
         correctly classified example still updates (drawn as the margin band).
     novikoff : callable or None
         ``novikoff(estimator) -> bool``: whether Novikoff's bound applies.
+    bias : bool
+        The rule writes the threshold as a bias ``b = -θ`` (PAUM's
+        ``<w,x> + b``); the math panel then shows ``b``.
     """
 
     key: str
@@ -105,6 +108,7 @@ class Learner:
     epochs_name: str = "epochs"
     band: Callable | None = None
     novikoff: Callable | None = None
+    bias: bool = False
 
     @property
     def has_modes(self) -> bool:
@@ -341,6 +345,7 @@ LEARNERS: dict[str, Learner] = {
             r"w \leftarrow w + \eta\,y\,x,\quad b \leftarrow b + \eta\,y\,R^2",
             epochs_name="max_epochs",
             band=lambda est: (-float(est.tau_neg), float(est.tau_pos)),
+            bias=True,
         ),
         Learner(
             "kernel",

@@ -98,6 +98,11 @@ def _kw_lines(run, t, x, y, j):
     return lines
 
 
+def threshold(learner, theta: float) -> tuple[str, float]:
+    """The threshold as the learner's rule writes it: ``θ``, or the bias ``b = -θ``."""
+    return (r"b", -theta) if learner.bias else (r"\theta", theta)
+
+
 def _generic_lines(run, t, x, y):
     """Any other learner: its recorded score, and old → new from the hypothesis tables."""
     tl = run.timeline
@@ -109,11 +114,12 @@ def _generic_lines(run, t, x, y):
         w_new, th_new = tl.hypothesis(t)
         lines.append(rf"w: {vec(w_old)} \to {vec(w_new)}")
         lines.append(rf"\Delta w = {vec(w_new - w_old)}")
-        lines.append(rf"\theta: {num(th_old)} \to {num(th_new)}")
+        name, old = threshold(run.learner, th_old)
+        lines.append(rf"{name}: {num(old)} \to {num(threshold(run.learner, th_new)[1])}")
     elif tl.is_update(t):
-        th_old = tl.theta[0, tl.before[i]]
-        th_new = tl.theta[0, tl.after[i]]
-        lines.append(rf"a_j \leftarrow a_j + 1,\quad \theta: {num(th_old)} \to {num(th_new)}")
+        name, old = threshold(run.learner, tl.theta[0, tl.before[i]])
+        new = threshold(run.learner, tl.theta[0, tl.after[i]])[1]
+        lines.append(rf"a_j \leftarrow a_j + 1,\quad {name}: {num(old)} \to {num(new)}")
     return lines
 
 
@@ -151,7 +157,8 @@ def math_panel(run, data, t: int) -> None:
         w, theta = tl.hypothesis(0)
         st.markdown("Before the first example. The start:")
         if tl.W.shape[2]:
-            st.markdown(rf"$w = {vec(w)},\quad \theta = {num(theta)}$")
+            name, value = threshold(learner, theta)
+            st.markdown(rf"$w = {vec(w)},\quad {name} = {num(value)}$")
         st.caption("Press ▶ 1 (or →) to visit the first example.")
         return
     j = int(tl.index[i])
