@@ -102,8 +102,9 @@ def _grown(a, capacity):
 def grown_records(needed, votes, upd_rows, upd_step, upd_kind, upd_score, record_updates):
     """The records, grown (doubling) if they have room for fewer than ``needed`` updates.
 
-    Called between epochs only: growing inside an epoch would make LLVM
-    reload every array's address after each update (see :func:`_epoch`).
+    Called between the segments of an epoch only (:func:`run_epochs`):
+    growing inside :func:`_epoch`'s loop would make LLVM reload every
+    array's address after each update.
     """
     if needed > upd_rows.shape[1]:
         capacity = max(needed, 2 * upd_rows.shape[1])
@@ -213,12 +214,13 @@ def prefetch_distance(X, order) -> int:
 def _epoch(
     X, Y, order, eta, C, t_margin, lam, alpha_bound, norms2,
     W, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
-    record_updates, visit_kind, visit_score, epoch_updates, e, step, visit0, ahead,
+    record_updates, visit_kind, visit_score, epoch_updates, e, step, visit0, ahead, p0, p1,
 ):  # fmt: skip
-    """One epoch of SPEC §1; the records have room for ``m`` more updates.
+    """SPEC §1 over the visits ``order[p0:p1]`` of epoch ``e``; the records have room for
+    ``p1 - p0`` more updates (a visit makes at most one per problem).
 
     No array is reallocated here, so LLVM keeps every array's address in a
-    register for the whole epoch (growing the records inside this loop cost
+    register for the whole segment (growing the records inside this loop cost
     about a third of an ``X @ w`` pass per epoch). With ``ahead > 0`` the row
     visited ``ahead`` steps later is prefetched, so a shuffled order reads
     ``X`` in place at nearly the speed of a sequential scan.
@@ -226,7 +228,7 @@ def _epoch(
     m = X.shape[0]
     K = Y.shape[0]
     use_lam = lam > 0.0
-    for p in range(m):
+    for p in range(p0, p1):
         j = order[p]
         if ahead > 0 and p + ahead < m:
             later = order[p + ahead]
@@ -264,6 +266,12 @@ def _epoch(
         step += 1
 
 
+#: The fewest visits :func:`run_epochs` hands to :func:`_epoch` at once (unless
+#: the epoch has fewer left): the records grow to make room for at least as
+#: many updates, so a segment's call overhead is spread over thousands of visits.
+MIN_SEGMENT = 4096
+
+
 @jit
 def run_epochs(
     X, Y, order, n_epochs, eta, C, t_margin, lam, alpha_bound, norms2,
@@ -289,7 +297,7 @@ def run_epochs(
         Weights (K, n), thresholds (K,), per-example update counts (K, m),
         ``[tally, best_tally, longest_k]`` (K, 3), updates so far (K,).
     votes, upd_rows, upd_step, upd_kind, upd_score : 2-D records
-        Grown between epochs when they might fill up; the possibly new
+        Grown between segments of an epoch when they might fill up; the possibly new
         arrays are returned.
     record_updates : bool
         Fill ``upd_step``, ``upd_kind`` and ``upd_score``.
@@ -311,18 +319,29 @@ def run_epochs(
     step = first_step
     votes_before = np.empty(K, dtype=np.int64)
     for e in range(n_epochs):
-        # an epoch makes at most m updates per problem
-        votes, upd_rows, upd_step, upd_kind, upd_score = grown_records(
-            n_upd.max() + m, votes, upd_rows, upd_step, upd_kind, upd_score, record_updates
-        )
         for c in range(K):
             votes_before[c] = votes[c, n_upd[c]]
-        _epoch(
-            X, Y, order, eta, C, t_margin, lam, alpha_bound, norms2,
-            W, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
-            record_updates, visit_kind, visit_score, epoch_updates, e, step, first_step, ahead,
-        )  # fmt: skip
-        step += m
+        # The epoch runs in segments of as many visits as the records have
+        # room for updates (one visit makes at most one update per problem),
+        # growing them in between: they stay about twice the updates made,
+        # not the m per problem an epoch could make.
+        p = 0
+        while p < m:
+            want = min(m - p, MIN_SEGMENT)
+            if upd_rows.shape[1] - n_upd.max() < want:
+                votes, upd_rows, upd_step, upd_kind, upd_score = grown_records(
+                    n_upd.max() + want, votes, upd_rows, upd_step, upd_kind, upd_score,
+                    record_updates,
+                )  # fmt: skip
+            q = min(m, p + upd_rows.shape[1] - n_upd.max())
+            _epoch(
+                X, Y, order, eta, C, t_margin, lam, alpha_bound, norms2,
+                W, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
+                record_updates, visit_kind, visit_score, epoch_updates, e, step, first_step,
+                ahead, p, q,
+            )  # fmt: skip
+            step += q - p
+            p = q
         if epoch_updates[e].sum() == 0 and visit_kind.shape[1] == 0:
             # An epoch without updates left w, theta and every update count
             # as they were, so each later epoch makes exactly the same

@@ -163,7 +163,7 @@ class HypothesisRecord:
             self.positions[c] = np.concatenate(
                 [self.positions[c], flat_positions[offsets[c] : offsets[c + 1]]]
             )
-            self.signs[c] = np.concatenate([self.signs[c], Y[c, rows]])
+            self.signs[c] = np.concatenate([self.signs[c], Y[c, rows].astype(np.float64)])
             self.votes[c] = votes[c]
         self.longest_k = np.asarray(longest_k, dtype=np.int64).copy()
         self._cache.clear()

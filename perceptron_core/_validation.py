@@ -118,9 +118,11 @@ class Param:
 
 BOOLEAN = OneOf((True, False))
 SEED = Anything(
-    lambda v: v is None
-    or (isinstance(v, numbers.Integral) and not isinstance(v, bool) and 0 <= v < 2**32)
-    or isinstance(v, np.random.RandomState | np.random.Generator),
+    lambda v: (
+        v is None
+        or (isinstance(v, numbers.Integral) and not isinstance(v, bool) and 0 <= v < 2**32)
+        or isinstance(v, np.random.RandomState | np.random.Generator)
+    ),
     "None, a whole number from 0 to 2**32 - 1, or a NumPy random generator",
 )
 
@@ -310,11 +312,13 @@ def show(value) -> str:
     return repr(value.item() if isinstance(value, np.generic) else value)
 
 
-def encode_labels(y, classes) -> np.ndarray:
-    """Return a ``(n_problems, m)`` float64 array of ±1 one-vs-rest targets.
+def encode_labels(y, classes, dtype=np.float64) -> np.ndarray:
+    """Return a ``(n_problems, m)`` array of ±1 one-vs-rest targets (float64 by default).
 
     Two classes give one problem (``classes[1]`` is the positive class, as in
-    scikit-learn); more give one problem per class.
+    scikit-learn); more give one problem per class. ``dtype=np.int8`` keeps
+    the targets of many classes small (ten classes of 60,000 examples: 0.6
+    instead of 4.8 MB).
 
     Examples
     --------
@@ -332,6 +336,7 @@ def encode_labels(y, classes) -> np.ndarray:
             f"y contains the label {show(y[unknown][0])}, which is not among the classes "
             f"{list(classes)} this model was first trained on."
         )
+    one, minus_one = np.asarray(1, dtype), np.asarray(-1, dtype)
     if len(classes) == 2:
-        return np.where(y == classes[1], 1.0, -1.0)[None, :]
-    return np.where(y[None, :] == np.asarray(classes)[:, None], 1.0, -1.0)
+        return np.where(y == classes[1], one, minus_one)[None, :]
+    return np.where(y[None, :] == np.asarray(classes)[:, None], one, minus_one)

@@ -311,7 +311,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         self.updates_per_epoch_ = np.zeros(0, dtype=np.int64)
         self._W = np.zeros((K, n))
         self._theta = np.full(K, self.theta_init_)
-        self._counts = np.zeros((K, m), dtype=np.int64)
+        self._counts = np.zeros((K, m), dtype=np.int32)  # updates per example
         self._state = np.zeros((K, 3), dtype=np.int64)
         self._n_upd = np.zeros(K, dtype=np.int64)
         self._votes = np.zeros((K, 1), dtype=np.int64)
@@ -342,7 +342,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
                     "lam > 0 or an alpha_bound, updates are counted per example, so every "
                     "partial_fit call must pass the same rows in the same order."
                 )
-            self._counts = np.zeros((K, m), dtype=np.int64)
+            self._counts = np.zeros((K, m), dtype=np.int32)  # updates per example
             self._order = self._rng.permutation(m) if self.shuffle else np.arange(m)
         if self._traces is not None:
             if self._traced_X is None:
@@ -359,7 +359,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
                 f"than the {MAX_RECORDED_EVENTS:,} allowed; use record='updates', fewer "
                 "epochs or less data."
             )
-        Y = encode_labels(y, self.classes_)
+        Y = encode_labels(y, self.classes_, np.int8)  # small: one row per class
         Xk, Yk, counts, visit = X, Y, self._counts, self._order
         permuted_copy = permuted_copy and self.shuffle
         if permuted_copy:
@@ -415,7 +415,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
             local = self._upd_step[c, new] - self._steps
             kind, score = self._upd_kind[c, new].copy(), self._upd_score[c, new].copy()
             n_updates = np.arange(1, len(rows) + 1)
-        signs = y[rows]
+        signs = y[rows].astype(np.float64)
         return Trace(
             epoch=self.n_iter_ + local // m,
             index=self._order[local % m],

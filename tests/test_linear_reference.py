@@ -109,7 +109,9 @@ def test_voted_chunking_does_not_change_scores():
     clf = KWPerceptron(epochs=5, random_state=0).fit(X, y)
     whole = clf.decision_function(X, mode="voted")
     for chunk in (1, 7, 64):
-        np.testing.assert_array_equal(clf.decision_function(X, mode="voted", chunk_size=chunk), whole)
+        np.testing.assert_array_equal(
+            clf.decision_function(X, mode="voted", chunk_size=chunk), whole
+        )
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -133,3 +135,22 @@ def test_epochs_after_a_clean_epoch_are_added_exactly(params):
     np.testing.assert_array_equal(clf.votes_, ref["votes"])
     assert clf._hyp.longest_k[0] == ref["longest"]
     np.testing.assert_array_equal(clf.trace_.rows, ref["updated"])
+
+
+@pytest.mark.parametrize("record", ["all", "updates"])
+def test_epochs_longer_than_a_segment_grow_the_records_mid_epoch(record):
+    # 3 x MIN_SEGMENT rows with a margin: nearly every visit updates, so the
+    # records fill up and grow several times inside each epoch
+    from perceptron_core._engine import MIN_SEGMENT
+
+    X, y = noisy_data(7, 3 * MIN_SEGMENT, 4)
+    params = dict(tau=2.0, lam=0.25, alpha_bound=10, epochs=3)
+    clf = KWPerceptron(random_state=1, record=record, **params).fit(X, y)
+    ref = reference_kw(X, y, eta=0.1, order=clf._order, **params)
+    assert clf.n_updates_ > 2 * MIN_SEGMENT
+    np.testing.assert_array_equal(clf.trace_.rows, ref["updated"])
+    if record == "all":  # every visit's event lands at its own step
+        assert list(clf.trace_.kind_names()) == ref["kinds"]
+    np.testing.assert_array_equal(clf.votes_, ref["votes"])
+    assert clf._hyp.longest_k[0] == ref["longest"]
+    np.testing.assert_allclose(clf.trace_.hypotheses()[0][-1], ref["W"][-1], atol=1e-9)
