@@ -118,6 +118,7 @@ def main() -> None:
             "fashion:fit 1 epoch",
             "fashion:voted, default chunk (64 MiB)",
             "fashion:voted, chunk 100",
+            "fashion:voted, chunk 50",
             "kw:fit 1 epoch",
             "kw:fit 3 epochs (permuted copy)",
             "kw:fit 3 epochs, no copy",

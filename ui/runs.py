@@ -117,7 +117,10 @@ def train(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray
     )
 
 
-@st.cache_resource(show_spinner="Preparing the compiled learners (once per server)…")
+@st.cache_resource(
+    show_spinner="Preparing the compiled learners, once per server: about half a minute "
+    "the first time after an install (numba compiles them), a few seconds after that…"
+)
 def warm_up() -> float:
     """Compile (or load from numba's cache) every learner's kernels once per process.
 
