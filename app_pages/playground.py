@@ -160,35 +160,27 @@ def _share_and_export(run, data, request, t, params):
     )
     st.code(state.share_link({**params, "t": str(t)}), language=None, wrap_lines=True)
     record = run_record(run, data, request, t, accuracies_at(run, data, t))
-    left, middle, right = st.columns(3)
-    left.download_button(
-        "Run as JSON (settings, metrics)",
-        run_json(record),
-        file_name="perceptron-run.json",
-        mime="application/json",
-        key=f"{PREFIX}dl_json",
-        width="stretch",
-        on_click="ignore",
-    )
-    middle.download_button(
-        "Every step as CSV (the trace)",
-        lambda: events_csv(run),
-        file_name="perceptron-trace.csv",
-        mime="text/csv",
-        key=f"{PREFIX}dl_csv",
-        width="stretch",
-        on_click="ignore",
-    )
-    right.download_button(
-        "Training points as CSV",
-        lambda: points_csv(data),
-        file_name="perceptron-points.csv",
-        mime="text/csv",
-        key=f"{PREFIX}dl_points",
-        width="stretch",
-        on_click="ignore",
-        help="After noise and your edits: the file can be uploaded again.",
-    )
+    downloads = [  # key, label, data (a callable runs on click), file name, MIME type, help
+        ("json", "Run as JSON (settings, metrics)", run_json(record), "perceptron-run.json",
+         "application/json", None),
+        ("csv", "Every step as CSV (the trace)", lambda: events_csv(run), "perceptron-trace.csv",
+         "text/csv", None),
+        ("points", "Training points as CSV", lambda: points_csv(data), "perceptron-points.csv",
+         "text/csv", "After noise and your edits: the file can be uploaded again."),
+    ]  # fmt: skip
+    for column, (key, label, content, file_name, mime, help_text) in zip(
+        st.columns(len(downloads)), downloads, strict=True
+    ):
+        column.download_button(
+            label,
+            content,
+            file_name=file_name,
+            mime=mime,
+            key=f"{PREFIX}dl_{key}",
+            width="stretch",
+            on_click="ignore",
+            help=help_text,
+        )
 
 
 def _stage(request, data, run, show, image, compare_runs, params, clickable):
