@@ -27,20 +27,12 @@ import subprocess
 import sys
 
 import numpy as np
-from common import best_time
+from common import best_time, per_epoch
 from threadpoolctl import threadpool_limits
 
 #: Epochs of the long fit (the short one has 2): ten extra epochs outweigh the
 #: run-to-run jitter of a fit's fixed work (validation, the permuted copy).
 LONG = 12
-
-
-def per_epoch(make_fit, short: int, long: int, repeats: int) -> tuple[float, float]:
-    """(per-epoch time, fixed per-fit time) from a short and a long fit."""
-    t_short = best_time(lambda: make_fit(short), repeats)
-    t_long = best_time(lambda: make_fit(long), repeats)
-    epoch = (t_long - t_short) / (long - short)
-    return epoch, t_short - short * epoch
 
 
 def make_data(rows: int, features: int, seed: int = 0):

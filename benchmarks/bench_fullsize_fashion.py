@@ -91,8 +91,9 @@ def main() -> None:
         warnings.simplefilter("ignore", ConvergenceWarning)
         sk = best_time(lambda: SkPerceptron(max_iter=1, tol=None, n_jobs=2, random_state=0)
                        .fit(X64, y), args.repeats)  # fmt: skip
-        sgd = best_time(lambda: SGDClassifier(loss="hinge", average=True, max_iter=1, tol=None,
-                                              random_state=0).fit(X64, y), args.repeats)  # fmt: skip
+        sgd = best_time(lambda: SGDClassifier(loss="hinge", average=True, max_iter=1,
+                                              tol=None, random_state=0).fit(X64, y),
+                        args.repeats)  # fmt: skip
     rows.append(("scikit-learn Perceptron(n_jobs=2)", sk, f"ours is {sk / ours:.1f} x faster"))
     rows.append(("scikit-learn SGDClassifier(hinge, average)", sgd,
                  f"ours is {sgd / ours:.1f} x faster"))  # fmt: skip

@@ -29,25 +29,22 @@ import time
 import warnings
 
 import numpy as np
-from common import best_time, print_table, river_epoch_seconds, vw_epoch_seconds
+from common import best_time, per_epoch, print_table, river_epoch_seconds, vw_epoch_seconds
 from threadpoolctl import threadpool_limits
 
 
-def per_epoch(X, y, repeats: int, short: int = 1, **params) -> tuple[float, float]:
-    """(per-epoch seconds, fixed seconds of a fit) from fits of ``short`` and ``short + 2`` epochs.
+def kw_per_epoch(X, y, repeats: int, short: int = 1, **params) -> tuple[float, float]:
+    """:func:`common.per_epoch` of ``KWPerceptron(**params)``, fits of ``short`` and ``short + 2``.
 
-    Both fits must do the same fixed work: a permuted copy is only made for
-    two or more epochs, so that row uses ``short=2``.
+    A permuted copy is only made for two or more epochs, so the row that
+    measures it uses ``short=2``: then both fits make it.
     """
     from perceptron_core import KWPerceptron
 
     def fit(epochs):
         return KWPerceptron(epochs=epochs, random_state=0, **params).fit(X, y)
 
-    t_short = best_time(lambda: fit(short), repeats)
-    t_long = best_time(lambda: fit(short + 2), repeats)
-    epoch = (t_long - t_short) / 2
-    return epoch, t_short - short * epoch
+    return per_epoch(fit, short, short + 2, repeats)
 
 
 def main() -> None:
@@ -78,18 +75,18 @@ def main() -> None:
     KWPerceptron(epochs=1).fit(X64[:500], y[:500])
     linear.PERMUTED_COPY_MAX_BYTES = 0  # in place, as a one-epoch fit reads it
     rows = [("generation, make_kw int8", generation, "")]
-    int8_epoch, int8_fixed = per_epoch(X, y, args.repeats)
+    int8_epoch, int8_fixed = kw_per_epoch(X, y, args.repeats)
     rows.append(
         ("ours: epoch, int8, in place", int8_epoch, f"fit's fixed cost {int8_fixed:.2f} s")
     )
-    f64_epoch, f64_fixed = per_epoch(X64, y, args.repeats)
+    f64_epoch, f64_fixed = kw_per_epoch(X64, y, args.repeats)
     rows.append(("ours: epoch, float64, in place", f64_epoch, f"fixed {f64_fixed:.2f} s"))
-    in_order, _ = per_epoch(X, y, args.repeats, shuffle=False)
+    in_order, _ = kw_per_epoch(X, y, args.repeats, shuffle=False)
     rows.append(
         ("ours: epoch, int8, in order (shuffle=False)", in_order, "rows read sequentially")
     )
     linear.PERMUTED_COPY_MAX_BYTES = 2**62
-    copy_epoch, copy_fixed = per_epoch(X, y, args.repeats, short=2)
+    copy_epoch, copy_fixed = kw_per_epoch(X, y, args.repeats, short=2)
     rows.append(("ours: epoch, int8, permuted copy", copy_epoch,
                  f"the copy and the rest of a fit: {copy_fixed:.2f} s"))  # fmt: skip
 

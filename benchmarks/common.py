@@ -23,6 +23,19 @@ def best_time(func, repeats: int) -> float:
     return best
 
 
+def per_epoch(make_fit, short: int, long: int, repeats: int) -> tuple[float, float]:
+    """(per-epoch seconds, fixed seconds of a fit) from ``make_fit(short)`` and ``make_fit(long)``.
+
+    The difference of the two fits over the extra epochs is the cost of an
+    epoch; what is left of the short fit is the work every fit does once.
+    Both fits must do the same fixed work for this to hold.
+    """
+    t_short = best_time(lambda: make_fit(short), repeats)
+    t_long = best_time(lambda: make_fit(long), repeats)
+    epoch = (t_long - t_short) / (long - short)
+    return epoch, t_short - short * epoch
+
+
 def print_table(rows, floor: float, floor_name: str) -> None:
     """``rows`` of ``(name, seconds, note)``, with each time as a multiple of ``floor``."""
     print(f"\n{'what':44s} {'seconds':>9s} {'x ' + floor_name:>12s}  note")
