@@ -12,9 +12,9 @@ what was done to each set); reading them needs NumPy only. Each file holds
   fixed split.
 
 Where the files are looked for, in order: the ``data_dir`` argument, the
-folder in the environment variable ``PERCEPTRON_LAB_DATA``, the ``data/``
-folder of the source tree this package sits in, and
-``<sys.prefix>/share/perceptron-lab/data``.
+folder in the environment variable ``PERCEPTRON_LAB_DATA``, and the ``data/``
+folder that ships with the app (``perceptron_lab/data`` in an installed
+wheel, ``data/`` in a checkout; see :mod:`perceptron_core.shipped`).
 
 scikit-learn's breast-cancer and digits sets are read from the installed
 scikit-learn (they ship inside it, nothing is downloaded); they are not
@@ -24,11 +24,11 @@ duplicated in ``data/``.
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import numpy as np
 
+from ..shipped import app_folder
 from ._common import DataError
 
 #: Environment variable naming the folder with the shipped ``.npz`` files.
@@ -42,8 +42,9 @@ def data_dirs(data_dir=None) -> list[Path]:
     dirs = []
     if os.environ.get(DATA_ENV):
         dirs.append(Path(os.environ[DATA_ENV]))
-    dirs.append(Path(__file__).resolve().parents[2] / "data")
-    dirs.append(Path(sys.prefix) / "share" / "perceptron-lab" / "data")
+    shipped = app_folder()
+    if shipped is not None:
+        dirs.append(shipped / "data")
     return dirs
 
 
@@ -69,10 +70,10 @@ def read_shipped(filename: str, data_dir=None) -> dict[str, np.ndarray]:
     if path is None:
         where = ", ".join(str(d) for d in data_dirs(data_dir))
         raise DataError(
-            f"The data file {filename} was not found (looked in: {where}). It ships in the "
-            "data/ folder of the Perceptron Lab repository; if you installed the package "
-            f"elsewhere, set {DATA_ENV} to the folder that holds the .npz files (or rebuild "
-            "them with scripts/build_data.py)."
+            f"The data file {filename} was not found (looked in: {where or 'nowhere'}). It "
+            "ships with Perceptron Lab (data/ in the repository, perceptron_lab/data in an "
+            f"installed wheel); set {DATA_ENV} to a folder that holds the .npz files, or "
+            "rebuild them with scripts/build_data.py."
         )
     try:
         with np.load(path, allow_pickle=False) as npz:

@@ -1,0 +1,143 @@
+"""The wheel carries the core, the app and the shipped data; installed, it finds them.
+
+The build test makes a real wheel (pip, with build isolation) from a copy of
+the checkout and installs it with ``pip install --target`` (no dependencies:
+this environment has them), then runs Python from an unrelated folder
+against that installed copy only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from perceptron_core.shipped import app_folder
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+APP_FOLDERS = ("ui", "app_pages", "lessons")
+SHIPPED_SETS = sorted(p.stem for p in (ROOT / "data").glob("*.npz"))
+
+
+def _python_folders(top: Path) -> list[Path]:
+    """``top`` and every folder below it that holds a ``.py`` file."""
+    return sorted({p.parent for p in top.rglob("*.py") if "__pycache__" not in p.parts})
+
+
+def test_app_folder_of_a_checkout_is_its_root():
+    assert app_folder() == ROOT
+
+
+def test_every_folder_with_python_files_is_a_listed_package():
+    listed = set(PYPROJECT["tool"]["setuptools"]["packages"])
+    expected = {
+        ".".join(folder.relative_to(ROOT).parts)
+        for folder in _python_folders(ROOT / "perceptron_core")
+    }
+    for name in APP_FOLDERS:
+        expected |= {
+            ".".join(("perceptron_lab",) + folder.relative_to(ROOT).parts)
+            for folder in _python_folders(ROOT / name)
+        }
+    missing = sorted(expected - listed)
+    assert not missing, f"add these to [tool.setuptools] packages in pyproject.toml: {missing}"
+
+
+def _copy_checkout(target: Path) -> Path:
+    """The checkout without build output, caches and local environments."""
+    shutil.copytree(
+        ROOT,
+        target,
+        ignore=shutil.ignore_patterns(
+            ".git", "build", "dist", "*.egg-info", ".ci-venv", ".venv", "venv",
+            "__pycache__", "*.nbi", "*.nbc", ".pytest_cache", ".hypothesis", "test-artifacts",
+        ),
+    )
+    return target
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """A wheel built from a clean copy of this checkout."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    source = _copy_checkout(tmp / "source")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--quiet",
+         "--wheel-dir", str(tmp / "dist")],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    (built,) = (tmp / "dist").glob("perceptron_lab-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory) -> Path:
+    """The wheel installed into an empty folder (its site-packages)."""
+    site = tmp_path_factory.mktemp("site")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", str(wheel), "--no-deps", "--quiet",
+         "--target", str(site)],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return site
+
+
+@pytest.mark.slow
+def test_wheel_carries_the_app_and_the_data_without_generic_top_level_names(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert tops == {"perceptron_core", "perceptron_lab"}
+    shipped = [p for p in (ROOT / "data").iterdir() if p.suffix in (".npz", ".json", ".md")]
+    app_files = [ROOT / "app.py", ROOT / ".streamlit" / "config.toml"]
+    for folder in APP_FOLDERS:
+        app_files += [p for p in (ROOT / folder).rglob("*")
+                      if p.suffix in (".py", ".html", ".js", ".css")
+                      and "__pycache__" not in p.parts]  # fmt: skip
+    for path in shipped + app_files:
+        name = "perceptron_lab/" + path.relative_to(ROOT).as_posix()
+        assert name in names, f"{name} is not in the wheel"
+    core = [p for p in (ROOT / "perceptron_core").rglob("*.py") if "__pycache__" not in p.parts]
+    for path in core:
+        assert path.relative_to(ROOT).as_posix() in names
+
+
+def _run_installed(site: Path, cwd: Path, code: str) -> str:
+    """Run ``code`` with only the installed copy (not this checkout) importable."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PERCEPTRON_LAB_DATA")}
+    env["PYTHONPATH"] = str(site)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.slow
+def test_installed_wheel_finds_its_app_and_data_from_any_folder(installed, tmp_path):
+    out = _run_installed(installed, tmp_path, """
+import json
+import perceptron_core
+from perceptron_core.datasets import list_datasets, load
+from perceptron_core.shipped import app_folder
+X, y, info = load("sonar")
+print(json.dumps({
+    "core": perceptron_core.__file__,
+    "app": str(app_folder()),
+    "sonar": list(X.shape),
+    "available": sorted(s.name for s in list_datasets("shipped") if s.available),
+}))
+""")  # fmt: skip
+    found = json.loads(out)
+    assert Path(found["core"]).is_relative_to(installed)
+    assert found["app"] == str(installed / "perceptron_lab")
+    assert found["sonar"] == [208, 60]
+    assert found["available"] == SHIPPED_SETS
