@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.runs import warm_up
+from ui.runs import warm_in_background
 
 HERE = Path(__file__).parent
 
@@ -21,7 +21,6 @@ def lesson_title(path: Path) -> str:
 
 
 st.set_page_config(page_title="Perceptron Lab", page_icon=":material/add:", layout="wide")
-warm_up()  # compile the learners once per server process, not on a visitor's first click
 
 pages = {
     "Perceptron Lab": [
@@ -45,4 +44,9 @@ if (HERE / "app_pages" / "experiments.py").exists():
 pages["Perceptron Lab"].append(
     st.Page(HERE / "app_pages" / "about.py", title="About", icon=":material/info:")
 )
-st.navigation(pages).run()
+try:
+    st.navigation(pages).run()
+finally:
+    # After the page, so the first visitor's figure waits only for its own learner; the
+    # other learners then compile in the background, once per server process.
+    warm_in_background()

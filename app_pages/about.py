@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui.learners import LEARNERS
-from ui.runs import warm_up
+from ui.runs import WARMUP
 
 st.title("About Perceptron Lab")
 st.markdown(
@@ -56,4 +56,28 @@ st.markdown(
     "every page shares; pages only lay them out. Colours follow Okabe and Ito's "
     "colour-blind-safe palette, and each class also has its own marker shape."
 )
-st.caption(f"The compiled learners were prepared in {warm_up():.1f} s when this server started.")
+warmup = WARMUP.status()
+if warmup.finished:
+    st.caption(
+        f"This server process prepared the compiled learners in {warmup.seconds:.1f} s, from "
+        "the first page on, in the background (numba compiles them once per process, or loads "
+        "them from its cache)."
+    )
+else:
+    st.caption(
+        f"This server process is preparing the compiled learners in the background: "
+        f"{len(warmup.done)} of {len(warmup.keys)} ready after {warmup.running_for:.1f} s."
+    )
+with st.expander("Warm-up per learner"):
+    st.dataframe(
+        [
+            {
+                "learner": LEARNERS[key].title,
+                "seconds": round(compiled.seconds, 2),
+                "result": compiled.error or "ready",
+            }
+            for key, compiled in warmup.done.items()
+        ],
+        hide_index=True,
+        width="stretch",
+    )

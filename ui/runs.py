@@ -5,6 +5,11 @@ request (same settings, same seed) never trains twice and always gives the
 same picture. Runs are cached with ``st.cache_resource`` (no copy per
 rerun: a step of the animation must stay fast); pages treat a :class:`Run`
 as read-only.
+
+The learners' numba loops compile once per process (:data:`WARMUP`): the
+first page run compiles only the learner it shows, then
+:func:`warm_in_background` compiles the others in a background thread; a
+learner picked before its turn compiles on first use, under a spinner.
 """
 
 from __future__ import annotations
@@ -15,11 +20,12 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from perceptron_core.datasets import DataError, make_separable
+from perceptron_core.datasets import DataError
 from ui.datasource import MAX_ANIMATED_VISITS, DataRequest, Dataset, make_dataset
 from ui.diagnostics import test_mistakes_per_epoch
 from ui.learners import LEARNERS
 from ui.timeline import Timeline
+from ui.warmup import Warmup
 
 #: The most training points a kernel learner animates (its region costs points x grid).
 KERNEL_MAX_POINTS = 3_000
@@ -73,33 +79,10 @@ def _predictions(estimator, X, learner) -> dict:
     return {"last": estimator.predict(X)}
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
-def train(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray,
-          y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray) -> Run:  # fmt: skip
-    """Fit a learner from the menu once, recording every visit.
-
-    Raises
-    ------
-    DataError
-        When the run would be too long to animate in a browser.
-    ValueError
-        The estimator's own message for impossible settings.
-    """
+def _fit(learner_key: str, settings: dict, epochs: int, seed: int, X: np.ndarray,
+         y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray) -> Run:  # fmt: skip
+    """Fit and record a run: the work :func:`train` caches and the warm-up compiles."""
     learner = LEARNERS[learner_key]
-    if learner.family == "kernel" and len(X) > KERNEL_MAX_POINTS:
-        raise DataError(
-            f"The kernel perceptron redraws its curved boundary from every support point at "
-            f"each step; with {len(X):,} points that is too slow for the browser view (at most "
-            f"{KERNEL_MAX_POINTS:,}). Use fewer points or a linear learner."
-        )
-    visits = len(X) * epochs
-    if visits > MAX_ANIMATED_VISITS:
-        raise DataError(
-            f"{len(X):,} points x {epochs} epochs is {visits:,} steps to record, more than the "
-            f"{MAX_ANIMATED_VISITS:,} the browser view animates. Use fewer epochs or fewer points "
-            "(the experiments page and the command line have no such limit)."
-        )
-    settings = dict(values)
     estimator = learner.make(settings, epochs, seed)
     start = time.perf_counter()
     estimator.fit(X, y)
@@ -117,17 +100,71 @@ def train(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray
     )
 
 
-@st.cache_resource(
-    show_spinner="Preparing the compiled learners, once per server: about half a minute "
-    "the first time after an install (numba compiles them), a few seconds after that…"
-)
-def warm_up() -> float:
-    """Compile (or load from numba's cache) every learner's kernels once per process.
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _cached_run(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray,
+                y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray) -> Run:  # fmt: skip
+    learner = LEARNERS[learner_key]
+    if learner.family == "kernel" and len(X) > KERNEL_MAX_POINTS:
+        raise DataError(
+            f"The kernel perceptron redraws its curved boundary from every support point at "
+            f"each step; with {len(X):,} points that is too slow for the browser view (at most "
+            f"{KERNEL_MAX_POINTS:,}). Use fewer points or a linear learner."
+        )
+    visits = len(X) * epochs
+    if visits > MAX_ANIMATED_VISITS:
+        raise DataError(
+            f"{len(X):,} points x {epochs} epochs is {visits:,} steps to record, more than the "
+            f"{MAX_ANIMATED_VISITS:,} the browser view animates. Use fewer epochs or fewer points "
+            "(the experiments page and the command line have no such limit)."
+        )
+    return _fit(learner_key, dict(values), epochs, seed, X, y, X_test, y_test)
 
-    Returns the seconds it took, for the about page.
+
+def train(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray,
+          y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray) -> Run:  # fmt: skip
+    """Fit a learner from the menu once, recording every visit (cached per request).
+
+    A learner that has not been compiled in this process yet compiles first,
+    under a spinner that says so (or waits for the background warm-up,
+    which may be compiling it right now).
+
+    Raises
+    ------
+    DataError
+        When the run would be too long to animate in a browser.
+    ValueError
+        The estimator's own message for impossible settings.
     """
-    start = time.perf_counter()
-    X, y, _, _ = make_separable(20, random_state=0)
-    for learner in LEARNERS.values():
-        learner.make(learner.defaults(), 2, 0).fit(X, y)
-    return time.perf_counter() - start
+    if not WARMUP.ready(learner_key):
+        with st.spinner(
+            f"Compiling {LEARNERS[learner_key].title} for its first use on this server "
+            "(numba, once per server process: a second or two from numba's cache, up to "
+            "half a minute right after an install)…"
+        ):
+            WARMUP.ensure(learner_key)
+    return _cached_run(learner_key, values, epochs, seed, X, y, X_test, y_test)
+
+
+def compile_learner(learner_key: str) -> None:
+    """Compile one learner's loops by training it on a few points, the way the pages do.
+
+    The same :func:`_fit` as a real run (fit, the four predictors, timeline,
+    test errors) on float 2-D data with a test part, so every compiled
+    function a default page calls is ready afterwards.
+
+    Examples
+    --------
+    >>> compile_learner("perceptron")
+    """
+    data = make_dataset(DataRequest("separable", (("n_samples", 20),), test_fraction=0.25))
+    learner = LEARNERS[learner_key]
+    _fit(learner_key, learner.defaults(), 2, 0, data.X, data.y, data.X_test, data.y_test)
+
+
+#: This process's compilation of every learner in the menu, in menu order.
+WARMUP = Warmup(LEARNERS, compile_learner)
+
+
+def warm_in_background() -> None:
+    """Start compiling the learners nobody has used yet, in a background thread (once)."""
+    WARMUP.start_background()

@@ -1,0 +1,200 @@
+"""The learners compile once per process: the default page never waits for the others.
+
+The :class:`~ui.warmup.Warmup` tests use a stand-in compile function held
+at a gate (a threading.Event), so "still compiling" is a state the test
+controls, not a race; the app tests swap the process's warm-up for one
+whose background compilation of a learner waits at such a gate.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import ui.runs
+from ui.learners import LEARNERS
+from ui.runs import compile_learner
+from ui.warmup import Warmup
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+#: Long enough for any compilation here; reaching it means something waited for ever.
+PATIENCE = 120
+
+
+class GatedCompiler:
+    """``compile_one`` that records who compiled what, and holds the ``gated`` keys."""
+
+    def __init__(self, gated=(), failing=(), real=False):
+        self.gate = threading.Event()
+        self.started = {key: threading.Event() for key in gated}
+        self.failing = set(failing)
+        self.real = real
+        self.calls = Counter()
+        self.threads = {}
+
+    def __call__(self, key):
+        self.calls[key] += 1
+        self.threads[key] = threading.current_thread().name
+        if key in self.started:
+            self.started[key].set()
+            assert self.gate.wait(PATIENCE), "the test never opened the gate"
+        if key in self.failing:
+            raise RuntimeError(f"no compiler for {key}")
+        if self.real:
+            compile_learner(key)
+
+
+def _in_thread(func, *args):
+    """Run ``func`` in a thread; returns (thread, results list filled when it ends)."""
+    results = []
+    thread = threading.Thread(target=lambda: results.append(func(*args)), daemon=True)
+    thread.start()
+    return thread, results
+
+
+def test_default_learner_does_not_wait_while_the_background_compiles_another():
+    compiler = GatedCompiler(gated=["slow"])
+    warmup = Warmup(["default", "slow", "other"], compiler)
+    warmup.ensure("default")
+    assert warmup.start_background()
+    assert compiler.started["slow"].wait(PATIENCE)
+    thread, results = _in_thread(warmup.ensure, "default")
+    thread.join(PATIENCE)
+    assert not thread.is_alive() and results[0].error is None  # answered with the gate shut
+    assert not warmup.ready("slow")
+    compiler.gate.set()
+    assert warmup.wait(PATIENCE)
+
+
+def test_a_second_request_for_a_compiling_learner_waits_then_works():
+    compiler = GatedCompiler(gated=["slow"])
+    warmup = Warmup(["slow"], compiler)
+    warmup.start_background()
+    assert compiler.started["slow"].wait(PATIENCE)
+    thread, results = _in_thread(warmup.ensure, "slow")
+    thread.join(0.5)
+    assert thread.is_alive()  # waiting for the background's compilation, not starting its own
+    compiler.gate.set()
+    thread.join(PATIENCE)
+    assert not thread.is_alive() and results[0].error is None
+    assert compiler.calls["slow"] == 1
+    assert compiler.threads["slow"] == "perceptron-lab-warmup"
+
+
+def test_a_learner_picked_before_its_turn_compiles_in_the_callers_thread_once():
+    compiler = GatedCompiler(gated=["slow"])
+    warmup = Warmup(["slow", "later"], compiler)
+    warmup.start_background()
+    assert compiler.started["slow"].wait(PATIENCE)
+    warmup.ensure("later")  # the background is still busy with "slow"
+    assert compiler.threads["later"] == threading.current_thread().name
+    compiler.gate.set()
+    assert warmup.wait(PATIENCE)
+    assert compiler.calls == Counter({"slow": 1, "later": 1})  # the background skipped it
+
+
+def test_a_failure_in_the_background_is_reported_and_nobody_waits_for_it():
+    compiler = GatedCompiler(failing=["broken"])
+    warmup = Warmup(["broken", "fine"], compiler)
+    warmup.start_background()
+    assert warmup.wait(PATIENCE)
+    status = warmup.status()
+    assert status.finished and status.seconds >= 0
+    assert status.failed == {"broken": "RuntimeError: no compiler for broken"}
+    assert warmup.ensure("broken").error == "RuntimeError: no compiler for broken"
+    assert warmup.ensure("fine").error is None
+    assert compiler.calls == Counter({"broken": 1, "fine": 1})  # failures are not retried here
+
+
+def test_many_sessions_at_once_compile_each_learner_exactly_once():
+    keys = [f"learner{i}" for i in range(6)]
+    compiler = GatedCompiler(gated=keys)
+    warmup = Warmup(keys, compiler)
+    sessions = [_in_thread(warmup.ensure, key) for key in keys * 4]
+    warmup.start_background()
+    assert not warmup.status().finished
+    compiler.gate.set()
+    for thread, _ in sessions:
+        thread.join(PATIENCE)
+    assert all(len(results) == 1 and results[0].error is None for _, results in sessions)
+    assert warmup.wait(PATIENCE)
+    assert compiler.calls == Counter(dict.fromkeys(keys, 1))
+
+
+def test_status_counts_until_every_learner_is_done():
+    compiler = GatedCompiler(gated=["b"])
+    warmup = Warmup(["a", "b"], compiler)
+    assert warmup.status().running_for == 0 and warmup.status().done == {}
+    warmup.ensure("a")
+    warmup.start_background()
+    assert compiler.started["b"].wait(PATIENCE)
+    status = warmup.status()
+    assert list(status.done) == ["a"] and not status.finished and status.seconds is None
+    compiler.gate.set()
+    warmup.wait(PATIENCE)
+    assert warmup.status().finished and list(warmup.status().done) == ["a", "b"]
+
+
+# -- in the app -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def gated_app(monkeypatch):
+    """The app with a fresh warm-up whose background holds "kw" at a gate (others compile)."""
+    compiler = GatedCompiler(gated=["kw"], failing=["alma"], real=True)
+    warmup = Warmup(LEARNERS, compiler)
+    monkeypatch.setattr(ui.runs, "WARMUP", warmup)
+    at = AppTest.from_file(APP, default_timeout=PATIENCE)
+    yield at, warmup, compiler
+    compiler.gate.set()
+    warmup.wait(PATIENCE)
+
+
+def test_first_page_shows_its_figure_while_other_learners_compile_in_the_background(gated_app):
+    at, warmup, compiler = gated_app
+    at.run()  # would time out if the page waited for "kw" (its gate is shut)
+    assert not at.exception and not at.error
+    assert at.session_state["pg_learner"] == "perceptron"
+    assert at.get("plotly_chart"), "the playground drew no figure"
+    assert compiler.threads["perceptron"] != "perceptron-lab-warmup"  # the page compiled it
+    assert compiler.started["kw"].wait(PATIENCE)  # the background started after the page
+    assert compiler.threads["kw"] == "perceptron-lab-warmup"
+    assert not warmup.ready("kw")
+
+
+def test_picking_the_learner_being_compiled_waits_for_it_then_draws(gated_app):
+    at, warmup, compiler = gated_app
+    at.run()
+    assert compiler.started["kw"].wait(PATIENCE)
+    picked = at.selectbox(key="pg_learner").set_value("kw")
+    thread, _ = _in_thread(picked.run)
+    thread.join(0.5)
+    assert thread.is_alive()  # the session waits for the background's compilation
+    compiler.gate.set()
+    thread.join(PATIENCE)
+    assert not thread.is_alive()
+    assert not at.exception and not at.error
+    assert "**Khardon–Wachman (all switches)**" in "\n".join(m.value for m in at.markdown)
+    assert compiler.calls["kw"] == 1
+
+
+def test_about_page_reports_the_warm_up_and_a_failure_does_not_break_the_app(gated_app):
+    at, warmup, compiler = gated_app
+    at.run()
+    compiler.gate.set()
+    assert warmup.wait(PATIENCE)
+    at.switch_page("app_pages/about.py").run()
+    assert not at.exception and not at.error
+    caption = " ".join(c.value for c in at.caption)
+    assert f"prepared the compiled learners in {warmup.status().seconds:.1f} s" in caption
+    table = at.dataframe[-1].value
+    assert set(table["learner"]) == {learner.title for learner in LEARNERS.values()}
+    assert "RuntimeError: no compiler for alma" in set(table["result"])
+    at.switch_page("app_pages/playground.py").run()
+    at.selectbox(key="pg_learner").set_value("alma").run()  # its fit compiles on use
+    assert not at.exception and not at.error
+    assert at.get("plotly_chart")

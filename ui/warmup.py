@@ -1,0 +1,204 @@
+"""Compiling the learners before a visitor needs them: in the background, on first use, or all now.
+
+numba compiles a learner's loops the first time it trains in a process (or
+loads them from numba's on-disk cache, which is much faster). A
+:class:`Warmup` compiles a list of learners once per process, each exactly
+once, whoever asks first:
+
+* the app's first page run starts :meth:`Warmup.start_background`, a thread
+  that goes through the list in order;
+* a page that needs a learner calls :meth:`Warmup.ensure` first: it returns
+  at once when the learner is ready, waits while another thread is compiling
+  it, and otherwise compiles it in the caller's thread (so the default page
+  compiles only its own learner, never the whole list);
+* ``perceptron-lab warm`` calls :meth:`Warmup.ensure` for each learner in
+  turn, ahead of time, so that even the first learner loads from the cache.
+
+Sessions are threads of one server process; every method may be called from
+any of them at once. A learner whose compilation fails is reported (log and
+:meth:`Warmup.status`) and counts as done, so nobody waits for it forever:
+its next fit tries again and shows the error where the page trains.
+This module does not import Streamlit or the learners: what "compile"
+means is the ``compile_one`` function it is given (see :mod:`ui.runs`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+log = logging.getLogger("perceptron_lab")
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """How one learner's compilation went.
+
+    Attributes
+    ----------
+    seconds : float
+        Wall time of the compilation (or of loading it from numba's cache).
+    error : str or None
+        ``"ExceptionName: message"`` when it failed.
+    """
+
+    seconds: float
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class WarmupStatus:
+    """A snapshot of a :class:`Warmup`, for the about page.
+
+    Attributes
+    ----------
+    keys : tuple of str
+        Every learner of the warm-up, in its order.
+    done : dict
+        ``{key: Compiled}`` of the learners finished so far, in finishing order.
+    seconds : float or None
+        Wall time from the first compilation to the last one; None until all are done.
+    running_for : float
+        Seconds since the first compilation started (0 before it).
+    """
+
+    keys: tuple[str, ...]
+    done: dict
+    seconds: float | None
+    running_for: float
+
+    @property
+    def finished(self) -> bool:
+        return self.seconds is not None
+
+    @property
+    def failed(self) -> dict:
+        """``{key: error}`` of the learners that did not compile."""
+        return {key: c.error for key, c in self.done.items() if c.error is not None}
+
+
+class Warmup:
+    """One process's compilation of a list of learners, each exactly once.
+
+    Parameters
+    ----------
+    keys : iterable of str
+        The learners, in the order the background thread compiles them.
+    compile_one : callable
+        ``compile_one(key)`` compiles one learner; an exception means it failed.
+
+    Examples
+    --------
+    >>> compiled = []
+    >>> warmup = Warmup(["a", "b"], compiled.append)
+    >>> warmup.ensure("b").error is None, warmup.ready("b"), warmup.ready("a")
+    (True, True, False)
+    >>> warmup.start_background(), warmup.wait(timeout=10), compiled
+    (True, True, ['b', 'a'])
+    >>> warmup.start_background()  # once per process: later calls do nothing
+    False
+    """
+
+    def __init__(self, keys: Iterable[str], compile_one: Callable[[str], object]):
+        self.keys = tuple(keys)
+        self._compile_one = compile_one
+        # One condition guards every field below; waiters wake when any learner finishes.
+        self._changed = threading.Condition()
+        self._claimed: set[str] = set()
+        self._done: dict[str, Compiled] = {}
+        self._thread: threading.Thread | None = None
+        self._first_start: float | None = None
+        self._last_end: float | None = None
+
+    def ready(self, key: str) -> bool:
+        """Whether ``key`` has been compiled (or has failed) in this process."""
+        with self._changed:
+            return key in self._done
+
+    def ensure(self, key: str) -> Compiled:
+        """Make sure ``key`` is compiled: at once if it is, else wait for or do its compilation.
+
+        Returns how its compilation went (its cost, whoever paid it).
+        """
+        with self._changed:
+            while key not in self._done:
+                if key not in self._claimed:
+                    self._claim(key)
+                    break
+                self._changed.wait()  # another thread compiles it: wait for it to finish
+            else:
+                return self._done[key]
+        return self._compile(key)
+
+    def start_background(self) -> bool:
+        """Compile the learners nobody has asked for yet in a daemon thread; once per object.
+
+        Returns whether this call started the thread.
+        """
+        with self._changed:
+            if self._thread is not None:
+                return False
+            self._thread = threading.Thread(
+                target=self._background, name="perceptron-lab-warmup", daemon=True
+            )
+        self._thread.start()
+        return True
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until every learner is done (or ``timeout`` seconds); returns whether all are."""
+        with self._changed:
+            return self._changed.wait_for(self._all_done, timeout)
+
+    def status(self) -> WarmupStatus:
+        """What is done so far and how long it took."""
+        with self._changed:
+            now = time.perf_counter()
+            finished = self._all_done() and self._last_end is not None
+            return WarmupStatus(
+                keys=self.keys,
+                done=dict(self._done),
+                seconds=self._last_end - self._first_start if finished else None,
+                running_for=0.0 if self._first_start is None else now - self._first_start,
+            )
+
+    # -- inside the lock -------------------------------------------------------------
+
+    def _all_done(self) -> bool:
+        return all(key in self._done for key in self.keys)
+
+    def _claim(self, key: str) -> None:
+        self._claimed.add(key)
+        if self._first_start is None:
+            self._first_start = time.perf_counter()
+
+    # -- outside the lock ------------------------------------------------------------
+
+    def _background(self) -> None:
+        for key in self.keys:
+            with self._changed:
+                if key in self._claimed:
+                    continue
+                self._claim(key)
+            self._compile(key)
+
+    def _compile(self, key: str) -> Compiled:
+        """Compile a learner this thread has claimed, and record the outcome for everybody."""
+        start = time.perf_counter()
+        error = "interrupted"  # kept only if something stronger than an Exception stops us
+        try:
+            self._compile_one(key)
+            error = None
+        except Exception as err:
+            error = f"{type(err).__name__}: {err}"
+            log.exception("Compiling the learner %r failed", key)
+        finally:
+            end = time.perf_counter()
+            compiled = Compiled(end - start, error)
+            with self._changed:
+                self._done[key] = compiled
+                self._last_end = end
+                self._changed.notify_all()
+        return compiled
