@@ -28,6 +28,8 @@ Subcommands:
   ``paum``: the experiments of :mod:`perceptron_core.experiments`, registered
   at the bottom of this module by
   :func:`~perceptron_core.experiments.cli.register_experiments`.
+* ``app`` and ``warm``: serve the app, compile its learners ahead of time
+  (:mod:`perceptron_core.app_commands`).
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Perceptron Lab from the command line: data sets, experiments, "
-        "reproductions. Run '%(prog)s COMMAND --help' for a command's options.",
+        "reproductions, the app. Run '%(prog)s COMMAND --help' for a command's options.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for cmd in SUBCOMMANDS.values():
@@ -280,9 +282,11 @@ def run_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+from perceptron_core.app_commands import register_app_commands
 from perceptron_core.experiments.cli import register_experiments
 
 register_experiments(register)  # search, optimize, curve, dominance, reproduce, paum
+register_app_commands(register)  # app, warm
 
 
 if __name__ == "__main__":

@@ -1,0 +1,193 @@
+"""The app's subcommands of ``perceptron-lab``: ``app`` serves it, ``warm`` compiles its learners.
+
+Both work from a checkout and from an installed wheel:
+:func:`~perceptron_core.shipped.app_folder` finds the app's files. The core
+still does not import the app: ``app`` hands ``app.py`` to Streamlit (it
+replaces this process with ``python -m streamlit run``), and ``warm`` puts
+the app's folder on ``sys.path`` first, as ``streamlit run`` does, before it
+imports the app's learner menu and warm-up (``ui.learners``, ``ui.runs``).
+
+Usage::
+
+    perceptron-lab app                                # http://localhost:8501
+    perceptron-lab app --port 8601 --address 127.0.0.1
+    perceptron-lab app --present                      # prints the link with present=1
+    perceptron-lab warm                               # every learner into numba's cache
+    perceptron-lab warm --learners perceptron,kernel
+
+``app`` applies the repository's safe Streamlit settings (the packaged
+``.streamlit/config.toml``, see ``docs/deploy.md``) as environment
+variables, so the app runs with them from any folder; a variable already
+set on the machine (``STREAMLIT_SERVER_MAX_UPLOAD_SIZE=5``) wins.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+
+from perceptron_core.shipped import app_folder
+
+#: Streamlit's port when neither ``--port`` nor ``STREAMLIT_SERVER_PORT`` says otherwise.
+DEFAULT_PORT = 8501
+#: The URL parameter of presentation mode (the mode itself is built by a later release).
+PRESENT_QUERY = "present=1"
+
+
+def _app_folder() -> Path:
+    folder = app_folder()
+    if folder is None:
+        raise ValueError(
+            "The app's files (app.py, ui/, data/, ...) were not found beside the installed "
+            "perceptron_core. Install the complete package (pip install perceptron-lab, or "
+            "pip install -e . in a checkout) or run the command from a checkout."
+        )
+    return folder
+
+
+def streamlit_settings(config_text: str) -> dict[str, str]:
+    """The environment variables that give ``streamlit run`` the settings of a config.toml.
+
+    Streamlit reads ``STREAMLIT_<SECTION>_<OPTION>`` (the option's camelCase
+    name in capitals with underscores) for every option of ``streamlit run``.
+
+    Examples
+    --------
+    >>> streamlit_settings('[server]\\nmaxUploadSize = 2\\n[client]\\ntoolbarMode = "viewer"')
+    {'STREAMLIT_SERVER_MAX_UPLOAD_SIZE': '2', 'STREAMLIT_CLIENT_TOOLBAR_MODE': 'viewer'}
+    >>> streamlit_settings("[runner]\\nmagicEnabled = false")
+    {'STREAMLIT_RUNNER_MAGIC_ENABLED': 'false'}
+    """
+    settings = {}
+    for section, options in tomllib.loads(config_text).items():
+        for name, value in options.items():
+            if not isinstance(value, (bool, int, float, str)):
+                raise ValueError(
+                    f"The Streamlit setting {section}.{name} = {value!r} cannot be passed on; "
+                    "the app's config.toml may hold only numbers, text and true/false."
+                )
+            snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", f"{section}_{name}")
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            settings[f"STREAMLIT_{snake.upper()}"] = text
+    return settings
+
+
+def streamlit_command(folder: Path, port: int | None, address: str | None,
+                      environ: Mapping[str, str]) -> tuple[list[str], dict[str, str]]:  # fmt: skip
+    """The command line and environment that serve ``folder/app.py`` with its safe settings.
+
+    The settings come from ``folder/.streamlit/config.toml``; variables in
+    ``environ`` take precedence over them, and ``port`` and ``address``
+    (when given) over both.
+    """
+    config = folder / ".streamlit" / "config.toml"
+    env = {**streamlit_settings(config.read_text(encoding="utf-8")), **environ}
+    argv = [sys.executable, "-m", "streamlit", "run", str(folder / "app.py")]
+    if port is not None:
+        argv += ["--server.port", str(port)]
+    if address is not None:
+        argv += ["--server.address", address]
+    return argv, env
+
+
+def app_url(port: int | None, address: str | None, environ: Mapping[str, str],
+            present: bool = False) -> str:  # fmt: skip
+    """The link the ``app`` command prints.
+
+    Examples
+    --------
+    >>> app_url(None, None, {})
+    'http://localhost:8501/'
+    >>> app_url(8601, "127.0.0.1", {}, present=True)
+    'http://127.0.0.1:8601/?present=1'
+    """
+    host = address or environ.get("STREAMLIT_SERVER_ADDRESS") or "localhost"
+    if host in ("0.0.0.0", "::"):
+        host = "localhost"
+    port = port or environ.get("STREAMLIT_SERVER_PORT") or DEFAULT_PORT
+    return f"http://{host}:{port}/" + (f"?{PRESENT_QUERY}" if present else "")
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535; got {text!r}")
+    return port
+
+
+def _app_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", type=_port, default=None,
+                        help=f"port to serve on (default: STREAMLIT_SERVER_PORT or "
+                        f"{DEFAULT_PORT})")
+    parser.add_argument("--address", default=None,
+                        help="address to listen on, e.g. 127.0.0.1 behind a reverse proxy "
+                        "(default: STREAMLIT_SERVER_ADDRESS, else every interface)")
+    parser.add_argument("--present", action="store_true",
+                        help=f"print the link that opens presentation mode ({PRESENT_QUERY} "
+                        "in the URL). The mode itself comes with a later release: today that "
+                        "link opens the usual app")
+
+
+def run_app(args: argparse.Namespace) -> int:
+    """Replace this process with Streamlit serving the app (returns only on failure)."""
+    folder = _app_folder()
+    argv, env = streamlit_command(folder, args.port, args.address, os.environ)
+    url = app_url(args.port, args.address, env, present=args.present)
+    print(f"Perceptron Lab from {folder}: open {url}", flush=True)
+    os.execve(sys.executable, argv, env)
+    return 1  # pragma: no cover - execve does not return
+
+
+def _warm_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--learners", default=None, metavar="KEY,KEY",
+                        help="only these learners of the app's menu (default: all of them)")
+
+
+def run_warm(args: argparse.Namespace) -> int:
+    """Compile the app's learners one after the other and say what each cost."""
+    folder = str(_app_folder())
+    if folder not in sys.path:
+        sys.path.insert(0, folder)  # the app imports its modules as `ui....`, like streamlit run
+    from streamlit import logger as st_logger
+
+    # Outside a Streamlit server the app's caches warn that they keep to memory: true, harmless.
+    st_logger.get_logger("streamlit.runtime.caching.cache_data_api").disabled = True
+    from ui.learners import LEARNERS
+    from ui.runs import compile_learner
+    from ui.warmup import Warmup
+
+    keys = list(LEARNERS) if args.learners is None else [
+        key.strip() for key in args.learners.split(",") if key.strip()
+    ]  # fmt: skip
+    unknown = [key for key in keys if key not in LEARNERS]
+    if unknown or not keys:
+        raise ValueError(
+            f"--learners: unknown learner {', '.join(map(repr, unknown)) or '(none given)'}; "
+            f"the app's learners are {', '.join(LEARNERS)}."
+        )
+    warmup = Warmup(keys, compile_learner)
+    print(f"{'learner':18s} {'seconds':>8s}", flush=True)
+    for key in keys:
+        compiled = warmup.ensure(key)
+        note = f"  FAILED: {compiled.error}" if compiled.error else ""
+        print(f"{key:18s} {compiled.seconds:8.2f}{note}", flush=True)
+    status = warmup.status()
+    print(f"{len(keys) - len(status.failed)} of {len(keys)} learners ready in "
+          f"{status.seconds:.1f} s; numba keeps them in its cache for the next process.")
+    return 1 if status.failed else 0
+
+
+def register_app_commands(register) -> None:
+    """Add ``app`` and ``warm`` with :func:`perceptron_core.cli.register`."""
+    register("app", "serve the Perceptron Lab app (Streamlit) with its safe settings",
+             _app_arguments)(run_app)
+    register("warm", "compile every learner of the app into numba's cache ahead of time "
+             "(for deploy scripts and a service's start step)", _warm_arguments)(run_warm)
