@@ -1,11 +1,16 @@
 """The app's subcommands of ``perceptron-lab``: ``app`` serves it, ``warm`` compiles its learners.
 
 Both work from a checkout and from an installed wheel:
-:func:`~perceptron_core.shipped.app_folder` finds the app's files. The core
-still does not import the app: ``app`` hands ``app.py`` to Streamlit (it
-replaces this process with ``python -m streamlit run``), and ``warm`` puts
-the app's folder on ``sys.path`` first, as ``streamlit run`` does, before it
-imports the app's learner menu and warm-up (``ui.learners``, ``ui.runs``).
+:func:`~perceptron_core.shipped.app_folder` finds the app's files. No core
+module imports the app: these two commands load it at run time, with the
+app's folder first on ``sys.path`` as ``streamlit run`` puts it, so the app's
+own ``ui....`` imports resolve the same way in both.
+
+``app`` serves the app in this process (Streamlit's own command line, run
+here): before the server listens it imports the app's modules and compiles
+the first page's learner, so the first visitor after a restart waits for
+neither; the app compiles the other learners in the background after its
+first page (:mod:`ui.runs`).
 
 Usage::
 
@@ -24,6 +29,7 @@ set on the machine (``STREAMLIT_SERVER_MAX_UPLOAD_SIZE=5``) wins.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import re
 import sys
@@ -77,22 +83,26 @@ def streamlit_settings(config_text: str) -> dict[str, str]:
     return settings
 
 
-def streamlit_command(folder: Path, port: int | None, address: str | None,
-                      environ: Mapping[str, str]) -> tuple[list[str], dict[str, str]]:  # fmt: skip
-    """The command line and environment that serve ``folder/app.py`` with its safe settings.
-
-    The settings come from ``folder/.streamlit/config.toml``; variables in
-    ``environ`` take precedence over them, and ``port`` and ``address``
-    (when given) over both.
-    """
+def streamlit_environment(folder: Path, environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` with the settings of ``folder/.streamlit/config.toml`` added where unset."""
     config = folder / ".streamlit" / "config.toml"
-    env = {**streamlit_settings(config.read_text(encoding="utf-8")), **environ}
-    argv = [sys.executable, "-m", "streamlit", "run", str(folder / "app.py")]
+    return {**streamlit_settings(config.read_text(encoding="utf-8")), **environ}
+
+
+def streamlit_arguments(folder: Path, port: int | None, address: str | None) -> list[str]:
+    """The arguments of ``streamlit`` that serve ``folder/app.py`` (on ``port``, ``address``).
+
+    Examples
+    --------
+    >>> streamlit_arguments(Path("/srv/app"), 8601, None)
+    ['run', '/srv/app/app.py', '--server.port', '8601']
+    """
+    arguments = ["run", str(folder / "app.py")]
     if port is not None:
-        argv += ["--server.port", str(port)]
+        arguments += ["--server.port", str(port)]
     if address is not None:
-        argv += ["--server.address", address]
-    return argv, env
+        arguments += ["--server.address", address]
+    return arguments
 
 
 def app_url(port: int | None, address: str | None, environ: Mapping[str, str],
@@ -136,14 +146,39 @@ def _app_arguments(parser: argparse.ArgumentParser) -> None:
                         "link opens the usual app")
 
 
+def _load_app(folder: Path):
+    """Import the app's modules from ``folder`` (first on ``sys.path``); returns ``ui.runs``."""
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    from streamlit import logger as st_logger
+
+    # Before a Streamlit server runs, the app's caches warn that they would keep to memory;
+    # they create their storage when first called, inside the server, so the warning is moot.
+    quiet = st_logger.get_logger("streamlit.runtime.caching.cache_data_api")
+    quiet.disabled = True
+    try:
+        for module in sorted((folder / "ui").glob("*.py")):
+            importlib.import_module(f"ui.{module.stem}")
+    finally:
+        quiet.disabled = False
+    return importlib.import_module("ui.runs")
+
+
 def run_app(args: argparse.Namespace) -> int:
-    """Replace this process with Streamlit serving the app (returns only on failure)."""
+    """Serve the app in this process until it is stopped."""
     folder = _app_folder()
-    argv, env = streamlit_command(folder, args.port, args.address, os.environ)
-    url = app_url(args.port, args.address, env, present=args.present)
-    print(f"Perceptron Lab from {folder}: open {url}", flush=True)
-    os.execve(sys.executable, argv, env)
-    return 1  # pragma: no cover - execve does not return
+    os.environ.update(streamlit_environment(folder, os.environ))
+    print(f"Perceptron Lab from {folder}: preparing the first page (numba compiles its learner "
+          "on the first start after an install: up to half a minute)...", flush=True)
+    runs = _load_app(folder)
+    runs.WARMUP.ensure(runs.FIRST_PAGE_LEARNER)
+    print(f"Perceptron Lab: open {app_url(args.port, args.address, os.environ, args.present)}",
+          flush=True)  # fmt: skip
+    from streamlit.web import cli as streamlit_cli
+
+    # Streamlit's command line ends the program itself (SystemExit) when the server stops.
+    streamlit_cli.main(streamlit_arguments(folder, args.port, args.address), prog_name="streamlit")
+    return 0
 
 
 def _warm_arguments(parser: argparse.ArgumentParser) -> None:
@@ -153,15 +188,8 @@ def _warm_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_warm(args: argparse.Namespace) -> int:
     """Compile the app's learners one after the other and say what each cost."""
-    folder = str(_app_folder())
-    if folder not in sys.path:
-        sys.path.insert(0, folder)  # the app imports its modules as `ui....`, like streamlit run
-    from streamlit import logger as st_logger
-
-    # Outside a Streamlit server the app's caches warn that they keep to memory: true, harmless.
-    st_logger.get_logger("streamlit.runtime.caching.cache_data_api").disabled = True
+    runs = _load_app(_app_folder())
     from ui.learners import LEARNERS
-    from ui.runs import compile_learner
     from ui.warmup import Warmup
 
     keys = list(LEARNERS) if args.learners is None else [
@@ -173,7 +201,7 @@ def run_warm(args: argparse.Namespace) -> int:
             f"--learners: unknown learner {', '.join(map(repr, unknown)) or '(none given)'}; "
             f"the app's learners are {', '.join(LEARNERS)}."
         )
-    warmup = Warmup(keys, compile_learner)
+    warmup = Warmup(keys, runs.compile_learner)
     print(f"{'learner':18s} {'seconds':>8s}", flush=True)
     for key in keys:
         compiled = warmup.ensure(key)

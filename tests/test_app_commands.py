@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import shutil
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from perceptron_core.app_commands import streamlit_command
+from perceptron_core.app_commands import streamlit_arguments, streamlit_environment
 from perceptron_core.cli import main
 from servers import free_port, stop, wait_for_health
 
@@ -55,7 +56,7 @@ from streamlit import config
 from streamlit.web import bootstrap, cli
 keys = json.loads(sys.argv.pop(1))
 bootstrap.run = lambda *a, **k: print(json.dumps({k: config.get_option(k) for k in keys}))
-cli.main(sys.argv[1:], standalone_mode=False)
+cli.main(sys.argv[1:], prog_name="streamlit", standalone_mode=False)
 """
 
 
@@ -66,7 +67,8 @@ def test_the_packaged_settings_reach_streamlit_and_the_machine_can_override_them
     (folder / "app.py").write_text("", encoding="utf-8")
     machine = {"PATH": os.environ["PATH"], "HOME": str(tmp_path),
                "STREAMLIT_SERVER_MAX_UPLOAD_SIZE": "5"}  # fmt: skip
-    argv, env = streamlit_command(folder, 8765, "127.0.0.1", machine)
+    env = streamlit_environment(folder, machine)
+    arguments = streamlit_arguments(folder, 8765, "127.0.0.1")
     # The settings must travel in the environment: Streamlit must not find the file itself.
     shutil.rmtree(folder / ".streamlit")
     expected = {
@@ -75,9 +77,8 @@ def test_the_packaged_settings_reach_streamlit_and_the_machine_can_override_them
         for name, value in options.items()
     }
     expected |= {"server.maxUploadSize": 5, "server.port": 8765, "server.address": "127.0.0.1"}
-    assert argv[:4] == [sys.executable, "-m", "streamlit", "run"]
     done = subprocess.run(
-        [sys.executable, "-c", SETTINGS_PROBE, json.dumps(list(expected)), *argv[3:]],
+        [sys.executable, "-c", SETTINGS_PROBE, json.dumps(list(expected)), *arguments],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -101,7 +102,16 @@ def test_app_serves_the_checkout_and_answers_its_health_check(tmp_path):
     finally:
         printed = stop(proc)
     assert body == "ok"
-    assert f"Perceptron Lab from {ROOT}: open http://127.0.0.1:{port}/?present=1" in printed
+    assert f"Perceptron Lab from {ROOT}: preparing the first page" in printed
+    assert f"Perceptron Lab: open http://127.0.0.1:{port}/?present=1" in printed
+
+
+def test_the_first_page_learner_is_the_playgrounds_default():
+    from ui.controls import learner_panel
+    from ui.runs import FIRST_PAGE_LEARNER
+
+    default = inspect.signature(learner_panel).parameters["default"].default
+    assert FIRST_PAGE_LEARNER == default
 
 
 def test_warm_compiles_the_learners_it_is_given_and_reports_each():

@@ -166,4 +166,5 @@ def test_installed_wheel_warms_a_learner_and_serves_the_app(installed, tmp_path)
     finally:
         printed = stop(app)
     assert body == "ok"
-    assert f"Perceptron Lab from {installed / 'perceptron_lab'}: open" in printed
+    assert f"Perceptron Lab from {installed / 'perceptron_lab'}: preparing" in printed
+    assert f"Perceptron Lab: open http://127.0.0.1:{port}/" in printed

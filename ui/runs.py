@@ -163,6 +163,9 @@ def compile_learner(learner_key: str) -> None:
 
 #: This process's compilation of every learner in the menu, in menu order.
 WARMUP = Warmup(LEARNERS, compile_learner)
+#: The learner of the app's first page (the playground's default in ui.controls.learner_panel):
+#: ``perceptron-lab app`` compiles it before the server listens.
+FIRST_PAGE_LEARNER = "perceptron"
 
 
 def warm_in_background() -> None:
