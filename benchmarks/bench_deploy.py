@@ -13,8 +13,11 @@ and each one steps and changes a setting, first one visitor at a time, then
 all at once. The same visitors then use one app process without a proxy.
 
 Reported for each setup: how many visitors got their first figure, how they
-were spread over the replicas (the cookie nginx set), and p50 / p95 / max
-in seconds of the first figure, of a step and of a setting change.
+were spread over the replicas (the cookie nginx set, and whether any request
+that carried it reached another replica), and p50 / p95 / max in seconds of
+the first figure, of a step and of a setting change: until painted, and
+until the server's last message before that ("server done"), which tells
+the servers' part from the browser's.
 ``perceptron-lab warm`` runs first, and each app process serves one page
 before the visitors come (the teacher's own check), so no number here
 includes compiling. The browser shares the machine's cores with the
@@ -35,17 +38,7 @@ from collections import Counter
 from pathlib import Path
 
 from playwright.async_api import async_playwright
-from sessions import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    ROOT,
-    change_setting,
-    open_session,
-    perceptron_lab,
-    start_app,
-    step,
-    summary,
-)
+from sessions import CHROMIUM, CHROMIUM_ARGS, ROOT, Visitor, perceptron_lab, start_app, summary
 
 from tests.servers import free_port, stop, wait_for_health
 
@@ -115,61 +108,62 @@ def start_nginx(folder: Path, config: str, port: int) -> subprocess.Popen:
     return proc
 
 
-async def _visit(browser, url: str) -> None:
-    """One page load to its figure (what the teacher does before the class comes)."""
-    page, _ = await open_session(browser, url)
-    await page.context.close()
-
-
 async def class_session(url: str, sessions: int, stagger: float, warm_urls: list[str]) -> dict:
-    """Open ``sessions`` visitors at ``url``; time their first figure, steps, setting changes."""
+    """Open ``sessions`` visitors at ``url``; time their first figure, steps, setting changes.
+
+    Each page of ``warm_urls`` is visited once before (the teacher's check of each process).
+    """
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for warm in warm_urls:
-            await _visit(browser, warm)
+            visitor, _ = await Visitor.arrive(browser, warm)
+            await visitor.leave()
 
         async def arrive(i):
             await asyncio.sleep(i * stagger)
             try:
-                return await open_session(browser, url)
+                return await Visitor.arrive(browser, url)
             except Exception as err:  # a visitor that never saw a figure is counted, not fatal
                 return None, f"{type(err).__name__}: {str(err).splitlines()[0]}"
 
         arrived = await asyncio.gather(*(arrive(i) for i in range(sessions)))
-        pages = [page for page, _ in arrived if page is not None]
-        failures = [error for page, error in arrived if page is None]
-        first = [seconds for page, seconds in arrived if page is not None]
-        spread = Counter()
-        for page in pages:
-            cookies = {c["name"]: c["value"] for c in await page.context.cookies()}
-            spread[cookies.get(COOKIE, "-")] += 1
-        one_step, one_setting = [], []
-        for page in pages:  # one visitor at a time, the others idle
-            one_step.append(await step(page))
-            one_setting.append(await change_setting(page))
-        all_step = await asyncio.gather(*(step(page) for page in pages))
-        all_setting = await asyncio.gather(*(change_setting(page) for page in pages))
+        visitors = [visitor for visitor, _ in arrived if visitor is not None]
+        result = {
+            "ok": len(visitors),
+            "failures": [error for visitor, error in arrived if visitor is None],
+            "spread": Counter(),
+            "first figure": [timing for visitor, timing in arrived if visitor is not None],
+        }
+        for visitor in visitors:
+            cookies = {c["name"]: c["value"] for c in await visitor.page.context.cookies()}
+            result["spread"][cookies.get(COOKIE, "-")] += 1
+        # One visitor at a time (the others idle), then all of them at once.
+        result["step, one at a time"] = [await v.step() for v in visitors]
+        result["setting, one at a time"] = [await v.change_setting() for v in visitors]
+        result["step, all at once"] = await asyncio.gather(*(v.step() for v in visitors))
+        result["setting, all at once"] = await asyncio.gather(
+            *(v.change_setting() for v in visitors)
+        )
         await browser.close()
-    return {
-        "ok": len(pages), "failures": failures, "spread": spread, "first": first,
-        "step, one at a time": one_step, "setting, one at a time": one_setting,
-        "step, all at once": list(all_step), "setting, all at once": list(all_setting),
-    }  # fmt: skip
+    return result
+
+
+MEASURES = ("first figure", "step, one at a time", "setting, one at a time",
+            "step, all at once", "setting, all at once")  # fmt: skip
 
 
 def report(name: str, result: dict, sessions: int) -> None:
     print(f"\n{name}: {result['ok']} of {sessions} visitors saw their first figure")
     for error in result["failures"]:
         print(f"  failed: {error}")
-    if result["spread"]:
-        spread = ", ".join(f"{k}: {v}" for k, v in sorted(result["spread"].items()))
-        print(f"  spread over replicas (cookie value: visitors): {spread}")
-    print(f"  {'seconds':30s} {'p50 /    p95 /    max':>24s}")
-    for key in ("first", "step, one at a time", "setting, one at a time", "step, all at once",
-                "setting, all at once"):  # fmt: skip
-        label = "first figure" if key == "first" else key
-        if result[key]:
-            print(f"  {label:30s} {summary(result[key])}")
+    spread = ", ".join(f"{k}: {v}" for k, v in sorted(result["spread"].items()))
+    print(f"  spread over processes (cookie value: visitors): {spread}")
+    print(f"  {'seconds, p50 / p95 / max':24s} {'painted':>22s}   {'server done':>22s}")
+    for key in MEASURES:
+        timings = result[key]
+        if timings:
+            print(f"  {key:24s} {summary([t.painted for t in timings])}   "
+                  f"{summary([t.served for t in timings])}")  # fmt: skip
 
 
 def main() -> None:

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 from playwright.async_api import async_playwright
-from sessions import CHROMIUM, CHROMIUM_ARGS, ROOT, TIMEOUT_MS, open_session, start_app
+from sessions import CHROMIUM, CHROMIUM_ARGS, ROOT, TIMEOUT_MS, Visitor, start_app
 
 from tests.servers import free_port, stop
 
@@ -62,11 +62,12 @@ def empty_numba_cache(venv: Path) -> int:
     return len(files)
 
 
-async def _first_figure(url: str, about: bool) -> tuple[float, str | None]:
-    """Seconds to the first figure; with ``about``, also the about page's warm-up sentence."""
+async def _first_figure(url: str, about: bool) -> tuple[float, float, str | None]:
+    """Seconds to the first figure and to the server's last message before it; with
+    ``about``, also the about page's sentence on the warm-up."""
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        _, seconds = await open_session(browser, url)
+        _, first = await Visitor.arrive(browser, url)
         sentence = None
         if about:
             page = await (await browser.new_context()).new_page()
@@ -80,21 +81,22 @@ async def _first_figure(url: str, about: bool) -> tuple[float, str | None]:
                 if sentence is None:
                     await asyncio.sleep(2)
         await browser.close()
-    return seconds, sentence
+    return first.painted, first.served, sentence
 
 
-def first_figure(bin_dir: Path, log: Path, about: bool = False) -> tuple[float, float, str | None]:
+def first_figure(bin_dir: Path, log: Path, about: bool = False) -> tuple:
     """Start the installed app, time its first figure, stop it.
 
-    Returns ``(seconds to healthy, seconds to the first figure, about page's sentence)``.
+    Returns ``(seconds to healthy, seconds to the first figure, seconds to
+    the server's last message before it, the about page's sentence)``.
     """
     port = free_port()
     app, healthy = start_app([str(bin_dir / "perceptron-lab")], port, log)
     try:
-        seconds, sentence = asyncio.run(_first_figure(f"http://127.0.0.1:{port}/", about))
+        result = asyncio.run(_first_figure(f"http://127.0.0.1:{port}/", about))
     finally:
         stop(app)
-    return healthy, seconds, sentence
+    return healthy, *result
 
 
 def warm(bin_dir: Path) -> str:
@@ -113,8 +115,9 @@ def main() -> None:
         bin_dir = venv / "bin"
 
         def show(what, result):
-            healthy, seconds, sentence = result
-            print(f"{what}: server healthy after {healthy:.1f} s, first figure {seconds:.2f} s"
+            healthy, seconds, served, sentence = result
+            print(f"{what}: server healthy after {healthy:.1f} s; first figure {seconds:.2f} s "
+                  f"(the server's last message at {served:.2f} s)"
                   + (f"; about page: {sentence}" if sentence else ""))  # fmt: skip
 
         show("1. fresh install", first_figure(bin_dir, folder / "app1.log", about=True))

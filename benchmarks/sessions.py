@@ -1,10 +1,12 @@
 """Visitors in a real browser, for the serving benchmarks (not a benchmark itself).
 
-A visitor is a Playwright browser context (its own cookies, as a separate
-person) on Debian's chromium. :func:`open_session` times navigation to the
-playground's figure being painted; :func:`step` and :func:`change_setting`
-time one click each until its result is on screen. "On screen" means the
-change is in the page and the browser has painted two frames since.
+A :class:`Visitor` is a Playwright browser context (its own cookies, as a
+separate person) on Debian's chromium. It times navigation to the
+playground's figure being painted, and one click on Step or on a setting
+until its result is on screen ("on screen": the change is in the page and
+the browser has painted two frames since). Each time comes with the moment
+the server's last message arrived before it, which separates the server's
+part from the browser's.
 
 The selectors are those of today's playground (a Plotly figure that the
 server re-sends on every rerun): a Step click reruns the server, the
@@ -21,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,38 +86,63 @@ async def _until(page, condition: str, arg=None) -> None:
     await page.evaluate(TWO_FRAMES)
 
 
-async def open_session(browser, url: str) -> tuple[object, float]:
-    """A new visitor's page at ``url``; returns ``(page, seconds to the first figure)``."""
-    context = await browser.new_context(viewport=VIEWPORT)
-    page = await context.new_page()
-    start = time.perf_counter()
-    await page.goto(url, timeout=TIMEOUT_MS)
-    await _until(page, f"() => ({FIGURE_STATE})() !== null")
-    return page, time.perf_counter() - start
+@dataclass(frozen=True)
+class Timing:
+    """Seconds from an action until its result was painted, and until the server's last
+    message before that (arrival as Playwright saw it): the rest was the browser's work."""
+
+    painted: float
+    served: float
 
 
-async def _state(page) -> dict:
-    return await page.evaluate(FIGURE_STATE)
+class Visitor:
+    """One person's page of the app, with the arrival times of its websocket messages."""
 
+    def __init__(self, page):
+        self.page = page
+        self.frames: list[float] = []
+        page.on("websocket", lambda ws: ws.on(
+            "framereceived", lambda _: self.frames.append(time.perf_counter())))  # fmt: skip
 
-async def step(page) -> float:
-    """Seconds from a click on Step until the figure shows the next step."""
-    before = (await _state(page))["title"]
-    start = time.perf_counter()
-    await page.locator(".st-key-pg_step button").first.click()
-    await _until(page, f"(old) => {{ const s = ({FIGURE_STATE})(); return s && s.title !== old; }}",
-                 before)  # fmt: skip
-    return time.perf_counter() - start
+    @classmethod
+    async def arrive(cls, browser, url: str) -> tuple[Visitor, Timing]:
+        """A new visitor (own cookies) opening ``url``, timed to the first figure."""
+        context = await browser.new_context(viewport=VIEWPORT)
+        visitor = cls(await context.new_page())
+        timing = await visitor._timed(
+            lambda: visitor.page.goto(url, timeout=TIMEOUT_MS),
+            f"() => ({FIGURE_STATE})() !== null",
+        )
+        return visitor, timing
 
+    async def step(self) -> Timing:
+        """A click on Step, until the figure shows the next step."""
+        before = (await self.page.evaluate(FIGURE_STATE))["title"]
+        return await self._timed(
+            lambda: self.page.locator(".st-key-pg_step button").first.click(),
+            f"(old) => {{ const s = ({FIGURE_STATE})(); return s && s.title !== old; }}",
+            before,
+        )
 
-async def change_setting(page) -> float:
-    """Seconds from a click on the "Decision region" toggle until the figure is redrawn."""
-    before = (await _state(page))["traces"]
-    start = time.perf_counter()
-    await page.locator(".st-key-pg_region label").first.click()
-    await _until(page, f"(old) => {{ const s = ({FIGURE_STATE})(); return s && s.traces !== old; }}",
-                 before)  # fmt: skip
-    return time.perf_counter() - start
+    async def change_setting(self) -> Timing:
+        """A click on the "Decision region" toggle, until the figure is redrawn."""
+        before = (await self.page.evaluate(FIGURE_STATE))["traces"]
+        return await self._timed(
+            lambda: self.page.locator(".st-key-pg_region label").first.click(),
+            f"(old) => {{ const s = ({FIGURE_STATE})(); return s && s.traces !== old; }}",
+            before,
+        )
+
+    async def leave(self) -> None:
+        await self.page.context.close()
+
+    async def _timed(self, action, condition: str, arg=None) -> Timing:
+        start = time.perf_counter()
+        await action()
+        await _until(self.page, condition, arg)
+        end = time.perf_counter()
+        served = max((t for t in self.frames if start <= t <= end), default=float("nan"))
+        return Timing(end - start, served - start)
 
 
 def summary(seconds: list[float]) -> str:

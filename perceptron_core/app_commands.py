@@ -2,9 +2,9 @@
 
 Both work from a checkout and from an installed wheel:
 :func:`~perceptron_core.shipped.app_folder` finds the app's files. No core
-module imports the app: these two commands load it at run time, with the
-app's folder first on ``sys.path`` as ``streamlit run`` puts it, so the app's
-own ``ui....`` imports resolve the same way in both.
+module imports the app when it is imported: these two commands load it when
+they run, with the app's folder first on ``sys.path`` as ``streamlit run`` puts it,
+so the app's own ``ui....`` imports resolve the same way in both.
 
 ``app`` serves the app in this process (Streamlit's own command line, run
 here): before the server listens it imports the app's modules and compiles
