@@ -38,9 +38,9 @@ from collections import Counter
 from pathlib import Path
 
 from playwright.async_api import async_playwright
-from sessions import CHROMIUM, CHROMIUM_ARGS, ROOT, Visitor, perceptron_lab, start_app, summary
+from sessions import ROOT, Visitor, perceptron_lab, start_app, summary
 
-from tests.servers import free_port, stop, wait_for_health
+from tests.live import CHROMIUM, CHROMIUM_ARGS, free_port, stop, wait_for_health
 
 RECIPE = ROOT / "docs" / "nginx-replicas.conf"
 COOKIE = "perceptron_lab_replica"

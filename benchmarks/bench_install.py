@@ -31,9 +31,9 @@ import time
 from pathlib import Path
 
 from playwright.async_api import async_playwright
-from sessions import CHROMIUM, CHROMIUM_ARGS, ROOT, TIMEOUT_MS, Visitor, start_app
+from sessions import ROOT, TIMEOUT_MS, Visitor, start_app
 
-from tests.servers import free_port, stop
+from tests.live import CHROMIUM, CHROMIUM_ARGS, free_port, stop
 
 
 def build_wheel(folder: Path) -> Path:

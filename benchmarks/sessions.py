@@ -29,18 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.servers import wait_for_health  # noqa: E402
+from tests.live import wait_for_health  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VIEWPORT = {"width": 1400, "height": 1000}
 FIGURE = ".st-key-pg_figure .js-plotly-plot"
 #: The figure's Plotly state once drawn: its title (the step) and its number of traces.
@@ -117,24 +107,23 @@ class Visitor:
 
     async def step(self) -> Timing:
         """A click on Step, until the figure shows the next step."""
-        before = (await self.page.evaluate(FIGURE_STATE))["title"]
-        return await self._timed(
-            lambda: self.page.locator(".st-key-pg_step button").first.click(),
-            f"(old) => {{ const s = ({FIGURE_STATE})(); return s && s.title !== old; }}",
-            before,
-        )
+        return await self._click(".st-key-pg_step button", "title")
 
     async def change_setting(self) -> Timing:
         """A click on the "Decision region" toggle, until the figure is redrawn."""
-        before = (await self.page.evaluate(FIGURE_STATE))["traces"]
-        return await self._timed(
-            lambda: self.page.locator(".st-key-pg_region label").first.click(),
-            f"(old) => {{ const s = ({FIGURE_STATE})(); return s && s.traces !== old; }}",
-            before,
-        )
+        return await self._click(".st-key-pg_region label", "traces")
 
     async def leave(self) -> None:
         await self.page.context.close()
+
+    async def _click(self, selector: str, changes: str) -> Timing:
+        """Click ``selector``; timed until the figure's ``changes`` ("title", "traces") differ."""
+        before = (await self.page.evaluate(FIGURE_STATE))[changes]
+        return await self._timed(
+            lambda: self.page.locator(selector).first.click(),
+            f"(old) => {{ const s = ({FIGURE_STATE})(); return s && s.{changes} !== old; }}",
+            before,
+        )
 
     async def _timed(self, action, condition: str, arg=None) -> Timing:
         start = time.perf_counter()

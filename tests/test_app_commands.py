@@ -18,18 +18,10 @@ import pytest
 
 from perceptron_core.app_commands import streamlit_arguments, streamlit_environment
 from perceptron_core.cli import main
-from servers import free_port, stop, wait_for_health
+from live import perceptron_lab, serve_once
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / ".streamlit" / "config.toml"
-
-
-def _cli(*args: str, cwd: Path = ROOT, **popen) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen(
-        [sys.executable, "-m", "perceptron_core.cli", *args], cwd=cwd, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **popen,
-    )  # fmt: skip
 
 
 def test_app_help_names_port_and_present_and_says_presentation_mode_comes_later(capsys):
@@ -95,12 +87,7 @@ def _text(value) -> str:
 
 @pytest.mark.slow
 def test_app_serves_the_checkout_and_answers_its_health_check(tmp_path):
-    port = free_port()
-    proc = _cli("app", "--port", str(port), "--address", "127.0.0.1", "--present", cwd=tmp_path)
-    try:
-        body = wait_for_health(f"http://127.0.0.1:{port}/_stcore/health", proc)
-    finally:
-        printed = stop(proc)
+    body, printed, port = serve_once(ROOT, tmp_path, "--present")
     assert body == "ok"
     assert f"Perceptron Lab from {ROOT}: preparing the first page" in printed
     assert f"Perceptron Lab: open http://127.0.0.1:{port}/?present=1" in printed
@@ -115,7 +102,7 @@ def test_the_first_page_learner_is_the_playgrounds_default():
 
 
 def test_warm_compiles_the_learners_it_is_given_and_reports_each():
-    proc = _cli("warm", "--learners", "perceptron,pa")
+    proc = perceptron_lab(ROOT, ROOT, "warm", "--learners", "perceptron,pa")
     out = proc.communicate(timeout=600)[0]
     assert proc.returncode == 0, out
     lines = out.splitlines()

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from perceptron_core.shipped import app_folder
-from servers import free_port, stop, wait_for_health
+from live import perceptron_lab, serve_once
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -144,27 +144,13 @@ print(json.dumps({
     assert found["available"] == SHIPPED_SETS
 
 
-def _installed_cli(site: Path, cwd: Path, *args: str) -> subprocess.Popen:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PERCEPTRON_LAB_DATA")}
-    env["PYTHONPATH"] = str(site)
-    return subprocess.Popen(
-        [sys.executable, "-m", "perceptron_core.cli", *args], cwd=cwd, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-
-
 @pytest.mark.slow
 def test_installed_wheel_warms_a_learner_and_serves_the_app(installed, tmp_path):
-    warm = _installed_cli(installed, tmp_path, "warm", "--learners", "perceptron")
+    warm = perceptron_lab(installed, tmp_path, "warm", "--learners", "perceptron")
     out = warm.communicate(timeout=600)[0]
     assert warm.returncode == 0, out
     assert "1 of 1 learners ready" in out
-    port = free_port()
-    app = _installed_cli(installed, tmp_path, "app", "--port", str(port), "--address", "127.0.0.1")
-    try:
-        body = wait_for_health(f"http://127.0.0.1:{port}/_stcore/health", app)
-    finally:
-        printed = stop(app)
+    body, printed, port = serve_once(installed, tmp_path)
     assert body == "ok"
     assert f"Perceptron Lab from {installed / 'perceptron_lab'}: preparing" in printed
     assert f"Perceptron Lab: open http://127.0.0.1:{port}/" in printed
