@@ -9,7 +9,8 @@ as the even-margin reference. Per learner, the means over the folds (with
 * ``MAP``: PAUM's macro-averaged precision — the mean, over the positive
   test examples, of the precision at each one's score
   (:func:`perceptron_core.metrics.macro_averaged_precision` on the decision
-  scores);
+  scores); with one positive class this is its average precision, where
+  Li et al. average over the topics of a group (ALL, TOP10, LAST30);
 * ``precision``, ``recall`` and ``F1`` of the positive class, and
   ``accuracy`` (misleading here on purpose: predicting -1 everywhere scores
   the share of negatives);
