@@ -658,11 +658,15 @@ class _FixedMode(KWPerceptron):
 
 
 class LongestSurvivorPerceptron(_FixedMode):
-    r"""Predict with the hypothesis that survived longest (Gallant's pocket idea).
+    r"""Predict with the hypothesis that survived longest (Kearns et al., 1987).
 
     While training, every hypothesis counts its run of consecutive correct
     predictions; the one with the longest run is kept. On noisy data this
     avoids ending on a hypothesis that was just spoiled by a noisy example.
+    Khardon & Wachman credit the idea to Kearns et al. (1987). Gallant's
+    pocket algorithm (1990) is related, not the same: with its ratchet a
+    longer run replaces the kept hypothesis only if it is also more accurate
+    on the whole training set.
 
     Parameters
     ----------
