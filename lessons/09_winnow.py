@@ -235,8 +235,9 @@ check_question(
 research(
     r"""
 Littlestone (1988) introduced Winnow to learn "quickly when irrelevant
-attributes abound": for a $k$-literal disjunction its mistakes are
-$O(k \log n)$, only logarithmic in the number of features, while additive
+attributes abound" (his title): in his analysis of Winnow, the mistakes on a
+$k$-literal disjunction are $O(k \log n)$, only logarithmic in the number of
+features, while additive
 rules like the perceptron can need a number of mistakes that grows linearly
 with $n$ (Kivinen, Warmuth & Auer, in a paper outside the ones this app
 reproduces, made the comparison exact). The runs behind the chart above:
