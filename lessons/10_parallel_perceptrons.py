@@ -127,11 +127,7 @@ and shrinks by $0.75\,\eta$ otherwise (Cantador and Dorronsoro grow it when
 fewer than $M^*$ members fall inside the margin; the app takes the strictest
 reading, none inside). After training, the
 activation margins $y\,\mathrm{act}_i(x)$ sort the training patterns, with
-their labels as given (a majority is $\lfloor H/2\rfloor + 1$ members; the NR
-paper writes $\lfloor H/2\rfloor$ "i.e., their majority", but for odd $H$
-that is one member short of a majority, and with it a pattern of a
-committee of 3 could be safe and noisy at once, so the lesson counts the
-majority the paper names):
+their labels as given; a majority is $\lfloor H/2\rfloor + 1$ members:
 """
 )
 st.latex(
@@ -141,7 +137,11 @@ st.latex(
 )
 st.markdown(
     r"""
-A *noisy* pattern sits clearly on the other class's side: a candidate for
+(The NR paper writes $\lfloor H/2\rfloor$ "i.e., their majority"; for odd $H$
+that is one member short of a majority, and with it a pattern of a
+committee of 3 could be safe and noisy at once, so the lesson counts the
+majority the paper names.) A *noisy* pattern sits clearly on the other
+class's side: a candidate for
 a flipped label. **NR boosting** (Cantador & Dorronsoro) is AdaBoost with
 such committees, changing one thing: AdaBoost raises the weight of every
 misclassified pattern, which with label noise means the flipped ones, again

@@ -149,8 +149,9 @@ def test_the_alpha_bound_is_motivated_by_the_l1_soft_margin_by_analogy():
 
 def test_parallel_perceptron_rule_has_the_committee_condition_and_the_gamma_rule():
     rule = LEARNERS["parallel"].rule
-    assert r"\text{if } h(x) \ne y " in rule and r"\text{or if } h(x) = y" in rule
-    assert r"\text{after each } h(x) = y" in rule
+    assert r"h(x) \ne y \text{ and } y\,\mathrm{act}_i < 0" in rule
+    assert r"h(x) = y \text{ and } 0 < y\,\mathrm{act}_i < \gamma" in rule
+    assert r"After each} \\ h(x) = y\text{: } \gamma \mathrel{+}= 0.25" in rule
     assert r"0.25\,\eta" in rule and r"0.75\,\eta" in rule
     assert r"\lfloor H/2\rfloor + 1" in rule
 
