@@ -1,0 +1,175 @@
+"""Hostile input (issue 15): uploads built to hurt, crafted links, greedy experiments, a corrupt cache.
+
+Each part checks what a visitor can do on purpose, and that the answer is a
+bounded amount of work and a message that says what was wrong and what is
+allowed.
+"""
+
+from __future__ import annotations
+
+import io
+import tracemalloc
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from perceptron_core.datasets import DataError, load_csv
+from perceptron_core.datasets.csvfile import MAX_CELL_CHARS
+
+FUZZ = settings(max_examples=100, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+# --------------------------------------------------------------------------
+# Uploads: load_csv
+# --------------------------------------------------------------------------
+
+
+def _peak_bytes(func) -> int:
+    tracemalloc.start()
+    try:
+        func()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_memory_does_not_grow_with_rows_times_the_longest_cell():
+    # issue 15: one long cell made the reader allocate rows x longest cell x 4 bytes
+    rows = b"1,1,0\n1,2,1\n" * 25_000
+    short = b"a,b,y\nx,1,0\n" + rows
+    long = b"a,b,y\n" + b"x" * (MAX_CELL_CHARS - 1) + b",1,0\n" + rows
+    assert load_csv(long).dropped_columns.keys() == {"a"}
+    extra = _peak_bytes(lambda: load_csv(long)) - _peak_bytes(lambda: load_csv(short))
+    assert extra < 100_000  # the old reader: 50,000 rows x 1,000 characters x 4 bytes = 200 MB
+
+
+def test_a_cell_longer_than_the_cap_is_refused_saying_where_and_what_is_allowed():
+    data = b"a,b,y\n1,2,0\n3," + b"x" * 2_500 + b",1\n"
+    with pytest.raises(DataError, match=r"Line 3, column 2 holds a value of 2,500 characters, "
+                                        r"longer than the limit of 1,000"):
+        load_csv(data)
+    assert load_csv(data, max_cell_chars=3_000).X.shape == (2, 1)  # the caller may allow more
+    with pytest.raises(DataError, match="max_cell_chars must be a whole number"):
+        load_csv(data, max_cell_chars=0)
+
+
+def test_the_issue_file_is_refused_at_once():
+    data = b"a,b,y\n" + b"x" * 2500 + b",1,0\n" + b"1,1,1\n" * 199_990
+    assert _peak_bytes(lambda: pytest.raises(DataError, load_csv, data, task="multiclass",
+                                             max_bytes=2_000_000)) < 5_000_000
+
+
+def test_many_columns_up_to_the_cap():
+    wide = (",".join(["1"] * 1_999 + ["0"]) + "\n" + ",".join(["2"] * 1_999 + ["1"])).encode()
+    assert load_csv(wide).X.shape == (2, 1_999)
+    wider = (",".join(["1"] * 2_001) + "\n").encode() * 2
+    with pytest.raises(DataError, match="2,001 values, more than the limit of 2,000 columns"):
+        load_csv(wider)
+
+
+def test_a_line_of_only_delimiters_costs_no_columns():
+    data = b"a,b\n1,0\n2,1\n" + b"," * 500_000
+    assert load_csv(data).X.shape == (2, 1)
+
+
+def test_repeated_names_do_not_take_another_columns_name():
+    # issue 15: the second 'a' became 'a (2)' and replaced the real 'a (2)' column's values
+    data = load_csv(b"a,a,a (2),y\n1,2,3,0\n4,5,6,1\n")
+    assert data.feature_names == ["a", "a (3)", "a (2)"]
+    np.testing.assert_array_equal(data.X, [[1, 2, 3], [4, 5, 6]])
+    assert any("column 2 'a' is called 'a (3)'" in w for w in data.warnings)
+    blanks = load_csv(b"column 2,,y\n1,2,0\n3,4,1\n")
+    assert blanks.feature_names == ["column 2", "column 2 (2)"]
+
+
+header_cell = st.sampled_from(["a", "a (2)", "a (3)", "", "column 2", "column 3", "b", " a "])
+
+
+@FUZZ
+@given(st.lists(header_cell, min_size=1, max_size=7))
+def test_column_names_are_unique_and_each_keeps_its_values(header):
+    width = len(header) + 1  # and a label column
+    text = ",".join(header + ["y"]) + "\n"
+    text += ",".join(map(str, range(width - 1))) + ",0\n"
+    text += ",".join(str(j + 100) for j in range(width - 1)) + ",1\n"
+    data = load_csv(text.encode(), header=True)
+    names = data.feature_names + [data.label_name]
+    assert len(set(names)) == len(names)
+    given_names = [h.strip() for h in header]
+    for j, name in enumerate(given_names):
+        if name and name not in given_names[:j]:  # the first of its name keeps it
+            assert data.feature_names[j] == name
+    np.testing.assert_array_equal(data.X[0], np.arange(width - 1))  # no column overwritten
+
+
+def test_nul_bytes_and_encodings():
+    for blob in (b"a,b\x00,y\n1,2,0\n", io.StringIO("a,b,y\n1,\x00,0\n")):
+        with pytest.raises(DataError, match="NUL"):
+            load_csv(blob)
+    with pytest.raises(DataError, match="UTF-16"):
+        load_csv("a,y\n1,0\n2,1\n".encode("utf-16"))
+    latin = load_csv("größe,y\n1,ja\n2,nein\n".encode("latin-1"))
+    assert latin.feature_names == ["größe"] and any("Latin-1" in w for w in latin.warnings)
+    smart = load_csv("x,y\n1,\u201cyes\u201d\n2,no\n".encode("cp1252"))
+    assert len(smart.class_names) == 2
+    emoji = load_csv("\U0001f600,y\n1,\u00e9\n2,\u2603\n".encode())
+    assert emoji.feature_names == ["\U0001f600"] and emoji.class_names == ["\u00e9", "\u2603"]
+    with pytest.raises(DataError, match="not valid UTF-8"):
+        load_csv(b"\xef\xbb\xbfa,y\n\xff,0\n")
+
+
+def test_line_ends_cr_only_mixed_and_inside_quotes():
+    for end in (b"\r", b"\n", b"\r\n"):
+        data = load_csv(end.join([b"a,b,y", b"1,2,0", b"3,4,1"]) + end)
+        np.testing.assert_array_equal(data.X, [[1, 2], [3, 4]])
+    mixed = load_csv(b"a,b,y\r1,2,0\n3,4,1\r\n5,6,0")
+    assert mixed.X.shape == (3, 2)
+    quoted = load_csv(b'a,b,y\n1,2,"no\rreally"\n3,4,yes\n')
+    assert quoted.class_names == ["no\rreally", "yes"]
+    # a separator character that str.splitlines would break at stays inside its value
+    assert load_csv(b"a,y\n1,x\x1cz\n2,w\n").class_names == ["w", "x\x1cz"]
+
+
+def test_formula_text_stays_text():
+    data = load_csv(b'=cmd|" /C calc"!A0,x,y\n"=HYPERLINK(""http://e.test"")",1,@SUM(1)\n'
+                    b"+1+1,2,-2+3\n")
+    assert data.feature_names == ["x"]
+    assert data.class_names == ["-2+3", "@SUM(1)"]
+    assert any("=HYPERLINK" in w for w in data.warnings)  # named as text, never evaluated
+
+
+def test_huge_numbers():
+    assert load_csv(b"x,y\n1e308,0\n-1e308,1\n").X.max() == 1e308
+    with pytest.raises(DataError, match="missing or infinite value \\(first: line 2"):
+        load_csv(b"x,y\n1e309,0\n1,1\n")
+    digits = b"9" * (MAX_CELL_CHARS - 1)
+    with pytest.raises(DataError, match="infinite"):
+        load_csv(b"x,y\n" + digits + b",0\n1,1\n")
+    with pytest.raises(DataError, match="longer than the limit"):
+        load_csv(b"x,y\n" + digits + b"99,0\n1,1\n")
+
+
+@pytest.mark.parametrize("blob", [b"", b" \n\t\n", b",,,\n,,\n", "\u2028\u2029".encode(),
+                                  b"a,b,y\n", b"\xef\xbb\xbf"])
+def test_empty_files_are_refused_with_a_reason(blob):
+    with pytest.raises(DataError, match="empty|no rows|no rows of data"):
+        load_csv(blob)
+
+
+def test_a_label_column_of_identifiers_is_refused_early():
+    data = b"x,id\n" + b"".join(b"1,%06d\n" % i for i in range(5_000))
+    with pytest.raises(DataError, match="more than 1,000 different values.*identifier"):
+        load_csv(data, task="multiclass")
+
+
+def test_messages_cut_what_comes_from_the_file():
+    name = "n" * 900
+    header = f"{name},x,y\nabc,1,0\ndef,2,1\n".encode()
+    data = load_csv(header)
+    dropped = next(w for w in data.warnings if w.startswith("Dropped"))
+    assert "n" * 40 + "..." in dropped and "n" * 41 not in dropped
+    with pytest.raises(DataError) as err:
+        load_csv(header, label_column="z" * 5_000)
+    assert len(str(err.value)) < 500
