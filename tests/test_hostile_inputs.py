@@ -1,4 +1,4 @@
-"""Hostile input (issue 15): uploads built to hurt, crafted links, greedy experiments, a corrupt cache.
+"""Hostile input (issue 15): uploads built to hurt, crafted links, greedy runs, a corrupt cache.
 
 Each part checks what a visitor can do on purpose, and that the answer is a
 bounded amount of work and a message that says what was wrong and what is
@@ -8,7 +8,13 @@ allowed.
 from __future__ import annotations
 
 import io
+import signal
+import subprocess
+import sys
+import time
 import tracemalloc
+import warnings
+import zipfile
 
 import numpy as np
 import pytest
@@ -17,6 +23,12 @@ from hypothesis import strategies as st
 
 from perceptron_core.datasets import DataError, load_csv
 from perceptron_core.datasets.csvfile import MAX_CELL_CHARS
+from perceptron_core.experiments import fold_run
+from perceptron_core.experiments.cache import CacheWarning, CorruptCellWarning, DiskCache
+from perceptron_core.experiments.cv import RunOptions
+from perceptron_core.experiments.data import kw_sets
+from perceptron_core.experiments.grids import kw_settings
+from perceptron_core.experiments.search import parameter_search
 
 FUZZ = settings(max_examples=100, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -173,3 +185,117 @@ def test_messages_cut_what_comes_from_the_file():
     with pytest.raises(DataError) as err:
         load_csv(header, label_column="z" * 5_000)
     assert len(str(err.value)) < 500
+
+
+# --------------------------------------------------------------------------
+# The disk cache of experiment cells: corruption, killed writers, a size cap
+# --------------------------------------------------------------------------
+
+CELL = {"correct": np.arange(24).reshape(2, 3, 4), "n_test": np.array(7),
+        "n_updates": np.arange(2.0)}
+
+
+def _read_back(cache, key):
+    """``(arrays or None, warnings)`` of one read."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        arrays = cache.get(key)
+    return arrays, [w for w in caught if issubclass(w.category, CorruptCellWarning)]
+
+
+def test_every_flipped_byte_and_every_truncation_is_caught(tmp_path):
+    cache, key = DiskCache(tmp_path), "cd" * 32
+    cache.put(key, CELL)
+    path = next(tmp_path.rglob("*.npz"))
+    good = path.read_bytes()
+    damaged = [good[:n] for n in range(len(good))]
+    damaged += [good[:i] + bytes([good[i] ^ 0x41]) + good[i + 1:] for i in range(len(good))]
+    for blob in damaged:
+        path.write_bytes(blob)
+        arrays, warned = _read_back(cache, key)
+        if arrays is None:  # recomputed: said so, and the file is gone
+            assert len(warned) == 1 and not path.exists()
+        else:  # a byte the archive does not need (a timestamp, ...): the same arrays
+            assert not warned and arrays.keys() == CELL.keys()
+            for name, value in CELL.items():
+                np.testing.assert_array_equal(arrays[name], value, strict=True)
+
+
+@pytest.fixture(scope="module")
+def small_sets():
+    return kw_sets(10, 0.1, 0.1, count=2, seed=0, n_samples=60)
+
+
+def _search(sets, cache_dir, **options):
+    grid = kw_settings((0.0, 0.5), (0.0,), (None,))
+    return parameter_search(sets, grid, n_folds=3, seed=1,
+                            options=RunOptions(epochs=5, jobs=1, cache_dir=str(cache_dir),
+                                               **options))
+
+
+def test_a_truncated_and_a_flipped_cell_are_recomputed_with_a_warning(small_sets, tmp_path):
+    first = _search(small_sets, tmp_path)
+    cells = sorted(tmp_path.rglob("*.npz"))
+    assert len(cells) == 6
+    cells[0].write_bytes(cells[0].read_bytes()[:100])
+    flipped = bytearray(cells[1].read_bytes())
+    with zipfile.ZipFile(cells[1]) as archive:  # the last byte of the first array's data
+        last = archive.infolist()[1].header_offset - 1
+    flipped[last] ^= 0xFF
+    cells[1].write_bytes(bytes(flipped))
+    calls = fold_run.KERNEL_CALLS
+    with pytest.warns(CorruptCellWarning, match="could not be read") as caught:
+        second = _search(small_sets, tmp_path)
+    assert len(caught) == 2 and fold_run.KERNEL_CALLS - calls == 2
+    np.testing.assert_array_equal(first.fold_accuracy, second.fold_accuracy)
+    calls = fold_run.KERNEL_CALLS
+    third = _search(small_sets, tmp_path)  # the bad cells were rewritten: all read again
+    assert fold_run.KERNEL_CALLS == calls
+    np.testing.assert_array_equal(first.fold_accuracy, third.fold_accuracy)
+
+
+def test_a_killed_writer_leaves_no_half_written_cell(tmp_path):
+    writer = (
+        "import numpy as np, sys\n"
+        "from perceptron_core.experiments.cache import DiskCache\n"
+        "cache = DiskCache(sys.argv[1])\n"
+        "big = {'x': np.arange(2_000_000, dtype=np.float64)}\n"
+        "i = 0\n"
+        "while True:\n"
+        "    cache.put(f'{i:064x}', big)\n"
+        "    i += 1\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", writer, str(tmp_path)])
+    try:
+        while len(list(tmp_path.rglob("*.npz"))) < 3 and proc.poll() is None:
+            time.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    cells = list(tmp_path.rglob("*.npz"))
+    assert len(cells) >= 3
+    cache = DiskCache(tmp_path)
+    for path in cells:
+        arrays, warned = _read_back(cache, path.stem)
+        assert not warned and arrays["x"].shape == (2_000_000,)
+
+
+def test_the_size_cap_removes_the_oldest_cells(tmp_path):
+    one = DiskCache(tmp_path / "measure")
+    one.put("00" * 32, CELL)
+    size = one.size()
+    cache = DiskCache(tmp_path / "capped", max_bytes=4 * size)
+    keys = [f"{i:064x}" for i in range(10)]
+    for key in keys:
+        cache.put(key, CELL)
+        assert cache.size() <= 4 * size
+    kept = [key for key in keys if cache.get(key) is not None]
+    assert kept == keys[-len(kept):] and len(kept) >= 3  # the newest stay
+
+
+def test_a_cache_that_cannot_be_written_does_not_stop_the_run(small_sets, tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    with pytest.warns(CacheWarning, match="Cannot write"):
+        result = _search(small_sets, blocker)
+    assert result.fold_accuracy.shape[:2] == (2, 3)
