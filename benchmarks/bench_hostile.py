@@ -1,7 +1,8 @@
-"""What hostile uploads cost: peak memory and time of reading each one, as the app reads it.
+"""What a hostile visitor can cost: reading uploads, and the largest experiment the page allows.
 
-Run: ``python benchmarks/bench_hostile.py``.
+Run: ``python benchmarks/bench_hostile.py [--experiments]``.
 
+**Uploads.**
 Every file is at most 2,000,000 bytes (the app's upload cap) and is read
 the way the app's data panel reads an upload
 (``load_csv(data, task="multiclass", max_bytes=2_000_000)``). Each case
@@ -17,8 +18,15 @@ bytes, reads one small file (imports, first-call costs), then measures
 * **seconds**: wall time of the first read.
 
 Targets (issue 15): at most 50 MiB added and 2 s for any file within the
-cap. The machine may be shared: rerun before drawing conclusions from the
-times.
+cap.
+
+**Experiments** (``--experiments``): the heaviest runs the Experiments page
+lets through its budget of visits
+(:data:`~perceptron_core.experiments.limits.PAGE_LIMITS`), on every core,
+without the cache: the visits, the wall time, and the core time per visit
+(wall time x workers / visits).
+
+The machine may be shared: rerun before drawing conclusions from the times.
 """
 
 from __future__ import annotations
@@ -106,9 +114,38 @@ def child(name: str) -> dict:
             **outcome}
 
 
+def experiments() -> None:
+    """Time the largest page-allowed runs: big UCI data, and KW data with the most features."""
+    from perceptron_core.experiments import RunOptions, kw_sets, parameter_search, resolve
+    from perceptron_core.experiments.execution import default_jobs
+    from perceptron_core.experiments.limits import PAGE_LIMITS, Request, check
+
+    jobs = default_jobs()
+    runs = [("ticdata, search, 10 folds, 100 epochs", lambda: resolve("ticdata")),
+            ("spam, search, 10 folds, 100 epochs", lambda: resolve("spam")),
+            ("20 KW sets f=500 N=0.25, search, 10 folds, 100 epochs",
+             lambda: kw_sets(500, 0.05, 0.25, 20, seed=0))]
+    print(f"\nthe page's budget: {PAGE_LIMITS.visits / 1e6:,.0f} million visits; {jobs} workers")
+    print(f"{'run':56s} {'M visits':>9s} {'seconds':>8s} {'ns/visit':>9s}")
+    for name, make in runs:
+        sets = make()
+        request = Request("search", tuple(d.X.shape for d in sets), 10, 100, jobs)
+        check(request)  # the page would let it through
+        options = RunOptions(epochs=100, jobs=jobs)
+        parameter_search(sets[:1], n_folds=10, options=RunOptions(epochs=1, jobs=jobs))  # warm
+        start = time.perf_counter()
+        parameter_search(sets, n_folds=10, options=options)
+        seconds = time.perf_counter() - start
+        visits = request.visits()
+        print(f"{name:56s} {visits / 1e6:9.0f} {seconds:8.1f} "
+              f"{seconds * jobs / visits * 1e9:9.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--experiments", action="store_true",
+                        help="also time the largest experiments the page allows (minutes)")
     args = parser.parse_args()
     if args.child:
         print(json.dumps(child(args.child)))
@@ -125,6 +162,8 @@ def main() -> None:
         print(f"{name:44s} {r['bytes']:9,d} {r['added'] / 2**20:9.1f} "
               f"{r['traced'] / 2**20:10.1f} {r['seconds']:7.2f}  {r['result']}")
     print(f"\nworst: {worst_mem:.1f} MiB (target 50), {worst_time:.2f} s (target 2)")
+    if args.experiments:
+        experiments()
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import time
 import tracemalloc
 import warnings
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -28,8 +29,11 @@ from perceptron_core.experiments.cache import CacheWarning, CorruptCellWarning, 
 from perceptron_core.experiments.cv import RunOptions
 from perceptron_core.experiments.data import kw_sets
 from perceptron_core.experiments.grids import kw_settings
+from perceptron_core.experiments.limits import KINDS, PAGE_LIMITS, Request, check
+from perceptron_core.experiments.reproduce import KW_NOISE
 from perceptron_core.experiments.search import parameter_search
 
+ROOT = Path(__file__).resolve().parents[1]
 FUZZ = settings(max_examples=100, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -299,3 +303,74 @@ def test_a_cache_that_cannot_be_written_does_not_stop_the_run(small_sets, tmp_pa
     with pytest.warns(CacheWarning, match="Cannot write"):
         result = _search(small_sets, blocker)
     assert result.fold_accuracy.shape[:2] == (2, 3)
+
+
+# --------------------------------------------------------------------------
+# Experiments: limits per run on the app's page
+# --------------------------------------------------------------------------
+
+
+def test_each_limit_is_named_with_what_is_allowed():
+    ok = dict(kind="search", shapes=((600, 50),), folds=10, epochs=100, jobs=1)
+    check(Request(**ok))
+    cases = [({"jobs": 10_000}, "10000 worker processes (this server has"),
+             ({"folds": 11}, "11 folds (at most 10)"),
+             ({"kind": "optimisation", "inner_folds": 20}, "20 inner folds (at most 10)"),
+             ({"epochs": 1_001}, "1001 epochs (at most 1000)"),
+             ({"shapes": ((600, 501),)}, "data with 501 features (at most 500)"),
+             ({"shapes": ((60, 5),) * 21}, "21 data sets (at most 20)"),
+             ({"shapes": ((20_000, 50),)}, "about 1,638 million visits")]
+    for change, fragment in cases:
+        with pytest.raises(ValueError, match="more than the page allows") as err:
+            check(Request(**{**ok, **change}))
+        assert fragment in str(err.value) and "command line" in str(err.value)
+    with pytest.raises(ValueError) as err:  # every excess at once, not only the first
+        check(Request(**{**ok, "folds": 20, "epochs": 5_000}))
+    assert "20 folds" in str(err.value) and "5000 epochs" in str(err.value)
+    assert check(Request(**{**ok, "kind": "epoch-curve", "epochs": 5_000})) is None  # unused
+    with pytest.raises(ValueError, match="Unknown experiment"):
+        check(Request(**{**ok, "kind": "everything"}))
+
+
+@FUZZ
+@given(n=st.integers(100, 400), folds=st.integers(2, 10), inner=st.integers(2, 10),
+       kind=st.sampled_from(sorted(KINDS)))
+def test_visits_count_the_training_examples_of_the_real_plan(n, folds, inner, kind):
+    from perceptron_core.experiments.cv import inner_folds, outer_folds
+    from perceptron_core.experiments.data import make_dataset
+
+    y = np.where(np.arange(n) % 3 == 0, 1, -1)
+    data = make_dataset("d", np.zeros((n, 2)), y)
+    examples = 0
+    for i, fold in enumerate(outer_folds(data, folds, seed=0)):
+        examples += len(fold.train)
+        if kind == "optimisation":
+            examples += sum(len(f.train) for f in inner_folds(data, fold, i, inner, seed=0))
+    epochs = 1000 if kind == "epoch-curve" else 7
+    request = Request(kind, ((n, 2),), folds, epochs=7, jobs=1, inner_folds=inner)
+    assert request.visits() == examples * KINDS[kind] * epochs
+
+
+def test_the_page_refuses_a_run_that_is_too_big_and_keeps_the_last_result(tmp_path,
+                                                                          monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    app = AppTest.from_file(str(ROOT / "app_pages" / "experiments.py"),
+                            default_timeout=120).run()
+    assert app.number_input(key="exp_jobs").max == PAGE_LIMITS.max_jobs()
+    app.multiselect(key="exp_noise").set_value([0.1])
+    app.number_input(key="exp_folds").set_value(3)
+    app.number_input(key="exp_epochs").set_value(10)
+    app.number_input(key="exp_jobs").set_value(1)
+    app.button(key="exp_run").click().run()
+    shown = app.dataframe[0].value
+    cells = sorted(tmp_path.rglob("*.npz"))
+    app.radio(key="exp_kind").set_value("Parameter optimisation")
+    app.multiselect(key="exp_noise").set_value(list(KW_NOISE))
+    app.number_input(key="exp_count").set_value(10)
+    app.button(key="exp_run").click().run()
+    assert not app.exception
+    assert "50 data sets (at most 20)" in app.error[0].value
+    assert sorted(tmp_path.rglob("*.npz")) == cells  # nothing ran
+    assert app.dataframe[0].value.equals(shown)
