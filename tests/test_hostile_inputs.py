@@ -8,6 +8,7 @@ allowed.
 from __future__ import annotations
 
 import io
+import re
 import signal
 import subprocess
 import sys
@@ -32,6 +33,8 @@ from perceptron_core.experiments.grids import kw_settings
 from perceptron_core.experiments.limits import KINDS, PAGE_LIMITS, Request, check
 from perceptron_core.experiments.reproduce import KW_NOISE
 from perceptron_core.experiments.search import parameter_search
+from ui.state import _parse
+from ui.visitor_text import NAME_LIMIT, as_text
 
 ROOT = Path(__file__).resolve().parents[1]
 FUZZ = settings(max_examples=100, deadline=None,
@@ -374,3 +377,116 @@ def test_the_page_refuses_a_run_that_is_too_big_and_keeps_the_last_result(tmp_pa
     assert "50 data sets (at most 20)" in app.error[0].value
     assert sorted(tmp_path.rglob("*.npz")) == cells  # nothing ran
     assert app.dataframe[0].value.equals(shown)
+
+
+# --------------------------------------------------------------------------
+# Crafted links: the URL parser of the app's controls, and text shown as text
+# --------------------------------------------------------------------------
+
+MARKDOWN = "[log in](https://example.com) ![i](http://127.0.0.1:9/t.png) <b>x</b> :red[r] $x$"
+
+
+def _markdown_is_escaped(shown: str) -> bool:
+    """Nothing of MARKDOWN's syntax is left unescaped in ``shown``."""
+    return not any(s in shown for s in ("](", "<b>", ":red[", "$x$", "https://", "http://"))
+
+
+def test_as_text_leaves_no_markup_and_cuts():
+    import doctest
+
+    import ui.visitor_text
+
+    assert doctest.testmod(ui.visitor_text).failed == 0
+    shown = as_text(MARKDOWN, 500)
+    assert _markdown_is_escaped(shown)
+    # read back as CommonMark does (a backslash before punctuation is the character), and
+    # without the invisible word joiners, it is the text as typed
+    assert re.sub(r"\\(.)", r"\1", shown).replace("\u2060", "") == MARKDOWN
+    assert as_text("a\nb\r\n# c\u202ed", markdown=False) == "a b  # c d"
+    assert len(as_text("x" * 10_000)) == NAME_LIMIT and as_text("x" * 10_000).endswith("…")
+
+
+@FUZZ
+@given(st.text(max_size=300))
+def test_as_text_reads_back_as_the_text(text):
+    shown = as_text(text, 400)
+    unescaped = re.sub(r"\\(.)", r"\1", shown).replace("\u2060", "")
+    assert unescaped == as_text(text, 400, markdown=False).replace("\u2060", "")
+    bare = re.sub(r"\\[!-/:-@\[-`{-~]", "", shown)  # without the escaped characters,
+    assert not re.search(r"[!-/:-@\[-`{-~]", bare)  # no punctuation is left
+    assert not re.search("[\x00-\x1f\u2028\u2029]", shown)  # no line break of any kind
+
+
+@FUZZ
+@given(text=st.text(max_size=60) | st.sampled_from(["nan", "inf", "-inf", "1e999", "9" * 5000,
+                                                      "0x10", " 7 ", "7.0", "١٢", "1,2"]),
+       kind=st.sampled_from(["int", "float", "bool", "option", "list"]))
+def test_link_values_parse_to_an_allowed_value_or_a_value_error(text, kind):
+    options = ["voted", "pa", "kw"]
+    args = {"int": (10, None, 1, 100), "float": (0.5, None, 0.0, 1.0), "bool": (True,),
+            "option": ("voted", options), "list": ([], options, None, None, 2)}[kind]
+    try:
+        value = _parse(text, *args)
+    except ValueError:
+        return
+    if kind == "int":
+        assert type(value) is int and 1 <= value <= 100
+    elif kind == "float":
+        assert isinstance(value, float) and 0.0 <= value <= 1.0
+    elif kind == "bool":
+        assert type(value) is bool
+    elif kind == "option":
+        assert value in options
+    else:
+        assert set(value) <= set(options) and len(value) <= 2
+
+
+def _control_page():
+    import streamlit as st
+
+    from ui.state import begin_run, control
+
+    begin_run()
+    control(st.slider, "Epochs", "t_epochs", 10, prefix="t_", group="g", min_value=1,
+            max_value=100)
+    control(st.selectbox, "Learner", "t_learner", "pa", prefix="t_", group="g",
+            options=["pa", "voted"])
+
+
+@pytest.mark.parametrize("params, fragment", [
+    ({"epochs": MARKDOWN}, "was not understood"),
+    ({"learner": "<img src=x onerror=alert(1)>"}, "was not understood"),
+    ({"epochs": "9" * 60_000}, "is 60,000 characters long, more than the 1,000"),
+    ({"epochs": "nan"}, "was not understood"),
+])
+def test_a_bad_link_value_is_refused_with_a_toast_that_shows_it_as_text(params, fragment):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_control_page)
+    at.query_params.update(params)
+    at.run()
+    assert not at.exception
+    assert at.session_state["t_epochs"] == 10 and at.session_state["t_learner"] == "pa"
+    (toast,) = at.toast
+    assert fragment in toast.value and len(toast.value) < 300
+    assert _markdown_is_escaped(toast.value) and not re.search(r"(?<!\\)<", toast.value)
+
+
+def test_an_upload_with_markdown_in_its_names_is_shown_as_text():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at.selectbox(key="pg_data").set_value("csv").run()
+    rows = "\n".join(f"{i % 7},{MARKDOWN},{'yes' if i % 2 else MARKDOWN}" for i in range(20))
+    upload = at.file_uploader(key="pg_upload")
+    upload.set_value(("t.csv", f"{MARKDOWN},words,label\n{rows}\n".encode(), "text/csv")).run()
+    assert not at.exception
+    notes = [c.value for c in at.sidebar.caption]
+    assert any("Dropped 1 column" in n for n in notes)  # 'words', quoting its Markdown
+    assert any("Labels from column" in n for n in notes)  # naming the Markdown class
+    assert all(_markdown_is_escaped(n) for n in notes)
+    one_class = f"x,label\n1,{MARKDOWN}\n2,{MARKDOWN}\n".encode()
+    at.file_uploader(key="pg_upload").set_value(("t.csv", one_class, "text/csv")).run()
+    assert not at.exception
+    (error,) = at.error
+    assert "only one value" in error.value and _markdown_is_escaped(error.value)
