@@ -374,7 +374,7 @@ def test_the_page_refuses_a_run_that_is_too_big_and_keeps_the_last_result(tmp_pa
     app.number_input(key="exp_count").set_value(10)
     app.button(key="exp_run").click().run()
     assert not app.exception
-    assert "50 data sets (at most 20)" in app.error[0].value
+    assert "50 data sets (at most 20)" in _as_read(app.error[0].value)
     assert sorted(tmp_path.rglob("*.npz")) == cells  # nothing ran
     assert app.dataframe[0].value.equals(shown)
 
@@ -384,6 +384,12 @@ def test_the_page_refuses_a_run_that_is_too_big_and_keeps_the_last_result(tmp_pa
 # --------------------------------------------------------------------------
 
 MARKDOWN = "[log in](https://example.com) ![i](http://127.0.0.1:9/t.png) <b>x</b> :red[r] $x$"
+
+
+def _as_read(shown: str) -> str:
+    """Escaped text as CommonMark reads it (a backslash before punctuation is that
+    character), without the invisible word joiners."""
+    return re.sub(r"\\(.)", r"\1", shown).replace("\u2060", "")
 
 
 def _markdown_is_escaped(shown: str) -> bool:
@@ -399,9 +405,7 @@ def test_as_text_leaves_no_markup_and_cuts():
     assert doctest.testmod(ui.visitor_text).failed == 0
     shown = as_text(MARKDOWN, 500)
     assert _markdown_is_escaped(shown)
-    # read back as CommonMark does (a backslash before punctuation is the character), and
-    # without the invisible word joiners, it is the text as typed
-    assert re.sub(r"\\(.)", r"\1", shown).replace("\u2060", "") == MARKDOWN
+    assert _as_read(shown) == MARKDOWN  # as typed
     assert as_text("a\nb\r\n# c\u202ed", markdown=False) == "a b  # c d"
     assert len(as_text("x" * 10_000)) == NAME_LIMIT and as_text("x" * 10_000).endswith("…")
 
@@ -410,8 +414,7 @@ def test_as_text_leaves_no_markup_and_cuts():
 @given(st.text(max_size=300))
 def test_as_text_reads_back_as_the_text(text):
     shown = as_text(text, 400)
-    unescaped = re.sub(r"\\(.)", r"\1", shown).replace("\u2060", "")
-    assert unescaped == as_text(text, 400, markdown=False).replace("\u2060", "")
+    assert _as_read(shown) == as_text(text, 400, markdown=False).replace("\u2060", "")
     bare = re.sub(r"\\[!-/:-@\[-`{-~]", "", shown)  # without the escaped characters,
     assert not re.search(r"[!-/:-@\[-`{-~]", bare)  # no punctuation is left
     assert not re.search("[\x00-\x1f\u2028\u2029]", shown)  # no line break of any kind
