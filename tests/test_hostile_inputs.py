@@ -314,7 +314,7 @@ def test_a_cache_that_cannot_be_written_does_not_stop_the_run(small_sets, tmp_pa
 
 
 def test_each_limit_is_named_with_what_is_allowed():
-    ok = dict(kind="search", shapes=((600, 50),), folds=10, epochs=100, jobs=1)
+    ok = {"kind": "search", "shapes": ((600, 50),), "folds": 10, "epochs": 100, "jobs": 1}
     check(Request(**ok))
     cases = [({"jobs": 10_000}, "10000 worker processes (this server has"),
              ({"folds": 11}, "11 folds (at most 10)"),

@@ -377,7 +377,7 @@ def _check_row_widths(shape: _Shape, start: int, width: int, has_header: bool) -
 class _Column:
     """What the second pass learnt about one feature column beyond its numbers."""
 
-    __slots__ = ("decimal_comma", "first_text", "rescued", "lost")
+    __slots__ = ("decimal_comma", "first_text", "lost", "rescued")
 
     def __init__(self, decimal_comma: bool):
         self.decimal_comma = decimal_comma  # may "3,14" mean 3.14 (not a comma-delimited file)

@@ -122,8 +122,8 @@ class DiskCache:
     def get(self, key: str) -> dict | None:
         """The arrays stored under ``key``; None if there are none or they cannot be read."""
         path = self._path(key)
-        try:
-            fh = open(path, "rb")
+        try:  # a failure to open is a miss; a failure to read, below, a bad cell
+            fh = open(path, "rb")  # noqa: SIM115 (closed by the with below)
         except OSError:  # never written, removed by the size cap meanwhile, or not readable
             return None
         with fh:
@@ -133,7 +133,7 @@ class DiskCache:
                 if str(arrays.pop(_CHECK, "")) != _content_digest(arrays):
                     raise ValueError("its arrays do not match the digest stored with them")
                 return arrays
-            except Exception as err:
+            except Exception as err:  # noqa: BLE001 (any unreadable content: see below)
                 # Whatever makes the content unreadable (BadZipFile, EOFError, a CRC
                 # mismatch, NotImplementedError for a damaged compression method, a
                 # ValueError from a damaged header ...), the cell is only a shortcut:
