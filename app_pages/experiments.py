@@ -3,8 +3,11 @@
 Everything is computed by :mod:`perceptron_core.experiments` (the same code
 as ``perceptron-lab search / optimize / curve``); this page only chooses,
 runs and draws. Finished folds are kept on disk (the command line's cache
-folder), so a rerun, or the same run from the command line, is read, not
-recomputed; the last result stays in the session while other widgets change.
+folder, kept under the page's size cap), so a rerun, or the same run from
+the command line, is read, not recomputed; the last result stays in the
+session while other widgets change. A run that asks for more than
+:data:`~perceptron_core.experiments.limits.PAGE_LIMITS` allows is refused
+before it starts, with a message that says what is too big.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import streamlit as st
 from perceptron_core.experiments import MODES, RunOptions, kw_sets, resolve
 from perceptron_core.experiments.cache import default_cache_dir
 from perceptron_core.experiments.grids import KW_SETTINGS, as_matrix
+from perceptron_core.experiments.limits import PAGE_LIMITS, Request, check
 from perceptron_core.experiments.reproduce import KW_NOISE, uci_names
 from ui.safety import attempt
 
@@ -28,6 +32,9 @@ EXPERIMENTS = {
     "Accuracy against epochs": "Cross-validated accuracy after 1, 2, 3, 5, … 1000 epochs for "
     "the last, longest-surviving, voted and averaged perceptron (one run per fold).",
 }
+#: The limits module's name of each experiment.
+KINDS = {"Parameter search": "search", "Parameter optimisation": "optimisation",
+         "Accuracy against epochs": "epoch-curve"}
 
 st.title("Experiments")
 st.markdown(
@@ -50,17 +57,24 @@ with left:
         margin = st.selectbox("M: margin", (0.05, 0.1, 0.25, 0.5, 0.75), key="exp_margin")
         noise = st.multiselect("N: label noise (one table row each)", KW_NOISE,
                                default=[0.0, 0.1], key="exp_noise")
-        count = st.number_input("data sets per noise level", 1, 10, 2, key="exp_count")
+        count = st.number_input("data sets per noise level", 1, 10, 1, key="exp_count")
         data_key = ("kw", f, margin, tuple(sorted(noise)), int(count))
     else:
         name = st.selectbox("data set", uci_names(), key="exp_name")
         data_key = ("named", name)
 with right:
     seed = int(st.number_input("seed", 0, 2**31 - 1, 0, key="exp_seed"))
-    folds = int(st.number_input("folds", 2, 20, 10, key="exp_folds"))
-    epochs = int(st.number_input("epochs", 1, 1000, 100, key="exp_epochs",
+    folds = int(st.number_input("folds", 2, PAGE_LIMITS.folds, 10, key="exp_folds"))
+    epochs = int(st.number_input("epochs", 1, PAGE_LIMITS.epochs, 100, key="exp_epochs",
                                  disabled=kind == "Accuracy against epochs"))
-    jobs = int(st.number_input("worker processes", 1, 64, 2, key="exp_jobs"))
+    most_jobs = PAGE_LIMITS.max_jobs()
+    jobs = int(st.number_input("worker processes", 1, most_jobs, min(2, most_jobs),
+                               key="exp_jobs", help=f"At most {most_jobs}: this server's cores."))
+st.caption(
+    f"Per run this page allows at most {PAGE_LIMITS.visits / 1e6:,.0f} million visits of a "
+    "training example (data sets × folds × settings × epochs × training examples) and "
+    f"{PAGE_LIMITS.datasets} data sets; larger studies belong to the command line."
+)
 
 
 def _datasets(key, seed):
@@ -79,9 +93,10 @@ def run_experiment(kind, data_key, seed, folds, epochs, jobs, progress=None):
     sets = _datasets(data_key, seed)
     if not sets:
         raise ValueError("Choose at least one noise level.")
+    check(Request(KINDS[kind], tuple(d.X.shape for d in sets), folds, epochs, jobs))
     group = ("noise",) if data_key[0] == "kw" else ()
     options = RunOptions(epochs=epochs, jobs=jobs, cache_dir=str(default_cache_dir()),
-                         progress=progress or False)
+                         cache_max_bytes=PAGE_LIMITS.cache_bytes, progress=progress or False)
     if kind == "Parameter search":
         result = parameter_search(sets, n_folds=folds, seed=seed, options=options)
         heat = result.accuracy[:, :, -1, :].mean(axis=0)  # settings x modes

@@ -28,22 +28,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-
-
-def _status(key: str) -> int:
-    """A ``/proc/self/status`` entry in bytes (``VmRSS``, ``VmHWM``)."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(key + ":"):
-            return int(line.split()[1]) * 1024
-    raise KeyError(key)
-
-
-def _measure(operation) -> tuple[int, int]:
-    """(RSS before, peak RSS during) ``operation()``."""
-    before = _status("VmRSS")
-    Path("/proc/self/clear_refs").write_text("5")  # reset the peak to the current RSS
-    operation()
-    return before, _status("VmHWM")
+from common import measure_rss
 
 
 def child(scenario: str, folder: Path) -> dict:
@@ -57,13 +42,13 @@ def child(scenario: str, folder: Path) -> dict:
     KWPerceptron(epochs=2).fit(np.asarray(X[:300]), y[:300]).predict_all(np.asarray(X[:5]))
     data_bytes = X.nbytes
     if what in ("fit 1 epoch", "fit 1 epoch, memmap"):
-        before, peak = _measure(lambda: KWPerceptron(epochs=1, random_state=0).fit(X, y))
+        before, peak = measure_rss(lambda: KWPerceptron(epochs=1, random_state=0).fit(X, y))
     elif what.startswith("fit 3 epochs"):
         if "no copy" in what:
             from perceptron_core import linear
 
             linear.PERMUTED_COPY_MAX_BYTES = 0  # read in place, as larger data are
-        before, peak = _measure(lambda: KWPerceptron(epochs=3, random_state=0).fit(X, y))
+        before, peak = measure_rss(lambda: KWPerceptron(epochs=3, random_state=0).fit(X, y))
     elif what == "partial_fit chunks, memmap":
 
         def stream():
@@ -72,13 +57,13 @@ def child(scenario: str, folder: Path) -> dict:
                 clf.partial_fit(X[start:start + 50_000], y[start:start + 50_000],
                                 classes=np.unique(y))  # fmt: skip
 
-        before, peak = _measure(stream)
+        before, peak = measure_rss(stream)
     elif what.startswith("voted"):
         X_test = np.load(folder / f"{kind}_Xtest.npy")
         clf = KWPerceptron(epochs=1, random_state=0).fit(X, y)
         last_word = what.rsplit(" ", 1)[-1]
         chunk = int(last_word) if last_word.isdigit() else None
-        before, peak = _measure(lambda: clf.decision_function(X_test, "voted", chunk))
+        before, peak = measure_rss(lambda: clf.decision_function(X_test, "voted", chunk))
     else:
         raise ValueError(scenario)
     return {"data": data_bytes, "before": before, "peak": peak}

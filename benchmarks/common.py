@@ -1,4 +1,4 @@
-"""Helpers shared by the benchmark scripts (timing, the table, river and VW).
+"""Helpers shared by the benchmark scripts (timing, peak memory, the table, river and VW).
 
 Not a benchmark itself. Every competitor that learns one example at a time in
 Python (river) or through a text parser (Vowpal Wabbit) is timed on a
@@ -9,6 +9,7 @@ example does not depend on how many examples there are.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -34,6 +35,22 @@ def per_epoch(make_fit, short: int, long: int, repeats: int) -> tuple[float, flo
     t_long = best_time(lambda: make_fit(long), repeats)
     epoch = (t_long - t_short) / (long - short)
     return epoch, t_short - short * epoch
+
+
+def proc_status(key: str) -> int:
+    """A ``/proc/self/status`` entry in bytes (``VmRSS``, ``VmHWM``); Linux only."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1]) * 1024
+    raise KeyError(key)
+
+
+def measure_rss(operation) -> tuple[int, int]:
+    """(RSS before, peak RSS during) ``operation()``."""
+    before = proc_status("VmRSS")
+    Path("/proc/self/clear_refs").write_text("5")  # reset the peak to the current RSS
+    operation()
+    return before, proc_status("VmHWM")
 
 
 def print_table(rows, floor: float, floor_name: str) -> None:

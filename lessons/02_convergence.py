@@ -170,8 +170,10 @@ st.markdown(
 If some line separates the training data, the perceptron stops making
 updates after finitely many of them, however the examples are ordered.
 Novikoff's proof needs two numbers. Fold the threshold into the vectors,
-$z = (x, -C)$ and $v = (w, \theta/C)$, so the score is $\langle v, z\rangle$
-and an update is $v \leftarrow v + \eta y z$. Let $u$ be any separating line
+$z = (x, -\sqrt{C})$ and $v = (w, \theta/\sqrt{C})$, so the score is
+$\langle v, z\rangle = \langle w, x\rangle - \theta$ and the rule's update
+($w \leftarrow w + \eta y x$, $\theta \leftarrow \theta - \eta y C$) is
+$v \leftarrow v + \eta y z$. Let $u$ be any separating line
 scaled to length 1 in these coordinates (here the true line the data came
 from), and
 """
@@ -179,7 +181,8 @@ from), and
 st.latex(r"R = \max_j \lVert z_j\rVert \qquad \gamma = \min_j\, y_j\,\langle u, z_j\rangle > 0")
 st.markdown(
     r"""
-$\gamma$ is the **margin**: how far the closest example is from the line.
+$\gamma$ is the **margin**: how far the closest example is from the line,
+measured in these folded coordinates (never more than its distance in the plane).
 Each update raises $\langle u, v\rangle$ by at least $\eta\gamma$ (the line
 gets more aligned with $u$) but raises $\lVert v\rVert^2$ by at most
 $\eta^2 R^2$ (a mistake means $y\langle v, z\rangle \le 0$). After $k$
@@ -192,13 +195,15 @@ st.latex(
 )
 st.markdown(
     r"""
-Our perceptron starts at $\theta = \theta_{init}$, not at 0, which shifts
-the bound a little: it is the largest $k$ with
-$(a + k\eta\gamma)^2 \le b^2 + k\eta^2R^2$, where $a$ and $b$ are the two
-quantities of the start $v_0 = (0, \theta_{init}/C)$; with $\theta_{init} = 0$
-it is exactly $(R/\gamma)^2$. The bound depends on neither the number of
-examples nor the dimension, only on the margin: **halve the gap and the
-bound quadruples.**
+Novikoff's $(R/\gamma)^2$ holds for a perceptron started at $\theta = 0$.
+Ours starts at $\theta = \theta_{init}$ (the mean $\lVert x\rVert^2$), which
+shifts the bound: the one shown is the largest $k$ with
+$(a + k\eta\gamma)^2 \le b^2 + k\eta^2R^2$, where $a = \langle u, v_0\rangle$
+and $b = \lVert v_0\rVert$ for the start $v_0 = (0, \theta_{init}/\sqrt{C})$;
+with $\theta_{init} = 0$ it is exactly $(R/\gamma)^2$. The bound depends on
+neither the number of examples nor the dimension, but on two numbers, the
+radius $R$ and the margin $\gamma$: **with $R$ fixed, halve $\gamma$ and
+the bound quadruples.**
 
 **In the figure:** separable points with a gap you choose, trained by the
 plain perceptron (lesson 1's figure). The box under the panel gives $R$,
@@ -252,20 +257,25 @@ check_question(
 
 research_result = research(
     r"""
-Novikoff (1962) proved that the perceptron makes at most $(R/\gamma)^2$
-updates on data separated with margin $\gamma$, whatever their number,
-dimension or order. Being a guarantee for every order, it is far above what
+Novikoff (1962) proved that the perceptron, started at zero, makes at most
+$(R/\gamma)^2$ updates on data of radius $R$ separated with margin $\gamma$,
+whatever their number, dimension or order; Li et al. (2002; see their
+abstract) generalise the theorem to the uneven margins of lesson 6. Being a
+guarantee for every order, it is far above what
 random data need; but the count the perceptron needs still grows as the
 margin shrinks. Computed live for 2-D sets of
 300 points:
 """,
     "A. B. J. Novikoff, “On convergence proofs on perceptrons”, Proceedings of the "
-    "Symposium on the Mathematical Theory of Automata 12, 615–622 (1962).",
+    "Symposium on the Mathematical Theory of Automata 12, 615–622 (1962); Y. Li, H. Zaragoza, "
+    "R. Herbrich, J. Shawe-Taylor and J. Kandola, “The perceptron algorithm with uneven "
+    "margins”, ICML 2002, 379–386.",
     compute=lambda: sweep(seed),
     caption=f"{SWEEP_SETS} sets of {SWEEP_POINTS} points per gap (seeds {seed * 1000}–"
     f"{seed * 1000 + SWEEP_SETS - 1}, from the data seed above), plain perceptron "
-    "(η = 0.1) trained until an epoch without updates; γ and the bound with the threshold "
-    "folded in (ui.diagnostics.novikoff_bound).",
+    "(η = 0.1, θ_init = C = mean ‖x‖²) trained until an epoch without updates; γ and the "
+    "bound with the threshold folded in and the θ_init start counted "
+    "(ui.diagnostics.novikoff_bound).",
 )
 if research_result is not None:
     st.markdown(

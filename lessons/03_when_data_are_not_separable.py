@@ -111,8 +111,9 @@ st.latex(
 )
 st.markdown(
     r"""
-The weights do not run away either: the *perceptron cycling theorem* says
-$\lVert w\rVert$ stays bounded, so the line wanders among a limited set of
+Nor does it run off: by the *perceptron cycling theorem*, as the course
+notes on on-line learning state it, the perceptron "will eventually repeat
+the same set of weights", so the line keeps coming back to the same
 positions, pulled back and forth by the examples it keeps getting wrong
 (often the flipped ones, marked ×). Each update helps the example it was
 made for and may hurt many others. The hypothesis left at the end is
@@ -187,30 +188,38 @@ check_question(
         "It grows without bound, because ‖w‖ grows without bound",
     ],
     answer=1,
-    why="Some example is always on the wrong side, and every mistake updates; the "
-    "cycling theorem keeps ‖w‖ bounded, so the line wanders instead of settling.",
+    why="Some example is always on the wrong side, and every mistake updates; by the "
+    "cycling theorem the perceptron eventually repeats the same weights, so the line "
+    "wanders instead of settling.",
     hints={
         0: "Set the flipped labels to 10% and press End: is there an epoch without updates?",
-        2: "The cycling theorem says the opposite about ‖w‖; the updates per epoch stay "
-        "roughly level.",
+        2: "The cycling theorem says the perceptron eventually repeats the same weights, "
+        "so they cannot grow for ever; the updates per epoch stay roughly level.",
     },
 )
 
 if run is not None:
     research(
         r"""
-Block & Levin (1970) proved the *cycling theorem*: on any data the
-perceptron's weights stay bounded, so on non-separable data it neither
-converges nor diverges, it cycles. Gallant (1990) drew the practical
-conclusion: the last hypothesis is an accident of when training stops, and
-can be much worse than the best one seen; his *pocket algorithm* keeps the
-hypothesis with the longest run of correct classifications instead
-(lesson 4's longest survivor). Numbers from the run above:
+The course notes on on-line learning state the *cycling theorem* this way:
+on data no line separates, the perceptron "will eventually repeat the same
+set of weights", so it neither converges nor runs off; it cycles. (The
+theorem goes back to Block and Levin, 1970, a paper outside the ones this
+app reproduces.) The last hypothesis is then whatever the cycle passed
+through when training stopped. Gallant's *pocket algorithm* (1990) keeps another
+one: the hypothesis with the longest run of correct classifications,
+and, with its *ratchet*, only if it also classifies more of the training set
+correctly. Lesson 4's longest survivor, which Khardon & Wachman (2007, their
+description of the variants) credit to Kearns et al. (1987), keeps the
+longest run without that check: related, not the same. Numbers from the run
+above:
 """,
         "H. D. Block and S. A. Levin, “On the boundedness of an iterative procedure for "
-        "solving a system of linear inequalities”, Proc. AMS 26, 229–235 (1970); S. I. "
-        "Gallant, “Perceptron-based learning algorithms”, IEEE Trans. Neural Networks 1(2), "
-        "179–191 (1990).",
+        "solving a system of linear inequalities”, Proc. AMS 26, 229–235 (1970) (outside "
+        "the papers this app reproduces); S. I. Gallant, “Perceptron-based learning "
+        "algorithms”, IEEE Trans. Neural Networks 1(2), 179–191 (1990); R. Khardon and G. "
+        "Wachman, “Noise tolerant variants of the perceptron algorithm”, JMLR 8, 227–248 "
+        "(2007).",
         compute=lambda: live_numbers(run, data),
         caption=f"From the recorded run above (seed {seed}, {noise:.0%} flipped, {epochs} "
         "epochs): test accuracy on the 60 clean test points of the hypothesis in force at "

@@ -162,10 +162,12 @@ after that it is ignored:
 st.latex(r"\text{update only if } y_j\,(s_j - \theta) \le 0 \ \text{ and }\ a_j < \alpha")
 st.markdown(
     r"""
-Both are the perceptron's version of the SVM's soft margin: the dual
-weight $a_j$ of a hopeless point stays bounded. The α-bound is literally the
-SVM's box constraint $0 \le a_j \le \alpha$; the λ-trick corresponds to the
-quadratic soft margin (a ridge $\lambda$ on the kernel's diagonal).
+Both borrow from the SVM's soft margin, by analogy rather than as its
+optimisation. Khardon & Wachman describe the α-bound as "motivated by the L1
+soft margin technique", whose box constraint also caps each example's dual
+weight; here the cap is on a count of updates. PAUM's kernel form of the
+λ-trick is the kernel of the quadratic (L2) soft margin, a ridge $\lambda$
+on the kernel's diagonal.
 
 **In the figure:** × marks the flipped training labels; the dotted line is
 the true boundary. With the KW λ-trick, purple rings mark the points that
@@ -240,12 +242,13 @@ check_question(
 
 table = research(
     r"""
-Khardon & Wachman (2007) tested the λ-trick and the α-bound, which come from
-SVM theory with noise tolerance in mind, against the plain perceptron and
-the perceptron with margin, on artificial data with label noise and on
-UCI data. Both soft-margin switches helped on noisy data, but not more than
-the margin τ of lesson 5, which was not designed for noise at all. Their
-parameter search, small and
+Khardon & Wachman (2007, Section 3) tested the λ-trick and the α-bound,
+which come from SVM theory with noise tolerance in mind, against the plain
+perceptron and the perceptron with margin, on artificial data with label
+noise and on UCI data. Both soft-margin switches helped on noisy data, but
+in their abstract's words they "do not give additional performance
+benefits" over the margin τ of lesson 5, which was not designed for noise
+at all, and they cost more run time. Their parameter search, small and
 live (accuracy of the last hypothesis in %, the best setting of each switch):
 """,
     "R. Khardon and G. Wachman, “Noise tolerant variants of the perceptron algorithm”, "

@@ -3,9 +3,9 @@
 The figure trains the kernel perceptron on XOR or two circles with a linear,
 polynomial or Gaussian kernel; the support points (``a_j > 0``) are ringed.
 Beside it: support points, sparsity, updates and the test accuracy at the
-current step. The research box repeats Freund & Schapire's experiment in
-small: polynomial kernels of growing degree on handwritten digits, the
-last, voted and averaged predictors, next to an SVM. Session keys start
+current step. The research box runs polynomial kernels of growing degree
+on handwritten digits, with the last, voted and averaged predictors, next
+to an SVM. Session keys start
 with ``l08_``.
 """
 
@@ -197,12 +197,12 @@ check_question(
 
 research(
     r"""
-Freund & Schapire (1999) ran the voted perceptron with polynomial kernels on
-the MNIST digits. It came close to the support vector machine of the time
-with far less computation and a much simpler algorithm, it gained from
-higher degrees than 1, and the voted and averaged predictors were clearly
-better than the last hypothesis, most of all after few epochs. The same
-experiment on scikit-learn's small 8×8 digits, live (test accuracy in %):
+The voted perceptron of Freund & Schapire (1999) needs only inner
+products, so it runs in this dual form with any kernel, and one run gives
+the last, voted and averaged predictors (lesson 4). How much a polynomial
+kernel of higher degree helps on handwritten digits, and how the three
+predictors compare with an SVM, measured here rather than quoted: on
+scikit-learn's small 8×8 digits, live (test accuracy in %):
 """,
     "Y. Freund and R. E. Schapire, “Large margin classification using the perceptron "
     "algorithm”, Machine Learning 37(3), 277–296 (1999); M. A. Aizerman, E. M. Braverman "

@@ -235,16 +235,18 @@ check_question(
 research(
     r"""
 Littlestone (1988) introduced Winnow to learn "quickly when irrelevant
-attributes abound": for a $k$-literal disjunction its mistakes are
-$O(k \log n)$, only logarithmic in the number of features, while additive
+attributes abound" (his title): in his analysis of Winnow, the mistakes on a
+$k$-literal disjunction are $O(k \log n)$, only logarithmic in the number of
+features, while additive
 rules like the perceptron can need a number of mistakes that grows linearly
-with $n$ (Kivinen, Warmuth & Auer made the comparison exact). The runs
-behind the chart above:
+with $n$ (Kivinen, Warmuth & Auer, in a paper outside the ones this app
+reproduces, made the comparison exact). The runs behind the chart above:
 """,
     "N. Littlestone, “Learning quickly when irrelevant attributes abound: a new "
     "linear-threshold algorithm”, Machine Learning 2, 285–318 (1988); J. Kivinen, M. K. "
-    "Warmuth and P. Auer, “The perceptron algorithm versus Winnow”, Artificial Intelligence "
-    "97, 325–343 (1997).",
+    "Warmuth and P. Auer, “The perceptron algorithm versus Winnow: linear versus logarithmic "
+    "mistake bounds when few input variables are relevant”, Artificial Intelligence 97, "
+    "325–343 (1997).",
     compute=lambda: one_decimal(table),
     caption=f"Computed live (perceptron_core.Winnow with α = 2, θ = n; perceptron_core."
     f"Perceptron with η = 0.1, θ_init = C = mean ‖x‖²): one pass over m = {m} examples of "

@@ -270,21 +270,22 @@ check_question(
 
 research(
     r"""
-Khardon & Wachman (2007) report both: a *parameter search* (the best
-setting's 10-fold cross-validated accuracy, what a variant can reach) and a
-*parameter optimisation* (double cross-validation with 95 % t-intervals,
-what choosing the setting from the training data achieves). The optimised
-figures are the ones to compare methods by, and they come with intervals
-that often overlap. Kohavi (1995) recommended 10-fold stratified
-cross-validation for estimating accuracy, and Varma & Simon (2006) showed
-how far the best cross-validated score of a tuned method can sit above its
-true accuracy. The same effects on the data above, live:
+Khardon & Wachman (2007, Section 3) report both: a *parameter search* (the
+best setting's 10-fold cross-validated accuracy, what a variant can reach)
+and a *parameter optimisation* (double cross-validation with 95 %
+t-intervals, what choosing the setting from the training data achieves).
+The optimised figures are the ones to compare methods by, and they come
+with intervals that often overlap. Two studies outside the papers this app
+reproduces bear on the same questions: Kohavi (1995) recommended 10-fold
+stratified cross-validation for estimating accuracy, and Varma & Simon
+(2006) showed how far the best cross-validated score of a tuned method can
+sit above its true accuracy. The same effects on the data above, live:
 """,
     "R. Khardon and G. Wachman, “Noise tolerant variants of the perceptron algorithm”, "
-    "JMLR 8, 227–248 (2007); R. Kohavi, “A study of cross-validation and bootstrap for "
-    "accuracy estimation and model selection”, IJCAI 1995; S. Varma and R. Simon, “Bias in "
-    "error estimation when using cross-validation for model selection”, BMC Bioinformatics "
-    "7, 91 (2006).",
+    "JMLR 8, 227–248 (2007); outside those papers: R. Kohavi, “A study of cross-validation "
+    "and bootstrap for accuracy estimation and model selection”, IJCAI 1995, 1137–1143; "
+    "S. Varma and R. Simon, “Bias in error estimation when using cross-validation for model "
+    "selection”, BMC Bioinformatics 7, 91 (2006).",
     compute=lambda: {
         f"Single splits, τ = {FIXED_TAU:g} (lowest – highest)": (
             f"{est['single_fixed'].min():.1%} – {est['single_fixed'].max():.1%}"

@@ -2,11 +2,12 @@
 
 No mistakes drive it and no threshold is learned: the hypothesis is simply
 ``w = (1/m) sum_j y_j x_j``, the direction from the negative examples' mean
-to the positive examples' mean (when the classes are balanced). Servedio
-showed that it learns origin-centred halfspaces under the uniform
-distribution and tolerates malicious noise; Khardon & Wachman found it far
-behind the perceptron variants on real data. It stays here as the baseline
-that any on-line rule should beat.
+to the positive examples' mean (when the classes are balanced). In
+Khardon & Wachman's words it "is known to tolerate classification noise for
+data distributed uniformly on the sphere and where the threshold is zero"
+(Servedio); they ran it on all their data sets and found it "not
+competitive". It stays here as the baseline that any on-line rule should
+beat.
 """
 
 from __future__ import annotations

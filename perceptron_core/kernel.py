@@ -937,7 +937,10 @@ class AveragedKernelPerceptron(KernelPerceptron):
       **basis vector** :math:`b_i` with **polarity** :math:`p_i`, that
       example's own label, and a **count** :math:`c_i`, the number of
       correct predictions that followed before the next update (the vote of
-      the hypothesis the update created);
+      the hypothesis the update created). The count starts at 0, as a new
+      hypothesis's vote does in Khardon & Wachman's voted perceptron;
+      LingPipe starts each new basis vector's count at 1, which adds one
+      vote to every hypothesis;
     * the hypothesis after update :math:`i` contains basis vectors
       :math:`1..i`, so averaging the hypotheses with their counts gives basis
       vector :math:`i` the **weight** :math:`W_i = \sum_{l \ge i} c_l`, the

@@ -565,8 +565,13 @@ class Perceptron(KWPerceptron):
 
     Update on every mistake, :math:`w \leftarrow w + \eta y x`,
     :math:`\theta \leftarrow \theta - \eta y C`; predict with the last
-    hypothesis. On separable data it stops updating after at most
-    :math:`(R/\gamma)^2` updates (Novikoff); on noisy data it never settles.
+    hypothesis. On separable data it stops updating after finitely many
+    updates: at most :math:`(R/\gamma)^2` (Novikoff) when started at
+    :math:`\theta = 0`, with :math:`R` and :math:`\gamma` measured after
+    folding the threshold in as a coordinate (:math:`z = (x, -\sqrt{C})`,
+    :math:`v = (w, \theta/\sqrt{C})`). The default start
+    :math:`\theta_{init}` = mean :math:`\lVert x\rVert^2` shifts that bound.
+    On noisy data it never settles.
 
     Parameters
     ----------
@@ -653,11 +658,15 @@ class _FixedMode(KWPerceptron):
 
 
 class LongestSurvivorPerceptron(_FixedMode):
-    r"""Predict with the hypothesis that survived longest (Gallant's pocket idea).
+    r"""Predict with the hypothesis that survived longest (Kearns et al., 1987).
 
     While training, every hypothesis counts its run of consecutive correct
     predictions; the one with the longest run is kept. On noisy data this
     avoids ending on a hypothesis that was just spoiled by a noisy example.
+    Khardon & Wachman credit the idea to Kearns et al. (1987). Gallant's
+    pocket algorithm (1990) is related, not the same: with its ratchet a
+    longer run replaces the kept hypothesis only if it is also more accurate
+    on the whole training set.
 
     Parameters
     ----------

@@ -3,9 +3,10 @@
 * :func:`precision_recall_curve`: precision and recall of "score >= t" for
   every distinct score ``t``, from the highest score down.
 * :func:`average_precision`: the mean, over the positive examples, of the
-  precision at that example's score (the PAUM paper's per-category
+  precision at that example's score (the PAUM paper's per-topic
   measure); :func:`macro_averaged_precision` averages it over categories
-  (one-vs-rest).
+  (one-vs-rest), as Li et al. average it over the topics of a group (all
+  topics, the ten most frequent, the thirty rarest: ALL, TOP10, LAST30).
 * :func:`sparsity`: how many training examples were never used in an
   update: the examples a dual (kernel) model can forget.
 * :func:`flag_precision_recall`: how well a flag (e.g. the parallel

@@ -172,7 +172,10 @@ class ParallelPerceptron(ClassifierMixin, BaseEstimator):
 
     The activations use the weights of the start of the pass; the margin
     ``gamma`` changes pattern by pattern, in data order, and is not clipped
-    (if it falls below 0 the band is empty and it grows back). The sum
+    (if it falls below 0 the band is empty and it grows back). It moves only
+    after a pattern the committee gets right; the NR paper grows it when
+    fewer than ``M*`` members fall inside the margin, and this code takes the
+    strictest reading, none (SPEC §3). The sum
     matters: with a mean, ``eta = 1e-3`` barely moves unit-norm weights.
     The committee is binary only (use ``OneVsRestClassifier`` for more
     classes).
@@ -180,7 +183,10 @@ class ParallelPerceptron(ClassifierMixin, BaseEstimator):
     **Pattern categories** (:meth:`categorize`) use the final weights and
     the final ``gamma``, with the labels as given: *safe* if at least
     ``floor(H/2) + 1`` members have ``y act_i > gamma``, *noisy* if at least
-    that many have ``y act_i < -gamma``, *borderline* otherwise.
+    that many have ``y act_i < -gamma``, *borderline* otherwise. The NR paper
+    writes ``floor(H/2)`` "(i.e., their majority)"; for odd ``H`` that count
+    is one short of a majority (1 of 3), and with it a pattern could be safe
+    and noisy at once, so the majority the paper names is used.
 
     Parameters
     ----------

@@ -10,8 +10,9 @@ fraction ``r`` of the way to the threshold and beyond::
 after which ``<w, x>`` has become ``theta + (r - 1) * (theta - old score)``:
 with ``r = 1`` the example lands exactly on the threshold, with ``r = 2`` its
 score is mirrored to the other side, and ``1 < r < 2`` puts it on the correct
-side. It is the relaxation method of Agmon (1954) and Motzkin & Schoenberg
-(1954), which Nilsson's *Learning Machines* calls fractional correction.
+side. Outside the papers this package reproduces, the same step is the
+relaxation method of Agmon (1954) and Motzkin & Schoenberg (1954), which
+Nilsson's *Learning Machines* calls fractional correction.
 """
 
 from __future__ import annotations
@@ -137,8 +138,11 @@ class RelativeUpdatePerceptron(ZeroStartLinear):
 
     References
     ----------
-    S. Agmon, "The relaxation method for linear inequalities", Canadian J.
-    Math. 6 (1954) 382-392; T. S. Motzkin and I. J. Schoenberg, ibid. 393-404.
+    The course notes on on-line learning (the rule). Outside the papers this
+    package reproduces: S. Agmon, "The relaxation method for linear
+    inequalities", Canadian J. Math. 6 (1954) 382-392; T. S. Motzkin and
+    I. J. Schoenberg, "The relaxation method for linear inequalities",
+    Canadian J. Math. 6 (1954) 393-404.
     N. J. Nilsson, *Learning Machines*, McGraw-Hill (1965), ch. 4.
 
     Examples

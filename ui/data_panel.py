@@ -14,6 +14,7 @@ from perceptron_core.datasets import list_datasets
 from ui.datasource import NOISE_KINDS, DataRequest, read_csv
 from ui.safety import attempt
 from ui.state import control, hidden
+from ui.visitor_text import MESSAGE_LIMIT, as_text
 
 #: Registry sets offered (the 2-D teaching sets first); Fashion-MNIST is too big to animate.
 TEACHING = ("separable", "gaussians", "imbalanced", "xor", "circles", "moons")
@@ -96,6 +97,11 @@ def _option_widget(spec, option, prefix):
     return None
 
 
+def _shown(name: str) -> str:
+    """A column or class name from the file, as an option of a select box (plain text)."""
+    return as_text(name, markdown=False)
+
+
 def _csv_controls(prefix: str):
     """Upload, label column, +1 class and feature columns; returns the request fields."""
     upload = st.file_uploader(
@@ -118,6 +124,7 @@ def _csv_controls(prefix: str):
         f"{prefix}csv_label",
         first.label_name,
         options=columns,
+        format_func=_shown,
         prefix=prefix,
         group="data",
         url=False,
@@ -130,7 +137,7 @@ def _csv_controls(prefix: str):
     if table is None:
         return None
     for note in table.warnings:
-        st.caption(note)
+        st.caption(as_text(note, MESSAGE_LIMIT))
     positive = None
     if len(table.class_names) > 2:
         positive = control(
@@ -139,6 +146,7 @@ def _csv_controls(prefix: str):
             f"{prefix}csv_positive",
             table.class_names[0],
             options=list(table.class_names),
+            format_func=_shown,
             prefix=prefix,
             group="data",
             url=False,
@@ -149,6 +157,7 @@ def _csv_controls(prefix: str):
         f"{prefix}csv_features",
         list(table.feature_names),
         options=list(table.feature_names),
+        format_func=_shown,
         prefix=prefix,
         group="data",
         url=False,

@@ -30,6 +30,7 @@ from perceptron_core.datasets import (
     load_csv,
 )
 from ui.edits import ADDED, PointEdits, check_points
+from ui.visitor_text import as_text
 
 #: Label-noise kinds offered by the data panel: name -> what it does.
 NOISE_KINDS = {
@@ -167,12 +168,15 @@ def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:
         notes += table.warnings
         names = list(table.feature_names)
         chosen = list(req.csv_features) if req.csv_features else names
-        unknown = [c for c in chosen if c not in names]
+        unknown = [repr(as_text(c, markdown=False)) for c in chosen if c not in names]
         if unknown:
-            raise DataError(f"The file has no numeric column {', '.join(map(repr, unknown))}.")
+            raise DataError(f"The file has no numeric column {', '.join(unknown[:10])}.")
         X = table.X[:, [names.index(c) for c in chosen]]
         y, class_names = _binary(table.y, table.labels, table.class_names, req.csv_positive)
-        feature_names, title = tuple(chosen), f"Uploaded file ({table.label_name})"
+        # names for axes, legends and tables: the file's words, cut to a sane length
+        feature_names = tuple(as_text(c, markdown=False) for c in chosen)
+        class_names = tuple(as_text(c, markdown=False) for c in class_names)
+        title = f"Uploaded file ({as_text(table.label_name, markdown=False)})"
     else:
         spec = get_spec(req.name)
         if spec.kind == "generator":

@@ -17,29 +17,51 @@ from ui.learners import MODES
 def novikoff_bound(X, y, w_star, theta_star, eta, C, theta_init) -> tuple[float, float, float]:
     r"""Novikoff's bound on the updates of the thresholded perceptron, and its R and γ.
 
-    Fold the threshold into an extra coordinate: with ``z = (x, -C)`` and
-    ``v = (w, θ/C)`` the score is ``<v, z>`` and an update is
-    ``v += η y z``. Let ``u`` be the true boundary ``(w*, θ*/C)`` scaled to
-    unit length, ``γ = min_j y_j <u, z_j>`` and ``R = max_j ||z_j||``. From
-    ``<u, v_k> >= a + kηγ`` and ``||v_k||² <= b² + kη²R²`` (with
-    ``a = <u, v_0>``, ``b = ||v_0||``, ``v_0 = (0, θ_init/C)``) the number of
-    updates ``k`` satisfies ``(a + kηγ)² <= b² + kη²R²``; the bound is its
-    largest root. With ``θ_init = 0`` it is the textbook ``(R/γ)²``.
+    Fold the threshold into an extra coordinate: with ``z = (x, -√C)`` and
+    ``v = (w, θ/√C)`` the score is ``<v, z> = <w, x> - θ``, and the rule's
+    update ``w += η y x``, ``θ -= η y C`` is ``v += η y z`` (the last
+    coordinate moves by ``-η y C / √C = -η y √C``). Let ``u`` be the true
+    boundary ``(w*, θ*/√C)`` scaled to unit length, ``γ = min_j y_j <u, z_j>``
+    and ``R = max_j ||z_j||``. From ``<u, v_k> >= a + kηγ`` and
+    ``||v_k||² <= b² + kη²R²`` (with ``a = <u, v_0>``, ``b = ||v_0||``,
+    ``v_0 = (0, θ_init/√C)``) the number of updates ``k`` satisfies
+    ``(a + kηγ)² <= b² + kη²R²``; the bound is its largest root. Novikoff's
+    ``(R/γ)²`` is the case ``θ_init = 0``; the default start
+    ``θ_init = mean ||x||²`` shifts it.
 
     Returns
     -------
     bound, R, gamma : float
         ``bound`` is inf when the data are not separated by the true boundary.
+
+    Raises
+    ------
+    ValueError
+        If ``C <= 0``: the threshold then never moves, and no fold represents it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X, y = np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1, -1])
+    >>> bound, R, gamma = novikoff_bound(X, y, np.array([1.0, 0.0]), 0.0, 1.0, 3.0, 0.0)
+    >>> print(f"R = {R:.3g}, γ = {gamma:.3g}, bound = {bound:.3g}")   # R = √(1 + 3)
+    R = 2, γ = 1, bound = 4
     """
-    u = np.r_[w_star, theta_star / C]
+    if not C > 0:
+        raise ValueError(
+            f"novikoff_bound needs a threshold step C > 0; got C = {C}. With C = 0 the "
+            "threshold stays at θ_init and cannot be folded into the weights."
+        )
+    root_C = np.sqrt(C)
+    u = np.r_[w_star, theta_star / root_C]
     u = u / np.linalg.norm(u)
-    Z = np.c_[X, np.full(len(X), -C)]
+    Z = np.c_[X, np.full(len(X), -root_C)]
     gamma = float((y * (Z @ u)).min())
     R = float(np.sqrt((Z**2).sum(axis=1).max()))
     if gamma <= 0:
         return float("inf"), R, gamma
-    a = u[-1] * theta_init / C
-    b2 = (theta_init / C) ** 2
+    a = u[-1] * theta_init / root_C
+    b2 = theta_init**2 / C
     A = (eta * gamma) ** 2
     B = 2 * a * eta * gamma - (eta * R) ** 2
     disc = B * B - 4 * A * (a * a - b2)
@@ -192,7 +214,13 @@ def diagnostics_panel(run, data, t: int, prefix: str) -> None:
                 f"**Novikoff's bound.** The true line separates the training data, so the "
                 f"perceptron makes at most **{bound:,.0f}** updates (R = {R:.3g}, γ = {gamma:.3g} "
                 f"with the threshold folded in as a coordinate; see `novikoff_bound`). "
-                f"Updates so far: **{tl.row(t):,}**, in the whole run: "
+                f"Novikoff's (R/γ)² = {(R / gamma) ** 2:,.0f} is the bound for a start at θ = 0"
+                + (
+                    f"; this run starts at θ_init = {est.theta_init_:.3g}, which shifts it. "
+                    if est.theta_init_
+                    else ", this run's start. "
+                )
+                + f"Updates so far: **{tl.row(t):,}**, in the whole run: "
                 f"**{tl.W.shape[1] - 1:,}**."
             )
         else:

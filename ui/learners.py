@@ -544,8 +544,15 @@ LEARNERS: dict[str, Learner] = {
                 ),
             ),
             r"h(x) = \mathrm{sign}\sum_i \mathrm{sign}\langle W_i,(x,1)\rangle \\ "
-            r"\Delta W_i \mathrel{+}= \eta\,y\,x \ \text{if } y\,\mathrm{act}_i < 0 \\ "
-            r"\text{or } 0 < y\,\mathrm{act}_i < \gamma \text{ (summed per epoch)}",
+            r"\Delta W_i \mathrel{+}= \eta\,y\,(x,1) \text{ if:} \\ "
+            r"h(x) \ne y \text{ and } y\,\mathrm{act}_i < 0\text{, or} \\ "
+            r"h(x) = y \text{ and } 0 < y\,\mathrm{act}_i < \gamma \\ "
+            r"\text{(summed per epoch). After each} \\ "
+            r"h(x) = y\text{: } \gamma \mathrel{+}= 0.25\,\eta \text{ if every} \\ "
+            r"\text{right member has } y\,\mathrm{act}_i \ge \gamma\text{,} \\ "
+            r"\text{else } \gamma \mathrel{-}= 0.75\,\eta\text{. Safe / noisy:} \\ "
+            r"\lfloor H/2\rfloor + 1 \text{ with } y\,\mathrm{act}_i > \gamma"
+            r"\text{ / } {<}\,{-\gamma}",
             family="committee",
         ),
     ]

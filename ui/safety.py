@@ -1,7 +1,8 @@
 """Never let a traceback reach the page: user-triggered work goes through :func:`attempt`.
 
 The core raises ``ValueError`` (``DataError`` is one) with messages written
-for a person; those are shown as they are. Anything else is a bug: the
+for a person; those are shown as text (they may quote a visitor's column
+names or values, :mod:`ui.visitor_text`). Anything else is a bug: the
 page says so in one sentence, the server log keeps the traceback, and the
 caller keeps its previous state (``attempt`` returns None).
 """
@@ -11,6 +12,8 @@ from __future__ import annotations
 import logging
 
 import streamlit as st
+
+from ui.visitor_text import MESSAGE_LIMIT, as_text
 
 log = logging.getLogger("perceptron_lab")
 
@@ -28,7 +31,7 @@ def attempt(what: str, func, *args, **kwargs):
         return func(*args, **kwargs)
     except (ValueError, TypeError, MemoryError) as err:
         # The core's validation errors; MemoryError when a setting asks too much.
-        message = str(err) or type(err).__name__
+        message = as_text(str(err) or type(err).__name__, MESSAGE_LIMIT)
         st.error(f"{what} did not work: {message}", icon="⚠️")
     except Exception as err:
         log.exception("%s failed", what)

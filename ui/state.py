@@ -11,9 +11,12 @@ values still apply, the widgets are not drawn.
 
 from __future__ import annotations
 
+import math
 from urllib.parse import urlencode
 
 import streamlit as st
+
+from ui.visitor_text import as_text
 
 _REGISTRY = "_url_controls"  # session key: {widget key: default} of this run
 _LOADED = "_url_loaded"  # session key: the URL has been read once
@@ -22,6 +25,10 @@ HIDE = "hide"
 PRESERVED = (HIDE, "t")
 #: Control groups a teacher's link may hide.
 GROUPS = ("data", "learner", "view", "controls", "math", "diagnostics")
+#: The longest value a link may give a control; longer ones are not parsed at all (the
+#: longest real one, every learner's name in a list, is 111 characters; a 60,000-character
+#: value once froze the page for 42 s).
+MAX_LINK_VALUE = 1_000
 
 
 def begin_run() -> None:
@@ -51,6 +58,8 @@ def _parse(text: str, default, options=None, low=None, high=None, most=None):
         value = int(text)
     elif isinstance(default, float):
         value = float(text)
+        if not math.isfinite(value):  # "nan" and "inf" parse, but no control takes them
+            raise ValueError(text)
     elif isinstance(default, list):
         value = [part for part in text.split(",") if part]
         if options is not None and not set(value) <= set(options):
@@ -93,7 +102,12 @@ def control(widget, label: str, key: str, default, *, prefix: str, group: str,
     if key not in ss:
         ss[key] = default
         text = st.query_params.get(name) if url and not ss.get(_LOADED + prefix) else None
-        if text is not None:
+        if text is not None and len(text) > MAX_LINK_VALUE:
+            st.toast(
+                f"The link's value for {as_text(label)} is {len(text):,} characters long, "
+                f"more than the {MAX_LINK_VALUE:,} a value may have; using the default."
+            )
+        elif text is not None:
             try:
                 ss[key] = _parse(
                     text,
@@ -105,8 +119,8 @@ def control(widget, label: str, key: str, default, *, prefix: str, group: str,
                 )
             except ValueError:
                 st.toast(
-                    f"The link's value {text!r} for {label!r} was not understood; "
-                    "using the default."
+                    f"The link's value “{as_text(text)}” for {as_text(label)} was not "
+                    "understood; using the default."
                 )
     if hidden(group):
         return ss[key]

@@ -18,10 +18,12 @@ The steps, in order:
    ``delimiter`` given). Quotes follow the usual CSV rules.
 4. **Header**: the first row is taken as column names when some column is
    numeric below it but not in it, or when none of its cells is a number
-   (``header="auto"``); ``header=True/False`` decides explicitly.
+   (``header="auto"``); ``header=True/False`` decides explicitly. Names
+   are made unique: an empty one becomes ``column j``, a repeated one gets
+   the first `` (k)`` that no other column is called (with a warning).
 5. **Shape**: blank lines are skipped; every other row must have as many
-   values as the header (empty trailing cells are ignored). Caps on rows
-   and columns apply.
+   values as the header (empty trailing cells are ignored). Caps on rows,
+   columns and the length of one value apply.
 6. **Label column**: ``label_column`` (a name or a position; default the
    last column).
 7. **Features**: a column is kept when every value is a number or a missing
@@ -37,15 +39,24 @@ The steps, in order:
    -1 and +1 (the second in sorted order, or ``positive_label``, is +1). A
    multi-class task numbers the values ``0..K-1`` in sorted order. Numeric
    labels are compared as numbers (``1`` and ``1.0`` are one class).
+
+Memory: the text is read twice by :mod:`csv` (first the shape and the caps,
+then the values), and no pass keeps the rows: what stays is one float64
+array of the values, a line number and two widths per row, and each
+different label once. So memory follows the size of the file, never rows x
+the longest value; values from the file that appear in messages are cut to
+40 characters.
 """
 
 from __future__ import annotations
 
 import csv
-import io
 import math
 import os
+import re
+from array import array
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -54,10 +65,15 @@ from ._common import DataError
 
 #: Cell values read as "missing" (compared after stripping, case-insensitively).
 MISSING_MARKERS = frozenset({"", "na", "n/a", "nan", "null", "none", "?", "-"})
+#: The markers as they are usually written, recognised without a function call per cell.
+_MISSING_SPELLINGS = frozenset(s for m in MISSING_MARKERS for s in (m, m.upper(), m.title()))
 
 _DELIMITERS = (",", ";", "\t", "|")
 _DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
 _MAX_CLASSES = 100
+#: The longest value a cell may hold (in characters): numbers need fewer than 30, and
+#: without a cap one long cell in a column of short ones is read as text for nothing.
+MAX_CELL_CHARS = 1_000
 
 
 @dataclass(eq=False)
@@ -141,7 +157,7 @@ def _read_source(source, max_bytes: int):
             raise
         except (OSError, ValueError) as err:
             reason = getattr(err, "strerror", None) or str(err)
-            raise DataError(f"Cannot read the file {str(source)[:200]!r}: {reason}. (A string "
+            raise DataError(f"Cannot read the file {_quoted(source, 80)}: {reason}. (A string "
                             "is read as a file path; pass CSV text as bytes.)") from None
         if len(data) > max_bytes:
             raise DataError(too_big)
@@ -203,8 +219,28 @@ def _decode(data: bytes, warnings: list[str]) -> tuple[str, str]:
 
 
 # --------------------------------------------------------------------------
-# Parsing
+# Parsing: two passes over the text, neither of which keeps the rows
 # --------------------------------------------------------------------------
+
+# A line ends at \r\n, \r or \n (as ``newline=""`` reads it); other characters that
+# str.splitlines breaks at (\x1c, \u2028, ...) belong to values.
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
+#: Rows kept for deciding about the header (the first row and the 50 below it).
+_HEAD_ROWS = 51
+#: Different spellings of labels read before a label column is called a measurement.
+_MAX_LABEL_SPELLINGS = 1_000
+
+
+def _lines(text: str):
+    """The lines of ``text`` with their line ends, one at a time.
+
+    ``csv.reader`` takes any iterable of lines; ``io.StringIO`` would copy
+    the whole text into a buffer of 4 bytes per character first.
+    """
+    for match in _LINE.finditer(text):
+        line = match.group()
+        if line:
+            yield line
 
 
 def _sniff_delimiter(text: str) -> str:
@@ -231,93 +267,214 @@ def _is_missing(cell: str) -> bool:
     return cell.strip().lower() in MISSING_MARKERS
 
 
-def _to_float(cell: str):
-    """A float, None for a missing marker, or raise ValueError for text."""
-    s = cell.strip()
-    if s.lower() in MISSING_MARKERS:
-        return None
-    return float(s)
-
-
 def _is_number(cell: str) -> bool:
     try:
-        return _to_float(cell) is not None
+        float(cell)
     except ValueError:
         return False
+    return not _is_missing(cell)
 
 
-def _numeric_column(values: list[str]):
-    """Return ``(array with NaN for missing, first bad value or None)``."""
-    arr = np.array(values, dtype=str)
-    if arr.size == 0:
-        return np.zeros(0), None
-    low = np.char.lower(np.char.strip(arr))
-    missing = np.isin(low, list(MISSING_MARKERS))
-    filled = np.where(missing, "nan", arr)
+def _used_width(row: list[str]) -> int:
+    """Values in ``row`` up to its last non-empty one."""
+    end = len(row)
+    while end > 0 and not row[end - 1].strip():
+        end -= 1
+    return end
+
+
+@dataclass
+class _Shape:
+    """What the first pass learns: the first rows, and per row its line and widths."""
+
+    head: list = field(default_factory=list)
+    lines: array = field(default_factory=lambda: array("q"))
+    widths: array = field(default_factory=lambda: array("q"))
+    used: array = field(default_factory=lambda: array("q"))
+
+
+def _csv_rows(text: str, delimiter: str):
+    """``(reader, non-blank rows)``: blank lines and rows of empty cells are skipped."""
+    reader = csv.reader(_lines(text), delimiter=delimiter)
+    return reader, (row for row in reader if any(map(str.strip, row)))
+
+
+def _csv_error(err: csv.Error, line: int) -> DataError:
+    msg = str(err)
+    if "field larger than field limit" in msg:
+        return DataError(
+            f"Near line {line} a single value is longer than {csv.field_size_limit():,} "
+            "characters; this does not look like a table of numbers (perhaps an opening quote "
+            "is never closed)."
+        )
+    return DataError(f"The file cannot be read as CSV near line {line}: {msg}.")
+
+
+def _scan(text: str, delimiter: str, max_rows: int, max_columns: int,
+          max_cell_chars: int) -> _Shape:  # fmt: skip
+    """First pass: check every row against the caps and note its shape."""
+    shape = _Shape()
+    reader, rows = _csv_rows(text, delimiter)
     try:
-        return filled.astype(np.float64), None
-    except ValueError:
-        pass
-    out = np.empty(len(values))
-    for i, v in enumerate(values):
-        try:
-            f = _to_float(v)
-        except ValueError:
-            return None, (i, v)
-        out[i] = np.nan if f is None else f
-    return out, None
-
-
-def _parse_rows(text: str, delimiter: str, max_rows: int, max_columns: int):
-    """All non-blank rows as lists of strings, with their line numbers."""
-    rows, lines = [], []
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    try:
-        for row in reader:
-            if not row or all(not c.strip() for c in row):
-                continue
-            if len(row) > max_columns and any(c.strip() for c in row[max_columns:]):
+        for row in rows:
+            line = reader.line_num
+            if len(row) > max_columns and any(c.strip() for c in islice(row, max_columns, None)):
                 raise DataError(
-                    f"Line {reader.line_num} has {len(row):,} values, more than the limit of "
-                    f"{max_columns:,} columns. Use fewer columns, or raise max_columns if you run "
-                    "Perceptron Lab yourself."
+                    f"Line {line} has {len(row):,} values, more than the limit of "
+                    f"{max_columns:,} columns. Use fewer columns, or raise max_columns if you "
+                    "run Perceptron Lab yourself."
                 )
-            rows.append(row)
-            lines.append(reader.line_num)
-            if len(rows) > max_rows + 1:  # + 1 for a possible header
+            longest = max(map(len, row))
+            if longest > max_cell_chars:
+                position = [len(c) for c in row].index(longest) + 1
+                raise DataError(
+                    f"Line {line}, column {position} holds a value of {longest:,} characters, "
+                    f"longer than the limit of {max_cell_chars:,} (a number needs fewer than "
+                    "30). This does not look like a table of numbers: perhaps a quote is never "
+                    "closed, or the column holds long text; remove that column, or raise "
+                    "max_cell_chars if you run Perceptron Lab yourself."
+                )
+            if len(shape.lines) > max_rows:  # one more row than allowed: a header is allowed
                 raise DataError(
                     f"The file has more than {max_rows:,} rows, the limit. Use a sample of the "
                     "rows, or raise max_rows if you run Perceptron Lab yourself."
                 )
+            shape.lines.append(line)
+            shape.widths.append(len(row))
+            shape.used.append(len(row) if row[-1].strip() else _used_width(row))
+            if len(shape.head) < _HEAD_ROWS:
+                shape.head.append(row)
     except csv.Error as err:
-        msg = str(err)
-        if "field larger than field limit" in msg:
-            raise DataError(
-                f"Near line {reader.line_num} a single value is longer than "
-                f"{csv.field_size_limit():,} characters; this does not look like a table of "
-                "numbers (perhaps an opening quote is never closed)."
-            ) from None
-        raise DataError(f"The file cannot be read as CSV near line {reader.line_num}: {msg}.") \
-            from None
-    return rows, lines
+        raise _csv_error(err, reader.line_num) from None
+    return shape
 
 
-def _rstrip_empty(row: list[str]) -> list[str]:
-    end = len(row)
-    while end > 0 and not row[end - 1].strip():
-        end -= 1
-    return row[:end]
+def _table_width(shape: _Shape) -> int:
+    """The first row's width, not counting empty cells at its end (trailing delimiters)
+    unless later rows have values in those columns."""
+    width = shape.used[0]
+    if shape.widths[0] > width:
+        later = max(shape.used[1:], default=0)
+        width = max(width, min(shape.widths[0], later))
+    return width
 
 
-def _trim(row: list[str], width: int) -> list[str]:
-    """Drop empty cells past ``width`` (trailing delimiters)."""
-    if len(row) > width and not any(c.strip() for c in row[width:]):
-        return row[:width]
-    return row
+def _check_row_widths(shape: _Shape, start: int, width: int, has_header: bool) -> None:
+    """Every data row has ``width`` values (empty cells past the end do not count)."""
+    widths = np.frombuffer(shape.widths, dtype=np.int64)[start:]
+    used = np.frombuffer(shape.used, dtype=np.int64)[start:]
+    wrong = np.flatnonzero((widths != width) & ((widths < width) | (used > width)))
+    if len(wrong):
+        k = int(wrong[0])
+        raise DataError(
+            f"Line {shape.lines[start + k]} has {widths[k]} values but "
+            f"{'the header has' if has_header else 'the first row has'} {width}. Every row "
+            "needs the same number of values; look for a missing value or for a delimiter "
+            "inside a value that is not in quotes."
+        )
+
+
+class _Column:
+    """What the second pass learnt about one feature column beyond its numbers."""
+
+    __slots__ = ("decimal_comma", "first_text", "lost", "rescued")
+
+    def __init__(self, decimal_comma: bool):
+        self.decimal_comma = decimal_comma  # may "3,14" mean 3.14 (not a comma-delimited file)
+        self.first_text = None  # (data row, value) of the first value that is not a number
+        self.rescued = False  # some value was read with the comma as decimal point
+        self.lost = False  # some value is text: the column is dropped
+
+    def value(self, cell: str, row: int) -> float:
+        """The value of a cell that ``float`` refused: NaN if missing, or a decimal comma."""
+        s = cell.strip()
+        if s.lower() in MISSING_MARKERS:
+            return math.nan
+        if self.first_text is None:
+            self.first_text = (row, cell)
+        if not self.lost and self.decimal_comma and "," in s:
+            try:
+                number = float(s.replace(",", "."))
+            except ValueError:
+                pass
+            else:
+                self.rescued = True
+                return number
+        self.lost = True
+        return math.nan
+
+
+@dataclass
+class _Values:
+    """What the second pass returns."""
+
+    table: np.ndarray  # (rows, columns other than the label), NaN where missing or text
+    columns: list  # a _Column per column of ``table``
+    spellings: list  # the label values as written, in order of appearance
+    codes: np.ndarray  # per row, its label's index in ``spellings``
+
+
+def _read_values(text: str, delimiter: str, shape: _Shape, start: int, width: int,
+                 label_idx: int, label_name: str) -> _Values:  # fmt: skip
+    """Second pass: numbers into one float64 array, labels as codes of their spellings.
+
+    Memory: 8 bytes per cell and per row, plus each different label once.
+    """
+    n = len(shape.lines) - start
+    table = np.empty((n, width - 1))
+    columns = [_Column(delimiter != ",") for _ in range(width - 1)]
+    spellings: dict[str, int] = {}
+    codes = np.empty(n, dtype=np.int64)
+    _, rows = _csv_rows(text, delimiter)
+    for _ in range(start):
+        next(rows)
+    lost, commas = [], []
+    for i, row in enumerate(rows):
+        del row[width:]  # empty cells past the end (checked in the first pass)
+        label = row.pop(label_idx).strip()
+        code = spellings.get(label)
+        if code is None:
+            if len(spellings) == _MAX_LABEL_SPELLINGS:
+                raise DataError(
+                    f"The label column {_quoted(label_name)} has more than "
+                    f"{_MAX_LABEL_SPELLINGS:,} different values; a classifier needs a few "
+                    f"classes (two for a binary task, at most {_MAX_CLASSES} for a multi-class "
+                    "one). It looks like a measurement or an identifier rather than a class; "
+                    "choose another label column."
+                )
+            code = spellings[label] = len(spellings)
+        codes[i] = code
+        # Columns already known to be text or to use decimal commas are made readable
+        # first, so that most rows are read by float() alone, without a call per cell.
+        for k in lost:
+            row[k] = "nan"
+        for k in commas:
+            row[k] = row[k].replace(",", ".")
+        try:
+            table[i] = list(map(float, row))
+            continue
+        except ValueError:
+            pass
+        try:
+            table[i] = [math.nan if c in _MISSING_SPELLINGS else float(c) for c in row]
+            continue
+        except ValueError:
+            pass
+        table[i] = [_cell(c, column, i) for c, column in zip(row, columns)]
+        lost = [k for k, column in enumerate(columns) if column.lost]
+        commas = [k for k, column in enumerate(columns) if column.rescued and not column.lost]
+    return _Values(table, columns, list(spellings), codes)
+
+
+def _cell(cell: str, column: _Column, row: int) -> float:
+    try:
+        return float(cell)
+    except ValueError:
+        return column.value(cell, row)
 
 
 def _detect_header(rows: list[list[str]]) -> bool:
-    first, rest = rows[0], rows[1:51]
+    first, rest = rows[0], rows[1:]
     if not any(_is_number(c) for c in first):
         return True
     for j, cell in enumerate(first):
@@ -329,22 +486,34 @@ def _detect_header(rows: list[list[str]]) -> bool:
     return False
 
 
-def _column_names(header: list[str], width: int) -> list[str]:
-    names, seen = [], {}
-    for j in range(width):
-        raw = header[j].strip() if j < len(header) else ""
-        name = raw or f"column {j + 1}"
-        if name in seen:
-            seen[name] += 1
-            name = f"{name} ({seen[name]})"
-        else:
-            seen[name] = 1
-        names.append(name)
-    return names
+def _column_names(header: list[str], width: int) -> tuple[list[str], list[str]]:
+    """Unique column names, and a note per name that had to change.
+
+    An empty header cell becomes ``column j``; a repeated name gets the
+    first free `` (k)`` suffix, free meaning that no column of the file is
+    called so: ``a,a,a (2)`` gives ``a``, ``a (3)``, ``a (2)``.
+    """
+    given = [header[j].strip() if j < len(header) else "" for j in range(width)]
+    taken = set(filter(None, given))  # the file's own names are never given to another column
+    names, renamed, used = [], [], set()
+    for j, name in enumerate(given):
+        wanted = name or f"column {j + 1}"
+        unique = wanted
+        if unique in used or (not name and unique in taken):
+            k = 2
+            while f"{wanted} ({k})" in taken or f"{wanted} ({k})" in used:
+                k += 1
+            unique = f"{wanted} ({k})"
+            if name:
+                renamed.append(f"column {j + 1} {_quoted(name)} is called {_quoted(unique)}")
+        used.add(unique)
+        names.append(unique)
+    return names, renamed
 
 
-def _short(value: str, limit: int = 40) -> str:
-    value = value.strip()
+def _quoted(value, limit: int = 40) -> str:
+    """A value from the file for a message: quoted, and cut to ``limit`` characters."""
+    value = str(value).strip()
     return repr(value if len(value) <= limit else value[:limit] + "...")
 
 
@@ -354,12 +523,12 @@ def _pick_label(label_column, names: list[str], has_header: bool) -> int:
         return width - 1
     if isinstance(label_column, bool) or not isinstance(label_column, (int, np.integer, str)):
         raise DataError(f"label_column must be a column name or a position (0 = first); got "
-                        f"{label_column!r}.")
+                        f"{_quoted(label_column)}.")
     if isinstance(label_column, str):
         if not has_header:
             raise DataError(
                 f"The file has no header row, so its columns have no names and "
-                f"label_column={label_column!r} cannot be found. Give the label column's "
+                f"label_column={_quoted(label_column)} cannot be found. Give the label column's "
                 "position instead (0 = first, -1 = last)."
             )
         if label_column in names:
@@ -367,8 +536,8 @@ def _pick_label(label_column, names: list[str], has_header: bool) -> int:
         folded = [n.casefold() for n in names]
         if label_column.strip().casefold() in folded:
             return folded.index(label_column.strip().casefold())
-        shown = ", ".join(repr(n) for n in names[:20]) + (" ..." if width > 20 else "")
-        raise DataError(f"There is no column called {label_column!r}. The columns are: "
+        shown = ", ".join(_quoted(n) for n in names[:20]) + (" ..." if width > 20 else "")
+        raise DataError(f"There is no column called {_quoted(label_column)}. The columns are: "
                         f"{shown}.")
     j = int(label_column)
     if not -width <= j < width:
@@ -394,6 +563,7 @@ def load_csv(
     max_bytes: int = 20_000_000,
     max_rows: int = 200_000,
     max_columns: int = 2_000,
+    max_cell_chars: int = MAX_CELL_CHARS,
 ) -> CSVData:
     """Read a CSV file into features and labels, explaining every decision.
 
@@ -422,8 +592,9 @@ def load_csv(
         One character; default: detected among ``, ; tab |``.
     header : {"auto", True, False}, default="auto"
         Whether the first row holds the column names.
-    max_bytes, max_rows, max_columns : int
-        Caps (defaults 20 MB, 200,000 data rows, 2,000 columns).
+    max_bytes, max_rows, max_columns, max_cell_chars : int
+        Caps (defaults 20 MB, 200,000 data rows, 2,000 columns, 1,000
+        characters per value).
 
     Returns
     -------
@@ -452,39 +623,23 @@ def load_csv(
     Labels from column 'sport': 'golf' -> -1, 'rugby' -> +1.
     """
     warnings: list[str] = []
-    _check_options(task, nan_policy, delimiter, header, max_bytes, max_rows, max_columns)
+    _check_options(task, nan_policy, delimiter, header, max_bytes, max_rows, max_columns,
+                   max_cell_chars)
     raw, name = _read_source(source, max_bytes)
-    if isinstance(raw, str):
-        text, encoding = raw, "text"
-        if "\x00" in text:
-            raise DataError("This text contains NUL characters, so it is not a CSV table.")
-        text = text.lstrip("\ufeff")
-    else:
-        if not raw.strip():
-            raise DataError("The file is empty. Upload a CSV table with a header row and at "
-                            "least two rows of data.")
-        text, encoding = _decode(raw, warnings)
-    if not text.strip():
-        raise DataError("The file is empty. Upload a CSV table with a header row and at least "
-                        "two rows of data.")
-
+    text, encoding = _text(raw, warnings)
     delim = delimiter or _sniff_delimiter(text)
-    rows, lines = _parse_rows(text, delim, max_rows, max_columns)
-    if not rows:
+    shape = _scan(text, delim, max_rows, max_columns, max_cell_chars)
+    if not shape.lines:
         raise DataError("The file has no rows with values.")
-    has_header = _detect_header(rows) if header == "auto" else bool(header)
-    # The table's width is the first row's, not counting empty cells at its end (trailing
-    # delimiters) unless later rows have values in those columns.
-    width = len(_rstrip_empty(rows[0]))
-    if len(rows[0]) > width:
-        used = max((len(_rstrip_empty(r)) for r in rows[1:]), default=0)
-        width = max(width, min(len(rows[0]), used))
-    names = _column_names(rows[0] if has_header else [], width)
-    data_rows, data_lines = (rows[1:], lines[1:]) if has_header else (rows, lines)
-    if not data_rows:
+    has_header = _detect_header(shape.head) if header == "auto" else bool(header)
+    width = _table_width(shape)
+    names, renamed = _column_names(shape.head[0] if has_header else [], width)
+    start = int(has_header)
+    n_rows = len(shape.lines) - start
+    if n_rows == 0:
         raise DataError("The file has a header row but no rows of data.")
-    if len(data_rows) > max_rows:
-        raise DataError(f"The file has {len(data_rows):,} rows of data, more than the limit of "
+    if n_rows > max_rows:
+        raise DataError(f"The file has {n_rows:,} rows of data, more than the limit of "
                         f"{max_rows:,}. Use a sample of the rows.")
     if width < 2:
         raise DataError(
@@ -499,72 +654,32 @@ def load_csv(
         warnings.append("The first row was read as column names." if has_header else
                         "No header row was found, so the columns are named 'column 1', "
                         "'column 2', ...")
-    for i, row in enumerate(data_rows):
-        row = _trim(row, width)
-        if len(row) != width:
-            raise DataError(
-                f"Line {data_lines[i]} has {len(row)} values but "
-                f"{'the header has' if has_header else 'the first row has'} {width}. Every row "
-                "needs the same number of values; look for a missing value or for a delimiter "
-                "inside a value that is not in quotes."
-            )
-        data_rows[i] = row
+    if renamed:
+        more = f"; and {len(renamed) - 10} more" if len(renamed) > 10 else ""
+        warnings.append("Some columns have the same name, so they were renamed: "
+                        + "; ".join(renamed[:10]) + more + ".")
+    _check_row_widths(shape, start, width, has_header)
 
     label_idx = _pick_label(label_column, names, has_header)
     label_name = names[label_idx]
-    columns = list(zip(*data_rows))
-
-    # ---- features
-    feature_idx, feature_cols, dropped = [], [], {}
-    decimal_comma = []
-    for j, column in enumerate(columns):
-        if j == label_idx:
-            continue
-        values, bad = _numeric_column(list(column))
-        if values is None and delim != "," and any("," in v for v in column):
-            alt, _ = _numeric_column([v.replace(",", ".") for v in column])
-            if alt is not None:
-                values, bad = alt, None
-                decimal_comma.append(names[j])
-        if values is None:
-            i, v = bad
-            dropped[names[j]] = f"text such as {_short(v)} on line {data_lines[i]}"
-            continue
-        if np.isnan(values).all():
-            dropped[names[j]] = "no values at all"
-            continue
-        feature_idx.append(j)
-        feature_cols.append(values)
-    if decimal_comma:
-        warnings.append("Read with the comma as decimal point: "
-                        + ", ".join(repr(n) for n in decimal_comma[:10])
-                        + (" ..." if len(decimal_comma) > 10 else "") + ".")
-    if dropped:
-        items = list(dropped.items())
-        shown = "; ".join(f"{n!r} ({why})" for n, why in items[:10])
-        more = f"; and {len(items) - 10} more" if len(items) > 10 else ""
-        word = "column that is" if len(items) == 1 else "columns that are"
-        warnings.append(f"Dropped {len(items)} {word} not numeric: {shown}{more}.")
-    if not feature_cols:
-        raise DataError(
-            f"No numeric feature column is left (the label column is {label_name!r}). The "
-            "perceptron needs numbers; encode categories as numbers (e.g. one 0/1 column per "
-            "category) before uploading."
-        )
-    X = np.column_stack(feature_cols)
-    feature_names = [names[j] for j in feature_idx]
+    values = _read_values(text, delim, shape, start, width, label_idx, label_name)
+    del text
+    lines = np.frombuffer(shape.lines, dtype=np.int64)[start:]
+    X, feature_names, dropped = _features(values, names[:label_idx] + names[label_idx + 1:],
+                                          lines, label_name, warnings)
 
     # ---- labels and bad rows
-    raw_labels = [c.strip() for c in columns[label_idx]]
-    label_missing = np.array([_is_missing(v) for v in raw_labels], dtype=bool)
+    missing_label = np.array([_is_missing(s) for s in values.spellings], dtype=bool)
+    label_missing = missing_label[values.codes]
     bad_rows = ~np.isfinite(X).all(axis=1) | label_missing
+    codes = values.codes
     if bad_rows.any():
         first = int(np.flatnonzero(bad_rows)[0])
         if label_missing[first]:
-            where = f"line {data_lines[first]}, the label is missing"
+            where = f"line {lines[first]}, the label is missing"
         else:
             col = feature_names[int(np.flatnonzero(~np.isfinite(X[first]))[0])]
-            where = f"line {data_lines[first]}, column {col!r}"
+            where = f"line {lines[first]}, column {_quoted(col)}"
         n_bad = int(bad_rows.sum())
         if nan_policy == "reject":
             raise DataError(
@@ -575,14 +690,15 @@ def load_csv(
         warnings.append(f"Dropped {n_bad} row{'s' if n_bad > 1 else ''} with a missing or "
                         f"infinite value (first: {where}).")
         keep = ~bad_rows
-        X = X[keep]
-        raw_labels = [v for v, k in zip(raw_labels, keep) if k]
+        X, codes = X[keep], codes[keep]
         if X.shape[0] == 0:
             raise DataError("No row is left after dropping the rows with missing or infinite "
                             "values.")
-    y, class_names, labels = _encode_labels(raw_labels, label_name, task, positive_label)
-    mapping = ", ".join(f"{c!r} -> {'+1' if v == 1 else v}" for c, v in zip(class_names, labels))
-    warnings.append(f"Labels from column {label_name!r}: {mapping}.")
+    y, class_names, labels = _encode_labels(values.spellings, codes, label_name, task,
+                                            positive_label)
+    mapping = ", ".join(f"{_quoted(c)} -> {'+1' if v == 1 else v}"
+                        for c, v in zip(class_names, labels))
+    warnings.append(f"Labels from column {_quoted(label_name)}: {mapping}.")
     return CSVData(
         X=np.ascontiguousarray(X, dtype=np.float64), y=y, feature_names=feature_names,
         label_name=label_name, class_names=class_names, labels=labels, warnings=warnings,
@@ -591,7 +707,59 @@ def load_csv(
     )
 
 
-def _check_options(task, nan_policy, delimiter, header, max_bytes, max_rows, max_columns):
+def _text(raw, warnings: list[str]) -> tuple[str, str]:
+    """The file as text, and how it was decoded; an empty file is refused."""
+    if isinstance(raw, str):
+        if "\x00" in raw:
+            raise DataError("This text contains NUL characters, so it is not a CSV table.")
+        text, encoding = raw.lstrip("\ufeff"), "text"
+    elif not raw or raw.isspace():
+        text, encoding = "", "utf-8"
+    else:
+        text, encoding = _decode(raw, warnings)
+    if not text or text.isspace():
+        raise DataError("The file is empty. Upload a CSV table with a header row and at least "
+                        "two rows of data.")
+    return text, encoding
+
+
+def _features(values: _Values, names: list[str], lines: np.ndarray, label_name: str,
+              warnings: list[str]):  # fmt: skip
+    """``(X, feature names, dropped columns)``: the numeric columns, and why others went."""
+    kept, dropped, decimal_comma = [], {}, []
+    for k, column in enumerate(values.columns):
+        if column.lost:
+            row, text = column.first_text
+            dropped[names[k]] = f"text such as {_quoted(text)} on line {lines[row]}"
+        elif np.isnan(values.table[:, k]).all():
+            dropped[names[k]] = "no values at all"
+        else:
+            kept.append(k)
+            if column.rescued:
+                decimal_comma.append(names[k])
+    if decimal_comma:
+        warnings.append("Read with the comma as decimal point: "
+                        + ", ".join(_quoted(n) for n in decimal_comma[:10])
+                        + (" ..." if len(decimal_comma) > 10 else "") + ".")
+    if dropped:
+        items = list(dropped.items())
+        shown = "; ".join(f"{_quoted(n)} ({why})" for n, why in items[:10])
+        more = f"; and {len(items) - 10} more" if len(items) > 10 else ""
+        word = "column that is" if len(items) == 1 else "columns that are"
+        warnings.append(f"Dropped {len(items)} {word} not numeric: {shown}{more}.")
+    if not kept:
+        raise DataError(
+            f"No numeric feature column is left (the label column is {_quoted(label_name)}). "
+            "The perceptron needs numbers; encode categories as numbers (e.g. one 0/1 column "
+            "per category) before uploading."
+        )
+    # every column kept: the table itself, no copy
+    X = values.table if len(kept) == len(names) else values.table[:, kept]
+    return X, [names[k] for k in kept], dropped
+
+
+def _check_options(task, nan_policy, delimiter, header, max_bytes, max_rows, max_columns,
+                   max_cell_chars):
     if task not in ("binary", "multiclass"):
         raise DataError(f"load_csv: task must be 'binary' or 'multiclass'; got {task!r}.")
     if nan_policy not in ("reject", "drop"):
@@ -603,7 +771,7 @@ def _check_options(task, nan_policy, delimiter, header, max_bytes, max_rows, max
     if not (header == "auto" or header is True or header is False):
         raise DataError(f"load_csv: header must be 'auto', True or False; got {header!r}.")
     for key, value in (("max_bytes", max_bytes), ("max_rows", max_rows),
-                       ("max_columns", max_columns)):
+                       ("max_columns", max_columns), ("max_cell_chars", max_cell_chars)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise DataError(f"load_csv: {key} must be a whole number of at least 1; got "
                             f"{value!r}.")
@@ -624,44 +792,52 @@ def _format_number(v: float) -> str:
     return str(int(v)) if v.is_integer() else repr(v)
 
 
-def _encode_labels(raw: list[str], label_name: str, task: str, positive_label):
-    nums = _label_key(raw)
+def _encode_labels(spellings: list[str], codes: np.ndarray, label_name: str, task: str,
+                   positive_label):  # fmt: skip
+    """``(y, class names, labels)`` from each row's index into ``spellings``.
+
+    Only the spellings that rows still use count (dropped rows take theirs
+    with them); numeric spellings of one number (``1``, ``1.0``) are one class.
+    """
+    present, codes = np.unique(codes, return_inverse=True)
+    spellings = [spellings[c] for c in present]
+    nums = _label_key(spellings)
     if nums is not None:
-        keys = np.array(nums)
-        uniq = np.unique(keys)
+        uniq, class_of = np.unique(nums, return_inverse=True)
         names = [_format_number(float(v)) for v in uniq]
     else:
-        keys = np.array(raw, dtype=object)
-        uniq = np.array(sorted(set(raw)), dtype=object)
-        names = [str(v) for v in uniq]
-    k = len(uniq)
+        uniq = names = sorted(spellings)
+        index = {n: i for i, n in enumerate(names)}
+        class_of = np.array([index[v] for v in spellings], dtype=np.int64)
+    classes = class_of[codes]
+    k = len(names)
+    label = _quoted(label_name)
     if k < 2:
         raise DataError(
-            f"The label column {label_name!r} has only one value ({names[0]!r}) in every "
+            f"The label column {label} has only one value ({_quoted(names[0])}) in every "
             "row. A classifier needs examples of two classes; pick another label column or "
             "add examples of the other class."
         )
     if task == "binary" and k != 2:
-        shown = ", ".join(repr(n) for n in names[:8]) + (" ..." if k > 8 else "")
+        shown = ", ".join(_quoted(n) for n in names[:8]) + (" ..." if k > 8 else "")
         hint = (" It looks like a measurement rather than a class."
                 if nums is not None and k > 20 else "")
         raise DataError(
-            f"The label column {label_name!r} has {k} different values ({shown}) but a binary "
+            f"The label column {label} has {k} different values ({shown}) but a binary "
             f"task needs exactly two.{hint} Choose another label column, merge the classes "
             "into two, or use a multi-class task."
         )
     if task == "multiclass" and k > _MAX_CLASSES:
         raise DataError(
-            f"The label column {label_name!r} has {k} different values, more than "
+            f"The label column {label} has {k} different values, more than "
             f"{_MAX_CLASSES} classes. It looks like a measurement or an identifier rather than "
             "a class; choose another label column."
         )
-    codes = np.searchsorted(uniq, keys) if nums is not None else _codes(raw, names)
     if task == "multiclass":
         if positive_label is not None:
             raise DataError("load_csv: positive_label applies to binary tasks only; a "
                             "multi-class task numbers the classes 0, 1, 2, ...")
-        return codes.astype(np.int64), names, list(range(k))
+        return classes.astype(np.int64), names, list(range(k))
     pos = 1
     if positive_label is not None:
         target = str(positive_label).strip()
@@ -672,13 +848,8 @@ def _encode_labels(raw: list[str], label_name: str, task: str, positive_label):
             except ValueError:
                 matches = []
         if not matches:
-            raise DataError(f"positive_label={positive_label!r} is not one of the two label "
-                            f"values {names[0]!r} and {names[1]!r}.")
+            raise DataError(f"positive_label={_quoted(positive_label)} is not one of the two "
+                            f"label values {_quoted(names[0])} and {_quoted(names[1])}.")
         pos = matches[0]
-    y = np.where(codes == pos, 1, -1).astype(np.int64)
+    y = np.where(classes == pos, 1, -1).astype(np.int64)
     return y, [names[1 - pos], names[pos]], [-1, 1]
-
-
-def _codes(raw: list[str], names: list[str]) -> np.ndarray:
-    index = {n: i for i, n in enumerate(names)}
-    return np.array([index[v] for v in raw], dtype=np.int64)

@@ -55,9 +55,10 @@ def make_separable(n_samples: int = 100, margin: float = 0.1, noise: float = 0.0
     in the square and kept when their distance to the line is at least
     ``margin`` (half the classes on each side, by rejection on each side).
     Without noise the data are linearly separable with geometric margin at
-    least ``margin``, so the perceptron makes at most ``(R / margin)^2``
-    mistakes (Novikoff), with ``R`` the radius of the data once the bias is
-    folded in.
+    least ``margin``, so Novikoff's bound applies: a perceptron started at
+    ``w = 0, theta = 0`` makes at most ``(R / gamma)^2`` mistakes, with ``R``
+    and ``gamma`` measured once the threshold is folded in as a coordinate
+    (folding never makes the margin larger).
 
     Parameters
     ----------

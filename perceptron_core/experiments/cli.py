@@ -21,7 +21,9 @@ Usage::
     perceptron-lab paum imbalanced:n=5100,positive_rate=0.0196
 
 Heavy modules are imported inside the run functions so that
-``perceptron-lab --help`` stays fast.
+``perceptron-lab --help`` stays fast. Unlike the app's Experiments page,
+these commands limit neither workers, folds, epochs nor the cache: they run
+on the machine of whoever starts them (:mod:`perceptron_core.experiments.limits`).
 """
 
 from __future__ import annotations

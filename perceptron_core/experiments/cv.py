@@ -50,7 +50,7 @@ class RunOptions:
     eta : float, default=0.1
     checkpoints : tuple of int or None
         Epochs at which to score (learning curves); None: only the last.
-    jobs, scheduler, cache_dir, progress
+    jobs, scheduler, cache_dir, cache_max_bytes, progress
         See :func:`~perceptron_core.experiments.execution.run_cells`.
     """
 
@@ -60,11 +60,18 @@ class RunOptions:
     jobs: int | None = None
     scheduler: str | None = None
     cache_dir: str | None = None
+    cache_max_bytes: int | None = None
     progress: object = False  # bool, or a function progress(done, total)
 
     @property
     def epoch_list(self) -> tuple:
         return tuple(self.checkpoints) if self.checkpoints else (self.epochs,)
+
+    def run(self, cells: list[Cell], desc: str) -> list[dict]:
+        """:func:`~perceptron_core.experiments.execution.run_cells` where these options say."""
+        return run_cells(cells, jobs=self.jobs, scheduler=self.scheduler,
+                         cache_dir=self.cache_dir, cache_max_bytes=self.cache_max_bytes,
+                         progress=self.progress, desc=desc)  # fmt: skip
 
 
 #: KW's settings, every core, no cache, no progress bar.
@@ -112,8 +119,7 @@ def run_fold_cells(jobs: list[tuple[Dataset, Fold]], settings: Settings, options
                    desc: str = "folds") -> list[FoldResult]:  # fmt: skip
     """Run ``settings`` on every ``(dataset, fold)`` pair; results in the same order."""
     cells = [fold_cell(d, f, settings, options) for d, f in jobs]
-    raw = run_cells(cells, jobs=options.jobs, scheduler=options.scheduler,
-                    cache_dir=options.cache_dir, progress=options.progress, desc=desc)
+    raw = options.run(cells, desc)
     return [FoldResult.from_arrays(r) for r in raw]
 
 

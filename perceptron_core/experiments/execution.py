@@ -50,7 +50,8 @@ def default_jobs() -> int:
 
 
 def run_cells(cells: list[Cell], *, jobs: int | None = None, scheduler: str | None = None,
-              cache_dir=None, progress=False, desc: str = "cells") -> list[dict]:  # fmt: skip
+              cache_dir=None, cache_max_bytes: int | None = None, progress=False,
+              desc: str = "cells") -> list[dict]:  # fmt: skip
     """Results of ``cells``, in order; cached ones are read, the others computed.
 
     Parameters
@@ -64,6 +65,9 @@ def run_cells(cells: list[Cell], *, jobs: int | None = None, scheduler: str | No
         that cluster's workers, which need ``perceptron_core`` installed.
     cache_dir : path, optional
         Folder of the disk cache (created when needed); None: no cache.
+    cache_max_bytes : int, optional
+        Size cap of that folder: past it the oldest cells are removed
+        (:class:`~perceptron_core.experiments.cache.DiskCache`). None: no cap.
     progress : bool or callable, default=False
         True shows a progress bar with the time left (on standard error); a
         callable is called as ``progress(done, total)`` after each cell (and
@@ -82,7 +86,7 @@ def run_cells(cells: list[Cell], *, jobs: int | None = None, scheduler: str | No
     >>> [r["value"].tolist() for r in run_cells(cells, jobs=1)]
     [[], [0], [0, 1]]
     """
-    cache = DiskCache(cache_dir) if cache_dir is not None else None
+    cache = DiskCache(cache_dir, cache_max_bytes) if cache_dir is not None else None
     results: list = [None] * len(cells)
     todo = []
     for i, cell in enumerate(cells):

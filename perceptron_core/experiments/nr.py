@@ -25,7 +25,7 @@ import numpy as np
 
 from perceptron_core.experiments.cache import array_digest, cell_key
 from perceptron_core.experiments.cv import DEFAULT_OPTIONS, RunOptions
-from perceptron_core.experiments.execution import Cell, run_cells
+from perceptron_core.experiments.execution import Cell
 from perceptron_core.experiments.fold_run import run_fold
 from perceptron_core.experiments.folds import derive_seed, stratified_folds
 from perceptron_core.experiments.grids import Settings
@@ -91,9 +91,7 @@ def nr_comparison(repeats: int = 10, noise=NOISE, problems=PROBLEMS, *, n_sample
                                     "learners": LEARNERS})
                     cells.append(Cell(key, _nr_cell, (X, y, train, test, p, cell_seed)))
                     index.append((problem, p))
-    results = run_cells(cells, jobs=options.jobs, scheduler=options.scheduler,
-                        cache_dir=options.cache_dir, progress=options.progress,
-                        desc="NR folds")  # fmt: skip
+    results = options.run(cells, desc="NR folds")
     records = []
     for problem in problems:
         for p in noise:

@@ -9,7 +9,8 @@ as the even-margin reference. Per learner, the means over the folds (with
 * ``MAP``: PAUM's macro-averaged precision — the mean, over the positive
   test examples, of the precision at each one's score
   (:func:`perceptron_core.metrics.macro_averaged_precision` on the decision
-  scores);
+  scores); with one positive class this is its average precision, where
+  Li et al. average over the topics of a group (ALL, TOP10, LAST30);
 * ``precision``, ``recall`` and ``F1`` of the positive class, and
   ``accuracy`` (misleading here on purpose: predicting -1 everywhere scores
   the share of negatives);
@@ -28,7 +29,7 @@ import numpy as np
 from perceptron_core.experiments.cache import array_digest, cell_key
 from perceptron_core.experiments.cv import DEFAULT_OPTIONS, RunOptions, outer_folds
 from perceptron_core.experiments.data import Dataset
-from perceptron_core.experiments.execution import Cell, run_cells
+from perceptron_core.experiments.execution import Cell
 from perceptron_core.experiments.folds import derive_seed
 from perceptron_core.experiments.stats import t_interval
 from perceptron_core.experiments.tables import Table, clean
@@ -93,9 +94,7 @@ def paum_study(dataset: Dataset, margins=PAUM_MARGINS, *, n_folds: int = 10, see
                         "margins": [list(m) for m in margins], "seed": fold.perm_seed})
         cells.append(Cell(key, _paum_cell, (dataset.X, dataset.y, fold.train, fold.test,
                                             tuple(margins), fold.perm_seed)))
-    results = run_cells(cells, jobs=options.jobs, scheduler=options.scheduler,
-                        cache_dir=options.cache_dir, progress=options.progress,
-                        desc="PAUM folds")  # fmt: skip
+    results = options.run(cells, desc="PAUM folds")
     values = np.stack([r["metrics"] for r in results])  # (folds, learners, metrics)
     learners = [f"PAUM({a:g}, {b:g})" for a, b in margins]
     learners += ["KW perceptron (last)", "KW perceptron (voted)"]

@@ -27,7 +27,7 @@ import numpy as np
 from perceptron_core.experiments.cache import array_digest, cell_key
 from perceptron_core.experiments.cv import DEFAULT_OPTIONS, RunOptions, outer_folds
 from perceptron_core.experiments.data import Dataset
-from perceptron_core.experiments.execution import Cell, run_cells
+from perceptron_core.experiments.execution import Cell
 from perceptron_core.experiments.tables import Table
 
 #: C values (for data scaled to mean squared norm 1).
@@ -78,9 +78,7 @@ def svm_reference(datasets: list[Dataset], c_grid=C_GRID, *, n_folds: int = 10, 
                             "c_grid": list(c_grid), "hard": HARD})
             cells.append(Cell(key, _fold_svm, (d.X, d.y, fold.train, fold.test, tuple(c_grid))))
             plan.append(d)
-    results = run_cells(cells, jobs=options.jobs, scheduler=options.scheduler,
-                        cache_dir=options.cache_dir, progress=options.progress,
-                        desc="SVM folds")  # fmt: skip
+    results = options.run(cells, desc="SVM folds")
     acc = np.stack([r["accuracy"] for r in results])
     acc = acc.reshape(len(datasets), n_folds, len(KINDS), len(c_grid)).mean(axis=1)
     records = []

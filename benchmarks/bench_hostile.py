@@ -1,0 +1,170 @@
+"""What a hostile visitor can cost: reading uploads, and the largest experiment the page allows.
+
+Run: ``python benchmarks/bench_hostile.py [--experiments]``.
+
+**Uploads.**
+Every file is at most 2,000,000 bytes (the app's upload cap) and is read
+the way the app's data panel reads an upload
+(``load_csv(data, task="multiclass", max_bytes=2_000_000)``). Each case
+runs in its own process, so peaks do not mix: the process builds the file's
+bytes, reads one small file (imports, first-call costs), then measures
+
+* **added MiB**: peak resident set size (RSS) during the read minus the
+  RSS just before it (Linux resets the peak, ``VmHWM``, when ``5`` is
+  written to ``/proc/self/clear_refs``);
+* **traced MiB**: the peak of Python and NumPy allocations
+  (:mod:`tracemalloc`) in a second read of the same file; tracing slows
+  Python down, so it is not timed;
+* **seconds**: wall time of the first read.
+
+Targets (issue 15): at most 50 MiB added and 2 s for any file within the
+cap.
+
+**Experiments** (``--experiments``): the heaviest runs the Experiments page
+lets through its budget of visits
+(:data:`~perceptron_core.experiments.limits.PAGE_LIMITS`), on every core,
+without the cache: the visits, the wall time, and the core time per visit
+(wall time x workers / visits).
+
+The machine may be shared: rerun before drawing conclusions from the times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+import tracemalloc
+
+from common import measure_rss
+
+CAP = 2_000_000
+
+
+def _rows(row: bytes, header: bytes = b"") -> bytes:
+    """``header`` and as many copies of ``row`` as fit in the cap."""
+    return header + row * ((CAP - len(header)) // len(row))
+
+
+#: name -> a function that builds the file (all within the cap).
+CASES = {
+    "issue 15: one 2,500-char cell, 199,990 rows":
+        lambda: b"a,b,y\n" + b"x" * 2500 + b",1,0\n" + b"1,1,1\n" * 199_990,
+    "one 900-char cell, 199,990 rows":
+        lambda: b"a,b,y\n" + b"x" * 900 + b",1,0\n" + b"1,1,1\n" * 199_990,
+    "200,000 rows of 4 numbers":
+        lambda: b"a,b,c,y\n" + b"1,2,3,0\n1,2,3,1\n" * 99_999,
+    "199,999 rows of 5 values (a million cells)":
+        lambda: b"a,b,c,d,y\n" + b"1,2,3,4,0\n1,2,3,4,1\n" * 99_999,
+    "a missing marker (NA) in every row":
+        lambda: b"a,b,c,y\n" + b"NA,1,2,0\nNA,1,2,1\n" * 99_999,
+    "500,000 rows (over the row cap)":
+        lambda: _rows(b"1,0\n"),
+    "a text column in every row":
+        lambda: b"a,b,y\n" + b"ab,1,0\nab,2,1\n" * 99_999,
+    "1,000 rows x 1,000 columns":
+        lambda: _rows(b"1," * 999 + b"0\n" + b"1," * 999 + b"1\n"),
+    "2,000 columns, nearly all empty":
+        lambda: _rows(b"1" + b"," * 1998 + b"0\n" + b"1" + b"," * 1998 + b"1\n"),
+    "one line of 2,000,000 delimiters":
+        lambda: b"a,b\n1,0\n2,1\n" + b"," * (CAP - 13),
+    "1,900 names of 1,000 characters":
+        lambda: b",".join(b"n%05d" % j + b"x" * 994 for j in range(1_900)) + b"\n"
+        + b"1," * 1_899 + b"0\n" + b"1," * 1_899 + b"1\n",
+    "an unclosed quote":
+        lambda: b'a,b\n"' + b"x" * (CAP - 5),
+    "200,000 different labels":
+        lambda: b"x,id\n" + b"".join(b"1,%06d\n" % i for i in range(199_000)),
+    "non-ASCII text (4 bytes a character)":
+        lambda: "a,\U0001f600,y\n".encode() + b"1,2,0\n1,2,1\n" * 99_995,
+    "decimal commas, semicolons":
+        lambda: b"a;b;y\n" + b"1,5;2;0\n1,5;2;1\n" * 99_995,
+    "formula text":
+        lambda: b"a,b,c,y\n" + b'=1+1,"@SUM(A1:A9)",1,-2+3\n=2,@A,2,+1\n' * 40_000,
+}
+
+
+def child(name: str) -> dict:
+    """Read one case in this process; its figures."""
+    from perceptron_core.datasets import DataError, load_csv
+
+    data = CASES[name]()
+    assert len(data) <= CAP, (name, len(data))
+    load_csv(b"a,b,y\n1,2,0\n3,4,1\n", task="multiclass")  # imports and first calls
+
+    outcome = {}
+
+    def read():
+        try:
+            table = load_csv(data, task="multiclass", max_bytes=CAP)
+            outcome["result"] = f"{table.X.shape[0]:,} x {table.X.shape[1]:,}"
+        except DataError as err:
+            outcome["result"] = "refused: " + str(err)[:60]
+
+    start = time.perf_counter()
+    before, peak = measure_rss(read)
+    seconds = time.perf_counter() - start
+    tracemalloc.start()
+    read()
+    traced = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return {"bytes": len(data), "added": peak - before, "traced": traced, "seconds": seconds,
+            **outcome}
+
+
+def experiments() -> None:
+    """Time the largest page-allowed runs: big UCI data, and KW data with the most features."""
+    from perceptron_core.experiments import RunOptions, kw_sets, parameter_search, resolve
+    from perceptron_core.experiments.execution import default_jobs
+    from perceptron_core.experiments.limits import PAGE_LIMITS, Request, check
+
+    jobs = default_jobs()
+    runs = [("ticdata, search, 10 folds, 100 epochs", lambda: resolve("ticdata")),
+            ("spam, search, 10 folds, 100 epochs", lambda: resolve("spam")),
+            ("20 KW sets f=500 N=0.25, search, 10 folds, 100 epochs",
+             lambda: kw_sets(500, 0.05, 0.25, 20, seed=0))]
+    print(f"\nthe page's budget: {PAGE_LIMITS.visits / 1e6:,.0f} million visits; {jobs} workers")
+    print(f"{'run':56s} {'M visits':>9s} {'seconds':>8s} {'ns/visit':>9s}")
+    for name, make in runs:
+        sets = make()
+        request = Request("search", tuple(d.X.shape for d in sets), 10, 100, jobs)
+        check(request)  # the page would let it through
+        options = RunOptions(epochs=100, jobs=jobs)
+        parameter_search(sets[:1], n_folds=10, options=RunOptions(epochs=1, jobs=jobs))  # warm
+        start = time.perf_counter()
+        parameter_search(sets, n_folds=10, options=options)
+        seconds = time.perf_counter() - start
+        visits = request.visits()
+        print(f"{name:56s} {visits / 1e6:9.0f} {seconds:8.1f} "
+              f"{seconds * jobs / visits * 1e9:9.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--experiments", action="store_true",
+                        help="also time the largest experiments the page allows (minutes)")
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child(args.child)))
+        return
+    print(f"{'file':44s} {'bytes':>9s} {'added MiB':>9s} {'traced MiB':>10s} "
+          f"{'seconds':>7s}  result")
+    worst_mem = worst_time = 0.0
+    for name in CASES:
+        out = subprocess.run([sys.executable, __file__, "--child", name], check=True,
+                             capture_output=True, text=True)
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        worst_mem = max(worst_mem, r["added"] / 2**20, r["traced"] / 2**20)
+        worst_time = max(worst_time, r["seconds"])
+        print(f"{name:44s} {r['bytes']:9,d} {r['added'] / 2**20:9.1f} "
+              f"{r['traced'] / 2**20:10.1f} {r['seconds']:7.2f}  {r['result']}")
+    print(f"\nworst: {worst_mem:.1f} MiB (target 50), {worst_time:.2f} s (target 2)")
+    if args.experiments:
+        experiments()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,250 @@
+"""What the lessons, the math panel and the docstrings teach is what the papers say.
+
+Each test pins one statement that was wrong, imprecise or cited a result the
+papers do not contain: the corrected statement must be there and the old one
+gone. Lesson texts are read from the source (every string constant of the
+page, whitespace collapsed), so the tests are fast and do not depend on the
+page's controls; the playground's Novikoff sentence is read through AppTest.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from perceptron_core import (
+    LongestSurvivorPerceptron,
+    Perceptron,
+    average_algorithm,
+    relative_update,
+)
+from perceptron_core.kernel import AveragedKernelPerceptron
+from perceptron_core.parallel import ParallelPerceptron
+from ui.learners import LEARNERS
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSONS = {p.stem[:2]: p for p in (ROOT / "lessons").glob("[0-9]*.py")}
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _tree(lesson: str) -> ast.Module:
+    return ast.parse(LESSONS[lesson].read_text(encoding="utf-8"))
+
+
+def lesson_text(lesson: str) -> str:
+    """Every string constant of the lesson page, whitespace collapsed."""
+    return " ".join(
+        _flat(node.value)
+        for node in ast.walk(_tree(lesson))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+
+
+def findings(lesson: str) -> list[str]:
+    """The finding (first argument) of every ``research(...)`` call of the lesson."""
+    return [
+        _flat(node.args[0].value)
+        for node in ast.walk(_tree(lesson))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "research"
+    ]
+
+
+def doc(obj) -> str:
+    return _flat(obj.__doc__)
+
+
+# -- wrong ----------------------------------------------------------------------
+
+
+def test_lesson_2_folds_the_threshold_with_sqrt_c():
+    text = lesson_text("02")
+    assert r"$z = (x, -\sqrt{C})$ and $v = (w, \theta/\sqrt{C})$" in text
+    assert r"$v_0 = (0, \theta_{init}/\sqrt{C})$" in text
+    assert "(x, -C)" not in text and r"\theta/C)" not in text
+
+
+def test_lesson_6_names_the_collections_li_et_al_used():
+    text = findings("06")[0]
+    assert "OHSUMED" not in lesson_text("06")
+    assert '"Mod-Apte" split of the Reuters-21578 collection' in text
+    assert "a subset of the new Reuters-Vol1 collection" in text
+
+
+def test_lesson_6_compares_paum_with_a_standard_svm_as_the_paper_does():
+    text = findings("06")[0]
+    assert "came close to an SVM with uneven margins" not in lesson_text("06")
+    assert "PAUM(1, 50)" in text and "did better than a standard SVM" in text
+    assert "MAP 0.751 against 0.746" in text and "halved the SVM's training time" in text
+    assert "uneven margins in an SVM would only change its bias" in text
+
+
+def test_the_average_algorithm_tolerates_classification_noise_not_malicious_noise():
+    text = _flat(average_algorithm.__doc__)
+    assert "malicious" not in text
+    assert (
+        '"is known to tolerate classification noise for data distributed uniformly on the '
+        'sphere and where the threshold is zero"' in text
+    )
+    assert 'ran it on all their data sets and found it "not competitive"' in text
+
+
+def test_lesson_10_nr_boosting_against_bagging_as_in_table_1():
+    text = findings("10")[0]
+    assert "at least as good as bagging" not in lesson_text("10")
+    assert "(their Table 1)" in text
+    assert "at least as good in 14 of the 15 cells" in text
+    assert "threenorm without noise, bagging did better (79.4 against 78.2)" in text
+
+
+# -- imprecise --------------------------------------------------------------------
+
+
+def test_novikoff_r_over_gamma_squared_is_for_a_zero_start_and_depends_on_r():
+    text = lesson_text("02")
+    assert r"Novikoff's $(R/\gamma)^2$ holds for a perceptron started at $\theta = 0$" in text
+    assert "the radius $R$ and the margin $\\gamma$" in text
+    assert "only on the margin" not in text
+    assert "when started at :math:`\\theta = 0`" in doc(Perceptron)
+
+
+def test_the_playground_says_which_start_novikoffs_bound_is_for():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    line = next(m.value for m in at.markdown if m.value.startswith("**Novikoff's bound.**"))
+    assert "is the bound for a start at θ = 0; this run starts at θ_init = " in line
+    R, gamma = (float(v) for v in re.search(r"R = ([\d.]+), γ = ([\d.]+)", line).groups())
+    shown = float(re.search(r"\(R/γ\)² = ([\d,]+)", line).group(1).replace(",", ""))
+    assert shown == pytest.approx((R / gamma) ** 2, rel=0.01)  # R, γ shown to 3 digits
+
+
+def test_the_longest_survivor_is_credited_to_kearns_et_al_not_gallant():
+    for lesson in ("03", "04"):
+        assert "Kearns et al. (1987)" in lesson_text(lesson)
+        assert "related, not the same" in lesson_text(lesson)
+    assert "is Gallant's *pocket*" not in lesson_text("04")
+    assert "Gallant's pocket idea" not in doc(LongestSurvivorPerceptron)
+    assert "Kearns et al., 1987" in doc(LongestSurvivorPerceptron)
+
+
+def test_voted_is_not_as_good_as_tau_alone_on_the_artificial_data():
+    assert "about as well as the best tuned variants" not in lesson_text("04")
+    assert "often did as well without a parameter" not in lesson_text("05")
+    assert "was not as accurate as the margin τ of lesson 5 used alone" in findings("04")[0]
+    assert "the margin alone, with the last hypothesis, was more accurate" in findings("05")[0]
+
+
+def test_the_alpha_bound_is_motivated_by_the_l1_soft_margin_by_analogy():
+    text = lesson_text("07")
+    assert '"motivated by the L1 soft margin technique"' in text and "by analogy" in text
+    assert "literally the SVM's box constraint" not in text
+
+
+def test_parallel_perceptron_rule_has_the_committee_condition_and_the_gamma_rule():
+    rule = LEARNERS["parallel"].rule
+    assert r"h(x) \ne y \text{ and } y\,\mathrm{act}_i < 0" in rule
+    assert r"h(x) = y \text{ and } 0 < y\,\mathrm{act}_i < \gamma" in rule
+    assert r"After each} \\ h(x) = y\text{: } \gamma \mathrel{+}= 0.25" in rule
+    assert r"0.25\,\eta" in rule and r"0.75\,\eta" in rule
+    assert r"\lfloor H/2\rfloor + 1" in rule
+
+
+def test_lesson_10_and_the_docstring_say_when_gamma_moves_and_which_majority():
+    text = lesson_text("10")
+    assert "and only after a pattern the committee gets right" in text
+    assert "fewer than $M^*$ members fall inside the margin" in text
+    assert "that is one member short of a majority" in text
+    assert "grows by $0.25\\,\\eta$ after a pattern that every right member clears" not in text
+    pp = doc(ParallelPerceptron)
+    assert "It moves only after a pattern the committee gets right" in pp
+    assert "that count is one short of a majority (1 of 3)" in pp
+
+
+def test_averaged_kernel_counts_start_at_zero_unlike_lingpipe():
+    text = doc(AveragedKernelPerceptron)
+    assert "The count starts at 0, as a new hypothesis's vote does in Khardon & Wachman's" in text
+    assert "LingPipe starts each new basis vector's count at 1" in text
+
+
+def test_map_is_per_topic_then_averaged_over_topic_groups():
+    assert "(ALL), the ten most frequent (TOP10) and the thirty rarest (LAST30)" in (
+        lesson_text("06")
+    )
+
+
+def test_margins_against_noise_have_no_theoretical_explanation():
+    text = lesson_text("05")
+    assert '"no theoretical explanation"' in text and "a picture, not a proof" in text
+    assert "Why this helps against noise:" not in text
+
+
+# -- unsupported ------------------------------------------------------------------
+
+
+def test_cycling_theorem_is_stated_as_the_course_notes_state_it():
+    text = lesson_text("03")
+    assert '"will eventually repeat the same set of weights"' in text
+    assert "stays bounded" not in text and "keeps ‖w‖ bounded" not in text
+    assert "outside the papers this app reproduces" in text  # Block and Levin (1970)
+
+
+@pytest.mark.parametrize(
+    ("lesson", "gone"),
+    [
+        ("04", "close to support vector machines on handwritten digits"),
+        ("08", "MNIST"),
+        ("08", "came close to the support vector machine"),
+        ("10", "multilayer networks or SVMs"),
+    ],
+)
+def test_results_the_papers_do_not_contain_are_gone(lesson, gone):
+    assert gone not in lesson_text(lesson)
+
+
+@pytest.mark.parametrize(
+    ("lesson", "name"),
+    [("03", "Block and Levin"), ("09", "Kivinen"), ("10", "Auer"), ("11", "Kohavi")],
+)
+def test_citations_outside_the_papers_are_marked(lesson, name):
+    text = findings(lesson)[0]
+    assert name in text and "outside the" in text
+
+
+def test_the_relaxation_method_is_marked_as_outside_the_papers():
+    text = _flat(relative_update.__doc__) + " " + doc(relative_update.RelativeUpdatePerceptron)
+    assert "Outside the papers this package reproduces, the same step is the relaxation" in text
+    assert "Motzkin and I. J. Schoenberg, \"The relaxation method for linear" in text
+
+
+# -- every research finding names where in its source it comes from -------------------
+
+SOURCE_LOCATION = {
+    "01": "(2007, Figures 1–2)",
+    "02": "Li et al. (2002; see their abstract)",
+    "03": "Khardon & Wachman (2007, their description of the variants)",
+    "04": "Khardon & Wachman (2007, Section 3)",
+    "05": "(Section 3)",
+    "06": "(their experiments on text)",
+    "07": "Khardon & Wachman (2007, Section 3)",
+    "08": "measured here rather than quoted",
+    "09": "in his analysis of Winnow",
+    "10": "(their Table 1)",
+    "11": "Khardon & Wachman (2007, Section 3)",
+}
+
+
+def test_the_table_covers_every_lesson():
+    assert sorted(SOURCE_LOCATION) == sorted(LESSONS)
+
+
+@pytest.mark.parametrize("lesson", sorted(SOURCE_LOCATION))
+def test_every_research_finding_names_its_source_location(lesson):
+    (finding,) = findings(lesson)
+    assert SOURCE_LOCATION[lesson] in finding
