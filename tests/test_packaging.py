@@ -28,25 +28,28 @@ APP_FOLDERS = ("ui", "app_pages", "lessons")
 SHIPPED_SETS = sorted(p.stem for p in (ROOT / "data").glob("*.npz"))
 
 
-def _python_folders(top: Path) -> list[Path]:
-    """``top`` and every folder below it that holds a ``.py`` file."""
-    return sorted({p.parent for p in top.rglob("*.py") if "__pycache__" not in p.parts})
+def _folders(top: Path, python_only: bool) -> list[Path]:
+    """``top`` and the folders below it (only those that hold a ``.py`` file, if asked)."""
+    found = {p.parent for p in top.rglob("*.py")} if python_only else {top, *top.rglob("*")}
+    return sorted(f for f in found if f.is_dir() and "__pycache__" not in f.parts)
 
 
 def test_app_folder_of_a_checkout_is_its_root():
     assert app_folder() == ROOT
 
 
-def test_every_folder_with_python_files_is_a_listed_package():
+def test_every_folder_of_the_app_and_every_python_folder_of_the_core_is_a_listed_package():
+    """A folder missing from the list is left out of the wheel (or, with only data files,
+    included with a warning that a later setuptools may turn into an error)."""
     listed = set(PYPROJECT["tool"]["setuptools"]["packages"])
     expected = {
         ".".join(folder.relative_to(ROOT).parts)
-        for folder in _python_folders(ROOT / "perceptron_core")
+        for folder in _folders(ROOT / "perceptron_core", python_only=True)
     }
-    for name in APP_FOLDERS:
+    for name in (*APP_FOLDERS, "data"):
         expected |= {
             ".".join(("perceptron_lab",) + folder.relative_to(ROOT).parts)
-            for folder in _python_folders(ROOT / name)
+            for folder in _folders(ROOT / name, python_only=False)
         }
     missing = sorted(expected - listed)
     assert not missing, f"add these to [tool.setuptools] packages in pyproject.toml: {missing}"
