@@ -197,10 +197,8 @@ def run_warm(args: argparse.Namespace) -> int:
     ]  # fmt: skip
     unknown = [key for key in keys if key not in LEARNERS]
     if unknown or not keys:
-        raise ValueError(
-            f"--learners: unknown learner {', '.join(map(repr, unknown)) or '(none given)'}; "
-            f"the app's learners are {', '.join(LEARNERS)}."
-        )
+        wrong = f"unknown learner {', '.join(map(repr, unknown))}" if unknown else "no learner"
+        raise ValueError(f"--learners: {wrong}; the app's learners are {', '.join(LEARNERS)}.")
     warmup = Warmup(keys, runs.compile_learner)
     print(f"{'learner':18s} {'seconds':>8s}", flush=True)
     for key in keys:

@@ -112,7 +112,9 @@ def test_warm_compiles_the_learners_it_is_given_and_reports_each():
     assert lines[3].startswith("2 of 2 learners ready in ")
 
 
-def test_warm_says_which_learners_exist_when_one_is_unknown(capsys):
+def test_warm_says_which_learners_exist_when_one_is_unknown_or_none_is_named(capsys):
     assert main(["warm", "--learners", "perceptron,nope"]) == 1
     err = capsys.readouterr().err
     assert "unknown learner 'nope'" in err and "perceptron, kw, margin" in err
+    assert main(["warm", "--learners", " , "]) == 1
+    assert "--learners: no learner; the app's learners are perceptron" in capsys.readouterr().err
