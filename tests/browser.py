@@ -1,0 +1,55 @@
+"""Debian's chromium for the browser tests, and the playback frontend served without a server.
+
+Playwright's own browser download does not work here; ``.ci/run`` installs
+Debian's chromium. Missing chromium fails the tests that need it, on purpose.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAYBACK = ROOT / "ui" / "playback"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+#: The origin under which :func:`serve_playback` answers with the frontend's files.
+ORIGIN = "http://playback.test"
+
+
+def launch(playwright):
+    """Chromium from Debian, headless."""
+    assert shutil.which("chromium") or Path(CHROMIUM).exists(), (
+        "Debian's chromium is missing: apt-get install -y chromium (CI's .ci/run does this)"
+    )
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+def serve_playback(page) -> None:
+    """Answer requests to :data:`ORIGIN` with the files of ``ui/playback`` (and a blank page).
+
+    ES modules load only over http(s); routing them in Playwright needs no server.
+    """
+
+    def handle(route):
+        name = route.request.url.removeprefix(ORIGIN + "/").split("?")[0]
+        if name in ("", "blank.html"):
+            return route.fulfill(body="<!doctype html><html><body></body></html>",
+                                 content_type="text/html")  # fmt: skip
+        path = (PLAYBACK / name).resolve()
+        if PLAYBACK not in path.parents or not path.is_file():
+            return route.fulfill(status=404, body="not found")
+        kind = "text/javascript" if path.suffix == ".js" else mimetypes.guess_type(path.name)[0]
+        return route.fulfill(path=str(path), content_type=kind or "application/octet-stream")
+
+    page.route(ORIGIN + "/**", handle)
+    page.goto(ORIGIN + "/blank.html")
