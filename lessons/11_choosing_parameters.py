@@ -34,7 +34,7 @@ from perceptron_core.experiments import (
 from perceptron_core.experiments.fold_run import as_plus_minus
 from perceptron_core.experiments.optimize import OptimisationResult
 from perceptron_core.experiments.stats import t_interval as t_interval_source
-from ui.figures import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION
+from ui.style import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION
 from ui.lesson import CHART_CONFIG, check_question, lesson_header, research, show_code, try_this
 
 PREFIX = "l11_"

@@ -18,13 +18,13 @@ from playwright.sync_api import sync_playwright
 
 from tests.browser import launch, serve_playback
 from ui.datasource import DataRequest, make_dataset
-from ui.diagnostics import accuracies_at
 from ui.payload import build_payload
 from ui.runs import fit_run
 from ui.timeline import RESCUED
 
 #: Settings that switch on what each family can do (λ, α and τ for KW).
 CASES = {
+    "average": ("average", {}),  # its hypothesis rows are sent, not derived
     "kw": ("kw", {"tau": 0.25, "lam": 0.5, "alpha_bound": 3}),
     "voted": ("voted", {"lam": 0.25}),
     "paum": ("paum", {"lam": 0.5, "tau_pos": 2.0}),
@@ -68,6 +68,17 @@ STATE_JS = """async ({header, blob, meta, times}) => {
     }
     return out;
 }"""
+
+
+def accuracies_at(run, data, t: int) -> dict[str, dict[str, float]]:
+    """Accuracy of each predictor at time ``t`` from the Python timeline (the reference)."""
+    tl = run.timeline
+    modes = ("last", "longest", "voted", "averaged") if run.learner.family == "kw" else ("last",)
+    out = {}
+    for part, X, y in (("train", data.X, data.y), ("test", data.X_test, data.y_test)):
+        if len(X):
+            out[part] = {m: float((np.where(tl.scores(X, t, m) > 0, 1, -1) == y).mean()) for m in modes}
+    return out
 
 
 @pytest.fixture(scope="module")

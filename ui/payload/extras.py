@@ -4,12 +4,16 @@ A lesson computes its numbers once per run, for every step or every
 hypothesis, and describes how to show them; the browser picks the value of
 the current step. Four kinds of item:
 
-* :class:`Value` — a label and one number per event, per hypothesis or one
-  for the run, with a Python format spec (``".4g"``, ``".1%"``, ``","``);
+* :class:`Value` — a label and one number per time step (``t = 0 .. n_events``),
+  per hypothesis or one for the run, with a Python format spec (``".4g"``,
+  ``".1%"``, ``","``);
 * :class:`Progress` — a bar: the hypotheses' values against a maximum;
 * :class:`Trail` — lines over the hypotheses so far, the current one marked;
 * :class:`Curves` — one curve per stored hypothesis (e.g. precision–recall),
-  the one in force or the latest stored before it drawn.
+  the one in force or the latest stored before it drawn;
+* :class:`Accuracies` — the accuracy of the learner's predictors at the step
+  (the browser computes it, as in the playground's diagnostics);
+* :class:`Text` — a sentence, shown at some steps.
 
 Any item can be limited to some steps with ``when``: ``"update"`` (the
 current event moved the hypothesis), ``"no_update"``, ``"end"`` (the last
@@ -21,10 +25,10 @@ Examples
 >>> import numpy as np
 >>> from ui.payload.pack import Packer, unpack
 >>> p = Packer()
->>> panel = Panel("Updates", [Value("score", np.array([0.5, np.nan]), per="event")])
+>>> panel = Panel("Updates", [Value("score", np.array([np.nan, 0.5]), per="step")])
 >>> spec = pack_panels([panel], p, "lane0")
 >>> spec[0]["items"][0]["per"], unpack(*p.pack())[spec[0]["items"][0]["values"]].tolist()
-('event', [0.5, nan])
+('step', [nan, 0.5])
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ import numpy as np
 from ui.payload.pack import Packer
 
 WHEN = ("always", "update", "no_update", "end", "before_end", "started")
-PER = ("event", "hypothesis", "run")
+PER = ("step", "hypothesis", "run")
 
 
 @dataclass(frozen=True)
@@ -97,11 +101,24 @@ class Curves:
 
 @dataclass(frozen=True)
 class Text:
-    """A sentence; ``{updates}`` in it becomes the number of updates so far."""
+    """A sentence; ``{updates}`` in it becomes the number of updates so far.
+
+    With ``values`` (one per step or hypothesis, see ``per``) it shows only
+    where the value is not 0.
+    """
 
     text: str
     when: str = "always"
     caption: bool = False
+    values: object = None
+    per: str = "hypothesis"
+
+
+@dataclass(frozen=True)
+class Accuracies:
+    """The table of the learner's predictors' accuracy at the step, train and test."""
+
+    when: str = "always"
 
 
 @dataclass(frozen=True)
@@ -124,7 +141,12 @@ def _item(item, packer: Packer, name: str) -> dict:
     kind = type(item).__name__.lower()
     out = {"type": kind, "when": item.when}
     if isinstance(item, Text):
-        return out | {"text": item.text, "caption": item.caption}
+        out |= {"text": item.text, "caption": item.caption, "per": item.per}
+        if item.values is not None:
+            out["values"] = packer.add(f"{name}/values", np.asarray(item.values, np.float64))
+        return out
+    if isinstance(item, Accuracies):
+        return out
     if isinstance(item, Value | Progress):
         values = np.atleast_1d(np.asarray(item.values, np.float64))
         out |= {

@@ -11,7 +11,8 @@ the rest: the hypothesis row after event ``i`` is the running sum of
 ``changed`` (the row before it is that minus ``changed[i]``), the epoch is
 ``i // n_samples`` (every epoch visits every row once), and the update count
 of a row before a visit is a running count. :func:`lane` checks these
-identities against the :class:`~ui.timeline.Timeline` instead of trusting them.
+identities against the :class:`~ui.timeline.Timeline` instead of trusting
+them, and sends the rows themselves where they do not hold.
 
 Per hypothesis: ``(w, θ)`` on 2-D data; on more features the 2-D coordinates
 of ``w`` in the scene's projection plane, ``‖w‖`` and ``θ`` (never ``w``
@@ -35,21 +36,22 @@ from ui.timeline import Timeline
 CATEGORY_CODES = {"safe": 0, "borderline": 1, "noisy": 2}
 
 
-def _check_derivable(tl: Timeline) -> np.ndarray:
-    """``changed`` per event, after checking the identities the browser relies on."""
-    changed = (tl.after - tl.before).astype(np.int64)
-    E = tl.n_events
-    if (
-        changed.min(initial=0) < 0
-        or changed.max(initial=0) > 1
-        or not np.array_equal(np.cumsum(changed), tl.after)
-        or not np.array_equal(tl.epoch, np.arange(E) // max(tl.n_samples, 1))
+def _rows(tl: Timeline, packer: Packer, name: str) -> dict:
+    """How the hypothesis rows go to the browser: one ``changed`` flag per event when the
+    rows follow from it (every learner but the average algorithm), else ``before`` and ``after``.
+    """
+    if not np.array_equal(tl.epoch, np.arange(tl.n_events) // max(tl.n_samples, 1)):
+        raise ValueError("The playground replays runs that visit every row once per epoch.")
+    changed = tl.after - tl.before
+    if changed.min(initial=0) >= 0 and changed.max(initial=0) <= 1 and np.array_equal(
+        np.cumsum(changed), tl.after
     ):
-        raise ValueError(
-            "This run's record does not follow the replay rules (one visit of every row per "
-            "epoch; the hypothesis changes by at most one row per visit)."
-        )
-    return changed.astype(np.uint8)
+        return {"changed": packer.add(f"{name}/changed", changed, np.uint8)}
+    rows = index_dtype(tl.W.shape[1])
+    return {
+        "before": packer.add(f"{name}/before", tl.before, rows),
+        "after": packer.add(f"{name}/after", tl.after, rows),
+    }
 
 
 def _settings(run) -> dict:
@@ -108,8 +110,7 @@ def lane(run, data, packer: Packer, name: str, plane=None) -> dict:
         "index": packer.add(f"{name}/index", tl.index, index_dtype(m)),
         "kind": packer.add(f"{name}/kind", tl.kind, np.uint8),
         "score": packer.add(f"{name}/score", tl.score, np.float64),
-        "changed": packer.add(f"{name}/changed", _check_derivable(tl)),
-    }
+    } | _rows(tl, packer, name)
     two_d = data.n_features == 2
     if tl.kernel_trace is not None:
         trace = tl.kernel_trace

@@ -3,8 +3,9 @@
 // The same conventions as ui/timeline.py: t = 0 is before the first visit,
 // t = i + 1 just after event i (the "current example" is event t - 1 and its
 // update, if any, has been applied). The payload sends per event the row, the
-// kind and the score per member, and whether the hypothesis changed; rows of
-// the hypothesis tables, epochs and update counts are derived here once.
+// kind and the score per member, and whether the hypothesis changed (or the
+// rows themselves, see ui/payload/lane.py); rows of the hypothesis tables,
+// epochs and update counts are derived here once.
 
 export const CORRECT = 0, MISTAKE = 1, MARGIN = 2, RESCUED = 3, BLOCKED = 4;
 export const KIND_NAMES = ["correct", "mistake", "margin", "rescued", "blocked"];
@@ -23,17 +24,21 @@ export class Lane {
     this.index = get("index");
     this.kind = get("kind"); // members x events
     this.score = get("score");
-    const changed = get("changed");
     const E = this.E;
-    this.after = new Int32Array(E);
+    // the hypothesis row before and after each event: from the `changed` flags, or as sent
+    this.after = get("after") ? Int32Array.from(get("after")) : new Int32Array(E);
+    this.before = get("before") ? Int32Array.from(get("before")) : new Int32Array(E);
     this.startEvent = new Int32Array(this.H); // the event that created each row (row 0: none)
+    const changed = get("changed");
     let row = 0;
     for (let i = 0; i < E; i++) {
-      if (changed[i]) this.startEvent[row + 1] = i;
-      row += changed[i];
-      this.after[i] = row;
+      if (changed) {
+        this.before[i] = row;
+        row += changed[i];
+        this.after[i] = row;
+      }
+      if (this.after[i] > (i ? this.after[i - 1] : 0)) this.startEvent[this.after[i]] = i;
     }
-    this.changed = changed;
     // nextUpd[t]: the time just after the first update at or after event t (any member)
     this.nextUpd = new Int32Array(E + 1);
     let next = E;
@@ -72,7 +77,7 @@ export class Lane {
   /** Row that scored the current event (the one before its update). */
   rowBefore(t) {
     const i = this.event(t);
-    return i === null ? 0 : this.after[i] - this.changed[i];
+    return i === null ? 0 : this.before[i];
   }
 
   epochAt(t) {
