@@ -173,7 +173,7 @@ export class MathPanel {
 }
 
 function line(parts) {
-  return el("p", { class: "math" }, ...parts);
+  return el("p", { class: "math-line" }, ...parts);
 }
 
 function capital(text) {

@@ -60,7 +60,7 @@ export class ProjectionView {
       title: { text: this.titleBase, font: { size: style.font.title - 1 }, x: 0.01 },
       xaxis: { title: { text: plotlyText(scene.axis_titles[0]) }, range: [box[0], box[1]], zeroline: false, gridcolor: c.grid, automargin: true },
       yaxis: { title: { text: plotlyText(scene.axis_titles[1]) }, range: [box[2], box[3]], zeroline: false, gridcolor: c.grid, automargin: true },
-      legend: { orientation: "h", yanchor: "top", y: -0.12, x: 0, font: { size: style.font.legend } },
+      legend: { orientation: "v", yanchor: "top", y: 1, x: 1.02, font: { size: style.font.legend } },
       uirevision: "projection",
     }, this.config);
   }
