@@ -6,9 +6,13 @@ Debian's chromium. Missing chromium fails the tests that need it, on purpose.
 
 from __future__ import annotations
 
+import base64
+import json
 import mimetypes
 import shutil
 from pathlib import Path
+
+from ui.component_assets import PLOTLY_JS
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYBACK = ROOT / "ui" / "playback"
@@ -45,6 +49,8 @@ def serve_playback(page) -> None:
         if name in ("", "blank.html"):
             return route.fulfill(body="<!doctype html><html><body></body></html>",
                                  content_type="text/html")  # fmt: skip
+        if name == "plotly.min.js":  # as the component's asset folder holds it
+            return route.fulfill(path=str(PLOTLY_JS), content_type="text/javascript")
         path = (PLAYBACK / name).resolve()
         if PLAYBACK not in path.parents or not path.is_file():
             return route.fulfill(status=404, body="not found")
@@ -53,3 +59,24 @@ def serve_playback(page) -> None:
 
     page.route(ORIGIN + "/**", handle)
     page.goto(ORIGIN + "/blank.html")
+
+
+def payload_arg(payload) -> dict:
+    """A payload as JSON-safe arguments for ``page.evaluate`` (the blob in base64)."""
+    return {
+        "header": payload.header,
+        "blob": base64.b64encode(payload.blob).decode(),
+        "meta": json.loads(json.dumps(payload.meta)),
+    }
+
+
+#: JavaScript: decode ``{header, blob, meta}`` (see :func:`payload_arg`) into lanes and a scene.
+DECODE_JS = """async ({header, blob, meta}) => {
+    const {decode} = await import('/payload.js');
+    const {Lane} = await import('/timeline.js');
+    const bytes = Uint8Array.from(atob(blob), c => c.charCodeAt(0));
+    const {arrays} = decode(header, bytes);
+    const scene = {...meta.scene, arrays: Object.fromEntries(
+        Object.entries(meta.scene.arrays).map(([k, n]) => [k, arrays[n]]))};
+    return {arrays, scene, lanes: meta.lanes.map(m => new Lane(m, arrays))};
+}"""
