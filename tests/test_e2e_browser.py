@@ -94,9 +94,8 @@ def _step(frame) -> int:
 
 
 def _title(frame, index: int = 0) -> str:
-    return frame.evaluate(
-        "(i) => document.querySelectorAll('.plot')[i].layout.title.text", index
-    )
+    """The status line above a figure (step, epoch, updates)."""
+    return frame.locator(".status").nth(index).inner_text()
 
 
 def _math(frame) -> str:
@@ -197,7 +196,8 @@ def test_a_shared_link_restores_the_step_and_the_voted_view(server, page):
     assert _step(frame) == 2500 and "step 2,500 of" in _title(frame)
     names = frame.evaluate("() => document.querySelector('.plot').data.map(d => d.name)")
     assert "averaged" in names and "longest survivor" in names
-    assert any(n.startswith("stored hypotheses (top 40 of") for n in names)
+    assert "stored hypotheses (the 40 with most votes)" in names
+    assert "hypotheses vote, the 40 with most votes drawn" in _title(frame)
     link = frame.locator(".link").input_value()
     assert "t=2500" in link and "learner=voted" in link
     _shots(page, "playground-voted")
@@ -226,7 +226,9 @@ def test_compare_mode_steps_together(server, page):
 def test_the_high_dimensional_view(server, page):
     frame = _open(page, f"{server}/?data=kw&t=300")
     assert "Projection on the plane of w* and the final w" in _title(frame)
-    hist = frame.evaluate("() => document.querySelectorAll('.pair .js-plotly-plot')[1].layout.title.text")
+    hist = frame.evaluate(
+        "() => document.querySelectorAll('.pair .js-plotly-plot')[1].layout.title.text"
+    )
     assert hist.startswith("Margins") and "at update" in hist
     _shots(page, "playground-projection")
 

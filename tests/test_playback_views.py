@@ -39,9 +39,10 @@ FIGURE_JS = """async ({payload, show, style, t}) => {
     const figure = new PlaneFigure(node, {lane: d.lanes[0], scene: d.scene, show, style,
         config: {}, box: d.scene.box, height: 600, clickable: false, title: null});
     figure.update(t);
-    return node.data.map(tr => ({name: tr.name, x: Array.from(tr.x || []),
-                                 y: Array.from(tr.y || []), opacity: tr.opacity,
-                                 visible: tr.visible, legendgroup: tr.legendgroup}));
+    const plot = node.querySelector('.plot');
+    return {traces: plot.data.map(tr => ({name: tr.name, x: Array.from(tr.x || []),
+                                          y: Array.from(tr.y || []), visible: tr.visible})),
+            shapes: plot.layout.shapes, status: node.querySelector('.status').textContent};
 }""" % DECODE_JS
 
 
@@ -147,28 +148,36 @@ def test_the_kernel_panel_counts_the_example_and_moves_theta(page, data):
     assert f"score = {n(tl.score[0, t - 1])}" in text
 
 
+def _figure(page, run, data, show, t):
+    return page.evaluate(
+        FIGURE_JS,
+        {"payload": payload_arg(build_payload(data, [run])), "show": show.to_json(),
+         "style": STYLE, "t": int(t)},
+    )  # fmt: skip
+
+
 def test_the_figure_marks_flips_and_moves_the_current_example(page, data):
     run = _run("kw", data, lam=0.5, alpha_bound=2)
     tl = run.timeline
     t = tl.next_update(50)
-    traces = page.evaluate(
-        FIGURE_JS,
-        {"payload": payload_arg(build_payload(data, [run])), "show": Show().to_json(),
-         "style": STYLE, "t": t},
-    )  # fmt: skip
-    by_name = {tr["name"]: tr for tr in traces}
+    figure = _figure(page, run, data, Show(), t)
+    by_name = {tr["name"]: tr for tr in figure["traces"]}
     flips = by_name["label flipped by noise"]
     assert len(flips["x"]) == data.flipped.sum() > 0
     assert np.allclose(sorted(flips["x"]), sorted(data.X[data.flipped, 0]))
-    current = by_name["current example"]
-    assert np.allclose([current["x"][0], current["y"][0]], data.X[tl.index[t - 1]])
     counts = tl.update_counts(t)
     assert len(by_name["forced an update (λ push on)"]["x"]) == (counts > 0).sum()
     assert len(by_name["used up its α-bound (2): ignored"]["x"]) == (counts >= 2).sum()
+    (ring,) = [s for s in figure["shapes"] if s["type"] == "circle"]  # the current example
+    assert np.allclose([ring["xanchor"], ring["yanchor"]], data.X[tl.index[t - 1]])
     w, theta = tl.hypothesis(t)
-    line = by_name["boundary (last)"]
-    ends = np.c_[line["x"], line["y"]]
-    assert len(ends) == 2 and np.allclose(ends @ w, theta)  # both ends on <w, x> = θ
+    (line,) = [s for s in figure["shapes"]
+               if s["type"] == "line" and s["line"]["width"] == STYLE["line"]["boundary"]]  # fmt: skip
+    ends = np.array([[line["x0"], line["y0"]], [line["x1"], line["y1"]]])
+    assert np.allclose(ends @ w, theta)  # both ends on <w, x> = θ
+    status = figure["status"]
+    assert status.startswith(f"step {t:,} of {tl.n_events:,} · epoch {tl.epoch_at(t) + 1}")
+    assert f"updates so far {tl.row(t):,}" in status
 
 
 def test_the_voted_ensemble_draws_its_top_hypotheses_and_says_how_many(page, data):
@@ -177,15 +186,14 @@ def test_the_voted_ensemble_draws_its_top_hypotheses_and_says_how_many(page, dat
     t = tl.n_events
     voting = int((tl.votes(t)[1:] > 0).sum())
     assert voting > STYLE["ensemble"]["lines"]
-    traces = page.evaluate(
-        FIGURE_JS,
-        {"payload": payload_arg(build_payload(data, [run])), "show": Show(ensemble=True).to_json(),
-         "style": STYLE, "t": t},
-    )  # fmt: skip
-    lines = [tr for tr in traces if tr["legendgroup"] == "ensemble"]
-    assert sum(tr["x"].count(None) for tr in lines) == STYLE["ensemble"]["lines"]  # one gap each
-    assert f"top 40 of {voting:,}" in lines[0]["name"]
-    assert [tr["opacity"] for tr in lines] == sorted((tr["opacity"] for tr in lines), reverse=True)
+    figure = _figure(page, run, data, Show(ensemble=True), t)
+    ensemble = {"color": STYLE["colors"]["ensemble"], "width": STYLE["line"]["ensemble"]}
+    lines = [s for s in figure["shapes"]
+             if s["type"] == "line" and {k: s["line"].get(k) for k in ensemble} == ensemble]  # fmt: skip
+    assert len(lines) == STYLE["ensemble"]["lines"]
+    assert f"{voting:,} hypotheses vote, the 40 with most votes drawn" in figure["status"]
+    opacities = [s["opacity"] for s in lines]  # most votes first
+    assert opacities == sorted(opacities, reverse=True) and opacities[0] == 1
 
 
 @pytest.mark.parametrize(

@@ -130,24 +130,25 @@ function build(args) {
   let mainFigure = null;
   if (scene.view === "plane") {
     lanes.forEach((lane, i) => {
-      const plot = el("div", { class: "plot" });
-      figures.append(el("div", { class: "figure-box" }, plot));
-      const figure = new PlaneFigure(plot, {
+      const box = el("div", { class: "figure-box" });
+      figures.append(box);
+      const figure = new PlaneFigure(box, {
         lane, scene, show, style, config, box: scene.box,
         height: compare ? style.figure.compare_height : options.height || style.figure.height,
         clickable: !compare && options.click !== "off",
         title: compare ? lane.meta.title : null,
       });
-      if (i === 0) mainFigure = plot;
-      if (!compare && options.click !== "off") listenForClicks(plot, scene.box, options.click);
+      if (i === 0) mainFigure = figure;
+      if (!compare && options.click !== "off") listenForClicks(figure.node, scene.box, options.click);
       app.parts.push(figure);
     });
   } else if (scene.view === "projection" && lanes[0].meta.hypotheses === "projection") {
-    const nodes = { projection: el("div", { class: "plot" }), angle: el("div", {}), histogram: el("div", {}) };
-    figures.append(el("div", { class: "figure-box" }, nodes.projection,
+    const nodes = { status: el("div", { class: "status" }), projection: el("div", { class: "plot" }),
+                    angle: el("div", {}), histogram: el("div", {}) };
+    figures.append(el("div", { class: "figure-box" }, nodes.status, nodes.projection,
       el("div", { class: "pair" }, nodes.angle, nodes.histogram)));
-    app.parts.push(new ProjectionView(nodes, { lane: lanes[0], scene, show, style, config }));
-    mainFigure = nodes.projection;
+    mainFigure = new ProjectionView(nodes, { lane: lanes[0], scene, show, style, config });
+    app.parts.push(mainFigure);
   } else {
     figures.append(el("div", { class: "notice" },
       "This learner has no single weight vector to project on; use 2-D data to see its boundary."));
@@ -173,7 +174,7 @@ function build(args) {
   if (!compare && !options.hide.diagnostics && options.share && mainFigure) {
     const body = el("div", { class: "share" });
     root.append(el("details", { class: "section" }, el("summary", {}, "Share and export"), body));
-    const share = new SharePanel(body, { options, figureNode: mainFigure, accuracies: (t) => accuraciesAt(t) });
+    const share = new SharePanel(body, { options, figure: mainFigure, accuracies: (t) => accuraciesAt(t) });
     app.parts.push({ update: (t) => share.show(t) });
   }
 }

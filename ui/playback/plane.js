@@ -2,52 +2,65 @@
 // arrows, the current example and the marks of the λ-trick, the α-bound,
 // noise, the voted ensemble and the committee's categories.
 //
-// The figure is built once per payload and view; a step restyles only the
-// traces and layout entries that depend on the time step, in one
-// Plotly.update call (the points, the test points and the noise marks never
-// move).
+// Why shapes: a Plotly restyle of any trace redraws every trace (tens of ms
+// with a heat map and a thousand points), while a relayout of the layout's
+// shapes redraws only the shapes. So everything that moves at every step is
+// a shape — lines, the margin band, the tint of a line's two sides (bands of
+// equal score), the ensemble, the arrows, the ring on the current example —
+// and the status line is HTML above the plot. Traces (points, marks of
+// points, the voted or kernel region) are restyled only when they change:
+// at updates, mostly. Legend entries of shapes come from empty traces.
 
 import { Field, Points } from "./fields.js";
-import { anchor, clipHalfplanes, inBox, lineSegment, segmentXY } from "./geometry.js";
+import { anchor, clipHalfplanes, inBox, lineSegment } from "./geometry.js";
 import { count, cut, num, plotlyText, signed } from "./format.js";
 import { BLOCKED, RESCUED } from "./timeline.js";
 
 const DASHES = ["solid", "dash", "dot", "dashdot"];
+/** Bands of equal score on each side of a line: enough that the tint looks smooth. */
+const TINT_BANDS = 8;
+/** A voted region whose only change is the current hypothesis's votes waits for a pause. */
+const REGION_DELAY_MS = 150;
 
 /** "benign (−1)", or just "−1" when the class has no other name. */
 export function className(names, label) {
-  const name = String(names[label < 0 ? 0 : 1]).replace("-", "−");
+  const raw = String(names[label < 0 ? 0 : 1]);
   const sign = signed(label);
-  return name === sign ? sign : `${plotlyText(cut(names[label < 0 ? 0 : 1]))} (${sign})`;
+  return raw.replace("-", "−") === sign ? sign : `${plotlyText(cut(raw))} (${sign})`;
 }
 
 export class PlaneFigure {
   /**
-   * @param {HTMLElement} node  where Plotly draws
-   * @param {object} o  {lane, scene, show, style, height, box, clickable, title}
+   * @param {HTMLElement} node  the figure's box: a status line and the plot go in it
+   * @param {object} o  {lane, scene, show, style, config, height, box, clickable, title}
    */
   constructor(node, o) {
-    this.node = node;
     Object.assign(this, o);
+    this.status = document.createElement("div");
+    this.status.className = "status";
+    this.node = document.createElement("div");
+    this.node.className = "plot";
+    node.replaceChildren(this.status, this.node);
     const { lane, scene } = o;
     this.X = scene.arrays.X;
     this.y = scene.arrays.y;
-    this.train = Points.fromRows(this.X);
     const meta = lane.meta;
     this.mode = meta.has_modes && meta.draws_line ? meta.mode : "last";
     this.family = meta.family;
     this.settings = meta.settings;
     this.singleLine = meta.draws_line && lane.M === 1 && meta.hypotheses === "plane";
     this.votedRegion = this.mode === "voted" || (o.show.ensemble && this.family === "kw");
-    const g = o.style.grid;
-    const kernelish = this.family === "kernel";
-    if (o.show.region || kernelish) {
-      const res = kernelish ? g.kernel : this.votedRegion ? g.voted : g.region;
+    // a line's region is drawn with shapes; the voted vote and a kernel need a grid
+    this.gridRegion = this.family === "kernel" || (o.show.region && (this.votedRegion || !this.singleLine));
+    if (this.gridRegion) {
+      const g = o.style.grid;
+      const res = this.family === "kernel" ? g.kernel : this.votedRegion ? g.voted : g.region;
       this.grid = Points.grid(this.box, res, res);
       this.gridField = new Field(lane, this.grid, this.X);
-      this.gridMode = kernelish ? "last" : this.votedRegion ? "voted" : this.mode;
+      this.gridMode = this.family === "kernel" ? "last" : this.votedRegion ? "voted" : this.mode;
     }
-    this.ownField = new Field(lane, this.train, this.X);
+    this.ownField = new Field(lane, Points.fromRows(this.X), this.X);
+    this.keys = {};
     this._build();
   }
 
@@ -57,17 +70,17 @@ export class PlaneFigure {
     const { lane, scene, show, style } = this;
     const c = style.colors, mk = style.marker, ln = style.line;
     const traces = [];
+    this.slots = {};
     const slot = (name, trace) => {
       this.slots[name] = traces.length;
       traces.push(trace);
     };
-    this.slots = {};
+    const legendOnly = (name, extra) => ({ type: "scatter", x: [null], y: [null], name, hoverinfo: "skip", ...extra });
     if (this.grid && show.region) {
       slot("region", {
         type: "heatmap", x: Array.from(this.grid.axes[0]), y: Array.from(this.grid.axes[1]),
         z: [[0]], zmin: -1, zmax: 1, colorscale: c.region, showscale: false,
-        hoverinfo: "skip", name: "decision region",
-        zsmooth: this.votedRegion ? "best" : false,
+        hoverinfo: "skip", name: "decision region", zsmooth: this.votedRegion ? "fast" : false,
       });
     }
     if (this.family === "kernel") {
@@ -80,54 +93,30 @@ export class PlaneFigure {
     }
     this.band = this.settings.band && show.band && this.singleLine && this.mode === "last";
     if (this.band) {
-      slot("band", {
-        type: "scatter", x: [], y: [], fill: "toself", mode: "lines", line: { width: 0 },
-        fillcolor: c.band, name: "margin band (updates inside)", hoverinfo: "name",
-      });
+      traces.push(legendOnly("margin band (updates inside)", { mode: "lines", fill: "toself", fillcolor: c.band, line: { width: 0 } }));
     }
-    if (show.ensemble && this.family === "kw") {
-      this.ensembleSlots = [];
-      for (let lv = style.ensemble.levels; lv >= 1; lv--) {
-        this.ensembleSlots.push(traces.length);
-        slot(`ensemble${lv}`, {
-          type: "scatter", x: [], y: [], mode: "lines", legendgroup: "ensemble",
-          showlegend: lv === style.ensemble.levels, opacity: 0.15 + (0.85 * lv) / style.ensemble.levels,
-          line: { color: c.ensemble, width: ln.ensemble }, hoverinfo: "name", name: "stored hypotheses",
-        });
-      }
+    this.ensemble = show.ensemble && this.family === "kw" && this.singleLine;
+    if (this.ensemble) {
+      traces.push(legendOnly(`stored hypotheses (the ${style.ensemble.lines} with most votes)`,
+        { mode: "lines", line: { color: c.ensemble, width: ln.ensemble } }));
     }
-    if (lane.meta.draws_line && lane.meta.hypotheses === "plane") {
-      if (lane.M > 1) {
-        for (let mm = 0; mm < lane.M; mm++) {
-          slot(`member${mm}`, {
-            type: "scatter", x: [], y: [], mode: "lines", name: `member ${mm + 1}`,
-            line: { color: c.line, dash: DASHES[mm % 4], width: ln.member }, hoverinfo: "name",
-          });
-        }
-      } else if (this.mode !== "voted") {
-        slot("boundary", {
-          type: "scatter", x: [], y: [], mode: "lines", name: `boundary (${this.mode})`,
-          line: { color: c.line, width: ln.boundary }, hoverinfo: "name",
-        });
-      }
-      if (show.averaged && lane.meta.has_modes && this.mode !== "averaged") {
-        slot("averaged", {
-          type: "scatter", x: [], y: [], mode: "lines", name: "averaged",
-          line: { color: c.averaged, dash: "dash", width: ln.other }, hoverinfo: "name",
-        });
-      }
-      if (show.longest && lane.meta.has_modes && this.mode !== "longest") {
-        slot("longest", {
-          type: "scatter", x: [], y: [], mode: "lines", name: "longest survivor",
-          line: { color: c.longest, dash: "dot", width: ln.boundary }, hoverinfo: "name",
-        });
+    if (this.singleLine && this.mode !== "voted") {
+      traces.push(legendOnly(`boundary (${this.mode})`, { mode: "lines", line: { color: c.line, width: ln.boundary } }));
+    }
+    if (lane.meta.draws_line && lane.M > 1) {
+      for (let mm = 0; mm < lane.M; mm++) {
+        traces.push(legendOnly(`member ${mm + 1}`, { mode: "lines", line: { color: c.line, dash: DASHES[mm % 4], width: ln.member } }));
       }
     }
+    this.averagedLine = this.singleLine && show.averaged && lane.meta.has_modes && this.mode !== "averaged";
+    if (this.averagedLine) traces.push(legendOnly("averaged", { mode: "lines", line: { color: c.averaged, dash: "dash", width: ln.other } }));
+    this.longestLine = this.singleLine && show.longest && lane.meta.has_modes && this.mode !== "longest";
+    if (this.longestLine) traces.push(legendOnly("longest survivor", { mode: "lines", line: { color: c.longest, dash: "dot", width: ln.boundary } }));
     if (show.target && scene.target) {
-      const [x, y] = segmentXY(lineSegment(scene.target.w[0], scene.target.w[1], scene.target.theta, this.box));
+      const seg = lineSegment(scene.target.w[0], scene.target.w[1], scene.target.theta, this.box);
       slot("target", {
-        type: "scatter", x, y, mode: "lines", name: "true boundary",
-        line: { color: c.line, dash: "dot", width: ln.target }, hoverinfo: "name",
+        type: "scatter", x: seg ? [seg[0][0], seg[1][0]] : [], y: seg ? [seg[0][1], seg[1][1]] : [],
+        mode: "lines", name: "true boundary", line: { color: c.line, dash: "dot", width: ln.target }, hoverinfo: "name",
       });
     }
     for (const label of [-1, 1]) {
@@ -145,7 +134,7 @@ export class PlaneFigure {
         if (!rows.length) continue;
         slot(`test${label}`, {
           ...this._pointsTrace([], label, " test", true, mk.test),
-          x: rows.map((j) => Xt[2 * j]), y: rows.map((j) => Xt[2 * j + 1]), hoverinfo: "x+y+name",
+          x: rows.map((j) => Xt[2 * j]), y: rows.map((j) => Xt[2 * j + 1]), hoverinfo: "x+y+name", hovertemplate: undefined,
         });
       }
     }
@@ -172,13 +161,9 @@ export class PlaneFigure {
       slot("noisy", { ...this._overlay("flagged noisy (after training)", "square-open", c.noisy, mk.category, 2.5), ...this._xy(of(2)), visible: false });
       slot("borderline", { ...this._overlay("borderline (after training)", "circle-open", c.borderline, mk.category - 1, 1.5), ...this._xy(of(1)), visible: false });
     }
-    slot("current", {
-      type: "scatter", x: [], y: [], mode: "markers", name: "current example", hoverinfo: "name",
-      marker: { symbol: "circle-open", size: mk.current, color: c.current, line: { width: style.line.current, color: c.current } },
-    });
-    this.traces = traces;
+    traces.push(legendOnly("current example", { mode: "markers",
+      marker: { symbol: "circle-open", size: mk.current, color: c.current, line: { width: ln.current, color: c.current } } }));
     Plotly.newPlot(this.node, traces, this._layout(), this.config);
-    this.dynamic = Object.keys(this.slots).filter((name) => !STATIC.has(name));
   }
 
   _xy(rows) {
@@ -208,20 +193,21 @@ export class PlaneFigure {
   _layout() {
     const { style, box, height, scene } = this;
     const f = style.font;
+    const axis = { zeroline: false, gridcolor: style.colors.grid, linecolor: style.colors.grid, automargin: true };
     return {
       height,
-      margin: { l: 50, r: 10, t: 40, b: 10 },
+      margin: { l: 50, r: 10, t: 10, b: 10 },
       plot_bgcolor: "white", paper_bgcolor: "white",
       font: { family: f.family, size: f.axis },
-      title: { text: "", font: { size: f.title }, x: 0.01, y: 0.98 },
-      xaxis: { range: [box[0], box[1]], title: { text: plotlyText(scene.feature_names[0]), standoff: 4 },
-               constrain: "domain", zeroline: false, gridcolor: style.colors.grid, automargin: true, linecolor: style.colors.grid },
-      yaxis: { range: [box[2], box[3]], title: { text: plotlyText(scene.feature_names[1]) }, scaleanchor: "x",
-               scaleratio: 1, zeroline: false, gridcolor: style.colors.grid, automargin: true, linecolor: style.colors.grid },
+      xaxis: { ...axis, range: [box[0], box[1]], constrain: "domain",
+               title: { text: plotlyText(scene.feature_names[0]), standoff: 4 } },
+      yaxis: { ...axis, range: [box[2], box[3]], scaleanchor: "x", scaleratio: 1, constrain: "domain",
+               title: { text: plotlyText(scene.feature_names[1]) } },
+      // below the x-axis title at any height (90 px under the plot area)
       // below the x-axis title at any height (90 px under the plot area)
       legend: { orientation: "h", yanchor: "top", y: -90 / (height - 50), x: 0, font: { size: f.legend } },
       modebar: { orientation: "v" },
-      annotations: [],
+      shapes: [],
       uirevision: "plane",
       dragmode: this.clickable ? false : "zoom",
     };
@@ -229,77 +215,97 @@ export class PlaneFigure {
 
   // -- one step ----------------------------------------------------------------------
 
-  /** Everything that depends on t, as one Plotly.update. */
+  /** Everything that depends on t: the shapes (one relayout), and the traces that changed. */
   update(t) {
     const { lane } = this;
     t = lane.clip(t);
-    const patch = {};
-    const set = (name, values) => {
-      if (name in this.slots) patch[name] = values;
-    };
-    const r = lane.row(t);
-    if (this.grid) this._region(t, set);
+    const shapes = [];
     if (this.singleLine) {
-      const [w1, w2, th] = lane.linearPredictor(t, this.mode === "voted" ? "last" : this.mode);
-      const [x, y] = segmentXY(lineSegment(w1, w2, th, this.box));
-      set("boundary", { x: [x], y: [y] });
-      if (this.band) set("band", this._band(lane.hypothesis(r)));
-      if ("averaged" in this.slots) set("averaged", xyLine(lane.averaged(t), this.box));
-      if ("longest" in this.slots) set("longest", xyLine(lane.hypothesis(lane.longestRow(t)), this.box));
-      if (this.ensembleSlots) this._ensemble(t, set);
-    } else if (lane.M > 1) {
-      for (let mm = 0; mm < lane.M; mm++) set(`member${mm}`, xyLine(lane.hypothesis(r, mm), this.box));
+      const [w1, w2, th] = lane.hypothesis(lane.row(t));
+      if (this.show.region && !this.gridRegion) {
+        shapes.push(...this._tint(lane.linearPredictor(t, this.mode)));
+      }
+      if (this.band) shapes.push(...this._band([w1, w2, th]));
+      if (this.ensemble) shapes.push(...this._ensemble(t));
+      if (this.mode !== "voted") shapes.push(...this._line(lane.linearPredictor(t, this.mode), this.style.colors.line, "solid", this.style.line.boundary));
+      if (this.averagedLine) shapes.push(...this._line(lane.averaged(t), this.style.colors.averaged, "dash", this.style.line.other));
+      if (this.longestLine) shapes.push(...this._line(lane.hypothesis(lane.longestRow(t)), this.style.colors.longest, "dot", this.style.line.boundary));
+    } else if (this.lane.meta.draws_line && lane.M > 1) {
+      for (let mm = 0; mm < lane.M; mm++) {
+        shapes.push(...this._line(lane.hypothesis(lane.row(t), mm), this.style.colors.line, DASHES[mm % 4], this.style.line.member));
+      }
     }
-    const counts = lane.counts(t);
-    if ("capped" in this.slots) set("capped", this._rowsXY((j) => counts[j] >= this.settings.alpha));
-    if (this.lamRings) {
-      set("rings", this._rowsXY((j) => counts[j] > 0));
-      const rescued = lane.latestOfKind(t, RESCUED);
-      set("rescued", { x: [rescued.map((j) => this.X[2 * j])], y: [rescued.map((j) => this.X[2 * j + 1])] });
-    }
-    if ("support" in this.slots) set("support", this._rowsXY((j) => counts[j] > 0));
-    if ("noisy" in this.slots) {
-      const atEnd = t === lane.E;
-      set("noisy", { visible: [atEnd] });
-      set("borderline", { visible: [atEnd] });
-    }
+    shapes.push(...this._arrows(t));
     const i = lane.event(t);
-    if (i === null) set("current", { x: [[]], y: [[]] });
-    else set("current", { x: [[this.X[2 * lane.index[i]]]], y: [[this.X[2 * lane.index[i] + 1]]] });
-    const layout = { "title.text": this._status(t), annotations: this._arrows(t) };
-    this._apply(patch, layout);
+    if (i !== null) shapes.push(this._ring(lane.index[i]));
+    this.status.textContent = this._status(t); // after the ensemble: it counts the voters
+    this._traces(t);
+    Plotly.relayout(this.node, { shapes });
     this._scheduleHover(t);
   }
 
-  _apply(patch, layout) {
-    // one Plotly.update for all traces: keys a trace does not change stay undefined (skipped)
+  /** Restyle the traces whose content changed since the last step (one call). */
+  _traces(t) {
+    const { lane } = this;
+    const patch = {};
+    const set = (name, key, values) => {
+      if (!(name in this.slots) || this.keys[name] === key) return;
+      this.keys[name] = key;
+      patch[name] = values;
+    };
+    if (this.grid) {
+      const r = lane.row(t);
+      const exact = this.gridMode !== "voted" ? `${r}` : `${r}:${lane.currentVotes(t)}`;
+      clearTimeout(this._regionTimer);
+      if (this.keys.regionRow !== r || !this.votedRegion) {
+        this.keys.regionRow = r;
+        const values = this._region(t);
+        set("region", exact, { z: [values.z] });
+        set("contour", exact, { z: [values.raw] });
+      } else if (this.keys.region !== exact) {
+        // only the current hypothesis's votes grew: redraw once the steps pause
+        this._regionTimer = setTimeout(() => {
+          const values = this._region(t);
+          this.keys.region = exact;
+          Plotly.restyle(this.node, { z: [values.z] }, [this.slots.region]);
+        }, REGION_DELAY_MS);
+      }
+    }
+    const counts = lane.counts(t);
+    if ("capped" in this.slots) this._setRows(set, "capped", (j) => counts[j] >= this.settings.alpha);
+    if (this.lamRings) {
+      this._setRows(set, "rings", (j) => counts[j] > 0);
+      const rescued = lane.latestOfKind(t, RESCUED).sort((a, b) => a - b);
+      set("rescued", rescued.join(","), { x: [rescued.map((j) => this.X[2 * j])], y: [rescued.map((j) => this.X[2 * j + 1])] });
+    }
+    if ("support" in this.slots) this._setRows(set, "support", (j) => counts[j] > 0);
+    if ("noisy" in this.slots) {
+      const atEnd = t === lane.E;
+      set("noisy", atEnd, { visible: [atEnd] });
+      set("borderline", atEnd, { visible: [atEnd] });
+    }
     const names = Object.keys(patch);
+    if (!names.length) return;
     const keys = [...new Set(names.flatMap((n) => Object.keys(patch[n])))];
     const data = {};
     for (const key of keys) data[key] = names.map((n) => (key in patch[n] ? patch[n][key][0] : undefined));
-    Plotly.update(this.node, data, layout, names.map((n) => this.slots[n]));
+    Plotly.restyle(this.node, data, names.map((n) => this.slots[n]));
   }
 
-  _rowsXY(keep) {
-    const xs = [], ys = [];
-    for (let j = 0; j < this.y.length; j++) {
-      if (keep(j)) {
-        xs.push(this.X[2 * j]);
-        ys.push(this.X[2 * j + 1]);
-      }
-    }
-    return { x: [xs], y: [ys] };
+  _setRows(set, name, keep) {
+    const rows = [];
+    for (let j = 0; j < this.y.length; j++) if (keep(j)) rows.push(j);
+    set(name, rows.join(","), { x: [rows.map((j) => this.X[2 * j])], y: [rows.map((j) => this.X[2 * j + 1])] });
   }
 
-  _region(t, set) {
+  _region(t) {
     const scores = this.gridField.scores(t, this.gridMode);
     const [xs, ys] = this.grid.axes;
     let peak = 0;
     for (let p = 0; p < scores.length; p++) peak = Math.max(peak, Math.abs(scores[p]));
-    // a line's tint deepens away from it; the vote's and the kernel's follow their own scale
+    // the vote's tint follows its own scale; a kernel's deepens away from its boundary
     const scale = this.votedRegion ? Math.max(peak, 1) : 0.5 * peak || 1;
-    const z = [];
-    const raw = [];
+    const z = [], raw = [];
     for (let j = 0; j < ys.length; j++) {
       const row = new Array(xs.length), rawRow = new Array(xs.length);
       for (let i = 0; i < xs.length; i++) {
@@ -310,20 +316,61 @@ export class PlaneFigure {
       z.push(row);
       raw.push(rawRow);
     }
-    set("region", { z: [z] });
-    set("contour", { z: [raw] });
+    return { z, raw };
+  }
+
+  // -- shapes --------------------------------------------------------------------------
+
+  _line([w1, w2, th], color, dash, width, opacity = 1) {
+    const seg = lineSegment(w1, w2, th, this.box);
+    if (!seg) return [];
+    return [{ type: "line", xref: "x", yref: "y", x0: seg[0][0], y0: seg[0][1], x1: seg[1][0], y1: seg[1][1],
+              line: { color, dash, width }, opacity, layer: "above" }];
+  }
+
+  _path(poly, fillcolor) {
+    if (poly.length < 3) return null;
+    const d = poly.map((p, k) => `${k ? "L" : "M"}${p[0]},${p[1]}`).join("") + "Z";
+    return { type: "path", xref: "x", yref: "y", path: d, fillcolor, line: { width: 0 }, layer: "below" };
+  }
+
+  /**
+   * The two sides of a line tinted by score, in bands of equal score: the tint
+   * deepens away from the line up to half the largest score in view (as the
+   * grid of the other regions does).
+   */
+  _tint([w1, w2, th]) {
+    const { box } = this;
+    if (w1 === 0 && w2 === 0) {
+      return [this._path(clipHalfplanes(box, []), tintColor(this.style.colors.region, th > 0 ? -1 : th < 0 ? 1 : 0))];
+    }
+    let peak = 0;
+    for (const x of [box[0], box[1]]) for (const y of [box[2], box[3]]) peak = Math.max(peak, Math.abs(w1 * x + w2 * y - th));
+    const scale = 0.5 * peak || 1;
+    const shapes = [];
+    for (let k = -TINT_BANDS - 1; k <= TINT_BANDS; k++) {
+      // band k holds scores from k to k + 1 band widths (the outer ones run to the edge)
+      const lo = k <= -TINT_BANDS - 1 ? -Infinity : (k / TINT_BANDS) * scale;
+      const hi = k >= TINT_BANDS ? Infinity : ((k + 1) / TINT_BANDS) * scale;
+      const constraints = [];
+      if (hi !== Infinity) constraints.push([w1, w2, th + hi]);
+      if (lo !== -Infinity) constraints.push([-w1, -w2, -(th + lo)]);
+      const middle = Math.max(-1, Math.min(1, (k + 0.5) / TINT_BANDS));
+      const shape = this._path(clipHalfplanes(box, constraints), tintColor(this.style.colors.region, middle));
+      if (shape) shapes.push(shape);
+    }
+    return shapes;
   }
 
   _band([w1, w2, th]) {
     const [lo, hi] = this.settings.band;
-    if (w1 === 0 && w2 === 0) return { x: [[]], y: [[]] };
-    const poly = clipHalfplanes(this.box, [[w1, w2, th + hi], [-w1, -w2, -(th + lo)]]);
-    if (poly.length < 3) return { x: [[]], y: [[]] };
-    return { x: [[...poly.map((p) => p[0]), poly[0][0]]], y: [[...poly.map((p) => p[1]), poly[0][1]]] };
+    if (w1 === 0 && w2 === 0) return [];
+    const shape = this._path(clipHalfplanes(this.box, [[w1, w2, th + hi], [-w1, -w2, -(th + lo)]]), this.style.colors.band);
+    return shape ? [shape] : [];
   }
 
-  /** The stored hypotheses with most votes at t, opacity by votes, one trace per level. */
-  _ensemble(t, set) {
+  /** The stored hypotheses with most votes at t, opacity by votes. */
+  _ensemble(t) {
     const { lane, style } = this;
     const r = lane.row(t), limit = style.ensemble.lines, levels = style.ensemble.levels;
     const top = []; // [votes, row], most votes first; ties: the later row first (as numpy's reversed stable sort)
@@ -338,22 +385,19 @@ export class PlaneFigure {
       top.splice(at, 0, [v, k]);
       if (top.length > limit) top.pop();
     }
+    this.voting = voting;
     const most = top.length ? top[0][0] : 1;
-    const byLevel = new Map();
-    for (const [v, k] of top) {
-      const lv = Math.ceil((levels * v) / most);
-      const seg = lineSegment(...lane.hypothesis(k).slice(0, 2), lane.thetaOf(k), this.box);
-      if (!seg) continue;
-      if (!byLevel.has(lv)) byLevel.set(lv, [[], []]);
-      const [xs, ys] = byLevel.get(lv);
-      xs.push(seg[0][0], seg[1][0], null);
-      ys.push(seg[0][1], seg[1][1], null);
-    }
-    const name = `stored hypotheses (top ${count(Math.min(voting, limit))} of ${count(voting)} by votes)`;
-    for (let lv = levels; lv >= 1; lv--) {
-      const [xs, ys] = byLevel.get(lv) || [[], []];
-      set(`ensemble${lv}`, { x: [xs], y: [ys], name: [name] });
-    }
+    // opacity rounded up to one of `levels` steps, as the legend's swatch shows them
+    return top.flatMap(([v, k]) => this._line(lane.hypothesis(k), style.colors.ensemble, "solid", style.line.ensemble,
+      0.15 + (0.85 * Math.ceil((levels * v) / most)) / levels));
+  }
+
+  _ring(j) {
+    const { style } = this;
+    const size = style.marker.current / 2;
+    return { type: "circle", xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel",
+             xanchor: this.X[2 * j], yanchor: this.X[2 * j + 1], x0: -size, x1: size, y0: -size, y1: size,
+             line: { color: style.colors.current, width: style.line.current }, layer: "above" };
   }
 
   _status(t) {
@@ -367,10 +411,13 @@ export class PlaneFigure {
       else if (!lineSegment(w1, w2, th, this.box)) text += " · the line ⟨w,x⟩ = θ is outside the view";
     }
     if (i !== null && lane.kindAt(i) === BLOCKED) text += " · blocked by the α-bound";
-    return this.title ? `${plotlyText(this.title, 60)} · ${text}` : text;
+    if (this.ensemble) {
+      text += ` · ${count(this.voting)} hypotheses vote, the ${count(Math.min(this.voting, this.style.ensemble.lines))} with most votes drawn`;
+    }
+    return this.title ? `${cut(this.title, 60)} · ${text}` : text;
   }
 
-  /** w from the line, and after an update the old w and the update Δw. */
+  /** w from the line, and after an update the old w and the update Δw (lines with heads). */
   _arrows(t) {
     const { lane, box, style } = this;
     if (!this.show.arrows || !this.singleLine || lane.event(t) === null) return [];
@@ -387,11 +434,37 @@ export class PlaneFigure {
     const out = [];
     if (lane.isUpdate(t) && (o1 || o2)) {
       const old = [foot[0] + scale * o1, foot[1] + scale * o2];
-      out.push(arrow(foot, old, style.colors.old, "w old", style));
-      out.push(arrow(old, tip, style.colors.update, "Δw = update", style));
+      out.push(...this._arrow(foot, old, style.colors.old, "w old"));
+      out.push(...this._arrow(old, tip, style.colors.update, "Δw = update"));
     }
-    out.push(arrow(foot, tip, style.colors.line, "w", style));
+    out.push(...this._arrow(foot, tip, style.colors.line, "w"));
     return out;
+  }
+
+  _arrow(tail, head, color, text) {
+    const { style } = this;
+    const L = this.node._fullLayout;
+    // data units per pixel on each axis: the head keeps its size in pixels at any zoom
+    const px = L && L.xaxis._m ? [1 / L.xaxis._m, 1 / Math.abs(L.yaxis._m)] : [0.01, 0.01];
+    const dx = (head[0] - tail[0]) / px[0], dy = (head[1] - tail[1]) / px[1];
+    const len = Math.hypot(dx, dy);
+    if (len < 1) return [];
+    const ux = dx / len, uy = dy / len, size = 4 + 2.5 * style.line.arrow;
+    const corner = (side) => [head[0] - (size * ux - side * 0.5 * size * uy) * px[0],
+                              head[1] - (size * uy + side * 0.5 * size * ux) * px[1]];
+    const [a, b] = [corner(1), corner(-1)];
+    return [
+      { type: "line", xref: "x", yref: "y", x0: tail[0], y0: tail[1], x1: head[0] - 0.8 * size * ux * px[0],
+        y1: head[1] - 0.8 * size * uy * px[1], line: { color, width: style.line.arrow }, layer: "above",
+        label: { text, textposition: "end", textangle: 0, font: { color, size: style.font.arrow }, padding: 8 } },
+      { type: "path", xref: "x", yref: "y", path: `M${head[0]},${head[1]}L${a[0]},${a[1]}L${b[0]},${b[1]}Z`,
+        fillcolor: color, line: { color, width: 1 }, layer: "above" },
+    ];
+  }
+
+  /** The status line goes into the exported image as its title. */
+  exportTitle() {
+    return this.status.textContent;
   }
 
   // -- hover: the per-point numbers, refreshed once the steps pause ---------------------
@@ -415,18 +488,21 @@ export class PlaneFigure {
   }
 }
 
-const STATIC = new Set(["train-1", "train1", "test-1", "test1", "flips", "target"]);
-
-function xyLine([w1, w2, th], box) {
-  const [x, y] = segmentXY(lineSegment(w1, w2, th, box));
-  return { x: [x], y: [y] };
+/** The colour of `value` in [-1, 1] on a Plotly colour scale of hex colours. */
+export function tintColor(scale, value) {
+  const at = (value + 1) / 2;
+  for (let k = 1; k < scale.length; k++) {
+    const [p0, c0] = scale[k - 1], [p1, c1] = scale[k];
+    if (at <= p1 || k === scale.length - 1) {
+      const f = p1 > p0 ? Math.max(0, Math.min(1, (at - p0) / (p1 - p0))) : 0;
+      const a = hex(c0), b = hex(c1);
+      return `rgb(${a.map((v, i) => Math.round(v + f * (b[i] - v))).join(",")})`;
+    }
+  }
+  return scale[scale.length - 1][1];
 }
 
-function arrow(tail, head, color, text, style) {
-  return {
-    x: head[0], y: head[1], ax: tail[0], ay: tail[1], xref: "x", yref: "y", axref: "x", ayref: "y",
-    showarrow: true, arrowhead: 2, arrowsize: 1.2, arrowwidth: style.line.arrow, arrowcolor: color,
-    text, font: { color, size: style.font.arrow }, bgcolor: "rgba(255,255,255,0.75)",
-    xanchor: "left", yanchor: "bottom",
-  };
+function hex(color) {
+  const h = color.replace("#", "");
+  return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
 }

@@ -22,8 +22,10 @@ export class ProjectionView {
     const { scene, style, lane } = this;
     const c = style.colors, mk = style.marker;
     const sample = scene.arrays.sample, y = scene.arrays.y, flipped = scene.arrays.flipped;
-    const traces = [{ type: "scatter", x: [], y: [], mode: "lines", name: "learned boundary (in this plane)",
-                      line: { color: c.line, width: style.line.boundary }, hoverinfo: "name" }];
+    // the learned line and the current example move at every step: shapes (see plane.js);
+    // their legend entries are empty traces
+    const traces = [{ type: "scatter", x: [null], y: [null], mode: "lines", name: "learned boundary (in this plane)",
+                      line: { color: c.line, width: style.line.boundary }, hoverinfo: "skip" }];
     if (scene.target) {
       const [x, yy] = segmentXY(lineSegment(scene.target.w[0], scene.target.w[1], scene.target.theta, scene.box));
       traces.push({ type: "scatter", x, y: yy, mode: "lines", name: "true boundary",
@@ -46,9 +48,8 @@ export class ProjectionView {
                     name: "label flipped by noise", hoverinfo: "name",
                     marker: { symbol: "x-thin-open", size: mk.flip, color: c.line, line: { width: 2, color: c.line } } });
     }
-    traces.push({ type: "scatter", x: [], y: [], mode: "markers", name: "current example", hoverinfo: "name",
+    traces.push({ type: "scatter", x: [null], y: [null], mode: "markers", name: "current example", hoverinfo: "skip",
                   marker: { symbol: "circle-open", size: mk.current - 2, color: c.current, line: { width: style.line.current, color: c.current } } });
-    this.currentSlot = traces.length - 1;
     const shown = scene.n_drawn < scene.n_train
       ? `showing ${count(scene.n_drawn)} of ${count(scene.n_train)} points, random sample seed ${scene.sample_seed}`
       : `all ${count(scene.n_train)} points`;
@@ -56,8 +57,7 @@ export class ProjectionView {
     const box = scene.box;
     Plotly.newPlot(this.nodes.projection, traces, {
       height: style.figure.projection_height, plot_bgcolor: "white", paper_bgcolor: "white",
-      margin: { l: 10, r: 10, t: 40, b: 10 }, font: { size: style.font.axis },
-      title: { text: this.titleBase, font: { size: style.font.title - 1 }, x: 0.01 },
+      margin: { l: 10, r: 10, t: 10, b: 10 }, font: { size: style.font.axis },
       xaxis: { title: { text: plotlyText(scene.axis_titles[0]) }, range: [box[0], box[1]], zeroline: false, gridcolor: c.grid, automargin: true },
       yaxis: { title: { text: plotlyText(scene.axis_titles[1]) }, range: [box[2], box[3]], zeroline: false, gridcolor: c.grid, automargin: true },
       legend: { orientation: "v", yanchor: "top", y: 1, x: 1.02, font: { size: style.font.legend } },
@@ -98,16 +98,36 @@ export class ProjectionView {
     this.snapshot = -1;
   }
 
+  /** The status line goes into the exported image as its title. */
+  exportTitle() {
+    return this.nodes.status.textContent;
+  }
+
+  get node() {
+    return this.nodes.projection;
+  }
+
   update(t) {
     const { lane, scene } = this;
     t = lane.clip(t);
     const r = lane.row(t);
     const [w1, w2, th] = lane.hypothesis(r);
-    const [x, y] = segmentXY(lineSegment(w1, w2, th, scene.box));
+    const seg = lineSegment(w1, w2, th, scene.box);
+    const shapes = [];
+    const c = this.style.colors;
+    if (seg) {
+      shapes.push({ type: "line", xref: "x", yref: "y", x0: seg[0][0], y0: seg[0][1], x1: seg[1][0], y1: seg[1][1],
+                    line: { color: c.line, width: this.style.line.boundary }, layer: "above" });
+    }
     const i = lane.event(t);
-    const cx = i === null ? [] : [this.P[2 * lane.index[i]]], cy = i === null ? [] : [this.P[2 * lane.index[i] + 1]];
-    Plotly.update(this.nodes.projection, { x: [x, cx], y: [y, cy] },
-      { "title.text": `${this.titleBase} · step ${count(t)}` }, [0, this.currentSlot]);
+    if (i !== null) {
+      const j = lane.index[i], size = this.style.marker.current / 2 - 1;
+      shapes.push({ type: "circle", xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel",
+                    xanchor: this.P[2 * j], yanchor: this.P[2 * j + 1], x0: -size, x1: size, y0: -size, y1: size,
+                    line: { color: c.current, width: this.style.line.current }, layer: "above" });
+    }
+    this.nodes.status.textContent = `${this.titleBase} · step ${count(t)}`;
+    Plotly.relayout(this.nodes.projection, { shapes });
     if (lane.get("curve_angle") && r !== this.angleRow) {
       this.angleRow = r;
       Plotly.relayout(this.nodes.angle, { "shapes[0].x0": r, "shapes[0].x1": r });

@@ -28,8 +28,8 @@ export function syncPageUrl(t) {
 }
 
 export class SharePanel {
-  constructor(node, { options, figureNode, accuracies }) {
-    Object.assign(this, { node, options, figureNode, accuracies });
+  constructor(node, { options, figure, accuracies }) {
+    Object.assign(this, { node, options, figure, accuracies });
     this.link = el("input", { type: "text", class: "link", readonly: true, "aria-label": "Link to this view" });
     const copy = el("button", { type: "button", class: "btn", onclick: () => this._copy() }, "Copy link");
     const image = el("button", { type: "button", class: "btn btn-image",
@@ -61,8 +61,15 @@ export class SharePanel {
     }
   }
 
-  _image() {
-    Plotly.downloadImage(this.figureNode, { format: this.options.image, filename: "perceptron-lab" });
+  /** The figure as PNG or SVG, with the status line (step, epoch, updates) as its title. */
+  async _image() {
+    const plot = this.figure.node;
+    await Plotly.relayout(plot, { "title.text": this.figure.exportTitle(), "margin.t": 40 });
+    try {
+      await Plotly.downloadImage(plot, { format: this.options.image, filename: "perceptron-lab" });
+    } finally {
+      await Plotly.relayout(plot, { "title.text": "", "margin.t": 10 });
+    }
   }
 
   _json() {
