@@ -189,3 +189,20 @@ def test_the_sizes_of_a_big_run_grow_with_steps_not_features():
         run = _run("average", data, epochs=1)  # one hypothesis per visit, whatever n is
         sizes.append(len(build_payload(data, [run]).blob))
     assert sizes[0] == sizes[1]
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["ui.payload.pack", "ui.payload.scene", "ui.payload.snapshots", "ui.payload.extras",
+     "ui.style", "ui.component_assets", "ui.player"],
+)  # fmt: skip
+def test_docstring_examples(module):
+    """The examples in the docstrings run (the suite's doctests cover perceptron_core only)."""
+    import doctest
+    import importlib
+
+    result = doctest.testmod(
+        importlib.import_module(module),
+        optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS,
+    )
+    assert result.attempted > 0 and result.failed == 0
