@@ -86,7 +86,7 @@ function pause() {
 
 function paint() {
   const t = app.t;
-  for (const part of app.parts) part.update(t);
+  for (const part of app.parts) part.update(t, app.playing);
   app.controls?.show(t, driver().E, app.playing);
   app.painted = t;
   app.paintedAt = performance.now();

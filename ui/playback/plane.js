@@ -2,14 +2,19 @@
 // arrows, the current example and the marks of the λ-trick, the α-bound,
 // noise, the voted ensemble and the committee's categories.
 //
-// Why shapes: a Plotly restyle of any trace redraws every trace (tens of ms
+// Why shapes: a Plotly restyle of any trace redraws every trace (about 100 ms
 // with a heat map and a thousand points), while a relayout of the layout's
 // shapes redraws only the shapes. So everything that moves at every step is
 // a shape — lines, the margin band, the tint of a line's two sides (bands of
 // equal score), the ensemble, the arrows, the ring on the current example —
-// and the status line is HTML above the plot. Traces (points, marks of
-// points, the voted or kernel region) are restyled only when they change:
-// at updates, mostly. Legend entries of shapes come from empty traces.
+// and the status line is HTML above the plot. Traces (the marks of points,
+// the voted or kernel region) are restyled only when they change: at
+// updates, mostly. The voted region also changes when only the current
+// hypothesis's votes grow; that waits until the steps pause for
+// REDRAW_DELAY_MS. While playing, a grid region is redrawn at most every
+// REDRAW_MAX_AGE_MS (the lines and marks follow every step). Hovering a
+// point shows its numbers at the step in a tooltip of our own, so no step
+// has to restyle the points. Legend entries of shapes come from empty traces.
 
 import { Field, Points } from "./fields.js";
 import { anchor, clipHalfplanes, inBox, lineSegment } from "./geometry.js";
@@ -19,8 +24,10 @@ import { BLOCKED, RESCUED } from "./timeline.js";
 const DASHES = ["solid", "dash", "dot", "dashdot"];
 /** Bands of equal score on each side of a line: enough that the tint looks smooth. */
 const TINT_BANDS = 8;
-/** A voted region whose only change is the current hypothesis's votes waits for a pause. */
-const REGION_DELAY_MS = 150;
+/** A voted region that only gained votes is redrawn this long after the last step... */
+const REDRAW_DELAY_MS = 150;
+/** While playing, a grid region (voted, kernel) is redrawn at most this often. */
+const REDRAW_MAX_AGE_MS = 400;
 
 /** "benign (−1)", or just "−1" when the class has no other name. */
 export function className(names, label) {
@@ -134,7 +141,7 @@ export class PlaneFigure {
         if (!rows.length) continue;
         slot(`test${label}`, {
           ...this._pointsTrace([], label, " test", true, mk.test),
-          x: rows.map((j) => Xt[2 * j]), y: rows.map((j) => Xt[2 * j + 1]), hoverinfo: "x+y+name", hovertemplate: undefined,
+          x: rows.map((j) => Xt[2 * j]), y: rows.map((j) => Xt[2 * j + 1]),
         });
       }
     }
@@ -164,6 +171,7 @@ export class PlaneFigure {
     traces.push(legendOnly("current example", { mode: "markers",
       marker: { symbol: "circle-open", size: mk.current, color: c.current, line: { width: ln.current, color: c.current } } }));
     Plotly.newPlot(this.node, traces, this._layout(), this.config);
+    this._listenForHover();
   }
 
   _xy(rows) {
@@ -178,8 +186,7 @@ export class PlaneFigure {
       type: "scatter", mode: "markers", ...this._xy(rows),
       name: className(this.scene.class_names, label) + suffix,
       marker: { symbol, size, color, line: { width: hollow ? 1.6 : 0.6, color: hollow ? color : "white" } },
-      hovertemplate: `x = (%{x:.3g}, %{y:.3g})<br>y = ${label > 0 ? "+1" : "−1"}%{customdata}<extra></extra>`,
-      customdata: rows.map(() => ""),
+      hoverinfo: hollow ? "x+y+name" : "none", // training points: our tooltip (see _listenForHover)
     };
   }
 
@@ -215,10 +222,11 @@ export class PlaneFigure {
 
   // -- one step ----------------------------------------------------------------------
 
-  /** Everything that depends on t: the shapes (one relayout), and the traces that changed. */
-  update(t) {
+  /** Everything that depends on t: the shapes now (one relayout), the traces that changed soon. */
+  update(t, playing = false) {
     const { lane } = this;
     t = lane.clip(t);
+    this.t = t;
     const shapes = [];
     if (this.singleLine) {
       const [w1, w2, th] = lane.hypothesis(lane.row(t));
@@ -239,13 +247,12 @@ export class PlaneFigure {
     const i = lane.event(t);
     if (i !== null) shapes.push(this._ring(lane.index[i]));
     this.status.textContent = this._status(t); // after the ensemble: it counts the voters
-    this._traces(t);
     Plotly.relayout(this.node, { shapes });
-    this._scheduleHover(t);
+    this._traces(t, playing);
   }
 
   /** Restyle the traces whose content changed since the last step (one call). */
-  _traces(t) {
+  _traces(t, playing) {
     const { lane } = this;
     const patch = {};
     const set = (name, key, values) => {
@@ -254,21 +261,23 @@ export class PlaneFigure {
       patch[name] = values;
     };
     if (this.grid) {
-      const r = lane.row(t);
-      const exact = this.gridMode !== "voted" ? `${r}` : `${r}:${lane.currentVotes(t)}`;
       clearTimeout(this._regionTimer);
-      if (this.keys.regionRow !== r || !this.votedRegion) {
-        this.keys.regionRow = r;
+      const row = lane.row(t);
+      const key = this.gridMode === "voted" ? `${row}:${lane.currentVotes(t)}` : `${row}`;
+      const age = performance.now() - (this._regionAt ?? -Infinity);
+      const due = playing ? age > REDRAW_MAX_AGE_MS : this.keys.gridRow !== row;
+      if (due && this.keys.region !== key) {
+        this.keys.gridRow = row;
+        this._regionAt = performance.now();
         const values = this._region(t);
-        set("region", exact, { z: [values.z] });
-        set("contour", exact, { z: [values.raw] });
-      } else if (this.keys.region !== exact) {
-        // only the current hypothesis's votes grew: redraw once the steps pause
+        set("region", key, { z: [values.z] });
+        set("contour", key, { z: [values.raw] });
+      } else if (this.keys.region !== key) { // once the steps pause
         this._regionTimer = setTimeout(() => {
-          const values = this._region(t);
-          this.keys.region = exact;
-          Plotly.restyle(this.node, { z: [values.z] }, [this.slots.region]);
-        }, REGION_DELAY_MS);
+          this._regionAt = performance.now();
+          this.keys.region = key;
+          Plotly.restyle(this.node, { z: [this._region(t).z] }, [this.slots.region]);
+        }, REDRAW_DELAY_MS);
       }
     }
     const counts = lane.counts(t);
@@ -467,24 +476,29 @@ export class PlaneFigure {
     return this.status.textContent;
   }
 
-  // -- hover: the per-point numbers, refreshed once the steps pause ---------------------
+  // -- hover: a point's numbers at the step, in a tooltip of our own ----------------
 
-  _scheduleHover(t) {
-    clearTimeout(this._hoverTimer);
-    this._hoverTimer = setTimeout(() => this._hover(t), 250);
-  }
-
-  _hover(t) {
-    const counts = this.lane.counts(t);
-    const own = this.lane.M === 1 ? this.ownField.scores(t, "last") : null;
-    const data = [], traces = [];
-    for (const label of [-1, 1]) {
-      const rows = this[`rows${label}`];
-      if (!rows) continue;
-      data.push(rows.map((j) => `<br>updates caused: ${counts[j]}` + (own ? `<br>score ⟨w,x⟩−θ = ${num(own[j], 3)}` : "")));
-      traces.push(this.slots[`train${label}`]);
-    }
-    Plotly.restyle(this.node, { customdata: data }, traces);
+  _listenForHover() {
+    const tip = document.createElement("div");
+    tip.className = "tooltip";
+    tip.hidden = true;
+    this.node.parentElement.append(tip);
+    this.node.on("plotly_hover", (event) => {
+      const point = event.points.find((p) => p.curveNumber === this.slots["train-1"] || p.curveNumber === this.slots.train1);
+      if (!point) return;
+      const rows = point.curveNumber === this.slots.train1 ? this.rows1 : this["rows-1"];
+      const j = rows[point.pointIndex];
+      const t = this.t ?? 0;
+      const lines = [`example #${j}: x = (${num(this.X[2 * j], 3)}, ${num(this.X[2 * j + 1], 3)}), y = ${signed(this.y[j])}`,
+                     `updates caused so far: ${this.lane.counts(t)[j]}`];
+      if (this.lane.M === 1) lines.push(`score ⟨w,x⟩ − θ = ${num(this.ownField.scores(t, "last")[j], 3)}`);
+      tip.textContent = lines.join("\n");
+      const box = this.node.getBoundingClientRect();
+      tip.style.left = `${Math.max(0, Math.min(event.event.clientX - box.left + 14, box.width - 240))}px`;
+      tip.style.top = `${event.event.clientY - box.top + 40}px`;
+      tip.hidden = false;
+    });
+    this.node.on("plotly_unhover", () => { tip.hidden = true; });
   }
 }
 
