@@ -10,7 +10,10 @@ import base64
 import json
 import mimetypes
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
+
+from playwright.sync_api import sync_playwright
 
 from ui.component_assets import PLOTLY_JS
 
@@ -59,6 +62,19 @@ def serve_playback(page) -> None:
 
     page.route(ORIGIN + "/**", handle)
     page.goto(ORIGIN + "/blank.html")
+
+
+@contextmanager
+def playback_page(plotly: bool = False):
+    """A chromium page with the frontend's modules served (and Plotly loaded, if asked)."""
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page()
+        serve_playback(page)
+        if plotly:
+            page.add_script_tag(url=f"{ORIGIN}/plotly.min.js")
+        yield page
+        browser.close()
 
 
 def payload_arg(payload) -> dict:

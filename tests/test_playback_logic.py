@@ -9,14 +9,10 @@ is compared with :class:`ui.timeline.Timeline` and the estimators.
 
 from __future__ import annotations
 
-import base64
-import json
-
 import numpy as np
 import pytest
-from playwright.sync_api import sync_playwright
 
-from tests.browser import launch, serve_playback
+from tests.browser import payload_arg, playback_page
 from ui.datasource import DataRequest, make_dataset
 from ui.payload import build_payload
 from ui.runs import fit_run
@@ -83,12 +79,8 @@ def accuracies_at(run, data, t: int) -> dict[str, dict[str, float]]:
 
 @pytest.fixture(scope="module")
 def page():
-    with sync_playwright() as p:
-        browser = launch(p)
-        pg = browser.new_page()
-        serve_playback(pg)
+    with playback_page() as pg:
         yield pg
-        browser.close()
 
 
 @pytest.fixture(scope="module")
@@ -110,15 +102,7 @@ def _run(key, values, data, epochs=6):
 
 
 def _replay(page, payload, times):
-    return page.evaluate(
-        STATE_JS,
-        {
-            "header": payload.header,
-            "blob": base64.b64encode(payload.blob).decode(),
-            "meta": json.loads(json.dumps(payload.meta)),
-            "times": [int(t) for t in times],
-        },
-    )
+    return page.evaluate(STATE_JS, {**payload_arg(payload), "times": [int(t) for t in times]})
 
 
 def _times(tl):
@@ -178,9 +162,8 @@ def test_longest_survivor_and_votes_at_every_step(page, data):
             for (let t = 0; t <= lane.E; t++) out.push([lane.longestRow(t), lane.currentVotes(t)]);
             return out;
         }""",
-        {"header": payload.header, "blob": base64.b64encode(payload.blob).decode(),
-         "meta": json.loads(json.dumps(payload.meta))},
-    )  # fmt: skip
+        payload_arg(payload),
+    )
     expected = [[tl.longest_row(t), int(tl.votes(t)[tl.row(t)])] for t in range(tl.n_events + 1)]
     assert got == expected
 

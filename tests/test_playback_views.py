@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from playwright.sync_api import sync_playwright
 
-from tests.browser import DECODE_JS, ORIGIN, launch, payload_arg, serve_playback
+from tests.browser import DECODE_JS, payload_arg, playback_page
 from ui.datasource import DataRequest, make_dataset
 from ui.learners import LEARNERS
 from ui.payload import build_payload
@@ -48,13 +47,8 @@ FIGURE_JS = """async ({payload, show, style, t}) => {
 
 @pytest.fixture(scope="module")
 def page():
-    with sync_playwright() as p:
-        browser = launch(p)
-        pg = browser.new_page()
-        serve_playback(pg)
-        pg.add_script_tag(url=f"{ORIGIN}/plotly.min.js")
+    with playback_page(plotly=True) as pg:
         yield pg
-        browser.close()
 
 
 @pytest.fixture(scope="module")

@@ -55,15 +55,11 @@ class Value:
 
 
 @dataclass(frozen=True)
-class Progress:
+class Progress(Value):
     """``label`` with ``{value}`` and ``{max}`` in it, over a bar filled to ``value / max``."""
 
-    label: str
-    values: object
-    maximum: float
-    per: str = "hypothesis"
+    maximum: float = field(default=1.0, kw_only=True)
     format: str = ","
-    when: str = "always"
 
 
 @dataclass(frozen=True)
@@ -147,7 +143,7 @@ def _item(item, packer: Packer, name: str) -> dict:
         return out
     if isinstance(item, Accuracies):
         return out
-    if isinstance(item, Value | Progress):
+    if isinstance(item, Value):  # a Progress is a Value with a maximum
         values = np.atleast_1d(np.asarray(item.values, np.float64))
         out |= {
             "label": item.label,
