@@ -243,9 +243,8 @@ def render() -> None:
     # write the URL before the component: its link shows the current values
     state.mark_url_read(PREFIX)
     params = state.write_url(PREFIX, extra=url_entry(PREFIX))
-    attempt(
-        "Drawing the run", _player, request, data, compare_runs or [run], show, image, params, click
-    )
+    runs = compare_runs or [run]
+    attempt("Drawing the run", _player, request, data, runs, show, image, params, click)
     if not hidden("diagnostics"):
         _downloads(run, data)
     if data.n_features == 2 and not hidden("data"):

@@ -25,14 +25,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
-from streamlit import logger as st_logger  # noqa: E402
-from streamlit.testing.v1 import AppTest  # noqa: E402
+import numpy as np
+from streamlit import logger as st_logger
+from streamlit.testing.v1 import AppTest
 
-from ui.datasource import DataRequest, Dataset, make_dataset  # noqa: E402
-from ui.learners import LEARNERS  # noqa: E402
-from ui.payload import build_payload  # noqa: E402
-from ui.runs import fit_run  # noqa: E402
+from ui.datasource import DataRequest, Dataset, make_dataset
+from ui.learners import LEARNERS
+from ui.payload import build_payload
+from ui.runs import fit_run
 
 
 def _fit(key: str, data: Dataset, epochs: int):

@@ -46,7 +46,9 @@ def update_numbers(run, data) -> list[Panel]:
     W, theta = tl.W[0], tl.theta[0]
     per_step = {name: np.full(tl.n_events + 1, np.nan) for name in ("before", "after", "sq")}
     step = updates + 1  # the time step just after each update
-    per_step["before"][step] = y * ((W[tl.before[updates]] * X).sum(axis=1) - theta[tl.before[updates]])
+    per_step["before"][step] = y * (
+        (W[tl.before[updates]] * X).sum(axis=1) - theta[tl.before[updates]]
+    )
     per_step["after"][step] = per_step["before"][step] + change
     per_step["sq"][step] = (X**2).sum(axis=1)
     rule = np.full(tl.n_events + 1, np.nan)

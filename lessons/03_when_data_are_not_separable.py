@@ -8,7 +8,6 @@ Session keys start with ``l03_``.
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
 from lessons._basics import accuracy, at_end, line_accuracies, noisy_line, seed_control

@@ -61,8 +61,12 @@ def ranking_numbers(run, data) -> list[Panel]:
         recall = hits / positive.sum()
         precision = np.where(predicted.any(axis=0), hits / predicted.sum(axis=0), np.nan)
     ranks = np.ptp(scores, axis=0) > 0  # w = 0 ranks nothing
-    ap = np.array([average_precision(data.y_test, s) if r else np.nan for s, r in zip(scores.T, ranks)])
-    rows = np.unique(np.linspace(0, len(theta) - 1, min(len(theta), MAX_CURVES)).round().astype(int))
+    ap = np.array(
+        [average_precision(data.y_test, s) if r else np.nan for s, r in zip(scores.T, ranks)]
+    )
+    rows = np.unique(
+        np.linspace(0, len(theta) - 1, min(len(theta), MAX_CURVES)).round().astype(int)
+    )
     rows = rows[ranks[rows]]
     curves = [precision_recall_curve(data.y_test, scores[:, k])[:2] for k in rows]
     return [

@@ -137,7 +137,9 @@ def test_link_reproduces_the_view():
     assert at.session_state["pg_seed"] == 7
     assert _player(at)["options"]["initial_t"] == 42
     link = _player(at)["options"]["link_params"]
-    assert link["kw_tau"] == "0.5" and link["seed"] == "7" and "t" not in link  # the browser adds t
+    assert (
+        link["kw_tau"] == "0.5" and link["seed"] == "7" and "t" not in link
+    )  # the browser adds t
     assert at.query_params["kw_tau"] == "0.5"  # written back: the link stays complete
 
 

@@ -8,6 +8,7 @@ each view at 1280x720 and 1024x768.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -16,7 +17,6 @@ import time
 import urllib.request
 from urllib.parse import parse_qs, urlparse
 
-import numpy as np
 import pytest
 from playwright.sync_api import sync_playwright
 
@@ -144,7 +144,7 @@ def test_stepping_playing_scrubbing_and_keys(server, page):
     assert "update" in math.lower()
     # a number of the math panel against the Python computation of the same step
     j = int(tl.index[t - 1])
-    w_old, theta_old = tl.previous_hypothesis(t)
+    w_old, _ = tl.previous_hypothesis(t)
     raw = float(w_old @ data.X[j])
     assert f"⟨w, x⟩ = {raw:.4g}".replace("-", "−") in math
     theta_new = tl.hypothesis(t)[1]
@@ -201,6 +201,17 @@ def test_a_shared_link_restores_the_step_and_the_voted_view(server, page):
     link = frame.locator(".link").input_value()
     assert "t=2500" in link and "learner=voted" in link
     _shots(page, "playground-voted")
+    # the exports happen in the browser: the figure as PNG, the run with this step's numbers
+    frame.locator("summary", has_text="Share and export").click()
+    with page.expect_download() as image:
+        frame.locator(".btn-image").click()
+    assert image.value.suggested_filename == "perceptron-lab.png"
+    assert image.value.path().read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with page.expect_download() as record:
+        frame.locator(".btn-json").click()
+    run = json.loads(record.value.path().read_text())
+    assert run["time_step"] == 2500 and run["learner"]["key"] == "voted"
+    assert set(run["accuracy_at_step"]["train"]) == {"last", "longest", "voted", "averaged"}
 
 
 def test_a_kernel_learner_draws_a_contour(server, page):
@@ -267,12 +278,12 @@ def test_a_click_on_the_plot_adds_a_point_and_another_removes_it(server, page):
     )
     assert _count_text(page).startswith("101 training points")
     assert "edits=" in page.url
-    frame.wait_for_function(
-        "() => window.playback.scene.n_train === 101", timeout=30_000
-    )
+    frame.wait_for_function("() => window.playback.scene.n_train === 101", timeout=30_000)
     _shots(page, "playground-click-added")
     page.locator(".st-key-pg_click button", has_text="removes nearest").click()
-    frame.wait_for_function("() => window.playback.args.options.click === 'remove'", timeout=30_000)
+    frame.wait_for_function(
+        "() => window.playback.args.options.click === 'remove'", timeout=30_000
+    )
     page.wait_for_timeout(500)
     _click_point(page, frame, 100)  # the added point is the last row
     page.wait_for_function(
@@ -284,7 +295,8 @@ def test_a_click_on_the_plot_adds_a_point_and_another_removes_it(server, page):
 
 
 @pytest.mark.parametrize(
-    "path", ["the_perceptron_rule", "from_online_to_batch", "rare_positives", "parallel_perceptrons"]
+    "path",
+    ["the_perceptron_rule", "from_online_to_batch", "rare_positives", "parallel_perceptrons"],
 )
 def test_lessons_draw_their_panels(server, page, path):
     frame = _open(page, f"{server}/{path}")

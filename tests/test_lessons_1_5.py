@@ -92,7 +92,9 @@ def test_lesson_1_update_box_shows_the_score_change_of_the_rule():
     eta, c = map(float, re.findall(r"= (-?\d+(?:\.\d+)?)", rule_label))
     assert eta == 0.5  # the lesson's default
     # the change read off the run must equal the rule's prediction η(b + c), b = ‖x‖²
-    assert change == pytest.approx(eta * (panel_value(args, "‖x‖²", t) + c), rel=1e-3)  # C: 4 digits
+    assert change == pytest.approx(
+        eta * (panel_value(args, "‖x‖²", t) + c), rel=1e-3
+    )  # C: 4 digits
     assert change == pytest.approx(panel_value(args, rule_label, t), rel=1e-12)
     # between updates the box has no numbers
     assert np.isnan(panel_value(args, "change", t + 1)) or panel_value(args, "change", t + 1) > 0

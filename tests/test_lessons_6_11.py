@@ -202,7 +202,10 @@ def test_lesson_10_flags_are_scored_against_the_flips():
         assert _at_end(at, "l10_", "Noisy", ".0f") == str(int(np.sum(categories == "noisy")))
         assert _at_end(at, "l10_", "flag precision", ".0%") == f"{precision:.0%}"
         assert _at_end(at, "l10_", "flag recall", ".0%") == f"{recall:.0%}"
-        seen[seed] = (_at_end(at, "l10_", "Safe", ".0f"), _at_end(at, "l10_", "flag recall", ".0%"))
+        seen[seed] = (
+            _at_end(at, "l10_", "Safe", ".0f"),
+            _at_end(at, "l10_", "flag recall", ".0%"),
+        )
     assert seen[0] != seen[1]
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from perceptron_core.datasets import make_gaussians
 from ui.datasource import DataRequest, Dataset, make_dataset
 from ui.learners import LEARNERS
 from ui.payload import build_payload
@@ -181,7 +180,6 @@ def test_lesson_panels_are_checked_and_packed():
 
 def test_the_sizes_of_a_big_run_grow_with_steps_not_features():
     """Two runs with the same steps and hypotheses but 5 and 40 features send the same bytes."""
-    X, y, _, _ = make_gaussians(300, random_state=0)
     small = _high_dimensional(m=300, n=5)
     wide = _high_dimensional(m=300, n=40)
     sizes = []

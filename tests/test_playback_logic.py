@@ -73,7 +73,9 @@ def accuracies_at(run, data, t: int) -> dict[str, dict[str, float]]:
     out = {}
     for part, X, y in (("train", data.X, data.y), ("test", data.X_test, data.y_test)):
         if len(X):
-            out[part] = {m: float((np.where(tl.scores(X, t, m) > 0, 1, -1) == y).mean()) for m in modes}
+            out[part] = {
+                m: float((np.where(tl.scores(X, t, m) > 0, 1, -1) == y).mean()) for m in modes
+            }
     return out
 
 
@@ -86,9 +88,7 @@ def page():
 @pytest.fixture(scope="module")
 def data():
     return make_dataset(
-        DataRequest(
-            "gaussians", (("n_samples", 120),), "uniform", 0.1, test_fraction=0.25, seed=4
-        )
+        DataRequest("gaussians", (("n_samples", 120),), "uniform", 0.1, test_fraction=0.25, seed=4)
     )
 
 

@@ -21,16 +21,16 @@ from ui.style import STYLE, Show
 from ui.timeline import BLOCKED, MARGIN, MISTAKE, RESCUED
 
 MATH_JS = """async ({payload, texts, times}) => {
-    const d = await (%s)(payload);
+    const d = await (DECODE)(payload);
     const {MathPanel} = await import('/mathpanel.js');
     const node = document.createElement('div');
     document.body.append(node);
     const panel = new MathPanel(node, {lane: d.lanes[0], scene: d.scene, texts});
     return times.map(t => { panel.update(t); return node.innerText; });
-}""" % DECODE_JS
+}""".replace("DECODE", DECODE_JS)
 
 FIGURE_JS = """async ({payload, show, style, t}) => {
-    const d = await (%s)(payload);
+    const d = await (DECODE)(payload);
     const {PlaneFigure} = await import('/plane.js');
     const node = document.createElement('div');
     node.style.width = '700px';
@@ -42,7 +42,7 @@ FIGURE_JS = """async ({payload, show, style, t}) => {
     return {traces: plot.data.map(tr => ({name: tr.name, x: Array.from(tr.x || []),
                                           y: Array.from(tr.y || []), visible: tr.visible})),
             shapes: plot.layout.shapes, status: node.querySelector('.status').textContent};
-}""" % DECODE_JS
+}""".replace("DECODE", DECODE_JS)
 
 
 @pytest.fixture(scope="module")
@@ -129,7 +129,10 @@ def test_the_committee_panel_shows_every_members_activation(page, data):
     for act in acts:
         assert n(act) in text
     vote = int(np.sum(np.where(acts > 0, 1, -1)))
-    assert f"h(x) = sign({'+' if vote >= 0 else '−'}{abs(vote)}) = {'+1' if vote > 0 else '−1'}" in text
+    assert (
+        f"h(x) = sign({'+' if vote >= 0 else '−'}{abs(vote)}) = {'+1' if vote > 0 else '−1'}"
+        in text
+    )
 
 
 def test_the_kernel_panel_counts_the_example_and_moves_theta(page, data):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 
 import numpy as np
 

@@ -33,7 +33,7 @@ def _component():
     return components.declare_component("playback", path=str(asset_folder()))
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@st.cache_resource(max_entries=32, show_spinner=False)  # as many as runs (ui.runs.train)
 def _cached_payload(key: tuple, _data, _runs, _extras, seed: int) -> tuple[Payload, tuple]:
     """The payload for ``key`` = (data request, run ids, extras name); the runs stay referenced,
     so their ids cannot be reused by other runs while the payload is cached."""

@@ -3,8 +3,8 @@
 Every page gets what it computes through these functions, so the same
 request (same settings, same seed) never trains twice and always gives the
 same picture. Runs are cached with ``st.cache_resource`` (no copy per
-rerun: a step of the animation must stay fast); pages treat a :class:`Run`
-as read-only.
+rerun, and the browser payload of a run is cached next to it, see
+:mod:`ui.player`); pages treat a :class:`Run` as read-only.
 """
 
 from __future__ import annotations

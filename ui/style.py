@@ -42,14 +42,43 @@ STYLE: dict = {
         # light tints of the decision region: -1 side, boundary, +1 side
         "region": [[0.0, "#cfe3f1"], [0.5, "#ffffff"], [1.0, "#fbe6bd"]],
     },
-    "font": {"family": "sans-serif", "base": 14, "title": 15, "axis": 12, "legend": 12,
-             "arrow": 12, "math": 15},  # fmt: skip
-    "marker": {"point": 9, "test": 8, "current": 26, "ring": 15, "flip": 11, "rescued": 13,
-               "capped": 9, "category": 15, "projected": 7},  # fmt: skip
-    "line": {"boundary": 3, "member": 2, "other": 2.5, "target": 1.5, "arrow": 2.5,
-             "ensemble": 1.5, "current": 4, "curve": 2},  # fmt: skip
-    "figure": {"height": 640, "compare_height": 420, "chart_height": 260, "projection_height": 520,
-               "layout": "beside"},  # fmt: skip
+    "font": {
+        "family": "sans-serif",
+        "base": 14,
+        "title": 15,
+        "axis": 12,
+        "legend": 12,
+        "arrow": 12,
+        "math": 15,
+    },
+    "marker": {
+        "point": 9,
+        "test": 8,
+        "current": 26,
+        "ring": 15,
+        "flip": 11,
+        "rescued": 13,
+        "capped": 9,
+        "category": 15,
+        "projected": 7,
+    },
+    "line": {
+        "boundary": 3,
+        "member": 2,
+        "other": 2.5,
+        "target": 1.5,
+        "arrow": 2.5,
+        "ensemble": 1.5,
+        "current": 4,
+        "curve": 2,
+    },
+    "figure": {
+        "height": 640,
+        "compare_height": 420,
+        "chart_height": 260,
+        "projection_height": 520,
+        "layout": "beside",
+    },
     # grid points per axis: the tinted region of a line, of the voted vote and of a kernel
     "grid": {"region": 90, "voted": 60, "kernel": 60},
     "ensemble": {"lines": 40, "levels": 6},

@@ -161,7 +161,11 @@ def _item(item, packer: Packer, name: str) -> dict:
             "y_format": item.y_format,
             "y_range": None if item.y_range is None else [float(v) for v in item.y_range],
             "series": [
-                {"name": label, "color": color, "values": packer.add(f"{name}/s{i}", v, np.float64)}
+                {
+                    "name": label,
+                    "color": color,
+                    "values": packer.add(f"{name}/s{i}", v, np.float64),
+                }
                 for i, (label, v, color) in enumerate(item.series)
             ],
         }

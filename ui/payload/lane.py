@@ -43,8 +43,10 @@ def _rows(tl: Timeline, packer: Packer, name: str) -> dict:
     if not np.array_equal(tl.epoch, np.arange(tl.n_events) // max(tl.n_samples, 1)):
         raise ValueError("The playground replays runs that visit every row once per epoch.")
     changed = tl.after - tl.before
-    if changed.min(initial=0) >= 0 and changed.max(initial=0) <= 1 and np.array_equal(
-        np.cumsum(changed), tl.after
+    if (
+        changed.min(initial=0) >= 0
+        and changed.max(initial=0) <= 1
+        and np.array_equal(np.cumsum(changed), tl.after)
     ):
         return {"changed": packer.add(f"{name}/changed", changed, np.uint8)}
     rows = index_dtype(tl.W.shape[1])

@@ -70,7 +70,11 @@ def projection_basis(w_star, w, X) -> tuple[np.ndarray, tuple[str, str], str]:
         rest = _main_direction(X, e1)
     e2 = rest / np.linalg.norm(rest)
     if known:
-        return np.vstack([e1, e2]), ("along w* (true target)", "final w, part ⟂ w*"), "w* and the final w"
+        return (
+            np.vstack([e1, e2]),
+            ("along w* (true target)", "final w, part ⟂ w*"),
+            "w* and the final w",
+        )
     return (
         np.vstack([e1, e2]),
         ("along the final w", "main spread of the data ⟂ w"),
@@ -91,7 +95,9 @@ def _labels(packer: Packer, prefix: str, y: np.ndarray) -> str:
     return packer.add(prefix, y, np.int8)
 
 
-def scene(data, final_w: np.ndarray | None, packer: Packer, seed: int) -> tuple[dict, np.ndarray | None]:
+def scene(
+    data, final_w: np.ndarray | None, packer: Packer, seed: int
+) -> tuple[dict, np.ndarray | None]:
     """Add the data's arrays to ``packer``; returns the JSON description and the plane.
 
     ``final_w`` is the first lane's final weight vector (None when it has

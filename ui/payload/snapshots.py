@@ -49,7 +49,9 @@ def snapshot_rows(n_hypotheses: int, work_per_row: float) -> np.ndarray:
     (100, 0, 9999)
     """
     # three predictors are scored at every snapshot
-    wanted = int(np.clip(SNAPSHOT_BUDGET // max(3 * work_per_row, 1), MIN_SNAPSHOTS, MAX_SNAPSHOTS))
+    wanted = int(
+        np.clip(SNAPSHOT_BUDGET // max(3 * work_per_row, 1), MIN_SNAPSHOTS, MAX_SNAPSHOTS)
+    )
     return np.unique(np.linspace(0, n_hypotheses - 1, min(n_hypotheses, wanted)).round()).astype(
         np.int64
     )
@@ -147,7 +149,9 @@ def snapshot_tables(run, data, packer: Packer, name: str) -> dict:
             chunk = slice(start, start + CHUNK)
             for mode, (W, theta) in predictors.items():
                 scores = X @ W[chunk].T - theta[chunk]  # points x snapshots
-                accuracy[chunk, p, MODES.index(mode)] = (_labels(scores) == y[:, None]).mean(axis=0)
+                accuracy[chunk, p, MODES.index(mode)] = (_labels(scores) == y[:, None]).mean(
+                    axis=0
+                )
                 if mode != "last":
                     continue
                 for s in range(chunk.start, min(chunk.stop, len(rows))):
@@ -160,7 +164,9 @@ def snapshot_tables(run, data, packer: Packer, name: str) -> dict:
                         achieved[s] = margins.min() if norms[s] > 0 else np.nan
                     if p == len(parts) - 1:  # confusion on the test part when there is one
                         pred = _labels(column)
-                        confusion[s] = [np.sum((y == a) & (pred == b)) for a in (-1, 1) for b in (-1, 1)]
+                        confusion[s] = [
+                            np.sum((y == a) & (pred == b)) for a in (-1, 1) for b in (-1, 1)
+                        ]
         if voted:
             voted_scores = _voted_scores(tl, X, votes, rows)
             last = X @ predictors["last"][0].T - predictors["last"][1]
