@@ -3,8 +3,8 @@
 Every page gets what it computes through these functions, so the same
 request (same settings, same seed) never trains twice and always gives the
 same picture. Runs are cached with ``st.cache_resource`` (no copy per
-rerun: a step of the animation must stay fast); pages treat a :class:`Run`
-as read-only.
+rerun, and the browser payload of a run is cached next to it, see
+:mod:`ui.player`); pages treat a :class:`Run` as read-only.
 """
 
 from __future__ import annotations
@@ -73,10 +73,9 @@ def _predictions(estimator, X, learner) -> dict:
     return {"last": estimator.predict(X)}
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
-def train(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray,
-          y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray) -> Run:  # fmt: skip
-    """Fit a learner from the menu once, recording every visit.
+def fit_run(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray,
+            y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray) -> Run:  # fmt: skip
+    """Fit a learner from the menu, recording every visit (:func:`train` caches it).
 
     Raises
     ------
@@ -115,6 +114,10 @@ def train(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray
         final_test=_predictions(estimator, X_test, learner),
         test_errors=test_mistakes_per_epoch(timeline, X_test, y_test),
     )
+
+
+#: One fit per request and server process, shared by every session (pages treat runs as read-only).
+train = st.cache_resource(max_entries=32, show_spinner=False)(fit_run)
 
 
 @st.cache_resource(
