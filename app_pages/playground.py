@@ -1,10 +1,12 @@
 """The playground: pick data and a learner, then move through its training step by step.
 
-The run is trained once (cached) with every visit recorded; the controls
-move the time step and only the stage (figure, math, diagnostics) redraws.
-Points of 2-D data can be added and removed by clicking on the plot or in a
-table (:mod:`ui.edit_panel`); that retrains. Every setting, the point edits
-and the step live in the URL. Session keys start with ``pg_``.
+The run is trained once (cached) with every visit recorded and sent to the
+browser once (:mod:`ui.player`): stepping, playing and scrubbing happen
+there, the server is asked again only when the data, the learner, a setting
+or the points change. Points of 2-D data can be added and removed by
+clicking on the plot or in a table (:mod:`ui.edit_panel`); that retrains.
+Every setting, the point edits and the step live in the URL. Session keys
+start with ``pg_``.
 """
 
 from __future__ import annotations
@@ -16,35 +18,19 @@ import numpy as np
 import streamlit as st
 
 from ui import state
-from ui.controls import learner_panel, play_interval, playback_controls
 from ui.data_panel import data_panel
-from ui.diagnostics import accuracies_at, diagnostics_panel
-from ui.edit_panel import (
-    drop_edits,
-    edit_bar,
-    edits_changed,
-    plot_clicked,
-    points_table,
-    url_entry,
-    with_edits,
-)
-from ui.export import events_csv, points_csv, run_json, run_record
-from ui.figures import (
-    Show,
-    angle_figure,
-    axis_box,
-    margin_histogram,
-    plane_figure,
-    projection_figure,
-)
+from ui.edit_panel import drop_edits, edit_bar, plot_clicked, points_table, url_entry, with_edits
+from ui.export import events_csv, points_csv, run_record
+from ui.learner_panel import learner_panel
 from ui.learners import LEARNERS
-from ui.math_panel import math_panel
+from ui.player import page_payload, playback, rule_box, url_step
 from ui.runs import get_dataset, train
 from ui.safety import attempt
 from ui.state import control, hidden
+from ui.style import Show
 
 PREFIX = "pg_"
-CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}
+PLAYER = f"{PREFIX}player"
 
 
 def _view_toggles() -> tuple[Show, str, tuple[str, ...]]:
@@ -104,7 +90,7 @@ def _view_toggles() -> tuple[Show, str, tuple[str, ...]]:
         options=["png", "svg"],
         prefix=PREFIX,
         group="view",
-        help="The camera button above the figure downloads it in this format.",
+        help="The figure's download button (and the camera button above it) saves this format.",
     )
     compare = control(
         st.multiselect,
@@ -153,117 +139,56 @@ def _last_good(request, data, key, values, epochs):
     return ss.get(f"{PREFIX}last_good", (None, None, None))
 
 
-def _share_and_export(run, data, request, t, params):
-    st.markdown(
-        "**Link to this view** (settings, seed, point edits and step; an uploaded file is "
-        "not part of the link). Add `&hide=data,learner` to hide control groups from students."
-    )
-    st.code(state.share_link({**params, "t": str(t)}), language=None, wrap_lines=True)
-    record = run_record(run, data, request, t, accuracies_at(run, data, t))
-    downloads = [  # key, label, data (a callable runs on click), file name, MIME type, help
-        ("json", "Run as JSON (settings, metrics)", run_json(record), "perceptron-run.json",
-         "application/json", None),
+def _downloads(run, data) -> None:
+    """The trace and the points as CSV (the link, the figure and the JSON are in the component)."""
+    downloads = [  # key, label, data (a callable runs on click), file name, help
         ("csv", "Every step as CSV (the trace)", lambda: events_csv(run), "perceptron-trace.csv",
-         "text/csv", None),
+         None),
         ("points", "Training points as CSV", lambda: points_csv(data), "perceptron-points.csv",
-         "text/csv", "After noise and your edits: the file can be uploaded again."),
+         "After noise and your edits: the file can be uploaded again."),
     ]  # fmt: skip
-    for column, (key, label, content, file_name, mime, help_text) in zip(
-        st.columns(len(downloads)), downloads, strict=True
-    ):
-        column.download_button(
-            label,
-            content,
-            file_name=file_name,
-            mime=mime,
-            key=f"{PREFIX}dl_{key}",
-            width="stretch",
-            on_click="ignore",
-            help=help_text,
-        )
+    with st.expander("Download the trace and the points"):
+        for column, (key, label, content, file_name, help_text) in zip(
+            st.columns(len(downloads)), downloads, strict=True
+        ):
+            column.download_button(
+                label,
+                content,
+                file_name=file_name,
+                mime="text/csv",
+                key=f"{PREFIX}dl_{key}",
+                width="stretch",
+                on_click="ignore",
+                help=help_text,
+            )
 
 
-def _stage(request, data, run, show, image, compare_runs, params, clickable):
-    """Everything that depends on the time step: redrawn alone when the step changes."""
-    if edits_changed(PREFIX, request):
-        st.rerun()  # a click changed the points: retrain, which is the whole page's work
-    tl = run.timeline
-    t = playback_controls(PREFIX, tl)
-    config = CHART_CONFIG | {
-        "toImageButtonOptions": {"format": image, "filename": "perceptron-lab"}
+def _player(request, data, runs, show, image, params, click) -> None:
+    """The browser component: figure(s), playback, math panel, diagnostics, share box."""
+    run = runs[0]
+    compare = len(runs) > 1
+    if not compare and not hidden("math"):
+        rule_box(run.learner, key=f"{PREFIX}rule")
+    payload = page_payload(request, data, runs, seed=request.seed)
+    hide = frozenset(group for group in ("controls", "math", "diagnostics") if hidden(group))
+    share = {
+        "base": st.context.url or "",
+        "params": {k: v for k, v in params.items() if k != "t"},
+        "record": run_record(run, data, request),
     }
-    mode = run.learner.shown_mode(run.values)
-    show = Show(**{**show.__dict__, "mode": mode})
-    two_d = data.n_features == 2
-    if compare_runs:
-        box = axis_box(data.X, data.X_test)
-        cols = st.columns(len(compare_runs))
-        for col, other in zip(cols, compare_runs):
-            with col:
-                st.markdown(f"**{other.learner.title}**")
-                other_show = Show(
-                    **{**show.__dict__, "mode": other.learner.shown_mode(other.values)}
-                )
-                col.plotly_chart(
-                    plane_figure(
-                        data,
-                        other,
-                        min(t, other.timeline.n_events),
-                        other_show,
-                        height=420,
-                        box=box,
-                    ),
-                    width="stretch",
-                    config=config,
-                    key=f"{PREFIX}cmp_{other.learner_key}",
-                )
-        return
-    fig_col, math_col = st.columns([3, 2]) if not hidden("math") else (st.container(), None)
-    with fig_col:
-        if two_d:
-            click = partial(plot_clicked, PREFIX, f"{PREFIX}figure") if clickable else "ignore"
-            st.plotly_chart(
-                plane_figure(data, run, t, show, clickable=clickable),
-                width="stretch",
-                config=config,
-                key=f"{PREFIX}figure",
-                on_select=click,
-                selection_mode="points",
-            )
-        elif tl.W.shape[2] == 0 or tl.n_members > 1:
-            st.info(
-                "This learner has no single weight vector to project on; use 2-D data "
-                "to see its boundary."
-            )
-        else:
-            st.plotly_chart(
-                projection_figure(data, run, t, show, seed=request.seed),
-                width="stretch",
-                config=config,
-                key=f"{PREFIX}projection",
-            )
-            a, b = st.columns(2)
-            if data.w_star is not None:
-                a.plotly_chart(
-                    angle_figure(data, run, t),
-                    width="stretch",
-                    config=config,
-                    key=f"{PREFIX}angle",
-                )
-            b.plotly_chart(
-                margin_histogram(data, run, t),
-                width="stretch",
-                config=config,
-                key=f"{PREFIX}margins",
-            )
-    if math_col is not None:
-        with math_col, st.container(border=True, key=f"{PREFIX}math"):
-            math_panel(run, data, t)
-    if not hidden("diagnostics"):
-        with st.expander("Diagnostics", expanded=True):
-            diagnostics_panel(run, data, t, PREFIX)
-        with st.expander("Share and export"):
-            _share_and_export(run, data, request, t, params)
+    playback(
+        PLAYER,
+        payload,
+        run,
+        data,
+        show=show,
+        initial_t=url_step(),
+        click="off" if compare else click,
+        image=image,
+        hide=hide,
+        share=share,
+        on_click=partial(plot_clicked, PREFIX, PLAYER),
+    )
 
 
 def render() -> None:
@@ -315,21 +240,13 @@ def render() -> None:
             ]
             compare_runs = [run] + [r for r in others if r is not None]
     click = edit_bar(PREFIX, data, clicks=not compare_runs)  # compare charts take no clicks
-    # write the URL before the stage: its link shows the current values
+    # write the URL before the component: its link shows the current values
     state.mark_url_read(PREFIX)
     params = state.write_url(PREFIX, extra=url_entry(PREFIX))
-    st.fragment(run_every=play_interval(PREFIX))(attempt)(
-        "Drawing this step",
-        _stage,
-        request,
-        data,
-        run,
-        show,
-        image,
-        compare_runs,
-        params,
-        clickable=click != "off",
-    )
+    runs = compare_runs or [run]
+    attempt("Drawing the run", _player, request, data, runs, show, image, params, click)
+    if not hidden("diagnostics"):
+        _downloads(run, data)
     if data.n_features == 2 and not hidden("data"):
         with st.expander("Points table: edit, add or delete rows"):
             points_table(PREFIX, data)

@@ -9,8 +9,8 @@ nginx runs as this user with its own configuration, logs and temporary
 files in a temporary folder (no system service, no root needed). Then the
 visitors (browser contexts of one headless chromium, see
 ``benchmarks/sessions.py``) open the playground through nginx, 0.5 s apart,
-and each one steps and changes a setting, first one visitor at a time, then
-all at once. The same visitors then use one app process without a proxy.
+and each one steps (in the browser) and changes a setting (the data seed: a
+new run from the server), first one visitor at a time, then all at once. The same visitors then use one app process without a proxy.
 
 Reported for each setup: how many visitors got their first figure, how they
 were spread over the replicas (the cookie nginx set, and whether any request
@@ -40,7 +40,8 @@ from pathlib import Path
 from playwright.async_api import async_playwright
 from sessions import ROOT, Visitor, perceptron_lab, start_app, summary
 
-from tests.live import CHROMIUM, CHROMIUM_ARGS, free_port, stop, wait_for_health
+from tests.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.live import free_port, stop, wait_for_health
 
 RECIPE = ROOT / "docs" / "nginx-replicas.conf"
 COOKIE = "perceptron_lab_replica"

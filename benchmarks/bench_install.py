@@ -33,7 +33,8 @@ from pathlib import Path
 from playwright.async_api import async_playwright
 from sessions import ROOT, TIMEOUT_MS, Visitor, start_app
 
-from tests.live import CHROMIUM, CHROMIUM_ARGS, free_port, stop
+from tests.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.live import free_port, stop
 
 
 def build_wheel(folder: Path) -> Path:

@@ -2,22 +2,25 @@
 
 A :class:`Visitor` is a Playwright browser context (its own cookies, as a
 separate person) on Debian's chromium. It times navigation to the
-playground's figure being painted, and one click on Step or on a setting
-until its result is on screen ("on screen": the change is in the page and
-the browser has painted two frames since). Each time comes with the moment
-the server's last message arrived before it, which separates the server's
-part from the browser's.
+playground's first painted step, a click on Step, and a setting change (the
+data seed: a new run from the server), each until the playback component
+has painted the result and the browser has drawn two frames since. Each time
+comes with the moment the server's last message arrived before it, which
+separates the server's part from the browser's (a step is the browser's
+alone: it sends nothing to the server).
 
-The selectors are those of today's playground (a Plotly figure that the
-server re-sends on every rerun): a Step click reruns the server, the
-setting change ("Decision region" in the sidebar) reruns it and redraws the
-figure. If the playground's controls change, change them here.
+The selectors are those of the playback component (``ui/playback``): its
+frame, ``window.playback`` (the painted step, the payload's id) and its
+Step button; the Seed field is the data panel's. If they change, change
+them here.
 
 Also starts the app with ``perceptron-lab app`` and waits for its health check.
 """
 
 from __future__ import annotations
 
+import asyncio
+import math
 import os
 import statistics
 import subprocess
@@ -31,14 +34,13 @@ sys.path.insert(0, str(ROOT))
 
 from tests.live import wait_for_health  # noqa: E402
 
-VIEWPORT = {"width": 1400, "height": 1000}
-FIGURE = ".st-key-pg_figure .js-plotly-plot"
-#: The figure's Plotly state once drawn: its title (the step) and its number of traces.
-FIGURE_STATE = f"""() => {{
-    const el = document.querySelector('{FIGURE}');
-    if (!el || !el._fullLayout || !el.querySelector('.main-svg')) return null;
-    return {{title: el.layout.title.text, traces: el.data.length}};
-}}"""
+VIEWPORT = {"width": 1280, "height": 900}
+FRAME = "iframe[title$='playback']"
+#: In the component's frame: the painted step and the run's id, once a step is painted.
+STATE = (
+    "() => window.playback && window.playback.painted !== null"
+    " ? {step: window.playback.painted, run: window.playback.payloadId} : null"
+)
 TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 TIMEOUT_MS = 180_000
 
@@ -71,15 +73,10 @@ def start_app(command: list[str], port: int, log: Path, env: dict | None = None)
     return proc, time.perf_counter() - start
 
 
-async def _until(page, condition: str, arg=None) -> None:
-    await page.wait_for_function(condition, arg=arg, timeout=TIMEOUT_MS)
-    await page.evaluate(TWO_FRAMES)
-
-
 @dataclass(frozen=True)
 class Timing:
     """Seconds from an action until its result was painted, and until the server's last
-    message before that (arrival as Playwright saw it): the rest was the browser's work."""
+    message before that (arrival as Playwright saw it; NaN when the server sent nothing)."""
 
     painted: float
     served: float
@@ -96,46 +93,63 @@ class Visitor:
 
     @classmethod
     async def arrive(cls, browser, url: str) -> tuple[Visitor, Timing]:
-        """A new visitor (own cookies) opening ``url``, timed to the first figure."""
+        """A new visitor (own cookies) opening ``url``, timed to the first painted step."""
         context = await browser.new_context(viewport=VIEWPORT)
         visitor = cls(await context.new_page())
         timing = await visitor._timed(
-            lambda: visitor.page.goto(url, timeout=TIMEOUT_MS),
-            f"() => ({FIGURE_STATE})() !== null",
+            lambda: visitor.page.goto(url, timeout=TIMEOUT_MS), lambda state: state is not None
         )
         return visitor, timing
 
     async def step(self) -> Timing:
-        """A click on Step, until the figure shows the next step."""
-        return await self._click(".st-key-pg_step button", "title")
+        """A click on Step, until the next step is painted."""
+        before = await self._state()
+        button = self.page.frame_locator(FRAME).first.locator(".btn-step")
+        return await self._timed(
+            button.click, lambda state: state and state["step"] == before["step"] + 1
+        )
 
     async def change_setting(self) -> Timing:
-        """A click on the "Decision region" toggle, until the figure is redrawn."""
-        return await self._click(".st-key-pg_region label", "traces")
+        """A new data seed, until the new run's first step is painted."""
+        before = await self._state()
+        seed = self.page.get_by_label("Seed", exact=True)
+        new = str(int(await seed.input_value()) + 1)
+
+        async def enter():
+            await seed.fill(new)
+            await seed.press("Enter")
+
+        return await self._timed(enter, lambda state: state and state["run"] != before["run"])
 
     async def leave(self) -> None:
         await self.page.context.close()
 
-    async def _click(self, selector: str, changes: str) -> Timing:
-        """Click ``selector``; timed until the figure's ``changes`` ("title", "traces") differ."""
-        before = (await self.page.evaluate(FIGURE_STATE))[changes]
-        return await self._timed(
-            lambda: self.page.locator(selector).first.click(),
-            f"(old) => {{ const s = ({FIGURE_STATE})(); return s && s.{changes} !== old; }}",
-            before,
-        )
+    async def _state(self):
+        """The component's painted step and run, or None before its first paint."""
+        frame = next((f for f in self.page.frames if "/component/" in f.url), None)
+        try:
+            return await frame.evaluate(STATE) if frame else None
+        except Exception:  # the frame is (re)loading
+            return None
 
-    async def _timed(self, action, condition: str, arg=None) -> Timing:
+    async def _timed(self, action, done) -> Timing:
         start = time.perf_counter()
         await action()
-        await _until(self.page, condition, arg)
+        deadline = start + TIMEOUT_MS / 1000
+        while not done(await self._state()):
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"nothing painted within {TIMEOUT_MS / 1000:.0f} s")
+            await asyncio.sleep(0.01)
+        await self.page.evaluate(TWO_FRAMES)
         end = time.perf_counter()
-        served = max((t for t in self.frames if start <= t <= end), default=float("nan"))
+        served = max((t for t in self.frames if start <= t <= end), default=math.nan)
         return Timing(end - start, served - start)
 
 
 def summary(seconds: list[float]) -> str:
-    """``p50 / p95 / max`` in seconds, from at least one value."""
-    values = sorted(seconds)
+    """``p50 / p95 / max`` in seconds (a dash when there is no number)."""
+    values = sorted(s for s in seconds if not math.isnan(s))
+    if not values:
+        return f"{'-':>22s}"
     p95 = values[min(len(values) - 1, round(0.95 * (len(values) - 1)))]
     return f"{statistics.median(values):6.2f} / {p95:6.2f} / {values[-1]:6.2f}"

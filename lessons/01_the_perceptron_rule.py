@@ -14,8 +14,9 @@ import streamlit as st
 from lessons._basics import seed_control
 from perceptron_core import _engine
 from ui.datasource import DataRequest
-from ui.figures import Show
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from ui.payload.extras import Panel, Text, Value
+from ui.style import Show
 
 PREFIX = "l01_"
 EPOCHS = 20
@@ -34,26 +35,39 @@ def score_changes(run, data) -> tuple[np.ndarray, np.ndarray]:
     return new - old, est.eta * ((x**2).sum(axis=1) + est.C_)
 
 
-def update_numbers(run, data, t: int) -> None:
-    """Beside the figure: the example's score before and after the current update."""
+def update_numbers(run, data) -> list[Panel]:
+    """Beside the figure: at each update, the example's score before and after it, against
+    the rule's η(‖x‖² + C) (one value per time step, shown by the browser)."""
     tl, est = run.timeline, run.estimator
-    with st.container(border=True):
-        st.markdown("**What this update did to the example's own score**")
-        if not tl.is_update(t):
-            st.caption("No update at this step. Press **Next update** to jump to one.")
-            return
-        j = int(tl.index[tl.event(t)])
-        x, y = data.X[j], int(data.y[j])
-        w_old, th_old = tl.previous_hypothesis(t)
-        w_new, th_new = tl.hypothesis(t)
-        before, after = y * (w_old @ x - th_old), y * (w_new @ x - th_new)
-        # inline math, one line each: it wraps inside the narrow column (display math clips)
-        st.markdown(rf"$y(\langle w,x\rangle - \theta):\ {before:.4g} \to {after:.4g}$")
-        st.markdown(rf"$\text{{change}} = {after - before:.4g}$")
-        st.markdown(
-            rf"$\eta\,(\lVert x\rVert^2 + C) = {est.eta:g}\cdot({x @ x:.4g} + {est.C_:.4g})"
-            rf" = {est.eta * (x @ x + est.C_):.4g}$"
+    updates = np.flatnonzero(tl.before != tl.after)
+    change, predicted = score_changes(run, data)
+    j = tl.index[updates]
+    X, y = data.X[j], data.y[j]
+    W, theta = tl.W[0], tl.theta[0]
+    per_step = {name: np.full(tl.n_events + 1, np.nan) for name in ("before", "after", "sq")}
+    step = updates + 1  # the time step just after each update
+    per_step["before"][step] = y * (
+        (W[tl.before[updates]] * X).sum(axis=1) - theta[tl.before[updates]]
+    )
+    per_step["after"][step] = per_step["before"][step] + change
+    per_step["sq"][step] = (X**2).sum(axis=1)
+    rule = np.full(tl.n_events + 1, np.nan)
+    rule[step] = predicted
+    return [
+        Panel(
+            "What this update did to the example's own score",
+            [
+                Text("No update at this step. Press Next update to jump to one.",
+                     when="no_update", caption=True),
+                Value("y(⟨w,x⟩ − θ) before", per_step["before"], per="step", when="update"),
+                Value("y(⟨w,x⟩ − θ) after", per_step["after"], per="step", when="update"),
+                Value("change", per_step["after"] - per_step["before"], per="step", when="update"),
+                Value("‖x‖²", per_step["sq"], per="step", when="update"),
+                Value(f"η(‖x‖² + C), with η = {est.eta:g}, C = {est.C_:.4g}", rule, per="step",
+                      when="update"),
+            ],
         )
+    ]  # fmt: skip
 
 
 def live_numbers(run, data) -> dict:
@@ -139,7 +153,7 @@ data, run = stage(
     {"eta": eta},
     epochs=EPOCHS,
     show=Show(band=False, test_points=False),
-    beside=update_numbers,
+    extras=update_numbers,
     start=lambda timeline: timeline.next_update(0),  # open on the first update
 )
 

@@ -18,7 +18,6 @@ from perceptron_core import Perceptron, _engine
 from perceptron_core.datasets import make_separable
 from ui.datasource import DataRequest
 from ui.diagnostics import novikoff_bound
-from ui.figures import BLACK, BLUE, VERMILLION, Show
 from ui.lesson import (
     CHART_CONFIG,
     check_question,
@@ -28,6 +27,8 @@ from ui.lesson import (
     stage,
     try_this,
 )
+from ui.payload.extras import Panel, Progress, Text
+from ui.style import BLACK, BLUE, VERMILLION, Show
 
 PREFIX = "l02_"
 EPOCHS = 30
@@ -39,31 +40,34 @@ SWEEP_SETS, SWEEP_POINTS = 8, 300
 SWEEP_EPOCHS = 5_000
 
 
-def bound_box(run, data, t: int) -> None:
+def bound_box(run, data) -> list[Panel]:
     """Beside the figure: Novikoff's bound for these data and the updates so far."""
     tl, est = run.timeline, run.estimator
     bound, R, gamma = novikoff_bound(
         data.X, data.y, data.w_star, data.theta_star, est.eta, est.C_, est.theta_init_
     )
-    with st.container(border=True):
-        st.markdown("**Novikoff's bound on these data**")
-        st.markdown(  # inline math: wraps in the narrow column, where display math clips
-            rf"$R = {R:.3g},\ \gamma = {gamma:.3g}$: at most **{bound:,.0f}** updates"
+    per_epoch = tl.mistakes_per_epoch()
+    clean = np.flatnonzero(per_epoch == 0)
+    whole_run = f"The whole run: {tl.W.shape[1] - 1} updates; " + (
+        f"epoch {clean[0] + 1} is the first without one."
+        if len(clean)
+        else f"still updating after {EPOCHS} epochs."
+    )
+    return [
+        Panel(
+            "Novikoff's bound on these data",
+            [
+                Text(f"R = {R:.3g}, γ = {gamma:.3g}: at most {bound:,.0f} updates"),
+                Progress(
+                    "Updates so far: {value} of at most {max}",
+                    np.arange(tl.W.shape[1]),
+                    maximum=bound,
+                    format=",.0f",
+                ),
+                Text(whole_run, caption=True),
+            ],
         )
-        st.progress(
-            min(tl.row(t) / bound, 1.0),
-            text=f"Updates so far: {tl.row(t)} of at most {bound:,.0f}",
-        )
-        per_epoch = tl.mistakes_per_epoch()
-        clean = np.flatnonzero(per_epoch == 0)
-        st.caption(
-            f"The whole run: {tl.W.shape[1] - 1} updates; "
-            + (
-                f"epoch {clean[0] + 1} is the first without one."
-                if len(clean)
-                else f"still updating after {EPOCHS} epochs."
-            )
-        )
+    ]
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -229,7 +233,7 @@ data, run = stage(
     "perceptron",
     epochs=EPOCHS,
     show=Show(band=False, test_points=False, target=True),
-    beside=bound_box,
+    extras=bound_box,
     start=at_end,
 )
 

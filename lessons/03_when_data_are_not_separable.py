@@ -8,74 +8,39 @@ Session keys start with ``l03_``.
 
 from __future__ import annotations
 
-import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
-from lessons._basics import accuracy, at_end, noisy_line, seed_control
+from lessons._basics import accuracy, at_end, line_accuracies, noisy_line, seed_control
 from perceptron_core import _engine
-from ui.figures import BLUE, ORANGE, VERMILLION, Show
-from ui.lesson import (
-    CHART_CONFIG,
-    check_question,
-    lesson_header,
-    research,
-    show_code,
-    stage,
-    try_this,
-)
+from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from ui.payload.extras import Panel, Trail
+from ui.style import BLUE, ORANGE, Show
 
 PREFIX = "l03_"
 
 
-def hypothesis_accuracies(run, data) -> tuple[np.ndarray, np.ndarray]:
-    """Training and test accuracy of every hypothesis of the run (row k: after k updates)."""
-    W, theta = run.timeline.W[0], run.timeline.theta[0]
-
-    def acc(X, y):
-        return (np.where(X @ W.T - theta > 0, 1, -1) == y[:, None]).mean(axis=0)
-
-    return acc(data.X, data.y), acc(data.X_test, data.y_test)
-
-
-def accuracy_trail(run, data, t: int) -> None:
+def accuracy_trail(run, data) -> list[Panel]:
     """Beside the figure: accuracy of each hypothesis so far, the current one marked."""
-    train, test = hypothesis_accuracies(run, data)
-    k = run.timeline.row(t)
-    updates = np.arange(k + 1)
-    st.markdown("**Accuracy of each hypothesis so far**")
-    fig = go.Figure()
-    fig.add_scatter(
-        x=updates,
-        y=train[: k + 1],
-        name="training (noisy labels)",
-        mode="lines",
-        line={"color": BLUE, "width": 1},
-    )
-    fig.add_scatter(
-        x=updates,
-        y=test[: k + 1],
-        name="test (clean labels)",
-        mode="lines",
-        line={"color": ORANGE, "width": 1},
-    )
-    fig.add_scatter(
-        x=[k],
-        y=[test[k]],
-        name="current",
-        mode="markers",
-        marker={"color": VERMILLION, "size": 10, "symbol": "circle-open", "line": {"width": 3}},
-    )
+    train = line_accuracies(run, data.X, data.y)
+    test = line_accuracies(run, data.X_test, data.y_test)
     low = min(0.4, float(min(train.min(), test.min())) - 0.02)  # room for a line gone wrong
-    fig.update_layout(
-        height=340,
-        template="plotly_white",
-        margin={"l": 10, "r": 10, "t": 50, "b": 10},  # the legend sits on top
-        xaxis_title="after update number",
-        yaxis={"title": "accuracy", "tickformat": ".0%", "range": [low, 1.02]},
-        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 11}},
-    )
-    st.plotly_chart(fig, width="stretch", config=CHART_CONFIG, key=f"{PREFIX}trail")
+    return [
+        Panel(
+            "Accuracy of each hypothesis so far",
+            [
+                Trail(
+                    "",
+                    (
+                        ("training (noisy labels)", train, BLUE),
+                        ("test (clean labels)", test, ORANGE),
+                    ),
+                    x_title="after update number",
+                    y_format=".0%",
+                    y_range=(low, 1.02),
+                )
+            ],
+        )
+    ]
 
 
 def live_numbers(run, data) -> dict:
@@ -163,7 +128,7 @@ data, run = stage(
     "perceptron",
     epochs=epochs,
     show=Show(band=False, test_points=False, target=True),
-    beside=accuracy_trail,
+    extras=accuracy_trail,
     start=at_end,
 )
 

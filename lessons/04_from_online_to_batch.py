@@ -20,31 +20,33 @@ from lessons._basics import (
 )
 from perceptron_core import _engine
 from perceptron_core._record import HypothesisRecord
-from ui.diagnostics import accuracies_at
-from ui.figures import Show
 from ui.learners import MODES
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from ui.payload.extras import Accuracies, Panel, Text
+from ui.style import Show
 
 PREFIX = "l04_"
 #: Label-noise levels of the research table (KW's grid has 0 to 0.25).
 NOISE_LEVELS = (0.0, 0.05, 0.15, 0.25)
 
 
-def four_predictors(run, data, t: int) -> None:
+def four_predictors(run, data) -> list[Panel]:
     """Beside the figure: each predictor's accuracy at this step, and after training."""
-    acc = accuracies_at(run, data, t)
-    st.markdown("**The four predictors at this step**")
-    st.dataframe(
-        [{"data": part, **{m: f"{v:.1%}" for m, v in accs.items()}} for part, accs in acc.items()],
-        hide_index=True,
-        width="stretch",
-    )
     final = {m: accuracy(run.final_test[m], data.y_test) for m in MODES}
-    st.caption(
-        "After the whole run, from the core's `predict_all` (test): "
-        + ", ".join(f"{m} {v:.1%}" for m, v in final.items())
-        + "."
-    )
+    return [
+        Panel(
+            "The four predictors at this step",
+            [
+                Accuracies(),
+                Text(
+                    "After the whole run, from the core's predict_all (test): "
+                    + ", ".join(f"{m} {v:.1%}" for m, v in final.items())
+                    + ".",
+                    caption=True,
+                ),
+            ],
+        )
+    ]
 
 
 lesson_header(
@@ -125,7 +127,7 @@ data, run = stage(
         test_points=False,
         target=True,
     ),
-    beside=four_predictors,
+    extras=four_predictors,
     start=at_end,
 )
 

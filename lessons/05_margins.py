@@ -12,11 +12,19 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from lessons._basics import at_end, kw_caption, kw_cross_validated, noisy_line, seed_control
+from lessons._basics import (
+    at_end,
+    kw_caption,
+    kw_cross_validated,
+    line_accuracies,
+    noisy_line,
+    seed_control,
+)
 from perceptron_core import _engine
 from perceptron_core.thick_separator import _thick_separator_epochs
-from ui.figures import Show
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from ui.payload.extras import Panel, Text, Value
+from ui.style import Show
 from ui.timeline import MARGIN, MISTAKE
 
 PREFIX = "l05_"
@@ -26,28 +34,29 @@ NOISE_LEVELS, TAUS = (0.05, 0.15), (0.0, 0.125, 0.5, 1.0)
 LEARNER_KEYS = {"Perceptron with margin (PAM)": "margin", "Thick separator": "thick"}
 
 
-def band_numbers(run, data, t: int) -> None:
+def band_numbers(run, data) -> list[Panel]:
     """Beside the figure: the band in distance units, ‖w‖, the updates, the test accuracy."""
     tl, learner = run.timeline, run.learner
-    w, theta = tl.hypothesis(t)
-    norm = float(np.linalg.norm(w))
-    half_width = learner.band(run.estimator)[1] if learner.band(run.estimator) else 0.0
-    kinds = tl.kind[0, :t]
-    test_acc = float(np.mean(np.where(data.X_test @ w - theta > 0, 1, -1) == data.y_test))
-    with st.container(border=True):
-        st.markdown("**The band and the line at this step**")
-        if norm == 0:
-            st.caption("w = 0: no line and no band yet.")
-            return
-        st.latex(
-            rf"\text{{half-width}} = \frac{{{half_width:.3g}}}{{\lVert w\rVert}}"
-            rf" = \frac{{{half_width:.3g}}}{{{norm:.3g}}} = {half_width / norm:.3g}"
+    norms = np.linalg.norm(tl.W[0], axis=1)
+    band = learner.band(run.estimator)
+    half_width = band[1] if band else 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        distance = np.where(norms > 0, half_width / norms, np.nan)
+    so_far = {kind: np.r_[0, np.cumsum(tl.kind[0] == kind)] for kind in (MISTAKE, MARGIN)}
+    return [
+        Panel(
+            "The band and the line at this step",
+            [
+                Text("w = 0: no line and no band yet.", caption=True, values=norms == 0),
+                Value(f"half-width = {half_width:.3g} / ‖w‖", distance, format=".3g"),
+                Value("‖w‖", norms, format=".3g"),
+                Value("updates so far on mistakes", so_far[MISTAKE], per="step", format=","),
+                Value("updates so far inside the band", so_far[MARGIN], per="step", format=","),
+                Value("test accuracy of this line", line_accuracies(run, data.X_test, data.y_test),
+                      format=".1%"),
+            ],
         )
-        st.markdown(
-            f"Updates so far: **{int((kinds == MISTAKE).sum())}** on mistakes, "
-            f"**{int((kinds == MARGIN).sum())}** inside the band. "
-            f"Test accuracy of this line: **{test_acc:.1%}**."
-        )
+    ]  # fmt: skip
 
 
 def margin_gain(table) -> str:
@@ -150,7 +159,7 @@ data, run = stage(
     values,
     epochs=20,
     show=Show(test_points=False, target=True),
-    beside=band_numbers,
+    extras=band_numbers,
     start=at_end,
 )
 

@@ -12,26 +12,18 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from lessons._basics import at_end, seed_control
-from lessons._charts import one_decimal, small_chart
+from lessons._charts import one_decimal
 from perceptron_core.experiments import RunOptions, paum_study, resolve
 from perceptron_core.metrics import average_precision, precision_recall_curve
 from perceptron_core.paum import _paum_epochs
 from ui.datasource import DataRequest
-from ui.figures import BLUE, VERMILLION, Show
-from ui.lesson import (
-    CHART_CONFIG,
-    check_question,
-    lesson_header,
-    research,
-    show_code,
-    stage,
-    try_this,
-)
+from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from ui.payload.extras import Curves, Panel, Text, Value
 from ui.runs import get_dataset
+from ui.style import Show
 
 PREFIX = "l06_"
 N_SAMPLES = 630  # half of them train, half test
@@ -53,56 +45,53 @@ def rare_request(seed: int, rate: float) -> DataRequest:
     )
 
 
-def test_scores(run, data, t: int) -> np.ndarray:
-    """``f(x) = <w,x> + b`` of the hypothesis at step ``t`` on the test points."""
-    w, theta = run.timeline.hypothesis(t)
-    return data.X_test @ w - theta  # the timeline stores the threshold θ = -b
+#: The most hypotheses whose precision–recall curve the browser receives (evenly spaced).
+MAX_CURVES = 200
 
 
-def ranking_numbers(run, data, t: int) -> None:
-    """Beside the figure: precision, recall and average precision of the line at step ``t``."""
-    scores = test_scores(run, data, t)
+def ranking_numbers(run, data) -> list[Panel]:
+    """Beside the figure: precision, recall, average precision and the precision–recall curve
+    of every hypothesis on the test points (the curve at up to :data:`MAX_CURVES` of them)."""
+    W, theta = run.timeline.W[0], run.timeline.theta[0]
+    scores = data.X_test @ W.T - theta  # f(x) = <w,x> + b: the timeline stores θ = -b
     positive = data.y_test > 0
     predicted = scores > 0  # sign(0) is the negative class
-    hits = int(np.sum(predicted & positive))
-    with st.container(border=True):
-        st.markdown(f"**On the {len(scores)} test points ({int(positive.sum())} positive)**")
-        cols = st.columns(3)
-        cols[0].metric("Recall", f"{hits / positive.sum():.0%}")
-        cols[1].metric("Precision", f"{hits / predicted.sum():.0%}" if predicted.any() else "none")
-        if np.ptp(scores) > 0:  # w = 0 ranks nothing
-            cols[2].metric("AP", f"{average_precision(data.y_test, scores):.3f}")
-            st.plotly_chart(
-                pr_figure(data.y_test, scores), width="stretch", config=CHART_CONFIG,
-                key=f"{PREFIX}pr",
-            )  # fmt: skip
-        else:
-            cols[2].metric("AP", "—")
-            st.caption("w = 0: every test point gets the same score, so there is no ranking yet.")
-
-
-def pr_figure(y_test: np.ndarray, scores: np.ndarray) -> go.Figure:
-    """The precision–recall curve of ``scores``, the operating point ``f(x) > 0`` marked."""
-    precision, recall, _ = precision_recall_curve(y_test, scores)
-    positive, predicted = y_test > 0, scores > 0
-    hits = np.sum(predicted & positive)
-    fig = go.Figure()
-    fig.add_scatter(
-        x=recall, y=precision, mode="lines+markers", name="threshold moved along the ranking",
-        line={"color": BLUE, "shape": "hv"}, marker={"size": 4},
-    )  # fmt: skip
-    if predicted.any():
-        fig.add_scatter(
-            x=[hits / positive.sum()], y=[hits / predicted.sum()], mode="markers",
-            name="the line (f(x) > 0)",
-            marker={"color": VERMILLION, "size": 12, "symbol": "circle-open", "line": {"width": 3}},
-        )  # fmt: skip
-    return small_chart(
-        fig,
-        280,
-        {"title": "recall", "range": [0, 1.03], "tickformat": ".0%"},
-        {"title": "precision", "range": [0, 1.05], "tickformat": ".0%"},
+    hits = (predicted & positive[:, None]).sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        recall = hits / positive.sum()
+        precision = np.where(predicted.any(axis=0), hits / predicted.sum(axis=0), np.nan)
+    ranks = np.ptp(scores, axis=0) > 0  # w = 0 ranks nothing
+    ap = np.array(
+        [average_precision(data.y_test, s) if r else np.nan for s, r in zip(scores.T, ranks)]
     )
+    rows = np.unique(
+        np.linspace(0, len(theta) - 1, min(len(theta), MAX_CURVES)).round().astype(int)
+    )
+    rows = rows[ranks[rows]]
+    curves = [precision_recall_curve(data.y_test, scores[:, k])[:2] for k in rows]
+    return [
+        Panel(
+            f"On the {len(data.y_test)} test points ({int(positive.sum())} positive)",
+            [
+                Value("recall", recall, format=".0%"),
+                Value("precision", precision, format=".0%"),
+                Value("AP (average precision)", ap, format=".3f"),
+                Text("w = 0: every test point gets the same score, so there is no ranking yet.",
+                     caption=True, values=~ranks),
+                Curves(
+                    "Precision–recall",
+                    rows,
+                    x=tuple(r for _, r in curves),
+                    y=tuple(p for p, _ in curves),
+                    point=(recall, precision),
+                    curve_name="threshold moved along the ranking",
+                    point_name="the line (f(x) > 0)",
+                    x_title="recall",
+                    y_title="precision",
+                ),
+            ],
+        )
+    ]  # fmt: skip
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -220,7 +209,7 @@ stage(
     {"tau_pos": tau_pos * R2, "tau_neg": tau_neg * R2, "eta": 1.0, "lam": 0.0},
     epochs=20,
     show=Show(arrows=False),
-    beside=ranking_numbers,
+    extras=ranking_numbers,
     start=at_end,
 )
 st.caption(f"R² = {R2:.3g} on this training set; at most 20 epochs (PAUM stops after an epoch "

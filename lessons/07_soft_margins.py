@@ -16,13 +16,22 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from lessons._basics import KW_FEATURES, KW_FOLDS, KW_MARGIN, at_end, noisy_line, seed_control
+from lessons._basics import (
+    KW_FEATURES,
+    KW_FOLDS,
+    KW_MARGIN,
+    at_end,
+    line_accuracies,
+    noisy_line,
+    seed_control,
+)
 from lessons._charts import one_decimal
 from perceptron_core import _engine
 from perceptron_core.experiments import RunOptions, kw_sets, kw_settings, parameter_search
-from ui.figures import Show
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from ui.payload.extras import Panel, Value
 from ui.runs import get_dataset
+from ui.style import Show
 from ui.timeline import BLOCKED, RESCUED, UPDATE_KINDS
 
 PREFIX = "l07_"
@@ -55,22 +64,34 @@ def settings_for(form: str, strength: float, mean_sq_norm: float) -> tuple[str, 
     return "kw", {"alpha_bound": int(strength)}
 
 
-def last_pass(run, data, t: int) -> None:
-    """Beside the figure: the last pass before step ``t``, and the line's test accuracy."""
+def last_pass(run, data) -> list[Panel]:
+    """Beside the figure: the last pass before each step, and the line's test accuracy."""
     tl = run.timeline
-    window = slice(max(0, t - tl.n_samples), t)
-    kinds, rows = tl.kind[0, window], tl.index[window]
+    kinds = tl.kind[0]
     updating = np.isin(kinds, UPDATE_KINDS)
-    w, theta = tl.hypothesis(t)
-    test_acc = float(np.mean(np.where(data.X_test @ w - theta > 0, 1, -1) == data.y_test))
-    with st.container(border=True):
-        st.markdown(f"**The last {len(kinds)} visits (one pass) before this step**")
-        cols = st.columns(2)
-        cols[0].metric("Updates", int(updating.sum()))
-        cols[1].metric("…forced by flipped points", int(np.sum(updating & data.flipped[rows])))
-        cols[0].metric("Rescued by the λ push", int(np.sum(kinds == RESCUED)))
-        cols[1].metric("Blocked by the α-bound", int(np.sum(kinds == BLOCKED)))
-        st.metric("Test accuracy of this line", f"{test_acc:.1%}")
+
+    def per_pass(events: np.ndarray) -> np.ndarray:
+        """At every step t: how many of the events t - m .. t - 1 are marked (m: one pass)."""
+        so_far = np.r_[0, np.cumsum(events)]
+        steps = np.arange(tl.n_events + 1)
+        return so_far[steps] - so_far[np.maximum(steps - tl.n_samples, 0)]
+
+    visits = np.minimum(np.arange(tl.n_events + 1), tl.n_samples)
+    return [
+        Panel(
+            f"The last visits (at most one pass of {tl.n_samples}) before this step",
+            [
+                Value("visits counted", visits, per="step", format=","),
+                Value("updates", per_pass(updating), per="step", format=","),
+                Value("…forced by flipped points", per_pass(updating & data.flipped[tl.index]),
+                      per="step", format=","),
+                Value("rescued by the λ push", per_pass(kinds == RESCUED), per="step", format=","),
+                Value("blocked by the α-bound", per_pass(kinds == BLOCKED), per="step", format=","),
+                Value("test accuracy of this line", line_accuracies(run, data.X_test, data.y_test),
+                      format=".1%"),
+            ],
+        )
+    ]  # fmt: skip
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -205,7 +226,7 @@ stage(
     values,
     epochs=EPOCHS,
     show=Show(test_points=False, target=True, arrows=False),
-    beside=last_pass,
+    extras=last_pass,
     start=at_end,
 )
 

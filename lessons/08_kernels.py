@@ -20,8 +20,10 @@ from lessons._charts import one_decimal
 from perceptron_core.datasets import load
 from perceptron_core.kernel import KernelPerceptron, _dual_epoch
 from ui.datasource import DataRequest
-from ui.figures import Show
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from ui.payload.extras import Panel, Text, Value
+from ui.style import Show
+from ui.timeline import UPDATE_KINDS
 
 PREFIX = "l08_"
 DATA = {"XOR": "xor", "Two circles": "circles"}
@@ -33,24 +35,39 @@ EPOCHS = 20
 TRAIN, STUDY_EPOCHS, STUDY_DEGREES = 1000, 10, (1, 2, 3, 4, 5)
 
 
-def support_numbers(run, data, t: int) -> None:
-    """Beside the figure: support points, sparsity, updates and test accuracy at step ``t``."""
+def support_numbers(run, data) -> list[Panel]:
+    """Beside the figure: support points, sparsity, updates and test accuracy at every step."""
     tl = run.timeline
-    counts = tl.update_counts(t)
-    support = int(np.sum(counts > 0))
-    test_acc = float(np.mean(np.where(tl.scores(data.X_test, t) > 0, 1, -1) == data.y_test))
-    with st.container(border=True):
-        st.markdown(f"**The dual hypothesis at this step ({len(counts)} training points)**")
-        cols = st.columns(2)
-        cols[0].metric("Support points (a_j > 0)", support)
-        cols[1].metric("Sparsity (a_j = 0)", len(counts) - support)
-        cols[0].metric("Updates so far (Σ a_j)", int(counts.sum()))
-        cols[1].metric("Test accuracy", f"{test_acc:.1%}")
-        if support:
-            st.caption(
-                f"The busiest point has a_j = {int(counts.max())}; f(x) is a sum of "
-                f"{support} kernel terms, one per ringed point."
-            )
+    updating = np.isin(tl.kind[0], UPDATE_KINDS)
+    counts = np.zeros(tl.n_samples, dtype=np.int64)
+    first = np.zeros(tl.n_events, dtype=bool)  # the row's first update: a new support point
+    busiest = np.zeros(tl.n_events + 1, dtype=np.int64)
+    for i in np.flatnonzero(updating):
+        j = tl.index[i]
+        first[i] = counts[j] == 0
+        counts[j] += 1
+        busiest[i + 1] = counts[j]
+    busiest = np.maximum.accumulate(busiest)  # a_j only grows
+    support = np.r_[0, np.cumsum(first)]
+    if tl.kernel_trace is not None:
+        test_scores = tl.kernel_trace.scores(data.X_test)  # every hypothesis, one row each
+    else:  # the linear kernel: the hypotheses are weight vectors
+        test_scores = tl.W[0] @ data.X_test.T - tl.theta[0][:, None]
+    test_acc = (np.where(test_scores > 0, 1, -1) == data.y_test).mean(axis=1)
+    return [
+        Panel(
+            f"The dual hypothesis at this step ({tl.n_samples} training points)",
+            [
+                Value("support points (a_j > 0)", support, per="step", format=","),
+                Value("sparsity (a_j = 0)", tl.n_samples - support, per="step", format=","),
+                Value("updates so far (Σ a_j)", np.arange(len(test_acc)), format=","),
+                Value("test accuracy", test_acc, format=".1%"),
+                Value("the busiest point's a_j", busiest, per="step", format=","),
+                Text("f(x) is a sum of kernel terms, one per ringed point.", when="started",
+                     caption=True),
+            ],
+        )
+    ]  # fmt: skip
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -161,7 +178,7 @@ stage(
     values,
     epochs=EPOCHS,
     show=Show(arrows=False),
-    beside=support_numbers,
+    extras=support_numbers,
     start=at_end,
 )
 

@@ -22,8 +22,9 @@ from perceptron_core.experiments import RunOptions, nr_comparison
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import _p_delta
 from ui.datasource import DataRequest
-from ui.figures import Show
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from ui.payload.extras import Panel, Text, Value
+from ui.style import Show
 
 PREFIX = "l10_"
 NOISE = (0.0, 0.05, 0.1, 0.2, 0.3)
@@ -47,27 +48,31 @@ def noisy_clouds(seed: int, noise: float) -> DataRequest:
     )
 
 
-def flag_numbers(run, data, t: int) -> None:
-    """Beside the figure: the categories of the trained committee and how well "noisy" finds flips."""
+def flag_numbers(run, data) -> list[Panel]:
+    """Beside the figure: the trained committee's categories and how well "noisy" finds flips."""
     est = run.estimator
-    with st.container(border=True):
-        st.markdown("**The committee's verdict on the training labels**")
-        if t < run.timeline.n_events:
-            st.caption("The categories come from the trained committee: press **End**.")
-            return
-        categories = est.categorize(data.X, data.y)
-        cols = st.columns(3)
-        for col, name in zip(cols, ("safe", "borderline", "noisy")):
-            col.metric(name.capitalize(), int(np.sum(categories == name)))
-        precision, recall = flag_precision_recall(categories, data.flipped)
-        cols = st.columns(2)
-        cols[0].metric("Flag precision", "—" if np.isnan(precision) else f"{precision:.0%}")
-        cols[1].metric("Flag recall", "—" if np.isnan(recall) else f"{recall:.0%}")
-        test_acc = float(np.mean(est.predict(data.X_test) == data.y_test))
-        st.markdown(
-            f"{int(data.flipped.sum())} labels were flipped. Final margin γ = "
-            f"**{est.gamma_:.3f}**; the committee's test accuracy: **{test_acc:.1%}**."
+    categories = est.categorize(data.X, data.y)
+    precision, recall = flag_precision_recall(categories, data.flipped)
+    test_acc = float(np.mean(est.predict(data.X_test) == data.y_test))
+    counts = [
+        Value(name.capitalize(), np.sum(categories == name), per="run", format=",", when="end")
+        for name in ("safe", "borderline", "noisy")
+    ]
+    return [
+        Panel(
+            "The committee's verdict on the training labels",
+            [
+                Text("The categories come from the trained committee: press End.",
+                     when="before_end", caption=True),
+                *counts,
+                Value("flag precision", precision, per="run", format=".0%", when="end"),
+                Value("flag recall", recall, per="run", format=".0%", when="end"),
+                Text(f"{int(data.flipped.sum())} labels were flipped. Final margin γ = "
+                     f"{est.gamma_:.3f}; the committee's test accuracy: {test_acc:.1%}.",
+                     when="end"),
+            ],
         )
+    ]  # fmt: skip
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -186,7 +191,7 @@ stage(
     {"n_perceptrons": H},
     epochs=EPOCHS,
     show=Show(target=True, test_points=False),
-    beside=flag_numbers,
+    extras=flag_numbers,
     start=at_end,
 )
 

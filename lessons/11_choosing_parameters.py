@@ -34,8 +34,8 @@ from perceptron_core.experiments import (
 from perceptron_core.experiments.fold_run import as_plus_minus
 from perceptron_core.experiments.optimize import OptimisationResult
 from perceptron_core.experiments.stats import t_interval as t_interval_source
-from ui.figures import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION
 from ui.lesson import CHART_CONFIG, check_question, lesson_header, research, show_code, try_this
+from ui.style import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION
 
 PREFIX = "l11_"
 N_DATA, N_FRESH, N_SPLITS, N_INNER = 300, 5000, 40, 5

@@ -57,6 +57,12 @@ def at_end(timeline) -> int:
     return timeline.n_events
 
 
+def line_accuracies(run, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Accuracy on ``(X, y)`` of every hypothesis of a linear run (row k: after k updates)."""
+    W, theta = run.timeline.W[0], run.timeline.theta[0]
+    return (np.where(X @ W.T - theta > 0, 1, -1) == y[:, None]).mean(axis=0)
+
+
 def accuracy(labels: np.ndarray, y: np.ndarray) -> float:
     """Share of ``labels`` equal to ``y``."""
     return float(np.mean(np.asarray(labels) == np.asarray(y)))

@@ -1,7 +1,6 @@
-"""Live processes for tests and benchmarks: Debian's chromium, a free port, a health check.
-
-Also ``perceptron-lab`` run as a separate program that imports only what a
-given folder holds (this checkout, or an installed copy).
+"""Live processes for tests and benchmarks: a free port, a health check, ``perceptron-lab``
+run as a separate program that imports only what a given folder holds (this checkout, or an
+installed copy). Debian's chromium and its flags are in :mod:`tests.browser`.
 """
 
 from __future__ import annotations
@@ -13,18 +12,6 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-
-#: Debian's chromium (Playwright cannot download its own browser here) and its flags.
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def free_port() -> int:

@@ -18,7 +18,7 @@ import pytest
 
 from perceptron_core.app_commands import streamlit_arguments, streamlit_environment
 from perceptron_core.cli import main
-from live import perceptron_lab, serve_once
+from tests.live import perceptron_lab, serve_once
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / ".streamlit" / "config.toml"
@@ -94,7 +94,7 @@ def test_app_serves_the_checkout_and_answers_its_health_check(tmp_path):
 
 
 def test_the_first_page_learner_is_the_playgrounds_default():
-    from ui.controls import learner_panel
+    from ui.learner_panel import learner_panel
     from ui.runs import FIRST_PAGE_LEARNER
 
     default = inspect.signature(learner_panel).parameters["default"].default

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.player_args import player_args
 from ui.edits import PointEdits
 from ui.learners import LEARNERS
-from ui.math_panel import num
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
@@ -38,43 +38,28 @@ def test_about_page_runs(app):
     assert any("Khardon" in m.value for m in app.markdown)
 
 
-def test_step_buttons_move_through_the_recorded_run(app):
-    assert app.session_state["pg_t"] == 0
-    assert "Before the first example" in _text(app)
-    app.button(key="pg_step").click().run()
-    _no_failure(app)
-    assert app.session_state["pg_t"] == 1
-    first = _text(app)
-    assert "Epoch **1**, example" in first
-    app.button(key="pg_next_update").click().run()
-    t = app.session_state["pg_t"]
-    assert t > 1
-    assert _text(app) != first
-    app.button(key="pg_back").click().run()
-    assert app.session_state["pg_t"] == t - 1
-    app.button(key="pg_next_epoch").click().run()
-    assert app.session_state["pg_t"] == 100  # the default set has 100 points: one epoch
-    app.button(key="pg_reset").click().run()
-    assert app.session_state["pg_t"] == 0
-    _no_failure(app)
+def _player(at: AppTest) -> dict:
+    return player_args(at, "pg_player")
 
 
-def test_play_advances_and_pause_stops(app):
-    app.button(key="pg_play").click().run()
-    _no_failure(app)
-    assert app.session_state["pg_playing"] is True
-    assert app.session_state["pg_t"] > 0  # the first frame moved on
-    app.button(key="pg_play").click().run()
-    assert app.session_state["pg_playing"] is False
-    _no_failure(app)
+def test_the_run_goes_to_the_browser_once_with_its_step(app):
+    args = _player(app)
+    lane = args["meta"]["lanes"][0]
+    run = app.session_state["pg_last_good"][2]
+    assert lane["key"] == "perceptron" and lane["n_events"] == run.timeline.n_events
+    assert args["options"]["initial_t"] == 0 and args["options"]["click"] == "+1"
+    assert args["payload_id"] and len(args["arrays"]) > 5
+    assert "pg_t" not in app.session_state  # the step lives in the browser
+    app.run()  # a rerun without a change sends the same payload
+    assert _player(app)["payload_id"] == args["payload_id"]
 
 
-def test_learner_switch_keeps_the_step_and_shows_its_rule(app):
-    app.button(key="pg_next_update").click().run()
-    t = app.session_state["pg_t"]
+def test_learner_switch_keeps_the_component_and_shows_its_rule(app):
+    before = _player(app)["payload_id"]
     app.selectbox(key="pg_learner").set_value("voted").run()
     _no_failure(app)
-    assert app.session_state["pg_t"] == t
+    args = _player(app)  # the same key: the browser keeps its step, the run is new
+    assert args["payload_id"] != before and args["meta"]["lanes"][0]["mode"] == "voted"
     assert "**Voted perceptron**" in _text(app)
 
 
@@ -94,20 +79,17 @@ def test_every_learner_draws_on_noisy_data(key):
     at.run()
     _no_failure(at)
     assert at.session_state["pg_learner"] == key
-    assert at.session_state["pg_t"] == 150
+    args = _player(at)
+    assert args["options"]["initial_t"] == 150
+    assert args["meta"]["lanes"][0]["key"] == key
     assert f"**{LEARNERS[key].title}**" in _text(at)
 
 
-def test_paum_math_shows_its_bias_as_its_rule_writes_it(app):
+def test_paum_writes_its_threshold_as_a_bias(app):
     app.selectbox(key="pg_learner").set_value("paum").run()
-    assert r"b = 0" in _text(app) and r"\theta =" not in _text(app)  # before the first example
-    app.button(key="pg_next_update").click().run()
     _no_failure(app)
-    run = app.session_state["pg_last_good"][2]
-    t = app.session_state["pg_t"]
-    b_new = -run.timeline.hypothesis(t)[1]  # the timeline keeps theta = -b
-    line = next(m.value for m in app.markdown if m.value.startswith("$b:"))
-    assert line.endswith(rf"\to {num(b_new)}$")
+    lane = _player(app)["meta"]["lanes"][0]
+    assert lane["bias"] is True and lane["settings"]["band"] == [0.0, 1.0]
 
 
 def test_regenerate_draws_new_data_with_the_next_seed(app):
@@ -120,8 +102,6 @@ def test_regenerate_draws_new_data_with_the_next_seed(app):
 
 
 def test_bad_upload_shows_a_message_and_keeps_the_data(app):
-    app.button(key="pg_next_update").click().run()
-    t = app.session_state["pg_t"]
     app.selectbox(key="pg_data").set_value("csv").run()
     assert not app.exception
     # an Excel workbook renamed to .csv: a zip archive, not text
@@ -132,9 +112,9 @@ def test_bad_upload_shows_a_message_and_keeps_the_data(app):
     assert app.error, "a file that is not a CSV table must be refused with a message"
     message = app.error[0].value
     assert "Reading the file did not work" in message and "Traceback" not in message
-    # the previous data and the step are still there
+    # the previous data are still there, in the same component
     assert app.session_state["pg_last_good"][0].name == "separable"
-    assert app.session_state["pg_t"] == t
+    assert _player(app)["meta"]["scene"]["title"] == app.session_state["pg_last_good"][1].title
 
 
 def test_good_upload_trains_on_the_chosen_columns(app):
@@ -155,7 +135,11 @@ def test_link_reproduces_the_view():
     _no_failure(at)
     assert at.session_state["pg_kw_tau"] == 0.5
     assert at.session_state["pg_seed"] == 7
-    assert at.session_state["pg_t"] == 42
+    assert _player(at)["options"]["initial_t"] == 42
+    link = _player(at)["options"]["link_params"]
+    assert (
+        link["kw_tau"] == "0.5" and link["seed"] == "7" and "t" not in link
+    )  # the browser adds t
     assert at.query_params["kw_tau"] == "0.5"  # written back: the link stays complete
 
 
@@ -177,7 +161,9 @@ def test_compare_mode_comes_from_the_link():
     at.run()
     _no_failure(at)
     assert at.session_state["pg_compare"] == ["voted", "pa"]
-    assert len(at.get("plotly_chart")) >= 3  # one per learner, side by side
+    lanes = _player(at)["meta"]["lanes"]  # one component, the learners side by side
+    assert [lane["key"] for lane in lanes] == ["perceptron", "voted", "pa"]
+    assert _player(at)["options"]["click"] == "off"  # compare charts take no clicks
 
 
 def test_compare_mode_and_high_dimensional_view(app):
@@ -226,7 +212,7 @@ def test_point_edits_retrain_go_into_the_link_and_reset(app):
     assert app.session_state["pg_last_good"][2].timeline.n_samples == len(data.X)  # retrained
     assert _count(app) == "**99** training points (1 added, 2 removed)"
     assert app.query_params["edits"] == "-0~-1~+0.5,-0.5,1"
-    app.button(key="pg_step").click().run()  # a step keeps the edited data
+    app.run()  # a rerun keeps the edited data
     assert len(_points(app).X) == 99
     app.button(key="pg_reset_edits").click().run()
     _no_failure(app)

@@ -2,26 +2,32 @@
 
 Uses Debian's chromium (``.ci/run`` installs it); Playwright's own browser
 download does not work here. Missing chromium fails this test, on purpose.
-Screenshots go to ``test-artifacts/`` (git-ignored) for a person to look at.
+Screenshots go to ``test-artifacts/`` (git-ignored) for a person to look at,
+each view at 1280x720 and 1024x768.
 """
 
 from __future__ import annotations
 
+import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import pytest
-from live import CHROMIUM, CHROMIUM_ARGS
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.browser import ROOT, launch
+from ui.datasource import DataRequest, make_dataset
+from ui.learners import LEARNERS
+from ui.runs import fit_run
+
 ARTIFACTS = ROOT / "test-artifacts"
+FRAME = "iframe[title$='playback']"
+SIZES = {"1280x720": (1280, 720), "1024x768": (1024, 768)}
 
 
 def _free_port() -> int:
@@ -35,24 +41,10 @@ def server():
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -71,101 +63,185 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def page():
-    assert shutil.which("chromium") or Path(CHROMIUM).exists(), (
-        "Debian's chromium is missing: apt-get install -y chromium (CI's .ci/run does this)"
-    )
+def browser():
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        # tall enough that a screenshot shows the figure's legend and the diagnostics
-        pg = browser.new_page(viewport={"width": 1500, "height": 1900})
-        yield pg
-        browser.close()
+        b = launch(p)
+        yield b
+        b.close()
 
 
-def _figure_state(pg) -> dict:
-    """The main figure's title and point count, read from Plotly in the page."""
-    return pg.evaluate("""() => {
-        const el = document.querySelector('.st-key-pg_figure .js-plotly-plot');
-        return {title: el.layout.title.text, traces: el.data.length,
-                shapes: JSON.stringify(el.data.filter(d => d.mode === 'lines').map(d => d.x))};
-    }""")
+@pytest.fixture
+def page(browser):
+    pg = browser.new_page(viewport={"width": 1280, "height": 720})
+    yield pg
+    pg.close()
 
 
-def _math_text(pg) -> str:
-    return pg.locator(".st-key-pg_math").inner_text()
+def _open(pg, url: str):
+    """Go to ``url`` and wait until the component painted its first step; returns its frame."""
+    pg.goto(url)
+    pg.wait_for_selector(FRAME, timeout=90_000)
+    frame = pg.frame_locator(FRAME).first
+    frame.locator(".js-plotly-plot").first.wait_for(timeout=90_000)
+    handle = next(f for f in pg.frames if "/component/" in f.url)
+    handle.wait_for_function("() => window.playback && window.playback.painted !== null")
+    return handle
 
 
-def _wait_for_step(pg, previous_title: str) -> dict:
-    pg.wait_for_function(
-        """(old) => {
-            const el = document.querySelector('.st-key-pg_figure .js-plotly-plot');
-            return el && el.layout && el.layout.title.text !== old;
-        }""",
-        arg=previous_title,
-        timeout=30_000,
+def _step(frame) -> int:
+    return frame.evaluate("() => window.playback.painted")
+
+
+def _title(frame, index: int = 0) -> str:
+    """The status line above a figure (step, epoch, updates)."""
+    return frame.locator(".status").nth(index).inner_text()
+
+
+def _math(frame) -> str:
+    return frame.locator(".math").inner_text()
+
+
+def _wait_step(frame, t: int) -> None:
+    frame.wait_for_function("(t) => window.playback.painted === t", arg=t, timeout=10_000)
+
+
+def _shots(pg, name: str) -> None:
+    """Screenshots of the page at both sizes (the page is scrolled to the component)."""
+    for label, (w, h) in SIZES.items():
+        pg.set_viewport_size({"width": w, "height": h})
+        pg.wait_for_timeout(700)
+        pg.locator(FRAME).first.scroll_into_view_if_needed()
+        pg.screenshot(path=ARTIFACTS / f"{name}-{label}.png")
+    pg.set_viewport_size({"width": 1280, "height": 720})
+
+
+def _python_run(request: DataRequest, key: str = "perceptron", epochs: int = 20, **values):
+    data = make_dataset(request)
+    settings = {**LEARNERS[key].defaults(), **values}
+    run = fit_run(key, tuple(sorted(settings.items())), epochs, request.seed, data.X, data.y,
+                  data.X_test, data.y_test)  # fmt: skip
+    return data, run
+
+
+def test_stepping_playing_scrubbing_and_keys(server, page):
+    frame = _open(page, f"{server}/?noise=uniform&noise_rate=0.1&test=0.2&flips=1")
+    assert _step(frame) == 0 and "step 0 of" in _title(frame)
+    assert "Before the first example" in _math(frame)
+    _shots(page, "playground-start")
+
+    frame.locator(".btn-step").click()
+    _wait_step(frame, 1)
+    assert "step 1 of" in _title(frame) and "Epoch 1" in _math(frame)
+
+    frame.locator(".btn-update").click()
+    data, run = _python_run(DataRequest("separable", noise_kind="uniform", noise_rate=0.1,
+                                        test_fraction=0.2))  # fmt: skip
+    tl = run.timeline
+    t = tl.next_update(1)
+    _wait_step(frame, t)
+    math = _math(frame)
+    assert "update" in math.lower()
+    # a number of the math panel against the Python computation of the same step
+    j = int(tl.index[t - 1])
+    w_old, _ = tl.previous_hypothesis(t)
+    raw = float(w_old @ data.X[j])
+    assert f"⟨w, x⟩ = {raw:.4g}".replace("-", "−") in math
+    theta_new = tl.hypothesis(t)[1]
+    assert f"= {theta_new:.4g}".replace("-", "−") in math.split("θ ← θ")[1]
+    _shots(page, "playground-update")
+
+    page.keyboard.press("e")  # the page's keys reach the component: end of the epoch
+    _wait_step(frame, tl.end_of_epoch(t))
+    page.keyboard.press("ArrowLeft")
+    _wait_step(frame, tl.end_of_epoch(t) - 1)
+    page.keyboard.press("u")
+    _wait_step(frame, tl.next_update(tl.end_of_epoch(t) - 1))
+    page.keyboard.press("Home")
+    _wait_step(frame, 0)
+    page.keyboard.press("ArrowRight")
+    _wait_step(frame, 1)
+
+    frame.locator(".scrubber").evaluate(
+        "(el) => { el.value = 137; el.dispatchEvent(new Event('input')); }"
     )
-    pg.wait_for_timeout(300)
-    return _figure_state(pg)
+    _wait_step(frame, 137)
+    assert "step 137 of" in _title(frame)
+    page.wait_for_function("() => window.location.search.includes('t=137')", timeout=5_000)
 
+    page.keyboard.press("p")  # play, then pause after a second
+    page.wait_for_timeout(1_000)
+    page.keyboard.press("p")
+    played = _step(frame)
+    assert played > 137 and not frame.evaluate("() => window.playback.playing")
+    page.wait_for_timeout(500)
+    assert _step(frame) == played  # paused: no step painted since
 
-def test_stepping_through_training_changes_figure_and_math(server, page):
-    page.goto(f"{server}/?noise=uniform&noise_rate=0.1&test=0.2&flips=1")
-    page.wait_for_selector(".st-key-pg_figure .js-plotly-plot", timeout=90_000)
-    page.wait_for_timeout(1000)
-    start = _figure_state(page)
-    assert "step 0 of" in start["title"]
-    math_before = _math_text(page)
-    assert "Before the first example" in math_before
-    page.screenshot(path=ARTIFACTS / "playground-start.png", full_page=True)
-
-    page.locator(".st-key-pg_step button").first.click()
-    one = _wait_for_step(page, start["title"])
-    assert "step 1 of" in one["title"]
-    math_one = _math_text(page)
-    assert math_one != math_before and "Epoch 1" in math_one
-
-    page.locator(".st-key-pg_next_update button").first.click()
-    upd = _wait_for_step(page, one["title"])
-    math_upd = _math_text(page)
-    assert math_upd != math_one
-    assert "update" in math_upd.lower()
-    page.screenshot(path=ARTIFACTS / "playground-update.png", full_page=True)
-
-    page.keyboard.press("e")  # keyboard shortcut: to the end of the epoch
-    epoch = _wait_for_step(page, upd["title"])
-    assert epoch["shapes"] != start["shapes"]  # the line has moved since the start
-    page.screenshot(path=ARTIFACTS / "playground-epoch.png", full_page=True)
-
-    page.locator(".st-key-pg_back button").first.click()
-    back = _wait_for_step(page, epoch["title"])
-    assert back["title"] != epoch["title"]
-    assert "t=" in page.url  # the step is in the link
-
-
-def test_voted_view_and_link(server, page):
-    page.goto(
-        f"{server}/?learner=voted&data=gaussians&ensemble=1&averaged=1&longest=1&target=1&t=2500"
+    # a rerun (a view setting) keeps the browser's step and the step in the address
+    page.get_by_text("True boundary").click()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('iframe')].length > 0", timeout=10_000
     )
-    page.wait_for_selector(".st-key-pg_figure .js-plotly-plot", timeout=90_000)
-    page.wait_for_timeout(1500)
-    state = _figure_state(page)
-    assert "step 2,500 of" in state["title"]
-    names = page.evaluate("""() => document.querySelector('.st-key-pg_figure .js-plotly-plot')
-                                     .data.map(d => d.name)""")
+    page.wait_for_timeout(2_000)
+    assert _step(frame) == played
+    query = parse_qs(urlparse(page.url).query)
+    assert query["t"] == [str(played)] and query["target"] == ["1"]
+
+
+def test_a_shared_link_restores_the_step_and_the_voted_view(server, page):
+    frame = _open(
+        page,
+        f"{server}/?learner=voted&data=gaussians&ensemble=1&averaged=1&longest=1&target=1&t=2500",
+    )
+    assert _step(frame) == 2500 and "step 2,500 of" in _title(frame)
+    names = frame.evaluate("() => document.querySelector('.plot').data.map(d => d.name)")
     assert "averaged" in names and "longest survivor" in names
-    page.screenshot(path=ARTIFACTS / "playground-voted.png", full_page=True)
+    assert "stored hypotheses (the 40 with most votes)" in names
+    assert "hypotheses vote, the 40 with most votes drawn" in _title(frame)
+    link = frame.locator(".link").input_value()
+    assert "t=2500" in link and "learner=voted" in link
+    _shots(page, "playground-voted")
+    # the exports happen in the browser: the figure as PNG, the run with this step's numbers
+    frame.locator("summary", has_text="Share and export").click()
+    with page.expect_download() as image:
+        frame.locator(".btn-image").click()
+    assert image.value.suggested_filename == "perceptron-lab.png"
+    assert image.value.path().read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with page.expect_download() as record:
+        frame.locator(".btn-json").click()
+    run = json.loads(record.value.path().read_text())
+    assert run["time_step"] == 2500 and run["learner"]["key"] == "voted"
+    assert set(run["accuracy_at_step"]["train"]) == {"last", "longest", "voted", "averaged"}
 
 
-#: Plotly's own count of the points it drew in the "... train" traces (arrays arrive encoded).
-TRAIN_POINTS_JS = """document.querySelector('.st-key-pg_figure .js-plotly-plot')._fullData
-    .filter(d => (d.name || '').endsWith(' train')).reduce((n, d) => n + d._length, 0)"""
+def test_a_kernel_learner_draws_a_contour(server, page):
+    frame = _open(page, f"{server}/?learner=kernel&data=circles&t=400")
+    z = frame.evaluate(
+        "() => document.querySelector('.plot').data.find(d => d.type === 'contour').z.flat()"
+    )
+    assert min(z) < 0 < max(z)  # the level f(x) = 0 runs through the view
+    _shots(page, "playground-kernel")
 
 
-def _train_points(pg) -> int:
-    """Training points drawn in the main figure (the markers of the "... train" traces)."""
-    return pg.evaluate(f"() => {TRAIN_POINTS_JS}")
+def test_compare_mode_steps_together(server, page):
+    frame = _open(page, f"{server}/?compare=voted,pa&data=xor")
+    assert frame.locator(".plot").count() == 3
+    for _ in range(3):
+        frame.locator(".btn-step").click()
+    _wait_step(frame, 3)
+    for i in range(3):
+        assert "step 3 of" in _title(frame, i)
+    _shots(page, "playground-compare")
+
+
+def test_the_high_dimensional_view(server, page):
+    frame = _open(page, f"{server}/?data=kw&t=300")
+    assert "Projection on the plane of w* and the final w" in _title(frame)
+    hist = frame.evaluate(
+        "() => document.querySelectorAll('.pair .js-plotly-plot')[1].layout.title.text"
+    )
+    assert hist.startswith("Margins") and "at update" in hist
+    _shots(page, "playground-projection")
 
 
 def _count_text(pg) -> str:
@@ -174,34 +250,60 @@ def _count_text(pg) -> str:
 
 def _click_plot(pg, fx: float, fy: float) -> None:
     """Click at a fraction of the plot area (0, 0 is the top left corner)."""
-    area = pg.locator(".st-key-pg_figure .nsewdrag").first.bounding_box()
+    area = pg.frame_locator(FRAME).first.locator(".nsewdrag").first.bounding_box()
     pg.mouse.click(area["x"] + fx * area["width"], area["y"] + fy * area["height"])
 
 
-def test_a_click_on_the_plot_adds_a_point_and_another_removes_it(server, page):
-    page.goto(f"{server}/?seed=5")
-    page.wait_for_selector(".st-key-pg_figure .js-plotly-plot", timeout=90_000)
-    page.wait_for_timeout(1000)
-    assert _count_text(page).startswith("100 training points")
-    assert _train_points(page) == 100
+def _click_point(pg, frame, row: int) -> None:
+    """Click on training point ``row`` where the plot draws it."""
+    x, y = frame.evaluate(
+        """(j) => { const p = document.querySelector('.plot'), L = p._fullLayout,
+                    X = window.playback.scene.arrays.X, r = p.getBoundingClientRect();
+                    return [L.xaxis.d2p(X[2 * j]) + L.xaxis._offset,
+                            L.yaxis.d2p(X[2 * j + 1]) + L.yaxis._offset]; }""",
+        row,
+    )
+    box = pg.locator(FRAME).first.bounding_box()
+    plot = frame.evaluate("() => document.querySelector('.plot').getBoundingClientRect().toJSON()")
+    pg.mouse.click(box["x"] + plot["x"] + x, box["y"] + plot["y"] + y)
 
+
+def test_a_click_on_the_plot_adds_a_point_and_another_removes_it(server, page):
+    frame = _open(page, f"{server}/?seed=5")
+    assert _count_text(page).startswith("100 training points")
     _click_plot(page, 0.03, 0.03)  # the padded corner: empty space
     page.wait_for_function(
-        "() => document.querySelector('.st-key-pg_point_count').innerText.includes('1 added')",
+        "() => (document.querySelector('.st-key-pg_point_count')?.innerText || '').includes('1 added')",
         timeout=30_000,
     )
-    page.wait_for_timeout(500)
     assert _count_text(page).startswith("101 training points")
     assert "edits=" in page.url
-    page.wait_for_function(f"() => {TRAIN_POINTS_JS} === 101", timeout=30_000)
-    page.screenshot(path=ARTIFACTS / "playground-click-added.png", full_page=True)
-
+    frame.wait_for_function("() => window.playback.scene.n_train === 101", timeout=30_000)
+    _shots(page, "playground-click-added")
     page.locator(".st-key-pg_click button", has_text="removes nearest").click()
-    page.wait_for_timeout(1500)
-    _click_plot(page, 0.03, 0.03)
+    frame.wait_for_function(
+        "() => window.playback.args.options.click === 'remove'", timeout=30_000
+    )
+    page.wait_for_timeout(500)
+    _click_point(page, frame, 100)  # the added point is the last row
     page.wait_for_function(
-        "() => !document.querySelector('.st-key-pg_point_count').innerText.includes('added')",
+        "() => (document.querySelector('.st-key-pg_point_count')?.innerText || '').startsWith('100 ')",
         timeout=30_000,
     )
     assert _count_text(page).startswith("100 training points")
     assert "edits=" not in page.url
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["the_perceptron_rule", "from_online_to_batch", "rare_positives", "parallel_perceptrons"],
+)
+def test_lessons_draw_their_panels(server, page, path):
+    frame = _open(page, f"{server}/{path}")
+    frame.wait_for_selector(".extras .panel", timeout=30_000)
+    titles = frame.locator(".extras .panel-title").all_inner_texts()
+    assert titles and all(titles)
+    assert frame.evaluate("() => window.playback.painted") == frame.evaluate(
+        "() => window.playback.args.options.initial_t"
+    )
+    _shots(page, f"lesson-{path}")

@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 from lessons._basics import noisy_line
 from perceptron_core import KWPerceptron, MarginPerceptron, Perceptron
 from perceptron_core.datasets import make_separable
+from tests.player_args import panel_items, panel_value, player_args, shown
 from ui.datasource import DataRequest, make_dataset
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
@@ -84,15 +85,19 @@ def test_lesson_1_counts_the_updates_of_the_run_it_draws():
 
 def test_lesson_1_update_box_shows_the_score_change_of_the_rule():
     at = _run("01_the_perceptron_rule")
-    at.button(key="l01_next_update").click().run()
-    text = [m.value for m in at.markdown]
-    # the change read off the timeline must equal the rule's prediction η(b + c) computed
-    # from the example (b = ‖x‖²) and the estimator (η, c = C)
-    change = float(next(t for t in text if t.startswith(r"$\text{change}")).split("=")[1][:-1])
-    rule = next(t for t in text if t.startswith(r"$\eta\,(\lVert x"))
-    eta, b, c, _ = map(float, re.findall(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", rule.split("=", 1)[1]))
+    args = player_args(at, "l01_player")
+    t = args["options"]["initial_t"]  # the lesson opens on the first update
+    change = panel_value(args, "change", t)
+    rule_label = next(label for label in panel_items(args) if label.startswith("η(‖x‖² + C)"))
+    eta, c = map(float, re.findall(r"= (-?\d+(?:\.\d+)?)", rule_label))
     assert eta == 0.5  # the lesson's default
-    assert change == pytest.approx(eta * (b + c), rel=1e-3)
+    # the change read off the run must equal the rule's prediction η(b + c), b = ‖x‖²
+    assert change == pytest.approx(
+        eta * (panel_value(args, "‖x‖²", t) + c), rel=1e-3
+    )  # C: 4 digits
+    assert change == pytest.approx(panel_value(args, rule_label, t), rel=1e-12)
+    # between updates the box has no numbers
+    assert np.isnan(panel_value(args, "change", t + 1)) or panel_value(args, "change", t + 1) > 0
 
 
 def test_lesson_2_sweep_is_computed_from_the_seed():
@@ -138,7 +143,9 @@ def test_lesson_4_final_accuracies_come_from_predict_all():
         _ok(at)
         data = make_dataset(noisy_line(seed, 0.15))
         direct = KWPerceptron(epochs=20, random_state=seed).fit(data.X, data.y)
-        caption = next(c.value for c in at.caption if "predict_all" in c.value)
+        caption = next(
+            label for label in panel_items(player_args(at, "l04_player")) if "predict_all" in label
+        )
         for mode, labels in direct.predict_all(data.X_test).items():
             assert f"{mode} {np.mean(labels == data.y_test):.1%}" in caption
     assert not at.dataframe[-1].value.equals(research)  # the research table follows the seed
@@ -150,10 +157,15 @@ def test_lesson_5_box_shows_the_trained_lines_test_accuracy():
     assert list(research["margin τ"].unique()) == [0.0, 0.125, 0.5, 1.0]
     for seed in (0, 3):
         at.number_input(key="l05_seed").set_value(seed).run()
-        at.button(key="l05_end").click().run()
         _ok(at)
+        args = player_args(at, "l05_player")
+        end = args["meta"]["lanes"][0]["n_events"]
+        assert args["options"]["initial_t"] == end  # the lesson opens at the end of training
         data = make_dataset(noisy_line(seed, 0.1))
         direct = MarginPerceptron(tau=0.5, epochs=20, random_state=seed).fit(data.X, data.y)
-        box = next(m.value for m in at.markdown if m.value.startswith("Updates so far"))
-        assert f"this line: **{direct.score(data.X_test, data.y_test):.1%}**" in box
+        accuracy = panel_value(args, "test accuracy of this line", end)
+        assert shown(accuracy, ".1%") == f"{direct.score(data.X_test, data.y_test):.1%}"
+        w = direct.coef_[0]
+        width = panel_value(args, f"half-width = {0.5 * direct.theta_init_:.3g} / ‖w‖", end)
+        assert width == pytest.approx(0.5 * direct.theta_init_ / np.linalg.norm(w))
     assert not at.dataframe[0].value.equals(research)

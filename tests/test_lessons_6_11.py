@@ -23,6 +23,7 @@ from perceptron_core.kernel import KernelPerceptron
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_core.paum import PAUMPerceptron
+from tests.player_args import panel_value, player_args, shown
 from ui.datasource import make_dataset
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
@@ -67,11 +68,17 @@ def _percent(text: str) -> float:
 
 
 def _seed(at: AppTest, prefix: str, seed: int) -> None:
-    """Set the lesson's seed and move its figure (if it animates one) to the end of training."""
+    """Set the lesson's seed."""
     at.number_input(key=f"{prefix}seed").set_value(seed).run()
-    if any(b.key == f"{prefix}end" for b in at.button):
-        at.button(key=f"{prefix}end").click().run()
     _ok(at)
+
+
+def _at_end(at: AppTest, prefix: str, label: str, spec: str) -> str:
+    """What the lesson's panel shows for ``label`` at the end of training (where it opens)."""
+    args = player_args(at, f"{prefix}player")
+    end = args["meta"]["lanes"][0]["n_events"]
+    assert args["options"]["initial_t"] == end
+    return shown(panel_value(args, label, end), spec)
 
 
 @pytest.mark.parametrize("stem", sorted(CHECKS))
@@ -94,7 +101,7 @@ def test_lesson_6_recall_and_precision_are_the_trained_paums():
     lesson = _module("06_rare_positives")
     at = _run("06_rare_positives")
     research = at.dataframe[0].value
-    shown = {}
+    seen = {}
     for seed in (0, 3):
         _seed(at, "l06_", seed)
         data = make_dataset(lesson.rare_request(seed, 1 / 21))
@@ -103,10 +110,9 @@ def test_lesson_6_recall_and_precision_are_the_trained_paums():
         predicted = clf.fit(data.X, data.y).predict(data.X_test) > 0
         positive = data.y_test > 0
         hits = np.sum(predicted & positive)
-        metrics = _metrics(at)
-        shown[seed] = metrics["Recall"]
-        assert metrics["Recall"] == f"{hits / positive.sum():.0%}"
-        assert metrics["Precision"] == f"{hits / predicted.sum():.0%}"
+        seen[seed] = _at_end(at, "l06_", "recall", ".0%")
+        assert seen[seed] == f"{hits / positive.sum():.0%}"
+        assert _at_end(at, "l06_", "precision", ".0%") == f"{hits / predicted.sum():.0%}"
     assert not at.dataframe[0].value.equals(research)  # the PAUM study follows the seed
 
 
@@ -115,9 +121,8 @@ def test_lesson_6_uneven_margin_raises_recall_at_the_default_seed():
     recall = {}
     for tau_pos in (0.0, 1.0):
         at.select_slider(key="l06_tau_pos").set_value(tau_pos).run()
-        at.button(key="l06_end").click().run()
         _ok(at)
-        recall[tau_pos] = _percent(_metrics(at)["Recall"])
+        recall[tau_pos] = _percent(_at_end(at, "l06_", "recall", ".0%"))
     assert recall[1.0] > recall[0.0]  # what the first "try this" task promises
 
 
@@ -129,13 +134,13 @@ def test_lesson_7_test_accuracy_is_the_lambda_trick_runs():
         _seed(at, "l07_", seed)
         data = make_dataset(lesson.noisy_line(seed, lesson.NOISE))
         clf = KWPerceptron(lam=1.0, epochs=lesson.EPOCHS, random_state=seed).fit(data.X, data.y)
-        assert _metrics(at)["Test accuracy of this line"] == (
+        assert _at_end(at, "l07_", "test accuracy of this line", ".1%") == (
             f"{clf.score(data.X_test, data.y_test):.1%}"
         )
+    assert int(_at_end(at, "l07_", "rescued by the λ push", ".0f")) > 0
     at.select_slider(key="l07_lam").set_value(0.0).run()
-    at.button(key="l07_end").click().run()
     _ok(at)
-    assert _metrics(at)["Rescued by the λ push"] == "0"  # no λ, no rescue
+    assert _at_end(at, "l07_", "rescued by the λ push", ".0f") == "0"  # no λ, no rescue
     assert not at.dataframe[0].value.equals(research)
 
 
@@ -143,19 +148,25 @@ def test_lesson_8_support_points_are_the_kernel_perceptrons():
     lesson = _module("08_kernels")
     at = _run("08_kernels")
     research = at.dataframe[0].value
-    shown = set()
+    seen = set()
     for seed in (0, 2):
         _seed(at, "l08_", seed)
         request = lesson.DataRequest("xor", (("n_samples", 200),), test_fraction=0.5, seed=seed)
         data = make_dataset(request)
         clf = KernelPerceptron(kernel="rbf", gamma=1.0, epochs=lesson.EPOCHS, random_state=seed)
         clf.fit(data.X, data.y)
-        metrics = _metrics(at)
-        assert metrics["Support points (a_j > 0)"] == str(len(clf.support_))
-        assert metrics["Sparsity (a_j = 0)"] == str(clf.sparsity_)
-        assert metrics["Test accuracy"] == f"{clf.score(data.X_test, data.y_test):.1%}"
-        shown.add(tuple(metrics.values()))
-    assert len(shown) == 2
+        numbers = (
+            _at_end(at, "l08_", "support points (a_j > 0)", ".0f"),
+            _at_end(at, "l08_", "sparsity (a_j = 0)", ".0f"),
+            _at_end(at, "l08_", "test accuracy", ".1%"),
+        )
+        assert numbers == (
+            str(len(clf.support_)),
+            str(clf.sparsity_),
+            f"{clf.score(data.X_test, data.y_test):.1%}",
+        )
+        seen.add(numbers)
+    assert len(seen) == 2
     assert not at.dataframe[0].value.equals(research)  # the digits split follows the seed
 
 
@@ -181,19 +192,21 @@ def test_lesson_9_mistake_table_is_recomputed_from_the_draws():
 def test_lesson_10_flags_are_scored_against_the_flips():
     lesson = _module("10_parallel_perceptrons")
     at = _run("10_parallel_perceptrons")
-    shown = {}
+    seen = {}
     for seed in (0, 1):
         _seed(at, "l10_", seed)
         data = make_dataset(lesson.noisy_clouds(seed, 0.1))
         pp = ParallelPerceptron(n_perceptrons=3, random_state=seed).fit(data.X, data.y)
         categories = pp.categorize(data.X, data.y)
         precision, recall = flag_precision_recall(categories, data.flipped)
-        metrics = _metrics(at)
-        assert metrics["Noisy"] == str(int(np.sum(categories == "noisy")))
-        assert metrics["Flag precision"] == f"{precision:.0%}"
-        assert metrics["Flag recall"] == f"{recall:.0%}"
-        shown[seed] = (metrics["Safe"], metrics["Flag recall"])
-    assert shown[0] != shown[1]
+        assert _at_end(at, "l10_", "Noisy", ".0f") == str(int(np.sum(categories == "noisy")))
+        assert _at_end(at, "l10_", "flag precision", ".0%") == f"{precision:.0%}"
+        assert _at_end(at, "l10_", "flag recall", ".0%") == f"{recall:.0%}"
+        seen[seed] = (
+            _at_end(at, "l10_", "Safe", ".0f"),
+            _at_end(at, "l10_", "flag recall", ".0%"),
+        )
+    assert seen[0] != seen[1]
 
 
 def test_lesson_11_cv_interval_is_the_parameter_search():

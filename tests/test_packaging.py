@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from perceptron_core.shipped import app_folder
-from live import perceptron_lab, serve_once
+from tests.live import perceptron_lab, serve_once
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))

@@ -9,7 +9,7 @@ import pytest
 
 from perceptron_core import KWPerceptron, Perceptron
 from perceptron_core.datasets import DataError, make_gaussians, make_separable
-from ui.datasource import DataRequest, Dataset, make_dataset
+from ui.datasource import DataRequest, make_dataset
 from ui.diagnostics import novikoff_bound
 from ui.edits import (
     ADDED,
@@ -21,19 +21,6 @@ from ui.edits import (
     table_delta,
 )
 from ui.export import points_csv
-from ui.figures import (
-    CLICK_GRID,
-    CLICK_GRID_NAME,
-    MAX_PROJECTED_POINTS,
-    MAX_VOTED_LINES,
-    Show,
-    axis_box,
-    line_segment,
-    margin_histogram,
-    plane_figure,
-    projection_figure,
-)
-from ui.learners import LEARNERS
 from ui.state import _format, _parse
 from ui.timeline import Timeline
 
@@ -73,17 +60,6 @@ def test_timeline_hypothesis_follows_the_updates(noisy):
     assert tl.end_of_epoch(0) == len(X) and tl.end_of_epoch(len(X)) == 2 * len(X)
 
 
-def test_voted_grid_matches_the_direct_sum(noisy):
-    X, y = noisy
-    clf = KWPerceptron(epochs=10, random_state=1, record="all").fit(X, y)
-    tl = Timeline.from_trace(clf.trace_, len(X))
-    xs, ys = np.linspace(-4, 4, 37), np.linspace(-3, 3, 29)
-    grid = np.dstack(np.meshgrid(xs, ys)).reshape(-1, 2)
-    for t in (0, 40, tl.n_events // 2, tl.n_events):
-        direct = tl.scores(grid, t, "voted").reshape(len(ys), len(xs))
-        assert np.allclose(tl.voted_grid(xs, ys, t), direct)
-
-
 @pytest.mark.parametrize("seed", range(4))
 def test_novikoff_bound_holds_and_reduces_to_r_over_gamma(seed):
     X, y, _, target = make_separable(150, margin=0.05, random_state=seed)
@@ -107,39 +83,6 @@ def test_same_seed_same_data_and_noise_only_on_training_rows():
     assert (clean.y[a.flipped] != a.y[a.flipped]).all()
     other = make_dataset(DataRequest("gaussians", (("n_samples", 300),), "exact", 0.2, 0.25, 6))
     assert not np.array_equal(other.X, a.X)
-
-
-def _fake_run(key, data, epochs=5):
-    class Run:  # what ui.runs.train returns, without Streamlit's cache
-        pass
-
-    run = Run()
-    run.learner_key, run.learner = key, LEARNERS[key]
-    run.values = run.learner.defaults()
-    run.estimator = run.learner.make(run.values, epochs, 0).fit(data.X, data.y)
-    run.timeline = run.learner.timeline(run.estimator, len(data.X))
-    return run
-
-
-def test_the_figure_is_the_same_for_the_same_seed_and_marks_every_flip():
-    req = DataRequest("separable", (("n_samples", 80),), "uniform", 0.15, 0.0, seed=2)
-    data = make_dataset(req)
-    run_a, run_b = _fake_run("perceptron", data), _fake_run("perceptron", make_dataset(req))
-    t = run_a.timeline.next_update(30)
-    fig_a, fig_b = plane_figure(data, run_a, t), plane_figure(data, run_b, t)
-    assert fig_a.to_json() == fig_b.to_json()
-    flips = [tr for tr in fig_a.data if tr.name == "label flipped by noise"]
-    assert len(flips) == 1 and len(flips[0].x) == data.flipped.sum() > 0
-    names = {tr.name for tr in fig_a.data}
-    assert {"current example", "boundary (last)"} <= names
-    assert len(fig_a.layout.annotations) >= 1  # the w arrow
-    assert plane_figure(data, run_a, t, Show(flips=False)).to_json() != fig_a.to_json()
-
-
-def test_line_segment_is_clipped_to_the_box():
-    seg = line_segment(np.array([1.0, 1.0]), 0.0, (-1, 1, -1, 1))
-    assert np.allclose(sorted(seg[:, 0]), [-1, 1]) and np.allclose(seg.sum(axis=1), 0)
-    assert line_segment(np.array([1.0, 0.0]), 5.0, (-1, 1, -1, 1)) is None
 
 
 @pytest.mark.parametrize("value", [True, 3, 0.125, "voted", ["voted", "pa"]])
@@ -241,58 +184,3 @@ def test_exported_points_read_back_as_the_same_data():
     data = make_dataset(DataRequest("gaussians", (("n_samples", 50),), seed=4))
     back = make_dataset(DataRequest("csv", csv_bytes=points_csv(data).encode()))
     assert np.allclose(back.X, data.X) and np.array_equal(back.y, data.y)
-
-
-# -- figures: the click grid, the ensemble's cap, the full-size views ---------------------
-
-
-def test_the_click_grid_covers_the_plane_under_everything():
-    data = make_dataset(DataRequest("separable", (("n_samples", 40),), seed=0))
-    run = _fake_run("perceptron", data)
-    fig = plane_figure(data, run, 5, clickable=True)
-    grid = fig.data[0]
-    assert grid.name == CLICK_GRID_NAME and len(grid.x) == CLICK_GRID**2
-    x0, x1, y0, y1 = axis_box(data.X)
-    assert np.isclose(min(grid.x), x0, atol=1e-3 * (x1 - x0)) and np.isclose(
-        max(grid.y), y1, atol=1e-3 * (y1 - y0)
-    )
-    assert CLICK_GRID_NAME not in {tr.name for tr in plane_figure(data, run, 5).data}
-
-
-def test_the_ensemble_draws_its_top_hypotheses_and_says_how_many():
-    data = make_dataset(DataRequest("gaussians", (("n_samples", 200),), seed=0))
-    run = _fake_run("voted", data, epochs=10)
-    t = run.timeline.n_events
-    rows, _ = run.timeline.voting_rows(t)
-    assert len(rows) > MAX_VOTED_LINES
-    lines = [
-        tr
-        for tr in plane_figure(data, run, t, Show(ensemble=True)).data
-        if tr.legendgroup == "ensemble"
-    ]
-    assert sum(list(tr.x).count(None) for tr in lines) == MAX_VOTED_LINES  # one gap per line
-    assert f"top {MAX_VOTED_LINES} of {len(rows):,}" in lines[0].name
-    assert [tr.opacity for tr in lines] == sorted((tr.opacity for tr in lines), reverse=True)
-
-
-def _big_data(m=5_000, n=6):
-    rng = np.random.default_rng(1)
-    X = rng.normal(size=(m, n))
-    w = rng.normal(size=n)
-    y = np.where(X @ w > 0.2, 1, -1)
-    names = tuple(f"f{i}" for i in range(n))
-    return Dataset(X, y, X[:0], y[:0], np.zeros(m, bool), w, 0.2, names, ("-1", "+1"), "big")
-
-
-def test_full_size_views_say_what_they_show():
-    data = _big_data()
-    run = _fake_run("perceptron", data, epochs=2)
-    t = run.timeline.n_events // 2
-    title = projection_figure(data, run, t, seed=3).layout.title.text
-    assert f"showing {MAX_PROJECTED_POINTS:,} of 5,000 points, random sample seed 3" in title
-    hist = margin_histogram(data, run, t)
-    assert sum(sum(bar.y) for bar in hist.data) == 5_000  # every point counted
-    assert "all 5,000" in hist.layout.yaxis.title.text
-    for bar in hist.data:  # no bar holds margins of both signs
-        left, right = np.asarray(bar.x) - bar.width / 2, np.asarray(bar.x) + bar.width / 2
-        assert ((right <= 1e-12) | (left >= -1e-12)).all()

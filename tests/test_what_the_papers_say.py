@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+from player_args import player_args
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import (
@@ -118,7 +119,8 @@ def test_the_playground_says_which_start_novikoffs_bound_is_for():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.run()
     assert not at.exception, [e.message for e in at.exception]
-    line = next(m.value for m in at.markdown if m.value.startswith("**Novikoff's bound.**"))
+    line = player_args(at, "pg_player")["texts"]["novikoff"]  # the browser shows it
+    assert line.startswith("Novikoff's bound.")
     assert "is the bound for a start at θ = 0; this run starts at θ_init = " in line
     R, gamma = (float(v) for v in re.search(r"R = ([\d.]+), γ = ([\d.]+)", line).groups())
     shown = float(re.search(r"\(R/γ\)² = ([\d,]+)", line).group(1).replace(",", ""))

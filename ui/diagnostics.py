@@ -1,17 +1,14 @@
-"""Diagnostics of a run at time t: mistakes per epoch, the four predictors, Novikoff, confusion.
+"""The diagnostics' numbers that need the whole training set: Novikoff's bound, test errors.
 
-The numbers are computed here from the timeline (pure NumPy, testable);
-:func:`diagnostics_panel` lays them out.
+The diagnostics themselves (mistakes per epoch with the step marked, the
+four predictors' accuracy at the step, the confusion matrix) are drawn in
+the browser (``ui/playback/diagnostics.js``); what they need from here is
+computed once per run.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
-import streamlit as st
-
-from ui.figures import AXIS, BLUE, ORANGE, PLAIN, VERMILLION, vline
-from ui.learners import MODES
 
 
 def novikoff_bound(X, y, w_star, theta_star, eta, C, theta_init) -> tuple[float, float, float]:
@@ -68,26 +65,6 @@ def novikoff_bound(X, y, w_star, theta_star, eta, C, theta_init) -> tuple[float,
     return float((-B + np.sqrt(disc)) / (2 * A)), R, gamma
 
 
-def accuracies_at(run, data, t: int) -> dict[str, dict[str, float]]:
-    """Accuracy of each predictor at time ``t``: ``{"train": {mode: acc}, "test": {...}}``."""
-    tl, learner = run.timeline, run.learner
-    modes = MODES if learner.family == "kw" else ("last",)
-    out = {}
-    for part, X, y in (("train", data.X, data.y), ("test", data.X_test, data.y_test)):
-        if len(X):
-            out[part] = {
-                m: float((np.where(tl.scores(X, t, m) > 0, 1, -1) == y).mean()) for m in modes
-            }
-    return out
-
-
-def confusion(y_true, y_pred) -> np.ndarray:
-    """2 x 2 counts, rows = true (-1, +1), columns = predicted (-1, +1)."""
-    return np.array(
-        [[int(((y_true == a) & (y_pred == b)).sum()) for b in (-1, 1)] for a in (-1, 1)]
-    )
-
-
 def test_mistakes_per_epoch(tl, X_test, y_test) -> np.ndarray:
     """Test errors of the hypothesis in force at the end of each epoch."""
     if len(X_test) == 0:
@@ -98,133 +75,34 @@ def test_mistakes_per_epoch(tl, X_test, y_test) -> np.ndarray:
     )
 
 
-def geometric_margin(tl, X, y, t) -> float | None:
-    """``min_j y_j(<w,x_j> - θ) / ||w||`` of the current line (negative: not separated)."""
-    if tl.n_members > 1 or tl.W.shape[2] == 0:
-        return None
-    w, theta = tl.hypothesis(t)
-    norm = np.linalg.norm(w)
-    return None if norm == 0 else float((y * (X @ w - theta)).min() / norm)
+def novikoff_sentence(run, data) -> str | None:
+    """Novikoff's bound for this run in words, ``{updates}`` standing for the updates so far.
 
-
-def mistakes_figure(train: np.ndarray, test: np.ndarray, current_epoch: int,
-                    height: int = 260) -> go.Figure:  # fmt: skip
-    epochs = np.arange(1, len(train) + 1)
-    fig = go.Figure()
-    fig.add_scatter(
-        x=epochs,
-        y=train,
-        mode="lines+markers",
-        name="updates (train)",
-        line={"color": BLUE},
-        marker={"symbol": "circle", "size": 5},
-    )
-    if len(test):
-        fig.add_scatter(
-            x=epochs[: len(test)],
-            y=test,
-            mode="lines+markers",
-            name="errors at epoch end (test)",
-            line={"color": ORANGE, "dash": "dash"},
-            marker={"symbol": "diamond", "size": 6},
-        )
-    fig.update_layout(
-        height=height,
-        shapes=[vline(current_epoch + 1, VERMILLION, dash="dot")],
-        margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        **PLAIN,
-        xaxis={"title": "epoch", **AXIS},
-        yaxis={"title": "count", **AXIS},
-        title={"text": "Mistakes per epoch", "font": {"size": 14}},
-        legend={"orientation": "h", "y": 1.12, "x": 0.35},
-    )
-    return fig
-
-
-def diagnostics_panel(run, data, t: int, prefix: str) -> None:
-    """Metrics, the four predictors, Novikoff's bound, the confusion matrix and the curve."""
-    tl, learner, est = run.timeline, run.learner, run.estimator
-    cols = st.columns(4)
-    cols[0].metric(
-        "Updates so far",
-        f"{tl.row(t):,}" if tl.n_members == 1 else "—",
-        help="Hypothesis changes up to this step.",
-    )
-    margin = geometric_margin(tl, data.X, data.y, t)
-    cols[1].metric(
-        "Achieved margin",
-        "—" if margin is None else f"{margin:.3g}",
-        help="Smallest y(⟨w,x⟩−θ)/‖w‖ over the training set: negative while some "
-        "point is on the wrong side.",
-    )
-    cols[2].metric(
-        "Training time",
-        f"{run.fit_seconds * 1000:.1f} ms",
-        help="fit() with every visit recorded (the animation never retrains).",
-    )
-    cols[3].metric(
-        "Epochs run",
-        f"{int(tl.epoch.max()) + 1 if tl.n_events else 0}",
-        help="On-line rules stop after an epoch without updates.",
-    )
-
-    left, right = st.columns([3, 2])
-    train_curve = tl.mistakes_per_epoch()
-    left.plotly_chart(
-        mistakes_figure(train_curve, run.test_errors, tl.epoch_at(t)),
-        width="stretch",
-        key=f"{prefix}mistakes",
-        config={"displaylogo": False},
-    )
-    acc = accuracies_at(run, data, t)
-    with right:
-        rows = [
-            {"data": part, **{m: f"{v:.1%}" for m, v in accs.items()}}
-            for part, accs in acc.items()
-        ]
-        st.markdown("**Accuracy at this step**")
-        st.dataframe(rows, hide_index=True, width="stretch")
-        if learner.has_modes and run.final_train:
-            st.caption(
-                "After training, from the core's predict_all: "
-                + ", ".join(f"{m} {np.mean(run.final_train[m] == data.y):.1%}" for m in MODES)
-                + " (train)."
-            )
-        part, X, y = (
-            ("test", data.X_test, data.y_test) if len(data.X_test) else ("train", data.X, data.y)
-        )
-        pred = np.where(tl.scores(X, t, "last") > 0, 1, -1)
-        m = confusion(y, pred)
-        st.markdown(f"**Confusion matrix ({part}, last hypothesis)**")
-        st.dataframe(
-            [
-                {"true \\ predicted": f"{data.class_names[0]} (−1)", "−1": m[0, 0], "+1": m[0, 1]},
-                {"true \\ predicted": f"{data.class_names[1]} (+1)", "−1": m[1, 0], "+1": m[1, 1]},
-            ],
-            hide_index=True,
-            width="stretch",
-        )
+    None when the bound does not apply to the learner (margin, λ-trick or
+    α-bound on, or not the unified trainer) or the data have no known
+    target line.
+    """
+    learner, est, tl = run.learner, run.estimator, run.timeline
     margin_true = data.separable_margin
-    if learner.novikoff and learner.novikoff(est) and margin_true is not None:
-        if margin_true > 0:
-            bound, R, gamma = novikoff_bound(
-                data.X, data.y, data.w_star, data.theta_star, est.eta, est.C_, est.theta_init_
-            )
-            st.markdown(
-                f"**Novikoff's bound.** The true line separates the training data, so the "
-                f"perceptron makes at most **{bound:,.0f}** updates (R = {R:.3g}, γ = {gamma:.3g} "
-                f"with the threshold folded in as a coordinate; see `novikoff_bound`). "
-                f"Novikoff's (R/γ)² = {(R / gamma) ** 2:,.0f} is the bound for a start at θ = 0"
-                + (
-                    f"; this run starts at θ_init = {est.theta_init_:.3g}, which shifts it. "
-                    if est.theta_init_
-                    else ", this run's start. "
-                )
-                + f"Updates so far: **{tl.row(t):,}**, in the whole run: "
-                f"**{tl.W.shape[1] - 1:,}**."
-            )
-        else:
-            st.caption(
-                "Novikoff's bound needs data that a line separates; these training "
-                "labels are not (noise or overlap), so no bound applies."
-            )
+    if not (learner.novikoff and learner.novikoff(est)) or margin_true is None:
+        return None
+    if margin_true <= 0:
+        return (
+            "Novikoff's bound needs data that a line separates; these training labels are "
+            "not (noise or overlap), so no bound applies."
+        )
+    bound, R, gamma = novikoff_bound(
+        data.X, data.y, data.w_star, data.theta_star, est.eta, est.C_, est.theta_init_
+    )
+    return (
+        f"Novikoff's bound. The true line separates the training data, so the perceptron "
+        f"makes at most {bound:,.0f} updates (R = {R:.3g}, γ = {gamma:.3g} with the threshold "
+        f"folded in as a coordinate; see novikoff_bound). Novikoff's (R/γ)² = "
+        f"{(R / gamma) ** 2:,.0f} is the bound for a start at θ = 0"
+        + (
+            f"; this run starts at θ_init = {est.theta_init_:.3g}, which shifts it. "
+            if est.theta_init_
+            else ", this run's start. "
+        )
+        + f"Updates so far: {{updates}}, in the whole run: {tl.W.shape[1] - 1:,}."
+    )

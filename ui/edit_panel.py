@@ -7,7 +7,7 @@ so the data are rebuilt and the learner retrained like after any setting.
 They go into the URL as ``edits=...`` (the page writes it). New data (another
 set, seed or option) start without edits.
 
-Clicks (a selection callback of the plot) and table edits go through
+Clicks (sent by the playback component, see :mod:`ui.player`) and table edits go through
 :func:`_edit`: the edited points are checked first, and a refused edit
 leaves the last good points in place, with a message.
 """
@@ -22,7 +22,8 @@ import streamlit as st
 
 from perceptron_core.datasets import DataError
 from ui.edits import PointEdits, add_point, edited, remove_near, table_delta
-from ui.figures import axis_box
+from ui.payload.scene import axis_box
+from ui.player import clicked_point
 from ui.runs import get_dataset
 from ui.state import control, hidden
 
@@ -82,13 +83,6 @@ def url_entry(prefix: str) -> dict[str, str]:
     return {URL_NAME: edits.to_text()} if edits else {}
 
 
-def edits_changed(prefix: str, request) -> bool:
-    """Whether an edit was made (or refused) since ``request`` was built: the page must rerun."""
-    ss = st.session_state
-    key, _, message = _keys(prefix)
-    return ss.get(key, PointEdits()) != (request.edits or PointEdits()) or message in ss
-
-
 def _edit(prefix: str, change) -> str | None:
     """Apply a change (see :mod:`ui.edits`) to the points; returns why it was refused, if it was."""
     ss = st.session_state
@@ -101,24 +95,20 @@ def _edit(prefix: str, change) -> str | None:
     return None
 
 
-def plot_clicked(prefix: str, chart_key: str) -> None:
-    """The plot's selection callback: a click on the plane adds or removes a point."""
+def plot_clicked(prefix: str, component_key: str) -> None:
+    """The playback component's callback: a click on the plane adds or removes a point."""
     ss = st.session_state
     mode = ss.get(f"{prefix}click") or "off"
-    event = ss.get(chart_key) or {}
-    clicked = [
-        (p["x"], p["y"])
-        for p in event.get("selection", {}).get("points", [])
-        if isinstance(p.get("x"), (int, float)) and isinstance(p.get("y"), (int, float))
-    ]
-    if mode == "off" or not clicked:
+    click = clicked_point(ss.get(component_key))
+    if mode == "off" or click is None or click[0] != mode:
         return
-    if mode == "remove":
+    action, point = click
+    if action == "remove":
         current = get_dataset(replace(ss[_keys(prefix)[1]], edits=ss[_keys(prefix)[0]] or None))
         x0, x1, y0, y1 = axis_box(current.X)
-        change = remove_near(clicked[0], REMOVE_REACH * np.hypot(x1 - x0, y1 - y0))
+        change = remove_near(point, REMOVE_REACH * np.hypot(x1 - x0, y1 - y0))
     else:
-        change = add_point(clicked[0], int(mode))
+        change = add_point(point, int(action))
     message = _edit(prefix, change)
     if message:
         ss[_keys(prefix)[2]] = message
@@ -152,7 +142,7 @@ def edit_bar(prefix: str, data, clicks: bool = True) -> str:
             format_func=CLICK_MODES.get,
             prefix=prefix,
             group="data",
-            help="Add points of either class where you click (they snap to a fine grid), or "
+            help="Add points of either class where you click (rounded to a thousandth of the view), or "
             "remove the point nearest the click; the learner retrains on the edited points.",
         )
     reset_col.button(

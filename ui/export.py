@@ -1,16 +1,17 @@
 """Exports of a run: the settings, metrics, recorded events and training points.
 
-Figures export themselves in the browser: the camera button of every
-Plotly chart downloads PNG or SVG (the format the page's selector sets), so
-no image server is needed. (Server-side export with kaleido also works
-offline here, with Debian's chromium, but it costs about 2 s per image.)
+Figures export themselves in the browser: the playback component's button
+and the camera button of every Plotly chart download PNG or SVG, so no
+image server is needed. (Server-side export with kaleido also works offline
+here, with Debian's chromium, but it costs about 2 s per image.) The run's
+JSON is assembled there too, from :func:`run_record` and the numbers of the
+step on screen.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import json
 
 import numpy as np
 
@@ -30,8 +31,12 @@ def _plain(value):
     return value
 
 
-def run_record(run, data, request, t: int, accuracies: dict) -> dict:
-    """Everything needed to reproduce and judge a run, as JSON-ready values."""
+def run_record(run, data, request) -> dict:
+    """Everything needed to reproduce and judge a run, as JSON-ready values.
+
+    The browser adds ``time_step`` and ``accuracy_at_step`` (the step on
+    screen) when it exports the record.
+    """
     tl = run.timeline
     req = {k: _plain(v) for k, v in request.__dict__.items() if k != "csv_bytes"}
     return {
@@ -50,21 +55,15 @@ def run_record(run, data, request, t: int, accuracies: dict) -> dict:
             "settings": {k: _plain(v) for k, v in run.values.items()},
             "estimator": repr(run.estimator),
         },
-        "time_step": int(t),
         "n_events": tl.n_events,
         "n_hypotheses": int(tl.W.shape[1]),
         "fit_seconds": run.fit_seconds,
         "mistakes_per_epoch_train": tl.mistakes_per_epoch().tolist(),
         "errors_per_epoch_test": _plain(run.test_errors),
-        "accuracy_at_step": accuracies,
         "final_hypothesis": None
         if tl.W.shape[2] == 0
         else {"w": tl.W[0, -1].tolist(), "theta": float(tl.theta[0, -1])},
     }
-
-
-def run_json(record: dict) -> str:
-    return json.dumps(record, indent=2, ensure_ascii=False)
 
 
 def events_csv(run) -> str:

@@ -1,9 +1,10 @@
 """The parts every lesson page is made of.
 
 A lesson (``lessons/NN_name.py``) is a page with a preset, not a second
-implementation: its figure is the playground's figure, trained by the same
-cached :func:`ui.runs.train`, moved through time by the same playback
-controls. This module adds what a lesson has and the playground has not:
+implementation: its figure is the playground's browser component
+(:mod:`ui.player`), trained by the same cached :func:`ui.runs.train`, moved
+through time by the same playback controls. This module adds what a lesson
+has and the playground has not:
 the goal, the "try this" tasks, a check question with immediate feedback,
 the research finding next to numbers computed live, and the source of the
 rule being animated.
@@ -12,7 +13,8 @@ A lesson page reads top to bottom::
 
     lesson_header(1, "The perceptron rule", "See what one update does to the line.")
     st.markdown(...)                     # the explanation, with st.latex formulas
-    stage("l01_", DataRequest("separable", (("n_samples", 20),), seed=3), "perceptron")
+    stage("l01_", DataRequest("separable", (("n_samples", 20),), seed=3), "perceptron",
+          extras=my_panels)           # per-step numbers beside the figure (ui.payload.extras)
     try_this("Press **Next update** ...", "...")
     check_question("l01_", "What happens to w after a mistake on a positive point?",
                    ["w moves towards x", "w moves away from x"], answer=0,
@@ -31,13 +33,13 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-from ui.controls import playback_controls
 from ui.datasource import DataRequest
-from ui.figures import Show, plane_figure
-from ui.math_panel import math_panel
+from ui.player import page_payload, playback, rule_box, url_step
 from ui.runs import get_dataset, train
 from ui.safety import attempt
+from ui.style import Show
 
+#: Plotly's toolbar for the lessons' server-side charts (the research boxes).
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}
 
 
@@ -49,8 +51,8 @@ def lesson_header(number: int, title: str, goal: str) -> None:
 
 def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | None = None,
           epochs: int = 10, show: Show = Show(), math: bool = True, height: int = 520,
-          beside: Callable | None = None, start: Callable | None = None):  # fmt: skip
-    """Train a preset run (cached) and draw it with the playground's figure and controls.
+          extras: Callable | None = None, start: Callable | None = None):  # fmt: skip
+    """Train a preset run (cached) and draw it with the playground's component.
 
     Parameters
     ----------
@@ -65,19 +67,21 @@ def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | No
         Settings that differ from the learner's defaults.
     epochs : int
     show : Show
-        What the figure draws (its ``mode`` is set from the learner's settings).
+        What the figure draws.
     math : bool
-        Draw the math panel with the current numbers beside the figure.
+        Show the update rule above the figure and the math panel, with the
+        current numbers, beside it.
     height : int
         The figure's height in pixels.
-    beside : callable, optional
-        ``beside(run, data, t)`` draws lesson-specific numbers for step ``t``
-        under the math panel (inside the same fragment, so it follows the step).
+    extras : callable, optional
+        ``extras(run, data) -> list of ui.payload.extras.Panel``: the
+        lesson's numbers for every step, computed once per run and shown
+        beside the figure by the browser (under the math panel).
     start : callable, optional
         ``start(timeline) -> t``: the step a session sees first (for instance
         ``lambda tl: tl.next_update(0)``, or ``lambda tl: tl.n_events`` for the
         end of training), so the first view shows what the lesson is about.
-        Default: the step in the URL, else 0.
+        The step in the URL wins when there is one.
 
     Returns
     -------
@@ -104,30 +108,24 @@ def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | No
     )
     if run is None:
         return None, None
-    show = Show(**{**show.__dict__, "mode": learner.shown_mode(settings)})
-    tkey = f"{prefix}t"
-    if start is not None and tkey not in st.session_state and "t" not in st.query_params:
-        st.session_state[tkey] = int(start(run.timeline))  # before the time slider exists
-
-    @st.fragment
-    def _moving_part():
-        t = playback_controls(prefix, run.timeline)
-        fig_col, side_col = st.columns([3, 2]) if (math or beside) else (st.container(), None)
-        fig_col.plotly_chart(
-            plane_figure(data, run, t, show, height=height),
-            width="stretch",
-            config=CHART_CONFIG,
-            key=f"{prefix}figure",
-        )
-        if side_col is not None:
-            with side_col:
-                if math:
-                    with st.container(border=True):
-                        math_panel(run, data, t)
-                if beside is not None:
-                    beside(run, data, t)
-
-    _moving_part()
+    if math:
+        rule_box(run.learner, key=f"{prefix}rule")
+    payload = attempt(
+        "Preparing the figure", page_payload, request, data, [run], extras, request.seed
+    )
+    if payload is None:
+        return None, None
+    playback(
+        f"{prefix}player",
+        payload,
+        run,
+        data,
+        show=show,
+        initial_t=url_step(int(start(run.timeline)) if start else 0),
+        height=height,
+        hide=frozenset() if math else frozenset({"math"}),
+        diagnostics=False,
+    )
     return data, run
 
 

@@ -3,8 +3,8 @@
 Every page gets what it computes through these functions, so the same
 request (same settings, same seed) never trains twice and always gives the
 same picture. Runs are cached with ``st.cache_resource`` (no copy per
-rerun: a step of the animation must stay fast); pages treat a :class:`Run`
-as read-only.
+rerun, and the browser payload of a run is cached next to it, see
+:mod:`ui.player`); pages treat a :class:`Run` as read-only.
 
 The learners' numba loops compile once per process (:data:`WARMUP`): the
 first page run compiles only the learner it shows, then
@@ -79,10 +79,32 @@ def _predictions(estimator, X, learner) -> dict:
     return {"last": estimator.predict(X)}
 
 
-def _fit(learner_key: str, settings: dict, epochs: int, seed: int, X: np.ndarray,
-         y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray) -> Run:  # fmt: skip
-    """Fit and record a run: the work :func:`train` caches and the warm-up compiles."""
+def fit_run(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray,
+            y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray) -> Run:  # fmt: skip
+    """Fit a learner from the menu, recording every visit (:func:`train` caches it).
+
+    Raises
+    ------
+    DataError
+        When the run would be too long to animate in a browser.
+    ValueError
+        The estimator's own message for impossible settings.
+    """
     learner = LEARNERS[learner_key]
+    if learner.family == "kernel" and len(X) > KERNEL_MAX_POINTS:
+        raise DataError(
+            f"The kernel perceptron redraws its curved boundary from every support point at "
+            f"each step; with {len(X):,} points that is too slow for the browser view (at most "
+            f"{KERNEL_MAX_POINTS:,}). Use fewer points or a linear learner."
+        )
+    visits = len(X) * epochs
+    if visits > MAX_ANIMATED_VISITS:
+        raise DataError(
+            f"{len(X):,} points x {epochs} epochs is {visits:,} steps to record, more than the "
+            f"{MAX_ANIMATED_VISITS:,} the browser view animates. Use fewer epochs or fewer points "
+            "(the experiments page and the command line have no such limit)."
+        )
+    settings = dict(values)
     estimator = learner.make(settings, epochs, seed)
     start = time.perf_counter()
     estimator.fit(X, y)
@@ -100,40 +122,17 @@ def _fit(learner_key: str, settings: dict, epochs: int, seed: int, X: np.ndarray
     )
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
-def _cached_run(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray,
-                y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray) -> Run:  # fmt: skip
-    learner = LEARNERS[learner_key]
-    if learner.family == "kernel" and len(X) > KERNEL_MAX_POINTS:
-        raise DataError(
-            f"The kernel perceptron redraws its curved boundary from every support point at "
-            f"each step; with {len(X):,} points that is too slow for the browser view (at most "
-            f"{KERNEL_MAX_POINTS:,}). Use fewer points or a linear learner."
-        )
-    visits = len(X) * epochs
-    if visits > MAX_ANIMATED_VISITS:
-        raise DataError(
-            f"{len(X):,} points x {epochs} epochs is {visits:,} steps to record, more than the "
-            f"{MAX_ANIMATED_VISITS:,} the browser view animates. Use fewer epochs or fewer points "
-            "(the experiments page and the command line have no such limit)."
-        )
-    return _fit(learner_key, dict(values), epochs, seed, X, y, X_test, y_test)
+#: One fit per request and server process, shared by every session (pages treat runs as read-only).
+_cached_run = st.cache_resource(max_entries=32, show_spinner=False)(fit_run)
 
 
 def train(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray,
           y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray) -> Run:  # fmt: skip
-    """Fit a learner from the menu once, recording every visit (cached per request).
+    """:func:`fit_run`, once per request and server process.
 
     A learner that has not been compiled in this process yet compiles first,
     under a spinner that says so (or waits for the background warm-up,
     which may be compiling it right now).
-
-    Raises
-    ------
-    DataError
-        When the run would be too long to animate in a browser.
-    ValueError
-        The estimator's own message for impossible settings.
     """
     if not WARMUP.ready(learner_key):
         with st.spinner(
@@ -148,22 +147,22 @@ def train(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray
 def compile_learner(learner_key: str) -> None:
     """Compile one learner's loops by training it on a few points, the way the pages do.
 
-    The same :func:`_fit` as a real run (fit, the four predictors, timeline,
-    test errors) on float 2-D data with a test part, so every compiled
-    function a default page calls is ready afterwards.
+    The same :func:`fit_run` as a real run (fit, the four predictors,
+    timeline, test errors) on float 2-D data with a test part, so every
+    compiled function a default page calls is ready afterwards.
 
     Examples
     --------
     >>> compile_learner("perceptron")
     """
     data = make_dataset(DataRequest("separable", (("n_samples", 20),), test_fraction=0.25))
-    learner = LEARNERS[learner_key]
-    _fit(learner_key, learner.defaults(), 2, 0, data.X, data.y, data.X_test, data.y_test)
+    defaults = tuple(sorted(LEARNERS[learner_key].defaults().items()))
+    fit_run(learner_key, defaults, 2, 0, data.X, data.y, data.X_test, data.y_test)
 
 
 #: This process's compilation of every learner in the menu, in menu order.
 WARMUP = Warmup(LEARNERS, compile_learner)
-#: The learner of the app's first page (the playground's default in ui.controls.learner_panel):
+#: The learner of the app's first page (the playground's default in ui.learner_panel):
 #: ``perceptron-lab app`` compiles it before the server listens.
 FIRST_PAGE_LEARNER = "perceptron"
 

@@ -12,7 +12,6 @@ values still apply, the widgets are not drawn.
 from __future__ import annotations
 
 import math
-from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -21,7 +20,8 @@ from ui.visitor_text import as_text
 _REGISTRY = "_url_controls"  # session key: {widget key: default} of this run
 _LOADED = "_url_loaded"  # session key: the URL has been read once
 HIDE = "hide"
-#: URL entries that no control owns: the hidden groups and the time step (ui.controls).
+#: URL entries that no control owns: the hidden groups and the time step (the browser
+#: component keeps ``t`` in step while playback is paused, see ui/playback/share.js).
 PRESERVED = (HIDE, "t")
 #: Control groups a teacher's link may hide.
 GROUPS = ("data", "learner", "view", "controls", "math", "diagnostics")
@@ -155,9 +155,3 @@ def write_url(prefix: str, extra: dict[str, str] | None = None) -> dict[str, str
     if dict(st.query_params) != params:
         st.query_params.from_dict(params)
     return params
-
-
-def share_link(params: dict[str, str]) -> str:
-    """The full address that reproduces the view (for the copy button of ``st.code``)."""
-    base = st.context.url or ""
-    return base + ("?" + urlencode(params) if params else "")

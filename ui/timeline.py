@@ -14,8 +14,11 @@ trace(s) of one fit into what the playground shows at *time* ``t``:
   survivor, the voted and the averaged predictor *at time t* follow (SPEC
   §1: only updates reset a tally, hypothesis 0 does not vote).
 
-Nothing here retrains and nothing imports Streamlit: the figures and the
-benchmark use it directly.
+Nothing here retrains and nothing imports Streamlit. The browser replays
+the same run from :mod:`ui.payload` with its own code (``ui/playback/``);
+this class is the Python reference it is tested against, and what the
+payload's per-run numbers (test errors, high-dimensional snapshots) are
+computed with.
 """
 
 from __future__ import annotations
@@ -253,54 +256,6 @@ class Timeline:
         votes = self.votes(t)[: self.row(t) + 1]
         rows = np.flatnonzero(votes[1:]) + 1
         return rows, votes[rows]
-
-    def voted_grid(self, xs: np.ndarray, ys: np.ndarray, t: int) -> np.ndarray:
-        """Voted scores on the 2-D grid ``xs x ys``, shape ``(len(ys), len(xs))``.
-
-        The direct sum costs grid points x hypotheses (about a second for
-        6,400 points and 13,000 hypotheses). In 2-D each hypothesis changes
-        sign once along a grid row, at ``x* = (theta - w2 y) / w1``, so its
-        vote is ``-c`` on one side and ``+c`` on the other: one entry per
-        hypothesis and row in a difference array, then a cumulative sum. Grid
-        points exactly on a line count as on its negative side.
-        """
-        rows, votes = self.voting_rows(t)
-        if len(rows) == 0 or self.W.shape[2] != 2:
-            return self.scores(np.dstack(np.meshgrid(xs, ys)).reshape(-1, 2), t, "voted").reshape(
-                len(ys), len(xs)
-            )
-        w1, w2, theta = self.W[0, rows, 0], self.W[0, rows, 1], self.theta[0, rows]
-        c = votes.astype(np.float64)
-        gx, gy = len(xs), len(ys)
-        # base[j]: the vote of every hypothesis at x = -inf on row j
-        rising, falling, flat = w1 > 0, w1 < 0, w1 == 0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            cross = (theta[:, None] - w2[:, None] * ys[None, :]) / w1[:, None]  # (K, gy)
-        base = np.zeros(gy)
-        base -= c[rising | falling].sum()
-        flat_sign = np.where(w2[flat, None] * ys[None, :] - theta[flat, None] > 0, 1.0, -1.0)
-        base += (c[flat, None] * flat_sign).sum(axis=0)
-        diff = np.zeros((gy, gx + 1))
-        row_of = np.broadcast_to(np.arange(gy), cross.shape)
-        # rising: +c from the first column beyond x*; falling: +c up to x*
-        first_above = np.searchsorted(xs, cross[rising], side="right")
-        first_at_or_above = np.searchsorted(xs, cross[falling], side="left")
-        weights = [
-            np.broadcast_to(2 * c[rising, None], first_above.shape),
-            np.broadcast_to(2 * c[falling, None], first_at_or_above.shape),
-            np.broadcast_to(-2 * c[falling, None], first_at_or_above.shape),
-        ]
-        columns = [first_above, np.zeros_like(first_at_or_above), first_at_or_above]
-        row_ids = [row_of[rising], row_of[falling], row_of[falling]]
-        flat_index = np.concatenate(
-            [(r * (gx + 1) + col).ravel() for r, col in zip(row_ids, columns)]
-        )
-        diff += np.bincount(
-            flat_index,
-            weights=np.concatenate([w.ravel() for w in weights]),
-            minlength=gy * (gx + 1),
-        ).reshape(gy, gx + 1)
-        return base[:, None] + np.cumsum(diff, axis=1)[:, :gx]
 
     def scores(self, X: np.ndarray, t: int, mode: str = "last",
                chunk: int = 4096) -> np.ndarray:  # fmt: skip

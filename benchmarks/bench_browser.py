@@ -1,0 +1,414 @@
+"""The playground in a real browser: step latency, play smoothness, first figure, a class of 30.
+
+Starts ``streamlit run app.py`` from this checkout on a free port and drives
+Debian's chromium with Playwright (issue 13's targets; reported, never
+asserted). Pick scenarios with flags; no flag runs all but ``--fresh``:
+
+    python benchmarks/bench_browser.py --step --play       # one visitor
+    python benchmarks/bench_browser.py --first             # server restart, warm numba cache
+    python benchmarks/bench_browser.py --fresh             # a new venv: pip install, cold cache
+    python benchmarks/bench_browser.py --class-size 30     # 30 sessions, staggered by 0.5 s
+    python benchmarks/bench_browser.py --bytes             # payload sizes of the two big cases
+
+How each number is taken:
+
+* step: a real mouse click on Step (Playwright's ``mouse.click`` on the
+  button inside the component's frame). In the frame, the click's
+  ``event.timeStamp`` is the start; the end is the first
+  ``requestAnimationFrame`` callback after the component painted the new
+  step plus a ``setTimeout(0)`` (the frame with the new step has been
+  produced). The Event Timing API (``PerformanceObserver`` of type
+  "event", durationThreshold 16 ms: input delay + processing +
+  presentation) is reported beside it; it only sees events that took 16 ms
+  or more, so the table says how many clicks it saw.
+* play: speed 30 steps/s for 10 s; a rAF loop in the frame counts the
+  frames that showed a new step (distinct steps painted per second).
+* first figure: navigation start to the component's first painted step.
+* class: N browser contexts opened 0.5 s apart, each one's first figure;
+  then, with all open and idle, 30 steps in one of them (p95) and 10
+  setting changes (the data seed, p95: change to the new run painted);
+  server RSS before and after the sessions opened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+FRAME = "iframe[title$='playback']"
+#: The step scenario's pages: the default page, and 1,000 points x 100 epochs with the voted view.
+PAGES = {
+    "default page (100 points, perceptron)": "/",
+    "1,000 points x 100 epochs, voted view": "/?data=gaussians&gaussians_n_samples=1000"
+    "&noise=uniform&noise_rate=0.05&epochs=100&learner=voted&ensemble=1&averaged=1&longest=1",
+}
+
+# In the component's frame: time every click on a playback button until its step is painted.
+TIMING_JS = """() => {
+    const out = {clicks: [], events: []};
+    window.__bench = out;
+    new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (e.name === 'click') out.events.push(e.duration);
+    }).observe({type: 'event', durationThreshold: 16, buffered: false});
+    document.addEventListener('click', (event) => {
+        const start = event.timeStamp;
+        // our handler paints synchronously; this rAF runs in the frame that shows it
+        requestAnimationFrame(() => setTimeout(() => out.clicks.push(performance.now() - start)));
+    }, true);
+}"""
+
+PAINTED_JS = "() => !!(window.playback && window.playback.painted !== null)"
+
+# In the frame: count the animation frames that show a new step.
+PLAY_JS = """(seconds) => new Promise((resolve) => {
+    let last = window.playback.painted, frames = 0, shown = 0;
+    const start = performance.now();
+    const tick = (now) => {
+        frames++;
+        if (window.playback.painted !== last) { shown++; last = window.playback.painted; }
+        if (now - start < seconds * 1000) requestAnimationFrame(tick);
+        else resolve({shown, frames, seconds: (now - start) / 1000, end: last});
+    };
+    requestAnimationFrame(tick);
+})"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``streamlit run app.py`` on a free port (``python`` and ``env`` choose the install)."""
+
+    def __init__(self, python: str = sys.executable, env: dict | None = None):
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen(
+            [python, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
+             "--server.port", str(self.port), "--server.address", "127.0.0.1"],
+            cwd=ROOT, env={**os.environ, **(env or {})},
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2):
+                    self.ready = time.perf_counter()
+                    return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("streamlit did not start")
+
+    def rss(self) -> int:
+        return psutil.Process(self.proc.pid).memory_info().rss
+
+    def cpu(self) -> float:
+        """CPU seconds the server has used (user + system)."""
+        times = psutil.Process(self.proc.pid).cpu_times()
+        return times.user + times.system
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
+
+
+def _frame(page):
+    return next(f for f in page.frames if "/component/" in f.url)
+
+
+def _open(page, url: str) -> float:
+    """Seconds from navigation to the component's first painted step."""
+    start = time.perf_counter()
+    page.goto(url)
+    page.wait_for_selector(FRAME, timeout=180_000)
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        try:
+            if _frame(page).evaluate(PAINTED_JS):
+                return time.perf_counter() - start
+        except (StopIteration, Exception):  # the frame is still loading
+            pass
+        time.sleep(0.02)
+    raise RuntimeError("no figure within 180 s")
+
+
+def _quantiles(values) -> tuple[float, float]:
+    values = sorted(values)
+    return statistics.median(values), values[min(len(values) - 1, round(0.95 * (len(values) - 1)))]
+
+
+def _click_steps(page, n: int) -> dict:
+    frame = _frame(page)
+    frame.evaluate(TIMING_JS)
+    box = page.locator(FRAME).first.bounding_box()
+    button = frame.evaluate(
+        "() => document.querySelector('.btn-step').getBoundingClientRect().toJSON()"
+    )
+    x, y = box["x"] + button["x"] + button["width"] / 2, box["y"] + button["y"] + 5
+    start = frame.evaluate("() => window.playback.painted")
+    for _ in range(n):
+        page.mouse.click(x, y)
+        page.wait_for_timeout(120)
+    frame.wait_for_function(f"() => window.__bench.clicks.length >= {n}", timeout=30_000)
+    result = frame.evaluate("() => window.__bench")
+    assert frame.evaluate("() => window.playback.painted") == start + n, "a click was lost"
+    return result
+
+
+def step_latency(browser, server: Server, clicks: int) -> list[tuple[str, str]]:
+    rows = []
+    for name, path in PAGES.items():
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        _open(page, server.url + path)
+        page.wait_for_timeout(1500)
+        result = _click_steps(page, clicks)
+        p50, p95 = _quantiles(result["clicks"])
+        seen = result["events"]
+        et = f"{len(seen)} of {clicks} clicks >= 16 ms" + (
+            f", their p50 {statistics.median(seen):.0f} ms" if seen else ""
+        )
+        rows.append((f"step click -> painted, {name}", f"p50 {p50:.1f} ms, p95 {p95:.1f} ms"))
+        rows.append((f"  Event Timing API, {name}", et))
+        page.close()
+    return rows
+
+
+def play_rate(browser, server: Server, seconds: float = 10.0) -> list[tuple[str, str]]:
+    rows = []
+    for name, path in PAGES.items():
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        _open(page, server.url + path)
+        frame = _frame(page)
+        frame.select_option(".speed", "30")
+        frame.evaluate("() => window.playback.args && null")
+        frame.locator(".btn-play").click()
+        result = frame.evaluate(PLAY_JS, seconds)
+        frame.locator(".btn-play").click()
+        rate = result["shown"] / result["seconds"]
+        frames = result["frames"] / result["seconds"]
+        rows.append((f"play at 30 steps/s, {name}",
+                     f"{rate:.1f} steps painted per s ({frames:.0f} frames/s, at step "
+                     f"{result['end']} after {result['seconds']:.1f} s)"))  # fmt: skip
+        page.close()
+    return rows
+
+
+def first_figure(browser, python: str = sys.executable, env: dict | None = None,
+                 label: str = "restart, warm numba cache") -> list[tuple[str, str]]:  # fmt: skip
+    server = Server(python, env)
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        seconds = _open(page, server.url + "/")
+        frame = _frame(page)
+        parts = frame.evaluate("""() => {
+            const r = performance.getEntriesByType('resource')
+                .find(e => e.name.endsWith('plotly.min.js'));
+            return {plotly_loaded: r ? r.responseEnd : null, painted: window.playback.paintedAt};
+        }""")
+        script = page.evaluate("() => performance.getEntriesByType('navigation')[0].responseEnd")
+        page.close()
+        return [
+            (f"first figure, {label}", f"{seconds:.2f} s after navigation "
+             f"(server up {server.ready - server.started:.1f} s after start)"),
+            ("  inside the component's frame",
+             f"plotly.min.js loaded at {parts['plotly_loaded']:.0f} ms, first step painted at "
+             f"{parts['painted']:.0f} ms (frame's own clock); page HTML at {script:.0f} ms"),
+        ]  # fmt: skip
+    finally:
+        server.stop()
+
+
+def fresh_install(browser) -> list[tuple[str, str]]:
+    """A new venv with this checkout pip-installed (minutes), then the first figure, cold cache."""
+    with tempfile.TemporaryDirectory() as tmp:
+        venv = Path(tmp) / "venv"
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        python = str(venv / "bin" / "python")
+        subprocess.run([python, "-m", "pip", "install", "--quiet", str(ROOT)], check=True)
+        installed = time.perf_counter() - start
+        env = {"NUMBA_CACHE_DIR": str(Path(tmp) / "numba"), "PYTHONPATH": "",
+               "XDG_CACHE_HOME": str(Path(tmp) / "cache")}  # fmt: skip
+        rows = first_figure(browser, python, env, "fresh install (new venv, empty numba cache)")
+        return [("pip install of the checkout into a new venv", f"{installed:.0f} s")] + rows
+
+
+def a_class(browser, size: int, clicks: int = 30, changes: int = 10) -> list[tuple[str, str]]:
+    server = Server()
+    try:
+        warm = browser.new_page()
+        _open(warm, server.url + "/")  # the server's first page pays the warm-up, not the class
+        warm.close()
+        base, cpu = server.rss(), server.cpu()
+        contexts, pages, opened = [], [], []
+        for _ in range(size):
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            page = context.new_page()
+            contexts.append(context)
+            pages.append(page)
+            opened.append(time.time())
+            page.goto(server.url + "/", wait_until="commit")
+            time.sleep(0.5)
+        # each page's first painted step, by the frame's own clock turned into wall time
+        firsts = [float("nan")] * size
+        deadline = time.monotonic() + 600
+        while any(math.isnan(f) for f in firsts) and time.monotonic() < deadline:
+            for k, page in enumerate(pages):
+                if not math.isnan(firsts[k]):
+                    continue
+                try:
+                    painted = _frame(page).evaluate(
+                        "() => window.playback && window.playback.painted !== null"
+                        " ? performance.timeOrigin + window.playback.paintedAt : null"
+                    )
+                except Exception:  # the frame is not there yet
+                    painted = None
+                if painted:
+                    firsts[k] = painted / 1000 - opened[k]
+            time.sleep(0.2)
+        time.sleep(2)
+        rss, cpu = server.rss(), server.cpu() - cpu
+        page = pages[0]
+        result = _click_steps(page, clicks)
+        s50, s95 = _quantiles(result["clicks"])
+        times = []
+        frame = _frame(page)
+        for k in range(changes):
+            before = frame.evaluate("() => window.playback.payloadId")
+            start = time.perf_counter()
+            seed = page.get_by_label("Seed", exact=True)
+            seed.fill(str(k + 1))
+            seed.press("Enter")
+            frame.wait_for_function(
+                f"() => window.playback.payloadId !== {json.dumps(before)} && "
+                "window.playback.painted !== null",
+                timeout=60_000,
+            )
+            times.append(time.perf_counter() - start)
+        c50, c95 = _quantiles(times)
+        for context in contexts:
+            context.close()
+        p50, p95 = _quantiles(firsts)
+        return [
+            (f"class: {size} sessions opened 0.5 s apart, first figure",
+             f"p50 {p50:.2f} s, p95 {p95:.2f} s, max {max(firsts):.2f} s"),
+            (f"class: with {size} open, step click -> painted",
+             f"p50 {s50:.1f} ms, p95 {s95:.1f} ms"),
+            (f"class: with {size} open, a setting change (seed) -> new run painted",
+             f"p50 {c50:.2f} s, p95 {c95:.2f} s over {changes}"),
+            ("class: server memory per session",
+             f"{(rss - base) / size / 2**20:.1f} MB "
+             f"(RSS {base / 2**20:.0f} -> {rss / 2**20:.0f} MB)"),
+            ("class: server CPU per session opened", f"{cpu / size * 1000:.0f} ms"),
+        ]  # fmt: skip
+    finally:
+        server.stop()
+
+
+def payload_bytes() -> list[tuple[str, str]]:
+    """Bytes sent for 2-D 1,000 points x 100 epochs and for the 60,000-point projection."""
+    import numpy as np
+
+    from ui.datasource import DataRequest, Dataset, make_dataset
+    from ui.learners import LEARNERS
+    from ui.payload import build_payload
+    from ui.runs import fit_run
+
+    def run(key, data, epochs):
+        settings = tuple(sorted(LEARNERS[key].defaults().items()))
+        return fit_run(key, settings, epochs, 0, data.X, data.y, data.X_test, data.y_test)
+
+    rows = []
+    plane = make_dataset(DataRequest("gaussians", (("n_samples", 1000),), "uniform", 0.05))
+    for key in ("perceptron", "voted", "parallel"):
+        r = run(key, plane, 100)
+        start = time.perf_counter()
+        p = build_payload(plane, [r])
+        rows.append((f"payload, 2-D 1,000 points x 100 epochs, {key}",
+                     f"{p.nbytes / 1e6:.2f} MB ({r.timeline.n_events:,} steps, "
+                     f"{r.timeline.W.shape[1]:,} hypotheses; built in "
+                     f"{(time.perf_counter() - start) * 1000:.0f} ms)"))  # fmt: skip
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60_000, 10))
+    w = rng.normal(size=10)
+    y = np.where(X @ w > 0, 1, -1)
+    big = Dataset(X, y, X[:0], y[:0], np.zeros(len(X), bool), w, 0.0,
+                  tuple(f"f{i}" for i in range(10)), ("-1", "+1"), "bench")  # fmt: skip
+    r = run("perceptron", big, 5)
+    start = time.perf_counter()
+    p = build_payload(big, [r])
+    rows.append(("payload, 60,000 points x 10 features x 5 epochs, projection",
+                 f"{p.nbytes / 1e6:.2f} MB ({r.timeline.n_events:,} steps, "
+                 f"{r.timeline.W.shape[1]:,} hypotheses; built in "
+                 f"{(time.perf_counter() - start) * 1000:.0f} ms)"))  # fmt: skip
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--step", action="store_true", help="step click latency")
+    parser.add_argument("--play", action="store_true", help="play at 30 steps/s")
+    parser.add_argument("--first", action="store_true", help="first figure after a restart")
+    parser.add_argument("--fresh", action="store_true", help="first figure after a fresh install")
+    parser.add_argument("--class-size", type=int, default=0, help="sessions of the class scenario")
+    parser.add_argument("--bytes", action="store_true", help="payload sizes")
+    parser.add_argument("--clicks", type=int, default=40)
+    args = parser.parse_args()
+    everything = not (args.step or args.play or args.first or args.fresh or args.class_size
+                      or args.bytes)  # fmt: skip
+    rows = [("machine", f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")]
+    if everything or args.bytes:
+        rows += payload_bytes()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        if everything or args.first:
+            rows += first_figure(browser)
+        if everything or args.step or args.play:
+            server = Server()
+            try:
+                warm = browser.new_page()
+                _open(warm, server.url + "/")
+                warm.close()
+                if everything or args.step:
+                    rows += step_latency(browser, server, args.clicks)
+                if everything or args.play:
+                    rows += play_rate(browser, server)
+            finally:
+                server.stop()
+        if everything or args.class_size:
+            rows += a_class(browser, args.class_size or 30)
+        if args.fresh:
+            rows += fresh_install(browser)
+        browser.close()
+    rows.append(("machine", f"load average {os.getloadavg()[0]:.1f} at the end"))
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        print(f"{name:<{width}}  {value}")
+
+
+if __name__ == "__main__":
+    main()

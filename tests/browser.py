@@ -1,0 +1,98 @@
+"""Debian's chromium for the browser tests, and the playback frontend served without a server.
+
+Playwright's own browser download does not work here; ``.ci/run`` installs
+Debian's chromium. Missing chromium fails the tests that need it, on purpose.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import mimetypes
+import shutil
+from contextlib import contextmanager
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from ui.component_assets import PLOTLY_JS
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAYBACK = ROOT / "ui" / "playback"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+#: The origin under which :func:`serve_playback` answers with the frontend's files.
+ORIGIN = "http://playback.test"
+
+
+def launch(playwright):
+    """Chromium from Debian, headless."""
+    assert shutil.which("chromium") or Path(CHROMIUM).exists(), (
+        "Debian's chromium is missing: apt-get install -y chromium (CI's .ci/run does this)"
+    )
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+def serve_playback(page) -> None:
+    """Answer requests to :data:`ORIGIN` with the files of ``ui/playback`` (and a blank page).
+
+    ES modules load only over http(s); routing them in Playwright needs no server.
+    """
+
+    def handle(route):
+        name = route.request.url.removeprefix(ORIGIN + "/").split("?")[0]
+        if name in ("", "blank.html"):
+            return route.fulfill(body="<!doctype html><html><body></body></html>",
+                                 content_type="text/html")  # fmt: skip
+        if name == "plotly.min.js":  # as the component's asset folder holds it
+            return route.fulfill(path=str(PLOTLY_JS), content_type="text/javascript")
+        path = (PLAYBACK / name).resolve()
+        if PLAYBACK not in path.parents or not path.is_file():
+            return route.fulfill(status=404, body="not found")
+        kind = "text/javascript" if path.suffix == ".js" else mimetypes.guess_type(path.name)[0]
+        return route.fulfill(path=str(path), content_type=kind or "application/octet-stream")
+
+    page.route(ORIGIN + "/**", handle)
+    page.goto(ORIGIN + "/blank.html")
+
+
+@contextmanager
+def playback_page(plotly: bool = False):
+    """A chromium page with the frontend's modules served (and Plotly loaded, if asked)."""
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page()
+        serve_playback(page)
+        if plotly:
+            page.add_script_tag(url=f"{ORIGIN}/plotly.min.js")
+        yield page
+        browser.close()
+
+
+def payload_arg(payload) -> dict:
+    """A payload as JSON-safe arguments for ``page.evaluate`` (the blob in base64)."""
+    return {
+        "header": payload.header,
+        "blob": base64.b64encode(payload.blob).decode(),
+        "meta": json.loads(json.dumps(payload.meta)),
+    }
+
+
+#: JavaScript: decode ``{header, blob, meta}`` (see :func:`payload_arg`) into lanes and a scene.
+DECODE_JS = """async ({header, blob, meta}) => {
+    const {decode} = await import('/payload.js');
+    const {Lane} = await import('/timeline.js');
+    const bytes = Uint8Array.from(atob(blob), c => c.charCodeAt(0));
+    const {arrays} = decode(header, bytes);
+    const scene = {...meta.scene, arrays: Object.fromEntries(
+        Object.entries(meta.scene.arrays).map(([k, n]) => [k, arrays[n]]))};
+    return {arrays, scene, lanes: meta.lanes.map(m => new Lane(m, arrays))};
+}"""

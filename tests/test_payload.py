@@ -1,0 +1,206 @@
+"""The payload the browser replays (ui/payload): its arrays against the timeline and the core."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ui.datasource import DataRequest, Dataset, make_dataset
+from ui.learners import LEARNERS
+from ui.payload import build_payload
+from ui.payload.extras import Panel, Text, Value, pack_panels
+from ui.payload.pack import Packer, unpack
+from ui.payload.scene import MAX_PROJECTED_POINTS
+from ui.payload.snapshots import MODES
+from ui.runs import fit_run
+from ui.timeline import UPDATE_KINDS
+
+
+def _run(key, data, epochs=5, **values):
+    settings = {**LEARNERS[key].defaults(), **values}
+    return fit_run(
+        key, tuple(sorted(settings.items())), epochs, 0, data.X, data.y, data.X_test, data.y_test
+    )
+
+
+@pytest.fixture(scope="module")
+def plane_data():
+    return make_dataset(
+        DataRequest("gaussians", (("n_samples", 150),), "uniform", 0.1, 0.2, seed=3)
+    )
+
+
+def _high_dimensional(m=3_000, n=37, test=0):
+    """``m`` points of ``n`` Gaussian features split by a known hyperplane (w*, 0.2)."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(m + test, n))
+    w = rng.normal(size=n)
+    y = np.where(X @ w > 0.2, 1, -1)
+    names = tuple(f"f{i}" for i in range(n))
+    return Dataset(
+        X[:m], y[:m], X[m:], y[m:], np.zeros(m, bool), w, 0.2, names, ("-1", "+1"), "big"
+    )
+
+
+def test_packed_arrays_come_back_aligned_and_little_endian():
+    p = Packer()
+    p.add("a", np.arange(3, dtype=np.uint8))
+    p.add("b", np.array([[1.5, -2.0]], dtype=">f8"))  # big-endian in, little-endian out
+    header, blob = p.pack()
+    assert all(spec["offset"] % 8 == 0 for spec in header.values())
+    back = unpack(header, blob)
+    assert back["b"].tolist() == [[1.5, -2.0]] and back["b"].dtype.byteorder in "<="
+    with pytest.raises(TypeError, match="no JavaScript typed array"):
+        p.add("c", np.arange(2, dtype=np.int64))
+    with pytest.raises(ValueError, match="Two arrays"):
+        p.add("a", [1])
+
+
+@pytest.mark.parametrize(
+    "key, values",
+    [("kw", {"tau": 0.25, "lam": 0.5, "alpha_bound": 3}), ("paum", {}), ("parallel", {}),
+     ("kernel", {"kernel": "poly"}), ("average", {})],
+)  # fmt: skip
+def test_a_lane_holds_what_the_timeline_replays(plane_data, key, values):
+    run = _run(key, plane_data, **values)
+    tl = run.timeline
+    payload = build_payload(plane_data, [run])
+    arrays = unpack(payload.header, payload.blob)
+    lane = payload.meta["lanes"][0]
+    get = {k: arrays[name] for k, name in lane["arrays"].items()}
+    assert np.array_equal(get["index"], tl.index)
+    assert np.array_equal(get["kind"], tl.kind) and np.array_equal(get["score"], tl.score)
+    if "changed" in get:  # the browser's rule for the hypothesis rows
+        after, before = np.cumsum(get["changed"]), np.cumsum(get["changed"]) - get["changed"]
+    else:  # the average algorithm's rows do not follow from its events: they are sent
+        after, before = get["after"], get["before"]
+    assert np.array_equal(after, tl.after) and np.array_equal(before, tl.before)
+    assert np.array_equal(np.arange(tl.n_events) // lane["n_samples"], tl.epoch)
+    assert np.array_equal(get["theta"].reshape(tl.theta.shape if key != "kernel" else -1),
+                          tl.theta if key != "kernel" else tl.theta[0])  # fmt: skip
+    if lane["hypotheses"] == "plane":
+        assert np.array_equal(get["W"], tl.W)
+    if key == "kw":
+        assert np.array_equal(get["votes"], tl.votes(tl.n_events))
+    if key == "kernel":
+        trace = tl.kernel_trace
+        assert np.array_equal(get["update_row"], trace.rows)
+        assert np.array_equal(get["update_coef"], trace.coef)
+        assert lane["kernel"]["name"] == "poly" and lane["kernel"]["degree"] == 2
+    if key == "parallel":
+        codes = {"safe": 0, "borderline": 1, "noisy": 2}
+        expected = [codes[c] for c in run.estimator.categorize(plane_data.X, plane_data.y)]
+        assert get["category"].tolist() == expected
+    assert lane["mistakes_per_epoch"] == tl.mistakes_per_epoch().tolist()
+    updates = np.isin(tl.kind[0], UPDATE_KINDS)
+    assert sum(lane["mistakes_per_epoch"]) == updates.sum()
+
+
+def test_same_data_and_seed_give_the_same_payload(plane_data):
+    again = make_dataset(
+        DataRequest("gaussians", (("n_samples", 150),), "uniform", 0.1, 0.2, seed=3)
+    )
+    a = build_payload(plane_data, [_run("voted", plane_data)])
+    b = build_payload(again, [_run("voted", again)])
+    assert a.blob == b.blob and a.header == b.header
+    for lane in (*a.meta["lanes"], *b.meta["lanes"]):
+        lane.pop("fit_ms")  # the wall time of fit() is the one number that differs
+    assert a.meta == b.meta
+    other = make_dataset(DataRequest("gaussians", (("n_samples", 150),), "uniform", 0.1, 0.2, 4))
+    assert build_payload(other, [_run("voted", other)]).id != a.id
+    flips = unpack(a.header, a.blob)[a.meta["scene"]["arrays"]["flipped"]]
+    assert np.array_equal(flips.astype(bool), plane_data.flipped) and flips.sum() > 0
+
+
+def test_compare_mode_puts_every_learner_in_one_payload(plane_data):
+    runs = [_run(k, plane_data) for k in ("perceptron", "voted", "pa")]
+    payload = build_payload(plane_data, runs)
+    assert [lane["key"] for lane in payload.meta["lanes"]] == ["perceptron", "voted", "pa"]
+    assert payload.meta["lanes"][1]["mode"] == "voted"
+
+
+def test_high_dimensional_runs_send_projections_not_weight_vectors():
+    n = 37
+    data = _high_dimensional(n=n, test=500)
+    run = _run("kw", data, epochs=3)
+    tl = run.timeline
+    payload = build_payload(data, [run], seed=3)
+    scene = payload.meta["scene"]
+    arrays = unpack(payload.header, payload.blob)
+    # nothing sent has a features axis: steps x features never reaches the browser
+    assert all(n not in spec["shape"] for spec in payload.header.values())
+    assert scene["view"] == "projection" and scene["plane"] == "w* and the final w"
+    assert scene["n_drawn"] == MAX_PROJECTED_POINTS and scene["sample_seed"] == 3
+    P = arrays[scene["arrays"]["P"]]
+    e1 = data.w_star / np.linalg.norm(data.w_star)
+    assert np.allclose(P[:, 0], data.X @ e1, rtol=1e-5, atol=1e-4)  # float32 coordinates
+    lane = payload.meta["lanes"][0]
+    W2 = arrays[lane["arrays"]["W"]][0]
+    assert np.allclose(W2[:, 0], tl.W[0] @ e1)
+    assert np.allclose(arrays[lane["arrays"]["norm"]], np.linalg.norm(tl.W[0], axis=1))
+    # the final w lies in the plane: its projection keeps its whole length
+    assert np.isclose(np.hypot(*W2[-1]), np.linalg.norm(tl.W[0, -1]))
+
+
+def test_snapshots_are_the_timelines_numbers_at_their_steps():
+    data = _high_dimensional(m=400, n=8, test=100)
+    run = _run("voted", data, epochs=4)
+    tl = run.timeline
+    payload = build_payload(data, [run])
+    arrays = unpack(payload.header, payload.blob)
+    get = {k: arrays[v] for k, v in payload.meta["lanes"][0]["arrays"].items()}
+    rows, times = get["snap_rows"], get["snap_times"]
+    assert rows[0] == 0 and rows[-1] == tl.W.shape[1] - 1 and len(rows) >= 100
+    for s in np.linspace(0, len(rows) - 1, 9).astype(int):
+        t = int(times[s])
+        assert tl.row(t) == rows[s]  # hypothesis rows[s] is in force, with its final votes
+        for p, (X, y) in enumerate([(data.X, data.y), (data.X_test, data.y_test)]):
+            for mode in MODES:
+                expected = np.mean(np.where(tl.scores(X, t, mode) > 0, 1, -1) == y)
+                assert get["snap_accuracy"][s, p, MODES.index(mode)] == pytest.approx(expected)
+        w, theta = tl.hypothesis(t)
+        norm = np.linalg.norm(w)
+        margins = data.y * (data.X @ w - theta) / (norm if norm > 0 else 1.0)
+        right, wrong = get["snap_hist"][s]
+        assert right.sum() == (margins > 0).sum() and wrong.sum() == (margins <= 0).sum()
+        low, width = get["snap_hist_range"][s]
+        edges = low + width * np.arange(len(right) + 1)
+        assert not ((edges[:-1] < -1e-9) & (edges[1:] > 1e-9)).any()  # no bin holds both signs
+        if norm > 0:
+            assert get["snap_margin"][s] == pytest.approx(margins.min())
+
+
+def test_lesson_panels_are_checked_and_packed():
+    p = Packer()
+    with pytest.raises(ValueError, match="when must be one of"):
+        pack_panels([Panel("x", [Text("a", when="sometimes")])], p, "lane0")
+    with pytest.raises(ValueError, match="per must be one of"):
+        pack_panels([Panel("x", [Value("a", [1.0], per="epoch")])], p, "lane0")
+
+
+def test_the_sizes_of_a_big_run_grow_with_steps_not_features():
+    """Two runs with the same steps and hypotheses but 5 and 40 features send the same bytes."""
+    small = _high_dimensional(m=300, n=5)
+    wide = _high_dimensional(m=300, n=40)
+    sizes = []
+    for data in (small, wide):
+        run = _run("average", data, epochs=1)  # one hypothesis per visit, whatever n is
+        sizes.append(len(build_payload(data, [run]).blob))
+    assert sizes[0] == sizes[1]
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["ui.payload.pack", "ui.payload.scene", "ui.payload.snapshots", "ui.payload.extras",
+     "ui.style", "ui.component_assets", "ui.player"],
+)  # fmt: skip
+def test_docstring_examples(module):
+    """The examples in the docstrings run (the suite's doctests cover perceptron_core only)."""
+    import doctest
+    import importlib
+
+    result = doctest.testmod(
+        importlib.import_module(module),
+        optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS,
+    )
+    assert result.attempted > 0 and result.failed == 0

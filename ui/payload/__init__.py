@@ -1,0 +1,75 @@
+"""What the browser needs to replay recorded runs, built once per run (no Streamlit here).
+
+:func:`build_payload` turns the page's data and one to four runs into a
+:class:`Payload`: a JSON description (:mod:`ui.payload.scene`,
+:mod:`ui.payload.lane`, :mod:`ui.payload.extras`) and one binary blob of
+typed arrays (:mod:`ui.payload.pack`). The browser component
+(``ui/playback/``) steps, plays and scrubs through it without asking the
+server again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from ui.payload.extras import pack_panels
+from ui.payload.lane import lane
+from ui.payload.pack import Packer, content_id
+from ui.payload.scene import scene
+
+
+@dataclass(frozen=True, eq=False)
+class Payload:
+    """One page's replay data.
+
+    Attributes
+    ----------
+    meta : dict
+        ``{"scene": ..., "lanes": [...]}``, JSON-ready.
+    header : dict
+        Where each array sits in ``blob``.
+    blob : bytes
+    id : str
+        Fingerprint of all of it: the browser decodes a payload once.
+    """
+
+    meta: dict
+    header: dict
+    blob: bytes
+    id: str
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes sent to the browser: the blob plus the JSON parts."""
+        return len(self.blob) + len(json.dumps(self.meta)) + len(json.dumps(self.header))
+
+
+def _final_w(run):
+    tl = run.timeline
+    if tl.W.shape[2] == 0 or tl.n_members != 1:
+        return None
+    return tl.W[0, -1]
+
+
+def build_payload(data, runs, seed: int = 0, extras=None) -> Payload:
+    """The payload for ``runs`` (all trained on ``data``).
+
+    Parameters
+    ----------
+    data : ui.datasource.Dataset
+    runs : sequence of ui.runs.Run
+        The first is the page's learner; the others are compared with it.
+    seed : int
+        Seeds the subsample of points drawn in the high-dimensional view.
+    extras : list of ui.payload.extras.Panel, optional
+        A lesson's panels for the first run.
+    """
+    packer = Packer()
+    scene_meta, plane = scene(data, _final_w(runs[0]), packer, seed)
+    lanes = [lane(run, data, packer, f"lane{i}", plane) for i, run in enumerate(runs)]
+    if extras:
+        lanes[0]["extras"] = pack_panels(extras, packer, "lane0")
+    header, blob = packer.pack()
+    meta = {"scene": scene_meta, "lanes": lanes}
+    return Payload(meta, header, blob, content_id(header, blob, json.dumps(meta)))

@@ -1,0 +1,171 @@
+"""One recorded run as the browser replays it: events, hypotheses, votes, static numbers.
+
+A *lane* is one learner's run on the page's data (compare mode has two to
+four lanes over one scene, see :mod:`ui.payload.scene`). Its arrays go into
+the page's blob under ``"<name>/..."``; the returned dict is the JSON part.
+
+Per event (time step ``t = i + 1`` is just after event ``i``): the training
+row, the event kind and the learner's own score per committee member, and
+whether the event replaced the hypothesis (``changed``). The browser derives
+the rest: the hypothesis row after event ``i`` is the running sum of
+``changed`` (the row before it is that minus ``changed[i]``), the epoch is
+``i // n_samples`` (every epoch visits every row once), and the update count
+of a row before a visit is a running count. :func:`lane` checks these
+identities against the :class:`~ui.timeline.Timeline` instead of trusting
+them, and sends the rows themselves where they do not hold.
+
+Per hypothesis: ``(w, θ)`` on 2-D data; on more features the 2-D coordinates
+of ``w`` in the scene's projection plane, ``‖w‖`` and ``θ`` (never ``w``
+itself: what is sent grows with steps × what is drawn, not steps ×
+features); for a non-linear kernel the update sequence (row and coefficient
+of every update) and ``θ``, from which the browser adds one kernel column
+per update. Learners with the four predictors also send the core's final
+votes per hypothesis: a hypothesis that has been replaced has its final
+vote, and the browser counts the current one's from the events.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ui.payload.pack import Packer, index_dtype
+from ui.payload.snapshots import snapshot_tables
+from ui.timeline import Timeline
+
+#: Category codes of the committee's training points (parallel perceptrons).
+CATEGORY_CODES = {"safe": 0, "borderline": 1, "noisy": 2}
+
+
+def _rows(tl: Timeline, packer: Packer, name: str) -> dict:
+    """How the hypothesis rows go to the browser: one ``changed`` flag per event when the
+    rows follow from it (every learner but the average algorithm), else ``before`` and ``after``.
+    """
+    if not np.array_equal(tl.epoch, np.arange(tl.n_events) // max(tl.n_samples, 1)):
+        raise ValueError("The playground replays runs that visit every row once per epoch.")
+    changed = tl.after - tl.before
+    if (
+        changed.min(initial=0) >= 0
+        and changed.max(initial=0) <= 1
+        and np.array_equal(np.cumsum(changed), tl.after)
+    ):
+        return {"changed": packer.add(f"{name}/changed", changed, np.uint8)}
+    rows = index_dtype(tl.W.shape[1])
+    return {
+        "before": packer.add(f"{name}/before", tl.before, rows),
+        "after": packer.add(f"{name}/after", tl.after, rows),
+    }
+
+
+def _settings(run) -> dict:
+    """The estimator's numbers that the math panel and the figure use, by family."""
+    est, learner = run.estimator, run.learner
+    out = {"band": None, "alpha": None, "lam": 0.0, "lam_form": None}
+    if learner.band and learner.linear:
+        band = learner.band(est)
+        out["band"] = None if band is None else [float(band[0]), float(band[1])]
+    if learner.family in ("kw", "kernel"):
+        out |= {
+            "eta": float(est.eta),
+            "C": float(est.C_),
+            "theta_init": float(est.theta_init_),
+            "tau_margin": float(est.tau) * float(est.theta_init_),
+            "alpha": None if est.alpha_bound is None else int(est.alpha_bound),
+            "lam": float(est.lam),
+            "lam_form": learner.family,  # kw: y λ‖x‖² once a_j > 0; kernel: y λ k(x, x)
+        }
+    elif learner.key == "paum":
+        out |= {"eta": float(est.eta), "lam": float(est.lam), "lam_form": "paum"}
+    return out
+
+
+def _kernel_spec(kernel) -> dict:
+    return {
+        "name": kernel.name,
+        "gamma": float(kernel.gamma),
+        "coef0": float(kernel.coef0),
+        "degree": int(kernel.degree),
+    }
+
+
+def _accuracy(labels: dict, y: np.ndarray) -> dict[str, float]:
+    return {mode: float(np.mean(pred == y)) for mode, pred in labels.items()} if len(y) else {}
+
+
+def lane(run, data, packer: Packer, name: str, plane=None) -> dict:
+    """Add ``run``'s arrays to ``packer`` under ``name/``; return its JSON description.
+
+    Parameters
+    ----------
+    run : ui.runs.Run
+    data : ui.datasource.Dataset
+        The data the run was trained on.
+    packer : Packer
+    name : str
+        The lane's prefix in the blob.
+    plane : ndarray of shape (2, n_features), optional
+        The scene's projection plane (rows ``e1``, ``e2``) for data with
+        more than two features; None on 2-D data.
+    """
+    tl, learner, est = run.timeline, run.learner, run.estimator
+    m, H = tl.n_samples, tl.W.shape[1]
+    arrays = {
+        "index": packer.add(f"{name}/index", tl.index, index_dtype(m)),
+        "kind": packer.add(f"{name}/kind", tl.kind, np.uint8),
+        "score": packer.add(f"{name}/score", tl.score, np.float64),
+    } | _rows(tl, packer, name)
+    two_d = data.n_features == 2
+    if tl.kernel_trace is not None:
+        trace = tl.kernel_trace
+        hypotheses = "kernel"
+        arrays["update_row"] = packer.add(f"{name}/update_row", trace.rows, index_dtype(m))
+        arrays["update_coef"] = packer.add(f"{name}/update_coef", trace.coef, np.float64)
+        arrays["theta"] = packer.add(f"{name}/theta", tl.theta[0], np.float64)
+        kernel = _kernel_spec(trace.kernel)
+    elif two_d:
+        hypotheses = "plane"
+        arrays["W"] = packer.add(f"{name}/W", tl.W, np.float64)
+        arrays["theta"] = packer.add(f"{name}/theta", tl.theta, np.float64)
+        kernel = None
+    elif plane is not None and tl.n_members == 1 and tl.W.shape[2]:
+        hypotheses = "projection"
+        W = tl.W[0]
+        arrays["W"] = packer.add(f"{name}/W", (W @ plane.T)[None], np.float64)
+        arrays["theta"] = packer.add(f"{name}/theta", tl.theta, np.float64)
+        arrays["norm"] = packer.add(f"{name}/norm", np.linalg.norm(W, axis=1), np.float64)
+        kernel = None
+    else:
+        hypotheses, kernel = "none", None
+    if learner.family == "kw":
+        votes = np.asarray(est.votes_)
+        if votes.shape != (H,):
+            raise ValueError(f"votes_ has shape {votes.shape}; the timeline has {H} hypotheses.")
+        arrays["votes"] = packer.add(f"{name}/votes", votes, np.int32)
+    if learner.family == "committee":
+        codes = np.vectorize(CATEGORY_CODES.get)(est.categorize(data.X, data.y))
+        arrays["category"] = packer.add(f"{name}/category", codes, np.uint8)
+    if hypotheses == "projection":
+        arrays |= snapshot_tables(run, data, packer, name)
+    return {
+        "key": run.learner_key,
+        "title": learner.title,
+        "family": learner.family,
+        "mode": learner.shown_mode(run.values) if learner.has_modes else "last",
+        "has_modes": learner.family == "kw",
+        "draws_line": learner.linear,
+        "bias": learner.bias,
+        "hypotheses": hypotheses,
+        "kernel": kernel,
+        "n_events": tl.n_events,
+        "n_samples": m,
+        "n_members": tl.n_members,
+        "n_hypotheses": H,
+        "settings": _settings(run),
+        "fit_ms": 1000 * run.fit_seconds,
+        "mistakes_per_epoch": tl.mistakes_per_epoch().tolist(),
+        "test_errors_per_epoch": np.asarray(run.test_errors).tolist(),
+        "final_accuracy": {
+            "train": _accuracy(run.final_train, data.y),
+            "test": _accuracy(run.final_test, data.y_test),
+        },
+        "arrays": arrays,
+    }

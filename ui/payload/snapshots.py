@@ -1,0 +1,194 @@
+"""What the high-dimensional view shows at a bounded number of hypotheses.
+
+With more than two features the browser cannot score the training points
+itself (it gets projections, not weight vectors), so the numbers that need
+every point are computed here, at *snapshot* hypotheses: every hypothesis
+when the run is small, else evenly spaced ones (the first and the last
+always among them). At snapshot ``k`` the run is at the last step before
+update ``k + 1``, so hypothesis ``k`` has its final votes:
+
+* the margin histogram ``y(<w,x> - θ)/‖w‖`` of all training points;
+* the accuracy of the four predictors on the training and the test set
+  (the voted one only while points x features x hypotheses fits
+  :data:`VOTED_BUDGET`; it needs every hypothesis's score on every point);
+* the achieved margin and the confusion counts of the last hypothesis.
+
+The angle between ``w*`` and ``w`` is one number per hypothesis; it is sent
+at :data:`MAX_CURVE_POINTS` evenly spaced hypotheses (the chart says so).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ui.payload.pack import Packer
+
+MAX_SNAPSHOTS = 400
+MIN_SNAPSHOTS = 100
+#: Multiply-adds allowed for scoring every point with every snapshot (about 0.1 s).
+SNAPSHOT_BUDGET = 2e8
+#: Multiply-adds allowed for the voted predictor (every hypothesis on every point).
+VOTED_BUDGET = 4e8
+MARGIN_BINS = 40
+#: Hypotheses scored by one matrix product (memory: points x CHUNK numbers).
+CHUNK = 64
+MAX_CURVE_POINTS = 2_000
+#: Predictor order of the accuracy table (the core's order).
+MODES = ("last", "longest", "voted", "averaged")
+
+
+def snapshot_rows(n_hypotheses: int, work_per_row: float) -> np.ndarray:
+    """Evenly spaced hypothesis rows: as many as the budget allows, at least 100, at most 400.
+
+    Examples
+    --------
+    >>> snapshot_rows(50, 1e3).tolist() == list(range(50))
+    True
+    >>> rows = snapshot_rows(10_000, 1e7)
+    >>> len(rows), int(rows[0]), int(rows[-1])
+    (100, 0, 9999)
+    """
+    # three predictors are scored at every snapshot
+    wanted = int(
+        np.clip(SNAPSHOT_BUDGET // max(3 * work_per_row, 1), MIN_SNAPSHOTS, MAX_SNAPSHOTS)
+    )
+    return np.unique(np.linspace(0, n_hypotheses - 1, min(n_hypotheses, wanted)).round()).astype(
+        np.int64
+    )
+
+
+def margin_bins(margins: np.ndarray) -> tuple[float, float, np.ndarray, np.ndarray]:
+    """``(low, width, right, wrong)``: a histogram with a bin edge at 0, split by side.
+
+    Examples
+    --------
+    >>> low, width, right, wrong = margin_bins(np.array([-1.0, 0.5, 1.5, 2.0]))
+    >>> int(right.sum()), int(wrong.sum()), bool(low <= -1.0 and low + width * len(right) >= 2.0)
+    (3, 1, True)
+    """
+    lo, hi = float(margins.min()), float(margins.max())
+    width = (hi - lo) / MARGIN_BINS or 1.0
+    if lo < 0 < hi:  # align the bins on 0: no bar holds both sides
+        lo = np.floor(lo / width) * width
+    n_bins = int(np.ceil((hi - lo) / width - 1e-9)) or 1
+    # equal bins: the bin of each margin by arithmetic (numpy.histogram sorts for given edges)
+    index = np.clip(np.floor((margins - lo) / width).astype(np.int64), 0, n_bins - 1)
+    right = np.bincount(index[margins > 0], minlength=n_bins)
+    wrong = np.bincount(index[margins <= 0], minlength=n_bins)
+    return lo, width, right, wrong
+
+
+def _end_times(tl, rows: np.ndarray) -> np.ndarray:
+    """The time step at which each row is about to be replaced (the end for the last one)."""
+    starts = np.searchsorted(tl.after, rows + 1, side="left")  # event that creates row + 1
+    return np.minimum(starts, tl.n_events)
+
+
+def _labels(scores: np.ndarray) -> np.ndarray:
+    return np.where(scores > 0, 1, -1)
+
+
+def _voted_scores(tl, X: np.ndarray, votes: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``sum_{i=1..k} votes_i sign(<w_i, x> - θ_i)`` at every snapshot row ``k``, chunked."""
+    out = np.zeros((len(rows), len(X)))
+    running = np.zeros(len(X))
+    W, theta = tl.W[0], tl.theta[0]
+    done = 1
+    for s, k in enumerate(rows):
+        for start in range(done, k + 1, CHUNK):  # memory: points x CHUNK hypotheses
+            stop = min(start + CHUNK, k + 1)
+            signs = np.sign(X @ W[start:stop].T - theta[start:stop])
+            running += signs @ votes[start:stop]
+        done = max(done, k + 1)
+        out[s] = running
+    return out
+
+
+def _predictors(run, rows: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """``{mode: (W, theta)}`` of each linear predictor at every snapshot (rows of ``W``)."""
+    tl = run.timeline
+    W, theta = tl.W[0], tl.theta[0]
+    out = {"last": (W[rows], theta[rows])}
+    if run.learner.family != "kw":
+        return out
+    votes = np.asarray(run.estimator.votes_, np.float64)
+    best = np.maximum.accumulate(votes)  # longest survivor: the first row with the most votes
+    longest = np.array([int(np.argmax(votes[: k + 1] == best[k])) for k in rows])
+    out["longest"] = (W[longest], theta[longest])
+    # prefix sums over hypotheses 1..k: the averaged hypothesis at every snapshot
+    cum_votes = np.cumsum(np.r_[0.0, votes[1:]])[rows]
+    cum_w = np.cumsum(np.vstack([np.zeros(W.shape[1]), votes[1:, None] * W[1:]]), axis=0)[rows]
+    cum_theta = np.cumsum(np.r_[0.0, votes[1:] * theta[1:]])[rows]
+    safe = np.where(cum_votes > 0, cum_votes, 1.0)
+    out["averaged"] = (
+        np.where(cum_votes[:, None] > 0, cum_w / safe[:, None], W[rows]),
+        np.where(cum_votes > 0, cum_theta / safe, theta[rows]),
+    )
+    return out
+
+
+def snapshot_tables(run, data, packer: Packer, name: str) -> dict:
+    """Add the snapshot arrays of ``run`` to ``packer``; returns ``{key: array name}``."""
+    tl = run.timeline
+    H, n = tl.W.shape[1], tl.W.shape[2]
+    parts = [(data.X, data.y)] + ([(data.X_test, data.y_test)] if len(data.X_test) else [])
+    points = sum(len(X) for X, _ in parts)
+    rows = snapshot_rows(H, points * n)
+    kw = run.learner.family == "kw"
+    votes = np.asarray(run.estimator.votes_, np.float64) if kw else None
+    voted = kw and points * n * H <= VOTED_BUDGET
+    predictors = _predictors(run, rows)
+    accuracy = np.full((len(rows), 2, len(MODES)), np.nan, np.float32)
+    hist = np.zeros((len(rows), 2, MARGIN_BINS + 2), np.uint32)
+    hist_range = np.zeros((len(rows), 2))
+    achieved = np.full(len(rows), np.nan)
+    confusion = np.zeros((len(rows), 4), np.int32)
+    norms = np.linalg.norm(predictors["last"][0], axis=1)
+    for p, (X, y) in enumerate(parts):
+        for start in range(0, len(rows), CHUNK):  # one matrix product per predictor and chunk
+            chunk = slice(start, start + CHUNK)
+            for mode, (W, theta) in predictors.items():
+                scores = X @ W[chunk].T - theta[chunk]  # points x snapshots
+                accuracy[chunk, p, MODES.index(mode)] = (_labels(scores) == y[:, None]).mean(
+                    axis=0
+                )
+                if mode != "last":
+                    continue
+                for s in range(chunk.start, min(chunk.stop, len(rows))):
+                    column = scores[:, s - chunk.start]
+                    if p == 0:
+                        margins = y * column / (norms[s] if norms[s] > 0 else 1.0)
+                        low, width, right, wrong = margin_bins(margins)
+                        hist[s, 0, : len(right)], hist[s, 1, : len(wrong)] = right, wrong
+                        hist_range[s] = low, width
+                        achieved[s] = margins.min() if norms[s] > 0 else np.nan
+                    if p == len(parts) - 1:  # confusion on the test part when there is one
+                        pred = _labels(column)
+                        confusion[s] = [
+                            np.sum((y == a) & (pred == b)) for a in (-1, 1) for b in (-1, 1)
+                        ]
+        if voted:
+            voted_scores = _voted_scores(tl, X, votes, rows)
+            last = X @ predictors["last"][0].T - predictors["last"][1]
+            cum = np.cumsum(np.r_[0.0, votes[1:]])[rows]
+            v = np.where(cum[:, None] > 0, voted_scores, last.T)  # no votes yet: the last line
+            accuracy[:, p, MODES.index("voted")] = (_labels(v) == y).mean(axis=1)
+    curve = np.unique(np.linspace(0, H - 1, min(H, MAX_CURVE_POINTS)).round().astype(np.int64))
+    out = {
+        "snap_rows": packer.add(f"{name}/snap_rows", rows, np.int32),
+        "snap_times": packer.add(f"{name}/snap_times", _end_times(tl, rows), np.int32),
+        "snap_accuracy": packer.add(f"{name}/snap_accuracy", accuracy),
+        "snap_hist": packer.add(f"{name}/snap_hist", hist),
+        "snap_hist_range": packer.add(f"{name}/snap_hist_range", hist_range, np.float64),
+        "snap_margin": packer.add(f"{name}/snap_margin", achieved, np.float64),
+        "snap_confusion": packer.add(f"{name}/snap_confusion", confusion),
+        "curve_rows": packer.add(f"{name}/curve_rows", curve, np.int32),
+    }
+    if data.w_star is not None:
+        Wc = tl.W[0, curve]
+        norms_c = np.linalg.norm(Wc, axis=1) * np.linalg.norm(data.w_star)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            cos = np.where(norms_c > 0, Wc @ data.w_star / norms_c, np.nan)
+        angle = np.degrees(np.arccos(np.clip(cos, -1, 1)))
+        out["curve_angle"] = packer.add(f"{name}/curve_angle", angle, np.float32)
+    return out

@@ -1,0 +1,188 @@
+// Diagnostics at time t: the run's numbers, mistakes per epoch (with the
+// current epoch marked), the accuracy of each predictor at this step, the
+// confusion matrix of the last hypothesis and Novikoff's bound so far.
+//
+// On 2-D data every number is computed here at the exact step. On more
+// features the points are not in the browser: the accuracies, the margin
+// and the confusion counts come from the payload's snapshots (every
+// hypothesis for small runs, else evenly spaced ones), and the table says
+// which update it shows.
+
+import { el, fill } from "./dom.js";
+import { Field, Points, accuracy } from "./fields.js";
+import { count, cut, pyFormat } from "./format.js";
+
+export const MODES = ["last", "longest", "voted", "averaged"];
+
+export class Diagnostics {
+  constructor(node, { lane, scene, style, texts, config }) {
+    Object.assign(this, { node, lane, scene, style, texts, config });
+    const meta = lane.meta;
+    this.modes = meta.has_modes ? MODES : ["last"];
+    this.planar = scene.view === "plane";
+    if (this.planar) {
+      const X = scene.arrays.X;
+      this.train = new Field(lane, Points.fromRows(X), X);
+      if (scene.n_test) this.test = new Field(lane, Points.fromRows(scene.arrays.X_test), X);
+    } else if (meta.hypotheses === "projection") {
+      this.snapRows = lane.get("snap_rows");
+    }
+    this._build();
+  }
+
+  _build() {
+    const { lane } = this;
+    const metric = (label, help) => {
+      const value = el("div", { class: "metric-value" }, "—");
+      return [el("div", { class: "metric", title: help }, el("div", { class: "metric-label" }, label), value), value];
+    };
+    const [updates, updatesValue] = metric("Updates so far", "Hypothesis changes up to this step.");
+    const [margin, marginValue] = metric("Achieved margin",
+      "Smallest y(⟨w,x⟩−θ)/‖w‖ over the training set: negative while some point is on the wrong side.");
+    const [fit] = metric("Training time", "fit() with every visit recorded (the animation never retrains).");
+    fit.lastChild.textContent = `${pyFormat(lane.meta.fit_ms, ".1f")} ms`;
+    const [epochs] = metric("Epochs run", "On-line rules stop after an epoch without updates.");
+    epochs.lastChild.textContent = String(lane.meta.mistakes_per_epoch.length);
+    this.values = { updates: updatesValue, margin: marginValue };
+    this.chart = el("div", { class: "chart" });
+    this.accuracy = el("div", {});
+    this.confusion = el("div", {});
+    this.novikoff = el("p", {});
+    const final = lane.meta.final_accuracy.train;
+    const finalText = lane.meta.has_modes && Object.keys(final).length
+      ? el("p", { class: "caption" }, "After training, from the core's predict_all: " +
+          MODES.map((m) => `${m} ${pyFormat(final[m], ".1%")}`).join(", ") + " (train).")
+      : null;
+    fill(this.node,
+      el("div", { class: "metrics" }, updates, margin, fit, epochs),
+      el("div", { class: "diag-row" },
+        el("div", { class: "diag-chart" }, this.chart),
+        el("div", { class: "diag-tables" }, this.accuracy, finalText, this.confusion)),
+      this.novikoff);
+    this._chart();
+  }
+
+  _chart() {
+    const { lane, style } = this;
+    const train = lane.meta.mistakes_per_epoch, test = lane.meta.test_errors_per_epoch;
+    const epochs = train.map((_, e) => e + 1);
+    const traces = [{
+      type: "scatter", x: epochs, y: train, mode: "lines+markers", name: "updates (train)",
+      line: { color: style.colors.train_curve }, marker: { symbol: "circle", size: 5 },
+    }];
+    if (test.length) {
+      traces.push({
+        type: "scatter", x: epochs.slice(0, test.length), y: test, mode: "lines+markers",
+        name: "errors at epoch end (test)", line: { color: style.colors.test_curve, dash: "dash" },
+        marker: { symbol: "diamond", size: 6 },
+      });
+    }
+    Plotly.newPlot(this.chart, traces, {
+      height: style.figure.chart_height, margin: { l: 10, r: 10, t: 30, b: 10 },
+      plot_bgcolor: "white", paper_bgcolor: "white", font: { size: style.font.axis },
+      xaxis: { title: { text: "epoch" }, gridcolor: style.colors.grid, automargin: true },
+      yaxis: { title: { text: "count" }, gridcolor: style.colors.grid, automargin: true },
+      title: { text: "Mistakes per epoch", font: { size: style.font.axis + 2 } },
+      legend: { orientation: "h", y: 1.12, x: 0.35 },
+      shapes: [vline(1, style.colors.current)],
+    }, this.config);
+    this.chartEpoch = 0;
+  }
+
+  update(t) {
+    const { lane } = this;
+    t = lane.clip(t);
+    const r = lane.row(t);
+    this.values.updates.textContent = lane.M === 1 ? count(r) : "—";
+    const epoch = lane.epochAt(t);
+    if (epoch !== this.chartEpoch) { // the marker moves once per epoch, not per step
+      this.chartEpoch = epoch;
+      Plotly.relayout(this.chart, { "shapes[0].x0": epoch + 1, "shapes[0].x1": epoch + 1 });
+    }
+    if (this.planar) this._planar(t);
+    else if (this.snapRows) this._snapshot(t);
+    this._novikoff(r);
+  }
+
+  _planar(t) {
+    const { lane, scene } = this;
+    const y = scene.arrays.y;
+    const own = this.train.scores(t, "last");
+    let margin = null;
+    if (lane.M === 1 && lane.meta.hypotheses === "plane") {
+      const [w1, w2] = lane.hypothesis(lane.row(t));
+      const norm = Math.hypot(w1, w2);
+      if (norm > 0) {
+        let low = Infinity;
+        for (let j = 0; j < y.length; j++) low = Math.min(low, y[j] * own[j]);
+        margin = low / norm;
+      }
+    }
+    this.values.margin.textContent = margin === null ? "—" : pyFormat(margin, ".3g");
+    const parts = [["train", this.train, y]];
+    if (this.test) parts.push(["test", this.test, scene.arrays.y_test]);
+    const table = parts.map(([part, field, labels]) => [part, this.modes.map((m) => accuracy(field.scores(t, m), labels))]);
+    fill(this.accuracy, el("p", { class: "table-title" }, "Accuracy at this step"), accuracyTable(this.modes, table));
+    const [part, field, labels] = parts[parts.length - 1];
+    const scores = field.scores(t, "last");
+    const m = [[0, 0], [0, 0]];
+    for (let j = 0; j < labels.length; j++) m[labels[j] > 0 ? 1 : 0][scores[j] > 0 ? 1 : 0]++;
+    this._confusionTable(part, m);
+  }
+
+  _snapshot(t) {
+    const { lane, scene } = this;
+    const s = snapshotAt(this.snapRows, lane.row(t));
+    const k = this.snapRows[s];
+    const acc = lane.get("snap_accuracy"), conf = lane.get("snap_confusion");
+    const margin = lane.get("snap_margin")[s];
+    this.values.margin.textContent = Number.isNaN(margin) ? "—" : pyFormat(margin, ".3g");
+    const parts = scene.n_test ? ["train", "test"] : ["train"];
+    const table = parts.map((part, p) => [part, this.modes.map((m) => acc[(s * 2 + p) * MODES.length + MODES.indexOf(m)])]);
+    const note = k === lane.row(t)
+      ? "Accuracy at this step"
+      : `Accuracy at update ${count(k)} (the nearest stored hypothesis before this step)`;
+    fill(this.accuracy, el("p", { class: "table-title" }, note), accuracyTable(this.modes, table));
+    this._confusionTable(parts[parts.length - 1], [[conf[4 * s], conf[4 * s + 1]], [conf[4 * s + 2], conf[4 * s + 3]]]);
+  }
+
+  _confusionTable(part, m) {
+    const names = this.scene.class_names;
+    fill(this.confusion,
+      el("p", { class: "table-title" }, `Confusion matrix (${part}, last hypothesis)`),
+      el("table", { class: "numbers" },
+        el("thead", {}, el("tr", {}, el("th", {}, "true \\ predicted"), el("th", {}, "−1"), el("th", {}, "+1"))),
+        el("tbody", {},
+          el("tr", {}, el("td", {}, `${cut(names[0])} (−1)`), el("td", {}, String(m[0][0])), el("td", {}, String(m[0][1]))),
+          el("tr", {}, el("td", {}, `${cut(names[1])} (+1)`), el("td", {}, String(m[1][0])), el("td", {}, String(m[1][1]))))));
+  }
+
+  _novikoff(r) {
+    const text = this.texts.novikoff;
+    if (!text) return;
+    fill(this.novikoff, text.replace("{updates}", count(r)));
+  }
+}
+
+/** Index of the last stored snapshot row at or before `row`. */
+export function snapshotAt(rows, row) {
+  let lo = 0, hi = rows.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (rows[mid] <= row) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+export function accuracyTable(modes, rows) {
+  return el("table", { class: "numbers" },
+    el("thead", {}, el("tr", {}, el("th", {}, "data"), ...modes.map((m) => el("th", {}, m)))),
+    el("tbody", {}, rows.map(([part, values]) =>
+      el("tr", {}, el("td", {}, part), ...values.map((a) => el("td", {}, pyFormat(a, ".1%")))))));
+}
+
+export function vline(x, color) {
+  return { type: "line", xref: "x", yref: "paper", x0: x, x1: x, y0: 0, y1: 1,
+           line: { color, width: 1.5, dash: "dot" } };
+}

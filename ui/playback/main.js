@@ -1,0 +1,271 @@
+// The playback component: the recorded run(s) arrive once, then the browser
+// steps, plays and scrubs on its own. Only a click that edits the points is
+// sent back to the server (the learner retrains there).
+
+import { connect, setComponentValue, setFrameHeight } from "./protocol.js";
+import { decode } from "./payload.js";
+import { el, fill } from "./dom.js";
+import { Lane } from "./timeline.js";
+import { Controls, KEYS, typedIntoWidget } from "./controls.js";
+import { PlaneFigure } from "./plane.js";
+import { ProjectionView } from "./projection.js";
+import { MathPanel } from "./mathpanel.js";
+import { Diagnostics, MODES } from "./diagnostics.js";
+import { Extras } from "./extras.js";
+import { SharePanel, syncPageUrl } from "./share.js";
+import { Field, Points, accuracy } from "./fields.js";
+
+const app = {
+  payloadId: null, viewKey: null, lanes: [], scene: null, arrays: null, args: null,
+  t: 0, playing: false, speed: 10, unit: "example", parts: [],
+};
+window.playback = app; // for the tests and the benchmark: the state and the last painted step
+
+const root = document.getElementById("app");
+
+// -- time --------------------------------------------------------------------------
+
+const driver = () => app.lanes[0];
+
+function setStep(t) {
+  t = driver().clip(t);
+  if (t === app.t && app.painted === t) return;
+  app.t = t;
+  paint();
+}
+
+const actions = {
+  start: () => { pause(); setStep(0); },
+  back: () => { pause(); setStep(app.t - 1); },
+  step: () => { pause(); setStep(app.t + 1); },
+  update: () => { pause(); setStep(driver().nextUpdate(app.t)); },
+  epoch: () => { pause(); setStep(driver().endOfEpoch(app.t)); },
+  end: () => { pause(); setStep(driver().E); },
+  play: () => (app.playing ? pause() : play()),
+  scrub: (t) => { pause(); setStep(t); },
+  speed: (s) => { app.speed = s; },
+  unit: (u) => { app.unit = u; },
+};
+
+function advance(t, steps) {
+  const lane = driver();
+  for (let s = 0; s < steps && t < lane.E; s++) {
+    t = app.unit === "update" ? lane.nextUpdate(t) : app.unit === "epoch" ? lane.endOfEpoch(t) : t + 1;
+  }
+  return lane.clip(t);
+}
+
+function play() {
+  if (driver().E === 0) return;
+  if (app.t >= driver().E) app.t = 0;
+  app.playing = true;
+  let last = performance.now(), owed = 0;
+  const tick = (now) => {
+    if (!app.playing) return;
+    owed += ((now - last) / 1000) * app.speed;
+    last = now;
+    const steps = Math.floor(owed);
+    if (steps > 0) {
+      owed -= steps;
+      setStep(advance(app.t, steps)); // a slow frame moves on by several steps, never falls behind
+    }
+    if (app.t >= driver().E) pause();
+    else requestAnimationFrame(tick);
+  };
+  paint();
+  requestAnimationFrame(tick);
+}
+
+function pause() {
+  if (!app.playing) return;
+  app.playing = false;
+  paint();
+}
+
+// -- painting ----------------------------------------------------------------------
+
+function paint() {
+  const t = app.t;
+  for (const part of app.parts) part.update(t, app.playing);
+  app.controls?.show(t, driver().E, app.playing);
+  app.painted = t;
+  app.paintedAt = performance.now();
+  if (!app.playing) scheduleUrl();
+}
+
+let urlTimer = null;
+function scheduleUrl() {
+  clearTimeout(urlTimer);
+  urlTimer = setTimeout(() => syncPageUrl(app.t), 250);
+}
+
+// -- building the views --------------------------------------------------------------
+
+function plotConfig(args) {
+  return {
+    displaylogo: false, responsive: true, modeBarButtonsToRemove: ["select2d", "lasso2d"],
+    toImageButtonOptions: { format: args.options.image, filename: "perceptron-lab" },
+  };
+}
+
+/** The step-dependent parts of the page, each with update(t). */
+function build(args) {
+  const { scene, lanes } = app;
+  const { options, style, texts, show } = args;
+  const config = plotConfig(args);
+  const compare = lanes.length > 1;
+  app.parts = [];
+  root.className = `layout-${style.figure.layout}${compare ? " compare" : ""}`;
+  root.style.setProperty("--font", `${style.font.base}px`);
+  root.style.setProperty("--math-font", `${style.font.math}px`);
+  const controls = el("div", { class: "playback" });
+  const figures = el("div", { class: "figures", style: `--columns: ${lanes.length}` });
+  const side = el("div", { class: "side" });
+  const hasSide = !compare && (!options.hide.math || Boolean(lanes[0].meta.extras));
+  // the whole layout first: a plot takes the width its column has when it is drawn
+  const stage = el("div", { class: `stage${hasSide ? " with-side" : ""}` }, figures, hasSide ? side : null);
+  fill(root, options.hide.controls ? null : controls, stage);
+  if (!options.hide.controls) app.controls = new Controls(controls, actions, app);
+  else app.controls = null;
+  let mainFigure = null;
+  if (scene.view === "plane") {
+    lanes.forEach((lane, i) => {
+      const box = el("div", { class: "figure-box" });
+      figures.append(box);
+      const figure = new PlaneFigure(box, {
+        lane, scene, show, style, config, box: scene.box,
+        height: compare ? style.figure.compare_height : options.height || style.figure.height,
+        clickable: !compare && options.click !== "off",
+        title: compare ? lane.meta.title : null,
+      });
+      if (i === 0) mainFigure = figure;
+      if (!compare && options.click !== "off") listenForClicks(figure.node, scene.box, options.click);
+      app.parts.push(figure);
+    });
+  } else if (scene.view === "projection" && lanes[0].meta.hypotheses === "projection") {
+    const nodes = { status: el("div", { class: "status" }), projection: el("div", { class: "plot" }),
+                    angle: el("div", {}), histogram: el("div", {}) };
+    figures.append(el("div", { class: "figure-box" }, nodes.status, nodes.projection,
+      el("div", { class: "pair" }, nodes.angle, nodes.histogram)));
+    mainFigure = new ProjectionView(nodes, { lane: lanes[0], scene, show, style, config });
+    app.parts.push(mainFigure);
+  } else {
+    figures.append(el("div", { class: "notice" },
+      "This learner has no single weight vector to project on; use 2-D data to see its boundary."));
+  }
+  if (hasSide) {
+    if (!options.hide.math) {
+      const math = el("div", { class: "math" });
+      side.append(el("div", { class: "panel math-card" },
+        el("p", { class: "panel-title" }, lanes[0].meta.title), math));
+      app.parts.push(new MathPanel(math, { lane: lanes[0], scene, texts }));
+    }
+    if (lanes[0].meta.extras) {
+      const holder = el("div", { class: "extras" });
+      side.append(holder);
+      app.parts.push(new Extras(holder, { lane: lanes[0], arrays: app.arrays, scene, panels: lanes[0].meta.extras, style, config }));
+    }
+  }
+  if (!compare && !options.hide.diagnostics && options.diagnostics) {
+    const body = el("div", { class: "diagnostics" });
+    root.append(el("details", { class: "section", open: true }, el("summary", {}, "Diagnostics"), body));
+    app.parts.push(new Diagnostics(body, { lane: lanes[0], scene, style, texts, config }));
+  }
+  if (!compare && !options.hide.diagnostics && options.share && mainFigure) {
+    const body = el("div", { class: "share" });
+    root.append(el("details", { class: "section" }, el("summary", {}, "Share and export"), body));
+    const share = new SharePanel(body, { options, figure: mainFigure, accuracies: (t) => accuraciesAt(t) });
+    app.parts.push({ update: (t) => share.show(t) });
+  }
+}
+
+/** {train: {mode: accuracy}, test: {...}} at t on 2-D data (for the exported JSON). */
+function accuraciesAt(t) {
+  const { scene } = app;
+  const lane = app.lanes[0];
+  if (scene.view !== "plane") return null;
+  app.exportFields ??= {
+    train: new Field(lane, Points.fromRows(scene.arrays.X), scene.arrays.X),
+    test: scene.n_test ? new Field(lane, Points.fromRows(scene.arrays.X_test), scene.arrays.X) : null,
+  };
+  const out = {};
+  const modes = lane.meta.has_modes ? MODES : ["last"];
+  for (const [part, labels] of [["train", scene.arrays.y], ["test", scene.arrays.y_test]]) {
+    const field = app.exportFields[part];
+    if (field) out[part] = Object.fromEntries(modes.map((m) => [m, accuracy(field.scores(t, m), labels)]));
+  }
+  return out;
+}
+
+/** A click on the plot's empty area or a point: its coordinates go to the server. */
+function listenForClicks(plot, box, mode) {
+  const digits = Math.max(0, 3 - Math.floor(Math.log10(Math.max(box[1] - box[0], box[3] - box[2]))));
+  let nonce = 0;
+  plot.addEventListener("click", (event) => {
+    if (!event.target.classList || !event.target.classList.contains("nsewdrag")) return;
+    const layout = plot._fullLayout;
+    const rect = plot.getBoundingClientRect();
+    const x = layout.xaxis.p2d(event.clientX - rect.left - layout.xaxis._offset);
+    const y = layout.yaxis.p2d(event.clientY - rect.top - layout.yaxis._offset);
+    const round = (v) => Number(v.toFixed(digits));
+    nonce += 1;
+    setComponentValue({ action: mode, x: round(x), y: round(y), nonce: `${Date.now()}-${nonce}` });
+  });
+}
+
+// -- keys: in our frame and in the page around it (same origin) -----------------------
+
+function onKey(event) {
+  if (!app.lanes.length || app.args?.options.hide.controls) return;
+  if (event.ctrlKey || event.metaKey || event.altKey || typedIntoWidget(event)) return;
+  const action = KEYS[event.key];
+  if (!action) return;
+  event.preventDefault();
+  actions[action]();
+}
+
+document.addEventListener("keydown", onKey);
+try {
+  // only the first playback frame of a page answers the page's keys
+  const frames = window.parent.document.querySelectorAll("iframe[title$='playback']");
+  if (frames.length && frames[0].contentWindow === window) window.parent.document.addEventListener("keydown", onKey);
+} catch (err) {
+  // another origin embeds us: keys work while our frame has the focus
+}
+
+// -- messages from the page ------------------------------------------------------------
+
+function onRender(args) {
+  app.args = args;
+  const fresh = args.payload_id !== app.payloadId;
+  if (fresh) {
+    const { arrays } = decode(args.header, args.blob);
+    app.arrays = arrays;
+    app.scene = { ...args.meta.scene, arrays: Object.fromEntries(Object.entries(args.meta.scene.arrays).map(([k, n]) => [k, arrays[n]])) };
+    app.lanes = args.meta.lanes.map((meta) => new Lane(meta, arrays));
+    app.exportFields = null;
+    if (app.payloadId === null) app.t = args.options.initial_t;
+    app.payloadId = args.payload_id;
+  }
+  const viewKey = JSON.stringify([args.payload_id, args.show, args.style, args.options.hide, args.options.click,
+                                  args.options.image, args.options.height, args.options.diagnostics, args.options.share]);
+  if (viewKey !== app.viewKey) {
+    app.viewKey = viewKey;
+    build(args);
+  }
+  app.t = driver().clip(app.t);
+  app.painted = null;
+  paint();
+  if (!app.playing) syncPageUrl(app.t); // a rerun may have rewritten the address
+}
+
+// the frame is as tall as our content (the document itself is at least as tall as the frame)
+new ResizeObserver(() => setFrameHeight(root.getBoundingClientRect().bottom + 4)).observe(root);
+// plots follow their column's width (the frame's width changes with the page)
+let frameWidth = 0;
+new ResizeObserver(() => {
+  if (document.body.clientWidth === frameWidth) return; // heights change at every step: ignore
+  frameWidth = document.body.clientWidth;
+  for (const plot of root.querySelectorAll(".js-plotly-plot")) Plotly.Plots.resize(plot);
+}).observe(document.body);
+connect(onRender);

@@ -1,0 +1,522 @@
+// The 2-D picture of one lane: points, decision region, line, margin band,
+// arrows, the current example and the marks of the λ-trick, the α-bound,
+// noise, the voted ensemble and the committee's categories.
+//
+// Why shapes: a Plotly restyle of any trace redraws every trace (about 100 ms
+// with a heat map and a thousand points), while a relayout of the layout's
+// shapes redraws only the shapes. So everything that moves at every step is
+// a shape — lines, the margin band, the tint of a line's two sides (bands of
+// equal score), the ensemble, the arrows, the ring on the current example —
+// and the status line is HTML above the plot. Traces (the marks of points,
+// the voted or kernel region) are restyled only when they change: at
+// updates, mostly. The voted region also changes when only the current
+// hypothesis's votes grow; that waits until the steps pause for
+// REDRAW_DELAY_MS. While playing, a grid region is redrawn at most every
+// REDRAW_MAX_AGE_MS (the lines and marks follow every step). Hovering a
+// point shows its numbers at the step in a tooltip of our own, so no step
+// has to restyle the points. Legend entries of shapes come from empty traces.
+
+import { Field, Points } from "./fields.js";
+import { anchor, clipHalfplanes, inBox, lineSegment } from "./geometry.js";
+import { count, cut, num, plotlyText, signed } from "./format.js";
+import { BLOCKED, RESCUED } from "./timeline.js";
+
+const DASHES = ["solid", "dash", "dot", "dashdot"];
+/** Bands of equal score on each side of a line: enough that the tint looks smooth. */
+const TINT_BANDS = 8;
+/** A voted region that only gained votes is redrawn this long after the last step... */
+const REDRAW_DELAY_MS = 150;
+/** While playing, a grid region (voted, kernel) is redrawn at most this often. */
+const REDRAW_MAX_AGE_MS = 400;
+
+/** "benign (−1)", or just "−1" when the class has no other name. */
+export function className(names, label) {
+  const raw = String(names[label < 0 ? 0 : 1]);
+  const sign = signed(label);
+  return raw.replace("-", "−") === sign ? sign : `${plotlyText(cut(raw))} (${sign})`;
+}
+
+export class PlaneFigure {
+  /**
+   * @param {HTMLElement} node  the figure's box: a status line and the plot go in it
+   * @param {object} o  {lane, scene, show, style, config, height, box, clickable, title}
+   */
+  constructor(node, o) {
+    Object.assign(this, o);
+    this.status = document.createElement("div");
+    this.status.className = "status";
+    this.node = document.createElement("div");
+    this.node.className = "plot";
+    node.replaceChildren(this.status, this.node);
+    const { lane, scene } = o;
+    this.X = scene.arrays.X;
+    this.y = scene.arrays.y;
+    const meta = lane.meta;
+    this.mode = meta.has_modes && meta.draws_line ? meta.mode : "last";
+    this.family = meta.family;
+    this.settings = meta.settings;
+    this.singleLine = meta.draws_line && lane.M === 1 && meta.hypotheses === "plane";
+    this.votedRegion = this.mode === "voted" || (o.show.ensemble && this.family === "kw");
+    // a line's region is drawn with shapes; the voted vote and a kernel need a grid
+    this.gridRegion = this.family === "kernel" || (o.show.region && (this.votedRegion || !this.singleLine));
+    if (this.gridRegion) {
+      const g = o.style.grid;
+      const res = this.family === "kernel" ? g.kernel : this.votedRegion ? g.voted : g.region;
+      this.grid = Points.grid(this.box, res, res);
+      this.gridField = new Field(lane, this.grid, this.X);
+      this.gridMode = this.family === "kernel" ? "last" : this.votedRegion ? "voted" : this.mode;
+    }
+    this.ownField = new Field(lane, Points.fromRows(this.X), this.X);
+    this.keys = {};
+    this._build();
+  }
+
+  // -- the figure's traces ---------------------------------------------------------
+
+  _build() {
+    const { lane, scene, show, style } = this;
+    const c = style.colors, mk = style.marker, ln = style.line;
+    const traces = [];
+    this.slots = {};
+    const slot = (name, trace) => {
+      this.slots[name] = traces.length;
+      traces.push(trace);
+    };
+    const legendOnly = (name, extra) => ({ type: "scatter", x: [null], y: [null], name, hoverinfo: "skip", ...extra });
+    if (this.grid && show.region) {
+      slot("region", {
+        type: "heatmap", x: Array.from(this.grid.axes[0]), y: Array.from(this.grid.axes[1]),
+        z: [[0]], zmin: -1, zmax: 1, colorscale: c.region, showscale: false,
+        hoverinfo: "skip", name: "decision region", zsmooth: this.votedRegion ? "fast" : false,
+      });
+    }
+    if (this.family === "kernel") {
+      slot("contour", {
+        type: "contour", x: Array.from(this.grid.axes[0]), y: Array.from(this.grid.axes[1]),
+        z: [[0]], contours: { start: 0, end: 0, size: 1, coloring: "none" },
+        line: { color: c.line, width: ln.boundary }, showscale: false, hoverinfo: "skip",
+        name: "decision boundary f(x) = 0", showlegend: true,
+      });
+    }
+    this.band = this.settings.band && show.band && this.singleLine && this.mode === "last";
+    if (this.band) {
+      traces.push(legendOnly("margin band (updates inside)", { mode: "lines", fill: "toself", fillcolor: c.band, line: { width: 0 } }));
+    }
+    this.ensemble = show.ensemble && this.family === "kw" && this.singleLine;
+    if (this.ensemble) {
+      traces.push(legendOnly(`stored hypotheses (the ${style.ensemble.lines} with most votes)`,
+        { mode: "lines", line: { color: c.ensemble, width: ln.ensemble } }));
+    }
+    if (this.singleLine && this.mode !== "voted") {
+      traces.push(legendOnly(`boundary (${this.mode})`, { mode: "lines", line: { color: c.line, width: ln.boundary } }));
+    }
+    if (lane.meta.draws_line && lane.M > 1) {
+      for (let mm = 0; mm < lane.M; mm++) {
+        traces.push(legendOnly(`member ${mm + 1}`, { mode: "lines", line: { color: c.line, dash: DASHES[mm % 4], width: ln.member } }));
+      }
+    }
+    this.averagedLine = this.singleLine && show.averaged && lane.meta.has_modes && this.mode !== "averaged";
+    if (this.averagedLine) traces.push(legendOnly("averaged", { mode: "lines", line: { color: c.averaged, dash: "dash", width: ln.other } }));
+    this.longestLine = this.singleLine && show.longest && lane.meta.has_modes && this.mode !== "longest";
+    if (this.longestLine) traces.push(legendOnly("longest survivor", { mode: "lines", line: { color: c.longest, dash: "dot", width: ln.boundary } }));
+    if (show.target && scene.target) {
+      const seg = lineSegment(scene.target.w[0], scene.target.w[1], scene.target.theta, this.box);
+      slot("target", {
+        type: "scatter", x: seg ? [seg[0][0], seg[1][0]] : [], y: seg ? [seg[0][1], seg[1][1]] : [],
+        mode: "lines", name: "true boundary", line: { color: c.line, dash: "dot", width: ln.target }, hoverinfo: "name",
+      });
+    }
+    for (const label of [-1, 1]) {
+      const rows = [];
+      for (let j = 0; j < this.y.length; j++) if (this.y[j] === label) rows.push(j);
+      if (!rows.length) continue;
+      slot(`train${label}`, this._pointsTrace(rows, label, " train", false, mk.point));
+      this[`rows${label}`] = rows;
+    }
+    const Xt = scene.arrays.X_test, yt = scene.arrays.y_test;
+    if (show.test_points && yt.length) {
+      for (const label of [-1, 1]) {
+        const rows = [];
+        for (let j = 0; j < yt.length; j++) if (yt[j] === label) rows.push(j);
+        if (!rows.length) continue;
+        slot(`test${label}`, {
+          ...this._pointsTrace([], label, " test", true, mk.test),
+          x: rows.map((j) => Xt[2 * j]), y: rows.map((j) => Xt[2 * j + 1]),
+        });
+      }
+    }
+    if (this.settings.alpha !== null && this.settings.alpha !== undefined) {
+      slot("capped", this._overlay(`used up its α-bound (${this.settings.alpha}): ignored`, "circle", c.capped, mk.capped, 0));
+    }
+    const flipped = scene.arrays.flipped;
+    if (show.flips && flipped.some((f) => f)) {
+      const rows = [];
+      for (let j = 0; j < flipped.length; j++) if (flipped[j]) rows.push(j);
+      slot("flips", { ...this._overlay("label flipped by noise", "x-thin-open", c.line, mk.flip, 2), ...this._xy(rows) });
+    }
+    this.lamRings = this.settings.lam > 0 && this.family === "kw" && lane.meta.draws_line;
+    if (this.lamRings) {
+      slot("rings", this._overlay("forced an update (λ push on)", "circle-open", c.rings, mk.ring, 1.5));
+      slot("rescued", this._overlay("rescued by the λ push (no update)", "cross-thin-open", c.rescued, mk.rescued, 2.5));
+    }
+    if (this.family === "kernel") {
+      slot("support", this._overlay("support points (a_j > 0)", "circle-open", c.line, mk.ring, 1.5));
+    }
+    const category = lane.get("category");
+    if (category && show.categories) {
+      const of = (code) => { const r = []; for (let j = 0; j < category.length; j++) if (category[j] === code) r.push(j); return r; };
+      slot("noisy", { ...this._overlay("flagged noisy (after training)", "square-open", c.noisy, mk.category, 2.5), ...this._xy(of(2)), visible: false });
+      slot("borderline", { ...this._overlay("borderline (after training)", "circle-open", c.borderline, mk.category - 1, 1.5), ...this._xy(of(1)), visible: false });
+    }
+    traces.push(legendOnly("current example", { mode: "markers",
+      marker: { symbol: "circle-open", size: mk.current, color: c.current, line: { width: ln.current, color: c.current } } }));
+    Plotly.newPlot(this.node, traces, this._layout(), this.config);
+    this._listenForHover();
+  }
+
+  _xy(rows) {
+    return { x: rows.map((j) => this.X[2 * j]), y: rows.map((j) => this.X[2 * j + 1]) };
+  }
+
+  _pointsTrace(rows, label, suffix, hollow, size) {
+    const c = this.style.colors;
+    const color = label < 0 ? c.negative : c.positive;
+    const symbol = (label < 0 ? "circle" : "diamond") + (hollow ? "-open" : "");
+    return {
+      type: "scatter", mode: "markers", ...this._xy(rows),
+      name: className(this.scene.class_names, label) + suffix,
+      marker: { symbol, size, color, line: { width: hollow ? 1.6 : 0.6, color: hollow ? color : "white" } },
+      hoverinfo: hollow ? "x+y+name" : "none", // training points: our tooltip (see _listenForHover)
+    };
+  }
+
+  _overlay(name, symbol, color, size, width) {
+    return {
+      type: "scatter", mode: "markers", x: [], y: [], name, hoverinfo: "name",
+      marker: { symbol, size, color, line: { width, color } },
+    };
+  }
+
+  _layout() {
+    const { style, box, height, scene } = this;
+    const f = style.font;
+    const axis = { zeroline: false, gridcolor: style.colors.grid, linecolor: style.colors.grid, automargin: true };
+    return {
+      height,
+      margin: { l: 50, r: 10, t: 10, b: 10 },
+      plot_bgcolor: "white", paper_bgcolor: "white",
+      font: { family: f.family, size: f.axis },
+      xaxis: { ...axis, range: [box[0], box[1]], constrain: "domain",
+               title: { text: plotlyText(scene.feature_names[0]), standoff: 4 } },
+      yaxis: { ...axis, range: [box[2], box[3]], scaleanchor: "x", scaleratio: 1, constrain: "domain",
+               title: { text: plotlyText(scene.feature_names[1]) } },
+      // below the x-axis title at any height (90 px under the plot area)
+      // below the x-axis title at any height (90 px under the plot area)
+      legend: { orientation: "h", yanchor: "top", y: -90 / (height - 50), x: 0, font: { size: f.legend } },
+      modebar: { orientation: "v" },
+      shapes: [],
+      uirevision: "plane",
+      dragmode: this.clickable ? false : "zoom",
+    };
+  }
+
+  // -- one step ----------------------------------------------------------------------
+
+  /** Everything that depends on t: the shapes now (one relayout), the traces that changed soon. */
+  update(t, playing = false) {
+    const { lane } = this;
+    t = lane.clip(t);
+    this.t = t;
+    const shapes = [];
+    if (this.singleLine) {
+      const [w1, w2, th] = lane.hypothesis(lane.row(t));
+      if (this.show.region && !this.gridRegion) {
+        shapes.push(...this._tint(lane.linearPredictor(t, this.mode)));
+      }
+      if (this.band) shapes.push(...this._band([w1, w2, th]));
+      if (this.ensemble) shapes.push(...this._ensemble(t));
+      if (this.mode !== "voted") shapes.push(...this._line(lane.linearPredictor(t, this.mode), this.style.colors.line, "solid", this.style.line.boundary));
+      if (this.averagedLine) shapes.push(...this._line(lane.averaged(t), this.style.colors.averaged, "dash", this.style.line.other));
+      if (this.longestLine) shapes.push(...this._line(lane.hypothesis(lane.longestRow(t)), this.style.colors.longest, "dot", this.style.line.boundary));
+    } else if (this.lane.meta.draws_line && lane.M > 1) {
+      for (let mm = 0; mm < lane.M; mm++) {
+        shapes.push(...this._line(lane.hypothesis(lane.row(t), mm), this.style.colors.line, DASHES[mm % 4], this.style.line.member));
+      }
+    }
+    shapes.push(...this._arrows(t));
+    const i = lane.event(t);
+    if (i !== null) shapes.push(this._ring(lane.index[i]));
+    this.status.textContent = this._status(t); // after the ensemble: it counts the voters
+    Plotly.relayout(this.node, { shapes });
+    this._traces(t, playing);
+  }
+
+  /** Restyle the traces whose content changed since the last step (one call). */
+  _traces(t, playing) {
+    const { lane } = this;
+    const patch = {};
+    const set = (name, key, values) => {
+      if (!(name in this.slots) || this.keys[name] === key) return;
+      this.keys[name] = key;
+      patch[name] = values;
+    };
+    if (this.grid) {
+      clearTimeout(this._regionTimer);
+      const row = lane.row(t);
+      const key = this.gridMode === "voted" ? `${row}:${lane.currentVotes(t)}` : `${row}`;
+      const age = performance.now() - (this._regionAt ?? -Infinity);
+      const due = playing ? age > REDRAW_MAX_AGE_MS : this.keys.gridRow !== row;
+      if (due && this.keys.region !== key) {
+        this.keys.gridRow = row;
+        this._regionAt = performance.now();
+        const values = this._region(t);
+        set("region", key, { z: [values.z] });
+        set("contour", key, { z: [values.raw] });
+      } else if (this.keys.region !== key) { // once the steps pause
+        this._regionTimer = setTimeout(() => {
+          this._regionAt = performance.now();
+          this.keys.region = key;
+          Plotly.restyle(this.node, { z: [this._region(t).z] }, [this.slots.region]);
+        }, REDRAW_DELAY_MS);
+      }
+    }
+    const counts = lane.counts(t);
+    if ("capped" in this.slots) this._setRows(set, "capped", (j) => counts[j] >= this.settings.alpha);
+    if (this.lamRings) {
+      this._setRows(set, "rings", (j) => counts[j] > 0);
+      const rescued = lane.latestOfKind(t, RESCUED).sort((a, b) => a - b);
+      set("rescued", rescued.join(","), { x: [rescued.map((j) => this.X[2 * j])], y: [rescued.map((j) => this.X[2 * j + 1])] });
+    }
+    if ("support" in this.slots) this._setRows(set, "support", (j) => counts[j] > 0);
+    if ("noisy" in this.slots) {
+      const atEnd = t === lane.E;
+      set("noisy", atEnd, { visible: [atEnd] });
+      set("borderline", atEnd, { visible: [atEnd] });
+    }
+    const names = Object.keys(patch);
+    if (!names.length) return;
+    const keys = [...new Set(names.flatMap((n) => Object.keys(patch[n])))];
+    const data = {};
+    for (const key of keys) data[key] = names.map((n) => (key in patch[n] ? patch[n][key][0] : undefined));
+    Plotly.restyle(this.node, data, names.map((n) => this.slots[n]));
+  }
+
+  _setRows(set, name, keep) {
+    const rows = [];
+    for (let j = 0; j < this.y.length; j++) if (keep(j)) rows.push(j);
+    set(name, rows.join(","), { x: [rows.map((j) => this.X[2 * j])], y: [rows.map((j) => this.X[2 * j + 1])] });
+  }
+
+  _region(t) {
+    const scores = this.gridField.scores(t, this.gridMode);
+    const [xs, ys] = this.grid.axes;
+    let peak = 0;
+    for (let p = 0; p < scores.length; p++) peak = Math.max(peak, Math.abs(scores[p]));
+    // the vote's tint follows its own scale; a kernel's deepens away from its boundary
+    const scale = this.votedRegion ? Math.max(peak, 1) : 0.5 * peak || 1;
+    const z = [], raw = [];
+    for (let j = 0; j < ys.length; j++) {
+      const row = new Array(xs.length), rawRow = new Array(xs.length);
+      for (let i = 0; i < xs.length; i++) {
+        const s = scores[j * xs.length + i];
+        row[i] = Math.max(-1, Math.min(1, s / scale));
+        rawRow[i] = s;
+      }
+      z.push(row);
+      raw.push(rawRow);
+    }
+    return { z, raw };
+  }
+
+  // -- shapes --------------------------------------------------------------------------
+
+  _line([w1, w2, th], color, dash, width, opacity = 1) {
+    const seg = lineSegment(w1, w2, th, this.box);
+    if (!seg) return [];
+    return [{ type: "line", xref: "x", yref: "y", x0: seg[0][0], y0: seg[0][1], x1: seg[1][0], y1: seg[1][1],
+              line: { color, dash, width }, opacity, layer: "above" }];
+  }
+
+  _path(poly, fillcolor) {
+    if (poly.length < 3) return null;
+    const d = poly.map((p, k) => `${k ? "L" : "M"}${p[0]},${p[1]}`).join("") + "Z";
+    return { type: "path", xref: "x", yref: "y", path: d, fillcolor, line: { width: 0 }, layer: "below" };
+  }
+
+  /**
+   * The two sides of a line tinted by score, in bands of equal score: the tint
+   * deepens away from the line up to half the largest score in view (as the
+   * grid of the other regions does).
+   */
+  _tint([w1, w2, th]) {
+    const { box } = this;
+    if (w1 === 0 && w2 === 0) {
+      return [this._path(clipHalfplanes(box, []), tintColor(this.style.colors.region, th > 0 ? -1 : th < 0 ? 1 : 0))];
+    }
+    let peak = 0;
+    for (const x of [box[0], box[1]]) for (const y of [box[2], box[3]]) peak = Math.max(peak, Math.abs(w1 * x + w2 * y - th));
+    const scale = 0.5 * peak || 1;
+    const shapes = [];
+    for (let k = -TINT_BANDS - 1; k <= TINT_BANDS; k++) {
+      // band k holds scores from k to k + 1 band widths (the outer ones run to the edge)
+      const lo = k <= -TINT_BANDS - 1 ? -Infinity : (k / TINT_BANDS) * scale;
+      const hi = k >= TINT_BANDS ? Infinity : ((k + 1) / TINT_BANDS) * scale;
+      const constraints = [];
+      if (hi !== Infinity) constraints.push([w1, w2, th + hi]);
+      if (lo !== -Infinity) constraints.push([-w1, -w2, -(th + lo)]);
+      const middle = Math.max(-1, Math.min(1, (k + 0.5) / TINT_BANDS));
+      const shape = this._path(clipHalfplanes(box, constraints), tintColor(this.style.colors.region, middle));
+      if (shape) shapes.push(shape);
+    }
+    return shapes;
+  }
+
+  _band([w1, w2, th]) {
+    const [lo, hi] = this.settings.band;
+    if (w1 === 0 && w2 === 0) return [];
+    const shape = this._path(clipHalfplanes(this.box, [[w1, w2, th + hi], [-w1, -w2, -(th + lo)]]), this.style.colors.band);
+    return shape ? [shape] : [];
+  }
+
+  /** The stored hypotheses with most votes at t, opacity by votes. */
+  _ensemble(t) {
+    const { lane, style } = this;
+    const r = lane.row(t), limit = style.ensemble.lines, levels = style.ensemble.levels;
+    const top = []; // [votes, row], most votes first; ties: the later row first (as numpy's reversed stable sort)
+    let voting = 0;
+    for (let k = 1; k <= r; k++) {
+      const v = lane.votesAt(t, k);
+      if (v <= 0) continue;
+      voting++;
+      if (top.length === limit && v < top[limit - 1][0]) continue;
+      let at = top.length;
+      while (at > 0 && top[at - 1][0] <= v) at--;
+      top.splice(at, 0, [v, k]);
+      if (top.length > limit) top.pop();
+    }
+    this.voting = voting;
+    const most = top.length ? top[0][0] : 1;
+    // opacity rounded up to one of `levels` steps, as the legend's swatch shows them
+    return top.flatMap(([v, k]) => this._line(lane.hypothesis(k), style.colors.ensemble, "solid", style.line.ensemble,
+      0.15 + (0.85 * Math.ceil((levels * v) / most)) / levels));
+  }
+
+  _ring(j) {
+    const { style } = this;
+    const size = style.marker.current / 2;
+    return { type: "circle", xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel",
+             xanchor: this.X[2 * j], yanchor: this.X[2 * j + 1], x0: -size, x1: size, y0: -size, y1: size,
+             line: { color: style.colors.current, width: style.line.current }, layer: "above" };
+  }
+
+  _status(t) {
+    const { lane } = this;
+    const i = lane.event(t);
+    let text = `step ${count(t)} of ${count(lane.E)} · epoch ${lane.epochAt(t) + 1}`;
+    if (i !== null && lane.M === 1) text += ` · updates so far ${count(lane.row(t))}`;
+    if (this.singleLine) {
+      const [w1, w2, th] = lane.hypothesis(lane.row(t));
+      if (w1 === 0 && w2 === 0) text += " · w = 0: no line yet, every score is −θ";
+      else if (!lineSegment(w1, w2, th, this.box)) text += " · the line ⟨w,x⟩ = θ is outside the view";
+    }
+    if (i !== null && lane.kindAt(i) === BLOCKED) text += " · blocked by the α-bound";
+    if (this.ensemble) {
+      text += ` · ${count(this.voting)} hypotheses vote, the ${count(Math.min(this.voting, this.style.ensemble.lines))} with most votes drawn`;
+    }
+    return this.title ? `${cut(this.title, 60)} · ${text}` : text;
+  }
+
+  /** w from the line, and after an update the old w and the update Δw (lines with heads). */
+  _arrows(t) {
+    const { lane, box, style } = this;
+    if (!this.show.arrows || !this.singleLine || lane.event(t) === null) return [];
+    const [w1, w2, th] = lane.hypothesis(lane.row(t));
+    const [o1, o2] = lane.hypothesis(lane.rowBefore(t));
+    const centre = [(box[0] + box[1]) / 2, (box[2] + box[3]) / 2];
+    const length = 0.22 * Math.hypot(box[1] - box[0], box[3] - box[2]);
+    const norm = Math.max(Math.hypot(w1, w2), Math.hypot(o1, o2));
+    if (norm === 0) return [];
+    const scale = length / norm;
+    let foot = w1 || w2 ? anchor(w1, w2, th, centre) : centre;
+    if (!inBox(foot, box)) foot = centre; // the line is out of view: draw w from the middle
+    const tip = [foot[0] + scale * w1, foot[1] + scale * w2];
+    const out = [];
+    if (lane.isUpdate(t) && (o1 || o2)) {
+      const old = [foot[0] + scale * o1, foot[1] + scale * o2];
+      out.push(...this._arrow(foot, old, style.colors.old, "w old"));
+      out.push(...this._arrow(old, tip, style.colors.update, "Δw = update"));
+    }
+    out.push(...this._arrow(foot, tip, style.colors.line, "w"));
+    return out;
+  }
+
+  _arrow(tail, head, color, text) {
+    const { style } = this;
+    const L = this.node._fullLayout;
+    // data units per pixel on each axis: the head keeps its size in pixels at any zoom
+    const px = L && L.xaxis._m ? [1 / L.xaxis._m, 1 / Math.abs(L.yaxis._m)] : [0.01, 0.01];
+    const dx = (head[0] - tail[0]) / px[0], dy = (head[1] - tail[1]) / px[1];
+    const len = Math.hypot(dx, dy);
+    if (len < 1) return [];
+    const ux = dx / len, uy = dy / len, size = 4 + 2.5 * style.line.arrow;
+    const corner = (side) => [head[0] - (size * ux - side * 0.5 * size * uy) * px[0],
+                              head[1] - (size * uy + side * 0.5 * size * ux) * px[1]];
+    const [a, b] = [corner(1), corner(-1)];
+    return [
+      { type: "line", xref: "x", yref: "y", x0: tail[0], y0: tail[1], x1: head[0] - 0.8 * size * ux * px[0],
+        y1: head[1] - 0.8 * size * uy * px[1], line: { color, width: style.line.arrow }, layer: "above",
+        label: { text, textposition: "end", textangle: 0, font: { color, size: style.font.arrow }, padding: 8 } },
+      { type: "path", xref: "x", yref: "y", path: `M${head[0]},${head[1]}L${a[0]},${a[1]}L${b[0]},${b[1]}Z`,
+        fillcolor: color, line: { color, width: 1 }, layer: "above" },
+    ];
+  }
+
+  /** The status line goes into the exported image as its title. */
+  exportTitle() {
+    return this.status.textContent;
+  }
+
+  // -- hover: a point's numbers at the step, in a tooltip of our own ----------------
+
+  _listenForHover() {
+    const tip = document.createElement("div");
+    tip.className = "tooltip";
+    tip.hidden = true;
+    this.node.parentElement.append(tip);
+    this.node.on("plotly_hover", (event) => {
+      const point = event.points.find((p) => p.curveNumber === this.slots["train-1"] || p.curveNumber === this.slots.train1);
+      if (!point) return;
+      const rows = point.curveNumber === this.slots.train1 ? this.rows1 : this["rows-1"];
+      const j = rows[point.pointIndex];
+      const t = this.t ?? 0;
+      const lines = [`example #${j}: x = (${num(this.X[2 * j], 3)}, ${num(this.X[2 * j + 1], 3)}), y = ${signed(this.y[j])}`,
+                     `updates caused so far: ${this.lane.counts(t)[j]}`];
+      if (this.lane.M === 1) lines.push(`score ⟨w,x⟩ − θ = ${num(this.ownField.scores(t, "last")[j], 3)}`);
+      tip.textContent = lines.join("\n");
+      const box = this.node.getBoundingClientRect();
+      tip.style.left = `${Math.max(0, Math.min(event.event.clientX - box.left + 14, box.width - 240))}px`;
+      tip.style.top = `${event.event.clientY - box.top + 40}px`;
+      tip.hidden = false;
+    });
+    this.node.on("plotly_unhover", () => { tip.hidden = true; });
+  }
+}
+
+/** The colour of `value` in [-1, 1] on a Plotly colour scale of hex colours. */
+export function tintColor(scale, value) {
+  const at = (value + 1) / 2;
+  for (let k = 1; k < scale.length; k++) {
+    const [p0, c0] = scale[k - 1], [p1, c1] = scale[k];
+    if (at <= p1 || k === scale.length - 1) {
+      const f = p1 > p0 ? Math.max(0, Math.min(1, (at - p0) / (p1 - p0))) : 0;
+      const a = hex(c0), b = hex(c1);
+      return `rgb(${a.map((v, i) => Math.round(v + f * (b[i] - v))).join(",")})`;
+    }
+  }
+  return scale[scale.length - 1][1];
+}
+
+function hex(color) {
+  const h = color.replace("#", "");
+  return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
+}

@@ -1,0 +1,159 @@
+// The view of data with more than two features: the points projected on a
+// plane fixed for the whole run (w* and the final w), where each
+// hypothesis's boundary meets the plane; the angle between w* and w after
+// each update; the margin histogram at the nearest stored hypothesis.
+
+import { snapshotAt, vline } from "./diagnostics.js";
+import { count, plotlyText } from "./format.js";
+import { lineSegment, segmentXY } from "./geometry.js";
+import { className } from "./plane.js";
+
+export class ProjectionView {
+  constructor(nodes, { lane, scene, show, style, config }) {
+    Object.assign(this, { nodes, lane, scene, show, style, config });
+    this.P = scene.arrays.P;
+    this.snapRows = lane.get("snap_rows");
+    this._projection();
+    if (lane.get("curve_angle")) this._angle();
+    this._histogram();
+  }
+
+  _projection() {
+    const { scene, style, lane } = this;
+    const c = style.colors, mk = style.marker;
+    const sample = scene.arrays.sample, y = scene.arrays.y, flipped = scene.arrays.flipped;
+    // the learned line and the current example move at every step: shapes (see plane.js);
+    // their legend entries are empty traces
+    const traces = [{ type: "scatter", x: [null], y: [null], mode: "lines", name: "learned boundary (in this plane)",
+                      line: { color: c.line, width: style.line.boundary }, hoverinfo: "skip" }];
+    if (scene.target) {
+      const [x, yy] = segmentXY(lineSegment(scene.target.w[0], scene.target.w[1], scene.target.theta, scene.box));
+      traces.push({ type: "scatter", x, y: yy, mode: "lines", name: "true boundary",
+                    line: { color: c.line, dash: "dot", width: style.line.other }, hoverinfo: "name" });
+    }
+    for (const label of [-1, 1]) {
+      const rows = Array.from(sample).filter((j) => y[j] === label);
+      if (!rows.length) continue;
+      traces.push({
+        type: "scatter", mode: "markers", x: rows.map((j) => this.P[2 * j]), y: rows.map((j) => this.P[2 * j + 1]),
+        name: className(scene.class_names, label),
+        marker: { symbol: label < 0 ? "circle" : "diamond", size: mk.projected,
+                  color: label < 0 ? c.negative : c.positive, line: { width: 0.6, color: "white" } },
+        hoverinfo: "skip",
+      });
+    }
+    const flips = Array.from(sample).filter((j) => flipped[j]);
+    if (this.show.flips && flips.length) {
+      traces.push({ type: "scatter", mode: "markers", x: flips.map((j) => this.P[2 * j]), y: flips.map((j) => this.P[2 * j + 1]),
+                    name: "label flipped by noise", hoverinfo: "name",
+                    marker: { symbol: "x-thin-open", size: mk.flip, color: c.line, line: { width: 2, color: c.line } } });
+    }
+    traces.push({ type: "scatter", x: [null], y: [null], mode: "markers", name: "current example", hoverinfo: "skip",
+                  marker: { symbol: "circle-open", size: mk.current - 2, color: c.current, line: { width: style.line.current, color: c.current } } });
+    const shown = scene.n_drawn < scene.n_train
+      ? `showing ${count(scene.n_drawn)} of ${count(scene.n_train)} points, random sample seed ${scene.sample_seed}`
+      : `all ${count(scene.n_train)} points`;
+    this.titleBase = `Projection on the plane of ${scene.plane} · ${shown}`;
+    const box = scene.box;
+    Plotly.newPlot(this.nodes.projection, traces, {
+      height: style.figure.projection_height, plot_bgcolor: "white", paper_bgcolor: "white",
+      margin: { l: 10, r: 10, t: 10, b: 10 }, font: { size: style.font.axis },
+      xaxis: { title: { text: plotlyText(scene.axis_titles[0]) }, range: [box[0], box[1]], zeroline: false, gridcolor: c.grid, automargin: true },
+      yaxis: { title: { text: plotlyText(scene.axis_titles[1]) }, range: [box[2], box[3]], zeroline: false, gridcolor: c.grid, automargin: true },
+      legend: { orientation: "v", yanchor: "top", y: 1, x: 1.02, font: { size: style.font.legend } },
+      uirevision: "projection",
+    }, this.config);
+  }
+
+  _angle() {
+    const { lane, style } = this;
+    const rows = lane.get("curve_rows"), angle = lane.get("curve_angle");
+    let title = "updates";
+    if (rows.length < lane.H) title += ` (${count(rows.length)} of ${count(lane.H)} drawn)`;
+    Plotly.newPlot(this.nodes.angle, [{ type: "scatter", x: Array.from(rows), y: Array.from(angle), mode: "lines",
+                                        line: { color: style.colors.negative }, name: "angle(w*, w)" }], {
+      height: style.figure.chart_height, plot_bgcolor: "white", paper_bgcolor: "white",
+      margin: { l: 10, r: 10, t: 30, b: 10 }, font: { size: style.font.axis },
+      title: { text: "Angle between w* and w (degrees)", font: { size: style.font.axis + 2 } },
+      xaxis: { title: { text: title }, gridcolor: style.colors.grid, automargin: true },
+      yaxis: { title: { text: "degrees" }, gridcolor: style.colors.grid, automargin: true },
+      shapes: [vline(0, style.colors.current)],
+    }, this.config);
+  }
+
+  _histogram() {
+    const { style } = this;
+    Plotly.newPlot(this.nodes.histogram, [
+      { type: "bar", x: [], y: [], width: [], name: "right side", marker: { color: style.colors.right_side }, opacity: 0.8 },
+      { type: "bar", x: [], y: [], width: [], name: "wrong side", marker: { color: style.colors.wrong_side }, opacity: 0.8 },
+    ], {
+      height: style.figure.chart_height, plot_bgcolor: "white", paper_bgcolor: "white", barmode: "overlay",
+      margin: { l: 10, r: 10, t: 30, b: 10 }, font: { size: style.font.axis },
+      title: { text: "", font: { size: style.font.axis + 2 } },
+      shapes: [{ type: "line", xref: "x", yref: "paper", x0: 0, x1: 0, y0: 0, y1: 1, line: { color: style.colors.line, width: 1 } }],
+      xaxis: { gridcolor: style.colors.grid, automargin: true },
+      yaxis: { title: { text: `points (all ${count(this.scene.n_train)})` }, gridcolor: style.colors.grid, automargin: true },
+      legend: { orientation: "v", x: 0.98, y: 0.98, xanchor: "right", yanchor: "top" },
+    }, this.config);
+    this.snapshot = -1;
+  }
+
+  /** The status line goes into the exported image as its title. */
+  exportTitle() {
+    return this.nodes.status.textContent;
+  }
+
+  get node() {
+    return this.nodes.projection;
+  }
+
+  update(t) {
+    const { lane, scene } = this;
+    t = lane.clip(t);
+    const r = lane.row(t);
+    const [w1, w2, th] = lane.hypothesis(r);
+    const seg = lineSegment(w1, w2, th, scene.box);
+    const shapes = [];
+    const c = this.style.colors;
+    if (seg) {
+      shapes.push({ type: "line", xref: "x", yref: "y", x0: seg[0][0], y0: seg[0][1], x1: seg[1][0], y1: seg[1][1],
+                    line: { color: c.line, width: this.style.line.boundary }, layer: "above" });
+    }
+    const i = lane.event(t);
+    if (i !== null) {
+      const j = lane.index[i], size = this.style.marker.current / 2 - 1;
+      shapes.push({ type: "circle", xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel",
+                    xanchor: this.P[2 * j], yanchor: this.P[2 * j + 1], x0: -size, x1: size, y0: -size, y1: size,
+                    line: { color: c.current, width: this.style.line.current }, layer: "above" });
+    }
+    this.nodes.status.textContent = `${this.titleBase} · step ${count(t)}`;
+    Plotly.relayout(this.nodes.projection, { shapes });
+    if (lane.get("curve_angle") && r !== this.angleRow) {
+      this.angleRow = r;
+      Plotly.relayout(this.nodes.angle, { "shapes[0].x0": r, "shapes[0].x1": r });
+    }
+    const s = snapshotAt(this.snapRows, r);
+    if (s !== this.snapshot) this._showSnapshot(s);
+  }
+
+  _showSnapshot(s) {
+    const { lane } = this;
+    this.snapshot = s;
+    const hist = lane.get("snap_hist"), range = lane.get("snap_hist_range");
+    const bins = hist.length / this.snapRows.length / 2;
+    const [low, width] = [range[2 * s], range[2 * s + 1]];
+    const right = Array.from(hist.subarray((2 * s) * bins, (2 * s + 1) * bins));
+    const wrong = Array.from(hist.subarray((2 * s + 1) * bins, (2 * s + 2) * bins));
+    const used = Math.max(lastNonZero(right), lastNonZero(wrong)) + 1;
+    const centres = Array.from({ length: used }, (_, b) => low + (b + 0.5) * width);
+    const widths = centres.map(() => width);
+    Plotly.update(this.nodes.histogram,
+      { x: [centres, centres], y: [right.slice(0, used), wrong.slice(0, used)], width: [widths, widths] },
+      { "title.text": `Margins y(⟨w,x⟩−θ)/‖w‖ at update ${count(this.snapRows[s])}` });
+  }
+}
+
+function lastNonZero(values) {
+  for (let b = values.length - 1; b >= 0; b--) if (values[b]) return b;
+  return 0;
+}

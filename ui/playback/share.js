@@ -1,0 +1,83 @@
+// The share link with the current step, the page URL kept in step, and the
+// exports that happen in the browser (the figure as PNG/SVG, the run as JSON).
+
+import { el, fill } from "./dom.js";
+
+/** The page's query string with t set (removed at 0); other entries kept as they are. */
+export function withStep(search, t) {
+  const params = new URLSearchParams(search);
+  if (t > 0) params.set("t", String(t));
+  else params.delete("t");
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+/**
+ * Put the step into the page's address (same origin: the component's frame
+ * may reach its parent). Streamlit keeps the other entries; a rerun that
+ * rewrites them is followed by a render, which calls this again.
+ */
+export function syncPageUrl(t) {
+  try {
+    const loc = window.parent.location;
+    const search = withStep(loc.search, t);
+    if (search !== loc.search) window.parent.history.replaceState(window.parent.history.state, "", loc.pathname + search + loc.hash);
+  } catch (err) {
+    // another origin embeds the app: the link box still carries the step
+  }
+}
+
+export class SharePanel {
+  constructor(node, { options, figure, accuracies }) {
+    Object.assign(this, { node, options, figure, accuracies });
+    this.link = el("input", { type: "text", class: "link", readonly: true, "aria-label": "Link to this view" });
+    const copy = el("button", { type: "button", class: "btn", onclick: () => this._copy() }, "Copy link");
+    const image = el("button", { type: "button", class: "btn btn-image",
+                                 onclick: () => this._image() }, `Figure as ${options.image.toUpperCase()}`);
+    const json = el("button", { type: "button", class: "btn btn-json", onclick: () => this._json() }, "Run as JSON (settings, metrics)");
+    this.copied = el("span", { class: "caption" });
+    fill(node,
+      el("p", {}, "Link to this view (settings, seed, point edits and step; an uploaded file is not part of the link). ",
+         "Add ", el("code", {}, "&hide=data,learner"), " to hide control groups from students."),
+      el("div", { class: "link-row" }, this.link, copy, this.copied),
+      el("div", { class: "link-row" }, image, json));
+  }
+
+  show(t) {
+    this.t = t;
+    const params = new URLSearchParams(this.options.link_params || {});
+    if (t > 0) params.set("t", String(t));
+    const query = params.toString();
+    this.link.value = this.options.link_base + (query ? `?${query}` : "");
+  }
+
+  async _copy() {
+    try {
+      await navigator.clipboard.writeText(this.link.value);
+      this.copied.textContent = "copied";
+    } catch (err) {
+      this.link.select();
+      this.copied.textContent = "selected: press Ctrl+C";
+    }
+  }
+
+  /** The figure as PNG or SVG, with the status line (step, epoch, updates) as its title. */
+  async _image() {
+    const plot = this.figure.node;
+    await Plotly.relayout(plot, { "title.text": this.figure.exportTitle(), "margin.t": 40 });
+    try {
+      await Plotly.downloadImage(plot, { format: this.options.image, filename: "perceptron-lab" });
+    } finally {
+      await Plotly.relayout(plot, { "title.text": "", "margin.t": 10 });
+    }
+  }
+
+  _json() {
+    const record = { ...this.options.record, time_step: this.t, accuracy_at_step: this.accuracies(this.t) };
+    const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
+    const a = el("a", { href: URL.createObjectURL(blob), download: "perceptron-run.json" });
+    document.body.append(a);
+    a.click();
+    setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+  }
+}

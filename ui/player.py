@@ -1,0 +1,161 @@
+"""The playback component in a Streamlit page: the run goes to the browser once.
+
+:func:`playback` draws the figure, the playback controls, the math panel,
+the diagnostics and the share box of one to four recorded runs, all inside
+one custom component (``ui/playback/``, served from
+:func:`ui.component_assets.asset_folder`). Stepping, playing and scrubbing
+happen in the browser; the server hears from it only when a click on the
+plot edits the points. The payload of a page (:func:`ui.payload.build_payload`)
+is built once per run and kept with the runs, so a rerun that changes
+nothing about the runs sends a message Streamlit's client already has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import streamlit as st
+import streamlit.components.v1 as components
+
+from ui.component_assets import asset_folder
+from ui.diagnostics import novikoff_sentence
+from ui.math_panel import COMMITTEE_NOTE, OUTCOME, WHY
+from ui.payload import Payload, build_payload
+from ui.style import STYLE, Show
+
+#: Rough heights of the parts, for the frame's first size (the browser then reports its own).
+CONTROLS_HEIGHT, DIAGNOSTICS_HEIGHT = 130, 470
+
+
+@st.cache_resource(show_spinner=False)
+def _component():
+    return components.declare_component("playback", path=str(asset_folder()))
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)  # as many as runs (ui.runs.train)
+def _cached_payload(key: tuple, _data, _runs, _extras, seed: int) -> tuple[Payload, tuple]:
+    """The payload for ``key`` = (data request, run ids, extras name); the runs stay referenced,
+    so their ids cannot be reused by other runs while the payload is cached."""
+    extras = _extras(_runs[0], _data) if _extras else None
+    return build_payload(_data, _runs, seed, extras), tuple(_runs)
+
+
+def page_payload(request, data, runs, extras: Callable | None = None, seed: int = 0) -> Payload:
+    """The cached payload of ``runs`` on ``data`` (built by ``request``)."""
+    key = (request, tuple(id(run) for run in runs), getattr(extras, "__qualname__", None))
+    return _cached_payload(key, data, tuple(runs), extras, seed)[0]
+
+
+def url_step(default: int = 0) -> int:
+    """The step in the page's URL (``t=...``), or ``default``."""
+    try:
+        return max(0, int(st.query_params.get("t", default)))
+    except ValueError:
+        return default
+
+
+def rule_box(learner, key: str) -> None:
+    """The learner's update rule, above the component (the step's numbers are in its panel)."""
+    with st.container(border=True, key=key):
+        st.markdown(f"**{learner.title}**")
+        st.latex(r"\begin{gathered}" + learner.rule + r"\end{gathered}")
+
+
+def texts(run, data) -> dict:
+    """The words the browser puts around the numbers (kept in Python, with the rest of the prose)."""
+    return {
+        "outcome": {str(k): v for k, v in OUTCOME.items()},
+        "why": {str(k): v for k, v in WHY.items()},
+        "committee": COMMITTEE_NOTE,
+        "novikoff": novikoff_sentence(run, data),
+    }
+
+
+def playback(key: str, payload: Payload, run, data, *, show: Show = Show(), initial_t: int = 0,
+             height: int | None = None, click: str = "off", image: str = "png",
+             hide: frozenset = frozenset(), diagnostics: bool = True, share: dict | None = None,
+             on_click: Callable | None = None, style: dict | None = None):  # fmt: skip
+    """Draw the component; returns the last click it sent (``{"action", "x", "y", "nonce"}``).
+
+    Parameters
+    ----------
+    key : str
+        The component's key: the same key keeps the browser's state (the
+        step, play/pause) across reruns.
+    payload : Payload
+    run, data
+        The first lane's run and the data (for the texts).
+    show : Show
+        What the figures draw.
+    initial_t : int
+        The step a new browser view opens on (later views keep their own).
+    height : int, optional
+        The main figure's height in pixels.
+    click : str
+        What a click on the 2-D plot does: "off", "+1", "-1" or "remove".
+    image : str
+        "png" or "svg": the format of the figure downloads.
+    hide : set of str
+        Parts to leave out: "controls", "math", "diagnostics".
+    diagnostics : bool
+        Draw the diagnostics under the figure.
+    share : dict, optional
+        ``{"base": url, "params": {...}, "record": {...}}``: the share box
+        (link and exports); None leaves it out.
+    on_click : callable, optional
+        Called (with no arguments) before the rerun that a click causes;
+        the click is then in ``st.session_state[key]``.
+    style : dict, optional
+        The look (:data:`ui.style.STYLE` by default).
+    """
+    style = style or STYLE
+    figure = height or style["figure"]["height"]
+    frame = figure + (0 if "controls" in hide else CONTROLS_HEIGHT)
+    frame += DIAGNOSTICS_HEIGHT if diagnostics and "diagnostics" not in hide else 0
+    options = {
+        "initial_t": int(initial_t),
+        "height": figure,
+        "click": click,
+        "image": image,
+        "hide": {part: part in hide for part in ("controls", "math", "diagnostics")},
+        "diagnostics": diagnostics,
+        "share": share is not None,
+        "link_base": (share or {}).get("base", ""),
+        "link_params": (share or {}).get("params", {}),
+        "record": (share or {}).get("record"),
+    }
+    return _component()(
+        key=key,
+        payload_id=payload.id,
+        meta=payload.meta,
+        header=payload.header,
+        blob=payload.blob,
+        show=show.to_json(),
+        style=style,
+        texts=texts(run, data),
+        options=options,
+        height=frame,
+        default=None,
+        on_change=on_click,
+    )
+
+
+def clicked_point(value) -> tuple[str, tuple[float, float]] | None:
+    """``(action, (x, y))`` from the component's value, or None when it is not a click.
+
+    Examples
+    --------
+    >>> clicked_point({"action": "+1", "x": 0.5, "y": -1, "nonce": "1"})
+    ('+1', (0.5, -1.0))
+    >>> clicked_point({"action": "+1", "x": "a", "y": 0}) is None
+    True
+    """
+    if not isinstance(value, dict) or value.get("action") not in ("+1", "-1", "remove"):
+        return None
+    x, y = value.get("x"), value.get("y")
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (x, y)):
+        return None
+    if not np.isfinite([x, y]).all():
+        return None
+    return value["action"], (float(x), float(y))

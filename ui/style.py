@@ -1,0 +1,118 @@
+"""How the pictures look and what they draw: one place for colours, sizes and view toggles.
+
+:data:`STYLE` goes to the browser component as it is: every font size,
+marker size, line width, colour and figure height the playback frontend
+uses comes from it, so a different look (a projector's larger fonts and
+thicker lines) is a different dictionary, not a code change. Lessons'
+server-side charts use the same palette. :class:`Show` is what the picture
+draws (the playground's view toggles; lessons preset them).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass
+
+# Okabe & Ito's colour-blind-safe palette.
+BLUE, ORANGE, GREEN, VERMILLION = "#0072B2", "#E69F00", "#009E73", "#D55E00"
+PURPLE, SKY, GREY, BLACK = "#CC79A7", "#56B4E9", "#9E9E9E", "#222222"
+
+STYLE: dict = {
+    "colors": {
+        "negative": BLUE,  # class -1: blue circles
+        "positive": ORANGE,  # class +1: orange diamonds
+        "current": VERMILLION,
+        "update": VERMILLION,
+        "line": BLACK,
+        "old": GREY,
+        "averaged": GREEN,
+        "longest": PURPLE,
+        "rings": PURPLE,
+        "rescued": GREEN,
+        "capped": GREY,
+        "noisy": GREEN,
+        "borderline": SKY,
+        "ensemble": GREY,
+        "right_side": BLUE,
+        "wrong_side": VERMILLION,
+        "test_curve": ORANGE,
+        "train_curve": BLUE,
+        "band": "rgba(120,120,120,0.18)",
+        "grid": "#EBF0F8",
+        # light tints of the decision region: -1 side, boundary, +1 side
+        "region": [[0.0, "#cfe3f1"], [0.5, "#ffffff"], [1.0, "#fbe6bd"]],
+    },
+    "font": {
+        "family": "sans-serif",
+        "base": 14,
+        "title": 15,
+        "axis": 12,
+        "legend": 12,
+        "arrow": 12,
+        "math": 15,
+    },
+    "marker": {
+        "point": 9,
+        "test": 8,
+        "current": 26,
+        "ring": 15,
+        "flip": 11,
+        "rescued": 13,
+        "capped": 9,
+        "category": 15,
+        "projected": 7,
+    },
+    "line": {
+        "boundary": 3,
+        "member": 2,
+        "other": 2.5,
+        "target": 1.5,
+        "arrow": 2.5,
+        "ensemble": 1.5,
+        "current": 4,
+        "curve": 2,
+    },
+    "figure": {
+        "height": 640,
+        "compare_height": 420,
+        "chart_height": 260,
+        "projection_height": 520,
+        "layout": "beside",
+    },
+    # grid points per axis: the tinted region of a line, of the voted vote and of a kernel
+    "grid": {"region": 90, "voted": 60, "kernel": 60},
+    "ensemble": {"lines": 40, "levels": 6},
+}
+
+
+def style(**changes) -> dict:
+    """A copy of :data:`STYLE` with some groups changed: ``style(font={"base": 18})``.
+
+    Examples
+    --------
+    >>> style(font={"base": 18})["font"]["base"], STYLE["font"]["base"]
+    (18, 14)
+    """
+    out = copy.deepcopy(STYLE)
+    for group, values in changes.items():
+        out[group].update(values)
+    return out
+
+
+@dataclass(frozen=True)
+class Show:
+    """What the picture draws (the playground's view toggles; lessons preset them)."""
+
+    region: bool = True
+    band: bool = True
+    arrows: bool = True
+    test_points: bool = True
+    flips: bool = True
+    ensemble: bool = False  # voted: hypotheses at opacity ∝ votes, and the voted region
+    averaged: bool = False
+    longest: bool = False
+    target: bool = False
+    categories: bool = True  # parallel perceptrons: safe / noisy / borderline
+
+    def to_json(self) -> dict:
+        return asdict(self)
