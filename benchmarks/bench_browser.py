@@ -226,7 +226,7 @@ def first_figure(browser, python: str = sys.executable, env: dict | None = None,
         frame = _frame(page)
         parts = frame.evaluate("""() => {
             const r = performance.getEntriesByType('resource')
-                .find(e => e.name.endsWith('plotly.min.js'));
+                .find(e => e.name.includes('/vendor/plotly'));
             return {plotly_loaded: r ? r.responseEnd : null, painted: window.playback.paintedAt};
         }""")
         script = page.evaluate("() => performance.getEntriesByType('navigation')[0].responseEnd")
@@ -235,7 +235,7 @@ def first_figure(browser, python: str = sys.executable, env: dict | None = None,
             (f"first figure, {label}", f"{seconds:.2f} s after navigation "
              f"(server up {server.ready - server.started:.1f} s after start)"),
             ("  inside the component's frame",
-             f"plotly.min.js loaded at {parts['plotly_loaded']:.0f} ms, first step painted at "
+             f"Plotly.js loaded at {parts['plotly_loaded']:.0f} ms, first step painted at "
              f"{parts['painted']:.0f} ms (frame's own clock); page HTML at {script:.0f} ms"),
         ]  # fmt: skip
     finally:

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from ui.component_assets import PLOTLY_JS
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYBACK = ROOT / "ui" / "playback"
@@ -52,8 +51,6 @@ def serve_playback(page) -> None:
         if name in ("", "blank.html"):
             return route.fulfill(body="<!doctype html><html><body></body></html>",
                                  content_type="text/html")  # fmt: skip
-        if name == "plotly.min.js":  # as the component's asset folder holds it
-            return route.fulfill(path=str(PLOTLY_JS), content_type="text/javascript")
         path = (PLAYBACK / name).resolve()
         if PLAYBACK not in path.parents or not path.is_file():
             return route.fulfill(status=404, body="not found")
@@ -72,7 +69,7 @@ def playback_page(plotly: bool = False):
         page = browser.new_page()
         serve_playback(page)
         if plotly:
-            page.add_script_tag(url=f"{ORIGIN}/plotly.min.js")
+            page.add_script_tag(url=f"{ORIGIN}/vendor/plotly-cartesian.min.js")
         yield page
         browser.close()
 

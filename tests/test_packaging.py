@@ -103,7 +103,7 @@ def test_wheel_carries_the_app_and_the_data_without_generic_top_level_names(whee
     app_files = [ROOT / "app.py", ROOT / ".streamlit" / "config.toml"]
     for folder in APP_FOLDERS:
         app_files += [p for p in (ROOT / folder).rglob("*")
-                      if p.suffix in (".py", ".html", ".js", ".css")
+                      if p.suffix in (".py", ".html", ".js", ".css", ".txt")
                       and "__pycache__" not in p.parts]  # fmt: skip
     for path in shipped + app_files:
         name = "perceptron_lab/" + path.relative_to(ROOT).as_posix()

@@ -192,7 +192,7 @@ def test_the_sizes_of_a_big_run_grow_with_steps_not_features():
 @pytest.mark.parametrize(
     "module",
     ["ui.payload.pack", "ui.payload.scene", "ui.payload.snapshots", "ui.payload.extras",
-     "ui.style", "ui.component_assets", "ui.player"],
+     "ui.style", "ui.player"],
 )  # fmt: skip
 def test_docstring_examples(module):
     """The examples in the docstrings run (the suite's doctests cover perceptron_core only)."""

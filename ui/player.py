@@ -2,8 +2,8 @@
 
 :func:`playback` draws the figure, the playback controls, the math panel,
 the diagnostics and the share box of one to four recorded runs, all inside
-one custom component (``ui/playback/``, served from
-:func:`ui.component_assets.asset_folder`). Stepping, playing and scrubbing
+one custom component (``ui/playback/``, served as it is: our ES modules
+and the Plotly.js bundle in ``ui/playback/vendor/``). Stepping, playing and scrubbing
 happen in the browser; the server hears from it only when a click on the
 plot edits the points. The payload of a page (:func:`ui.payload.build_payload`)
 is built once per run and kept with the runs, so a rerun that changes
@@ -13,16 +13,19 @@ nothing about the runs sends a message Streamlit's client already has.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import streamlit as st
 import streamlit.components.v1 as components
 
-from ui.component_assets import asset_folder
 from ui.diagnostics import novikoff_sentence
 from ui.math_panel import COMMITTEE_NOTE, OUTCOME, WHY
 from ui.payload import Payload, build_payload
 from ui.style import STYLE, Show
+
+#: The component's folder: its page, scripts, styles and the vendored Plotly.js.
+PLAYBACK = Path(__file__).parent / "playback"
 
 #: Rough heights of the parts, for the frame's first size (the browser then reports its own).
 CONTROLS_HEIGHT, DIAGNOSTICS_HEIGHT = 130, 470
@@ -30,7 +33,7 @@ CONTROLS_HEIGHT, DIAGNOSTICS_HEIGHT = 130, 470
 
 @st.cache_resource(show_spinner=False)
 def _component():
-    return components.declare_component("playback", path=str(asset_folder()))
+    return components.declare_component("playback", path=str(PLAYBACK))
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)  # as many as runs (ui.runs.train)
