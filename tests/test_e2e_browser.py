@@ -214,13 +214,25 @@ def test_a_shared_link_restores_the_step_and_the_voted_view(server, page):
     assert set(run["accuracy_at_step"]["train"]) == {"last", "longest", "voted", "averaged"}
 
 
-def test_a_kernel_learner_draws_a_contour(server, page):
+BOUNDARY_JS = """() => {
+    const layout = document.querySelector('.plot').layout;
+    const line = layout.shapes.find(s => s.name === 'boundary');
+    return {segments: line ? line.path.split('M').length - 1 : 0,
+            images: (layout.images || []).filter(i => i.source.startsWith('data:image/png')).length};
+}"""
+
+
+def test_a_kernel_learner_draws_its_zero_level_over_its_region(server, page):
     frame = _open(page, f"{server}/?learner=kernel&data=circles&t=400")
-    z = frame.evaluate(
-        "() => document.querySelector('.plot').data.find(d => d.type === 'contour').z.flat()"
-    )
-    assert min(z) < 0 < max(z)  # the level f(x) = 0 runs through the view
+    drawn = frame.evaluate(BOUNDARY_JS)
+    assert drawn["segments"] > 10  # the level f(x) = 0 runs through the view
+    assert drawn["images"] == 1  # the tinted region, one image
     _shots(page, "playground-kernel")
+
+
+def test_the_voted_perceptron_draws_its_voted_boundary(server, page):
+    frame = _open(page, f"{server}/?learner=voted&data=xor&t=300")
+    assert frame.evaluate(BOUNDARY_JS)["segments"] > 10
 
 
 def test_compare_mode_steps_together(server, page):

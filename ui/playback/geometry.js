@@ -61,3 +61,44 @@ export function inBox(p, box) {
 export function segmentXY(seg) {
   return seg ? [[seg[0][0], seg[1][0]], [seg[0][1], seg[1][1]]] : [[], []];
 }
+
+/**
+ * The zero level of scores on a grid (row by row, y outer, as Points.grid) as an SVG path
+ * of short segments: marching squares with linear interpolation on each cell's edges.
+ * A saddle cell (opposite corners of one sign) joins the corners its centre's sign joins.
+ */
+export function zeroLevel(scores, xs, ys) {
+  const nx = xs.length, ny = ys.length;
+  const parts = [];
+  const at = (i, j) => scores[j * nx + i];
+  // the point where the score crosses zero on the edge from corner a to corner b
+  const cross = (pa, sa, pb, sb) => {
+    const f = sa / (sa - sb);
+    return [pa[0] + f * (pb[0] - pa[0]), pa[1] + f * (pb[1] - pa[1])];
+  };
+  for (let j = 0; j + 1 < ny; j++) {
+    for (let i = 0; i + 1 < nx; i++) {
+      // corners counter-clockwise from bottom-left, with their scores
+      const p = [[xs[i], ys[j]], [xs[i + 1], ys[j]], [xs[i + 1], ys[j + 1]], [xs[i], ys[j + 1]]];
+      const s = [at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)];
+      const hits = [];
+      for (let k = 0; k < 4; k++) {
+        const a = s[k], b = s[(k + 1) % 4];
+        if ((a > 0) !== (b > 0)) hits.push(cross(p[k], a, p[(k + 1) % 4], b));
+      }
+      if (hits.length === 2) {
+        parts.push(segmentPath(hits[0], hits[1]));
+      } else if (hits.length === 4) {
+        // edges 0-1, 1-2, 2-3, 3-0 all crossed: pair them around the corner whose sign differs from the centre
+        const centre = (s[0] + s[1] + s[2] + s[3]) / 4;
+        const pairs = (centre > 0) === (s[0] > 0) ? [[0, 1], [2, 3]] : [[3, 0], [1, 2]];
+        for (const [a, b] of pairs) parts.push(segmentPath(hits[a], hits[b]));
+      }
+    }
+  }
+  return parts.join("");
+}
+
+function segmentPath(a, b) {
+  return `M${a[0]},${a[1]}L${b[0]},${b[1]}`;
+}

@@ -2,28 +2,30 @@
 // arrows, the current example and the marks of the λ-trick, the α-bound,
 // noise, the voted ensemble and the committee's categories.
 //
-// Why shapes: a Plotly restyle of any trace redraws every trace (about 100 ms
-// with a heat map and a thousand points), while a relayout of the layout's
-// shapes redraws only the shapes. So everything that moves at every step is
-// a shape — lines, the margin band, the tint of a line's two sides (bands of
-// equal score), the ensemble, the arrows, the ring on the current example —
-// and the status line is HTML above the plot. Traces (the marks of points,
-// the voted or kernel region) are restyled only when they change: at
-// updates, mostly. The voted region also changes when only the current
-// hypothesis's votes grow; that waits until the steps pause for
-// REDRAW_DELAY_MS. While playing, a grid region is redrawn at most every
-// REDRAW_MAX_AGE_MS (the lines and marks follow every step). Hovering a
-// point shows its numbers at the step in a tooltip of our own, so no step
-// has to restyle the points. Legend entries of shapes come from empty traces.
+// Why shapes and an image: a Plotly restyle of any trace redraws every trace
+// (169 ms at the 95th percentile for a voted heat map and a thousand points),
+// while a relayout of the layout's shapes or images redraws only those. So
+// everything that moves at every step is a shape — lines, the margin band,
+// the zero level of a voted or kernel score, the ensemble, the arrows, the
+// ring on the current example — the decision region is one layout image (the
+// scores on a grid painted into a canvas, which the browser smooths when it
+// scales it), and the status line is HTML above the plot. Traces (the marks
+// of points) are restyled only when they change: at updates, mostly. The
+// voted region also changes when only the current hypothesis's votes grow;
+// that waits until the steps pause for REDRAW_DELAY_MS. While playing, a
+// grid region scored from checkpoints (voted, kernel) is redrawn at most every
+// REDRAW_MAX_AGE_MS (the lines and marks follow every step). Hovering a point
+// shows its numbers at the step in a tooltip of our own, so no step has to
+// restyle the points. Legend entries of shapes come from empty traces.
 
 import { Field, Points } from "./fields.js";
-import { anchor, clipHalfplanes, inBox, lineSegment } from "./geometry.js";
+import { anchor, clipHalfplanes, inBox, lineSegment, zeroLevel } from "./geometry.js";
 import { count, cut, num, plotlyText, signed } from "./format.js";
 import { BLOCKED, RESCUED } from "./timeline.js";
 
 const DASHES = ["solid", "dash", "dot", "dashdot"];
-/** Bands of equal score on each side of a line: enough that the tint looks smooth. */
-const TINT_BANDS = 8;
+/** Shades of the region's colour scale painted into its image. */
+const TINT_LEVELS = 256;
 /** A voted region that only gained votes is redrawn this long after the last step... */
 const REDRAW_DELAY_MS = 150;
 /** While playing, a grid region (voted, kernel) is redrawn at most this often. */
@@ -57,15 +59,21 @@ export class PlaneFigure {
     this.settings = meta.settings;
     this.singleLine = meta.draws_line && lane.M === 1 && meta.hypotheses === "plane";
     this.votedRegion = this.mode === "voted" || (o.show.ensemble && this.family === "kw");
-    // a line's region is drawn with shapes; the voted vote and a kernel need a grid
-    this.gridRegion = this.family === "kernel" || (o.show.region && (this.votedRegion || !this.singleLine));
-    if (this.gridRegion) {
+    // a line's scores on the grid follow from its (w, θ); the voted vote and a kernel are scored
+    // from the run's checkpoints, and their boundary is the zero level of those scores
+    this.gridRegion = this.family === "kernel" || this.mode === "voted" ||
+      (o.show.region && (this.votedRegion || !this.singleLine));
+    if (this.gridRegion || o.show.region) {
       const g = o.style.grid;
       const res = this.family === "kernel" ? g.kernel : this.votedRegion ? g.voted : g.region;
       this.grid = Points.grid(this.box, res, res);
+      this.tints = tintTable(o.style.colors.region);
+    }
+    if (this.gridRegion) {
       this.gridField = new Field(lane, this.grid, this.X);
       this.gridMode = this.family === "kernel" ? "last" : this.votedRegion ? "voted" : this.mode;
     }
+    this.zeroLine = this.family === "kernel" || this.mode === "voted";
     this.ownField = new Field(lane, Points.fromRows(this.X), this.X);
     this.keys = {};
     this._build();
@@ -83,20 +91,9 @@ export class PlaneFigure {
       traces.push(trace);
     };
     const legendOnly = (name, extra) => ({ type: "scatter", x: [null], y: [null], name, hoverinfo: "skip", ...extra });
-    if (this.grid && show.region) {
-      slot("region", {
-        type: "heatmap", x: Array.from(this.grid.axes[0]), y: Array.from(this.grid.axes[1]),
-        z: [[0]], zmin: -1, zmax: 1, colorscale: c.region, showscale: false,
-        hoverinfo: "skip", name: "decision region", zsmooth: this.votedRegion ? "fast" : false,
-      });
-    }
-    if (this.family === "kernel") {
-      slot("contour", {
-        type: "contour", x: Array.from(this.grid.axes[0]), y: Array.from(this.grid.axes[1]),
-        z: [[0]], contours: { start: 0, end: 0, size: 1, coloring: "none" },
-        line: { color: c.line, width: ln.boundary }, showscale: false, hoverinfo: "skip",
-        name: "decision boundary f(x) = 0", showlegend: true,
-      });
+    if (this.zeroLine) {
+      const name = this.family === "kernel" ? "decision boundary f(x) = 0" : "voted boundary (the vote = 0)";
+      traces.push(legendOnly(name, { mode: "lines", line: { color: c.line, width: ln.boundary } }));
     }
     this.band = this.settings.band && show.band && this.singleLine && this.mode === "last";
     if (this.band) {
@@ -227,12 +224,10 @@ export class PlaneFigure {
     const { lane } = this;
     t = lane.clip(t);
     this.t = t;
+    const regionChanged = this._refreshRegion(t, playing);
     const shapes = [];
     if (this.singleLine) {
       const [w1, w2, th] = lane.hypothesis(lane.row(t));
-      if (this.show.region && !this.gridRegion) {
-        shapes.push(...this._tint(lane.linearPredictor(t, this.mode)));
-      }
       if (this.band) shapes.push(...this._band([w1, w2, th]));
       if (this.ensemble) shapes.push(...this._ensemble(t));
       if (this.mode !== "voted") shapes.push(...this._line(lane.linearPredictor(t, this.mode), this.style.colors.line, "solid", this.style.line.boundary));
@@ -247,12 +242,59 @@ export class PlaneFigure {
     const i = lane.event(t);
     if (i !== null) shapes.push(this._ring(lane.index[i]));
     this.status.textContent = this._status(t); // after the ensemble: it counts the voters
-    Plotly.relayout(this.node, { shapes });
-    this._traces(t, playing);
+    this.stepShapes = shapes;
+    Plotly.relayout(this.node, this._regionLayout(regionChanged));
+    this._traces(t);
+  }
+
+  /** The relayout of this step's shapes, with the region's image and zero level if they changed. */
+  _regionLayout(regionChanged) {
+    const patch = { shapes: this.regionShape ? [this.regionShape, ...this.stepShapes] : this.stepShapes };
+    if (regionChanged && this.regionImage) patch.images = [this.regionImage];
+    return patch;
+  }
+
+  /**
+   * Repaint the region when its hypothesis changed; returns whether it did. Grid regions scored
+   * from checkpoints wait while playing (REDRAW_MAX_AGE_MS) and for votes-only changes
+   * (REDRAW_DELAY_MS, then one relayout of their own).
+   */
+  _refreshRegion(t, playing) {
+    if (!this.grid) return false;
+    clearTimeout(this._regionTimer);
+    const { lane } = this;
+    const row = lane.row(t);
+    const key = this.gridMode === "voted" ? `${row}:${lane.currentVotes(t)}` : `${row}`;
+    if (this.regionKey === key) return false;
+    const age = performance.now() - (this._regionAt ?? -Infinity);
+    const due = !this.gridRegion || (playing ? age > REDRAW_MAX_AGE_MS : this.regionRow !== row);
+    if (due) {
+      this._paintRegion(t, key);
+      return true;
+    }
+    this._regionTimer = setTimeout(() => {
+      this._paintRegion(t, key);
+      Plotly.relayout(this.node, this._regionLayout(true));
+    }, REDRAW_DELAY_MS);
+    return false;
+  }
+
+  _paintRegion(t, key) {
+    this.regionKey = key;
+    this.regionRow = this.lane.row(t);
+    this._regionAt = performance.now();
+    const { scores, scale } = this._regionScores(t);
+    const [xs, ys] = this.grid.axes;
+    if (this.show.region) this.regionImage = this._image(scores, scale, xs.length, ys.length);
+    if (this.zeroLine) {
+      const path = zeroLevel(scores, xs, ys);
+      this.regionShape = path ? { type: "path", xref: "x", yref: "y", path, name: "boundary",
+                                  line: { color: this.style.colors.line, width: this.style.line.boundary }, layer: "above" } : null;
+    }
   }
 
   /** Restyle the traces whose content changed since the last step (one call). */
-  _traces(t, playing) {
+  _traces(t) {
     const { lane } = this;
     const patch = {};
     const set = (name, key, values) => {
@@ -260,26 +302,6 @@ export class PlaneFigure {
       this.keys[name] = key;
       patch[name] = values;
     };
-    if (this.grid) {
-      clearTimeout(this._regionTimer);
-      const row = lane.row(t);
-      const key = this.gridMode === "voted" ? `${row}:${lane.currentVotes(t)}` : `${row}`;
-      const age = performance.now() - (this._regionAt ?? -Infinity);
-      const due = playing ? age > REDRAW_MAX_AGE_MS : this.keys.gridRow !== row;
-      if (due && this.keys.region !== key) {
-        this.keys.gridRow = row;
-        this._regionAt = performance.now();
-        const values = this._region(t);
-        set("region", key, { z: [values.z] });
-        set("contour", key, { z: [values.raw] });
-      } else if (this.keys.region !== key) { // once the steps pause
-        this._regionTimer = setTimeout(() => {
-          this._regionAt = performance.now();
-          this.keys.region = key;
-          Plotly.restyle(this.node, { z: [this._region(t).z] }, [this.slots.region]);
-        }, REDRAW_DELAY_MS);
-      }
-    }
     const counts = lane.counts(t);
     if ("capped" in this.slots) this._setRows(set, "capped", (j) => counts[j] >= this.settings.alpha);
     if (this.lamRings) {
@@ -307,25 +329,41 @@ export class PlaneFigure {
     set(name, rows.join(","), { x: [rows.map((j) => this.X[2 * j])], y: [rows.map((j) => this.X[2 * j + 1])] });
   }
 
-  _region(t) {
-    const scores = this.gridField.scores(t, this.gridMode);
-    const [xs, ys] = this.grid.axes;
+  /** The scores on the grid at t and the score that gets the deepest tint. */
+  _regionScores(t) {
+    let scores;
+    if (this.gridRegion) {
+      scores = this.gridField.scores(t, this.gridMode);
+    } else {
+      const [w1, w2, th] = this.lane.linearPredictor(t, this.mode);
+      const { x, y, n } = this.grid;
+      scores = this._lineScores ??= new Float64Array(n);
+      for (let p = 0; p < n; p++) scores[p] = w1 * x[p] + w2 * y[p] - th;
+    }
     let peak = 0;
     for (let p = 0; p < scores.length; p++) peak = Math.max(peak, Math.abs(scores[p]));
-    // the vote's tint follows its own scale; a kernel's deepens away from its boundary
-    const scale = this.votedRegion ? Math.max(peak, 1) : 0.5 * peak || 1;
-    const z = [], raw = [];
-    for (let j = 0; j < ys.length; j++) {
-      const row = new Array(xs.length), rawRow = new Array(xs.length);
-      for (let i = 0; i < xs.length; i++) {
-        const s = scores[j * xs.length + i];
-        row[i] = Math.max(-1, Math.min(1, s / scale));
-        rawRow[i] = s;
+    // the vote's tint follows its own scale; a line's or a kernel's deepens away from its boundary
+    return { scores, scale: this.votedRegion && this.gridRegion ? Math.max(peak, 1) : 0.5 * peak || 1 };
+  }
+
+  /** The scores as one layout image over the box: a pixel per grid point, y up. */
+  _image(scores, scale, nx, ny) {
+    const canvas = (this._canvas ??= document.createElement("canvas"));
+    canvas.width = nx;
+    canvas.height = ny;
+    const context = canvas.getContext("2d");
+    const image = context.createImageData(nx, ny);
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        const v = Math.max(-1, Math.min(1, scores[j * nx + i] / scale));
+        const shade = Math.round(((v + 1) / 2) * (TINT_LEVELS - 1));
+        image.data.set(this.tints[shade], 4 * ((ny - 1 - j) * nx + i));
       }
-      z.push(row);
-      raw.push(rawRow);
     }
-    return { z, raw };
+    context.putImageData(image, 0, 0);
+    const [x0, x1, y0, y1] = this.box;
+    return { source: canvas.toDataURL(), xref: "x", yref: "y", x: x0, y: y1, sizex: x1 - x0, sizey: y1 - y0,
+             xanchor: "left", yanchor: "top", sizing: "stretch", layer: "below", name: "region" };
   }
 
   // -- shapes --------------------------------------------------------------------------
@@ -341,34 +379,6 @@ export class PlaneFigure {
     if (poly.length < 3) return null;
     const d = poly.map((p, k) => `${k ? "L" : "M"}${p[0]},${p[1]}`).join("") + "Z";
     return { type: "path", xref: "x", yref: "y", path: d, fillcolor, line: { width: 0 }, layer: "below" };
-  }
-
-  /**
-   * The two sides of a line tinted by score, in bands of equal score: the tint
-   * deepens away from the line up to half the largest score in view (as the
-   * grid of the other regions does).
-   */
-  _tint([w1, w2, th]) {
-    const { box } = this;
-    if (w1 === 0 && w2 === 0) {
-      return [this._path(clipHalfplanes(box, []), tintColor(this.style.colors.region, th > 0 ? -1 : th < 0 ? 1 : 0))];
-    }
-    let peak = 0;
-    for (const x of [box[0], box[1]]) for (const y of [box[2], box[3]]) peak = Math.max(peak, Math.abs(w1 * x + w2 * y - th));
-    const scale = 0.5 * peak || 1;
-    const shapes = [];
-    for (let k = -TINT_BANDS - 1; k <= TINT_BANDS; k++) {
-      // band k holds scores from k to k + 1 band widths (the outer ones run to the edge)
-      const lo = k <= -TINT_BANDS - 1 ? -Infinity : (k / TINT_BANDS) * scale;
-      const hi = k >= TINT_BANDS ? Infinity : ((k + 1) / TINT_BANDS) * scale;
-      const constraints = [];
-      if (hi !== Infinity) constraints.push([w1, w2, th + hi]);
-      if (lo !== -Infinity) constraints.push([-w1, -w2, -(th + lo)]);
-      const middle = Math.max(-1, Math.min(1, (k + 0.5) / TINT_BANDS));
-      const shape = this._path(clipHalfplanes(box, constraints), tintColor(this.style.colors.region, middle));
-      if (shape) shapes.push(shape);
-    }
-    return shapes;
   }
 
   _band([w1, w2, th]) {
@@ -500,6 +510,14 @@ export class PlaneFigure {
     });
     this.node.on("plotly_unhover", () => { tip.hidden = true; });
   }
+}
+
+/** TINT_LEVELS RGBA colours from -1 to 1 on the colour scale, for the region's image. */
+function tintTable(scale) {
+  return Array.from({ length: TINT_LEVELS }, (_, k) => {
+    const rgb = tintColor(scale, (2 * k) / (TINT_LEVELS - 1) - 1).match(/\d+/g).map(Number);
+    return Uint8ClampedArray.from([...rgb, 255]);
+  });
 }
 
 /** The colour of `value` in [-1, 1] on a Plotly colour scale of hex colours. */
