@@ -9,16 +9,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.lesson import lesson_title
 from ui.runs import warm_in_background
 
 HERE = Path(__file__).parent
-
-
-def lesson_title(path: Path) -> str:
-    """The menu title of a lesson file: ``03_not_separable.py`` -> "3 · Not separable"."""
-    number, _, words = path.stem.partition("_")
-    return f"{number.lstrip('0') or '0'} · {words.replace('_', ' ').capitalize()}"
-
 
 st.set_page_config(page_title="Perceptron Lab", page_icon=":material/add:", layout="wide")
 

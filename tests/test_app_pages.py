@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from tests.player_args import player_args
 from ui.edits import PointEdits
 from ui.learners import LEARNERS
+from ui.lesson import lesson_title
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
@@ -32,6 +34,17 @@ def app() -> AppTest:
     return at
 
 
+def test_the_menu_names_each_lesson_as_its_heading_does():
+    """The menu's title comes from the lesson's docstring; its heading from lesson_header."""
+    lessons = sorted((Path(APP).parent / "lessons").glob("[0-9]*.py"))
+    assert len(lessons) == 11
+    for path in lessons:
+        call = next(n for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                    if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "lesson_header")
+        number, title = (ast.literal_eval(a) for a in call.args[:2])
+        assert lesson_title(path) == f"{number} · {title}"
+
+
 def test_about_page_runs(app):
     app.switch_page("app_pages/about.py").run()
     _no_failure(app)
@@ -47,7 +60,8 @@ def test_the_run_goes_to_the_browser_once_with_its_step(app):
     lane = args["meta"]["lanes"][0]
     run = app.session_state["pg_last_good"][2]
     assert lane["key"] == "perceptron" and lane["n_events"] == run.timeline.n_events
-    assert args["options"]["initial_t"] == 0 and args["options"]["click"] == "+1"
+    assert args["options"]["initial_t"] == 0
+    assert args["options"]["click"] == "off"  # clicks edit the data only once asked to
     assert args["payload_id"] and len(args["arrays"]) > 5
     assert "pg_t" not in app.session_state  # the step lives in the browser
     app.run()  # a rerun without a change sends the same payload

@@ -283,6 +283,8 @@ def _click_point(pg, frame, row: int) -> None:
 def test_a_click_on_the_plot_adds_a_point_and_another_removes_it(server, page):
     frame = _open(page, f"{server}/?seed=5")
     assert _count_text(page).startswith("100 training points")
+    page.locator(".st-key-pg_click button", has_text="adds a +1").click()
+    frame.wait_for_function("() => window.playback.args.options.click === '+1'", timeout=30_000)
     _click_plot(page, 0.03, 0.03)  # the padded corner: empty space
     page.wait_for_function(
         "() => (document.querySelector('.st-key-pg_point_count')?.innerText || '').includes('1 added')",

@@ -137,7 +137,7 @@ def edit_bar(prefix: str, data, clicks: bool = True) -> str:
             mode_col.segmented_control,
             "A click on the plot",
             f"{prefix}click",
-            "+1",
+            "off",  # a stray click during a demo must not change the data
             options=list(CLICK_MODES),
             format_func=CLICK_MODES.get,
             prefix=prefix,

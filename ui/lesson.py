@@ -27,9 +27,11 @@ Session keys of a lesson start with its own prefix (``l01_``, ``l02_``, ...).
 
 from __future__ import annotations
 
+import ast
 import inspect
 import textwrap
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import streamlit as st
 
@@ -41,6 +43,22 @@ from ui.style import Show
 
 #: Plotly's toolbar for the lessons' server-side charts (the research boxes).
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}
+
+
+def lesson_title(path: Path) -> str:
+    """The menu title of a lesson: its number and the title its docstring gives it.
+
+    A docstring that starts "Lesson 4. From on-line to batch: the longest ..." gives
+    "4 · From on-line to batch", so the menu and the lesson's heading say the same words.
+
+    Examples
+    --------
+    >>> lesson_title(Path(__file__).parents[1] / "lessons" / "04_from_online_to_batch.py")
+    '4 · From on-line to batch'
+    """
+    first = (ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or "").splitlines()
+    number, _, rest = (first[0] if first else "").removeprefix("Lesson ").partition(". ")
+    return f"{number} · {rest.partition(':')[0]}" if number.isdigit() and rest else path.stem
 
 
 def lesson_header(number: int, title: str, goal: str) -> None:
