@@ -77,6 +77,30 @@ def test_learner_switch_keeps_the_component_and_shows_its_rule(app):
     assert "**Voted perceptron**" in _text(app)
 
 
+def test_only_the_settings_that_apply_are_shown():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["learner"] = "kernel"
+    at.run()
+    _no_failure(at)
+    labels = [s.label for s in at.slider]
+    assert "Kernel width γ" in labels and "Degree (poly)" not in labels  # rbf has no degree
+    at.selectbox(key="pg_kernel_kernel").set_value("poly").run()
+    labels = [s.label for s in at.slider]
+    assert "Degree (poly)" in labels
+    at.selectbox(key="pg_kernel_kernel").set_value("linear").run()
+    labels = [s.label for s in at.slider]
+    assert "Degree (poly)" not in labels and "Kernel width γ" not in labels
+
+
+def test_a_small_rate_shows_its_digits():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["learner"] = "parallel"
+    at.run()
+    _no_failure(at)
+    rate = at.slider(key="pg_parallel_eta")
+    assert rate.value == pytest.approx(1e-3) and rate.proto.format == "%.4f"  # not "0.00"
+
+
 @pytest.mark.parametrize("key", sorted(LEARNERS))
 def test_every_learner_draws_on_noisy_data(key):
     at = AppTest.from_file(APP, default_timeout=120)

@@ -7,6 +7,8 @@ choices. Playback of the recorded run happens in the browser
 
 from __future__ import annotations
 
+import math
+
 import streamlit as st
 
 from ui.learners import LEARNERS, Setting
@@ -34,8 +36,27 @@ def _setting_widget(setting: Setting, key: str, prefix: str):
         min_value=setting.low,
         max_value=setting.high,
         step=setting.step,
+        format=slider_format(setting.step),
         **common,
     )
+
+
+def slider_format(step) -> str | None:
+    """As many decimals as the step has, so 0.001 never shows as "0.00" (Streamlit's default).
+
+    Examples
+    --------
+    >>> slider_format(1e-4), slider_format(0.05), slider_format(1) is None
+    ('%.4f', '%.2f', True)
+    """
+    if step is None or float(step).is_integer():
+        return None
+    return f"%.{max(0, -math.floor(math.log10(step) + 1e-9))}f"
+
+
+def _applies(setting: Setting, values: dict) -> bool:
+    """Whether the setting's widget shows, given the values chosen above it."""
+    return setting.when is None or values.get(setting.when[0]) in setting.when[1]
 
 
 def learner_panel(prefix: str, default: str = "perceptron", epochs: int = 20,
@@ -58,9 +79,10 @@ def learner_panel(prefix: str, default: str = "perceptron", epochs: int = 20,
     learner = LEARNERS[key]
     if not hidden("learner"):
         st.caption(learner.summary)
-    values = {
-        s.name: _setting_widget(s, f"{prefix}{key}_{s.name}", prefix) for s in learner.settings
-    }
+    values: dict = {}
+    for s in learner.settings:  # in order: a setting's `when` names one above it
+        shown = _applies(s, values)
+        values[s.name] = _setting_widget(s, f"{prefix}{key}_{s.name}", prefix) if shown else s.default
     n_epochs = control(
         st.slider,
         "Epochs",

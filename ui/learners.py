@@ -43,6 +43,8 @@ class Setting:
     ``choices`` gives a select box, a bool ``default`` a toggle, otherwise a
     slider from ``low`` to ``high`` by ``step``. A slider value equal to
     ``none_at`` is passed to the estimator as None (e.g. α-bound 0 = off).
+    ``when = (name, values)`` shows the widget only while the setting ``name``
+    has one of ``values`` (the estimator gets ``default`` otherwise).
     """
 
     name: str
@@ -54,6 +56,7 @@ class Setting:
     step: float | None = None
     choices: tuple = ()
     none_at: object = "never"
+    when: tuple[str, tuple] | None = None
 
     def to_estimator(self, value):
         return None if value == self.none_at else value
@@ -365,13 +368,16 @@ LEARNERS: dict[str, Learner] = {
                     "gamma",
                     "Kernel width γ",
                     1.0,
-                    "rbf: larger γ makes tighter blobs around the ringed support points.",
+                    "rbf: larger γ makes tighter blobs around the ringed support points; "
+                    "poly: the scale of ⟨x, x'⟩ inside (γ⟨x, x'⟩ + 1)^d.",
                     0.05,
                     10.0,
                     0.05,
+                    when=("kernel", ("rbf", "poly")),
                 ),
                 Setting(
-                    "degree", "Degree (poly)", 2, "poly: degree of the boundary curve.", 1, 6, 1
+                    "degree", "Degree (poly)", 2, "poly: degree of the boundary curve.", 1, 6, 1,
+                    when=("kernel", ("poly",)),
                 ),
                 ETA,
                 TAU,
