@@ -23,14 +23,15 @@ from perceptron_core.experiments.limits import PAGE_LIMITS, Request, check
 from perceptron_core.experiments.reproduce import KW_NOISE, uci_names
 from ui.safety import attempt
 
+#: What each experiment computes, with the folds chosen below it.
 EXPERIMENTS = {
-    "Parameter search": "10-fold cross-validated accuracy of all 91 settings; each column "
+    "Parameter search": "{folds}-fold cross-validated accuracy of all 91 settings; each column "
     "shows the best setting with its switch on (optimistic: chosen on the test folds).",
     "Parameter optimisation": "Double cross-validation: settings chosen by an inner 10-fold "
-    "cross-validation on each outer training part, tested on the outer fold (mean ± 95 % "
-    "t-interval). Ten times the work of a search.",
-    "Accuracy against epochs": "Cross-validated accuracy after 1, 2, 3, 5, … 1000 epochs for "
-    "the last, longest-surviving, voted and averaged perceptron (one run per fold).",
+    "cross-validation on each of the {folds} outer training parts, tested on its outer fold "
+    "(mean ± 95 % t-interval). Ten times the work of a search.",
+    "Accuracy against epochs": "{folds}-fold cross-validated accuracy after 1, 2, 3, 5, … 1000 "
+    "epochs for the last, longest-surviving, voted and averaged perceptron (one run per fold).",
 }
 #: The limits module's name of each experiment.
 KINDS = {"Parameter search": "search", "Parameter optimisation": "optimisation",
@@ -47,7 +48,7 @@ st.markdown(
 # -- choices -----------------------------------------------------------------
 
 kind = st.radio("Experiment", list(EXPERIMENTS), horizontal=True, key="exp_kind")
-st.caption(EXPERIMENTS[kind])
+about = st.empty()  # what the experiment computes, once the folds are chosen below
 left, right = st.columns(2)
 with left:
     source = st.radio("Data", ["KW artificial data (f, M, N)", "Real data set"],
@@ -70,6 +71,7 @@ with right:
     most_jobs = PAGE_LIMITS.max_jobs()
     jobs = int(st.number_input("worker processes", 1, most_jobs, min(2, most_jobs),
                                key="exp_jobs", help=f"At most {most_jobs}: this server's cores."))
+about.caption(EXPERIMENTS[kind].format(folds=folds))
 st.caption(
     f"Per run this page allows at most {PAGE_LIMITS.visits / 1e6:,.0f} million visits of a "
     "training example (data sets × folds × settings × epochs × training examples) and "

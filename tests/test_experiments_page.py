@@ -53,3 +53,15 @@ def test_running_the_same_experiment_again_reads_the_disk_cache(tmp_path, monkey
     assert not app.exception and not app.error
     assert app.dataframe[0].value.equals(first)
     assert [c.stat().st_mtime_ns for c in cells] == stamps  # read, not recomputed
+
+
+def test_the_caption_names_the_folds_chosen(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    app = AppTest.from_file(str(PAGE), default_timeout=120).run()
+    assert any(c.value.startswith("10-fold cross-validated") for c in app.caption)
+    app.number_input(key="exp_folds").set_value(2).run()
+    captions = [c.value for c in app.caption]
+    assert any(c.startswith("2-fold cross-validated") for c in captions)
+    assert not any("10-fold cross-validated" in c for c in captions)
+    app.radio(key="exp_kind").set_value("Parameter optimisation").run()
+    assert any("each of the 2 outer training parts" in c.value for c in app.caption)
