@@ -28,7 +28,20 @@ def small_chart(fig: go.Figure, height: int, xaxis: dict, yaxis: dict) -> go.Fig
 def one_decimal(frame: pd.DataFrame):
     """``frame`` styled to show every number with one decimal (68.0 stays 68.0, not 68).
 
-    ``st.dataframe`` shows a Styler's text but keeps the numbers sortable; an
-    undefined number (e.g. a recall without any positive) shows as a dash.
+    ``st.dataframe`` shows a Styler's text but keeps the numbers sortable. An
+    undefined number (e.g. a flag precision when no label was flipped) shows as
+    a dash: ``st.dataframe`` writes "None" for a missing number whatever the
+    Styler says, so a column with one holds text instead.
+
+    Examples
+    --------
+    >>> shown = one_decimal(pd.DataFrame({"a": [68.0, 1.25], "b": [float("nan"), 85.14]}))
+    >>> shown.data["b"].tolist(), shown.data["a"].dtype.kind
+    (['—', '85.1'], 'f')
     """
-    return frame.style.format(precision=1, na_rep="—")
+    frame = frame.copy()
+    for name in frame.columns:
+        column = frame[name]
+        if pd.api.types.is_float_dtype(column) and column.isna().any():
+            frame[name] = ["—" if pd.isna(v) else f"{v:.1f}" for v in column]
+    return frame.style.format(precision=1)

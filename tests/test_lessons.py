@@ -26,3 +26,15 @@ def test_lesson_runs_without_errors(path):
     assert not at.exception, [e.message for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     assert at.title, "a lesson starts with its title"
+
+
+def test_research_tables_show_a_dash_where_a_number_is_undefined():
+    """st.dataframe writes "None" for a missing number whatever a Styler says (lesson 10's flag
+    precision at 0 % noise did): such a column is shown as text with a dash."""
+    import pandas as pd
+
+    from lessons._charts import one_decimal
+
+    shown = one_decimal(pd.DataFrame({"PP": [97.3, 88.25], "flag precision": [float("nan"), 85.14]}))
+    assert shown.data["flag precision"].tolist() == ["—", "85.1"]
+    assert shown.data["PP"].dtype.kind == "f"  # complete columns stay numbers (sortable)
