@@ -28,6 +28,7 @@ from ui.runs import get_dataset, train
 from ui.safety import attempt
 from ui.state import control, hidden
 from ui.style import Show
+from ui.visitor_text import MESSAGE_LIMIT, as_text
 
 PREFIX = "pg_"
 PLAYER = f"{PREFIX}player"
@@ -218,8 +219,8 @@ def render() -> None:
     if run is None:
         st.info("Choose or upload data to start.")
         return
-    for note in data.notes:
-        st.caption(note)
+    for note in data.notes:  # they quote the visitor's file: text, never Markdown
+        st.caption(as_text(note, MESSAGE_LIMIT))
     compare_runs = []
     if compare:
         if data.n_features != 2:

@@ -166,6 +166,19 @@ def test_good_upload_trains_on_the_chosen_columns(app):
     assert data.feature_names == ("u", "v") and len(data.X) == 40
 
 
+def test_an_upload_names_its_classes_as_the_legend_does(app):
+    rows = "\n".join(f"{i % 7},{(i * 3) % 11},{'yes' if i % 2 else 'no'}" for i in range(40))
+    app.selectbox(key="pg_data").set_value("csv").run()
+    app.file_uploader(key="pg_upload").set_value(
+        ("table.csv", f"u,v,label\n{rows}\n".encode(), "text/csv")
+    ).run()
+    _no_failure(app)
+    captions = [c.value.replace("\\", "") for c in app.caption]  # shown as text: escaped
+    assert "Classes in the figure: no (−1), yes (+1)." in captions, captions
+    assert not any("-> 0" in c or "→ 0" in c for c in captions)  # not the reader's 0/1 codes
+    assert _player(app)["meta"]["scene"]["class_names"] == ["no", "yes"]
+
+
 def test_link_reproduces_the_view():
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params.update({"learner": "kw", "kw_tau": "0.5", "seed": "7", "t": "42"})

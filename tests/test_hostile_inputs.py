@@ -486,8 +486,9 @@ def test_an_upload_with_markdown_in_its_names_is_shown_as_text():
     assert not at.exception
     notes = [c.value for c in at.sidebar.caption]
     assert any("Dropped 1 column" in n for n in notes)  # 'words', quoting its Markdown
-    assert any("Labels from column" in n for n in notes)  # naming the Markdown class
     assert all(_markdown_is_escaped(n) for n in notes)
+    classes = [c.value for c in at.main.caption if "Classes in the figure" in c.value]
+    assert len(classes) == 1 and _markdown_is_escaped(classes[0])  # naming the Markdown class
     one_class = f"x,label\n1,{MARKDOWN}\n2,{MARKDOWN}\n".encode()
     at.file_uploader(key="pg_upload").set_value(("t.csv", one_class, "text/csv")).run()
     assert not at.exception

@@ -11,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from perceptron_core.datasets import list_datasets
+from perceptron_core.datasets.csvfile import LABELS_NOTE
 from ui.datasource import NOISE_KINDS, DataRequest, read_csv
 from ui.safety import attempt
 from ui.state import control, hidden
@@ -137,7 +138,8 @@ def _csv_controls(prefix: str):
     if table is None:
         return None
     for note in table.warnings:
-        st.caption(as_text(note, MESSAGE_LIMIT))
+        if not note.startswith(LABELS_NOTE):  # the page names the classes as the figure does
+            st.caption(as_text(note, MESSAGE_LIMIT))
     positive = None
     if len(table.class_names) > 2:
         positive = control(

@@ -29,6 +29,7 @@ from perceptron_core.datasets import (
     load,
     load_csv,
 )
+from perceptron_core.datasets.csvfile import LABELS_NOTE
 from ui.edits import ADDED, PointEdits, check_points
 from ui.visitor_text import as_text
 
@@ -165,7 +166,7 @@ def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:
         if req.csv_bytes is None:
             raise DataError("Upload a CSV file first.")
         table = read_csv(req.csv_bytes, req.csv_label, max_csv_bytes)
-        notes += table.warnings
+        notes += [w for w in table.warnings if not w.startswith(LABELS_NOTE)]  # coded below
         names = list(table.feature_names)
         chosen = list(req.csv_features) if req.csv_features else names
         unknown = [repr(as_text(c, markdown=False)) for c in chosen if c not in names]
@@ -177,6 +178,7 @@ def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:
         feature_names = tuple(as_text(c, markdown=False) for c in chosen)
         class_names = tuple(as_text(c, markdown=False) for c in class_names)
         title = f"Uploaded file ({as_text(table.label_name, markdown=False)})"
+        notes.append(f"Classes in the figure: {class_names[0]} (−1), {class_names[1]} (+1).")
     else:
         spec = get_spec(req.name)
         if spec.kind == "generator":

@@ -136,6 +136,9 @@ class CSVData:
 # --------------------------------------------------------------------------
 
 
+#: How the note on the label coding starts (an app that recodes the labels replaces it).
+LABELS_NOTE = "Labels from column"
+
 def _read_source(source, max_bytes: int):
     """Return ``(bytes_or_text, name)``, refusing anything larger than ``max_bytes``."""
     too_big = (f"The file is larger than the limit of {max_bytes:,} bytes. Use a smaller file "
@@ -696,9 +699,10 @@ def load_csv(
                             "values.")
     y, class_names, labels = _encode_labels(values.spellings, codes, label_name, task,
                                             positive_label)
-    mapping = ", ".join(f"{_quoted(c)} -> {'+1' if v == 1 else v}"
+    # a binary task's labels are -1 and +1; a multi-class task numbers its classes 0, 1, 2, ...
+    mapping = ", ".join(f"{_quoted(c)} -> {v:+d}" if task == "binary" else f"{_quoted(c)} -> {v}"
                         for c, v in zip(class_names, labels))
-    warnings.append(f"Labels from column {_quoted(label_name)}: {mapping}.")
+    warnings.append(f"{LABELS_NOTE} {_quoted(label_name)}: {mapping}.")
     return CSVData(
         X=np.ascontiguousarray(X, dtype=np.float64), y=y, feature_names=feature_names,
         label_name=label_name, class_names=class_names, labels=labels, warnings=warnings,
