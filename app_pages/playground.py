@@ -171,7 +171,7 @@ def _player(request, data, runs, show, image, params, click) -> None:
     if not compare and not hidden("math"):
         rule_box(run.learner, key=f"{PREFIX}rule")
     payload = page_payload(request, data, runs, seed=request.seed)
-    hide = frozenset(group for group in ("controls", "math", "diagnostics") if hidden(group))
+    hide = frozenset(group for group in ("math", "diagnostics", "link", "export") if hidden(group))
     share = {
         "base": st.context.url or "",
         "params": {k: v for k, v in params.items() if k != "t"},
@@ -246,9 +246,9 @@ def render() -> None:
     params = state.write_url(PREFIX, extra=url_entry(PREFIX))
     runs = compare_runs or [run]
     attempt("Drawing the run", _player, request, data, runs, show, image, params, click)
-    if not hidden("diagnostics"):
+    if not hidden("export"):
         _downloads(run, data)
-    if data.n_features == 2 and not hidden("data"):
+    if data.n_features == 2 and not hidden("data") and not hidden("edits"):
         with st.expander("Points table: edit, add or delete rows"):
             points_table(PREFIX, data)
 

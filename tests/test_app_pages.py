@@ -345,3 +345,36 @@ def test_new_data_drop_the_edits(app):
     app.button(key="pg_regenerate").click().run()
     _no_failure(app)
     assert len(_points(app).X) == 100 and not app.session_state["pg_edits"]
+
+
+def _with_link(**params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update(params)
+    at.run()
+    _no_failure(at)
+    return at
+
+
+def test_hiding_the_controls_keeps_playback():
+    """``hide=controls`` (an earlier spelling) hides the sidebar's groups, never playback."""
+    at = _with_link(hide="controls")
+    assert not at.sidebar.selectbox and not at.sidebar.slider  # no data, learner or view
+    options = _player(at)["options"]
+    assert "controls" not in options["hide"] and not any(options["hide"].values())
+
+
+def test_a_student_link_hides_edits_export_and_the_link():
+    at = _with_link(hide="edits,export,link")
+    keys = [w.key for w in at.main.get("button_group")]
+    assert "pg_click" not in keys  # no click modes: the plot takes no clicks
+    assert not [e for e in at.main.expander if "Points table" in e.label]
+    assert not [e for e in at.main.expander if "Download" in e.label]
+    options = _player(at)["options"]
+    assert options["click"] == "off"
+    assert options["hide"] == {"math": False, "diagnostics": False, "link": True, "export": True}
+
+
+def test_the_share_box_offers_every_group_students_may_be_denied():
+    options = _player(_with_link())["options"]
+    assert set(options["student_groups"]) == {
+        "data", "learner", "view", "edits", "export", "link", "math", "diagnostics"}

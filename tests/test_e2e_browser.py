@@ -321,3 +321,20 @@ def test_lessons_draw_their_panels(server, page, path):
         "() => window.playback.args.options.initial_t"
     )
     _shots(page, f"lesson-{path}")
+
+
+def test_a_teacher_builds_a_student_link_that_keeps_playback(server, page):
+    frame = _open(page, f"{server}/?seed=2&t=7")
+    frame.locator("summary", has_text="Share and export").click()
+    frame.locator("summary", has_text="A link for students").click()
+    for group in ("data", "link"):
+        frame.locator(f"input[type=checkbox][value={group}]").uncheck()
+    link = frame.locator("input.link").input_value()
+    assert "seed=2" in link and "t=7" in link and "hide=data%2Clink" in link
+    student = _open(page, link)
+    assert _step(student) == 7
+    assert student.locator(".btn-step").is_visible()  # playback stays
+    summaries = student.locator("summary").all_inner_texts()
+    assert "Export" in summaries and not any(s.startswith("Share") for s in summaries)
+    assert page.get_by_text("Data set").count() == 0  # the data group is hidden
+    _shots(page, "playground-student-link")

@@ -220,7 +220,8 @@ def data_panel(prefix: str, default: str = "separable") -> DataRequest | None:
             return None
     else:
         spec = specs[name]
-        st.caption(spec.description)
+        if not hidden("data"):
+            st.caption(spec.description)
         for option in spec.options:
             if option.name in HIDDEN_OPTIONS:
                 continue

@@ -127,7 +127,7 @@ def edit_bar(prefix: str, data, clicks: bool = True) -> str:
         st.error(ss.pop(message), icon="⚠️")
     edits = ss.get(key) or PointEdits()
     count = f"**{len(data.X):,}** training points" + (f" ({edits.summary()})" if edits else "")
-    if data.n_features != 2 or hidden("data"):
+    if data.n_features != 2 or hidden("data") or hidden("edits"):
         st.caption(count)
         return "off"
     mode_col, reset_col, count_col = st.columns([2.4, 1, 1.6], vertical_alignment="bottom")
@@ -167,7 +167,7 @@ def points_table(prefix: str, data) -> None:
     change reruns the page (new points, so a fresh table); a refused one
     stays in the table, with the message, until it is corrected.
     """
-    if data.n_features != 2 or hidden("data"):
+    if data.n_features != 2 or hidden("data") or hidden("edits"):
         return
     table_key = f"{prefix}table{st.session_state.get(f'{prefix}table_version', 0)}"
     names = data.feature_names

@@ -22,6 +22,7 @@ import streamlit.components.v1 as components
 from ui.diagnostics import novikoff_sentence
 from ui.math_panel import COMMITTEE_NOTE, OUTCOME, WHY
 from ui.payload import Payload, build_payload
+from ui.state import GROUPS
 from ui.style import STYLE, Show
 
 #: The component's folder: its page, scripts, styles and the vendored Plotly.js.
@@ -100,7 +101,8 @@ def playback(key: str, payload: Payload, run, data, *, show: Show = Show(), init
     image : str
         "png" or "svg": the format of the figure downloads.
     hide : set of str
-        Parts to leave out: "controls", "math", "diagnostics".
+        Parts to leave out: "math", "diagnostics", "link", "export" (the playback
+        controls always show).
     diagnostics : bool
         Draw the diagnostics under the figure.
     share : dict, optional
@@ -114,14 +116,15 @@ def playback(key: str, payload: Payload, run, data, *, show: Show = Show(), init
     """
     style = style or STYLE
     figure = height or style["figure"]["height"]
-    frame = figure + (0 if "controls" in hide else CONTROLS_HEIGHT)
+    frame = figure + CONTROLS_HEIGHT
     frame += DIAGNOSTICS_HEIGHT if diagnostics and "diagnostics" not in hide else 0
     options = {
         "initial_t": int(initial_t),
         "height": figure,
         "click": click,
         "image": image,
-        "hide": {part: part in hide for part in ("controls", "math", "diagnostics")},
+        "hide": {part: part in hide for part in ("math", "diagnostics", "link", "export")},
+        "student_groups": GROUPS,
         "diagnostics": diagnostics,
         "share": share is not None,
         "link_base": (share or {}).get("base", ""),

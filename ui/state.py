@@ -6,7 +6,7 @@ a session the value comes from the URL's query string when it is there and
 valid; after each run :func:`write_url` puts every value that differs from
 its default back into the URL, so a copied link reproduces the view. A
 teacher's link can hide groups of controls with ``hide=data,learner``: the
-values still apply, the widgets are not drawn.
+values still apply, the widgets are not drawn. Playback is never hidden.
 """
 
 from __future__ import annotations
@@ -23,8 +23,19 @@ HIDE = "hide"
 #: URL entries that no control owns: the hidden groups and the time step (the browser
 #: component keeps ``t`` in step while playback is paused, see ui/playback/share.js).
 PRESERVED = (HIDE, "t")
-#: Control groups a teacher's link may hide.
-GROUPS = ("data", "learner", "view", "controls", "math", "diagnostics")
+#: What a teacher's link may hide from students (``hide=...``), as the share box offers it.
+GROUPS = {
+    "data": "change the data",
+    "learner": "change the learner and its settings",
+    "view": "change the view",
+    "edits": "edit the points (clicks on the plot, the points table)",
+    "export": "download figures, the run and the points",
+    "link": "see and copy this link",
+    "math": "see the math panel",
+    "diagnostics": "see the diagnostics",
+}
+#: An earlier spelling: ``hide=controls`` hid the playback itself; it now means the sidebar.
+_SIDEBAR = {"controls": ("data", "learner", "view")}
 #: The longest value a link may give a control; longer ones are not parsed at all (the
 #: longest real one, every learner's name in a list, is 111 characters; a 60,000-character
 #: value once froze the page for 42 s).
@@ -37,8 +48,9 @@ def begin_run() -> None:
 
 
 def hidden(group: str) -> bool:
-    """Whether the URL asks to hide this group of controls."""
-    return group in st.query_params.get(HIDE, "").split(",")
+    """Whether the URL asks to hide this group (one of :data:`GROUPS`) from the visitor."""
+    asked = st.query_params.get(HIDE, "").split(",")
+    return group in asked or any(group in _SIDEBAR.get(name, ()) for name in asked)
 
 
 def _url_name(key: str, prefix: str) -> str:

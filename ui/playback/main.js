@@ -124,9 +124,8 @@ function build(args) {
   const hasSide = !compare && (!options.hide.math || Boolean(lanes[0].meta.extras));
   // the whole layout first: a plot takes the width its column has when it is drawn
   const stage = el("div", { class: `stage${hasSide ? " with-side" : ""}` }, figures, hasSide ? side : null);
-  fill(root, options.hide.controls ? null : controls, stage);
-  if (!options.hide.controls) app.controls = new Controls(controls, actions, app);
-  else app.controls = null;
+  fill(root, controls, stage);
+  app.controls = new Controls(controls, actions, app); // playback is never hidden
   let mainFigure = null;
   if (scene.view === "plane") {
     lanes.forEach((lane, i) => {
@@ -171,9 +170,10 @@ function build(args) {
     root.append(el("details", { class: "section", open: true }, el("summary", {}, "Diagnostics"), body));
     app.parts.push(new Diagnostics(body, { lane: lanes[0], scene, style, texts, config }));
   }
-  if (!compare && !options.hide.diagnostics && options.share && mainFigure) {
+  if (!compare && options.share && mainFigure && !(options.hide.link && options.hide.export)) {
     const body = el("div", { class: "share" });
-    root.append(el("details", { class: "section" }, el("summary", {}, "Share and export"), body));
+    const title = options.hide.export ? "Share" : options.hide.link ? "Export" : "Share and export";
+    root.append(el("details", { class: "section" }, el("summary", {}, title), body));
     const share = new SharePanel(body, { options, figure: mainFigure, accuracies: (t) => accuraciesAt(t) });
     app.parts.push({ update: (t) => share.show(t) });
   }
@@ -216,7 +216,7 @@ function listenForClicks(plot, box, mode) {
 // -- keys: in our frame and in the page around it (same origin) -----------------------
 
 function onKey(event) {
-  if (!app.lanes.length || app.args?.options.hide.controls) return;
+  if (!app.lanes.length) return;
   if (event.ctrlKey || event.metaKey || event.altKey || typedIntoWidget(event)) return;
   const action = KEYS[event.key];
   if (!action) return;

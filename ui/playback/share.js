@@ -27,26 +27,50 @@ export function syncPageUrl(t) {
   }
 }
 
+/**
+ * The link to this view (with its step) and, for a teacher, what the students who open it may
+ * see and change: each unticked box adds its group to the link's `hide=`. The exports.
+ * A visitor whose own link hides "link" or "export" gets only the other part.
+ */
 export class SharePanel {
   constructor(node, { options, figure, accuracies }) {
     Object.assign(this, { node, options, figure, accuracies });
-    this.link = el("input", { type: "text", class: "link", readonly: true, "aria-label": "Link to this view" });
-    const copy = el("button", { type: "button", class: "btn", onclick: () => this._copy() }, "Copy link");
-    const image = el("button", { type: "button", class: "btn btn-image",
-                                 onclick: () => this._image() }, `Figure as ${options.image.toUpperCase()}`);
-    const json = el("button", { type: "button", class: "btn btn-json", onclick: () => this._json() }, "Run as JSON (settings, metrics)");
-    this.copied = el("span", { class: "caption" });
-    fill(node,
-      el("p", {}, "Link to this view (settings, seed, point edits and step; an uploaded file is not part of the link). ",
-         "Add ", el("code", {}, "&hide=data,learner"), " to hide control groups from students."),
-      el("div", { class: "link-row" }, this.link, copy, this.copied),
-      el("div", { class: "link-row" }, image, json));
+    const parts = [];
+    if (!options.hide.link) {
+      this.link = el("input", { type: "text", class: "link", readonly: true, "aria-label": "Link to this view" });
+      const copy = el("button", { type: "button", class: "btn", onclick: () => this._copy() }, "Copy link");
+      this.copied = el("span", { class: "caption" });
+      const already = new Set((options.link_params?.hide || "").split(",").filter(Boolean));
+      this.allowed = Object.entries(options.student_groups || {}).map(([group, label]) => {
+        const box = el("input", { type: "checkbox", value: group, onchange: () => this.show(this.t) });
+        box.checked = !already.has(group);
+        return el("label", { class: "allow" }, box, ` ${label}`);
+      });
+      parts.push(
+        el("p", {}, "Link to this view (settings, seed, point edits and step; an uploaded file is not part of the link)."),
+        el("div", { class: "link-row" }, this.link, copy, this.copied),
+        el("details", { class: "students" }, el("summary", {}, "A link for students: what they may see and change"),
+          el("p", { class: "caption" }, "Untick what students should not have; playback always stays, and a click " +
+            "on the plot does nothing until they choose to edit points."),
+          el("div", { class: "allow-list" }, ...this.allowed)));
+    }
+    if (!options.hide.export) {
+      const image = el("button", { type: "button", class: "btn btn-image",
+                                   onclick: () => this._image() }, `Figure as ${options.image.toUpperCase()}`);
+      const json = el("button", { type: "button", class: "btn btn-json", onclick: () => this._json() }, "Run as JSON (settings, metrics)");
+      parts.push(el("div", { class: "link-row" }, image, json));
+    }
+    fill(node, ...parts);
   }
 
   show(t) {
     this.t = t;
+    if (!this.link) return;
     const params = new URLSearchParams(this.options.link_params || {});
     if (t > 0) params.set("t", String(t));
+    const hide = this.allowed.map((label) => label.firstChild).filter((box) => !box.checked).map((box) => box.value);
+    if (hide.length) params.set("hide", hide.join(","));
+    else params.delete("hide");
     const query = params.toString();
     this.link.value = this.options.link_base + (query ? `?${query}` : "");
   }
