@@ -14,7 +14,15 @@ from ui.runs import warm_in_background
 
 HERE = Path(__file__).parent
 
-st.set_page_config(page_title="Perceptron Lab", page_icon=":material/add:", layout="wide")
+# A projector's link (present=1) opens with the sidebar closed: the figure gets the width.
+st.set_page_config(
+    page_title="Perceptron Lab",
+    page_icon=":material/add:",
+    layout="wide",
+    initial_sidebar_state="collapsed" if st.query_params.get("present") == "1" else "auto",
+)
+# Less empty space above the first element: the figure and playback fit a 720 px window.
+st.html("<style>.stMainBlockContainer { padding-top: 3.75rem; }</style>")
 
 pages = {
     "Perceptron Lab": [

@@ -27,15 +27,15 @@ from ui.player import page_payload, playback, rule_box, url_step
 from ui.runs import get_dataset, train
 from ui.safety import attempt
 from ui.state import control, hidden
-from ui.style import Show
+from ui.style import PRESENT, STYLE, Show
 from ui.visitor_text import MESSAGE_LIMIT, as_text
 
 PREFIX = "pg_"
 PLAYER = f"{PREFIX}player"
 
 
-def _view_toggles() -> tuple[Show, str, tuple[str, ...]]:
-    """The View section: what the picture draws, the image format, compare mode."""
+def _view_toggles() -> tuple[Show, str, tuple[str, ...], bool]:
+    """The View section: presentation mode, what the picture draws, the image format, compare."""
 
     def toggle(label, name, default, help_text):
         return control(
@@ -48,6 +48,13 @@ def _view_toggles() -> tuple[Show, str, tuple[str, ...]]:
             help=help_text,
         )
 
+    present = toggle(
+        "Presentation mode",
+        "present",
+        False,
+        "For a projector: larger type and marks, thicker lines, the figure sized to the window. "
+        "A link with present=1 also opens with the sidebar closed.",
+    )
     show = Show(
         region=toggle("Decision region", "region", True, "Light tint of each side."),
         band=toggle(
@@ -65,7 +72,7 @@ def _view_toggles() -> tuple[Show, str, tuple[str, ...]]:
             "True boundary",
             "target",
             False,
-            "Dotted: the line the data came from (generated sets).",
+            "Dashed: the line the data came from (generated sets).",
         ),
         ensemble=toggle(
             "Voted ensemble",
@@ -80,7 +87,8 @@ def _view_toggles() -> tuple[Show, str, tuple[str, ...]]:
             "Longest survivor",
             "longest",
             False,
-            "Dotted purple: the hypothesis with the longest run of correct predictions so far.",
+            "Dash-dotted purple: the hypothesis with the longest run of correct predictions so "
+            "far.",
         ),
     )
     image = control(
@@ -106,7 +114,7 @@ def _view_toggles() -> tuple[Show, str, tuple[str, ...]]:
         help="Up to three more learners side by side, same data and seed, "
         "shared axes and time step (their default settings).",
     )
-    return show, image or "png", tuple(compare)
+    return show, image or "png", tuple(compare), present
 
 
 def _data(request):
@@ -164,12 +172,10 @@ def _downloads(run, data) -> None:
             )
 
 
-def _player(request, data, runs, show, image, params, click) -> None:
+def _player(request, data, runs, show, image, params, click, present) -> None:
     """The browser component: figure(s), playback, math panel, diagnostics, share box."""
     run = runs[0]
     compare = len(runs) > 1
-    if not compare and not hidden("math"):
-        rule_box(run.learner, key=f"{PREFIX}rule")
     payload = page_payload(request, data, runs, seed=request.seed)
     hide = frozenset(group for group in ("math", "diagnostics", "link", "export") if hidden(group))
     share = {
@@ -189,15 +195,11 @@ def _player(request, data, runs, show, image, params, click) -> None:
         hide=hide,
         share=share,
         on_click=partial(plot_clicked, PREFIX, PLAYER),
+        style=PRESENT if present else STYLE,
     )
 
 
 def render() -> None:
-    st.title("Playground")
-    st.caption(
-        "Pick data and a learner in the sidebar; step through training with the "
-        "buttons or the keys → ← U E P."
-    )
     state.begin_run()
     with st.sidebar:
         if not hidden("data"):
@@ -208,7 +210,13 @@ def render() -> None:
         key, values, epochs = learner_panel(PREFIX)
         if not hidden("view"):
             st.header("View")
-        show, image, compare = _view_toggles()
+        show, image, compare, present = _view_toggles()
+    if not present:  # on a projector the figure and playback come first
+        st.title("Playground")
+        st.caption(
+            "Pick data and a learner in the sidebar; step through training with the "
+            "buttons or the keys → ← U E P."
+        )
     data = _data(request)
     if data is None and request is not None and request.edits:
         # only a link's edits can fail here (clicks and the table are checked first)
@@ -219,6 +227,7 @@ def render() -> None:
     if run is None:
         st.info("Choose or upload data to start.")
         return
+    figure = st.container()  # playback and the figure first: they fit the window
     for note in data.notes:  # they quote the visitor's file: text, never Markdown
         st.caption(as_text(note, MESSAGE_LIMIT))
     compare_runs = []
@@ -240,12 +249,16 @@ def render() -> None:
                 if k != key
             ]
             compare_runs = [run] + [r for r in others if r is not None]
+    if not compare_runs and not hidden("math"):
+        rule_box(run.learner, key=f"{PREFIX}rule")
     click = edit_bar(PREFIX, data, clicks=not compare_runs)  # compare charts take no clicks
     # write the URL before the component: its link shows the current values
     state.mark_url_read(PREFIX)
     params = state.write_url(PREFIX, extra=url_entry(PREFIX))
     runs = compare_runs or [run]
-    attempt("Drawing the run", _player, request, data, runs, show, image, params, click)
+    with figure:
+        attempt("Drawing the run", _player, request, data, runs, show, image, params, click,
+                present)  # fmt: skip
     if not hidden("export"):
         _downloads(run, data)
     if data.n_features == 2 and not hidden("data") and not hidden("edits"):

@@ -142,8 +142,8 @@ def _app_arguments(parser: argparse.ArgumentParser) -> None:
                         "(default: STREAMLIT_SERVER_ADDRESS, else every interface)")
     parser.add_argument("--present", action="store_true",
                         help=f"print the link that opens presentation mode ({PRESENT_QUERY} "
-                        "in the URL). The mode itself comes with a later release: today that "
-                        "link opens the usual app")
+                        "in the URL): the sidebar closed, larger type, thicker lines, the "
+                        "figure sized to the window")
 
 
 def _load_app(folder: Path):

@@ -66,7 +66,7 @@ STYLE: dict = {
         "boundary": 3,
         "member": 2,
         "other": 2.5,
-        "target": 1.5,
+        "target": 2.5,
         "arrow": 2.5,
         "ensemble": 1.5,
         "current": 4,
@@ -78,6 +78,9 @@ STYLE: dict = {
         "chart_height": 260,
         "projection_height": 520,
         "layout": "beside",
+        # the main figure shrinks (not below min_height) so that it ends inside the window
+        "fit": True,
+        "min_height": 380,
     },
     # grid points per axis: the tinted region of a line, of the voted vote and of a kernel
     "grid": {"region": 90, "voted": 60, "kernel": 60},
@@ -97,6 +100,19 @@ def style(**changes) -> dict:
     for group, values in changes.items():
         out[group].update(values)
     return out
+
+
+#: The projector's look (presentation mode, ``present=1``): larger type and marks, thicker
+#: lines and deeper tints, for the back row of a classroom.
+PRESENT: dict = style(
+    colors={"region": [[0.0, "#b7d6ec"], [0.5, "#ffffff"], [1.0, "#f8d898"]]},
+    font={"base": 19, "title": 20, "axis": 17, "legend": 17, "arrow": 17, "math": 20},
+    marker={"point": 14, "test": 12, "current": 36, "ring": 22, "flip": 16, "rescued": 18,
+            "capped": 14, "category": 22, "projected": 10},
+    line={"boundary": 5, "member": 3.5, "other": 4, "target": 3, "arrow": 4, "ensemble": 2.5,
+          "current": 6, "curve": 3.5},
+    figure={"min_height": 420},
+)
 
 
 @dataclass(frozen=True)

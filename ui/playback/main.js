@@ -108,6 +108,25 @@ function plotConfig(args) {
   };
 }
 
+/**
+ * The figure's height so that it ends inside the page's window (a projector's 768 px), between
+ * style.figure.min_height and `most`: when the figure starts in the first screen its bottom
+ * meets the window's; further down the page it gets a window of its own.
+ */
+function fittedHeight(box, most, style) {
+  try {
+    const frame = window.frameElement.getBoundingClientRect();
+    const windowHeight = window.parent.innerHeight;
+    const top = frame.top + window.parent.scrollY + box.getBoundingClientRect().top;
+    // the status line above the plot, in the same box, takes up to two lines of text
+    const status = Math.ceil(2.6 * style.font.base) + 8;
+    const room = top < 0.6 * windowHeight ? windowHeight - top - status : windowHeight - 40;
+    return Math.round(Math.max(style.figure.min_height, Math.min(most, room)));
+  } catch (err) {
+    return most; // another origin embeds us: the page's window is not ours to measure
+  }
+}
+
 /** The step-dependent parts of the page, each with update(t). */
 function build(args) {
   const { scene, lanes } = app;
@@ -131,9 +150,10 @@ function build(args) {
     lanes.forEach((lane, i) => {
       const box = el("div", { class: "figure-box" });
       figures.append(box);
+      const height = compare ? style.figure.compare_height : options.height || style.figure.height;
       const figure = new PlaneFigure(box, {
         lane, scene, show, style, config, box: scene.box,
-        height: compare ? style.figure.compare_height : options.height || style.figure.height,
+        height: !compare && style.figure.fit ? fittedHeight(box, height, style) : height,
         clickable: !compare && options.click !== "off",
         title: compare ? lane.meta.title : null,
       });

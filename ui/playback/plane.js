@@ -115,12 +115,12 @@ export class PlaneFigure {
     this.averagedLine = this.singleLine && show.averaged && lane.meta.has_modes && this.mode !== "averaged";
     if (this.averagedLine) traces.push(legendOnly("averaged", { mode: "lines", line: { color: c.averaged, dash: "dash", width: ln.other } }));
     this.longestLine = this.singleLine && show.longest && lane.meta.has_modes && this.mode !== "longest";
-    if (this.longestLine) traces.push(legendOnly("longest survivor", { mode: "lines", line: { color: c.longest, dash: "dot", width: ln.boundary } }));
+    if (this.longestLine) traces.push(legendOnly("longest survivor", { mode: "lines", line: { color: c.longest, dash: "dashdot", width: ln.boundary } }));
     if (show.target && scene.target) {
       const seg = lineSegment(scene.target.w[0], scene.target.w[1], scene.target.theta, this.box);
       slot("target", {
         type: "scatter", x: seg ? [seg[0][0], seg[1][0]] : [], y: seg ? [seg[0][1], seg[1][1]] : [],
-        mode: "lines", name: "true boundary", line: { color: c.line, dash: "dot", width: ln.target }, hoverinfo: "name",
+        mode: "lines", name: "true boundary", line: { color: c.line, dash: "dash", width: ln.target }, hoverinfo: "name",
       });
     }
     for (const label of [-1, 1]) {
@@ -207,9 +207,11 @@ export class PlaneFigure {
                title: { text: plotlyText(scene.feature_names[0]), standoff: 4 } },
       yaxis: { ...axis, range: [box[2], box[3]], scaleanchor: "x", scaleratio: 1, constrain: "domain",
                title: { text: plotlyText(scene.feature_names[1]) } },
-      // below the x-axis title at any height (90 px under the plot area)
-      // below the x-axis title at any height (90 px under the plot area)
-      legend: { orientation: "h", yanchor: "top", y: -90 / (height - 50), x: 0, font: { size: f.legend } },
+      // the plot area is square: where the column is wider than tall the legend goes beside it
+      // and costs no height (a window's height is the scarce one), else under the x-axis title
+      legend: this.node.clientWidth > height + 220
+        ? { orientation: "v", yanchor: "top", y: 1, xanchor: "left", x: 1.02, font: { size: f.legend } }
+        : { orientation: "h", yanchor: "top", y: -90 / (height - 50), x: 0, font: { size: f.legend } },
       modebar: { orientation: "v" },
       shapes: [],
       uirevision: "plane",
@@ -232,7 +234,7 @@ export class PlaneFigure {
       if (this.ensemble) shapes.push(...this._ensemble(t));
       if (this.mode !== "voted") shapes.push(...this._line(lane.linearPredictor(t, this.mode), this.style.colors.line, "solid", this.style.line.boundary));
       if (this.averagedLine) shapes.push(...this._line(lane.averaged(t), this.style.colors.averaged, "dash", this.style.line.other));
-      if (this.longestLine) shapes.push(...this._line(lane.hypothesis(lane.longestRow(t)), this.style.colors.longest, "dot", this.style.line.boundary));
+      if (this.longestLine) shapes.push(...this._line(lane.hypothesis(lane.longestRow(t)), this.style.colors.longest, "dashdot", this.style.line.boundary));
     } else if (this.lane.meta.draws_line && lane.M > 1) {
       for (let mm = 0; mm < lane.M; mm++) {
         shapes.push(...this._line(lane.hypothesis(lane.row(t), mm), this.style.colors.line, DASHES[mm % 4], this.style.line.member));
