@@ -20,7 +20,7 @@ from lessons._basics import (
 )
 from perceptron_core import _engine
 from perceptron_core._record import HypothesisRecord
-from ui.learners import MODES
+from ui.learners import KW_SWITCHES_OFF, MODES
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 from ui.payload.extras import Accuracies, Panel, Text
 from ui.style import Show
@@ -117,6 +117,7 @@ data, run = stage(
     PREFIX,
     noisy_line(seed, noise),
     "kw",
+    KW_SWITCHES_OFF,
     epochs=20,
     show=Show(  # no w arrows: four predictors are already a lot to read
         ensemble=True,

@@ -28,6 +28,7 @@ from lessons._basics import (
 from lessons._charts import one_decimal
 from perceptron_core import _engine
 from perceptron_core.experiments import RunOptions, kw_sets, kw_settings, parameter_search
+from ui.learners import KW_SWITCHES_OFF
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 from ui.payload.extras import Panel, Value
 from ui.runs import get_dataset
@@ -58,10 +59,10 @@ def settings_for(form: str, strength: float, mean_sq_norm: float) -> tuple[str, 
     update's push has the size KW's form gives a typical point.
     """
     if form == "kw_lam":
-        return "kw", {"lam": strength}
+        return "kw", {**KW_SWITCHES_OFF, "lam": strength}
     if form == "paum_lam":
         return "paum", {"tau_pos": 0.0, "tau_neg": 0.0, "eta": 1.0, "lam": strength * mean_sq_norm}
-    return "kw", {"alpha_bound": int(strength)}
+    return "kw", {**KW_SWITCHES_OFF, "alpha_bound": int(strength)}
 
 
 def last_pass(run, data) -> list[Panel]:

@@ -181,17 +181,17 @@ def test_an_upload_names_its_classes_as_the_legend_does(app):
 
 def test_link_reproduces_the_view():
     at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update({"learner": "kw", "kw_tau": "0.5", "seed": "7", "t": "42"})
+    at.query_params.update({"learner": "kw", "kw_tau": "0.75", "seed": "7", "t": "42"})
     at.run()
     _no_failure(at)
-    assert at.session_state["pg_kw_tau"] == 0.5
+    assert at.session_state["pg_kw_tau"] == 0.75
     assert at.session_state["pg_seed"] == 7
     assert _player(at)["options"]["initial_t"] == 42
     link = _player(at)["options"]["link_params"]
     assert (
-        link["kw_tau"] == "0.5" and link["seed"] == "7" and "t" not in link
+        link["kw_tau"] == "0.75" and link["seed"] == "7" and "t" not in link
     )  # the browser adds t
-    assert at.query_params["kw_tau"] == "0.5"  # written back: the link stays complete
+    assert at.query_params["kw_tau"] == "0.75"  # written back: the link stays complete
 
 
 def test_a_bad_link_value_falls_back_to_the_default():
@@ -201,7 +201,7 @@ def test_a_bad_link_value_falls_back_to_the_default():
     )
     at.run()
     _no_failure(at)
-    assert at.session_state["pg_kw_tau"] == 0.0
+    assert at.session_state["pg_kw_tau"] == 0.5  # the KW entry's default
     assert at.session_state["pg_epochs"] == 20
     assert at.session_state["pg_compare"] == []
 
