@@ -206,6 +206,13 @@ def test_a_bad_link_value_falls_back_to_the_default():
     assert at.session_state["pg_compare"] == []
 
 
+def test_a_learner_named_twice_in_the_link_is_compared_once():
+    at = _with_link(compare="voted,voted,pa,voted")
+    assert at.session_state["pg_compare"] == ["voted", "pa"]
+    lanes = _player(at)["meta"]["lanes"]
+    assert [lane["key"] for lane in lanes] == ["perceptron", "voted", "pa"]
+
+
 def test_compare_mode_comes_from_the_link():
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params.update({"compare": "voted,pa", "t": "60"})

@@ -73,7 +73,8 @@ def _parse(text: str, default, options=None, low=None, high=None, most=None):
         if not math.isfinite(value):  # "nan" and "inf" parse, but no control takes them
             raise ValueError(text)
     elif isinstance(default, list):
-        value = [part for part in text.split(",") if part]
+        # a repeated entry means the same choice once (a multiselect holds each option once)
+        value = list(dict.fromkeys(part for part in text.split(",") if part))
         if options is not None and not set(value) <= set(options):
             raise ValueError(text)
         if most is not None and len(value) > most:
