@@ -250,7 +250,7 @@ def render() -> None:
             ]
             compare_runs = [run] + [r for r in others if r is not None]
     if not compare_runs and not hidden("math"):
-        rule_box(run.learner, key=f"{PREFIX}rule")
+        rule_box(run, key=f"{PREFIX}rule")
     click = edit_bar(PREFIX, data, clicks=not compare_runs)  # compare charts take no clicks
     # write the URL before the component: its link shows the current values
     state.mark_url_read(PREFIX)

@@ -77,6 +77,14 @@ def test_learner_switch_keeps_the_component_and_shows_its_rule(app):
     assert "**Voted perceptron**" in _text(app)
 
 
+def test_the_rule_box_writes_only_the_terms_the_learner_uses():
+    terms = (r"\lambda", r"\tau", r"\alpha")
+    classic = _with_link().latex[0].body
+    assert not any(term in classic for term in terms) and r"\le 0" in classic
+    kw = _with_link(learner="kw").latex[0].body  # its switches are on by default
+    assert all(term in kw for term in terms)
+
+
 def test_only_the_settings_that_apply_are_shown():
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params["learner"] = "kernel"

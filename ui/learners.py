@@ -75,9 +75,10 @@ class Learner:
     cls : type
         The estimator class.
     settings : tuple of Setting
-    rule : str
+    rule : str or callable
         The update rule in LaTeX, ``\\`` between lines (the math panel
-        fills in the numbers).
+        fills in the numbers); a callable writes it for a fitted estimator
+        with only the terms its settings use (:meth:`rule_of`).
     fixed : dict
         Constructor arguments this entry fixes.
     predict_with : str
@@ -104,7 +105,7 @@ class Learner:
     summary: str
     cls: type
     settings: tuple[Setting, ...]
-    rule: str
+    rule: str | Callable
     fixed: dict = field(default_factory=dict)
     predict_with: str = "last"
     family: str = "online"
@@ -129,6 +130,10 @@ class Learner:
 
     def defaults(self) -> dict:
         return {s.name: s.default for s in self.settings}
+
+    def rule_of(self, estimator) -> str:
+        """The rule in LaTeX as ``estimator``'s settings make it."""
+        return self.rule(estimator) if callable(self.rule) else self.rule
 
     def make(self, values: dict, epochs: int, seed: int):
         """The estimator with these settings, recording every visit."""
@@ -209,12 +214,27 @@ def _kw_novikoff(est):
     return float(est.tau) == 0 and float(est.lam) == 0 and est.alpha_bound is None
 
 
-_KW_RULE = (
-    r"s = \langle w, x\rangle + \lambda\,y\,\lVert x\rVert^2\,[a_j>0] \\"
-    r"\text{update if } y\,(s-\theta) \le \tau\,\theta_{init}"
-    r"\text{ and } a_j < \alpha: \\ w \leftarrow w + \eta\,y\,x,"
-    r"\quad \theta \leftarrow \theta - \eta\,y\,C"
-)
+def _kw_rule(est) -> str:
+    r"""Khardon and Wachman's rule with only the switches ``est`` turns on.
+
+    Examples
+    --------
+    >>> from perceptron_core import KWPerceptron
+    >>> [term in _kw_rule(KWPerceptron()) for term in (r"\lambda", r"\tau", r"\alpha")]
+    [False, False, False]
+    >>> rule = _kw_rule(KWPerceptron(tau=0.5, lam=1.0))
+    >>> [term in rule for term in (r"\lambda", r"\tau", r"\alpha")]
+    [True, True, False]
+    """
+    score = r"s = \langle w, x\rangle"
+    if float(est.lam) > 0:
+        score += r" + \lambda\,y\,\lVert x\rVert^2\,[a_j>0]"
+    test = r"y\,(s-\theta) \le " + (r"\tau\,\theta_{init}" if float(est.tau) > 0 else "0")
+    if est.alpha_bound is not None:
+        test += r"\text{ and } a_j < \alpha"
+    return (score + r" \\" + r"\text{update if } " + test
+            + r": \\ w \leftarrow w + \eta\,y\,x,\quad \theta \leftarrow \theta - \eta\,y\,C")
+
 
 LEARNERS: dict[str, Learner] = {
     learner.key: learner
@@ -225,7 +245,7 @@ LEARNERS: dict[str, Learner] = {
             "Rosenblatt's rule with a threshold: update on every mistake.",
             Perceptron,
             (ETA,),
-            _KW_RULE,
+            _kw_rule,
             family="kw",
             novikoff=_kw_novikoff,
         ),
@@ -250,7 +270,7 @@ LEARNERS: dict[str, Learner] = {
                     choices=MODES,
                 ),
             ),
-            _KW_RULE,
+            _kw_rule,
             family="kw",
             band=_kw_band,
             novikoff=_kw_novikoff,
@@ -261,7 +281,7 @@ LEARNERS: dict[str, Learner] = {
             "Points inside a band around the line count as errors too.",
             MarginPerceptron,
             (ETA, replace(TAU, default=0.5)),
-            _KW_RULE,
+            _kw_rule,
             family="kw",
             band=_kw_band,
             novikoff=_kw_novikoff,
@@ -272,7 +292,7 @@ LEARNERS: dict[str, Learner] = {
             "Keep the hypothesis with the longest run of correct predictions.",
             LongestSurvivorPerceptron,
             (ETA, TAU, LAM, ALPHA),
-            _KW_RULE,
+            _kw_rule,
             predict_with="longest",
             family="kw",
             band=_kw_band,
@@ -284,7 +304,7 @@ LEARNERS: dict[str, Learner] = {
             "Every hypothesis votes, weighted by how long it survived.",
             VotedPerceptron,
             (ETA, TAU, LAM, ALPHA),
-            _KW_RULE,
+            _kw_rule,
             predict_with="voted",
             family="kw",
             band=_kw_band,
@@ -296,7 +316,7 @@ LEARNERS: dict[str, Learner] = {
             "The vote-weighted mean of all hypotheses: one line.",
             AveragedPerceptron,
             (ETA, TAU, LAM, ALPHA),
-            _KW_RULE,
+            _kw_rule,
             predict_with="averaged",
             family="kw",
             band=_kw_band,

@@ -127,7 +127,7 @@ def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | No
     if run is None:
         return None, None
     if math:
-        rule_box(run.learner, key=f"{prefix}rule")
+        rule_box(run, key=f"{prefix}rule")
     payload = attempt(
         "Preparing the figure", page_payload, request, data, [run], extras, request.seed
     )

@@ -59,11 +59,12 @@ def url_step(default: int = 0) -> int:
         return default
 
 
-def rule_box(learner, key: str) -> None:
-    """The learner's update rule, above the component (the step's numbers are in its panel)."""
+def rule_box(run, key: str) -> None:
+    """The run's update rule, only the terms its settings use (the step's numbers are in the
+    component's panel)."""
     with st.container(border=True, key=key):
-        st.markdown(f"**{learner.title}**")
-        st.latex(r"\begin{gathered}" + learner.rule + r"\end{gathered}")
+        st.markdown(f"**{run.learner.title}**")
+        st.latex(r"\begin{gathered}" + run.learner.rule_of(run.estimator) + r"\end{gathered}")
 
 
 def texts(run, data) -> dict:
