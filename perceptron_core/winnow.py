@@ -500,6 +500,38 @@ class WinnowR(_WinnowBase):
         return False, float(self.min_weight)
 
 
+#: The largest power of two one update may multiply a weight by: with the rescaling at
+#: 2**600 a weight then stays below 2**1000, inside float64's 2**1024, and a factor of at
+#: least 2**-400 never rounds to zero (which would divide by zero).
+_MAX_FACTOR_EXPONENT = 400
+
+
+def _check_factor_range(X, alpha: float) -> None:
+    """Raise when ``alpha ** (y x_i)`` for the largest ``|x_i|`` would leave float64's range.
+
+    Examples
+    --------
+    >>> _check_factor_range(np.array([[0.5, -3.0]]), 2.0)
+    >>> _check_factor_range(np.array([[4095.0]]), 2.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: BalancedWinnow multiplies a weight by alpha ** (y * x_i) at each update: with ...
+    """
+    if X.size == 0:
+        return
+    largest = max(abs(float(X.max())), abs(float(X.min())))  # no np.abs: int8's -128 wraps
+    exponent = largest * np.log2(alpha)
+    if not exponent <= _MAX_FACTOR_EXPONENT:
+        most = _MAX_FACTOR_EXPONENT / np.log2(alpha)
+        raise ValueError(
+            "BalancedWinnow multiplies a weight by alpha ** (y * x_i) at each update: with "
+            f"features up to |x_i| = {largest:.4g} and alpha = {alpha:g} one update would "
+            f"multiply by 2 ** {exponent:.4g}, beyond floating point. Scale the features to "
+            f"at most {most:.4g} in absolute value (standardise them, e.g. with scikit-learn's "
+            "StandardScaler or MaxAbsScaler) or choose alpha closer to 1."
+        )
+
+
 class BalancedWinnow(OnlineLinearClassifier):
     """Balanced Winnow: two positive weights per feature, their difference of either sign.
 
@@ -607,6 +639,7 @@ class BalancedWinnow(OnlineLinearClassifier):
         return wp[:, :-1] - wn[:, :-1], (wp[:, -1] - wn[:, -1]) * xb - self._theta_arr
 
     def _run_kernel(self, X, Y, order, n_epochs, stop_early, record, row_offset, epoch_offset):
+        _check_factor_range(X, float(self.alpha))
         wp, wn = self.weights_pos_, self.weights_neg_
         # Work on contiguous copies, then write back (the last column is the bias pair).
         Wpos, Wneg = np.ascontiguousarray(wp[:, :-1]), np.ascontiguousarray(wn[:, :-1])

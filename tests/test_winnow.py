@@ -338,3 +338,18 @@ def test_winnow_mistakes_grow_like_log_n_and_the_perceptrons_like_n():
     assert perceptron[-1] / perceptron[0] > 8.0
     assert perceptron[1] / perceptron[0] > 2.5 and perceptron[2] / perceptron[1] > 2.5
     assert perceptron[-1] > 10 * winnow[-1]
+
+
+def test_balanced_winnow_refuses_features_whose_factor_leaves_floating_point():
+    """alpha ** (y x_i) for x_i of 1e4 is 2 ** 10000: a clear error names the fix (it divided
+    by zero before); on features it can take, the weights stay finite."""
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(n_samples=200, n_features=6, random_state=0)
+    with pytest.raises(ValueError, match=r"Scale the features to at most 400 .*alpha closer to 1"):
+        BalancedWinnow(epochs=5).fit(X * 1e4, y)
+    with pytest.raises(ValueError, match="at most 2 in absolute value"):  # 400 / log2(2**200)
+        BalancedWinnow(alpha=2.0**200, epochs=5).fit(X, y)
+    est = BalancedWinnow(epochs=20, random_state=0).fit(X * 50, y)  # factors up to 2 ** 300
+    assert np.isfinite(est.weights_pos_).all() and np.isfinite(est.weights_neg_).all()
+    assert np.isfinite(est.decision_function(X * 50)).all()
