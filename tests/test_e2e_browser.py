@@ -262,7 +262,9 @@ def _count_text(pg) -> str:
 
 def _click_plot(pg, fx: float, fy: float) -> None:
     """Click at a fraction of the plot area (0, 0 is the top left corner)."""
-    area = pg.frame_locator(FRAME).first.locator(".nsewdrag").first.bounding_box()
+    plot = pg.frame_locator(FRAME).first.locator(".nsewdrag").first
+    plot.scroll_into_view_if_needed()  # the click modes sit under the figure
+    area = plot.bounding_box()
     pg.mouse.click(area["x"] + fx * area["width"], area["y"] + fy * area["height"])
 
 
@@ -275,6 +277,7 @@ def _click_point(pg, frame, row: int) -> None:
                             L.yaxis.d2p(X[2 * j + 1]) + L.yaxis._offset]; }""",
         row,
     )
+    pg.frame_locator(FRAME).first.locator(".nsewdrag").first.scroll_into_view_if_needed()
     box = pg.locator(FRAME).first.bounding_box()
     plot = frame.evaluate("() => document.querySelector('.plot').getBoundingClientRect().toJSON()")
     pg.mouse.click(box["x"] + plot["x"] + x, box["y"] + plot["y"] + y)
@@ -338,3 +341,23 @@ def test_a_teacher_builds_a_student_link_that_keeps_playback(server, page):
     assert "Export" in summaries and not any(s.startswith("Share") for s in summaries)
     assert page.get_by_text("Data set").count() == 0  # the data group is hidden
     _shots(page, "playground-student-link")
+
+
+CHART_JS = """() => {
+    const chart = document.querySelector('.diagnostics .js-plotly-plot');
+    return {names: chart.data.map(d => d.name), rangemode: chart.layout.yaxis.rangemode,
+            axes: chart.data.map(d => d.yaxis || 'y'),
+            notes: (chart.layout.annotations || []).map(a => a.text),
+            updates: window.playback.lanes[0].meta.mistakes_per_epoch};
+}"""
+
+
+def test_the_epoch_chart_counts_from_zero_and_marks_convergence(server, page):
+    chart = _open(page, f"{server}/?seed=1&test=0.2").evaluate(CHART_JS)
+    assert chart["rangemode"] == "tozero"
+    assert chart["names"][0] == "mistakes = updates (train)"  # the classic rule: the same
+    assert chart["axes"][-1] == "y2"  # the test error rate has its own axis
+    first_quiet = chart["updates"].index(0) + 1
+    assert chart["notes"] == [f"converged: no update in epoch {first_quiet}"]
+    margin = _open(page, f"{server}/?learner=margin&data=gaussians&test=0.2").evaluate(CHART_JS)
+    assert margin["names"][:2] == ["updates (train)", "mistakes (train)"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from perceptron_core.trace import BLOCKED, MISTAKE
 from ui.datasource import DataRequest, Dataset, make_dataset
 from ui.learners import LEARNERS
 from ui.payload import build_payload
@@ -94,6 +95,29 @@ def test_a_lane_holds_what_the_timeline_replays(plane_data, key, values):
     assert lane["mistakes_per_epoch"] == tl.mistakes_per_epoch().tolist()
     updates = np.isin(tl.kind[0], UPDATE_KINDS)
     assert sum(lane["mistakes_per_epoch"]) == updates.sum()
+
+
+@pytest.mark.parametrize(
+    ("key", "values", "relation"),
+    [("perceptron", {}, "equal"), ("margin", {"tau": 1.0}, "more updates"),
+     ("kw", {"tau": 0.0, "lam": 0.0, "alpha_bound": 1}, "more errors")],
+)  # fmt: skip
+def test_the_chart_gets_errors_and_updates_per_epoch_apart(plane_data, key, values, relation):
+    """Errors are the visits the learner's test calls wrong (updated on or blocked); a margin
+    learner also updates on correct visits, an α-bound of 1 blocks repeated errors."""
+    run = _run(key, plane_data, epochs=8, **values)
+    lane = build_payload(plane_data, [run]).meta["lanes"][0]
+    kind, epoch = run.timeline.kind[0], run.timeline.epoch
+    n_epochs = len(lane["mistakes_per_epoch"])
+    errors = np.bincount(epoch[(kind == MISTAKE) | (kind == BLOCKED)], minlength=n_epochs)
+    assert lane["errors_per_epoch"] == errors.tolist()
+    updates, errors = np.array(lane["mistakes_per_epoch"]), np.array(lane["errors_per_epoch"])
+    if relation == "equal":
+        assert np.array_equal(updates, errors)
+    elif relation == "more updates":
+        assert (updates >= errors).all() and updates.sum() > errors.sum()
+    else:
+        assert (errors >= updates).all() and errors.sum() > updates.sum()
 
 
 def test_same_data_and_seed_give_the_same_payload(plane_data):

@@ -35,7 +35,7 @@ STYLE: dict = {
         "ensemble": GREY,
         "right_side": BLUE,
         "wrong_side": VERMILLION,
-        "test_curve": ORANGE,
+        "test_curve": BLACK,  # not orange: orange is the +1 class
         "train_curve": BLUE,
         "band": "rgba(120,120,120,0.18)",
         "grid": "#EBF0F8",
@@ -75,7 +75,7 @@ STYLE: dict = {
     "figure": {
         "height": 640,
         "compare_height": 420,
-        "chart_height": 260,
+        "chart_height": 300,
         "projection_height": 520,
         "layout": "beside",
         # the main figure shrinks (not below min_height) so that it ends inside the window

@@ -33,6 +33,8 @@ from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
 UPDATE_KINDS = (MISTAKE, MARGIN)
 #: Event codes of a correct prediction (they add a vote to the current hypothesis).
 VOTING_KINDS = (CORRECT, RESCUED)
+#: Event codes of an error by the learner's own test (updated on, or blocked by the α-bound).
+ERROR_KINDS = (MISTAKE, BLOCKED)
 __all__ = ["BLOCKED", "CORRECT", "MARGIN", "MISTAKE", "RESCUED", "Timeline"]
 
 
@@ -221,9 +223,20 @@ class Timeline:
 
     def mistakes_per_epoch(self, member: int = 0) -> np.ndarray:
         """Update events in each epoch (the curve that falls to 0 on separable data)."""
-        updating = np.isin(self.kind[member], UPDATE_KINDS)
+        return self._per_epoch(UPDATE_KINDS, member)
+
+    def errors_per_epoch(self, member: int = 0) -> np.ndarray:
+        """Errors in each epoch: visits the learner's test calls wrong, updated on or blocked.
+
+        For the classic perceptron they are its updates; a margin learner also
+        updates on correct visits inside its band, an α-bound blocks some errors.
+        """
+        return self._per_epoch(ERROR_KINDS, member)
+
+    def _per_epoch(self, kinds, member: int) -> np.ndarray:
+        chosen = np.isin(self.kind[member], kinds)
         n_epochs = int(self.epoch.max()) + 1 if self.n_events else 0
-        return np.bincount(self.epoch[updating], minlength=n_epochs)
+        return np.bincount(self.epoch[chosen], minlength=n_epochs)
 
     # -- votes and the four predictors at time t --------------------------------
 

@@ -161,7 +161,8 @@ def lane(run, data, packer: Packer, name: str, plane=None) -> dict:
         "n_hypotheses": H,
         "settings": _settings(run),
         "fit_ms": 1000 * run.fit_seconds,
-        "mistakes_per_epoch": tl.mistakes_per_epoch().tolist(),
+        "mistakes_per_epoch": tl.mistakes_per_epoch().tolist(),  # updates, as the core counts
+        "errors_per_epoch": tl.errors_per_epoch().tolist(),
         "test_errors_per_epoch": np.asarray(run.test_errors).tolist(),
         "final_accuracy": {
             "train": _accuracy(run.final_train, data.y),

@@ -62,29 +62,54 @@ export class Diagnostics {
     this._chart();
   }
 
+  /**
+   * Per epoch, counts from 0: the updates, the errors when they differ (a margin learner also
+   * updates on correct visits, an α-bound blocks errors), the test error rate on its own axis,
+   * and where the run converged (the first epoch without an update).
+   */
   _chart() {
-    const { lane, style } = this;
-    const train = lane.meta.mistakes_per_epoch, test = lane.meta.test_errors_per_epoch;
-    const epochs = train.map((_, e) => e + 1);
+    const { lane, style, scene } = this;
+    const updates = lane.meta.mistakes_per_epoch, errors = lane.meta.errors_per_epoch;
+    const test = lane.meta.test_errors_per_epoch;
+    const epochs = updates.map((_, e) => e + 1);
+    const same = errors.every((v, e) => v === updates[e]);
     const traces = [{
-      type: "scatter", x: epochs, y: train, mode: "lines+markers", name: "updates (train)",
-      line: { color: style.colors.train_curve }, marker: { symbol: "circle", size: 5 },
+      type: "scatter", x: epochs, y: updates, mode: "lines+markers",
+      name: same ? "mistakes = updates (train)" : "updates (train)",
+      line: { color: style.colors.train_curve, width: style.line.curve }, marker: { symbol: "circle", size: 5 },
     }];
-    if (test.length) {
+    if (!same) {
       traces.push({
-        type: "scatter", x: epochs.slice(0, test.length), y: test, mode: "lines+markers",
-        name: "errors at epoch end (test)", line: { color: style.colors.test_curve, dash: "dash" },
-        marker: { symbol: "diamond", size: 6 },
+        type: "scatter", x: epochs, y: errors, mode: "lines+markers", name: "mistakes (train)",
+        line: { color: style.colors.train_curve, width: style.line.curve, dash: "dot" },
+        marker: { symbol: "x", size: 6 },
       });
     }
+    if (test.length && scene.n_test) {
+      traces.push({
+        type: "scatter", x: epochs.slice(0, test.length), y: test.map((v) => (100 * v) / scene.n_test),
+        mode: "lines+markers", name: "test error % at epoch end", yaxis: "y2",
+        line: { color: style.colors.test_curve, width: style.line.curve, dash: "dash" }, marker: { symbol: "diamond", size: 6 },
+      });
+    }
+    const converged = updates.indexOf(0);
+    const shapes = [vline(1, style.colors.current)];
+    const annotations = [];
+    if (converged >= 0) {
+      shapes.push({ ...vline(converged + 1, style.colors.line), line: { color: style.colors.line, width: 1.5, dash: "dash" } });
+      annotations.push({ x: converged + 1, y: 1, xref: "x", yref: "paper", yanchor: "bottom", showarrow: false,
+                         text: `converged: no update in epoch ${converged + 1}`, font: { size: style.font.axis } });
+    }
     Plotly.newPlot(this.chart, traces, {
-      height: style.figure.chart_height, margin: { l: 10, r: 10, t: 30, b: 10 },
+      height: style.figure.chart_height, margin: { l: 10, r: 10, t: 48, b: 10 },
       plot_bgcolor: "white", paper_bgcolor: "white", font: { size: style.font.axis },
-      xaxis: { title: { text: "epoch" }, gridcolor: style.colors.grid, automargin: true },
-      yaxis: { title: { text: "count" }, gridcolor: style.colors.grid, automargin: true },
-      title: { text: "Mistakes per epoch", font: { size: style.font.axis + 2 } },
-      legend: { orientation: "h", y: 1.12, x: 0.35 },
-      shapes: [vline(1, style.colors.current)],
+      xaxis: { title: { text: "epoch" }, gridcolor: style.colors.grid, automargin: true, rangemode: "tozero" },
+      yaxis: { title: { text: "count in the epoch" }, gridcolor: style.colors.grid, automargin: true, rangemode: "tozero" },
+      yaxis2: { title: { text: "test error" }, overlaying: "y", side: "right", range: [0, 100], tickmode: "linear",
+                tick0: 0, dtick: 25, ticksuffix: "%", showgrid: false, automargin: true },
+      title: { text: "Per epoch: updates, mistakes, test error", font: { size: style.font.axis + 2 } },
+      legend: { orientation: "h", y: -0.3, x: 0 },
+      shapes, annotations,
     }, this.config);
     this.chartEpoch = 0;
   }
