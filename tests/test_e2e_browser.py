@@ -361,3 +361,14 @@ def test_the_epoch_chart_counts_from_zero_and_marks_convergence(server, page):
     assert chart["notes"] == [f"converged: no update in epoch {first_quiet}"]
     margin = _open(page, f"{server}/?learner=margin&data=gaussians&test=0.2").evaluate(CHART_JS)
     assert margin["names"][:2] == ["updates (train)", "mistakes (train)"]
+
+
+def test_compare_mode_has_a_scoreboard_and_one_chart(server, page):
+    frame = _open(page, f"{server}/?compare=voted,pa&data=xor&test=0.2&t=150")
+    rows = frame.locator("table.scoreboard tbody tr").all_inner_texts()
+    assert len(rows) == 3 and rows[0].startswith("Perceptron (classic)")
+    learners = frame.evaluate("() => window.playback.lanes.map(l => l.meta.title)")
+    assert [r.split("\t")[0] for r in rows] == learners
+    names = frame.evaluate("() => document.querySelector('.diagnostics .js-plotly-plot').data.map(d => d.name)")
+    assert names == learners  # one chart, every learner's updates per epoch
+    _shots(page, "playground-compare-scoreboard")

@@ -132,17 +132,7 @@ export class Diagnostics {
   _planar(t) {
     const { lane, scene } = this;
     const y = scene.arrays.y;
-    const own = this.train.scores(t, "last");
-    let margin = null;
-    if (lane.M === 1 && lane.meta.hypotheses === "plane") {
-      const [w1, w2] = lane.hypothesis(lane.row(t));
-      const norm = Math.hypot(w1, w2);
-      if (norm > 0) {
-        let low = Infinity;
-        for (let j = 0; j < y.length; j++) low = Math.min(low, y[j] * own[j]);
-        margin = low / norm;
-      }
-    }
+    const margin = lineMargin(lane, this.train.scores(t, "last"), y, t);
     this.values.margin.textContent = margin === null ? "—" : pyFormat(margin, ".3g");
     const parts = [["train", this.train, y]];
     if (this.test) parts.push(["test", this.test, scene.arrays.y_test]);
@@ -205,6 +195,17 @@ export function accuracyTable(modes, rows) {
     el("thead", {}, el("tr", {}, el("th", {}, "data"), ...modes.map((m) => el("th", {}, m)))),
     el("tbody", {}, rows.map(([part, values]) =>
       el("tr", {}, el("td", {}, part), ...values.map((a) => el("td", {}, pyFormat(a, ".1%")))))));
+}
+
+/** The smallest y·score / ‖w‖ over the training points of a single line at t, or null. */
+export function lineMargin(lane, scores, y, t) {
+  if (lane.M !== 1 || lane.meta.hypotheses !== "plane") return null;
+  const [w1, w2] = lane.hypothesis(lane.row(t));
+  const norm = Math.hypot(w1, w2);
+  if (!(norm > 0)) return null;
+  let low = Infinity;
+  for (let j = 0; j < y.length; j++) low = Math.min(low, y[j] * scores[j]);
+  return low / norm;
 }
 
 export function vline(x, color) {

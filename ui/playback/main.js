@@ -10,6 +10,7 @@ import { Controls, KEYS, typedIntoWidget } from "./controls.js";
 import { PlaneFigure } from "./plane.js";
 import { ProjectionView } from "./projection.js";
 import { MathPanel } from "./mathpanel.js";
+import { Scoreboard } from "./scoreboard.js";
 import { Diagnostics, MODES } from "./diagnostics.js";
 import { Extras } from "./extras.js";
 import { SharePanel, syncPageUrl } from "./share.js";
@@ -184,6 +185,11 @@ function build(args) {
       side.append(holder);
       app.parts.push(new Extras(holder, { lane: lanes[0], arrays: app.arrays, scene, panels: lanes[0].meta.extras, style, config }));
     }
+  }
+  if (compare && scene.view === "plane" && !options.hide.diagnostics) {
+    const body = el("div", { class: "diagnostics" });
+    root.append(el("details", { class: "section", open: true }, el("summary", {}, "Scoreboard"), body));
+    app.parts.push(new Scoreboard(body, { lanes, scene, style, config }));
   }
   if (!compare && !options.hide.diagnostics && options.diagnostics) {
     const body = el("div", { class: "diagnostics" });

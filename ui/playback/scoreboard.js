@@ -1,0 +1,71 @@
+// Compare mode's numbers: one row per learner at the shared step (updates so far,
+// accuracy of the predictor each figure draws, its margin, the epoch it converged in),
+// and one chart of every learner's updates per epoch, so a class can tell which did better.
+
+import { el, fill } from "./dom.js";
+import { Field, Points, accuracy } from "./fields.js";
+import { count, cut, pyFormat } from "./format.js";
+import { lineMargin } from "./diagnostics.js";
+
+const DASHES = ["solid", "dash", "dot", "dashdot"];
+
+export class Scoreboard {
+  constructor(node, { lanes, scene, style, config }) {
+    Object.assign(this, { lanes, scene, style });
+    const X = scene.arrays.X;
+    this.fields = lanes.map((lane) => ({
+      mode: lane.meta.has_modes && lane.meta.draws_line ? lane.meta.mode : "last",
+      train: new Field(lane, Points.fromRows(X), X),
+      test: scene.n_test ? new Field(lane, Points.fromRows(scene.arrays.X_test), X) : null,
+    }));
+    this.table = el("div", {});
+    const chart = el("div", { class: "chart" });
+    fill(node, this.table, chart);
+    this._chart(chart, config);
+  }
+
+  _chart(node, config) {
+    const { style } = this;
+    const traces = this.lanes.map((lane, i) => ({
+      type: "scatter", mode: "lines+markers", name: cut(lane.meta.title, 40),
+      x: lane.meta.mistakes_per_epoch.map((_, e) => e + 1), y: lane.meta.mistakes_per_epoch,
+      line: { color: style.colors.line, dash: DASHES[i % 4], width: style.line.curve }, marker: { size: 5 },
+    }));
+    Plotly.newPlot(node, traces, {
+      height: style.figure.chart_height, margin: { l: 10, r: 10, t: 36, b: 10 },
+      plot_bgcolor: "white", paper_bgcolor: "white", font: { size: style.font.axis },
+      title: { text: "Updates per epoch, every learner", font: { size: style.font.axis + 2 } },
+      xaxis: { title: { text: "epoch" }, rangemode: "tozero", gridcolor: style.colors.grid, automargin: true },
+      yaxis: { title: { text: "updates in the epoch" }, rangemode: "tozero", gridcolor: style.colors.grid, automargin: true },
+      legend: { orientation: "h", y: -0.3, x: 0 },
+    }, config);
+  }
+
+  update(t) {
+    const { scene } = this;
+    const y = scene.arrays.y, yTest = scene.arrays.y_test;
+    const rows = this.lanes.map((lane, i) => {
+      const { mode, train, test } = this.fields[i];
+      const tt = lane.clip(t);
+      const quiet = lane.meta.mistakes_per_epoch.indexOf(0);
+      return el("tr", {},
+        el("td", {}, cut(lane.meta.title, 40)),
+        el("td", {}, mode),
+        el("td", {}, lane.M === 1 ? count(lane.row(tt)) : "—"),
+        el("td", {}, pyFormat(accuracy(train.scores(tt, mode), y), ".1%")),
+        el("td", {}, test ? pyFormat(accuracy(test.scores(tt, mode), yTest), ".1%") : "—"),
+        el("td", {}, shown(lineMargin(lane, train.scores(tt, "last"), y, tt))),
+        el("td", {}, quiet >= 0 ? `epoch ${quiet + 1}` : "not yet"));
+    });
+    fill(this.table,
+      el("p", { class: "table-title" }, "Scoreboard at this step"),
+      el("table", { class: "numbers scoreboard" },
+        el("thead", {}, el("tr", {}, ...["learner", "draws", "updates", "train", "test", "margin (last w)", "converged"]
+          .map((h) => el("th", {}, h)))),
+        el("tbody", {}, rows)));
+  }
+}
+
+function shown(margin) {
+  return margin === null ? "—" : pyFormat(margin, ".3g");
+}
