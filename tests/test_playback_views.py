@@ -101,7 +101,7 @@ def test_the_kw_panel_shows_the_core_numbers_with_tau_lambda_and_alpha(page, dat
         assert f"⟨w, x⟩ = {n(raw)}" in text
         assert f"= {n(y * (raw + push - th_old))}" in text
         assert f"τθinit = {n(est.tau * est.theta_init_)}" in text
-        assert f"Epoch {tl.epoch[i] + 1}, example #{j}" in text
+        assert f"Epoch {tl.epoch[i] + 1}, example #{j + 1}" in text  # counted from 1
     assert "(λ-push)" in rescued and "Rescued by the λ-trick." in rescued
     assert f"aj = {est.alpha_bound} = α: no update" in blocked
     w_new, th_new = tl.hypothesis(times[2])

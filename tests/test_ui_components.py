@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import replace
 
 import numpy as np
@@ -184,3 +186,21 @@ def test_exported_points_read_back_as_the_same_data():
     data = make_dataset(DataRequest("gaussians", (("n_samples", 50),), seed=4))
     back = make_dataset(DataRequest("csv", csv_bytes=points_csv(data).encode()))
     assert np.allclose(back.X, data.X) and np.array_equal(back.y, data.y)
+
+
+def test_the_trace_csv_counts_steps_epochs_and_examples_from_one():
+    """The page says "step 1 … example #5" for the fifth row of the points: so does the file."""
+    from ui.export import events_csv
+    from ui.learners import LEARNERS
+    from ui.runs import fit_run
+
+    data = make_dataset(DataRequest("separable", (("n_samples", 30),), seed=2))
+    settings = tuple(sorted(LEARNERS["perceptron"].defaults().items()))
+    run = fit_run("perceptron", settings, 2, 0, data.X, data.y, data.X_test, data.y_test)
+    rows = list(csv.DictReader(io.StringIO(events_csv(run))))
+    tl = run.timeline
+    assert len(rows) == tl.n_events
+    first = rows[0]
+    assert (first["step"], first["epoch"]) == ("1", "1")
+    assert int(first["example"]) == tl.index[0] + 1
+    assert sorted({int(r["example"]) for r in rows}) == list(range(1, 31))

@@ -172,7 +172,10 @@ def points_table(prefix: str, data) -> None:
     table_key = f"{prefix}table{st.session_state.get(f'{prefix}table_version', 0)}"
     names = data.feature_names
     st.data_editor(
-        pd.DataFrame({"x1": data.X[:, 0], "x2": data.X[:, 1], "label": data.y}),
+        pd.DataFrame(  # examples count from 1 here as everywhere on the page
+            {"x1": data.X[:, 0], "x2": data.X[:, 1], "label": data.y},
+            index=pd.RangeIndex(1, len(data.y) + 1, name="example"),
+        ),
         key=table_key,
         num_rows="dynamic",
         column_config={

@@ -67,7 +67,11 @@ def run_record(run, data, request) -> dict:
 
 
 def events_csv(run) -> str:
-    """One row per recorded visit (member 0): the animation's raw material."""
+    """One row per recorded visit (member 0): the animation's raw material.
+
+    Steps, epochs and examples count from 1, as the page shows them: example 1 is the
+    first row of the points.
+    """
     tl = run.timeline
     out = io.StringIO()
     writer = csv.writer(out)
@@ -78,7 +82,7 @@ def events_csv(run) -> str:
             [
                 i + 1,
                 int(tl.epoch[i]) + 1,
-                int(tl.index[i]),
+                int(tl.index[i]) + 1,
                 names[i],
                 f"{tl.score[0, i]:.10g}",
                 int(tl.after[i]),

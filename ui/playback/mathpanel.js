@@ -82,7 +82,7 @@ export class MathPanel {
     const kind = lane.kindAt(i);
     const flipped = scene.arrays.flipped[j] ? "flipped by noise, " : "";
     body.push(el("p", {}, "Epoch ", el("b", {}, String(lane.epochAt(t) + 1)), ", example ",
-      el("b", {}, `#${j}`), `: ${flipped}label `, Y(), " = ", el("b", {}, sgn(y))));
+      el("b", {}, `#${j + 1}`), `: ${flipped}label `, Y(), " = ", el("b", {}, sgn(y))));
     body.push(line(this._x(j)));
     if (lane.meta.family === "committee") {
       body.push(...this._committee(i, y));

@@ -501,7 +501,7 @@ export class PlaneFigure {
       const rows = point.curveNumber === this.slots.train1 ? this.rows1 : this["rows-1"];
       const j = rows[point.pointIndex];
       const t = this.t ?? 0;
-      const lines = [`example #${j}: x = (${num(this.X[2 * j], 3)}, ${num(this.X[2 * j + 1], 3)}), y = ${signed(this.y[j])}`,
+      const lines = [`example #${j + 1}: x = (${num(this.X[2 * j], 3)}, ${num(this.X[2 * j + 1], 3)}), y = ${signed(this.y[j])}`,
                      `updates caused so far: ${this.lane.counts(t)[j]}`];
       if (this.lane.M === 1) lines.push(`score ⟨w,x⟩ − θ = ${num(this.ownField.scores(t, "last")[j], 3)}`);
       tip.textContent = lines.join("\n");
