@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ui.lesson import SECTIONS
+
 LESSONS = sorted((Path(__file__).resolve().parents[1] / "lessons").glob("[0-9]*.py"))
 
 
@@ -26,6 +28,12 @@ def test_lesson_runs_without_errors(path):
     assert not at.exception, [e.message for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     assert at.title, "a lesson starts with its title"
+    # a table of contents whose every link has its section, and the code folded
+    toc = next(m.value for m in at.markdown if m.value.startswith("On this page"))
+    headings = {h.proto.anchor for h in at.subheader}
+    for name, anchor in SECTIONS:
+        assert f"[{name}](#{anchor})" in toc and anchor in headings
+    assert all(not e.proto.expanded for e in at.expander if e.label.startswith("`"))
 
 
 def test_research_tables_show_a_dash_where_a_number_is_undefined():

@@ -61,10 +61,17 @@ def lesson_title(path: Path) -> str:
     return f"{number} · {rest.partition(':')[0]}" if number.isdigit() and rest else path.stem
 
 
+#: The parts every lesson has, in page order: (title, anchor), for its table of contents.
+SECTIONS = (("Try this", "try-this"), ("Check yourself", "check-yourself"),
+            ("What the research found", "what-the-research-found"), ("The code", "the-code"))
+
+
 def lesson_header(number: int, title: str, goal: str) -> None:
-    """The lesson's title and its goal in one sentence."""
+    """The lesson's title, its goal in one sentence and a table of contents."""
     st.title(f"Lesson {number}. {title}")
     st.info(f"**Goal.** {goal}", icon=":material/flag:")
+    st.markdown("On this page: the idea and the figure, then "
+                + " · ".join(f"[{name}](#{anchor})" for name, anchor in SECTIONS) + ".")
 
 
 def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | None = None,
@@ -150,7 +157,7 @@ def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | No
 def try_this(*tasks: str) -> None:
     """Numbered tasks; each changes one control and says what to look for."""
     with st.container(border=True):
-        st.markdown("**Try this**")
+        st.subheader("Try this", anchor="try-this")
         st.markdown("\n".join(f"{i}. {task}" for i, task in enumerate(tasks, 1)))
 
 
@@ -177,7 +184,7 @@ def check_question(prefix: str, question: str, options: Sequence[str], answer: i
     bool or None
         Whether the picked option is right; None before any pick.
     """
-    st.markdown("**Check yourself**")
+    st.subheader("Check yourself", anchor="check-yourself")
     choice = st.radio(question, options, index=None, key=f"{prefix}check")
     if choice is None:
         return None
@@ -212,7 +219,7 @@ def research(finding: str, reference: str, compute: Callable | None = None,
     -------
     The computed result (None without ``compute`` or after an error).
     """
-    st.subheader("What the research found")
+    st.subheader("What the research found", anchor="what-the-research-found")
     st.markdown(finding)
     result = None
     if compute is not None:
@@ -244,12 +251,12 @@ def source_of(obj) -> str:
 
 
 def show_code(*objects, intro: str = "") -> None:
-    """The exact code from ``perceptron_core`` that the lesson animates."""
-    st.subheader("The code")
+    """The exact code from ``perceptron_core`` that the lesson animates (folded: open to read)."""
+    st.subheader("The code", anchor="the-code")
     if intro:
         st.markdown(intro)
     for obj in objects:
         func = getattr(obj, "py_func", obj)
         name = f"{func.__module__}.{func.__qualname__}"
-        with st.expander(f"`{name}`", expanded=len(objects) == 1):
+        with st.expander(f"`{name}`"):
             st.code(source_of(obj), language="python", line_numbers=True)
