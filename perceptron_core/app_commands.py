@@ -41,7 +41,7 @@ from perceptron_core.shipped import app_folder
 
 #: Streamlit's port when neither ``--port`` nor ``STREAMLIT_SERVER_PORT`` says otherwise.
 DEFAULT_PORT = 8501
-#: The URL parameter of presentation mode (the mode itself is built by a later release).
+#: The URL parameter of presentation mode (the playground reads it, see app_pages/playground.py).
 PRESENT_QUERY = "present=1"
 
 

@@ -24,14 +24,14 @@ ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / ".streamlit" / "config.toml"
 
 
-def test_app_help_names_port_and_present_and_says_presentation_mode_comes_later(capsys):
+def test_app_help_names_port_and_present_and_says_what_presentation_mode_does(capsys):
     with pytest.raises(SystemExit) as stopped:
         main(["app", "--help"])
     assert stopped.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
     assert "--port" in text and "--address" in text
     assert "presentation mode (present=1 in the URL)" in text
-    assert "comes with a later release" in text
+    assert "the sidebar closed, larger type" in text
 
 
 def test_app_refuses_a_port_out_of_range(capsys):
