@@ -494,3 +494,48 @@ def test_an_upload_with_markdown_in_its_names_is_shown_as_text():
     assert not at.exception
     (error,) = at.error
     assert "only one value" in error.value and _markdown_is_escaped(error.value)
+
+
+# -- numeric overflow in every estimator ------------------------------------------------
+
+import perceptron_core  # noqa: E402
+from perceptron_core._validation import OverflowedWarning  # noqa: E402
+
+ESTIMATORS = sorted(
+    name for name in perceptron_core.__all__
+    if isinstance(getattr(perceptron_core, name), type) and hasattr(getattr(perceptron_core, name), "fit")
+)  # fmt: skip
+
+
+def _fit_saying_what_happened(estimator, X, y):
+    """Fit; returns "error: ...", "warned" or "finite" (scores of every training row finite)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            estimator.fit(X, y)
+        except ValueError as err:
+            return f"error: {err}"
+    if any(issubclass(w.category, OverflowedWarning) for w in caught):
+        return "warned"
+    with np.errstate(all="ignore"):
+        finite = np.isfinite(np.asarray(estimator.decision_function(X), dtype=float)).all()
+    return "finite" if finite else "silent non-finite scores"
+
+
+@pytest.mark.parametrize("name", ESTIMATORS)
+@pytest.mark.parametrize("scale", [1e306, 1e150])
+def test_overflow_ends_in_an_error_or_a_warning_never_in_silent_nan(name, scale):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] + 0.3 * rng.normal(size=60) > 0).astype(int)
+    outcome = _fit_saying_what_happened(getattr(perceptron_core, name)(), X * scale, y)
+    # an error says what is accepted (Winnow: 0/1 features; Balanced Winnow: their scale)
+    assert outcome in ("warned", "finite") or outcome.startswith(f"error: {name}"), outcome
+
+
+def test_a_huge_learning_rate_is_named_in_the_warning():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(80, 4)) * 1e10
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.warns(OverflowedWarning, match="smaller learning rate eta"):
+        perceptron_core.Perceptron(eta=1e308, epochs=5).fit(X, y)
