@@ -539,3 +539,25 @@ def test_a_huge_learning_rate_is_named_in_the_warning():
     y = (X[:, 0] > 0).astype(int)
     with pytest.warns(OverflowedWarning, match="smaller learning rate eta"):
         perceptron_core.Perceptron(eta=1e308, epochs=5).fit(X, y)
+
+
+def test_a_link_or_a_session_keeps_at_most_a_thousand_point_edits():
+    from streamlit.testing.v1 import AppTest
+
+    from perceptron_core.datasets import make_separable
+    from ui.edits import MAX_EDITS, PointEdits, add_point, edited
+
+    crafted = "~".join(f"+{i / 5000:.4f},0.5,1" for i in range(5_000))
+    with pytest.raises(ValueError, match="at most 1,000 point edits, not 5,000"):
+        PointEdits.from_text(crafted)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["edits"] = crafted
+    at.run()
+    assert not at.exception
+    (toast,) = at.toast
+    assert "at most 1,000 point edits" in toast.value.replace("\\", "")  # shown as text
+    assert len(at.session_state["pg_last_good"][1].X) == 100  # the data without them
+    X0, y0 = make_separable(n_samples=20, random_state=0)[:2]
+    full = PointEdits(added=tuple((i / 1000, 0.5, 1) for i in range(MAX_EDITS)))
+    with pytest.raises(DataError, match="at most 1,000 point edits"):
+        edited(full, X0, y0, add_point((0.9, 0.9), -1))
