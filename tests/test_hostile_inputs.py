@@ -561,3 +561,43 @@ def test_a_link_or_a_session_keeps_at_most_a_thousand_point_edits():
     full = PointEdits(added=tuple((i / 1000, 0.5, 1) for i in range(MAX_EDITS)))
     with pytest.raises(DataError, match="at most 1,000 point edits"):
         edited(full, X0, y0, add_point((0.9, 0.9), -1))
+
+
+def test_a_crafted_link_cannot_make_a_run_hold_more_than_its_budget():
+    """ringnorm, 500 features, 200 epochs: its replay would hold about 600 MB. It is refused
+    before it is built, with a message that says what was too big and what is allowed."""
+    from streamlit.testing.v1 import AppTest
+
+    link = {"data": "ringnorm", "ringnorm_n_samples": "2000", "ringnorm_n_features": "500",
+            "epochs": "200", "seed": "3"}  # fmt: skip
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.query_params.update(link)
+    at.run()
+    assert not at.exception
+    (error,) = at.error
+    text = error.value.replace("\\", "")
+    assert "more than the 45 MB a view may use" in text and "Use fewer epochs" in text
+    assert "pg_last_good" not in at.session_state  # nothing was kept for it
+
+
+def test_the_largest_run_allowed_peaks_under_two_hundred_megabytes():
+    from perceptron_core.datasets import DataError as Refused
+    from ui.datasource import DataRequest, make_dataset
+    from ui.learners import LEARNERS
+    from ui.runs import fit_run
+
+    data = make_dataset(DataRequest("ringnorm", (("n_samples", 2000), ("n_features", 500)), seed=1))
+    settings = tuple(sorted(LEARNERS["voted"].defaults().items()))
+    fit_run("voted", settings, 1, 1, data.X, data.y, data.X_test, data.y_test)  # compiled
+    largest = None
+    for epochs in range(2, 30, 2):
+        tracemalloc.start()
+        try:
+            fit_run("voted", settings, epochs, 1, data.X, data.y, data.X_test, data.y_test)
+        except Refused:
+            tracemalloc.stop()
+            break
+        largest = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    assert largest is not None and epochs < 28  # some runs are allowed, longer ones refused
+    assert largest < 200e6
