@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from perceptron_core.experiments import MODES, RunOptions, kw_sets, resolve
-from perceptron_core.experiments.cache import default_cache_dir
+from perceptron_core.experiments.cache import page_cache_dir
 from perceptron_core.experiments.grids import KW_SETTINGS, as_matrix
 from perceptron_core.experiments.limits import PAGE_LIMITS, Request, check
 from perceptron_core.experiments.reproduce import KW_NOISE, uci_names
@@ -97,7 +97,7 @@ def run_experiment(kind, data_key, seed, folds, epochs, jobs, progress=None):
         raise ValueError("Choose at least one noise level.")
     check(Request(KINDS[kind], tuple(d.X.shape for d in sets), folds, epochs, jobs))
     group = ("noise",) if data_key[0] == "kw" else ()
-    options = RunOptions(epochs=epochs, jobs=jobs, cache_dir=str(default_cache_dir()),
+    options = RunOptions(epochs=epochs, jobs=jobs, cache_dir=str(page_cache_dir()),
                          cache_max_bytes=PAGE_LIMITS.cache_bytes, progress=progress or False)
     if kind == "Parameter search":
         result = parameter_search(sets, n_folds=folds, seed=seed, options=options)

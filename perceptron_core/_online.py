@@ -57,6 +57,7 @@ from perceptron_core._validation import (
     check_training_data,
     encode_labels,
     validate_params,
+    warn_if_overflowed,
 )
 from perceptron_core.trace import Trace
 
@@ -208,7 +209,7 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         validate_params(self)
         X, y = check_training_data(self, X, y, reset=True)
         check_classification_targets(y)
-        X = self._prepare_X(X, training=True)
+        checked, X = X, self._prepare_X(X, training=True)
         self.classes_ = np.unique(y)
         Y = encode_labels(y, self.classes_)
         self._init_state(Y.shape[0], X.shape[1])
@@ -221,6 +222,7 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         self.n_seen_ = 0
         self.trace_ = None
         self._train(X, Y, order.astype(np.int64), self.epochs, stop_early=True)
+        warn_if_overflowed(self, checked)
         return self
 
     def partial_fit(self, X, y, classes=None):
@@ -242,7 +244,7 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         else:
             X, y = check_training_data(self, X, y, reset=first)
         check_classification_targets(y)
-        X = self._prepare_X(X, training=True)
+        checked, X = X, self._prepare_X(X, training=True)
         if first:
             self.classes_ = np.unique(y if classes is None else np.concatenate([classes, y]))
             if len(self.classes_) < 2:
@@ -263,6 +265,7 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
             )
         Y = encode_labels(y, self.classes_)
         self._train(X, Y, np.arange(X.shape[0], dtype=np.int64), 1, stop_early=False)
+        warn_if_overflowed(self, checked)
         return self
 
     def _train(self, X, Y, order, n_epochs, stop_early):

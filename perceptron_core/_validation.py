@@ -9,6 +9,9 @@ store), through the two entry points here:
 * :func:`check_training_data` and :func:`check_test_data` turn user input into
   arrays the numba kernels accept, and say in plain words what was wrong when
   they cannot (the app shows these messages verbatim).
+* :func:`warn_if_overflowed`, at the end of every ``fit``, says so when training
+  left floating point's range (features near 1e306, ``eta=1e308``) instead of
+  leaving NaN weights and chance accuracy unexplained.
 
 Storage types: ``float64``, ``float32``, ``int8`` and ``uint8`` arrays are kept
 as they are (the kernels read them directly and accumulate scores in
@@ -19,6 +22,7 @@ as they are (the kernels read them directly and accumulate scores in
 from __future__ import annotations
 
 import numbers
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -340,3 +344,41 @@ def encode_labels(y, classes, dtype=np.float64) -> np.ndarray:
     if len(classes) == 2:
         return np.where(y == classes[1], one, minus_one)[None, :]
     return np.where(y[None, :] == np.asarray(classes)[:, None], one, minus_one)
+
+
+class OverflowedWarning(RuntimeWarning):
+    """Training left float64's range: the model's scores are infinite or NaN."""
+
+
+#: Training rows scored after a fit to see whether its numbers stayed finite.
+CHECKED_ROWS = 256
+
+
+def warn_if_overflowed(estimator, X) -> None:
+    """Warn, naming the fix, when a fitted model scores the first training rows as inf or NaN.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from perceptron_core import Perceptron
+    >>> X, y = np.array([[1e306, 1e306], [-1e306, -1e306]]), np.array([0, 1])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = Perceptron(epochs=3).fit(X, y)
+    >>> [w.category.__name__ for w in caught]
+    ['OverflowedWarning']
+    """
+    rows = X[:CHECKED_ROWS]
+    with np.errstate(all="ignore"):
+        scores = np.asarray(estimator.decision_function(rows), dtype=np.float64)
+    if np.isfinite(scores).all():
+        return
+    largest = float(np.max(np.abs(np.asarray(rows, dtype=np.float64))))
+    warnings.warn(
+        f"{type(estimator).__name__}: training overflowed floating point, so its scores are "
+        f"infinite or NaN and its predictions mean nothing. Scale the features (the largest "
+        f"|x| seen is {largest:.3g}; standardise them, e.g. with scikit-learn's StandardScaler) "
+        "or use a smaller learning rate eta.",
+        OverflowedWarning,
+        stacklevel=3,
+    )

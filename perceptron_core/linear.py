@@ -31,6 +31,7 @@ from perceptron_core._validation import (
     encode_labels,
     show,
     validate_params,
+    warn_if_overflowed,
 )
 from perceptron_core.trace import MARGIN, MISTAKE, Trace
 
@@ -251,6 +252,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         self._start(X, np.unique(y))
         copy = self.epochs >= 2 and X.nbytes <= PERMUTED_COPY_MAX_BYTES and not on_disk
         self._run(X, y, self.epochs, permuted_copy=copy)
+        warn_if_overflowed(self, X)
         return self
 
     def partial_fit(self, X, y, classes=None):
@@ -290,6 +292,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
                 f"({list(self.classes_)}); partial_fit cannot change the classes."
             )
         self._run(X, y, 1)
+        warn_if_overflowed(self, X)
         return self
 
     def _start(self, X, classes):

@@ -38,6 +38,7 @@ from perceptron_core._validation import (
     check_training_data,
     encode_labels,
     validate_params,
+    warn_if_overflowed,
 )
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE, Trace
 
@@ -320,6 +321,7 @@ class ParallelPerceptron(ClassifierMixin, BaseEstimator):
         self.gamma_history_, self.eta_history_ = gammas, etas
         self.n_iter_ = int(self.epochs)
         self.trace_ = self._build_traces(X, kinds, acts, history, record) if record else None
+        warn_if_overflowed(self, X)
         return self
 
     def _build_traces(self, X, kinds, acts, history, record):

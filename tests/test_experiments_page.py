@@ -28,7 +28,8 @@ def test_search_shows_table_heat_maps_and_downloads(tmp_path, monkeypatch):
     assert list(table.columns[:2]) == ["noise", "mode"] and len(table) == 4
     assert "±" not in str(table.iloc[0, 2])  # a search has no interval
     assert len(app.get("plotly_chart")) == 2  # the two heat maps
-    assert any((tmp_path / "perceptron-lab" / "cells").rglob("*.npz"))  # cells cached on disk
+    assert any((tmp_path / "perceptron-lab" / "page-cells").rglob("*.npz"))  # cells cached on disk
+    assert not (tmp_path / "perceptron-lab" / "cells").exists()  # the command line's stay apart
 
 
 def test_epoch_curve_is_drawn(tmp_path, monkeypatch):
@@ -47,7 +48,7 @@ def test_running_the_same_experiment_again_reads_the_disk_cache(tmp_path, monkey
     _small(app)
     app.button(key="exp_run").click().run()
     first = app.dataframe[0].value
-    cells = sorted((tmp_path / "perceptron-lab" / "cells").rglob("*.npz"))
+    cells = sorted((tmp_path / "perceptron-lab" / "page-cells").rglob("*.npz"))
     stamps = [c.stat().st_mtime_ns for c in cells]
     app.button(key="exp_run").click().run()  # a second press once replayed a dead progress bar
     assert not app.exception and not app.error

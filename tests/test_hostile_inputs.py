@@ -494,3 +494,110 @@ def test_an_upload_with_markdown_in_its_names_is_shown_as_text():
     assert not at.exception
     (error,) = at.error
     assert "only one value" in error.value and _markdown_is_escaped(error.value)
+
+
+# -- numeric overflow in every estimator ------------------------------------------------
+
+import perceptron_core  # noqa: E402
+from perceptron_core._validation import OverflowedWarning  # noqa: E402
+
+ESTIMATORS = sorted(
+    name for name in perceptron_core.__all__
+    if isinstance(getattr(perceptron_core, name), type) and hasattr(getattr(perceptron_core, name), "fit")
+)  # fmt: skip
+
+
+def _fit_saying_what_happened(estimator, X, y):
+    """Fit; returns "error: ...", "warned" or "finite" (scores of every training row finite)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            estimator.fit(X, y)
+        except ValueError as err:
+            return f"error: {err}"
+    if any(issubclass(w.category, OverflowedWarning) for w in caught):
+        return "warned"
+    with np.errstate(all="ignore"):
+        finite = np.isfinite(np.asarray(estimator.decision_function(X), dtype=float)).all()
+    return "finite" if finite else "silent non-finite scores"
+
+
+@pytest.mark.parametrize("name", ESTIMATORS)
+@pytest.mark.parametrize("scale", [1e306, 1e150])
+def test_overflow_ends_in_an_error_or_a_warning_never_in_silent_nan(name, scale):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] + 0.3 * rng.normal(size=60) > 0).astype(int)
+    outcome = _fit_saying_what_happened(getattr(perceptron_core, name)(), X * scale, y)
+    # an error says what is accepted (Winnow: 0/1 features; Balanced Winnow: their scale)
+    assert outcome in ("warned", "finite") or outcome.startswith(f"error: {name}"), outcome
+
+
+def test_a_huge_learning_rate_is_named_in_the_warning():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(80, 4)) * 1e10
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.warns(OverflowedWarning, match="smaller learning rate eta"):
+        perceptron_core.Perceptron(eta=1e308, epochs=5).fit(X, y)
+
+
+def test_a_link_or_a_session_keeps_at_most_a_thousand_point_edits():
+    from streamlit.testing.v1 import AppTest
+
+    from perceptron_core.datasets import make_separable
+    from ui.edits import MAX_EDITS, PointEdits, add_point, edited
+
+    crafted = "~".join(f"+{i / 5000:.4f},0.5,1" for i in range(5_000))
+    with pytest.raises(ValueError, match="at most 1,000 point edits, not 5,000"):
+        PointEdits.from_text(crafted)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["edits"] = crafted
+    at.run()
+    assert not at.exception
+    (toast,) = at.toast
+    assert "at most 1,000 point edits" in toast.value.replace("\\", "")  # shown as text
+    assert len(at.session_state["pg_last_good"][1].X) == 100  # the data without them
+    X0, y0 = make_separable(n_samples=20, random_state=0)[:2]
+    full = PointEdits(added=tuple((i / 1000, 0.5, 1) for i in range(MAX_EDITS)))
+    with pytest.raises(DataError, match="at most 1,000 point edits"):
+        edited(full, X0, y0, add_point((0.9, 0.9), -1))
+
+
+def test_a_crafted_link_cannot_make_a_run_hold_more_than_its_budget():
+    """ringnorm, 500 features, 200 epochs: its replay would hold about 600 MB. It is refused
+    before it is built, with a message that says what was too big and what is allowed."""
+    from streamlit.testing.v1 import AppTest
+
+    link = {"data": "ringnorm", "ringnorm_n_samples": "2000", "ringnorm_n_features": "500",
+            "epochs": "200", "seed": "3"}  # fmt: skip
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.query_params.update(link)
+    at.run()
+    assert not at.exception
+    (error,) = at.error
+    text = error.value.replace("\\", "")
+    assert "more than the 45 MB a view may use" in text and "Use fewer epochs" in text
+    assert "pg_last_good" not in at.session_state  # nothing was kept for it
+
+
+def test_the_largest_run_allowed_peaks_under_two_hundred_megabytes():
+    from perceptron_core.datasets import DataError as Refused
+    from ui.datasource import DataRequest, make_dataset
+    from ui.learners import LEARNERS
+    from ui.runs import fit_run
+
+    data = make_dataset(DataRequest("ringnorm", (("n_samples", 2000), ("n_features", 500)), seed=1))
+    settings = tuple(sorted(LEARNERS["voted"].defaults().items()))
+    fit_run("voted", settings, 1, 1, data.X, data.y, data.X_test, data.y_test)  # compiled
+    largest = None
+    for epochs in range(2, 30, 2):
+        tracemalloc.start()
+        try:
+            fit_run("voted", settings, epochs, 1, data.X, data.y, data.X_test, data.y_test)
+        except Refused:
+            tracemalloc.stop()
+            break
+        largest = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    assert largest is not None and epochs < 28  # some runs are allowed, longer ones refused
+    assert largest < 200e6

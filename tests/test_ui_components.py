@@ -204,3 +204,9 @@ def test_the_trace_csv_counts_steps_epochs_and_examples_from_one():
     assert (first["step"], first["epoch"]) == ("1", "1")
     assert int(first["example"]) == tl.index[0] + 1
     assert sorted({int(r["example"]) for r in rows}) == list(range(1, 31))
+
+
+def test_a_column_name_that_a_spreadsheet_would_run_is_written_inert():
+    data = make_dataset(DataRequest("csv", csv_bytes=b"=1+1,@SUM(A1),label\n1,2,0\n3,4,1\n2,2,0\n"))
+    header = points_csv(data).splitlines()[0]
+    assert header == "'=1+1,'@SUM(A1),label"

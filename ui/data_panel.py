@@ -103,6 +103,13 @@ def _shown(name: str) -> str:
     return as_text(name, markdown=False)
 
 
+@st.cache_data(max_entries=4, show_spinner=False)
+def _read_upload(data: bytes, label: str | None):
+    """The upload as the core reads it, once per file and label column (not at every rerun:
+    a 2 MB file takes up to 1.75 s to read)."""
+    return read_csv(data, label, MAX_UPLOAD_BYTES)
+
+
 def _csv_controls(prefix: str):
     """Upload, label column, +1 class and feature columns; returns the request fields."""
     upload = st.file_uploader(
@@ -115,7 +122,7 @@ def _csv_controls(prefix: str):
         st.info("Upload a CSV file. Until then the previous data stay on screen.")
         return None
     data = upload.getvalue()
-    first = attempt("Reading the file", read_csv, data, None, MAX_UPLOAD_BYTES)
+    first = attempt("Reading the file", _read_upload, data, None)
     if first is None:
         return None
     columns = [first.label_name] + list(first.feature_names)
@@ -133,7 +140,7 @@ def _csv_controls(prefix: str):
     table = (
         first
         if label == first.label_name
-        else attempt("Reading the file", read_csv, data, label, MAX_UPLOAD_BYTES)
+        else attempt("Reading the file", _read_upload, data, label)
     )
     if table is None:
         return None

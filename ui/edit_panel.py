@@ -26,6 +26,7 @@ from ui.payload.scene import axis_box
 from ui.player import clicked_point
 from ui.runs import get_dataset
 from ui.state import control, hidden
+from ui.visitor_text import NAME_LIMIT, as_text
 
 #: What a click on the plot does: widget value -> label.
 CLICK_MODES = {
@@ -58,9 +59,10 @@ def with_edits(prefix: str, request):
         if text:
             try:
                 ss[key] = PointEdits.from_text(text)
-            except ValueError:
+            except ValueError as err:
                 st.toast(
-                    "The link's point edits were not understood; showing the data without them."
+                    f"The link's point edits were not used ({as_text(str(err), NAME_LIMIT)}); "
+                    "showing the data without them."
                 )
     elif ss[base_key] != request:
         if ss[key]:

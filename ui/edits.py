@@ -30,6 +30,11 @@ def _round(value: float) -> float:
     return float(f"{value:.{DIGITS}g}")
 
 
+#: The most point edits one view keeps (and a link carries): a class's worth of clicks and
+#: table rows; a crafted link once added about 20,000 points.
+MAX_EDITS = 1_000
+
+
 @dataclass(frozen=True)
 class PointEdits:
     """Edits of a training set of 2-D points with labels in {-1, +1}.
@@ -60,6 +65,9 @@ class PointEdits:
 
     def __bool__(self) -> bool:
         return bool(self.removed or self.changed or self.added)
+
+    def __len__(self) -> int:
+        return len(self.removed) + len(self.changed) + len(self.added)
 
     def summary(self) -> str:
         """'3 added, 1 removed, 2 changed' (only the parts that are not zero)."""
@@ -133,7 +141,10 @@ class PointEdits:
     def from_text(cls, text: str) -> PointEdits:
         """Read :meth:`to_text`'s form; ValueError when it is not that."""
         removed, changed, added = [], [], []
-        for item in filter(None, text.split("~")):
+        items = text.split("~")
+        if len(items) > MAX_EDITS:
+            raise ValueError(f"a link may carry at most {MAX_EDITS:,} point edits, not {len(items):,}")
+        for item in filter(None, items):
             kind, fields = item[0], item[1:].split(",")
             if kind == "-" and len(fields) == 1:
                 removed.append(int(fields[0]))
@@ -243,4 +254,11 @@ def edited(edits: PointEdits, X0, y0, change) -> PointEdits:
     """
     origin, X, y = change(*edits.apply(X0, y0))
     check_points(X, y)
-    return PointEdits.between(X0, y0, origin, X, y)
+    new = PointEdits.between(X0, y0, origin, X, y)
+    if len(new) > MAX_EDITS:
+        raise DataError(
+            f"A view keeps at most {MAX_EDITS:,} point edits (added, changed or removed points); "
+            f"this would make {len(new):,}. Reset the edits, or download the points as CSV and "
+            "upload them as a file."
+        )
+    return new

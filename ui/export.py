@@ -91,11 +91,30 @@ def events_csv(run) -> str:
     return out.getvalue()
 
 
+#: First characters that make a spreadsheet read a cell as a formula (CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(text: str) -> str:
+    """``text`` as a spreadsheet cell that cannot run as a formula: a leading ``'`` if needed.
+
+    Examples
+    --------
+    >>> print(inert("=1+1"), inert("-cmd"), inert("height"))
+    '=1+1 '-cmd height
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def points_csv(data) -> str:
-    """The training points as the learner saw them (after noise and edits), one row each."""
+    """The training points as the learner saw them (after noise and edits), one row each.
+
+    Column names come from the visitor's file: one that a spreadsheet would run as a
+    formula gets a leading ``'`` (numbers are written as numbers).
+    """
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow([*data.feature_names, "label"])
+    writer.writerow([*(inert(str(name)) for name in data.feature_names), "label"])
     for row, label in zip(data.X.tolist(), data.y.tolist()):
         writer.writerow([*(f"{v:.10g}" for v in row), label])
     return out.getvalue()

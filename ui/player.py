@@ -22,6 +22,7 @@ import streamlit.components.v1 as components
 from ui.diagnostics import novikoff_sentence
 from ui.math_panel import COMMITTEE_NOTE, OUTCOME, WHY
 from ui.payload import Payload, build_payload
+from ui.runs import CACHED_RUNS
 from ui.state import GROUPS
 from ui.style import STYLE, Show
 
@@ -37,7 +38,7 @@ def _component():
     return components.declare_component("playback", path=str(PLAYBACK))
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)  # as many as runs (ui.runs.train)
+@st.cache_resource(max_entries=CACHED_RUNS, show_spinner=False)  # one per cached run
 def _cached_payload(key: tuple, _data, _runs, _extras, seed: int) -> tuple[Payload, tuple]:
     """The payload for ``key`` = (data request, run ids, extras name); the runs stay referenced,
     so their ids cannot be reused by other runs while the payload is cached."""

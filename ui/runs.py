@@ -29,6 +29,15 @@ from ui.warmup import Warmup
 
 #: The most training points a kernel learner animates (its region costs points x grid).
 KERNEL_MAX_POINTS = 3_000
+#: The most memory one run's replay may hold: every hypothesis (updates x features x 8 bytes)
+#: and every step. Building it (and the four predictors' scores) peaks at about 4.4 times
+#: that: the largest runs allowed peaked at 198 MB (ringnorm, 60 to 500 features). A crafted
+#: link (500 features, 200 epochs) once kept about 650 MB per run.
+MAX_RUN_BYTES = 45_000_000
+#: Runs kept for every session: each holds at most about 55 MB, so all of them under 1 GB.
+CACHED_RUNS = 16
+#: Bytes a replay keeps per recorded step (epoch, row, event, score, updates so far).
+STEP_BYTES = 25
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,6 +118,7 @@ def fit_run(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarr
     start = time.perf_counter()
     estimator.fit(X, y)
     fit_seconds = time.perf_counter() - start
+    _check_replay_size(learner, estimator.trace_, X.shape[1])
     timeline = learner.timeline(estimator, len(X))
     return Run(
         learner_key=learner_key,
@@ -122,8 +132,29 @@ def fit_run(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarr
     )
 
 
+def _check_replay_size(learner, trace, n_features: int) -> None:
+    """Refuse, before it is built, a replay that would hold more than :data:`MAX_RUN_BYTES`.
+
+    A line's replay keeps every hypothesis it went through; a committee's keeps one per
+    epoch and a kernel's its dual counts, both small.
+    """
+    if learner.family in ("committee", "kernel"):
+        return
+    history = trace.weight_history
+    hypotheses = (len(trace.rows) if history is None else len(history)) + 1
+    steps = len(trace.epoch)
+    held = hypotheses * n_features * 8 + steps * STEP_BYTES
+    if held > MAX_RUN_BYTES:
+        raise DataError(
+            f"This run made {hypotheses - 1:,} updates on {n_features:,} features over {steps:,} "
+            f"steps: replaying it would hold {held / 1e6:,.0f} MB, more than the "
+            f"{MAX_RUN_BYTES / 1e6:,.0f} MB a view may use. Use fewer epochs, fewer points or "
+            "fewer features (the experiments page and the command line have no such limit)."
+        )
+
+
 #: One fit per request and server process, shared by every session (pages treat runs as read-only).
-_cached_run = st.cache_resource(max_entries=32, show_spinner=False)(fit_run)
+_cached_run = st.cache_resource(max_entries=CACHED_RUNS, show_spinner=False)(fit_run)
 
 
 def train(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray,

@@ -45,6 +45,12 @@ def default_cache_dir() -> Path:
     return Path(root) / "perceptron-lab" / "cells"
 
 
+def page_cache_dir() -> Path:
+    """The experiments page's own folder beside :func:`default_cache_dir`: the page caps its
+    size, and that cap must not evict the cells the command line computed."""
+    return default_cache_dir().with_name("page-cells")
+
+
 def array_digest(*arrays) -> str:
     """SHA-256 of arrays' types, shapes and bytes (a data set's identity).
 
