@@ -372,3 +372,24 @@ def test_compare_mode_has_a_scoreboard_and_one_chart(server, page):
     names = frame.evaluate("() => document.querySelector('.diagnostics .js-plotly-plot').data.map(d => d.name)")
     assert names == learners  # one chart, every learner's updates per epoch
     _shots(page, "playground-compare-scoreboard")
+
+
+WEIGHTS_JS = """() => {
+    const chart = [...document.querySelectorAll('.diagnostics .js-plotly-plot')]
+        .find(c => c.layout.title.text.startsWith('The weights'));
+    const lane = window.playback.lanes[0];
+    const last = chart.data[0].x.length - 1, k = chart.data[0].x[last];
+    const [w1, w2, th] = lane.hypothesis(k);
+    return {names: chart.data.map(d => d.name), k, H: lane.H, norm: chart.data[0].y[last],
+            expected: Math.hypot(w1, w2), theta: chart.data[3].y[last], th,
+            mark: chart.layout.shapes[0].x0, row: lane.row(window.playback.painted)};
+}"""
+
+
+def test_the_weights_view_follows_the_updates(server, page):
+    frame = _open(page, f"{server}/?seed=4&test=0.25&t=120")
+    view = frame.evaluate(WEIGHTS_JS)
+    assert view["names"] == ["‖w‖", "w1", "w2", "θ", "test accuracy %"]
+    assert view["k"] == view["H"] - 1  # through the last hypothesis
+    assert view["norm"] == pytest.approx(view["expected"]) and view["theta"] == pytest.approx(view["th"])
+    assert view["mark"] == view["row"]  # the mark sits at the current step's hypothesis

@@ -11,6 +11,7 @@
 import { el, fill } from "./dom.js";
 import { Field, Points, accuracy } from "./fields.js";
 import { count, cut, pyFormat } from "./format.js";
+import { WeightsChart } from "./weights.js";
 
 export const MODES = ["last", "longest", "voted", "averaged"];
 
@@ -45,6 +46,7 @@ export class Diagnostics {
     epochs.lastChild.textContent = String(lane.meta.mistakes_per_epoch.length);
     this.values = { updates: updatesValue, margin: marginValue };
     this.chart = el("div", { class: "chart" });
+    const weights = this.planar && lane.M === 1 && lane.meta.hypotheses === "plane" ? el("div", { class: "chart" }) : null;
     this.accuracy = el("div", {});
     this.confusion = el("div", {});
     this.novikoff = el("p", {});
@@ -56,10 +58,11 @@ export class Diagnostics {
     fill(this.node,
       el("div", { class: "metrics" }, updates, margin, fit, epochs),
       el("div", { class: "diag-row" },
-        el("div", { class: "diag-chart" }, this.chart),
+        el("div", { class: "diag-chart" }, this.chart, weights),
         el("div", { class: "diag-tables" }, this.accuracy, finalText, this.confusion)),
       this.novikoff);
     this._chart();
+    this.weights = weights ? new WeightsChart(weights, { lane, scene: this.scene, style: this.style, config: this.config }) : null;
   }
 
   /**
@@ -119,6 +122,7 @@ export class Diagnostics {
     t = lane.clip(t);
     const r = lane.row(t);
     this.values.updates.textContent = lane.M === 1 ? count(r) : "—";
+    this.weights?.update(t);
     const epoch = lane.epochAt(t);
     if (epoch !== this.chartEpoch) { // the marker moves once per epoch, not per step
       this.chartEpoch = epoch;

@@ -1,0 +1,56 @@
+// The weights over time: ‖w‖, each component of w and θ after every update (at most
+// MAX_POINTS of them, evenly spaced), and the accuracy of each of those hypotheses on the
+// test points (the training points without a test part), with a mark at the current step.
+// For one line on 2-D data: w has two components to show.
+
+const MAX_POINTS = 400;
+const DASHES = ["dash", "dot"];
+
+export class WeightsChart {
+  constructor(node, { lane, scene, style, config }) {
+    Object.assign(this, { node, lane, style });
+    const test = scene.n_test > 0;
+    const X = test ? scene.arrays.X_test : scene.arrays.X;
+    const y = test ? scene.arrays.y_test : scene.arrays.y;
+    const ks = sampled(lane.H, MAX_POINTS);
+    const rows = ks.map((k) => lane.hypothesis(k));
+    const accuracy = rows.map(([w1, w2, th]) => {
+      let right = 0;
+      for (let j = 0; j < y.length; j++) right += (w1 * X[2 * j] + w2 * X[2 * j + 1] - th > 0 ? 1 : -1) === y[j] ? 1 : 0;
+      return (100 * right) / y.length;
+    });
+    const c = style.colors, width = style.line.curve;
+    const traces = [
+      { name: "‖w‖", y: rows.map(([w1, w2]) => Math.hypot(w1, w2)), line: { color: c.line, width } },
+      ...[0, 1].map((i) => ({ name: `w${i + 1}`, y: rows.map((r) => r[i]), line: { color: c.line, width, dash: DASHES[i] } })),
+      { name: "θ", y: rows.map((r) => r[2]), line: { color: c.longest, width, dash: "dashdot" } },
+      { name: `${test ? "test" : "train"} accuracy %`, y: accuracy, yaxis: "y2", line: { color: c.averaged, width } },
+    ].map((trace) => ({ type: "scatter", mode: "lines", x: ks, ...trace }));
+    Plotly.newPlot(node, traces, {
+      height: style.figure.chart_height, margin: { l: 10, r: 10, t: 36, b: 10 },
+      plot_bgcolor: "white", paper_bgcolor: "white", font: { size: style.font.axis },
+      title: { text: "The weights after each update", font: { size: style.font.axis + 2 } },
+      xaxis: { title: { text: "updates" }, rangemode: "tozero", gridcolor: c.grid, automargin: true },
+      yaxis: { title: { text: "value" }, gridcolor: c.grid, automargin: true, zeroline: true },
+      yaxis2: { title: { text: "accuracy" }, overlaying: "y", side: "right", range: [0, 100], tickmode: "linear",
+                tick0: 0, dtick: 25, ticksuffix: "%", showgrid: false, automargin: true },
+      legend: { orientation: "h", y: -0.3, x: 0 },
+      shapes: [{ type: "line", xref: "x", yref: "paper", x0: 0, x1: 0, y0: 0, y1: 1,
+                 line: { color: c.current, width: 1.5, dash: "dot" } }],
+    }, config);
+    this.row = 0;
+  }
+
+  update(t) {
+    const row = this.lane.row(this.lane.clip(t));
+    if (row === this.row) return; // the mark moves at updates only
+    this.row = row;
+    Plotly.relayout(this.node, { "shapes[0].x0": row, "shapes[0].x1": row });
+  }
+}
+
+/** At most `most` of 0 .. n-1, evenly spaced, always with the first and the last. */
+export function sampled(n, most) {
+  if (n <= most) return Array.from({ length: n }, (_, k) => k);
+  return Array.from({ length: most }, (_, i) => Math.round((i * (n - 1)) / (most - 1)));
+}
