@@ -163,24 +163,24 @@ def test_bad_upload_shows_a_message_and_keeps_the_data(app):
     assert _player(app)["meta"]["scene"]["title"] == app.session_state["pg_last_good"][1].title
 
 
-def test_good_upload_trains_on_the_chosen_columns(app):
-    rows = "\n".join(f"{i % 7},{(i * 3) % 11},{i % 2}" for i in range(40))
+def _upload(app, label) -> None:
+    """Upload 40 rows of two features, with ``label(i)`` as row i's label."""
+    rows = "\n".join(f"{i % 7},{(i * 3) % 11},{label(i)}" for i in range(40))
     app.selectbox(key="pg_data").set_value("csv").run()
     app.file_uploader(key="pg_upload").set_value(
         ("table.csv", f"u,v,label\n{rows}\n".encode(), "text/csv")
     ).run()
     _no_failure(app)
+
+
+def test_good_upload_trains_on_the_chosen_columns(app):
+    _upload(app, lambda i: i % 2)
     data = app.session_state["pg_last_good"][1]
     assert data.feature_names == ("u", "v") and len(data.X) == 40
 
 
 def test_an_upload_names_its_classes_as_the_legend_does(app):
-    rows = "\n".join(f"{i % 7},{(i * 3) % 11},{'yes' if i % 2 else 'no'}" for i in range(40))
-    app.selectbox(key="pg_data").set_value("csv").run()
-    app.file_uploader(key="pg_upload").set_value(
-        ("table.csv", f"u,v,label\n{rows}\n".encode(), "text/csv")
-    ).run()
-    _no_failure(app)
+    _upload(app, lambda i: "yes" if i % 2 else "no")
     captions = [c.value.replace("\\", "") for c in app.caption]  # shown as text: escaped
     assert "Classes in the figure: no (−1), yes (+1)." in captions, captions
     assert not any("-> 0" in c or "→ 0" in c for c in captions)  # not the reader's 0/1 codes
