@@ -33,8 +33,9 @@ STYLE: dict = {
         "noisy": GREEN,
         "borderline": SKY,
         "ensemble": GREY,
-        "right_side": BLUE,
-        "wrong_side": VERMILLION,
+        # the margin histogram's sides: not blue and orange, which are the two classes
+        "right_side": GREEN,
+        "wrong_side": PURPLE,
         "test_curve": BLACK,  # not orange: orange is the +1 class
         "train_curve": BLUE,
         "band": "rgba(120,120,120,0.18)",
