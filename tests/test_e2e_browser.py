@@ -393,3 +393,17 @@ def test_the_weights_view_follows_the_updates(server, page):
     assert view["k"] == view["H"] - 1  # through the last hypothesis
     assert view["norm"] == pytest.approx(view["expected"]) and view["theta"] == pytest.approx(view["th"])
     assert view["mark"] == view["row"]  # the mark sits at the current step's hypothesis
+
+
+def test_the_updates_fill_novikoffs_bound_beside_the_figure(server, page):
+    frame = _open(page, f"{server}/?seed=2&t=300")
+    meter = frame.evaluate("""() => {
+        const lane = window.playback.lanes[0], bound = window.playback.args.texts.novikoff_bound;
+        return {width: parseFloat(document.querySelector('.bound .meter-fill').style.width),
+                expected: 100 * lane.row(window.playback.painted) / bound, bound,
+                text: document.querySelector('.bound .caption').innerText};
+    }""")
+    assert meter["bound"] > 0 and meter["width"] == pytest.approx(min(100, meter["expected"]))
+    assert f"at most {int(meter['bound']):,}" in meter["text"]
+    noisy = _open(page, f"{server}/?data=gaussians&noise=uniform")  # no bound: no meter
+    assert noisy.locator(".bound").count() == 0

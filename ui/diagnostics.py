@@ -82,15 +82,20 @@ def novikoff_sentence(run, data) -> str | None:
     α-bound on, or not the unified trainer) or the data have no known
     target line.
     """
+    return novikoff_for(run, data)[0]
+
+
+def novikoff_for(run, data) -> tuple[str | None, float | None]:
+    """:func:`novikoff_sentence` and the bound itself (None where no bound applies)."""
     learner, est, tl = run.learner, run.estimator, run.timeline
     margin_true = data.separable_margin
     if not (learner.novikoff and learner.novikoff(est)) or margin_true is None:
-        return None
+        return None, None
     if margin_true <= 0:
         return (
             "Novikoff's bound needs data that a line separates; these training labels are "
-            "not (noise or overlap), so no bound applies."
-        )
+            "not (noise or overlap), so no bound applies.", None
+        )  # fmt: skip
     bound, R, gamma = novikoff_bound(
         data.X, data.y, data.w_star, data.theta_star, est.eta, est.C_, est.theta_init_
     )
@@ -105,4 +110,4 @@ def novikoff_sentence(run, data) -> str | None:
             else ", this run's start. "
         )
         + f"Updates so far: {{updates}}, in the whole run: {tl.W.shape[1] - 1:,}."
-    )
+    ), float(bound)

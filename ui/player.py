@@ -19,7 +19,7 @@ import numpy as np
 import streamlit as st
 import streamlit.components.v1 as components
 
-from ui.diagnostics import novikoff_sentence
+from ui.diagnostics import novikoff_for
 from ui.math_panel import COMMITTEE_NOTE, OUTCOME, WHY
 from ui.payload import Payload, build_payload
 from ui.runs import CACHED_RUNS
@@ -70,11 +70,13 @@ def rule_box(run, key: str) -> None:
 
 def texts(run, data) -> dict:
     """The words the browser puts around the numbers (kept in Python, with the rest of the prose)."""
+    sentence, bound = novikoff_for(run, data)
     return {
         "outcome": {str(k): v for k, v in OUTCOME.items()},
         "why": {str(k): v for k, v in WHY.items()},
         "committee": COMMITTEE_NOTE,
-        "novikoff": novikoff_sentence(run, data),
+        "novikoff": sentence,
+        "novikoff_bound": bound,
     }
 
 

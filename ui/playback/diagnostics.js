@@ -183,6 +183,26 @@ export class Diagnostics {
   }
 }
 
+/**
+ * Beside the figure: the updates so far against Novikoff's bound on them, as a bar that fills
+ * (where the bound applies: separable data, the classic rule).
+ */
+export class BoundMeter {
+  constructor(node, { lane, bound }) {
+    Object.assign(this, { lane, bound });
+    this.fill = el("div", { class: "meter-fill" });
+    this.text = el("p", { class: "caption" });
+    fill(node, el("p", { class: "panel-title" }, "Updates against Novikoff's bound"),
+      el("div", { class: "meter" }, this.fill), this.text);
+  }
+
+  update(t) {
+    const r = this.lane.row(this.lane.clip(t));
+    this.fill.style.width = `${Math.min(100, (100 * r) / this.bound)}%`;
+    this.text.textContent = `${count(r)} updates so far; the bound allows at most ${count(Math.floor(this.bound))}.`;
+  }
+}
+
 /** Index of the last stored snapshot row at or before `row`. */
 export function snapshotAt(rows, row) {
   let lo = 0, hi = rows.length - 1;

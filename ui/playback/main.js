@@ -11,7 +11,7 @@ import { PlaneFigure } from "./plane.js";
 import { ProjectionView } from "./projection.js";
 import { MathPanel } from "./mathpanel.js";
 import { Scoreboard } from "./scoreboard.js";
-import { Diagnostics, MODES } from "./diagnostics.js";
+import { BoundMeter, Diagnostics, MODES } from "./diagnostics.js";
 import { Extras } from "./extras.js";
 import { SharePanel, syncPageUrl } from "./share.js";
 import { Field, Points, accuracy } from "./fields.js";
@@ -179,6 +179,11 @@ function build(args) {
       side.append(el("div", { class: "panel math-card" },
         el("p", { class: "panel-title" }, lanes[0].meta.title), math));
       app.parts.push(new MathPanel(math, { lane: lanes[0], scene, texts }));
+    }
+    if (texts.novikoff_bound && !options.hide.diagnostics) {
+      const meter = el("div", { class: "panel bound" });
+      side.append(meter);
+      app.parts.push(new BoundMeter(meter, { lane: lanes[0], bound: texts.novikoff_bound }));
     }
     if (lanes[0].meta.extras) {
       const holder = el("div", { class: "extras" });
