@@ -1,6 +1,6 @@
 """What a hostile visitor can cost: reading uploads, and the largest experiment the page allows.
 
-Run: ``python benchmarks/bench_hostile.py [--experiments]``.
+Run: ``python benchmarks/bench_hostile.py [--sessions] [--experiments]``.
 
 **Uploads.**
 Every file is at most 2,000,000 bytes (the app's upload cap) and is read
@@ -19,6 +19,14 @@ bytes, reads one small file (imports, first-call costs), then measures
 
 Targets (issue 15): at most 50 MiB added and 2 s for any file within the
 cap.
+
+**Sessions** (``--sessions``): six visitors at once on one ``streamlit run
+app.py`` (Debian's chromium, one context each): each opens a hostile link,
+uploads a hostile file within the cap, then, where a figure is on the page,
+steps five times. Reported: the server's peak RSS (sampled every 50 ms),
+and for each visitor whether an exception box ever showed, the message it
+got, and whether its figure painted the steps. Target (issue 15): under
+2 GB, every session still working.
 
 **Experiments** (``--experiments``): the heaviest runs the Experiments page
 lets through its budget of visits
@@ -141,14 +149,98 @@ def experiments() -> None:
               f"{seconds * jobs / visits * 1e9:9.1f}")
 
 
+#: Six visitors: a link built to hurt and a file within the cap, each.
+VISITORS = [
+    ("/?data=ringnorm&ringnorm_n_samples=2000&ringnorm_n_features=500&epochs=200&seed=9",
+     "200,000 rows of 4 numbers"),
+    ("/?compare=voted,voted,voted&data=xor", "formula text"),
+    ("/?edits=" + "~".join(f"+{i / 5000:.4f},0.5,1" for i in range(5_000)),
+     "a missing marker (NA) in every row"),
+    ("/?epochs=%5Blog%20in%5D(https://example.com)&seed=" + "9" * 60_000,
+     "1,000 rows x 1,000 columns"),
+    ("/?data=breast_cancer&learner=balanced_winnow", "non-ASCII text (4 bytes a character)"),
+    ("/?data=spam&learner=kernel&epochs=200", "decimal commas, semicolons"),
+]
+
+
+def sessions() -> None:
+    """Six hostile visitors at once; the server's peak memory and what each one saw."""
+    import threading
+
+    import psutil
+    from bench_browser import CHROMIUM, CHROMIUM_ARGS, FRAME, Server
+    from playwright.sync_api import sync_playwright
+
+    server = Server()
+    process = psutil.Process(server.proc.pid)
+    peak, done = [process.memory_info().rss], threading.Event()
+
+    def sample():
+        while not done.is_set():
+            try:
+                peak.append(sum(p.memory_info().rss for p in [process, *process.children(True)]))
+            except psutil.Error:
+                pass
+            time.sleep(0.05)
+
+    threading.Thread(target=sample, daemon=True).start()
+    rest = peak[0]
+    rows = []
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            pages = []
+            for link, _ in VISITORS:  # all six open at once
+                page = browser.new_context().new_page()
+                page.goto(server.url + link, wait_until="commit")
+                pages.append(page)
+            for page, (link, case) in zip(pages, VISITORS):
+                page.get_by_text("Data set").first.wait_for(timeout=180_000)
+                page.wait_for_timeout(2_000)
+                rows.append(_visit(page, case, FRAME))
+            browser.close()
+    finally:
+        done.set()
+        server.stop()
+    print(f"server RSS at rest {rest / 2**20:.0f} MiB, peak {max(peak) / 2**20:.0f} MiB "
+          f"(target under 2,048 MiB)")
+    for (link, case), row in zip(VISITORS, rows):
+        print(f"- {link[:60]}{'...' if len(link) > 60 else ''} + {case}: {row}")
+
+
+def _visit(page, case: str, frame_selector: str) -> str:
+    """Upload ``case`` on the open page, step where a figure is shown; what the visitor saw."""
+    page.locator("[data-testid=stSelectbox]", has_text="Data set").first.click()
+    page.get_by_role("option", name="Upload a CSV file").click()
+    page.locator("input[type=file]").set_input_files(
+        {"name": "hostile.csv", "mimeType": "text/csv", "buffer": CASES[case]()})
+    page.wait_for_timeout(6_000)
+    exception = page.locator("[data-testid=stException]").count()
+    alerts = [t[:70] for t in page.locator("[data-testid=stAlertContentError]").all_inner_texts()]
+    stepped = "no figure"
+    if page.locator(frame_selector).count():
+        frame = next(f for f in page.frames if "/component/" in f.url)
+        start = frame.evaluate("() => window.playback.painted")
+        for _ in range(5):
+            frame.locator(".btn-step").click()
+        frame.wait_for_function(f"() => window.playback.painted === {start} + 5", timeout=30_000)
+        stepped = f"stepped {start} -> {start + 5}"
+    return f"exception boxes {exception}; {stepped}; messages {alerts[:2]}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--sessions", action="store_true",
+                        help="six hostile visitors at once on a running app (a few minutes)")
     parser.add_argument("--experiments", action="store_true",
                         help="also time the largest experiments the page allows (minutes)")
     args = parser.parse_args()
     if args.child:
         print(json.dumps(child(args.child)))
+        return
+    if args.sessions:
+        sessions()
         return
     print(f"{'file':44s} {'bytes':>9s} {'added MiB':>9s} {'traced MiB':>10s} "
           f"{'seconds':>7s}  result")
