@@ -157,10 +157,10 @@ export class MathPanel {
       const act = lane.scoreAt(i, mm);
       votes += act > 0 ? 1 : -1;
       rows.push(el("tr", {}, el("td", {}, String(mm + 1)), el("td", {}, n(act)), el("td", {}, n(y * act)),
-        el("td", {}, texts.outcome[lane.kindAt(i, mm)] || "?")));
+        el("td", { class: "words" }, texts.outcome[lane.kindAt(i, mm)] || "?")));
     }
     const table = el("table", { class: "numbers" },
-      el("thead", {}, el("tr", {}, el("th", {}, "member"), el("th", {}, "activation ⟨W,(x,1)⟩"),
+      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "act = ⟨W,(x,1)⟩"),
         el("th", {}, "y·act"), el("th", {}, "outcome"))),
       el("tbody", {}, rows));
     const vote = votes > 0 ? "+1" : "−1";
