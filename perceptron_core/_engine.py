@@ -40,44 +40,12 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from perceptron_core._jit import jit, jit_reassoc
+from perceptron_core._jit import jit
+from perceptron_core.engine.vectors import row_dot
 from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
 
 #: ``alpha_bound=None`` (no bound) is passed to the kernel as this count.
 NO_BOUND = np.iinfo(np.int64).max
-
-
-@jit_reassoc
-def row_dot(A, a, B, b):
-    """``<A[a], B[b]>`` in float64, vectorised with a compile-time reduction order.
-
-    Rows are indexed in place rather than sliced: a slice is an array object
-    whose reference count numba must update atomically, which costs as much
-    as a short dot product when done once per example.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> float(row_dot(np.arange(10.0)[None, :], 0, np.ones((2, 10), dtype=np.int8), 1))
-    45.0
-    """
-    total = 0.0
-    for i in range(B.shape[1]):
-        total += A[a, i] * B[b, i]
-    return total
-
-
-@jit
-def squared_norms(X):
-    """``||x_j||^2`` of every row, in float64 (no float64 copy of ``X``).
-
-    With the training loop's dot product: vectorised, and 8x faster than a
-    strict left-to-right sum on 10^6 int8 rows of 500 features.
-    """
-    out = np.empty(X.shape[0])
-    for j in range(X.shape[0]):
-        out[j] = row_dot(X, j, X, j)
-    return out
 
 
 @jit

@@ -1,39 +1,14 @@
-"""The shared protocol of the linear on-line rules outside the KW engine.
+"""The scikit-learn side of the on-line rules outside the KW engine.
 
 Winnow and its relatives, the thick separator, the threshold-relative update,
-ALMA and Passive-Aggressive all learn one linear function per one-vs-rest
-problem, ``f(x) = <w, x> + b``, visiting the examples one at a time. They
-differ only in *when* they update and *by how much*; that part lives in one
-numba kernel per rule (in the rule's own file). Everything else, the
+ALMA, Passive-Aggressive, PAUM and the pocket algorithm all learn one linear
+function per one-vs-rest problem, visiting the examples one at a time. What
+one visit does is the rule's step (:mod:`perceptron_core.rules`); epochs,
+order, early stopping and the record are the driver's
+(:func:`perceptron_core.engine.online.run_online`). Everything else, the
 scikit-learn protocol, multi-class one-vs-rest, shuffling, ``partial_fit``
-and turning the kernel's flat record into :class:`~perceptron_core.trace.Trace`
-objects, lives here, once.
-
-The kernel contract
--------------------
-A rule's kernel runs ``n_epochs`` epochs for every problem ``p`` (row ``p`` of
-the ±1 target matrix ``Y``), visiting the rows of ``X`` in ``order``, and
-updates the state arrays it is given in place. With ``record > 0`` it also
-fills three growable ``float64`` tables (see :func:`append_row`):
-
-* events, columns :data:`EVENT_COLUMNS` (``problem, epoch, index, kind,
-  score, n_updates``), one row per update (``record=1``) or per visit
-  (``record=2``);
-* updates, columns ``problem, index, coef, theta_delta``: the additive update
-  sequence of :class:`Trace` (``coef`` and ``theta_delta`` are NaN for rules
-  whose updates are not additive);
-* history, columns ``problem, theta, w_1 ... w_n``: for non-additive rules,
-  every hypothesis (the initial one first), so the app never has to replay a
-  multiplication or a projection.
-
-It returns ``(events, n_events, updates, n_update_rows, history,
-n_history_rows, epochs_run, n_updates, n_mistakes, counts)``; the last four
-are per problem (``counts`` per problem and example).
-
-Training stops early after an epoch without an update: with a fixed visiting
-order every later epoch would visit the same examples with the same
-hypothesis and change nothing, so the result is the same as running all
-epochs, only faster. ``n_iter_`` says how many epochs ran.
+and turning the driver's flat record into
+:class:`~perceptron_core.trace.Trace` objects, lives here, once.
 """
 
 from __future__ import annotations
@@ -46,7 +21,6 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from perceptron_core._jit import jit
 from perceptron_core._validation import (
     BOOLEAN,
     SEED,
@@ -59,10 +33,9 @@ from perceptron_core._validation import (
     validate_params,
     warn_if_overflowed,
 )
+from perceptron_core.engine.online import N_HYPER, run_online
 from perceptron_core.trace import Trace
 
-#: Columns of the kernels' event table.
-EVENT_COLUMNS = ("problem", "epoch", "index", "kind", "score", "n_updates")
 RECORD_MODES = {"none": 0, "updates": 1, "all": 2}
 
 #: Parameter rows every on-line rule shares.
@@ -86,76 +59,6 @@ FIT_INTERCEPT = Param(
 
 
 # --------------------------------------------------------------------------
-# numba helpers shared by the kernels
-# --------------------------------------------------------------------------
-
-
-@jit
-def append_row(table, n_rows, row):
-    """Write ``row`` as row ``n_rows`` of ``table``, growing it when full.
-
-    Returns the (possibly new) table; the caller keeps the row count.
-    """
-    if n_rows == table.shape[0]:
-        grown = np.empty((2 * table.shape[0] + 16, table.shape[1]))
-        grown[:n_rows] = table[:n_rows]
-        table = grown
-    table[n_rows, :] = row
-    return table
-
-
-@jit
-def dot(w, x):
-    """``<w, x>`` summed left to right (the tests' references sum in the same order)."""
-    s = 0.0
-    for i in range(x.shape[0]):
-        s += w[i] * x[i]
-    return s
-
-
-@jit
-def log_event(events, n_events, scratch, problem, epoch, index, kind, score, n_updates):
-    """Append one event row; returns the table (see :func:`append_row`)."""
-    scratch[0] = problem
-    scratch[1] = epoch
-    scratch[2] = index
-    scratch[3] = kind
-    scratch[4] = score
-    scratch[5] = n_updates
-    return append_row(events, n_events, scratch)
-
-
-@jit
-def log_update(updates, n_rows, scratch, problem, index, coef, theta_delta):
-    """Append one row of the additive update sequence."""
-    scratch[0] = problem
-    scratch[1] = index
-    scratch[2] = coef
-    scratch[3] = theta_delta
-    return append_row(updates, n_rows, scratch)
-
-
-@jit
-def log_hypothesis(history, n_rows, problem, theta, w):
-    """Append one hypothesis ``(theta, w)`` of problem ``problem``."""
-    row = np.empty(w.shape[0] + 2)
-    row[0] = problem
-    row[1] = theta
-    row[2:] = w
-    return append_row(history, n_rows, row)
-
-
-def empty_tables(record: int, n_features: int):
-    """The three initial (empty) tables handed to a kernel."""
-    cap = 64 if record else 0
-    return (
-        np.empty((cap, len(EVENT_COLUMNS))),
-        np.empty((cap, 4)),
-        np.empty((cap, n_features + 2)),
-    )
-
-
-# --------------------------------------------------------------------------
 # The estimator base
 # --------------------------------------------------------------------------
 
@@ -163,14 +66,18 @@ def empty_tables(record: int, n_features: int):
 class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
     """Base of the linear on-line rules: fit / partial_fit / predict / trace_.
 
-    Subclasses provide ``_parameters`` (the validation table), ``_init_state``
-    (the starting hypothesis) and ``_run_kernel`` (one call of the numba
-    kernel), and may override ``_prepare_X`` (e.g. Winnow's boolean check).
+    Subclasses name their rule (``_rule``, a number of
+    :mod:`perceptron_core.rules`) and provide ``_init_state`` (the starting
+    hypothesis, as the rule's ``_model = (W, V, S)``), ``_hyper`` (the rule's
+    hyper-parameters) and ``_coef_intercept``, and may override
+    ``_prepare_X`` (e.g. Winnow's boolean check) and ``_counts``; a learner
+    that is no on-line rule (the average algorithm) replaces ``_run``.
 
     Fitted attributes common to all of them: ``classes_``, ``coef_`` of shape
     ``(n_problems, n_features)``, ``intercept_`` of shape ``(n_problems,)``
     (one problem for two classes, one per class otherwise), ``n_iter_``,
     ``n_updates_`` and ``n_mistakes_`` (totals over problems),
+    ``converged_`` (whether the last epoch of every problem made no update),
     ``update_counts_`` of shape ``(n_problems, n_samples)`` (updates per
     training example, from the last ``fit`` or ``partial_fit`` call; see
     :func:`perceptron_core.metrics.sparsity`), and ``trace_`` (``None`` with
@@ -179,6 +86,8 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
     """
 
     _parameters: ClassVar[dict] = {}
+    #: The rule's number in :func:`perceptron_core.rules.step`.
+    _rule: ClassVar[int]
     #: True for rules whose trace stores explicit hypotheses (weight_history).
     _explicit_history = False
 
@@ -190,8 +99,19 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
     def _init_state(self, n_problems: int, n_features: int) -> None:
         raise NotImplementedError
 
-    def _run_kernel(self, X, Y, order, n_epochs, stop_early, record, row_offset, epoch_offset):
+    def _hyper(self, X) -> tuple:
+        """The rule's hyper-parameters for a run on ``X`` (``hp`` of its step)."""
         raise NotImplementedError
+
+    def _counts(self, n_problems: int, n_samples: int):
+        """The update counts a run starts from (zeros: each call counts its own)."""
+        return np.zeros((n_problems, n_samples), dtype=np.int64)
+
+    def _run(self, X, Y, order, counts, plan):
+        """One call of the driver (see :func:`~perceptron_core.engine.online.run_online`)."""
+        hp = tuple(float(v) for v in self._hyper(X))
+        hp += (0.0,) * (N_HYPER - len(hp))  # one tuple type for every rule
+        return run_online(self._rule, X, Y, order, counts, self._model, hp, plan)
 
     def _coef_intercept(self):
         """``(coef, intercept)`` of the current state, for ``coef_``/``intercept_``."""
@@ -271,14 +191,16 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
     def _train(self, X, Y, order, n_epochs, stop_early):
         record = RECORD_MODES[self.record]
         W0, theta0 = self._initial_hypotheses() if record else (None, None)
-        out = self._run_kernel(
-            X, Y, order, n_epochs, stop_early, record, self.n_seen_, self.n_iter_
-        )
-        events, n_ev, updates, n_up, history, n_hist, epochs_run, n_upd, n_mis, counts = out
+        counts = self._counts(*Y.shape)
+        plan = (int(n_epochs), int(stop_early), record, self.n_seen_, self.n_iter_,
+                int(self._explicit_history))  # fmt: skip
+        events, n_ev, updates, n_up, history, n_hist, stats = self._run(X, Y, order, counts, plan)
+        epochs_run, n_updates, n_mistakes, converged = stats.T
         self.n_iter_ += int(epochs_run.max())
-        self.n_updates_ += int(n_upd.sum())
-        self.n_mistakes_ += int(n_mis.sum())
-        self.update_counts_ = counts
+        self.n_updates_ += int(n_updates.sum())
+        self.n_mistakes_ += int(n_mistakes.sum())
+        self.converged_ = bool(converged.all())
+        self.update_counts_ = counts.copy()
         self.coef_, self.intercept_ = self._coef_intercept()
         if record:
             traces = self._build_traces(
@@ -350,21 +272,28 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
 
 
 class ZeroStartLinear(OnlineLinearClassifier):
-    """Additive rules with ``f(x) = <w, x> + b``, starting from ``w = 0, b = 0``.
+    """Rules with ``f(x) = <w, x> + b``, starting from ``w = 0, b = 0``.
 
     The bias is the weight of an extra input ``xb`` that is always 1 when
-    ``fit_intercept`` is true and 0 otherwise (then ``b`` stays 0).
+    ``fit_intercept`` is true and 0 otherwise (then ``b`` stays 0). The state
+    is ``W = w`` and ``S[p, 0] = b``; ``_n_numbers`` columns of ``S`` in all.
     """
 
+    _n_numbers = 1
+
     def _init_state(self, n_problems, n_features):
-        self._W = np.zeros((n_problems, n_features))
-        self._b = np.zeros(n_problems)
+        self._model = (
+            np.zeros((n_problems, n_features)),
+            np.empty((n_problems, 0)),
+            np.zeros((n_problems, self._n_numbers)),
+        )
 
     def _xb(self) -> float:
         return 1.0 if self.fit_intercept else 0.0
 
     def _coef_intercept(self):
-        return self._W.copy(), self._b.copy()
+        W, _, S = self._model
+        return W.copy(), S[:, 0].copy()
 
 
 def require_binary(estimator, y) -> None:

@@ -18,100 +18,17 @@ from typing import ClassVar
 
 import numpy as np
 
-from perceptron_core._jit import jit
+from perceptron_core import rules
 from perceptron_core._online import (
     COMMON_PARAMETERS,
     FIT_INTERCEPT,
     ZeroStartLinear,
-    dot,
-    log_event,
-    log_hypothesis,
-    log_update,
 )
 from perceptron_core._validation import Number, OneOf, Param
-from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 
 __all__ = ["ALMA"]
 
 _SQRT2 = math.sqrt(2.0)
-
-
-@jit
-def _alma_epochs(
-    X, Y, order, W, b, K, xb, alpha, B, C,
-    n_epochs, stop_early, record, row_offset, epoch_offset,
-):  # fmt: skip
-    P, m = Y.shape
-    n = X.shape[1]
-    cap = 64 if record else 0
-    events = np.empty((cap, 6))
-    updates = np.empty((cap, 4))
-    history = np.empty((cap, n + 2))
-    n_ev = n_up = n_hist = 0
-    ev_row = np.empty(6)
-    up_row = np.empty(4)
-    epochs_run = np.zeros(P, np.int64)
-    n_updates = np.zeros(P, np.int64)
-    n_mistakes = np.zeros(P, np.int64)
-    counts = np.zeros((P, m), np.int64)
-    for p in range(P):
-        w = W[p]
-        if record:
-            history = log_hypothesis(history, n_hist, p, -b[p], w)
-            n_hist += 1
-        for e in range(n_epochs):
-            updated = False
-            for t in range(m):
-                j = order[t]
-                x = X[j]
-                y = Y[p, j]
-                norm = math.sqrt(dot(x, x) + xb * xb)
-                kind = CORRECT
-                s = 0.0
-                if norm > 0:  # an all-zero example carries no information: skipped
-                    s = 0.0  # the normalised score <w, x_hat>
-                    for i in range(n):
-                        s += w[i] * (x[i] / norm)
-                    s += b[p] * (xb / norm)
-                    k = K[p]
-                    gamma_k = B / math.sqrt(k)
-                    if y * s <= (1.0 - alpha) * gamma_k:
-                        wrong = (s > 0) != (y > 0)
-                        kind = MISTAKE if wrong else MARGIN
-                        c = C / math.sqrt(k) * y  # eta_k * y
-                        for i in range(n):
-                            w[i] += c * (x[i] / norm)
-                        b[p] += c * (xb / norm)
-                        length = math.sqrt(dot(w, w) + b[p] * b[p])
-                        if length > 1.0:  # project back onto the unit ball
-                            for i in range(n):
-                                w[i] /= length
-                            b[p] /= length
-                        K[p] = k + 1
-                        updated = True
-                        n_updates[p] += 1
-                        n_mistakes[p] += wrong
-                        counts[p, j] += 1
-                        if record:
-                            updates = log_update(
-                                updates, n_up, up_row, p, j + row_offset, np.nan, np.nan
-                            )
-                            n_up += 1
-                            history = log_hypothesis(history, n_hist, p, -b[p], w)
-                            n_hist += 1
-                if record == 2 or (record == 1 and kind != CORRECT):
-                    events = log_event(
-                        events, n_ev, ev_row, p, e + epoch_offset, j + row_offset,
-                        kind, s, n_updates[p],
-                    )  # fmt: skip
-                    n_ev += 1
-            epochs_run[p] = e + 1
-            if stop_early and not updated:
-                break
-    return (
-        events, n_ev, updates, n_up, history, n_hist,
-        epochs_run, n_updates, n_mistakes, counts,
-    )  # fmt: skip
 
 
 class ALMA(ZeroStartLinear):
@@ -187,6 +104,7 @@ class ALMA(ZeroStartLinear):
     True
     """
 
+    _rule = rules.ALMA
     _explicit_history = True
     _parameters: ClassVar[dict] = {
         "alpha": Param(
@@ -223,14 +141,17 @@ class ALMA(ZeroStartLinear):
         self.random_state = random_state
         self.record = record
 
+    _n_numbers = 2  # b and the update counter k
+
     def _init_state(self, n_problems, n_features):
         super()._init_state(n_problems, n_features)
-        self.n_updates_k_ = np.ones(n_problems, np.int64)
+        self._model[2][:, 1] = 1.0  # k starts at 1
 
-    def _run_kernel(self, X, Y, order, n_epochs, stop_early, record, row_offset, epoch_offset):
+    @property
+    def n_updates_k_(self):
+        """The counter ``k`` of each problem (1 + its updates so far)."""
+        return self._model[2][:, 1].astype(np.int64)
+
+    def _hyper(self, X):
         alpha = float(self.alpha)
-        B = 1.0 / alpha if self.B is None else float(self.B)
-        return _alma_epochs(
-            X, Y, order, self._W, self._b, self.n_updates_k_, self._xb(), alpha, B,
-            float(self.C), n_epochs, stop_early, record, row_offset, epoch_offset,
-        )  # fmt: skip
+        return self._xb(), alpha, 1.0 / alpha if self.B is None else float(self.B), self.C

@@ -106,7 +106,8 @@ class AverageAlgorithm(OnlineLinearClassifier):
     def _initial_hypotheses(self):
         return self._sum.copy(), np.zeros(len(self._sum))
 
-    def _run_kernel(self, X, Y, order, n_epochs, stop_early, record, row_offset, epoch_offset):
+    def _run(self, X, Y, order, counts, plan):
+        _, _, record, row_offset, epoch_offset, _ = plan
         Xf = np.asarray(X, dtype=np.float64)
         P, m = Y.shape
         n = Xf.shape[1]
@@ -139,15 +140,8 @@ class AverageAlgorithm(OnlineLinearClassifier):
             updates = np.column_stack([problems, index, Y.ravel(), np.zeros(P * m)])
         else:
             events, updates = np.empty((0, 6)), np.empty((0, 4))
-        return (
-            events,
-            len(events),
-            updates,
-            len(updates),
-            np.empty((0, n + 2)),
-            0,
-            np.ones(P, np.int64),
-            np.full(P, m, np.int64),
-            wrong.sum(axis=1),
-            np.ones((P, m), np.int64),
-        )
+        counts[:] = 1
+        # epochs run, updates (every example), mistakes, converged (never: no epochs)
+        stats = np.column_stack([np.ones(P), np.full(P, m), wrong.sum(axis=1), np.zeros(P)])
+        stats = stats.astype(np.int64)
+        return events, len(events), updates, len(updates), np.empty((0, n + 2)), 0, stats

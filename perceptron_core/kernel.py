@@ -61,6 +61,7 @@ from perceptron_core._validation import (
     encode_labels,
     show,
 )
+from perceptron_core.engine import vectors
 from perceptron_core.linear import MAX_RECORDED_EVENTS, MODES, KWPerceptron
 from perceptron_core.metrics import sparsity
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE, Trace
@@ -90,7 +91,7 @@ def kernel_column(Zt, A, a, code, gamma, coef0, degree, out):
     arguments enter symmetrically, bit for bit (a product or a squared
     difference does not depend on their order), so a Gram matrix computed
     by columns is exactly symmetric and its linear diagonal equals
-    :func:`perceptron_core._engine.squared_norms`.
+    :func:`perceptron_core.engine.vectors.squared_norms`.
 
     Kernels: linear ``<x, x'>``; poly ``(gamma <x, x'> + coef0)^degree``;
     rbf ``exp(-gamma ||x - x'||^2)``.
@@ -308,7 +309,7 @@ class KernelSpec:
         """``k(x_j, x_j)`` of every row (the kernel-space squared norms)."""
         if self.func is not None:
             return np.array([self.matrix(X[j : j + 1], X[j : j + 1])[0, 0] for j in range(len(X))])
-        norms2 = _engine.squared_norms(X)
+        norms2 = vectors.squared_norms(X)
         if self.code == RBF:
             return np.ones(len(X))
         if self.code == POLY:

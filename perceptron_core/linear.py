@@ -33,6 +33,7 @@ from perceptron_core._validation import (
     validate_params,
     warn_if_overflowed,
 )
+from perceptron_core.engine import vectors
 from perceptron_core.trace import MARGIN, MISTAKE, Trace
 
 MODES = ("last", "longest", "voted", "averaged")
@@ -61,7 +62,7 @@ def _linear_scores(X, W, theta, out):
     """``out[r, c] = <W[c], X[r]> - theta[c]`` with the training loop's dot product."""
     for r in range(X.shape[0]):
         for c in range(W.shape[0]):
-            out[r, c] = _engine.row_dot(W, c, X, r) - theta[c]
+            out[r, c] = vectors.row_dot(W, c, X, r) - theta[c]
 
 
 class KWPerceptron(ClassifierMixin, BaseEstimator):
@@ -304,7 +305,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         K = 1 if len(classes) == 2 else len(classes)
         m, n = X.shape
-        norms2 = _engine.squared_norms(X)
+        norms2 = vectors.squared_norms(X)
         self.theta_init_ = (
             float(norms2.mean()) if self.theta_init == "auto" else float(self.theta_init)
         )
@@ -373,7 +374,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         visit_kind = np.zeros((K, n_visits), dtype=np.int8)
         visit_score = np.zeros((K, n_visits))
         epoch_updates = np.zeros((n_epochs, K), dtype=np.int64)
-        norms2 = _engine.squared_norms(Xk) if self.lam > 0 else np.zeros(0)
+        norms2 = vectors.squared_norms(Xk) if self.lam > 0 else np.zeros(0)
         (self._votes, self._upd_rows, self._upd_step, self._upd_kind,
          self._upd_score) = _engine.run_epochs(
             Xk, Yk, visit, n_epochs, float(self.eta), self.C_,

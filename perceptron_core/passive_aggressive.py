@@ -12,88 +12,17 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import numpy as np
-
-from perceptron_core._jit import jit
+from perceptron_core import rules
 from perceptron_core._online import (
     COMMON_PARAMETERS,
     FIT_INTERCEPT,
     ZeroStartLinear,
-    dot,
-    log_event,
-    log_update,
 )
 from perceptron_core._validation import Number, OneOf, Param
-from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 
 __all__ = ["PassiveAggressive"]
 
 _VARIANTS = {"PA": 0, "PA-I": 1, "PA-II": 2}
-
-
-@jit
-def _passive_aggressive_epochs(
-    X, Y, order, W, b, xb, variant, C,
-    n_epochs, stop_early, record, row_offset, epoch_offset,
-):  # fmt: skip
-    P, m = Y.shape
-    n = X.shape[1]
-    cap = 64 if record else 0
-    events = np.empty((cap, 6))
-    updates = np.empty((cap, 4))
-    history = np.empty((0, n + 2))
-    n_ev = n_up = 0
-    ev_row = np.empty(6)
-    up_row = np.empty(4)
-    epochs_run = np.zeros(P, np.int64)
-    n_updates = np.zeros(P, np.int64)
-    n_mistakes = np.zeros(P, np.int64)
-    counts = np.zeros((P, m), np.int64)
-    for p in range(P):
-        w = W[p]
-        for e in range(n_epochs):
-            updated = False
-            for t in range(m):
-                j = order[t]
-                x = X[j]
-                y = Y[p, j]
-                s = dot(w, x) + b[p] * xb
-                loss = max(0.0, 1.0 - y * s)  # the hinge loss
-                sq = dot(x, x) + xb * xb
-                kind = CORRECT
-                if loss > 0 and sq > 0:  # (an all-zero example cannot be fixed: skipped)
-                    if variant == 0:
-                        tau = loss / sq
-                    elif variant == 1:
-                        tau = min(C, loss / sq)
-                    else:
-                        tau = loss / (sq + 1.0 / (2.0 * C))
-                    wrong = (s > 0) != (y > 0)
-                    kind = MISTAKE if wrong else MARGIN
-                    c = tau * y
-                    for i in range(n):
-                        w[i] += c * x[i]
-                    b[p] += c * xb
-                    updated = True
-                    n_updates[p] += 1
-                    n_mistakes[p] += wrong
-                    counts[p, j] += 1
-                    if record:
-                        updates = log_update(updates, n_up, up_row, p, j + row_offset, c, -c * xb)
-                        n_up += 1
-                if record == 2 or (record == 1 and kind != CORRECT):
-                    events = log_event(
-                        events, n_ev, ev_row, p, e + epoch_offset, j + row_offset,
-                        kind, s, n_updates[p],
-                    )  # fmt: skip
-                    n_ev += 1
-            epochs_run[p] = e + 1
-            if stop_early and not updated:
-                break
-    return (
-        events, n_ev, updates, n_up, history, 0,
-        epochs_run, n_updates, n_mistakes, counts,
-    )  # fmt: skip
 
 
 class PassiveAggressive(ZeroStartLinear):
@@ -158,6 +87,7 @@ class PassiveAggressive(ZeroStartLinear):
     PA-II 1.0
     """
 
+    _rule = rules.PASSIVE_AGGRESSIVE
     _parameters: ClassVar[dict] = {
         "variant": Param("which step-size rule to use", (OneOf(tuple(_VARIANTS)),)),
         "C": Param("the aggressiveness of PA-I and PA-II", (Number(low=0, open_low=True),)),
@@ -184,8 +114,5 @@ class PassiveAggressive(ZeroStartLinear):
         self.random_state = random_state
         self.record = record
 
-    def _run_kernel(self, X, Y, order, n_epochs, stop_early, record, row_offset, epoch_offset):
-        return _passive_aggressive_epochs(
-            X, Y, order, self._W, self._b, self._xb(), _VARIANTS[self.variant],
-            float(self.C), n_epochs, stop_early, record, row_offset, epoch_offset,
-        )  # fmt: skip
+    def _hyper(self, X):
+        return self._xb(), _VARIANTS[self.variant], self.C

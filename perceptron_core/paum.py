@@ -13,87 +13,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from perceptron_core._engine import row_dot, squared_norms
-from perceptron_core._jit import jit
+from perceptron_core import rules
 from perceptron_core._online import (
     COMMON_PARAMETERS,
     OnlineLinearClassifier,
-    log_event,
-    log_update,
 )
 from perceptron_core._validation import Number, Param
+from perceptron_core.engine.vectors import squared_norms
 from perceptron_core.metrics import sparsity
-from perceptron_core.trace import CORRECT, MARGIN, MISTAKE, RESCUED
 
 __all__ = ["PAUMPerceptron"]
-
-
-@jit
-def _paum_epochs(
-    X, Y, order, W, b, counts, converged, eta, R2, tau_neg, tau_pos, lam,
-    n_epochs, stop_early, record, row_offset, epoch_offset,
-):  # fmt: skip
-    """PAUM epochs for every one-vs-rest problem (the kernel contract of ``_online``).
-
-    Problem ``p`` visits ``order`` for up to ``n_epochs`` epochs and, with
-    ``stop_early``, stops after an epoch without an update; ``converged[p]``
-    says whether its last epoch made none. ``counts`` (updates per example,
-    the dual ``a_j``) is read by the λ-term and updated in place.
-    """
-    P, m = Y.shape
-    cap = 64 if record else 0
-    events = np.empty((cap, 6))
-    updates = np.empty((cap, 4))
-    history = np.empty((0, X.shape[1] + 2))
-    n_ev = n_up = 0
-    ev_row = np.empty(6)
-    up_row = np.empty(4)
-    epochs_run = np.zeros(P, np.int64)
-    n_updates = np.zeros(P, np.int64)
-    n_mistakes = np.zeros(P, np.int64)
-    lam_step = lam * eta
-    for p in range(P):
-        for e in range(n_epochs):
-            updated = False
-            for t in range(m):
-                j = order[t]
-                y = Y[p, j]
-                tau = tau_pos if y > 0 else tau_neg
-                raw = row_dot(W, p, X, j) + b[p]
-                # λ-trick, kernel form k + lam [x == x']: the example's own term
-                # lam * eta * a_j * y_j (zero until it has caused an update)
-                f = raw + lam_step * counts[p, j] * y
-                kind = CORRECT
-                if y * f <= tau:
-                    wrong = (f > 0) != (y > 0)  # sign(f), sign(0) = -1
-                    kind = MISTAKE if wrong else MARGIN
-                    c = eta * y
-                    for i in range(X.shape[1]):
-                        W[p, i] += c * X[j, i]
-                    b[p] += c * R2
-                    updated = True
-                    n_updates[p] += 1
-                    n_mistakes[p] += wrong
-                    counts[p, j] += 1
-                    if record:
-                        updates = log_update(updates, n_up, up_row, p, j + row_offset, c, -c * R2)
-                        n_up += 1
-                elif y * raw <= tau:
-                    kind = RESCUED  # only the λ-term kept it out of the margin
-                if record == 2 or (record == 1 and kind != CORRECT):
-                    events = log_event(
-                        events, n_ev, ev_row, p, e + epoch_offset, j + row_offset,
-                        kind, f, n_updates[p],
-                    )  # fmt: skip
-                    n_ev += 1
-            epochs_run[p] = e + 1
-            converged[p] = not updated
-            if stop_early and not updated:
-                break
-    return (
-        events, n_ev, updates, n_up, history, 0,
-        epochs_run, n_updates, n_mistakes, counts.copy(),
-    )  # fmt: skip
 
 
 class PAUMPerceptron(OnlineLinearClassifier):
@@ -217,6 +146,7 @@ class PAUMPerceptron(OnlineLinearClassifier):
     386
     """
 
+    _rule = rules.PAUM
     _parameters = {
         "tau_neg": Param("the margin required of negative examples", (Number(),)),
         "tau_pos": Param("the margin required of positive examples", (Number(),)),
@@ -247,35 +177,36 @@ class PAUMPerceptron(OnlineLinearClassifier):
         return self.max_epochs
 
     def _init_state(self, n_problems, n_features):
-        self._W = np.zeros((n_problems, n_features))
-        self._b = np.zeros(n_problems)
-        self._counts = None
+        self._model = (
+            np.zeros((n_problems, n_features)),
+            np.empty((n_problems, 0)),
+            np.zeros((n_problems, 1)),  # b
+        )
+        self._kept_counts = None
         self._R2 = None
 
     def _coef_intercept(self):
-        return self._W.copy(), self._b.copy()
+        W, _, S = self._model
+        return W.copy(), S[:, 0].copy()
 
-    def _run_kernel(self, X, Y, order, n_epochs, stop_early, record, row_offset, epoch_offset):
-        P, m = Y.shape
+    def _hyper(self, X):
         if self._R2 is None:  # R is fixed by the first batch
-            self._R2 = float(squared_norms(X).max()) if m else 0.0
+            self._R2 = float(squared_norms(X).max()) if X.shape[0] else 0.0
             self.R_ = float(np.sqrt(self._R2))
-        if self._counts is None or self._counts.shape[1] != m:
-            if self._counts is not None and self.lam > 0:
+        return self.eta, self._R2, self.tau_neg, self.tau_pos, self.lam
+
+    def _counts(self, n_problems, n_samples):
+        """The λ-term reads every example's updates so far, across ``partial_fit`` calls."""
+        kept = self._kept_counts
+        if kept is None or kept.shape[1] != n_samples:
+            if kept is not None and self.lam > 0:
                 raise ValueError(
-                    f"This batch has {m} rows but the first had {self._counts.shape[1]}. With "
+                    f"This batch has {n_samples} rows but the first had {kept.shape[1]}. With "
                     "lam > 0 the λ-term counts updates per example, so every partial_fit "
                     "call must pass the same rows in the same order."
                 )
-            self._counts = np.zeros((P, m), dtype=np.int64)
-        converged = np.zeros(P, dtype=np.bool_)
-        out = _paum_epochs(
-            X, Y, order, self._W, self._b, self._counts, converged, float(self.eta), self._R2,
-            float(self.tau_neg), float(self.tau_pos), float(self.lam),
-            n_epochs, stop_early, record, row_offset, epoch_offset,
-        )  # fmt: skip
-        self.converged_ = bool(converged.all())
-        return out
+            self._kept_counts = np.zeros((n_problems, n_samples), dtype=np.int64)
+        return self._kept_counts
 
     @property
     def sparsity_(self):

@@ -19,76 +19,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import numpy as np
-
-from perceptron_core._jit import jit
+from perceptron_core import rules
 from perceptron_core._online import (
     COMMON_PARAMETERS,
     FIT_INTERCEPT,
     ZeroStartLinear,
-    dot,
-    log_event,
-    log_update,
 )
 from perceptron_core._validation import Number, Param
-from perceptron_core.trace import CORRECT, MISTAKE
 
 __all__ = ["RelativeUpdatePerceptron"]
-
-
-@jit
-def _relative_update_epochs(
-    X, Y, order, W, b, xb, r, theta,
-    n_epochs, stop_early, record, row_offset, epoch_offset,
-):  # fmt: skip
-    P, m = Y.shape
-    n = X.shape[1]
-    cap = 64 if record else 0
-    events = np.empty((cap, 6))
-    updates = np.empty((cap, 4))
-    history = np.empty((0, n + 2))
-    n_ev = n_up = 0
-    ev_row = np.empty(6)
-    up_row = np.empty(4)
-    epochs_run = np.zeros(P, np.int64)
-    n_updates = np.zeros(P, np.int64)
-    counts = np.zeros((P, m), np.int64)
-    for p in range(P):
-        w = W[p]
-        for e in range(n_epochs):
-            updated = False
-            for t in range(m):
-                j = order[t]
-                x = X[j]
-                y = Y[p, j]
-                s = dot(w, x) + b[p] * xb
-                kind = CORRECT
-                if (s > theta) != (y > 0):  # a mistake: predicted +1 iff s > theta
-                    kind = MISTAKE
-                    sq = dot(x, x) + xb * xb
-                    c = r * (theta - s) / sq if sq > 0 else 0.0
-                    for i in range(n):
-                        w[i] += c * x[i]
-                    b[p] += c * xb
-                    updated = True
-                    n_updates[p] += 1
-                    counts[p, j] += 1
-                    if record:
-                        updates = log_update(updates, n_up, up_row, p, j + row_offset, c, -c * xb)
-                        n_up += 1
-                if record == 2 or (record == 1 and kind != CORRECT):
-                    events = log_event(
-                        events, n_ev, ev_row, p, e + epoch_offset, j + row_offset,
-                        kind, s - theta, n_updates[p],
-                    )  # fmt: skip
-                    n_ev += 1
-            epochs_run[p] = e + 1
-            if stop_early and not updated:
-                break
-    return (
-        events, n_ev, updates, n_up, history, 0,
-        epochs_run, n_updates, n_updates.copy(), counts,
-    )  # fmt: skip
 
 
 class RelativeUpdatePerceptron(ZeroStartLinear):
@@ -156,6 +95,7 @@ class RelativeUpdatePerceptron(ZeroStartLinear):
     1.0
     """
 
+    _rule = rules.RELATIVE_UPDATE
     _parameters: ClassVar[dict] = {
         "r": Param("the relaxation factor", (Number(low=0, high=2, open_low=True),)),
         "theta": Param("the fixed threshold", (Number(low=0, open_low=True),)),
@@ -183,10 +123,8 @@ class RelativeUpdatePerceptron(ZeroStartLinear):
         self.record = record
 
     def _coef_intercept(self):
-        return self._W.copy(), self._b - float(self.theta)
+        W, _, S = self._model
+        return W.copy(), S[:, 0] - float(self.theta)
 
-    def _run_kernel(self, X, Y, order, n_epochs, stop_early, record, row_offset, epoch_offset):
-        return _relative_update_epochs(
-            X, Y, order, self._W, self._b, self._xb(), float(self.r), float(self.theta),
-            n_epochs, stop_early, record, row_offset, epoch_offset,
-        )  # fmt: skip
+    def _hyper(self, X):
+        return self._xb(), self.r, self.theta

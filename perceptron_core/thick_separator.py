@@ -13,78 +13,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import numpy as np
-
-from perceptron_core._jit import jit
+from perceptron_core import rules
 from perceptron_core._online import (
     COMMON_PARAMETERS,
     FIT_INTERCEPT,
     ZeroStartLinear,
-    dot,
-    log_event,
-    log_update,
 )
 from perceptron_core._validation import Number, Param
-from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 
 __all__ = ["ThickSeparatorPerceptron"]
-
-
-@jit
-def _thick_separator_epochs(
-    X, Y, order, W, b, xb, eta, gamma,
-    n_epochs, stop_early, record, row_offset, epoch_offset,
-):  # fmt: skip
-    P, m = Y.shape
-    n = X.shape[1]
-    cap = 64 if record else 0
-    events = np.empty((cap, 6))
-    updates = np.empty((cap, 4))
-    history = np.empty((0, n + 2))
-    n_ev = n_up = 0
-    ev_row = np.empty(6)
-    up_row = np.empty(4)
-    epochs_run = np.zeros(P, np.int64)
-    n_updates = np.zeros(P, np.int64)
-    n_mistakes = np.zeros(P, np.int64)
-    counts = np.zeros((P, m), np.int64)
-    for p in range(P):
-        w = W[p]
-        for e in range(n_epochs):
-            updated = False
-            for t in range(m):
-                j = order[t]
-                x = X[j]
-                y = Y[p, j]
-                s = dot(w, x) + b[p] * xb
-                kind = CORRECT
-                if y * s <= gamma:  # wrong side, or right side but inside the slab
-                    wrong = (s > 0) != (y > 0)  # prediction: sign(s), sign(0) = -1
-                    kind = MISTAKE if wrong else MARGIN
-                    c = eta * y
-                    for i in range(n):
-                        w[i] += c * x[i]
-                    b[p] += c * xb
-                    updated = True
-                    n_updates[p] += 1
-                    n_mistakes[p] += wrong
-                    counts[p, j] += 1
-                    if record:
-                        updates = log_update(updates, n_up, up_row, p, j + row_offset, c, -c * xb)
-                        n_up += 1
-                if record == 2 or (record == 1 and kind != CORRECT):
-                    events = log_event(
-                        events, n_ev, ev_row, p, e + epoch_offset, j + row_offset,
-                        kind, s, n_updates[p],
-                    )  # fmt: skip
-                    n_ev += 1
-            epochs_run[p] = e + 1
-            if stop_early and not updated:
-                break
-    return (
-        events, n_ev, updates, n_up, history, 0,
-        epochs_run, n_updates, n_mistakes, counts,
-    )  # fmt: skip
 
 
 class ThickSeparatorPerceptron(ZeroStartLinear):
@@ -157,6 +94,7 @@ class ThickSeparatorPerceptron(ZeroStartLinear):
     True
     """
 
+    _rule = rules.THICK_SEPARATOR
     _parameters: ClassVar[dict] = {
         "gamma": Param("the half-width of the slab that triggers updates", (Number(low=0),)),
         "eta": Param("the learning rate", (Number(low=0, open_low=True),)),
@@ -183,8 +121,5 @@ class ThickSeparatorPerceptron(ZeroStartLinear):
         self.random_state = random_state
         self.record = record
 
-    def _run_kernel(self, X, Y, order, n_epochs, stop_early, record, row_offset, epoch_offset):
-        return _thick_separator_epochs(
-            X, Y, order, self._W, self._b, self._xb(), float(self.eta), float(self.gamma),
-            n_epochs, stop_early, record, row_offset, epoch_offset,
-        )  # fmt: skip
+    def _hyper(self, X):
+        return self._xb(), self.eta, self.gamma

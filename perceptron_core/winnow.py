@@ -7,7 +7,7 @@ mistakes, while the perceptron needs Θ(n) in the worst case: with many
 irrelevant features, multiplying wins (Littlestone 1988).
 :func:`make_k_of_n_disjunction` draws such data for the lesson that shows it.
 
-Three learners live here, one numba kernel for each weight layout:
+Three learners live here (their steps are in :mod:`perceptron_core.rules`):
 
 * :class:`Winnow`: positive weights, promotion and demotion (or elimination);
 * :class:`WinnowR`: Winnow whose weights never fall below a floor (½);
@@ -32,18 +32,13 @@ from typing import ClassVar
 import numpy as np
 from sklearn.utils import check_random_state
 
-from perceptron_core._jit import jit
+from perceptron_core import rules
 from perceptron_core._online import (
     COMMON_PARAMETERS,
     FIT_INTERCEPT,
     OnlineLinearClassifier,
-    dot,
-    log_event,
-    log_hypothesis,
-    log_update,
 )
 from perceptron_core._validation import Number, OneOf, Param
-from perceptron_core.trace import CORRECT, MISTAKE
 
 __all__ = ["BalancedWinnow", "Winnow", "WinnowR", "make_k_of_n_disjunction"]
 
@@ -59,177 +54,6 @@ _BINARIZE = Param(
     "the cut that turns real features into booleans (x > binarize); None requires 0/1 input",
     (OneOf((None,)), Number()),
 )
-_NAN = np.nan
-#: BalancedWinnow divides all its weights and its threshold by _RESCALE_BY when a
-#: weight exceeds _RESCALE_AT (an exact, prediction-preserving change of scale).
-_RESCALE_AT = 2.0**600
-_RESCALE_BY = 2.0**500
-
-
-# --------------------------------------------------------------------------
-# Kernels
-# --------------------------------------------------------------------------
-
-
-@jit
-def _winnow_epochs(
-    X, Y, order, W, theta, alpha, eliminate, floor,
-    n_epochs, stop_early, record, row_offset, epoch_offset,
-):  # fmt: skip
-    """Winnow on every problem; ``W`` (n_problems, n_features) changes in place."""
-    P, m = Y.shape
-    n = X.shape[1]
-    cap = 64 if record else 0
-    events = np.empty((cap, 6))
-    updates = np.empty((cap, 4))
-    history = np.empty((cap, n + 2))
-    n_ev = n_up = n_hist = 0
-    ev_row = np.empty(6)
-    up_row = np.empty(4)
-    epochs_run = np.zeros(P, np.int64)
-    n_updates = np.zeros(P, np.int64)
-    counts = np.zeros((P, m), np.int64)
-    for p in range(P):
-        w = W[p]
-        if record:
-            history = log_hypothesis(history, n_hist, p, theta[p], w)
-            n_hist += 1
-        for e in range(n_epochs):
-            updated = False
-            for t in range(m):
-                j = order[t]
-                x = X[j]
-                y = Y[p, j]
-                s = dot(w, x) - theta[p]
-                kind = CORRECT
-                if y > 0 and s < 0:  # false negative: promotion
-                    for i in range(n):
-                        if x[i] != 0:
-                            w[i] *= alpha
-                    kind = MISTAKE
-                elif y < 0 and s >= 0:  # false positive: demotion or elimination
-                    for i in range(n):
-                        if x[i] != 0:
-                            if eliminate:
-                                w[i] = 0.0
-                            else:
-                                w[i] = max(w[i] / alpha, floor)
-                    kind = MISTAKE
-                if kind == MISTAKE:
-                    updated = True
-                    n_updates[p] += 1
-                    counts[p, j] += 1
-                    if record:
-                        updates = log_update(updates, n_up, up_row, p, j + row_offset, _NAN, 0.0)
-                        n_up += 1
-                        history = log_hypothesis(history, n_hist, p, theta[p], w)
-                        n_hist += 1
-                if record == 2 or (record == 1 and kind == MISTAKE):
-                    events = log_event(
-                        events, n_ev, ev_row, p, e + epoch_offset, j + row_offset,
-                        kind, s, n_updates[p],
-                    )  # fmt: skip
-                    n_ev += 1
-            epochs_run[p] = e + 1
-            if stop_early and not updated:
-                break
-    return (
-        events, n_ev, updates, n_up, history, n_hist,
-        epochs_run, n_updates, n_updates.copy(), counts,
-    )  # fmt: skip
-
-
-@jit
-def _balanced_winnow_epochs(
-    X, Y, order, Wpos, Wneg, bpos, bneg, xb, theta, alpha,
-    n_epochs, stop_early, record, row_offset, epoch_offset,
-):  # fmt: skip
-    """Balanced Winnow on every problem; the weight arrays change in place."""
-    P, m = Y.shape
-    n = X.shape[1]
-    cap = 64 if record else 0
-    events = np.empty((cap, 6))
-    updates = np.empty((cap, 4))
-    history = np.empty((cap, n + 2))
-    n_ev = n_up = n_hist = 0
-    ev_row = np.empty(6)
-    up_row = np.empty(4)
-    w_eff = np.empty(n)
-    epochs_run = np.zeros(P, np.int64)
-    n_updates = np.zeros(P, np.int64)
-    counts = np.zeros((P, m), np.int64)
-    for p in range(P):
-        wp = Wpos[p]
-        wn = Wneg[p]
-        if record:
-            for i in range(n):
-                w_eff[i] = wp[i] - wn[i]
-            history = log_hypothesis(
-                history, n_hist, p, theta[p] - (bpos[p] - bneg[p]) * xb, w_eff
-            )
-            n_hist += 1
-        for e in range(n_epochs):
-            updated = False
-            for t in range(m):
-                j = order[t]
-                x = X[j]
-                y = Y[p, j]
-                s = 0.0
-                for i in range(n):
-                    s += (wp[i] - wn[i]) * x[i]
-                s = s + (bpos[p] - bneg[p]) * xb - theta[p]
-                kind = CORRECT
-                if (y > 0 and s < 0) or (y < 0 and s >= 0):
-                    # promotion (y = +1) or demotion (y = -1): w+ *= a^(y x), w- /= a^(y x)
-                    for i in range(n):
-                        if x[i] != 0:
-                            f = alpha ** (y * x[i])
-                            wp[i] *= f
-                            wn[i] /= f
-                    if xb != 0:
-                        f = alpha ** (y * xb)
-                        bpos[p] *= f
-                        bneg[p] /= f
-                    # Real features can grow the weights without bound. Scaling every
-                    # weight *and* theta by the same power of two changes no score's sign
-                    # and no later update, and is exact in floating point: do it before
-                    # anything overflows.
-                    big = max(bpos[p], bneg[p])
-                    for i in range(n):
-                        big = max(big, wp[i], wn[i])
-                    if big > _RESCALE_AT:
-                        for i in range(n):
-                            wp[i] /= _RESCALE_BY
-                            wn[i] /= _RESCALE_BY
-                        bpos[p] /= _RESCALE_BY
-                        bneg[p] /= _RESCALE_BY
-                        theta[p] /= _RESCALE_BY
-                    kind = MISTAKE
-                    updated = True
-                    n_updates[p] += 1
-                    counts[p, j] += 1
-                    if record:
-                        updates = log_update(updates, n_up, up_row, p, j + row_offset, _NAN, _NAN)
-                        n_up += 1
-                        for i in range(n):
-                            w_eff[i] = wp[i] - wn[i]
-                        history = log_hypothesis(
-                            history, n_hist, p, theta[p] - (bpos[p] - bneg[p]) * xb, w_eff
-                        )
-                        n_hist += 1
-                if record == 2 or (record == 1 and kind == MISTAKE):
-                    events = log_event(
-                        events, n_ev, ev_row, p, e + epoch_offset, j + row_offset,
-                        kind, s, n_updates[p],
-                    )  # fmt: skip
-                    n_ev += 1
-            epochs_run[p] = e + 1
-            if stop_early and not updated:
-                break
-    return (
-        events, n_ev, updates, n_up, history, n_hist,
-        epochs_run, n_updates, n_updates.copy(), counts,
-    )  # fmt: skip
 
 
 # --------------------------------------------------------------------------
@@ -257,6 +81,7 @@ def _boolean_features(estimator, X, binarize):
 class _WinnowBase(OnlineLinearClassifier):
     """Shared by Winnow and WinnowR: positive weights, fixed threshold."""
 
+    _rule = rules.WINNOW
     _explicit_history = True
 
     def _prepare_X(self, X, training):
@@ -266,18 +91,19 @@ class _WinnowBase(OnlineLinearClassifier):
         return float(n_features) if self.threshold == "auto" else float(self.threshold)
 
     def _init_state(self, n_problems, n_features):
-        self._W = np.ones((n_problems, n_features))
-        self._theta_arr = np.full(n_problems, self._theta(n_features))
+        self._model = (
+            np.ones((n_problems, n_features)),
+            np.empty((n_problems, 0)),
+            np.full((n_problems, 1), self._theta(n_features)),  # theta
+        )
 
     def _coef_intercept(self):
-        return self._W.copy(), -self._theta_arr.copy()
+        W, _, S = self._model
+        return W.copy(), -S[:, 0]
 
-    def _run_kernel(self, X, Y, order, n_epochs, stop_early, record, row_offset, epoch_offset):
+    def _hyper(self, X):
         eliminate, floor = self._demotion()
-        return _winnow_epochs(
-            X, Y, order, self._W, self._theta_arr, float(self.alpha), eliminate, floor,
-            n_epochs, stop_early, record, row_offset, epoch_offset,
-        )  # fmt: skip
+        return self.alpha, eliminate, floor
 
     def predict(self, X):
         """Positive iff ``<w, x> >= theta`` (two classes); the largest score otherwise."""
@@ -600,6 +426,7 @@ class BalancedWinnow(OnlineLinearClassifier):
     True
     """
 
+    _rule = rules.BALANCED_WINNOW
     _explicit_history = True
     _parameters: ClassVar[dict] = {
         "alpha": _ALPHA,
@@ -629,28 +456,30 @@ class BalancedWinnow(OnlineLinearClassifier):
 
     def _init_state(self, n_problems, n_features):
         theta = float(n_features) if self.threshold == "auto" else float(self.threshold)
-        self.weights_pos_ = np.ones((n_problems, n_features + 1))
-        self.weights_neg_ = np.ones((n_problems, n_features + 1))
-        self._theta_arr = np.full(n_problems, theta)
+        S = np.ones((n_problems, 3))  # b+, b-, theta
+        S[:, 2] = theta
+        self._model = (np.ones((n_problems, n_features)), np.ones((n_problems, n_features)), S)
+
+    @property
+    def weights_pos_(self):
+        """``w+``, its last column the bias input's (shape (n_problems, n_features + 1))."""
+        W, _, S = self._model
+        return np.column_stack([W, S[:, 0]])
+
+    @property
+    def weights_neg_(self):
+        """``w-``, its last column the bias input's."""
+        _, V, S = self._model
+        return np.column_stack([V, S[:, 1]])
 
     def _coef_intercept(self):
+        Wpos, Wneg, S = self._model
         xb = 1.0 if self.fit_intercept else 0.0
-        wp, wn = self.weights_pos_, self.weights_neg_
-        return wp[:, :-1] - wn[:, :-1], (wp[:, -1] - wn[:, -1]) * xb - self._theta_arr
+        return Wpos - Wneg, (S[:, 0] - S[:, 1]) * xb - S[:, 2]
 
-    def _run_kernel(self, X, Y, order, n_epochs, stop_early, record, row_offset, epoch_offset):
+    def _hyper(self, X):
         _check_factor_range(X, float(self.alpha))
-        wp, wn = self.weights_pos_, self.weights_neg_
-        # Work on contiguous copies, then write back (the last column is the bias pair).
-        Wpos, Wneg = np.ascontiguousarray(wp[:, :-1]), np.ascontiguousarray(wn[:, :-1])
-        bpos, bneg = wp[:, -1].copy(), wn[:, -1].copy()
-        out = _balanced_winnow_epochs(
-            X, Y, order, Wpos, Wneg, bpos, bneg, 1.0 if self.fit_intercept else 0.0,
-            self._theta_arr, float(self.alpha),
-            n_epochs, stop_early, record, row_offset, epoch_offset,
-        )  # fmt: skip
-        wp[:, :-1], wn[:, :-1], wp[:, -1], wn[:, -1] = Wpos, Wneg, bpos, bneg
-        return out
+        return 1.0 if self.fit_intercept else 0.0, self.alpha
 
     def predict(self, X):
         """Positive iff ``<w+ - w-, x> + b >= theta`` (two classes); else the largest score."""

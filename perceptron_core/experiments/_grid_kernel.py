@@ -5,7 +5,7 @@ on one training part and scores one test part **while training**, so a run
 yields the last, longest-survivor, voted and averaged accuracies at once and
 never stores a hypothesis. The training loop is the one of
 :func:`perceptron_core._engine._epoch` for a single binary problem: the same
-:func:`~perceptron_core._engine.row_dot`, the same update arithmetic in the
+:func:`~perceptron_core.engine.vectors.row_dot`, the same update arithmetic in the
 same order, so every setting makes exactly the updates
 :class:`~perceptron_core.KWPerceptron` makes (the tests check the accuracies
 against it). What this loop adds is the test side, per setting:
@@ -42,8 +42,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from perceptron_core._engine import NO_BOUND, _predict_margin, row_dot
+from perceptron_core._engine import NO_BOUND, _predict_margin
 from perceptron_core._jit import jit
+from perceptron_core.engine.vectors import row_dot
 
 #: Columns of the result's last axis, in this order.
 MODES = ("last", "longest", "voted", "averaged")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perceptron_core import _engine
+from perceptron_core.engine import vectors
 from perceptron_core.experiments._grid_kernel import MODES, run_grid
 from perceptron_core.experiments.grids import Settings
 
@@ -132,7 +132,7 @@ def run_fold(X, y, train, test, settings: Settings, perm_seed: int, *, epochs: i
     X_train = np.ascontiguousarray(X[train])
     # theta_init as KWPerceptron computes it: squared norms of the training
     # part in its given order, averaged by NumPy (pairwise summation).
-    theta_init = float(_engine.squared_norms(X_train).mean())
+    theta_init = float(vectors.squared_norms(X_train).mean())
     order = np.random.RandomState(perm_seed).permutation(len(train))
     Xp = np.ascontiguousarray(X_train[order])  # rows read in order: see linear.py
     yp = np.ascontiguousarray(y[train][order])
@@ -144,7 +144,7 @@ def run_fold(X, y, train, test, settings: Settings, perm_seed: int, *, epochs: i
     correct = np.zeros((len(settings), len(checkpoints), len(MODES)), dtype=np.int64)
     n_updates = np.zeros(len(settings), dtype=np.int64)
     run_grid(Xp, yp, np.ascontiguousarray(G), np.ascontiguousarray(y[test]),
-             _engine.squared_norms(Xp), float(eta), theta_init, theta_init,
+             vectors.squared_norms(Xp), float(eta), theta_init, theta_init,
              settings.tau, settings.lam, settings.alpha, checkpoints, correct, n_updates,
              shortcut)  # fmt: skip
     KERNEL_CALLS += 1

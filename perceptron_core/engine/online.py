@@ -1,0 +1,136 @@
+"""The one compiled on-line driver: epochs, visiting order, early stop, counts and the record.
+
+:func:`run_online` runs a rule of :mod:`perceptron_core.rules` for every
+one-vs-rest problem ``p`` (row ``p`` of the ±1 target matrix ``Y``),
+visiting the rows of ``X`` in ``order``. The rule decides what a visit does;
+the driver counts the updates and mistakes, stops after an epoch without an
+update, and with ``record > 0`` fills three growable ``float64`` tables:
+
+* events, columns :data:`EVENT_COLUMNS`, one row per update
+  (``record=1``) or per visit (``record=2``);
+* updates, columns ``problem, index, coef, theta_delta``: the additive
+  update sequence of :class:`~perceptron_core.trace.Trace` (NaN for rules
+  whose updates are not additive);
+* history, columns ``problem, theta, w_1 ... w_n``: with ``explicit``, every
+  hypothesis (the initial one first), so the app never has to replay a
+  multiplication or a projection.
+
+Stopping early changes nothing but the time: with a fixed visiting order,
+an epoch after one without an update would visit the same examples with the
+same hypothesis.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from perceptron_core import rules
+from perceptron_core._jit import jit
+from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
+
+#: Columns of the event table.
+EVENT_COLUMNS = ("problem", "epoch", "index", "kind", "score", "n_updates")
+#: The length of every rule's tuple of hyper-parameters (padded with zeros): a
+#: tuple lives in registers, where an array's numbers would be reloaded after
+#: every store into the weights (the compiler cannot rule out that they overlap).
+N_HYPER = 8
+#: Columns of the per-problem statistics :func:`run_online` returns.
+STAT_COLUMNS = ("epochs_run", "n_updates", "n_mistakes", "converged")
+
+
+@jit
+def append_row(table, n_rows, row):
+    """Write ``row`` as row ``n_rows`` of ``table``, growing it when full.
+
+    Returns the (possibly new) table; the caller keeps the row count.
+    """
+    if n_rows == table.shape[0]:
+        grown = np.empty((2 * table.shape[0] + 16, table.shape[1]))
+        grown[:n_rows] = table[:n_rows]
+        table = grown
+    table[n_rows, :] = row
+    return table
+
+
+@jit
+def run_online(rule, X, Y, order, counts, model, hp, plan):
+    """Run rule number ``rule`` over ``X`` for every problem.
+
+    Parameters
+    ----------
+    rule : int
+        The rule's number in :func:`perceptron_core.rules.step`.
+    X : (m, n) array; Y : (P, m) float64 array of ±1 targets
+    order : (m,) int64 visiting order
+    counts : (P, m) int64
+        Updates per problem and example so far, updated in place.
+    model : (W, V, S) float64 arrays
+        The rule's state (see :mod:`perceptron_core.rules`), updated in place.
+    hp : tuple of :data:`N_HYPER` floats, the rule's hyper-parameters
+    plan : (n_epochs, stop_early, record, row_offset, epoch_offset, explicit) ints
+        ``record``: 0 nothing, 1 updates, 2 every visit; the offsets number
+        rows and epochs across ``partial_fit`` calls; ``explicit``: record
+        every hypothesis.
+
+    Returns
+    -------
+    events, n_events, updates, n_update_rows, history, n_history_rows : tables
+    stats : (P, 4) int64, columns :data:`STAT_COLUMNS`
+    """
+    n_epochs, stop_early, record, row_offset, epoch_offset, explicit = plan
+    P, m = Y.shape
+    cap = 64 if record else 0
+    events = np.empty((cap, len(EVENT_COLUMNS)))
+    updates = np.empty((cap, 4))
+    history = np.empty((cap if explicit else 0, X.shape[1] + 2))
+    n_ev = n_up = n_hist = 0
+    ev_row = np.empty(len(EVENT_COLUMNS))
+    up_row = np.empty(4)
+    hist_row = np.empty(X.shape[1] + 2)
+    stats = np.zeros((P, len(STAT_COLUMNS)), np.int64)
+    for p in range(P):
+        if record and explicit:
+            hist_row[0] = p
+            hist_row[1] = rules.hypothesis(rule, model, p, hp, hist_row[2:])
+            history = append_row(history, n_hist, hist_row)
+            n_hist += 1
+        n_updates = n_mistakes = 0  # locals, not stats[p]: LLVM keeps them in registers
+        for e in range(n_epochs):
+            updated = False
+            for t in range(m):
+                j = order[t]
+                kind, score, coef, theta_delta = rules.step(
+                    rule, X, Y, p, j, counts[p, j], model, hp
+                )
+                if kind == MISTAKE or kind == MARGIN:
+                    updated = True
+                    n_updates += 1
+                    n_mistakes += kind == MISTAKE
+                    counts[p, j] += 1
+                    if record:
+                        up_row[0] = p
+                        up_row[1] = j + row_offset
+                        up_row[2] = coef
+                        up_row[3] = theta_delta
+                        updates = append_row(updates, n_up, up_row)
+                        n_up += 1
+                        if explicit:
+                            hist_row[1] = rules.hypothesis(rule, model, p, hp, hist_row[2:])
+                            history = append_row(history, n_hist, hist_row)
+                            n_hist += 1
+                if record == 2 or (record == 1 and kind != CORRECT):
+                    ev_row[0] = p
+                    ev_row[1] = e + epoch_offset
+                    ev_row[2] = j + row_offset
+                    ev_row[3] = kind
+                    ev_row[4] = score
+                    ev_row[5] = n_updates
+                    events = append_row(events, n_ev, ev_row)
+                    n_ev += 1
+            stats[p, 0] = e + 1
+            stats[p, 3] = not updated
+            if stop_early and not updated:
+                break
+        stats[p, 1] = n_updates
+        stats[p, 2] = n_mistakes
+    return events, n_ev, updates, n_up, history, n_hist, stats

@@ -1,0 +1,162 @@
+"""Gallant's pocket algorithm (with ratchet): the perceptron that keeps its best weights.
+
+On data that no line separates, the perceptron's weights never settle: the
+last mistakes decide where the line ends up. Gallant's pocket runs the same
+perceptron but keeps aside ("in the pocket") the weights that classified the
+longest run of consecutive examples correctly, and answers with those. With
+the *ratchet*, a longer run is not enough: the new weights must also make
+fewer errors on the whole training set, so the pocket's training error only
+goes down.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from perceptron_core import rules
+from perceptron_core._online import BOOLEAN, COMMON_PARAMETERS, FIT_INTERCEPT, ZeroStartLinear
+from perceptron_core._validation import Number, Param
+from perceptron_core.rules import pocket
+
+__all__ = ["PocketPerceptron"]
+
+
+class PocketPerceptron(ZeroStartLinear):
+    """Gallant's pocket algorithm with ratchet.
+
+    The running weights ``f(x) = <w, x> + b`` start at 0 and learn by the
+    perceptron rule; a run counts the consecutive examples they got right::
+
+        if y * f(x) <= 0:                   # a mistake
+            w <- w + eta * y * x,  b <- b + eta * y,  run <- 0
+        else:
+            run <- run + 1
+            if run > pocket_run and (not ratchet or errors(w, b) < errors(pocket)):
+                pocket <- (w, b),  pocket_run <- run
+
+    where ``errors`` counts the training examples a hypothesis gets wrong.
+    ``coef_`` and ``intercept_`` are the pocket's; prediction is
+    ``sign(<pocket_w, x> + pocket_b)`` with ``sign(0) = -1``. Gallant draws
+    the examples at random with replacement; here they are visited in epochs
+    of one fixed permutation, as by every learner of this package. The
+    trace (``trace_``) replays the running perceptron; ``pocket_run_`` and
+    ``pocket_errors_`` describe what the pocket holds.
+
+    Multi-class targets are learned one-vs-rest.
+
+    Parameters
+    ----------
+    eta : float, default=1.0
+        The learning rate (> 0).
+    ratchet : bool, default=True
+        Replace the pocket only by weights with fewer training errors.
+    fit_intercept : bool, default=True
+    epochs : int, default=100
+        The most passes; training stops after a pass without an update.
+    shuffle : bool, default=True
+    random_state : None, int or numpy generator, default=None
+    record : {"none", "updates", "all"}, default="none"
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_problems, n_features)
+        The pocket's weights.
+    intercept_ : ndarray of shape (n_problems,)
+        The pocket's bias.
+    running_coef_, running_intercept_ : ndarray
+        The running perceptron's weights and bias.
+    pocket_run_ : ndarray of shape (n_problems,)
+        The run of correct visits that put the pocket's weights there.
+    pocket_errors_ : ndarray of shape (n_problems,)
+        Their training errors (counted with the ratchet only; NaN without).
+    n_iter_, n_updates_, n_mistakes_ : int
+    update_counts_ : ndarray of shape (n_problems, n_samples)
+    trace_ : Trace, dict of Trace, or None
+
+    References
+    ----------
+    S. I. Gallant, "Perceptron-based learning algorithms", IEEE Transactions
+    on Neural Networks 1 (1990) 179-191.
+
+    Examples
+    --------
+    Two overlapping clouds: the running perceptron ends wherever its last
+    mistakes left it; the pocket holds the best weights it met.
+
+    >>> import numpy as np
+    >>> from perceptron_core.pocket import PocketPerceptron
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.r_[rng.normal(-1, 1.2, (100, 2)), rng.normal(1, 1.2, (100, 2))]
+    >>> y = np.r_[np.zeros(100), np.ones(100)]
+    >>> clf = PocketPerceptron(epochs=20, random_state=0).fit(X, y)
+    >>> running = ((X @ clf.running_coef_[0] + clf.running_intercept_[0] > 0) == y).mean()
+    >>> bool(clf.score(X, y) >= running), bool(clf.score(X, y) > 0.85)
+    (True, True)
+    """
+
+    _rule = rules.POCKET
+    _n_numbers = 6  # the columns of rules.pocket's S[p]
+    _parameters: ClassVar[dict] = {
+        "eta": Param("the learning rate", (Number(low=0, open_low=True),)),
+        "ratchet": Param(
+            "replace the pocket only by weights with fewer training errors", (BOOLEAN,)
+        ),
+        "fit_intercept": FIT_INTERCEPT,
+        **COMMON_PARAMETERS,
+    }
+
+    def __init__(
+        self,
+        *,
+        eta=1.0,
+        ratchet=True,
+        fit_intercept=True,
+        epochs=100,
+        shuffle=True,
+        random_state=None,
+        record="none",
+    ):
+        self.eta = eta
+        self.ratchet = ratchet
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+
+    def _init_state(self, n_problems, n_features):
+        super()._init_state(n_problems, n_features)
+        W, _, S = self._model
+        S[:, [pocket.POCKET_ERRORS, pocket.ERRORS]] = np.nan  # not counted yet
+        self._model = (W, np.zeros_like(W), S)
+
+    def _hyper(self, X):
+        return self._xb(), self.eta, self.ratchet
+
+    def _coef_intercept(self):
+        _, pocket_w, S = self._model
+        return pocket_w.copy(), S[:, pocket.POCKET_B].copy()
+
+    def _initial_hypotheses(self):
+        """The running perceptron's ``(W, theta)``: the trace replays it."""
+        W, _, S = self._model
+        return W.copy(), -S[:, pocket.B]
+
+    @property
+    def running_coef_(self):
+        return self._model[0].copy()
+
+    @property
+    def running_intercept_(self):
+        return self._model[2][:, pocket.B].copy()
+
+    @property
+    def pocket_run_(self):
+        return self._model[2][:, pocket.POCKET_RUN].astype(np.int64)
+
+    @property
+    def pocket_errors_(self):
+        return self._model[2][:, pocket.POCKET_ERRORS].copy()

@@ -1,0 +1,44 @@
+"""Gentile's ALMA_2: normalised updates against a margin target ``B / sqrt(k)``, in the unit ball.
+
+``hp = (xb, alpha, B, C)``; ``S[p] = (b, k)``. The update is not additive in
+``x`` (the projection rescales ``w``), so the driver records every
+hypothesis. See :class:`perceptron_core.alma.ALMA`.
+"""
+
+import math
+
+from perceptron_core._jit import jit_inline
+from perceptron_core.engine.vectors import dot
+from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
+
+_NAN = math.nan
+
+
+@jit_inline
+def step(X, Y, p, j, a, model, hp):
+    W, _, S = model
+    xb, alpha, B, C = hp[0], hp[1], hp[2], hp[3]
+    x, y, w = X[j], Y[p, j], W[p]
+    norm = math.sqrt(dot(x, x) + xb * xb)
+    if norm == 0:  # an all-zero example carries no information: skipped
+        return CORRECT, 0.0, _NAN, _NAN
+    s = 0.0  # the normalised score <w, x_hat>
+    for i in range(x.shape[0]):
+        s += w[i] * (x[i] / norm)
+    s += S[p, 0] * (xb / norm)
+    k = S[p, 1]
+    gamma_k = B / math.sqrt(k)
+    if y * s <= (1.0 - alpha) * gamma_k:
+        c = C / math.sqrt(k) * y  # eta_k * y
+        for i in range(x.shape[0]):
+            w[i] += c * (x[i] / norm)
+        S[p, 0] += c * (xb / norm)
+        length = math.sqrt(dot(w, w) + S[p, 0] * S[p, 0])
+        if length > 1.0:  # project back onto the unit ball
+            for i in range(x.shape[0]):
+                w[i] /= length
+            S[p, 0] /= length
+        S[p, 1] = k + 1
+        wrong = (s > 0) != (y > 0)
+        return (MISTAKE if wrong else MARGIN), s, _NAN, _NAN
+    return CORRECT, s, _NAN, _NAN

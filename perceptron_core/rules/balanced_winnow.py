@@ -1,0 +1,57 @@
+"""Balanced Winnow: ``w = w+ - w-``; a mistake multiplies ``w+_i`` by ``alpha^(y x_i)`` and
+divides ``w-_i`` by it.
+
+``hp = (xb, alpha)``; ``V`` holds ``w-``, ``W`` holds ``w+``;
+``S[p] = (b+, b-, theta)``. See :class:`perceptron_core.winnow.BalancedWinnow`.
+"""
+
+import math
+
+from perceptron_core._jit import jit, jit_inline
+from perceptron_core.trace import CORRECT, MISTAKE
+
+#: All weights and theta are divided by RESCALE_BY when a weight exceeds
+#: RESCALE_AT: an exact change of scale that changes no prediction.
+RESCALE_AT = 2.0**600
+RESCALE_BY = 2.0**500
+
+
+@jit_inline
+def step(X, Y, p, j, a, model, hp):
+    Wpos, Wneg, S = model
+    xb, alpha = hp[0], hp[1]
+    x, y, wp, wn = X[j], Y[p, j], Wpos[p], Wneg[p]
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += (wp[i] - wn[i]) * x[i]
+    s = s + (S[p, 0] - S[p, 1]) * xb - S[p, 2]
+    if (y > 0 and s < 0) or (y < 0 and s >= 0):
+        # promotion (y = +1) or demotion (y = -1): w+ *= a^(y x), w- /= a^(y x)
+        for i in range(x.shape[0]):
+            if x[i] != 0:
+                f = alpha ** (y * x[i])
+                wp[i] *= f
+                wn[i] /= f
+        if xb != 0:
+            f = alpha ** (y * xb)
+            S[p, 0] *= f
+            S[p, 1] /= f
+        # Real features can grow the weights without bound: rescale before anything
+        # overflows (a power of two, so exact).
+        big = max(S[p, 0], S[p, 1])
+        for i in range(x.shape[0]):
+            big = max(big, wp[i], wn[i])
+        if big > RESCALE_AT:
+            wp /= RESCALE_BY
+            wn /= RESCALE_BY
+            S[p] /= RESCALE_BY
+        return MISTAKE, s, math.nan, math.nan
+    return CORRECT, s, math.nan, math.nan
+
+
+@jit
+def hypothesis(model, p, hp, out):
+    """Write ``w+ - w-`` of problem ``p`` into ``out``; returns the threshold with the bias folded in."""
+    Wpos, Wneg, S = model
+    out[:] = Wpos[p] - Wneg[p]
+    return S[p, 2] - (S[p, 0] - S[p, 1]) * hp[0]

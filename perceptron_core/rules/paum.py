@@ -1,0 +1,31 @@
+"""PAUM(tau_-1, tau_+1): the perceptron with uneven margins, with the λ-trick of its kernel form.
+
+``hp = (eta, R2, tau_neg, tau_pos, lam)``; ``S[p] = (b,)``; ``a`` is the
+example's update count so far (the dual ``a_j`` the λ-term reads). See
+:class:`perceptron_core.paum.PAUMPerceptron`.
+"""
+
+from perceptron_core._jit import jit_inline
+from perceptron_core.engine.vectors import add_row, row_dot
+from perceptron_core.trace import CORRECT, MARGIN, MISTAKE, RESCUED
+
+
+@jit_inline
+def step(X, Y, p, j, a, model, hp):
+    W, _, S = model
+    eta, R2, tau_neg, tau_pos, lam = hp[0], hp[1], hp[2], hp[3], hp[4]
+    y = Y[p, j]
+    tau = tau_pos if y > 0 else tau_neg
+    raw = row_dot(W, p, X, j) + S[p, 0]
+    # λ-trick, kernel form k + lam [x == x']: the example's own term
+    # lam * eta * a_j * y_j (zero until it has caused an update)
+    f = raw + lam * eta * a * y
+    if y * f <= tau:
+        c = eta * y
+        add_row(W, p, c, X, j)
+        S[p, 0] += c * R2
+        wrong = (f > 0) != (y > 0)  # sign(f), sign(0) = -1
+        return (MISTAKE if wrong else MARGIN), f, c, -c * R2
+    if y * raw <= tau:
+        return RESCUED, f, 0.0, 0.0  # only the λ-term kept it out of the margin
+    return CORRECT, f, 0.0, 0.0

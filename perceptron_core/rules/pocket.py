@@ -1,0 +1,60 @@
+"""Gallant's pocket algorithm with ratchet: run the perceptron, keep the best weights in a pocket.
+
+The running weights ``w`` learn by the classic rule. A run counts the
+consecutive examples ``w`` has classified correctly; when the run outlasts
+the pocket's, ``w`` goes into the pocket, and with the ratchet only if it
+also makes fewer errors on the whole training set. The pocket is the
+answer: on data no line separates, it does not wander with the last
+mistakes as the running weights do.
+
+``hp = (xb, eta, ratchet)``; ``V`` holds the pocket weights;
+``S[p] = (b, pocket b, run, pocket run, pocket errors, errors of w)`` (the
+error counts are NaN until counted). See :class:`perceptron_core.pocket.PocketPerceptron`.
+"""
+
+import math
+
+from perceptron_core._jit import jit, jit_inline
+from perceptron_core.engine.vectors import add_row, row_dot
+from perceptron_core.trace import CORRECT, MISTAKE
+
+#: The columns of ``S[p]``.
+B, POCKET_B, RUN, POCKET_RUN, POCKET_ERRORS, ERRORS = range(6)
+NAN = math.nan
+
+
+@jit
+def training_errors(X, Y, p, W, q, b, xb):
+    """How many training examples ``sign(<W[q], x> + b)`` (sign(0) = -1) gets wrong."""
+    errors = 0
+    for j in range(X.shape[0]):
+        errors += (row_dot(W, q, X, j) + b * xb > 0) != (Y[p, j] > 0)
+    return errors
+
+
+@jit_inline
+def step(X, Y, p, j, a, model, hp):
+    W, pocket, S = model
+    xb, eta, ratchet = hp[0], hp[1], hp[2] != 0
+    y = Y[p, j]
+    s = row_dot(W, p, X, j) + S[p, B] * xb
+    if y * s <= 0:  # a mistake: the perceptron's update, and the run starts again
+        add_row(W, p, eta * y, X, j)
+        S[p, B] += eta * y * xb
+        S[p, RUN] = 0
+        S[p, ERRORS] = NAN
+        return MISTAKE, s, eta * y, -eta * y * xb
+    S[p, RUN] += 1
+    if S[p, RUN] > S[p, POCKET_RUN]:
+        if ratchet:  # swap only for fewer training errors (each w counted once)
+            if math.isnan(S[p, POCKET_ERRORS]):
+                S[p, POCKET_ERRORS] = training_errors(X, Y, p, pocket, p, S[p, POCKET_B], xb)
+            if math.isnan(S[p, ERRORS]):
+                S[p, ERRORS] = training_errors(X, Y, p, W, p, S[p, B], xb)
+            if S[p, ERRORS] >= S[p, POCKET_ERRORS]:
+                return CORRECT, s, 0.0, 0.0
+        pocket[p] = W[p]
+        S[p, POCKET_B] = S[p, B]
+        S[p, POCKET_RUN] = S[p, RUN]
+        S[p, POCKET_ERRORS] = S[p, ERRORS]
+    return CORRECT, s, 0.0, 0.0

@@ -1,0 +1,24 @@
+"""The thick separator: update when ``y f(x) <= gamma`` (the textbook perceptron at gamma = 0).
+
+``hp = (xb, eta, gamma)``; ``S[p] = (b,)``. See
+:class:`perceptron_core.thick_separator.ThickSeparatorPerceptron`.
+"""
+
+from perceptron_core._jit import jit_inline
+from perceptron_core.engine.vectors import add_row, row_dot
+from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
+
+
+@jit_inline
+def step(X, Y, p, j, a, model, hp):
+    W, _, S = model
+    xb, eta, gamma = hp[0], hp[1], hp[2]
+    y = Y[p, j]
+    s = row_dot(W, p, X, j) + S[p, 0] * xb
+    if y * s <= gamma:  # wrong side, or right side but inside the slab
+        c = eta * y
+        add_row(W, p, c, X, j)
+        S[p, 0] += c * xb
+        wrong = (s > 0) != (y > 0)  # prediction: sign(s), sign(0) = -1
+        return (MISTAKE if wrong else MARGIN), s, c, -c * xb
+    return CORRECT, s, 0.0, 0.0

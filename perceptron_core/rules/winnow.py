@@ -1,0 +1,41 @@
+"""Littlestone's Winnow: multiply the active weights by alpha on a false negative, divide
+(or zero, or stop at a floor) on a false positive.
+
+``hp = (alpha, eliminate, floor)``; ``S[p] = (theta,)``; prediction is
+positive iff ``<w, x> >= theta``. Updates are multiplicative, so the driver
+records every hypothesis (:func:`hypothesis`). See
+:class:`perceptron_core.winnow.Winnow` and :class:`~perceptron_core.winnow.WinnowR`.
+"""
+
+import math
+
+from perceptron_core._jit import jit, jit_inline
+from perceptron_core.engine.vectors import row_dot
+from perceptron_core.trace import CORRECT, MISTAKE
+
+
+@jit_inline
+def step(X, Y, p, j, a, model, hp):
+    W, _, S = model
+    alpha, eliminate, floor = hp[0], hp[1] != 0, hp[2]
+    x, y, w = X[j], Y[p, j], W[p]
+    s = row_dot(W, p, X, j) - S[p, 0]
+    if y > 0 and s < 0:  # false negative: promotion
+        for i in range(x.shape[0]):
+            if x[i] != 0:
+                w[i] *= alpha
+        return MISTAKE, s, math.nan, 0.0
+    if y < 0 and s >= 0:  # false positive: demotion or elimination
+        for i in range(x.shape[0]):
+            if x[i] != 0:
+                w[i] = 0.0 if eliminate else max(w[i] / alpha, floor)
+        return MISTAKE, s, math.nan, 0.0
+    return CORRECT, s, math.nan, 0.0
+
+
+@jit
+def hypothesis(model, p, hp, out):
+    """Write ``w`` of problem ``p`` into ``out``; returns ``theta``."""
+    W, _, S = model
+    out[:] = W[p]
+    return S[p, 0]

@@ -1,0 +1,87 @@
+"""Gallant's pocket algorithm (with and without ratchet) against a pure-NumPy reference."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.utils.estimator_checks import (
+    parametrize_with_checks as parametrize_with_sklearn_checks,
+)
+from test_online_rules import augment, dot, fitted_events, order_of, shapes, small_data
+
+from perceptron_core.pocket import PocketPerceptron
+
+
+def reference_pocket(X, y, order, *, eta, ratchet, xb, epochs):
+    """Gallant (1990): the perceptron, plus a pocket for the longest run (and fewer errors)."""
+    Xa = np.array([augment(x, xb) for x in X])
+
+    def errors(v):
+        return sum((dot(v, x) > 0) != (label > 0) for x, label in zip(Xa, y))
+
+    w = np.zeros(Xa.shape[1])
+    pocket, run, pocket_run = w.copy(), 0, 0
+    events = []
+    for epoch in range(epochs):
+        updated = False
+        for j in order:
+            s = dot(w, Xa[j])
+            if y[j] * s <= 0:
+                w = w + eta * y[j] * Xa[j]
+                run = 0
+                events.append((epoch, j, "mistake"))
+                updated = True
+            else:
+                run += 1
+                if run > pocket_run and (not ratchet or errors(w) < errors(pocket)):
+                    pocket, pocket_run = w.copy(), run
+        if not updated:
+            break
+    return w, pocket, pocket_run, events
+
+
+@settings(max_examples=60, deadline=None)
+@given(eta=st.sampled_from([1.0, 0.25]), ratchet=st.booleans(), **shapes)
+def test_pocket_matches_reference(eta, ratchet, m, n, seed, integer, fit_intercept, epochs):
+    X, y = small_data(seed, m, n, integer)
+    clf = PocketPerceptron(eta=eta, ratchet=ratchet, fit_intercept=fit_intercept, epochs=epochs,
+                           random_state=seed, record="updates").fit(X, y)  # fmt: skip
+    w, pocket, pocket_run, events = reference_pocket(
+        X, y, order_of(seed, m), eta=eta, ratchet=ratchet, xb=float(fit_intercept), epochs=epochs
+    )
+    assert fitted_events(clf) == events
+    np.testing.assert_allclose(clf.running_coef_[0], w[:-1], rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(clf.coef_[0], pocket[:-1], rtol=1e-9, atol=1e-12)
+    if fit_intercept:
+        np.testing.assert_allclose(clf.intercept_[0], pocket[-1], rtol=1e-9, atol=1e-12)
+    assert clf.pocket_run_[0] == pocket_run
+    # the trace replays the running perceptron
+    W, theta = clf.trace_.hypotheses()
+    np.testing.assert_allclose(W[-1], clf.running_coef_[0], rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(-theta[-1], clf.running_intercept_[0], rtol=1e-9, atol=1e-12)
+
+
+def test_the_ratchet_keeps_the_fewest_errors_on_noisy_data():
+    rng = np.random.default_rng(3)
+    X = np.r_[rng.normal(-1, 1.3, (150, 2)), rng.normal(1, 1.3, (150, 2))]
+    y = np.r_[np.zeros(150), np.ones(150)].astype(int)
+    clf = PocketPerceptron(epochs=30, random_state=0).fit(X, y)
+    running = (X @ clf.running_coef_[0] + clf.running_intercept_[0] > 0) == y
+    assert clf.score(X, y) >= running.mean()
+    assert clf.pocket_errors_[0] == round((1 - clf.score(X, y)) * len(y))
+    plain = PocketPerceptron(epochs=30, ratchet=False, random_state=0).fit(X, y)
+    assert np.isnan(plain.pocket_errors_[0])  # without the ratchet nothing is counted
+
+
+def test_multiclass_is_one_vs_rest():
+    rng = np.random.default_rng(0)
+    centers = np.array([[0.0, 4.0], [4.0, -2.0], [-4.0, -2.0]])
+    labels = rng.integers(0, 3, size=90)
+    X = centers[labels] + rng.normal(size=(90, 2))
+    clf = PocketPerceptron(record="all", random_state=0).fit(X, labels)
+    assert set(clf.trace_) == {0, 1, 2} and clf.coef_.shape == (3, 2)
+    assert clf.score(X, labels) > 0.9
+
+
+@parametrize_with_sklearn_checks([PocketPerceptron(), PocketPerceptron(ratchet=False)])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
