@@ -12,7 +12,7 @@ import numpy as np
 import streamlit as st
 
 from lessons._basics import seed_control
-from perceptron_core import _engine
+from perceptron_core.rules import kw
 from ui.datasource import DataRequest
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 from ui.payload.extras import Panel, Text, Value
@@ -213,8 +213,11 @@ Numbers from the run above:
     )
 
 show_code(
-    _engine._epoch,
-    intro="One epoch of the compiled loop that trained the run above. The update is the "
-    "`if yhat != y` branch: `W[c, i] += step_w * X[j, i]` with `step_w = eta * y`, and "
-    "`theta[c] -= step_w * C`.",
+    kw.decide,
+    kw.predict_margin,
+    kw.update,
+    intro="What the compiled trainer does with each example of the run above. `decide` "
+    "compares the prediction with the label (the λ and α lines are switches of lessons 5 "
+    "and 7, off here); on a mistake `update` adds `eta * y * x` to w and moves θ by "
+    "`-eta * y * C`.",
 )

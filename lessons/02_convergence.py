@@ -14,8 +14,9 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from lessons._basics import at_end, seed_control
-from perceptron_core import Perceptron, _engine
+from perceptron_core import Perceptron
 from perceptron_core.datasets import make_separable
+from perceptron_core.rules import kw
 from ui.datasource import DataRequest
 from ui.diagnostics import novikoff_bound
 from ui.lesson import (
@@ -291,8 +292,9 @@ if research_result is not None:
     )
 
 show_code(
-    _engine._epoch,
+    kw.decide,
+    kw.update,
     novikoff_bound,
-    intro="The loop that makes the updates the bound counts (the `if yhat != y` branch), "
-    "and the function that computes the bound with the threshold folded in.",
+    intro="The decision and the update that the bound counts, and the function that "
+    "computes the bound with the threshold folded in.",
 )

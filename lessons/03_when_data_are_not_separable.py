@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from lessons._basics import accuracy, at_end, line_accuracies, noisy_line, seed_control
-from perceptron_core import _engine
+from perceptron_core.rules import kw
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 from ui.payload.extras import Panel, Trail
 from ui.style import BLUE, ORANGE, Show
@@ -192,7 +192,8 @@ above:
     )
 
 show_code(
-    _engine._epoch,
-    intro="The same loop as in lesson 1: nothing in it knows whether the data are "
-    "separable, so on noisy labels the `if yhat != y` branch fires in every epoch.",
+    kw.decide,
+    kw.update,
+    intro="The same rule as in lesson 1: nothing in it knows whether the data are "
+    "separable, so on noisy labels `decide` finds mistakes in every epoch.",
 )

@@ -182,11 +182,12 @@ comparison, without a margin, computed live:
 )
 
 show_code(
-    _engine._epoch,
+    _engine.note_correct,
+    _engine.note_update,
     HypothesisRecord.longest,
     HypothesisRecord.averaged,
     HypothesisRecord.voted_scores,
-    intro="The loop counts the votes: `votes[c, k] += 1` for a correct prediction, the "
+    intro="The trainer counts the votes: `votes[c, k] += 1` for a correct prediction, the "
     "survival tally `state[c, 0]` and the longest survivor `state[c, 2]`, reset only "
     "by an update. The record then builds the other predictors from the stored updates.",
 )

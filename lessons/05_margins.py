@@ -20,8 +20,7 @@ from lessons._basics import (
     noisy_line,
     seed_control,
 )
-from perceptron_core import _engine
-from perceptron_core.thick_separator import _thick_separator_epochs
+from perceptron_core.rules import kw, thick_separator
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 from ui.payload.extras import Panel, Text, Value
 from ui.style import Show
@@ -215,9 +214,9 @@ if table is not None:
     st.markdown(margin_gain(table))
 
 show_code(
-    _engine._predict_margin,
-    _thick_separator_epochs,
-    intro="PAM changes only the test: `_predict_margin` returns 0 inside the band, which "
-    "differs from every label, so the loop of lesson 1 updates. The thick separator has "
-    "its own loop; its test is `if y * s <= gamma`.",
+    kw.predict_margin,
+    thick_separator.step,
+    intro="PAM changes only the test: `predict_margin` returns 0 inside the band, which "
+    "differs from every label, so lesson 1's `decide` calls for an update. The thick "
+    "separator's rule tests `if y * s <= gamma`.",
 )

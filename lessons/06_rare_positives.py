@@ -18,7 +18,7 @@ from lessons._basics import at_end, seed_control
 from lessons._charts import one_decimal
 from perceptron_core.experiments import RunOptions, paum_study, resolve
 from perceptron_core.metrics import average_precision, precision_recall_curve
-from perceptron_core.paum import _paum_epochs
+from perceptron_core.rules import paum
 from ui.datasource import DataRequest
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 from ui.payload.extras import Curves, Panel, Text, Value
@@ -275,8 +275,8 @@ if table is not None:
     )
 
 show_code(
-    _paum_epochs,
+    paum.step,
     intro="The test is `if y * f <= tau` with `tau = tau_pos if y > 0 else tau_neg`; the "
-    "update adds `eta * y * x` to w and `eta * y * R2` to b. (The `lam_step` term is "
-    "lesson 7's λ-trick.)",
+    "update adds `eta * y * x` to w and `eta * y * R2` to b. (The `lam * eta * a * y` "
+    "term is lesson 7's λ-trick.)",
 )

@@ -26,8 +26,8 @@ from lessons._basics import (
     seed_control,
 )
 from lessons._charts import one_decimal
-from perceptron_core import _engine
 from perceptron_core.experiments import RunOptions, kw_sets, kw_settings, parameter_search
+from perceptron_core.rules import kw
 from ui.learners import KW_SWITCHES_OFF
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 from ui.payload.extras import Panel, Value
@@ -289,8 +289,8 @@ if table is not None:
     st.markdown(gains(table.data))
 
 show_code(
-    _engine._epoch,
-    intro="The KW loop of lesson 1 with both switches: `s += y * lam * norms2[j]` when "
+    kw.decide,
+    intro="Lesson 1's decision with both switches: `raw + y * lam * norms2[j]` once "
     "`a > 0` is the indicator form, and `if a < alpha_bound` is the α-bound. PAUM's kernel "
-    "form is the line `f = raw + lam_step * counts[p, j] * y` of lesson 6's code.",
+    "form is the line `f = raw + lam * eta * a * y` of lesson 6's code.",
 )

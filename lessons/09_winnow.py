@@ -19,7 +19,7 @@ from lessons._basics import seed_control
 from lessons._charts import one_decimal, small_chart
 from perceptron_core import Perceptron, Winnow, make_k_of_n_disjunction
 from perceptron_core.experiments import derive_seed
-from perceptron_core.winnow import _winnow_epochs
+from perceptron_core.rules import winnow
 from ui.lesson import CHART_CONFIG, check_question, lesson_header, research, show_code, try_this
 from ui.style import BLUE, GREY, ORANGE, VERMILLION
 
@@ -263,8 +263,8 @@ st.markdown(
 )
 
 show_code(
-    _winnow_epochs,
+    winnow.step,
     intro="Promotion is `w[i] *= alpha` for the active features on a false negative, "
     "demotion `w[i] = max(w[i] / alpha, floor)` on a false positive (floor 0 for Winnow). "
-    "The perceptron's rule, for comparison, is the `W[c, i] += step_w * X[j, i]` of lesson 1.",
+    "The perceptron's rule, for comparison, is lesson 1's `update`: `w += eta * y * x`.",
 )

@@ -42,20 +42,11 @@ from numba.extending import intrinsic
 
 from perceptron_core._jit import jit
 from perceptron_core.engine.vectors import row_dot
-from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
+from perceptron_core.rules import kw
+from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE
 
 #: ``alpha_bound=None`` (no bound) is passed to the kernel as this count.
 NO_BOUND = np.iinfo(np.int64).max
-
-
-@jit
-def _predict_margin(s, theta, t):
-    """SPEC §1 step 2: -1 below the band, +1 above it, 0 inside it."""
-    if s < theta - t:
-        return -1.0
-    if s > theta + t:
-        return 1.0
-    return 0.0
 
 
 @jit
@@ -108,18 +99,15 @@ def note_update(
 
 
 @jit
-def note_correct(c, k, votes, state, rescued):
-    """SPEC §1 step 4: hypothesis ``k`` of problem ``c`` earns a vote; returns the event.
-
-    ``rescued``: the prediction is right only thanks to the λ-trick (the
-    event the app marks; the vote counts all the same).
+def note_correct(c, k, votes, state):
+    """SPEC §1 step 4: hypothesis ``k`` of problem ``c`` earns a vote (also when the
+    prediction is right only thanks to the λ-trick) and its survival tally grows.
     """
     votes[c, k] += 1
     state[c, 0] += 1
     if state[c, 0] > state[c, 1]:
         state[c, 1] = state[c, 0]
         state[c, 2] = k
-    return RESCUED if rescued else CORRECT
 
 
 @jit
@@ -195,7 +183,6 @@ def _epoch(
     """
     m = X.shape[0]
     K = Y.shape[0]
-    use_lam = lam > 0.0
     for p in range(p0, p1):
         j = order[p]
         if ahead > 0 and p + ahead < m:
@@ -207,29 +194,17 @@ def _epoch(
         for c in range(K):
             y = Y[c, j]
             a = counts[c, j]
-            s = row_dot(W, c, X, j)
-            raw = s
-            if use_lam and a > 0:
-                s += y * lam * norms2[j]  # λ-trick: a push towards the own label
-            yhat = _predict_margin(s, theta[c], t_margin)
-            k = n_upd[c]
-            if yhat != y:
-                if a < alpha_bound:
-                    kind = MISTAKE if yhat == -y else MARGIN
-                    step_w = eta * y
-                    for i in range(X.shape[1]):
-                        W[c, i] += step_w * X[j, i]
-                    # minus: the classifier is sign(<w,x> - theta) (see SPEC §1)
-                    theta[c] -= step_w * C
-                    note_update(
-                        c, j, k, a, kind, s, step, e, counts, state, n_upd,
-                        upd_rows, upd_step, upd_kind, upd_score, record_updates, epoch_updates,
-                    )  # fmt: skip
-                else:
-                    kind = BLOCKED
-            else:
-                rescued = use_lam and a > 0 and _predict_margin(raw, theta[c], t_margin) != y
-                kind = note_correct(c, k, votes, state, rescued)
+            kind, s = kw.decide(
+                row_dot(W, c, X, j), y, a, theta[c], t_margin, lam, norms2, j, alpha_bound
+            )
+            if kind == MISTAKE or kind == MARGIN:
+                kw.update(W, c, X, j, theta, eta, C, y)
+                note_update(
+                    c, j, n_upd[c], a, kind, s, step, e, counts, state, n_upd,
+                    upd_rows, upd_step, upd_kind, upd_score, record_updates, epoch_updates,
+                )  # fmt: skip
+            elif kind != BLOCKED:
+                note_correct(c, n_upd[c], votes, state)
             note_visit(visit_kind, visit_score, c, step - visit0, kind, s)
         step += 1
 

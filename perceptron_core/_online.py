@@ -90,6 +90,8 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
     _rule: ClassVar[int]
     #: True for rules whose trace stores explicit hypotheses (weight_history).
     _explicit_history = False
+    #: True for rules that answer with an earlier hypothesis (the trace's ``answer``).
+    _answers = False
 
     # ---- hooks for subclasses -------------------------------------------
 
@@ -237,6 +239,7 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
                     x_rows=x_rows,
                     weight_history=wh,
                     theta_history=th,
+                    answer=ev[:, 6].astype(np.int64) if self._answers else None,
                 )
             )
         return traces

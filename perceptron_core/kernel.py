@@ -44,7 +44,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from perceptron_core import _engine
 from perceptron_core._engine import (
-    _predict_margin,
     grown_records,
     note_correct,
     note_update,
@@ -64,6 +63,7 @@ from perceptron_core._validation import (
 from perceptron_core.engine import vectors
 from perceptron_core.linear import MAX_RECORDED_EVENTS, MODES, KWPerceptron
 from perceptron_core.metrics import sparsity
+from perceptron_core.rules import kw
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE, Trace
 
 __all__ = ["AveragedKernelPerceptron", "KernelPerceptron", "KernelTrace"]
@@ -186,7 +186,8 @@ def _dual_epoch(
 ):  # fmt: skip
     """One epoch of SPEC §1 in dual form: scores are read, columns are added.
 
-    The decisions are those of :func:`perceptron_core._engine._epoch` and the
+    The decisions are :func:`perceptron_core.rules.kw.decide`, as in
+    :func:`perceptron_core._engine._epoch`, and the
     bookkeeping (votes, survival tally, records) is its very code
     (:func:`~perceptron_core._engine.note_update`,
     :func:`~perceptron_core._engine.note_correct`); only the score
@@ -194,40 +195,30 @@ def _dual_epoch(
     added to every running score instead of ``x_j`` added to ``w``) differ.
     """
     K, m = Y.shape
-    use_lam = lam > 0.0
     for p in range(m):
         j = order[p]
         slot = -1  # the column of j is fetched once per visit, for all problems
         for c in range(K):
             y = Y[c, j]
             a = counts[c, j]
-            s = S[c, j]
-            raw = s
-            if use_lam and a > 0:
-                s += y * lam * diag[j]  # λ-trick: k(x_j, x_j) plays ||x_j||^2
-            yhat = _predict_margin(s, theta[c], t_margin)
-            k = n_upd[c]
-            if yhat != y:
-                if a < alpha_bound:
-                    kind = MISTAKE if yhat == -y else MARGIN
-                    if slot < 0:
-                        slot = _fetch_column(
-                            j, X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, uses,
-                            stats,
-                        )  # fmt: skip
-                    step_w = eta * y
-                    for r in range(m):
-                        S[c, r] += step_w * cache[slot, r]
-                    theta[c] -= step_w * C  # minus: f = ... - theta (SPEC §1)
-                    note_update(
-                        c, j, k, a, kind, s, step, e, counts, state, n_upd,
-                        upd_rows, upd_step, upd_kind, upd_score, record_updates, epoch_updates,
+            # the λ-trick's k(x_j, x_j) plays ||x_j||^2
+            kind, s = kw.decide(S[c, j], y, a, theta[c], t_margin, lam, diag, j, alpha_bound)
+            if kind == MISTAKE or kind == MARGIN:
+                if slot < 0:
+                    slot = _fetch_column(
+                        j, X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, uses,
+                        stats,
                     )  # fmt: skip
-                else:
-                    kind = BLOCKED
-            else:
-                rescued = use_lam and a > 0 and _predict_margin(raw, theta[c], t_margin) != y
-                kind = note_correct(c, k, votes, state, rescued)
+                step_w = eta * y
+                for r in range(m):
+                    S[c, r] += step_w * cache[slot, r]
+                theta[c] -= step_w * C  # minus: f = ... - theta (SPEC §1)
+                note_update(
+                    c, j, n_upd[c], a, kind, s, step, e, counts, state, n_upd,
+                    upd_rows, upd_step, upd_kind, upd_score, record_updates, epoch_updates,
+                )  # fmt: skip
+            elif kind != BLOCKED:
+                note_correct(c, n_upd[c], votes, state)
             note_visit(visit_kind, visit_score, c, step - visit0, kind, s)
         step += 1
 

@@ -41,8 +41,9 @@ class PocketPerceptron(ZeroStartLinear):
     ``sign(<pocket_w, x> + pocket_b)`` with ``sign(0) = -1``. Gallant draws
     the examples at random with replacement; here they are visited in epochs
     of one fixed permutation, as by every learner of this package. The
-    trace (``trace_``) replays the running perceptron; ``pocket_run_`` and
-    ``pocket_errors_`` describe what the pocket holds.
+    trace (``trace_``) replays the running perceptron, and its ``answer``
+    says which of its hypotheses the pocket held after each event;
+    ``pocket_run_`` and ``pocket_errors_`` describe what the pocket holds.
 
     Multi-class targets are learned one-vs-rest.
 
@@ -98,7 +99,8 @@ class PocketPerceptron(ZeroStartLinear):
     """
 
     _rule = rules.POCKET
-    _n_numbers = 6  # the columns of rules.pocket's S[p]
+    _n_numbers = 8  # the columns of rules.pocket's S[p]
+    _answers = True
     _parameters: ClassVar[dict] = {
         "eta": Param("the learning rate", (Number(low=0, open_low=True),)),
         "ratchet": Param(

@@ -65,6 +65,10 @@ class Trace:
     weight_history, theta_history : ndarray or None
         Explicit hypotheses, shapes ``(n_updates + 1, n_features)`` and
         ``(n_updates + 1,)``, for learners whose updates are not additive.
+    answer : ndarray of shape (n_events,) or None
+        For learners that answer with an earlier hypothesis than the latest
+        (the pocket algorithm): after each event, the number ``k`` of the
+        hypothesis they answer with. None: the latest (``n_updates``).
 
     Examples
     --------
@@ -95,6 +99,7 @@ class Trace:
     x_rows: dict = field(default_factory=dict, repr=False)
     weight_history: np.ndarray | None = field(default=None, repr=False)
     theta_history: np.ndarray | None = field(default=None, repr=False)
+    answer: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def n_events(self) -> int:
@@ -163,4 +168,5 @@ class Trace:
             x_rows={**self.x_rows, **other.x_rows},
             weight_history=wh,
             theta_history=th,
+            answer=None if self.answer is None else np.concatenate([self.answer, other.answer]),
         )

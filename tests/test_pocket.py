@@ -20,23 +20,25 @@ def reference_pocket(X, y, order, *, eta, ratchet, xb, epochs):
 
     w = np.zeros(Xa.shape[1])
     pocket, run, pocket_run = w.copy(), 0, 0
-    events = []
+    k = pocket_k = 0  # updates so far; the update after which the pocket's w arose
+    events, answers = [], []
     for epoch in range(epochs):
         updated = False
         for j in order:
             s = dot(w, Xa[j])
             if y[j] * s <= 0:
                 w = w + eta * y[j] * Xa[j]
-                run = 0
+                run, k = 0, k + 1
                 events.append((epoch, j, "mistake"))
                 updated = True
             else:
                 run += 1
                 if run > pocket_run and (not ratchet or errors(w) < errors(pocket)):
-                    pocket, pocket_run = w.copy(), run
+                    pocket, pocket_run, pocket_k = w.copy(), run, k
+            answers.append(pocket_k)
         if not updated:
             break
-    return w, pocket, pocket_run, events
+    return w, pocket, pocket_run, events, answers
 
 
 @settings(max_examples=60, deadline=None)
@@ -45,7 +47,7 @@ def test_pocket_matches_reference(eta, ratchet, m, n, seed, integer, fit_interce
     X, y = small_data(seed, m, n, integer)
     clf = PocketPerceptron(eta=eta, ratchet=ratchet, fit_intercept=fit_intercept, epochs=epochs,
                            random_state=seed, record="updates").fit(X, y)  # fmt: skip
-    w, pocket, pocket_run, events = reference_pocket(
+    w, pocket, pocket_run, events, answers = reference_pocket(
         X, y, order_of(seed, m), eta=eta, ratchet=ratchet, xb=float(fit_intercept), epochs=epochs
     )
     assert fitted_events(clf) == events
@@ -58,6 +60,10 @@ def test_pocket_matches_reference(eta, ratchet, m, n, seed, integer, fit_interce
     W, theta = clf.trace_.hypotheses()
     np.testing.assert_allclose(W[-1], clf.running_coef_[0], rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(-theta[-1], clf.running_intercept_[0], rtol=1e-9, atol=1e-12)
+    # and says after each visit which of its hypotheses the pocket holds
+    every = PocketPerceptron(**clf.get_params() | {"record": "all"}).fit(X, y).trace_
+    assert every.answer.tolist() == answers
+    np.testing.assert_allclose(W[answers[-1]], clf.coef_[0], rtol=1e-9, atol=1e-12)
 
 
 def test_the_ratchet_keeps_the_fewest_errors_on_noisy_data():

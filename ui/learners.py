@@ -27,6 +27,7 @@ from perceptron_core.average_algorithm import AverageAlgorithm
 from perceptron_core.kernel import KernelPerceptron
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_core.passive_aggressive import PassiveAggressive
+from perceptron_core.pocket import PocketPerceptron
 from perceptron_core.paum import PAUMPerceptron
 from perceptron_core.relative_update import RelativeUpdatePerceptron
 from perceptron_core.thick_separator import ThickSeparatorPerceptron
@@ -436,6 +437,28 @@ LEARNERS: dict[str, Learner] = {
             r"\text{update if } y\,(\langle w,x\rangle+b) \le \gamma: \\ "
             r"w \leftarrow w + \eta\,y\,x,\quad b \leftarrow b + \eta\,y",
             band=lambda est: (-float(est.gamma), float(est.gamma)) if est.gamma > 0 else None,
+        ),
+        Learner(
+            "pocket",
+            "Pocket algorithm (Gallant)",
+            "The classic perceptron moves the line; the pocket keeps the weights with the "
+            "longest run of correct answers, and answers with those.",
+            PocketPerceptron,
+            (
+                Setting("eta", "Learning rate η", 1.0, "Length of each update arrow.", 0.05, 2.0, 0.05),
+                Setting(
+                    "ratchet",
+                    "Ratchet",
+                    True,
+                    "On: a longer run goes into the pocket only if it also makes fewer "
+                    "training errors.",
+                ),
+                INTERCEPT,
+            ),
+            r"\text{if } y\,(\langle w,x\rangle+b) \le 0: \ w \leftarrow w + \eta\,y\,x,"
+            r"\ b \leftarrow b + \eta\,y,\ \text{run} \leftarrow 0 \\ "
+            r"\text{else run} \mathrel{+}= 1;\ \text{if run} > \text{run}_{pocket}"
+            r"\text{ (ratchet: and fewer errors): pocket} \leftarrow w",
         ),
         Learner(
             "relative",

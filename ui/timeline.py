@@ -76,18 +76,23 @@ class Timeline:
 
     @classmethod
     def from_trace(cls, trace, n_samples: int) -> Timeline:
-        """A single learner whose hypothesis changes at each update event."""
+        """A single learner: the hypothesis it answers with after each event."""
         if not trace.visits:
             raise ValueError("The playground needs a trace of every visit (record='all').")
-        updating = np.isin(trace.kind, UPDATE_KINDS)
         W, theta = trace.hypotheses()
+        if trace.answer is None:  # the latest hypothesis: each update replaces it
+            after = trace.n_updates.copy()
+            before = after - np.isin(trace.kind, UPDATE_KINDS)
+        else:  # an earlier one (the pocket)
+            after = trace.answer.copy()
+            before = np.concatenate(([0], after[:-1]))
         return cls(
             epoch=trace.epoch,
             index=trace.index,
             kind=trace.kind[None],
             score=trace.score[None],
-            before=trace.n_updates - updating,
-            after=trace.n_updates.copy(),
+            before=before,
+            after=after,
             W=np.asarray(W, dtype=np.float64)[None],
             theta=np.asarray(theta, np.float64)[None],
             n_samples=int(n_samples),

@@ -7,7 +7,9 @@ the driver counts the updates and mistakes, stops after an epoch without an
 update, and with ``record > 0`` fills three growable ``float64`` tables:
 
 * events, columns :data:`EVENT_COLUMNS`, one row per update
-  (``record=1``) or per visit (``record=2``);
+  (``record=1``) or per visit (``record=2``); ``answer`` is the hypothesis
+  the learner answers with after the event (see
+  :func:`perceptron_core.rules.answer`);
 * updates, columns ``problem, index, coef, theta_delta``: the additive
   update sequence of :class:`~perceptron_core.trace.Trace` (NaN for rules
   whose updates are not additive);
@@ -29,7 +31,7 @@ from perceptron_core._jit import jit
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 
 #: Columns of the event table.
-EVENT_COLUMNS = ("problem", "epoch", "index", "kind", "score", "n_updates")
+EVENT_COLUMNS = ("problem", "epoch", "index", "kind", "score", "n_updates", "answer")
 #: The length of every rule's tuple of hyper-parameters (padded with zeros): a
 #: tuple lives in registers, where an array's numbers would be reloaded after
 #: every store into the weights (the compiler cannot rule out that they overlap).
@@ -125,6 +127,7 @@ def run_online(rule, X, Y, order, counts, model, hp, plan):
                     ev_row[3] = kind
                     ev_row[4] = score
                     ev_row[5] = n_updates
+                    ev_row[6] = rules.answer(rule, model, p, n_updates)
                     events = append_row(events, n_ev, ev_row)
                     n_ev += 1
             stats[p, 0] = e + 1

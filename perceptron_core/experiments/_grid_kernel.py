@@ -42,9 +42,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from perceptron_core._engine import NO_BOUND, _predict_margin
+from perceptron_core._engine import NO_BOUND
 from perceptron_core._jit import jit
 from perceptron_core.engine.vectors import row_dot
+from perceptron_core.rules import kw
+from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE
 
 #: Columns of the result's last axis, in this order.
 MODES = ("last", "longest", "voted", "averaged")
@@ -171,7 +173,6 @@ def run_grid(X, y, G, y_test, norms2, eta, C, theta_init, taus, lams, alphas, ch
     for s in range(taus.shape[0]):
         t_margin = taus[s] * theta_init  # as KWPerceptron: float(tau) * theta_init_
         lam = lams[s]
-        use_lam = lam > 0.0
         alpha = alphas[s]
         W[:] = 0.0
         counts[:] = 0
@@ -194,41 +195,39 @@ def run_grid(X, y, G, y_test, norms2, eta, C, theta_init, taus, lams, alphas, ch
             for p in range(m):
                 yp = y[p]
                 a = counts[p]
-                score = row_dot(W, 0, X, p)
-                if use_lam and a > 0:
-                    score += yp * lam * norms2[p]  # λ-trick, exactly as the engine adds it
-                yhat = _predict_margin(score, theta, t_margin)
-                if yhat != yp:
-                    if a < alpha:
-                        if longest_is_current:  # the longest survivor is closing
-                            Ld[:] = d
-                            theta_ls = theta
-                            longest_is_current = False
-                        step_w = eta * yp
-                        # Hypothesis k closes with its final vote, then the update
-                        # moves every test score. One pass does both, written out
-                        # here: as a called function it ran 2.5 times slower
-                        # (not inlined, plus the aliasing checks at each call).
-                        if k >= 1 and vote > 0:
-                            c = np.float64(vote)
-                            for t in range(T):
-                                diff = d[t] - theta
-                                V[t] += c * (1.0 if diff > 0.0 else (-1.0 if diff < 0.0 else 0.0))
-                                A[t] += c * diff
-                                d[t] += step_w * G[p, t]
-                            total_votes += vote
-                        else:
-                            for t in range(T):
-                                d[t] += step_w * G[p, t]
-                        for i in range(X.shape[1]):
-                            W[0, i] += step_w * X[p, i]
-                        theta -= step_w * C  # minus: the classifier is sign(<w,x> - theta)
-                        counts[p] = a + 1
-                        k += 1
-                        vote = 0
-                        tally = 0
-                        updates += 1
-                else:
+                kind, _ = kw.decide(
+                    row_dot(W, 0, X, p), yp, a, theta, t_margin, lam, norms2, p, alpha
+                )
+                if kind == MISTAKE or kind == MARGIN:
+                    if longest_is_current:  # the longest survivor is closing
+                        Ld[:] = d
+                        theta_ls = theta
+                        longest_is_current = False
+                    step_w = eta * yp
+                    # Hypothesis k closes with its final vote, then the update
+                    # moves every test score. One pass does both, written out
+                    # here: as a called function it ran 2.5 times slower
+                    # (not inlined, plus the aliasing checks at each call).
+                    if k >= 1 and vote > 0:
+                        c = np.float64(vote)
+                        for t in range(T):
+                            diff = d[t] - theta
+                            V[t] += c * (1.0 if diff > 0.0 else (-1.0 if diff < 0.0 else 0.0))
+                            A[t] += c * diff
+                            d[t] += step_w * G[p, t]
+                        total_votes += vote
+                    else:
+                        for t in range(T):
+                            d[t] += step_w * G[p, t]
+                    for i in range(X.shape[1]):
+                        W[0, i] += step_w * X[p, i]
+                    theta -= step_w * C  # minus: the classifier is sign(<w,x> - theta)
+                    counts[p] = a + 1
+                    k += 1
+                    vote = 0
+                    tally = 0
+                    updates += 1
+                elif kind != BLOCKED:
                     vote += 1
                     tally += 1
                     if tally > best_tally:

@@ -67,6 +67,17 @@ def step(rule, X, Y, p, j, a, model, hp):
     return pocket.step(X, Y, p, j, a, model, hp)
 
 
+@jit_inline
+def answer(rule, model, p, n_updates):
+    """The number of the hypothesis problem ``p`` answers with, after ``n_updates`` updates.
+
+    The latest, but for the pocket algorithm, which answers with its pocket.
+    """
+    if rule == POCKET:
+        return pocket.answer(model, p)
+    return n_updates
+
+
 @jit
 def hypothesis(rule, model, p, hp, out):
     """Write problem ``p``'s weights into ``out``; returns its threshold ``theta``.

@@ -8,8 +8,8 @@ answer: on data no line separates, it does not wander with the last
 mistakes as the running weights do.
 
 ``hp = (xb, eta, ratchet)``; ``V`` holds the pocket weights;
-``S[p] = (b, pocket b, run, pocket run, pocket errors, errors of w)`` (the
-error counts are NaN until counted). See :class:`perceptron_core.pocket.PocketPerceptron`.
+``S[p]`` its numbers (see :data:`B` and the names after it; the error counts
+are NaN until counted). See :class:`perceptron_core.pocket.PocketPerceptron`.
 """
 
 import math
@@ -18,8 +18,10 @@ from perceptron_core._jit import jit, jit_inline
 from perceptron_core.engine.vectors import add_row, row_dot
 from perceptron_core.trace import CORRECT, MISTAKE
 
-#: The columns of ``S[p]``.
-B, POCKET_B, RUN, POCKET_RUN, POCKET_ERRORS, ERRORS = range(6)
+#: The columns of ``S[p]``: the bias, the run, the updates so far and the errors of
+#: the running perceptron; the same for the pocket (its "updates": the number
+#: of the running hypothesis it holds).
+B, RUN, UPDATES, ERRORS, POCKET_B, POCKET_RUN, POCKET_K, POCKET_ERRORS = range(8)
 NAN = math.nan
 
 
@@ -42,6 +44,7 @@ def step(X, Y, p, j, a, model, hp):
         add_row(W, p, eta * y, X, j)
         S[p, B] += eta * y * xb
         S[p, RUN] = 0
+        S[p, UPDATES] += 1
         S[p, ERRORS] = NAN
         return MISTAKE, s, eta * y, -eta * y * xb
     S[p, RUN] += 1
@@ -56,5 +59,12 @@ def step(X, Y, p, j, a, model, hp):
         pocket[p] = W[p]
         S[p, POCKET_B] = S[p, B]
         S[p, POCKET_RUN] = S[p, RUN]
+        S[p, POCKET_K] = S[p, UPDATES]
         S[p, POCKET_ERRORS] = S[p, ERRORS]
     return CORRECT, s, 0.0, 0.0
+
+
+@jit
+def answer(model, p):
+    """The number of the running hypothesis the pocket holds (0: the initial one)."""
+    return int(model[2][p, POCKET_K])
