@@ -27,8 +27,8 @@ from perceptron_core.average_algorithm import AverageAlgorithm
 from perceptron_core.kernel import KernelPerceptron
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_core.passive_aggressive import PassiveAggressive
-from perceptron_core.pocket import PocketPerceptron
 from perceptron_core.paum import PAUMPerceptron
+from perceptron_core.pocket import PocketPerceptron
 from perceptron_core.relative_update import RelativeUpdatePerceptron
 from perceptron_core.thick_separator import ThickSeparatorPerceptron
 from perceptron_core.winnow import BalancedWinnow
