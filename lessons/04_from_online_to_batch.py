@@ -18,8 +18,8 @@ from lessons._basics import (
     noisy_line,
     seed_control,
 )
-from perceptron_core import _engine
-from perceptron_core._record import HypothesisRecord
+from perceptron_core.engine import kw_trainer
+from perceptron_core.engine.record import HypothesisRecord
 from ui.learners import KW_SWITCHES_OFF, MODES
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 from ui.payload.extras import Accuracies, Panel, Text
@@ -182,8 +182,8 @@ comparison, without a margin, computed live:
 )
 
 show_code(
-    _engine.note_correct,
-    _engine.note_update,
+    kw_trainer.note_correct,
+    kw_trainer.note_update,
     HypothesisRecord.longest,
     HypothesisRecord.averaged,
     HypothesisRecord.voted_scores,

@@ -1,7 +1,7 @@
 """Perceptron Lab's core: the perceptron family as scikit-learn estimators.
 
 The one compiled on-line loop of Khardon & Wachman (2007) lives in
-:mod:`perceptron_core._engine`; :class:`KWPerceptron` drives it with every
+:mod:`perceptron_core.engine.kw_trainer`; :class:`KWPerceptron` drives it with every
 switch, and the named classes fix a configuration each. Data generators and
 shipped data sets are in :mod:`perceptron_core.datasets`.
 

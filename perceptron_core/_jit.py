@@ -7,7 +7,7 @@ a read-only install still works, only with a slower first call.
 
 :func:`jit_reassoc` adds one floating-point licence, reassociation, for
 reductions (dot products) that LLVM may then vectorise; see
-:mod:`perceptron_core._engine` for why and what it costs in reproducibility.
+:mod:`perceptron_core.engine.kw_trainer` for why and what it costs in reproducibility.
 
 ``nogil=True`` lets several Streamlit sessions (each in its own thread) train
 at once; the loops are sequential (no ``parallel=True``), which keeps them

@@ -28,10 +28,10 @@ function computes a column wherever it is needed, so the cache size never
 changes a result.
 
 At prediction time the record of updates and votes of
-:mod:`perceptron_core._record` yields the last, longest-survivor, voted and
+:mod:`perceptron_core.engine.record` yields the last, longest-survivor, voted and
 averaged classifiers from one run; the voted scores of all hypotheses come
 from one kernel matrix ``k(support, X_test)`` and the running sum along the
-update sequence of :func:`perceptron_core._engine.voted_scores`.
+update sequence of :func:`perceptron_core.engine.kw_trainer.voted_scores`.
 """
 
 from __future__ import annotations
@@ -42,15 +42,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from perceptron_core import _engine
-from perceptron_core._engine import (
-    grown_records,
-    note_correct,
-    note_update,
-    note_visit,
-)
 from perceptron_core._jit import jit
-from perceptron_core._record import DEFAULT_CHUNK_BYTES, HypothesisRecord
 from perceptron_core._validation import (
     Anything,
     Number,
@@ -60,7 +52,14 @@ from perceptron_core._validation import (
     encode_labels,
     show,
 )
-from perceptron_core.engine import vectors
+from perceptron_core.engine import kw_trainer, vectors
+from perceptron_core.engine.kw_trainer import (
+    grown_records,
+    note_correct,
+    note_update,
+    note_visit,
+)
+from perceptron_core.engine.record import DEFAULT_CHUNK_BYTES, HypothesisRecord
 from perceptron_core.linear import MAX_RECORDED_EVENTS, MODES, KWPerceptron
 from perceptron_core.metrics import sparsity
 from perceptron_core.rules import kw
@@ -187,10 +186,10 @@ def _dual_epoch(
     """One epoch of SPEC §1 in dual form: scores are read, columns are added.
 
     The decisions are :func:`perceptron_core.rules.kw.decide`, as in
-    :func:`perceptron_core._engine._epoch`, and the
+    :func:`perceptron_core.engine.kw_trainer._epoch`, and the
     bookkeeping (votes, survival tally, records) is its very code
-    (:func:`~perceptron_core._engine.note_update`,
-    :func:`~perceptron_core._engine.note_correct`); only the score
+    (:func:`~perceptron_core.engine.kw_trainer.note_update`,
+    :func:`~perceptron_core.engine.kw_trainer.note_correct`); only the score
     (``S[c, j]`` instead of ``<w, x_j>``) and the update (one kernel column
     added to every running score instead of ``x_j`` added to ``w``) differ.
     """
@@ -232,7 +231,7 @@ def _dual_run(
 ):  # fmt: skip
     """``n_epochs`` epochs of :func:`_dual_epoch`; records grow between epochs.
 
-    The arguments are those of :func:`perceptron_core._engine.run_epochs`
+    The arguments are those of :func:`perceptron_core.engine.kw_trainer.run_epochs`
     with ``S`` (running scores, (K, m)) in place of ``W``, the kernel
     (``X``, ``code``, ``gamma``, ``coef0``, ``degree``) and the column cache.
     Every epoch is run (an epoch without updates costs O(m) here).
@@ -732,7 +731,7 @@ class KernelPerceptron(KWPerceptron):
          self._upd_score) = _dual_run(
             Y, self._order, n_epochs, float(self.eta), self.C_,
             float(self.tau) * self.theta_init_, float(self.lam),
-            _engine.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound), batch.diag,
+            kw_trainer.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound), batch.diag,
             batch.S, self._theta, self._counts, self._state, self._n_upd, self._votes,
             self._upd_rows, self._upd_step, self._upd_kind, self._upd_score,
             self._traces is not None, visit_kind, visit_score, epoch_updates, self._steps,
@@ -830,7 +829,7 @@ class KernelPerceptron(KWPerceptron):
                 if mode == "last" and "voted" in out:
                     out["voted"][start:stop] = scores  # stands in for non-voting problems
             for c, positions, steps, thetas, votes in walks:
-                _engine.voted_scores(GT, positions, steps, thetas, votes, column[: stop - start])
+                kw_trainer.voted_scores(GT, positions, steps, thetas, votes, column[: stop - start])
                 out["voted"][start:stop, c] = column[: stop - start]
         return out
 

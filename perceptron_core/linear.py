@@ -17,9 +17,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from perceptron_core import _engine
 from perceptron_core._jit import jit
-from perceptron_core._record import HypothesisRecord
 from perceptron_core._validation import (
     BOOLEAN,
     SEED,
@@ -33,7 +31,8 @@ from perceptron_core._validation import (
     validate_params,
     warn_if_overflowed,
 )
-from perceptron_core.engine import vectors
+from perceptron_core.engine import kw_trainer, vectors
+from perceptron_core.engine.record import HypothesisRecord
 from perceptron_core.trace import MARGIN, MISTAKE, Trace
 
 MODES = ("last", "longest", "voted", "averaged")
@@ -376,14 +375,14 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         epoch_updates = np.zeros((n_epochs, K), dtype=np.int64)
         norms2 = vectors.squared_norms(Xk) if self.lam > 0 else np.zeros(0)
         (self._votes, self._upd_rows, self._upd_step, self._upd_kind,
-         self._upd_score) = _engine.run_epochs(
+         self._upd_score) = kw_trainer.run_epochs(
             Xk, Yk, visit, n_epochs, float(self.eta), self.C_,
             float(self.tau) * self.theta_init_, float(self.lam),
-            _engine.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound), norms2,
+            kw_trainer.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound), norms2,
             self._W, self._theta, counts, self._state, self._n_upd, self._votes,
             self._upd_rows, self._upd_step, self._upd_kind, self._upd_score,
             self._traces is not None, visit_kind, visit_score, epoch_updates, self._steps,
-            _engine.prefetch_distance(Xk, visit),
+            kw_trainer.prefetch_distance(Xk, visit),
         )  # fmt: skip
         if permuted_copy:  # back from positions in the copy to rows of X
             self._counts[:, self._order] = counts

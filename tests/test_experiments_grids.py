@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from perceptron_core._engine import NO_BOUND
+from perceptron_core.engine.kw_trainer import NO_BOUND
 from perceptron_core.experiments.grids import (
     ALPHA_GRID,
     COLUMNS,

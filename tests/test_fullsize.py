@@ -108,7 +108,7 @@ def test_huge_finite_values_whose_sum_overflows_are_accepted():
 
 
 def test_exact_products_match_integer_arithmetic_on_both_paths():
-    from perceptron_core._record import exact_products
+    from perceptron_core.engine.record import exact_products
 
     rng = np.random.default_rng(3)
 

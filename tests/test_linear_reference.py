@@ -141,7 +141,7 @@ def test_epochs_after_a_clean_epoch_are_added_exactly(params):
 def test_epochs_longer_than_a_segment_grow_the_records_mid_epoch(record):
     # 3 x MIN_SEGMENT rows with a margin: nearly every visit updates, so the
     # records fill up and grow several times inside each epoch
-    from perceptron_core._engine import MIN_SEGMENT
+    from perceptron_core.engine.kw_trainer import MIN_SEGMENT
 
     X, y = noisy_data(7, 3 * MIN_SEGMENT, 4)
     params = dict(tau=2.0, lam=0.25, alpha_bound=10, epochs=3)

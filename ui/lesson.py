@@ -20,7 +20,7 @@ A lesson page reads top to bottom::
                    ["w moves towards x", "w moves away from x"], answer=0,
                    why="The update adds η·y·x with y = +1.")
     research("Rosenblatt (1958) ...", "Rosenblatt, F. (1958) ...", compute=my_cached_numbers)
-    show_code(perceptron_core._engine._epoch)
+    show_code(perceptron_core.engine.kw_trainer._epoch)
 
 Session keys of a lesson start with its own prefix (``l01_``, ``l02_``, ...).
 """

@@ -3,6 +3,11 @@
 * :mod:`~perceptron_core.engine.online` runs any rule of
   :mod:`perceptron_core.rules` (one example at a time, one weight vector per
   one-vs-rest problem);
+* :mod:`~perceptron_core.engine.kw_trainer` runs Khardon and Wachman's rule
+  (:mod:`perceptron_core.rules.kw`) on all one-vs-rest problems at once and
+  counts every hypothesis's votes; :mod:`~perceptron_core.engine.record`
+  turns its record into the last, longest-survivor, voted and averaged
+  predictors;
 * :mod:`~perceptron_core.engine.vectors` holds the few vector loops they share.
 
 A rule never loops over epochs or examples itself: it says what one visit

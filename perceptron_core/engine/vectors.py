@@ -2,7 +2,7 @@
 
 :func:`row_dot` is the only code compiled with a floating-point licence,
 ``reassoc``, which lets LLVM split the sum over several vector registers
-(see :mod:`perceptron_core._engine` for what it buys and costs). The
+(see :mod:`perceptron_core.engine.kw_trainer` for what it buys and costs). The
 reduction order is fixed when the function is compiled for the machine's
 CPU, so a machine gives identical results on every run.
 """

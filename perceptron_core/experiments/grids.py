@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perceptron_core._engine import NO_BOUND
+from perceptron_core.engine.kw_trainer import NO_BOUND
 
 #: KW's grids, inactive value first.
 TAU_GRID = (0.0, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0)
@@ -61,7 +61,7 @@ class Settings:
     ----------
     tau, lam : ndarray of shape (S,), float64
     alpha : ndarray of shape (S,), int64
-        :data:`~perceptron_core._engine.NO_BOUND` stands for no bound.
+        :data:`~perceptron_core.engine.kw_trainer.NO_BOUND` stands for no bound.
 
     Examples
     --------

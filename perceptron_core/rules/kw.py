@@ -1,6 +1,6 @@
 """Khardon and Wachman's decision (SPEC §1 steps 2-4), written once.
 
-The primal loop (:func:`perceptron_core._engine._epoch`), the dual loop of
+The primal loop (:func:`perceptron_core.engine.kw_trainer._epoch`), the dual loop of
 the kernel perceptron and the experiments' grid all ask the same question
 of example ``j`` with label ``y``, raw score ``raw`` and ``a`` updates so far:
 

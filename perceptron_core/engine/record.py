@@ -1,7 +1,7 @@
 """The compact record of one fit, and the four predictions it yields.
 
 A run of the on-line loop stores, per binary problem, the sequence of updated
-examples and the vote of every hypothesis (see :mod:`perceptron_core._engine`).
+examples and the vote of every hypothesis (see :mod:`perceptron_core.engine.kw_trainer`).
 :class:`HypothesisRecord` keeps that sequence as positions in a shared
 :class:`SupportStore` (the distinct example vectors that caused an update), and
 derives from it:
@@ -10,7 +10,7 @@ derives from it:
   sum of support vectors (the averaged weights come from the reverse
   cumulative sum of the votes), computed on first use and cached;
 * **voted** scores, by one matrix product per test chunk and a running sum
-  along the update sequence (:func:`perceptron_core._engine.voted_scores`).
+  along the update sequence (:func:`perceptron_core.engine.kw_trainer.voted_scores`).
 
 Nothing here retrains; switching prediction mode only reads the record.
 """
@@ -22,8 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from perceptron_core._engine import voted_scores, weighted_row_sum
 from perceptron_core._jit import jit
+from perceptron_core.engine.kw_trainer import voted_scores, weighted_row_sum
 from perceptron_core.engine.vectors import squared_norms
 
 #: Budget for one chunk of the voted product ``X_chunk @ support.T`` (bytes).
@@ -226,7 +226,7 @@ class HypothesisRecord:
         problem none of whose hypotheses from 1 on has a vote. Per chunk of
         ``chunk_size`` test rows the work is one product with the support
         rows, shared by all problems (:func:`exact_products`), then one
-        running sum per problem (:func:`~perceptron_core._engine.voted_scores`),
+        running sum per problem (:func:`~perceptron_core.engine.kw_trainer.voted_scores`),
         the problems on threads (the compiled walk releases the GIL). Memory:
         ``8 * chunk_size * n_support`` bytes for the product plus blocks of
         :data:`SUPPORT_BLOCK` support rows; no float copy of the whole support.
