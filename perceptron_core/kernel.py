@@ -133,8 +133,12 @@ def _cross_kernel(A, Bt, code, gamma, coef0, degree, out):
 
 
 @jit
-def _fetch_column(j, X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, uses, stats):
+def _fetch_column(j, columns):
     """The cache row holding kernel column ``j``, computing it on a miss.
+
+    ``columns = (X, Xt, code, gamma, coef0, degree, cache, slot_of, owner,
+    uses, stats)``: the training rows (and their transpose), the kernel, and
+    the column cache.
 
     ``stats = [slots filled, columns computed, hits]``; ``uses[j]`` counts the
     requests for column ``j``. With one row per example (the whole Gram
@@ -146,6 +150,7 @@ def _fetch_column(j, X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, u
     a recency rule (LRU, clock) miss every time; the examples that update
     most often (hard or mislabelled ones) are the ones worth keeping.
     """
+    X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, uses, stats = columns
     uses[j] += 1
     s = slot_of[j]
     if s >= 0:
@@ -177,22 +182,24 @@ def _fetch_column(j, X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, u
 
 
 @jit
-def _dual_epoch(
-    Y, order, eta, C, t_margin, lam, alpha_bound, diag,
-    S, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
-    record_updates, visit_kind, visit_score, epoch_updates, e, step, visit0,
-    X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, uses, stats,
-):  # fmt: skip
+def _dual_epoch(Y, order, diag, settings, model, log, e, span, columns):
     """One epoch of SPEC §1 in dual form: scores are read, columns are added.
 
     The decisions are :func:`perceptron_core.rules.kw.decide`, as in
-    :func:`perceptron_core.engine.kw_trainer._epoch`, and the
-    bookkeeping (votes, survival tally, records) is its very code
+    :func:`perceptron_core.engine.kw_trainer._epoch`, and the bookkeeping
+    (votes, survival tally, records) is its very code
     (:func:`~perceptron_core.engine.kw_trainer.note_update`,
     :func:`~perceptron_core.engine.kw_trainer.note_correct`); only the score
     (``S[c, j]`` instead of ``<w, x_j>``) and the update (one kernel column
     added to every running score instead of ``x_j`` added to ``w``) differ.
+    ``model`` holds the running scores ``S`` where the primal loop has ``W``;
+    ``span = (step, visit0)``; ``columns`` is :func:`_fetch_column`'s.
     """
+    eta, C, t_margin, lam, alpha_bound = settings
+    S, theta, counts, state, n_upd = model
+    votes, visit_kind, visit_score = log[0], log[5], log[6]
+    step, visit0 = span
+    cache = columns[6]
     K, m = Y.shape
     for p in range(m):
         j = order[p]
@@ -204,18 +211,12 @@ def _dual_epoch(
             kind, s = kw.decide(S[c, j], y, a, theta[c], t_margin, lam, diag, j, alpha_bound)
             if kind == MISTAKE or kind == MARGIN:
                 if slot < 0:
-                    slot = _fetch_column(
-                        j, X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, uses,
-                        stats,
-                    )  # fmt: skip
+                    slot = _fetch_column(j, columns)
                 step_w = eta * y
                 for r in range(m):
                     S[c, r] += step_w * cache[slot, r]
                 theta[c] -= step_w * C  # minus: f = ... - theta (SPEC §1)
-                note_update(
-                    c, j, n_upd[c], a, kind, s, step, e, counts, state, n_upd,
-                    upd_rows, upd_step, upd_kind, upd_score, record_updates, epoch_updates,
-                )  # fmt: skip
+                note_update(c, j, a, kind, s, step, e, model, log)
             elif kind != BLOCKED:
                 note_correct(c, n_upd[c], votes, state)
             note_visit(visit_kind, visit_score, c, step - visit0, kind, s)
@@ -223,33 +224,23 @@ def _dual_epoch(
 
 
 @jit
-def _dual_run(
-    Y, order, n_epochs, eta, C, t_margin, lam, alpha_bound, diag,
-    S, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
-    record_updates, visit_kind, visit_score, epoch_updates, first_step,
-    X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, uses, stats,
-):  # fmt: skip
-    """``n_epochs`` epochs of :func:`_dual_epoch`; records grow between epochs.
+def _dual_run(Y, order, diag, settings, model, log, n_epochs, first_step, columns):
+    """``n_epochs`` epochs of :func:`_dual_epoch`; the record grows between epochs.
 
     The arguments are those of :func:`perceptron_core.engine.kw_trainer.run_epochs`
-    with ``S`` (running scores, (K, m)) in place of ``W``, the kernel
-    (``X``, ``code``, ``gamma``, ``coef0``, ``degree``) and the column cache.
-    Every epoch is run (an epoch without updates costs O(m) here).
+    with the dual form's ``diag`` (``k(x_j, x_j)``) for the squared norms and
+    ``columns`` (the training rows, the kernel and the column cache, see
+    :func:`_fetch_column`). Every epoch is run (an epoch without updates
+    costs O(m) here).
     """
     m = Y.shape[1]
+    n_upd = model[4]
     step = first_step
     for e in range(n_epochs):
-        votes, upd_rows, upd_step, upd_kind, upd_score = grown_records(
-            n_upd.max() + m, votes, upd_rows, upd_step, upd_kind, upd_score, record_updates
-        )
-        _dual_epoch(
-            Y, order, eta, C, t_margin, lam, alpha_bound, diag,
-            S, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
-            record_updates, visit_kind, visit_score, epoch_updates, e, step, first_step,
-            X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, uses, stats,
-        )  # fmt: skip
+        log = grown_records(n_upd.max() + m, log)
+        _dual_epoch(Y, order, diag, settings, model, log, e, (step, first_step), columns)
         step += m
-    return votes, upd_rows, upd_step, upd_kind, upd_score
+    return log
 
 
 # --------------------------------------------------------------------------
@@ -727,17 +718,18 @@ class KernelPerceptron(KWPerceptron):
         visit_score = np.zeros((K, n_visits))
         epoch_updates = np.zeros((n_epochs, K), dtype=np.int64)
         spec = self._spec
-        (self._votes, self._upd_rows, self._upd_step, self._upd_kind,
-         self._upd_score) = _dual_run(
-            Y, self._order, n_epochs, float(self.eta), self.C_,
-            float(self.tau) * self.theta_init_, float(self.lam),
-            kw_trainer.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound), batch.diag,
-            batch.S, self._theta, self._counts, self._state, self._n_upd, self._votes,
-            self._upd_rows, self._upd_step, self._upd_kind, self._upd_score,
-            self._traces is not None, visit_kind, visit_score, epoch_updates, self._steps,
-            batch.X, batch.Xt, spec.code, spec.gamma, spec.coef0, spec.degree,
-            batch.cache, batch.slot_of, batch.owner, batch.uses, batch.stats,
+        settings = (
+            float(self.eta), float(self.C_), float(self.tau) * self.theta_init_, float(self.lam),
+            kw_trainer.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound),
         )  # fmt: skip
+        model = (batch.S, self._theta, self._counts, self._state, self._n_upd)
+        log = (self._votes, self._upd_rows, self._upd_step, self._upd_kind, self._upd_score,
+               visit_kind, visit_score, epoch_updates, self._traces is not None)  # fmt: skip
+        columns = (batch.X, batch.Xt, spec.code, spec.gamma, spec.coef0, spec.degree,
+                   batch.cache, batch.slot_of, batch.owner, batch.uses, batch.stats)  # fmt: skip
+        log = _dual_run(Y, self._order, batch.diag, settings, model, log, n_epochs, self._steps,
+                        columns)  # fmt: skip
+        self._votes, self._upd_rows, self._upd_step, self._upd_kind, self._upd_score = log[:5]
         new_rows = [self._upd_rows[c, n_before[c] : self._n_upd[c]] for c in range(K)]
         self._hyp.extend(
             X, Y, new_rows, [self._votes[c, : self._n_upd[c] + 1] for c in range(K)],

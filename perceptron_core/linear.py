@@ -374,16 +374,18 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         visit_score = np.zeros((K, n_visits))
         epoch_updates = np.zeros((n_epochs, K), dtype=np.int64)
         norms2 = vectors.squared_norms(Xk) if self.lam > 0 else np.zeros(0)
-        (self._votes, self._upd_rows, self._upd_step, self._upd_kind,
-         self._upd_score) = kw_trainer.run_epochs(
-            Xk, Yk, visit, n_epochs, float(self.eta), self.C_,
-            float(self.tau) * self.theta_init_, float(self.lam),
-            kw_trainer.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound), norms2,
-            self._W, self._theta, counts, self._state, self._n_upd, self._votes,
-            self._upd_rows, self._upd_step, self._upd_kind, self._upd_score,
-            self._traces is not None, visit_kind, visit_score, epoch_updates, self._steps,
+        settings = (
+            float(self.eta), float(self.C_), float(self.tau) * self.theta_init_, float(self.lam),
+            kw_trainer.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound),
+        )  # fmt: skip
+        model = (self._W, self._theta, counts, self._state, self._n_upd)
+        log = (self._votes, self._upd_rows, self._upd_step, self._upd_kind, self._upd_score,
+               visit_kind, visit_score, epoch_updates, self._traces is not None)  # fmt: skip
+        log = kw_trainer.run_epochs(
+            Xk, Yk, visit, norms2, settings, model, log, n_epochs, self._steps,
             kw_trainer.prefetch_distance(Xk, visit),
         )  # fmt: skip
+        self._votes, self._upd_rows, self._upd_step, self._upd_kind, self._upd_score = log[:5]
         if permuted_copy:  # back from positions in the copy to rows of X
             self._counts[:, self._order] = counts
             for c in range(K):

@@ -58,44 +58,45 @@ def _grown(a, capacity):
 
 
 @jit
-def grown_records(needed, votes, upd_rows, upd_step, upd_kind, upd_score, record_updates):
-    """The records, grown (doubling) if they have room for fewer than ``needed`` updates.
+def grown_records(needed, log):
+    """The record ``log``, grown (doubling) if it has room for fewer than ``needed`` updates.
 
     Called between the segments of an epoch only (:func:`run_epochs`):
     growing inside :func:`_epoch`'s loop would make LLVM reload every
     array's address after each update.
     """
+    votes, upd_rows, upd_step, upd_kind, upd_score, visit_kind, visit_score, per_epoch, full = log
     if needed > upd_rows.shape[1]:
         capacity = max(needed, 2 * upd_rows.shape[1])
         upd_rows = _grown(upd_rows, capacity)
         votes = _grown(votes, capacity + 1)
-        if record_updates:
+        if full:
             upd_step = _grown(upd_step, capacity)
             upd_kind = _grown(upd_kind, capacity)
             upd_score = _grown(upd_score, capacity)
-    return votes, upd_rows, upd_step, upd_kind, upd_score
+    return votes, upd_rows, upd_step, upd_kind, upd_score, visit_kind, visit_score, per_epoch, full
 
 
 @jit
-def note_update(
-    c, j, k, a, kind, s, step, e,
-    counts, state, n_upd, upd_rows, upd_step, upd_kind, upd_score, record_updates, epoch_updates,
-):  # fmt: skip
-    """SPEC §1 step 3's bookkeeping: example ``j`` made update ``k`` of problem ``c``.
+def note_update(c, j, a, kind, s, step, e, model, log):
+    """SPEC §1 step 3's bookkeeping: example ``j`` made the next update of problem ``c``.
 
     Hypothesis ``k + 1`` starts with no vote and the survival tally restarts;
     the caller has already moved the weights (or the running scores of the
     dual form) and the threshold.
     """
+    _, _, counts, state, n_upd = model
+    _, upd_rows, upd_step, upd_kind, upd_score, _, _, per_epoch, full = log
+    k = n_upd[c]
     counts[c, j] = a + 1
     upd_rows[c, k] = j
-    if record_updates:
+    if full:
         upd_step[c, k] = step
         upd_kind[c, k] = kind
         upd_score[c, k] = s
     n_upd[c] = k + 1
     state[c, 0] = 0
-    epoch_updates[e, c] += 1
+    per_epoch[e, c] += 1
 
 
 @jit
@@ -167,13 +168,10 @@ def prefetch_distance(X, order) -> int:
 
 
 @jit
-def _epoch(
-    X, Y, order, eta, C, t_margin, lam, alpha_bound, norms2,
-    W, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
-    record_updates, visit_kind, visit_score, epoch_updates, e, step, visit0, ahead, p0, p1,
-):  # fmt: skip
-    """SPEC §1 over the visits ``order[p0:p1]`` of epoch ``e``; the records have room for
-    ``p1 - p0`` more updates (a visit makes at most one per problem).
+def _epoch(X, Y, order, norms2, settings, model, log, e, span):
+    """SPEC §1 over the visits ``order[p0:p1]`` of epoch ``e``, ``span = (step, visit0,
+    ahead, p0, p1)``; the record has room for ``p1 - p0`` more updates (a visit makes at
+    most one per problem).
 
     No array is reallocated here, so LLVM keeps every array's address in a
     register for the whole segment (growing the records inside this loop cost
@@ -181,6 +179,10 @@ def _epoch(
     visited ``ahead`` steps later is prefetched, which hides part of the cost
     of reading ``X`` in place in a shuffled order (see :data:`PREFETCH_BYTES`).
     """
+    eta, C, t_margin, lam, alpha_bound = settings
+    W, theta, counts, state, n_upd = model
+    votes, visit_kind, visit_score = log[0], log[5], log[6]
+    step, visit0, ahead, p0, p1 = span
     m = X.shape[0]
     K = Y.shape[0]
     for p in range(p0, p1):
@@ -199,10 +201,7 @@ def _epoch(
             )
             if kind == MISTAKE or kind == MARGIN:
                 kw.update(W, c, X, j, theta, eta, C, y)
-                note_update(
-                    c, j, n_upd[c], a, kind, s, step, e, counts, state, n_upd,
-                    upd_rows, upd_step, upd_kind, upd_score, record_updates, epoch_updates,
-                )  # fmt: skip
+                note_update(c, j, a, kind, s, step, e, model, log)
             elif kind != BLOCKED:
                 note_correct(c, n_upd[c], votes, state)
             note_visit(visit_kind, visit_score, c, step - visit0, kind, s)
@@ -216,11 +215,7 @@ MIN_SEGMENT = 4096
 
 
 @jit
-def run_epochs(
-    X, Y, order, n_epochs, eta, C, t_margin, lam, alpha_bound, norms2,
-    W, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
-    record_updates, visit_kind, visit_score, epoch_updates, first_step, ahead,
-):  # fmt: skip
+def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, ahead):
     """Run ``n_epochs`` epochs of SPEC §1 over ``X`` in the given ``order``.
 
     Parameters
@@ -229,41 +224,39 @@ def run_epochs(
         C-contiguous; a ``numpy.memmap`` is read in place.
     Y : (K, m) float64 array of ±1 targets, one row per binary problem
     order : (m,) int64 visiting order
-    n_epochs : int
-    eta, C, t_margin, lam : float
-        Learning rate, threshold step, absolute margin ``tau * theta_init``,
-        λ-trick strength.
-    alpha_bound : int
-        Maximum number of updates per example and problem.
     norms2 : (m,) float64 squared norms (read only when ``lam > 0``)
-    W, theta, counts, state, n_upd : arrays, updated in place
+    settings : (eta, C, t_margin, lam, alpha_bound)
+        Learning rate, threshold step, absolute margin ``tau * theta_init``,
+        λ-trick strength (floats), and the most updates per example and
+        problem (an int, :data:`NO_BOUND` for none).
+    model : (W, theta, counts, state, n_upd), arrays updated in place
         Weights (K, n), thresholds (K,), per-example update counts (K, m),
         ``[tally, best_tally, longest_k]`` (K, 3), updates so far (K,).
-    votes, upd_rows, upd_step, upd_kind, upd_score : 2-D records
-        Grown between segments of an epoch when they might fill up; the possibly new
-        arrays are returned.
-    record_updates : bool
-        Fill ``upd_step``, ``upd_kind`` and ``upd_score``.
-    visit_kind, visit_score : (K, n_epochs * m) or (K, 0) arrays
-        Per-visit record (empty to skip).
-    epoch_updates : (n_epochs, K) int64, updates made in each epoch
-    first_step : int
-        Global number of this call's first visit (continues across calls).
+    log : (votes, upd_rows, upd_step, upd_kind, upd_score, visit_kind, visit_score,
+           per_epoch, full)
+        The record: votes per hypothesis and the update sequence (2-D,
+        grown between segments, so the possibly new arrays are returned);
+        the per-visit record, ``(K, n_epochs * m)`` or ``(K, 0)`` to skip;
+        updates per epoch ``(n_epochs, K)``; ``full``: also fill
+        ``upd_step``, ``upd_kind`` and ``upd_score``.
+    n_epochs, first_step : int
+        Epochs to run; the global number of this call's first visit.
     ahead : int
         Prefetch distance in rows (:func:`prefetch_distance`; 0 turns it off).
         It changes only the speed, never a result.
 
     Returns
     -------
-    votes, upd_rows, upd_step, upd_kind, upd_score
+    log, with the grown arrays
     """
     m = X.shape[0]
     K = Y.shape[0]
+    state, n_upd = model[3], model[4]
     step = first_step
     votes_before = np.empty(K, dtype=np.int64)
     for e in range(n_epochs):
         for c in range(K):
-            votes_before[c] = votes[c, n_upd[c]]
+            votes_before[c] = log[0][c, n_upd[c]]
         # The epoch runs in segments of as many visits as the records have
         # room for updates (one visit makes at most one update per problem),
         # growing them in between: they stay about twice the updates made,
@@ -271,26 +264,19 @@ def run_epochs(
         p = 0
         while p < m:
             want = min(m - p, MIN_SEGMENT)
-            if upd_rows.shape[1] - n_upd.max() < want:
-                votes, upd_rows, upd_step, upd_kind, upd_score = grown_records(
-                    n_upd.max() + want, votes, upd_rows, upd_step, upd_kind, upd_score,
-                    record_updates,
-                )  # fmt: skip
-            q = min(m, p + upd_rows.shape[1] - n_upd.max())
-            _epoch(
-                X, Y, order, eta, C, t_margin, lam, alpha_bound, norms2,
-                W, theta, counts, state, n_upd, votes, upd_rows, upd_step, upd_kind, upd_score,
-                record_updates, visit_kind, visit_score, epoch_updates, e, step, first_step,
-                ahead, p, q,
-            )  # fmt: skip
+            if log[1].shape[1] - n_upd.max() < want:
+                log = grown_records(n_upd.max() + want, log)
+            q = min(m, p + log[1].shape[1] - n_upd.max())
+            _epoch(X, Y, order, norms2, settings, model, log, e, (step, first_step, ahead, p, q))
             step += q - p
             p = q
-        if epoch_updates[e].sum() == 0 and visit_kind.shape[1] == 0:
+        if log[7][e].sum() == 0 and log[5].shape[1] == 0:
             # An epoch without updates left w, theta and every update count
             # as they were, so each later epoch makes exactly the same
             # predictions: it adds this epoch's correct predictions to the
             # current hypothesis's vote and tally, and nothing else (blocked
             # errors neither vote nor reset the tally). Add them at once.
+            votes = log[0]
             rest = n_epochs - e - 1
             for c in range(K):
                 k = n_upd[c]
@@ -301,7 +287,7 @@ def run_epochs(
                     state[c, 1] = state[c, 0]
                     state[c, 2] = k
             break
-    return votes, upd_rows, upd_step, upd_kind, upd_score
+    return log
 
 
 @jit

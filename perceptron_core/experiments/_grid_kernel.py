@@ -55,15 +55,23 @@ __all__ = ["MODES", "NO_BOUND", "run_grid"]
 
 
 @jit
-def _record(d, theta, vote, k, total_votes, V, A, Ld, theta_ls, longest_is_current,
-            y_test, out):  # fmt: skip
+def _record(test, run, out):
     """Count the correct test predictions of the four modes as if training ended now.
+
+    ``test = (d, V, A, Ld, y_test)``: the running test scores of the current
+    hypothesis, the voted and averaged sums of the closed ones, the longest
+    survivor's scores, and the test labels. ``run = (theta, vote, k,
+    total_votes, theta_ls, longest_is_current)``: the current hypothesis's
+    threshold, vote and number, the votes of the closed ones, and the
+    longest survivor's threshold (or whether the current one is it).
 
     Nothing is modified: the current hypothesis's vote so far is added on
     the fly. Sign of exactly 0 predicts -1 (SPEC §1). When no hypothesis
     from 1 on has a vote, voted and averaged fall back to the last
     hypothesis, as :class:`~perceptron_core.KWPerceptron` does.
     """
+    d, V, A, Ld, y_test = test
+    theta, vote, k, total_votes, theta_ls, longest_is_current = run
     voting = total_votes + (vote if k >= 1 else 0) > 0
     own = vote if k >= 1 else 0
     for t in range(d.shape[0]):
@@ -88,9 +96,7 @@ def _record(d, theta, vote, k, total_votes, V, A, Ld, theta_ls, longest_is_curre
 
 
 @jit
-def _finish_frozen(epochs_done, gain, checkpoints, next_cp, d, theta, vote, k, tally,
-                   best_tally, total_votes, V, A, Ld, theta_ls, longest_is_current,
-                   y_test, out):  # fmt: skip
+def _finish_frozen(epochs_done, gain, checkpoints, next_cp, test, run, tally, best_tally, out):
     """Record the remaining checkpoints of a run whose last epoch made no update.
 
     Why this is exact: an epoch without an update leaves ``w``, ``theta`` and
@@ -106,37 +112,30 @@ def _finish_frozen(epochs_done, gain, checkpoints, next_cp, d, theta, vote, k, t
     the ``r`` epochs gives the same longest survivor as checking after each
     correct prediction. The test scores do not change either.
     """
+    theta, vote, k, total_votes, theta_ls, longest_is_current = run
     for i in range(next_cp, checkpoints.shape[0]):
         r = checkpoints[i] - epochs_done
-        v = vote + r * gain
         longest_now = longest_is_current or tally + r * gain > best_tally
-        _record(d, theta, v, k, total_votes, V, A, Ld, theta_ls, longest_now, y_test,
-                out[i])  # fmt: skip
+        _record(test, (theta, vote + r * gain, k, total_votes, theta_ls, longest_now), out[i])
 
 
 @jit
-def run_grid(X, y, G, y_test, norms2, eta, C, theta_init, taus, lams, alphas, checkpoints,
-             out, n_updates, shortcut=True):  # fmt: skip
+def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
     """Train every setting on ``(X, y)`` and count correct test predictions.
 
     Parameters
     ----------
-    X : (m, n) array (float64, float32, int8 or uint8)
-        Training rows **in visiting order** (the permuted copy).
-    y : (m,) float64
-        Their labels in {-1, +1}.
-    G : (m, T) float64
-        ``G[p, t] = <X[p], x_t>`` with the ``T`` test rows.
-    y_test : (T,) float64
-        Test labels in {-1, +1}.
-    norms2 : (m,) float64
+    train : (X, y, norms2)
+        The training rows **in visiting order** (the permuted copy; float64,
+        float32, int8 or uint8), their labels in {-1, +1} (float64), and
         ``||X[p]||^2`` (read only by settings with ``lam > 0``).
-    eta, C, theta_init : float
-        Learning rate, threshold step, starting threshold.
-    taus, lams : (S,) float64
-        Margin (in units of ``theta_init``) and λ-trick strength per setting.
-    alphas : (S,) int64
-        α-bound per setting (:data:`NO_BOUND` for none).
+    test : (G, y_test)
+        ``G[p, t] = <X[p], x_t>`` with the ``T`` test rows (float64), and the
+        test labels in {-1, +1}.
+    grid : (eta, C, theta_init, taus, lams, alphas)
+        Learning rate, threshold step, starting threshold; margin (in units
+        of ``theta_init``) and λ-trick strength per setting (float64
+        arrays); α-bound per setting (int64, :data:`NO_BOUND` for none).
     checkpoints : (P,) int64, increasing, >= 1
         Epochs after which to count; the run lasts ``checkpoints[-1]`` epochs.
     out : (S, P, 4) int64, zeroed
@@ -156,11 +155,14 @@ def run_grid(X, y, G, y_test, norms2, eta, C, theta_init, taus, lams, alphas, ch
     >>> Xt = np.array([[3.0, 1.0], [-1.0, -1.0]]); yt = np.array([1.0, -1.0])
     >>> norms2 = (X ** 2).sum(axis=1); theta0 = norms2.mean()
     >>> out = np.zeros((1, 1, 4), dtype=np.int64); upd = np.zeros(1, dtype=np.int64)
-    >>> run_grid(X, y, X @ Xt.T, yt, norms2, 0.1, theta0, theta0, np.zeros(1),
-    ...          np.zeros(1), np.array([NO_BOUND]), np.array([10]), out, upd)
+    >>> grid = (0.1, theta0, theta0, np.zeros(1), np.zeros(1), np.array([NO_BOUND]))
+    >>> run_grid((X, y, norms2), (X @ Xt.T, yt), grid, np.array([10]), out, upd)
     >>> out[0, 0].tolist()           # last, longest, voted, averaged: both test rows right
     [2, 2, 2, 2]
     """
+    X, y, norms2 = train
+    G, y_test = test
+    eta, C, theta_init, taus, lams, alphas = grid
     m = X.shape[0]
     T = G.shape[1]
     n_epochs = checkpoints[-1]
@@ -235,13 +237,13 @@ def run_grid(X, y, G, y_test, norms2, eta, C, theta_init, taus, lams, alphas, ch
                         longest_is_current = True
             epochs_done = e + 1
             if updates == 0 and shortcut:
-                _finish_frozen(epochs_done, vote - vote_at_start, checkpoints, next_cp, d,
-                               theta, vote, k, tally, best_tally, total_votes, V, A, Ld,
-                               theta_ls, longest_is_current, y_test, out[s])  # fmt: skip
+                run = (theta, vote, k, total_votes, theta_ls, longest_is_current)
+                _finish_frozen(epochs_done, vote - vote_at_start, checkpoints, next_cp,
+                               (d, V, A, Ld, y_test), run, tally, best_tally, out[s])  # fmt: skip
                 next_cp = checkpoints.shape[0]
                 break
             if epochs_done == checkpoints[next_cp]:
-                _record(d, theta, vote, k, total_votes, V, A, Ld, theta_ls,
-                        longest_is_current, y_test, out[s, next_cp])  # fmt: skip
+                run = (theta, vote, k, total_votes, theta_ls, longest_is_current)
+                _record((d, V, A, Ld, y_test), run, out[s, next_cp])
                 next_cp += 1
         n_updates[s] = k

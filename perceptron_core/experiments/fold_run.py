@@ -143,9 +143,9 @@ def run_fold(X, y, train, test, settings: Settings, perm_seed: int, *, epochs: i
         raise ValueError("checkpoints must be increasing epoch numbers, the first at least 1.")
     correct = np.zeros((len(settings), len(checkpoints), len(MODES)), dtype=np.int64)
     n_updates = np.zeros(len(settings), dtype=np.int64)
-    run_grid(Xp, yp, np.ascontiguousarray(G), np.ascontiguousarray(y[test]),
-             vectors.squared_norms(Xp), float(eta), theta_init, theta_init,
-             settings.tau, settings.lam, settings.alpha, checkpoints, correct, n_updates,
-             shortcut)  # fmt: skip
+    grid = (float(eta), theta_init, theta_init, settings.tau, settings.lam, settings.alpha)
+    run_grid((Xp, yp, vectors.squared_norms(Xp)),
+             (np.ascontiguousarray(G), np.ascontiguousarray(y[test])), grid, checkpoints,
+             correct, n_updates, shortcut)  # fmt: skip
     KERNEL_CALLS += 1
     return FoldResult(correct, len(test), n_updates)
