@@ -1,8 +1,9 @@
 """Perceptron Lab's core: the perceptron family as scikit-learn estimators.
 
-The one compiled on-line loop of Khardon & Wachman (2007) lives in
-:mod:`perceptron_core.engine.kw_trainer`; :class:`KWPerceptron` drives it with every
-switch, and the named classes fix a configuration each. Data generators and
+What one visit of an example does is a rule in :mod:`perceptron_core.rules`;
+the compiled loops that run them are in :mod:`perceptron_core.engine`.
+:class:`KWPerceptron` runs Khardon & Wachman's (2007) rule with every switch,
+and the named classes fix a configuration each. Data generators and
 shipped data sets are in :mod:`perceptron_core.datasets`.
 
 Examples
@@ -28,6 +29,7 @@ from perceptron_core.linear import (
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_core.passive_aggressive import PassiveAggressive
 from perceptron_core.paum import PAUMPerceptron
+from perceptron_core.pocket import PocketPerceptron
 from perceptron_core.relative_update import RelativeUpdatePerceptron
 from perceptron_core.thick_separator import ThickSeparatorPerceptron
 from perceptron_core.trace import EVENT_KINDS, Trace
@@ -51,6 +53,7 @@ __all__ = [
     "ParallelPerceptron",
     "PassiveAggressive",
     "Perceptron",
+    "PocketPerceptron",
     "RelativeUpdatePerceptron",
     "ThickSeparatorPerceptron",
     "Trace",

@@ -58,9 +58,10 @@ from perceptron_core.engine.kw_trainer import (
     note_correct,
     note_update,
     note_visit,
+    with_epoch_room,
 )
 from perceptron_core.engine.record import DEFAULT_CHUNK_BYTES, HypothesisRecord
-from perceptron_core.linear import MAX_RECORDED_EVENTS, MODES, KWPerceptron
+from perceptron_core.linear import FIRST_EPOCHS, MAX_RECORDED_EVENTS, MODES, KWPerceptron
 from perceptron_core.metrics import sparsity
 from perceptron_core.rules import kw
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE, Trace
@@ -237,7 +238,7 @@ def _dual_run(Y, order, diag, settings, model, log, n_epochs, first_step, column
     n_upd = model[4]
     step = first_step
     for e in range(n_epochs):
-        log = grown_records(n_upd.max() + m, log)
+        log = with_epoch_room(grown_records(n_upd.max() + m, log), e)
         _dual_epoch(Y, order, diag, settings, model, log, e, (step, first_step), columns)
         step += m
     return log
@@ -650,7 +651,7 @@ class KernelPerceptron(KWPerceptron):
         self._rng = check_random_state(self.random_state)
         self._order = self._rng.permutation(m) if self.shuffle else np.arange(m)
         self.n_iter_ = 0
-        self.updates_per_epoch_ = np.zeros(0, dtype=np.int64)
+        self._epoch_updates = []
         self._theta = np.full(K, self.theta_init_)
         self._counts = np.zeros((K, m), dtype=np.int64)
         self._state = np.zeros((K, 3), dtype=np.int64)
@@ -716,7 +717,7 @@ class KernelPerceptron(KWPerceptron):
         n_visits = n_epochs * m if self.record == "all" else 0
         visit_kind = np.zeros((K, n_visits), dtype=np.int8)
         visit_score = np.zeros((K, n_visits))
-        epoch_updates = np.zeros((n_epochs, K), dtype=np.int64)
+        epoch_updates = np.zeros((K, min(n_epochs, FIRST_EPOCHS)), dtype=np.int64)
         spec = self._spec
         settings = (
             float(self.eta), float(self.C_), float(self.tau) * self.theta_init_, float(self.lam),
@@ -747,9 +748,7 @@ class KernelPerceptron(KWPerceptron):
                 )
         self._steps += n_epochs * m
         self.n_iter_ += n_epochs
-        self.updates_per_epoch_ = np.concatenate(
-            [self.updates_per_epoch_, epoch_updates.sum(axis=1)]
-        )
+        self._note_epochs(log[7], n_epochs)
 
     # -- the dual hypotheses -----------------------------------------------------
 

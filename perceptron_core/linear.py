@@ -39,6 +39,9 @@ MODES = ("last", "longest", "voted", "averaged")
 
 #: ``record="all"`` stores one event per visit and problem; refuse beyond this.
 MAX_RECORDED_EVENTS = 20_000_000
+#: Epochs the per-epoch update counts have room for at the start of a run; they
+#: grow as the epochs run (a fit asking for 10**8 epochs may converge in five).
+FIRST_EPOCHS = 64
 
 #: With ``shuffle=True`` and two or more epochs, :meth:`KWPerceptron.fit` trains
 #: on a permuted copy of ``X`` when the copy takes at most this many bytes.
@@ -312,7 +315,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         self._rng = check_random_state(self.random_state)
         self._order = self._rng.permutation(m) if self.shuffle else np.arange(m)
         self.n_iter_ = 0
-        self.updates_per_epoch_ = np.zeros(0, dtype=np.int64)
+        self._epoch_updates = []
         self._W = np.zeros((K, n))
         self._theta = np.full(K, self.theta_init_)
         self._counts = np.zeros((K, m), dtype=np.int32)  # updates per example
@@ -372,7 +375,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         n_visits = n_epochs * m if self.record == "all" else 0
         visit_kind = np.zeros((K, n_visits), dtype=np.int8)
         visit_score = np.zeros((K, n_visits))
-        epoch_updates = np.zeros((n_epochs, K), dtype=np.int64)
+        epoch_updates = np.zeros((K, min(n_epochs, FIRST_EPOCHS)), dtype=np.int64)
         norms2 = vectors.squared_norms(Xk) if self.lam > 0 else np.zeros(0)
         settings = (
             float(self.eta), float(self.C_), float(self.tau) * self.theta_init_, float(self.lam),
@@ -404,8 +407,18 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
                 )
         self._steps += n_epochs * m
         self.n_iter_ += n_epochs
-        self.updates_per_epoch_ = np.concatenate(
-            [self.updates_per_epoch_, epoch_updates.sum(axis=1)]
+        self._note_epochs(log[7], n_epochs)
+
+    def _note_epochs(self, per_epoch, n_epochs):
+        """Keep the updates of the epochs this call counted (those after are 0)."""
+        self._epoch_updates.append((per_epoch.sum(axis=0)[:n_epochs], n_epochs))
+
+    @property
+    def updates_per_epoch_(self):
+        """Updates made in each epoch (all problems together), shape ``(n_iter_,)``."""
+        return np.concatenate(
+            [np.zeros(0, dtype=np.int64)]
+            + [np.pad(counted, (0, n - len(counted))) for counted, n in self._epoch_updates]
         )
 
     def _trace_piece(self, X, y, c, n_before, visit_kind, visit_score) -> Trace:

@@ -533,6 +533,34 @@ def test_overflow_ends_in_an_error_or_a_warning_never_in_silent_nan(name, scale)
     assert outcome in ("warned", "finite") or outcome.startswith(f"error: {name}"), outcome
 
 
+def _epochs_parameter(name):
+    params = getattr(perceptron_core, name)().get_params()
+    return next((p for p in ("epochs", "max_epochs") if p in params), None)
+
+
+#: Learners that stop after an epoch without an update (the dual loop and the
+#: committee run every epoch they are asked for).
+STOPPING = [
+    name for name in ESTIMATORS
+    if _epochs_parameter(name)
+    and name not in ("KernelPerceptron", "AveragedKernelPerceptron", "ParallelPerceptron")
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", STOPPING)
+def test_asking_for_a_hundred_million_epochs_costs_only_the_epochs_that_run(name):
+    cls, epochs = getattr(perceptron_core, name), _epochs_parameter(name)
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 2, size=(40, 3)).astype(float)
+    y = (X[:, 0] > 0).astype(int)  # separable: training stops after a few epochs
+    cls(**{epochs: 2}).fit(X, y)  # compile outside the measurement
+    tracemalloc.start()
+    cls(**{epochs: 10**8}).fit(X, y)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 5 * 2**20  # 10**8 epochs of counts would be 800 MB
+
+
 def test_a_huge_learning_rate_is_named_in_the_warning():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(80, 4)) * 1e10

@@ -78,6 +78,19 @@ def grown_records(needed, log):
 
 
 @jit
+def with_epoch_room(log, e):
+    """The record with a column for the updates of epoch ``e`` (doubling when full).
+
+    Growing as the epochs run, not ``epochs`` columns at the start: a fit with
+    ``epochs=10**8`` that converges in five allocates for five.
+    """
+    votes, upd_rows, upd_step, upd_kind, upd_score, visit_kind, visit_score, per_epoch, full = log
+    if e >= per_epoch.shape[1]:
+        per_epoch = _grown(per_epoch, max(e + 1, 2 * per_epoch.shape[1]))
+    return votes, upd_rows, upd_step, upd_kind, upd_score, visit_kind, visit_score, per_epoch, full
+
+
+@jit
 def note_update(c, j, a, kind, s, step, e, model, log):
     """SPEC §1 step 3's bookkeeping: example ``j`` made the next update of problem ``c``.
 
@@ -96,7 +109,7 @@ def note_update(c, j, a, kind, s, step, e, model, log):
         upd_score[c, k] = s
     n_upd[c] = k + 1
     state[c, 0] = 0
-    per_epoch[e, c] += 1
+    per_epoch[c, e] += 1
 
 
 @jit
@@ -237,7 +250,8 @@ def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, 
         The record: votes per hypothesis and the update sequence (2-D,
         grown between segments, so the possibly new arrays are returned);
         the per-visit record, ``(K, n_epochs * m)`` or ``(K, 0)`` to skip;
-        updates per epoch ``(n_epochs, K)``; ``full``: also fill
+        updates per problem and epoch ``(K, any)``, grown to the epochs run
+        (:func:`with_epoch_room`); ``full``: also fill
         ``upd_step``, ``upd_kind`` and ``upd_score``.
     n_epochs, first_step : int
         Epochs to run; the global number of this call's first visit.
@@ -255,6 +269,7 @@ def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, 
     step = first_step
     votes_before = np.empty(K, dtype=np.int64)
     for e in range(n_epochs):
+        log = with_epoch_room(log, e)
         for c in range(K):
             votes_before[c] = log[0][c, n_upd[c]]
         # The epoch runs in segments of as many visits as the records have
@@ -270,7 +285,7 @@ def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, 
             _epoch(X, Y, order, norms2, settings, model, log, e, (step, first_step, ahead, p, q))
             step += q - p
             p = q
-        if log[7][e].sum() == 0 and log[5].shape[1] == 0:
+        if log[7][:, e].sum() == 0 and log[5].shape[1] == 0:
             # An epoch without updates left w, theta and every update count
             # as they were, so each later epoch makes exactly the same
             # predictions: it adds this epoch's correct predictions to the
