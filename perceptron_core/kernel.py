@@ -42,6 +42,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from perceptron_core import vectors
 from perceptron_core._jit import jit
 from perceptron_core._validation import (
     Anything,
@@ -52,7 +53,7 @@ from perceptron_core._validation import (
     encode_labels,
     show,
 )
-from perceptron_core.engine import kw_trainer, vectors
+from perceptron_core.engine import kw_trainer
 from perceptron_core.engine.kw_trainer import (
     grown_records,
     note_correct,
@@ -91,7 +92,7 @@ def kernel_column(Zt, A, a, code, gamma, coef0, degree, out):
     arguments enter symmetrically, bit for bit (a product or a squared
     difference does not depend on their order), so a Gram matrix computed
     by columns is exactly symmetric and its linear diagonal equals
-    :func:`perceptron_core.engine.vectors.squared_norms`.
+    :func:`perceptron_core.vectors.squared_norms`.
 
     Kernels: linear ``<x, x'>``; poly ``(gamma <x, x'> + coef0)^degree``;
     rbf ``exp(-gamma ||x - x'||^2)``.

@@ -17,6 +17,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from perceptron_core import vectors
 from perceptron_core._jit import jit
 from perceptron_core._validation import (
     BOOLEAN,
@@ -31,7 +32,7 @@ from perceptron_core._validation import (
     validate_params,
     warn_if_overflowed,
 )
-from perceptron_core.engine import kw_trainer, vectors
+from perceptron_core.engine import kw_trainer
 from perceptron_core.engine.record import HypothesisRecord
 from perceptron_core.trace import MARGIN, MISTAKE, Trace
 

@@ -19,8 +19,8 @@ from perceptron_core._online import (
     OnlineLinearClassifier,
 )
 from perceptron_core._validation import Number, Param
-from perceptron_core.engine.vectors import squared_norms
 from perceptron_core.metrics import sparsity
+from perceptron_core.vectors import squared_norms
 
 __all__ = ["PAUMPerceptron"]
 

@@ -8,7 +8,7 @@
   counts every hypothesis's votes; :mod:`~perceptron_core.engine.record`
   turns its record into the last, longest-survivor, voted and averaged
   predictors;
-* :mod:`~perceptron_core.engine.vectors` holds the few vector loops they share.
+* the few vector loops they share with the rules are in :mod:`perceptron_core.vectors`.
 
 A rule never loops over epochs or examples itself: it says what one visit
 does to the hypothesis, and the driver does the rest.

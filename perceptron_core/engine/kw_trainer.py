@@ -41,9 +41,9 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from perceptron_core._jit import jit
-from perceptron_core.engine.vectors import row_dot
 from perceptron_core.rules import kw
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE
+from perceptron_core.vectors import row_dot
 
 #: ``alpha_bound=None`` (no bound) is passed to the kernel as this count.
 NO_BOUND = np.iinfo(np.int64).max

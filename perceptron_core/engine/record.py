@@ -24,7 +24,7 @@ import numpy as np
 
 from perceptron_core._jit import jit
 from perceptron_core.engine.kw_trainer import voted_scores, weighted_row_sum
-from perceptron_core.engine.vectors import squared_norms
+from perceptron_core.vectors import squared_norms
 
 #: Budget for one chunk of the voted product ``X_chunk @ support.T`` (bytes).
 DEFAULT_CHUNK_BYTES = 64 * 2**20

@@ -5,7 +5,7 @@ on one training part and scores one test part **while training**, so a run
 yields the last, longest-survivor, voted and averaged accuracies at once and
 never stores a hypothesis. The training loop is the one of
 :func:`perceptron_core.engine.kw_trainer._epoch` for a single binary problem: the same
-:func:`~perceptron_core.engine.vectors.row_dot`, the same update arithmetic in the
+:func:`~perceptron_core.vectors.row_dot`, the same update arithmetic in the
 same order, so every setting makes exactly the updates
 :class:`~perceptron_core.KWPerceptron` makes (the tests check the accuracies
 against it). What this loop adds is the test side, per setting:
@@ -44,9 +44,9 @@ import numpy as np
 
 from perceptron_core._jit import jit
 from perceptron_core.engine.kw_trainer import NO_BOUND
-from perceptron_core.engine.vectors import row_dot
 from perceptron_core.rules import kw
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE
+from perceptron_core.vectors import row_dot
 
 #: Columns of the result's last axis, in this order.
 MODES = ("last", "longest", "voted", "averaged")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perceptron_core.engine import vectors
+from perceptron_core import vectors
 from perceptron_core.experiments._grid_kernel import MODES, run_grid
 from perceptron_core.experiments.grids import Settings
 

@@ -8,8 +8,8 @@ hypothesis. See :class:`perceptron_core.alma.ALMA`.
 import math
 
 from perceptron_core._jit import jit_inline
-from perceptron_core.engine.vectors import dot
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
+from perceptron_core.vectors import dot
 
 _NAN = math.nan
 

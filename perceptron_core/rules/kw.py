@@ -16,8 +16,8 @@ loop adds a kernel column to its running scores instead.
 """
 
 from perceptron_core._jit import jit_inline
-from perceptron_core.engine.vectors import add_row
 from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
+from perceptron_core.vectors import add_row
 
 
 @jit_inline

@@ -2,11 +2,16 @@
 
 ``hp = (xb, variant, C)`` with variant 0, 1, 2 for PA, PA-I, PA-II;
 ``S[p] = (b,)``. See :class:`perceptron_core.passive_aggressive.PassiveAggressive`.
+
+The sums run left to right (:func:`~perceptron_core.vectors.dot`), not
+vectorised: an update puts the example at margin exactly 1 in exact
+arithmetic, so whether it updates again on its next visit is decided by the
+last bit of the score, which must be the papers' (the tests' references').
 """
 
 from perceptron_core._jit import jit_inline
-from perceptron_core.engine.vectors import add_row, row_dot
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
+from perceptron_core.vectors import add_row, dot
 
 
 @jit_inline
@@ -14,9 +19,9 @@ def step(X, Y, p, j, a, model, hp):
     W, _, S = model
     xb, variant, C = hp[0], hp[1], hp[2]
     y = Y[p, j]
-    s = row_dot(W, p, X, j) + S[p, 0] * xb
+    s = dot(W[p], X[j]) + S[p, 0] * xb
     loss = max(0.0, 1.0 - y * s)  # the hinge loss
-    sq = row_dot(X, j, X, j) + xb * xb
+    sq = dot(X[j], X[j]) + xb * xb
     if loss > 0 and sq > 0:  # aggressive (an all-zero example cannot be fixed: skipped)
         if variant == 0:
             tau = loss / sq

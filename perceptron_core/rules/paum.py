@@ -6,8 +6,8 @@ example's update count so far (the dual ``a_j`` the λ-term reads). See
 """
 
 from perceptron_core._jit import jit_inline
-from perceptron_core.engine.vectors import add_row, row_dot
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE, RESCUED
+from perceptron_core.vectors import add_row, row_dot
 
 
 @jit_inline

@@ -15,8 +15,8 @@ are NaN until counted). See :class:`perceptron_core.pocket.PocketPerceptron`.
 import math
 
 from perceptron_core._jit import jit, jit_inline
-from perceptron_core.engine.vectors import add_row, row_dot
 from perceptron_core.trace import CORRECT, MISTAKE
+from perceptron_core.vectors import add_row, row_dot
 
 #: The columns of ``S[p]``: the bias, the run, the updates so far and the errors of
 #: the running perceptron; the same for the pocket (its "updates": the number

@@ -5,8 +5,8 @@
 """
 
 from perceptron_core._jit import jit_inline
-from perceptron_core.engine.vectors import add_row, row_dot
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
+from perceptron_core.vectors import add_row, row_dot
 
 
 @jit_inline

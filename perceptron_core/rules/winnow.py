@@ -10,8 +10,8 @@ records every hypothesis (:func:`hypothesis`). See
 import math
 
 from perceptron_core._jit import jit, jit_inline
-from perceptron_core.engine.vectors import row_dot
 from perceptron_core.trace import CORRECT, MISTAKE
+from perceptron_core.vectors import row_dot
 
 
 @jit_inline
