@@ -1,11 +1,9 @@
 """Gallant's pocket algorithm (with and without ratchet) against a pure-NumPy reference."""
 
 import numpy as np
+from conformance import parametrize_with_sklearn_checks
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.utils.estimator_checks import (
-    parametrize_with_checks as parametrize_with_sklearn_checks,
-)
 from test_online_rules import augment, dot, fitted_events, order_of, shapes, small_data
 
 from perceptron_core.pocket import PocketPerceptron
