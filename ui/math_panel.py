@@ -13,7 +13,7 @@ from ui.timeline import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
 
 WHY = {
     CORRECT: "Right side of the boundary (and outside any margin band): nothing moves; the "
-    "current hypothesis gains one vote.",
+    "current hypothesis's run of correct answers (its vote) grows by one.",
     MISTAKE: "Wrong side of the boundary: the update moves this example's score towards its "
     "label (for a line: w turns towards y·x and the threshold shifts).",
     MARGIN: "Right side, but inside the margin band: it counts as an error, and the update "
