@@ -105,7 +105,9 @@ export class PlaneFigure {
         { mode: "lines", line: { color: c.ensemble, width: ln.ensemble } }));
     }
     if (this.singleLine && this.mode !== "voted") {
-      traces.push(legendOnly(`boundary (${this.mode})`, { mode: "lines", line: { color: c.line, width: ln.boundary } }));
+      // "(last)" only where there are other predictors to tell it from
+      const name = lane.meta.has_modes ? `boundary (${this.mode})` : "boundary";
+      traces.push(legendOnly(name, { mode: "lines", line: { color: c.line, width: ln.boundary } }));
     }
     if (lane.meta.draws_line && lane.M > 1) {
       for (let mm = 0; mm < lane.M; mm++) {
