@@ -9,10 +9,10 @@ one-vs-rest problem ``p``, which has updated on that example ``a`` times so
 far. ``model = (W, V, S)`` is the rule's state, changed in place: ``W[p]``
 the weights, ``V[p]`` a second weight vector if the rule has one (Balanced
 Winnow's ``w-``, the pocket), ``S[p]`` its few numbers (the bias, a
-threshold, a counter); ``hp`` its hyper-parameters as floats. It returns
-the event (``CORRECT``, ``MISTAKE``, ``MARGIN``, ``RESCUED``; the last
-three from :mod:`perceptron_core.trace`, and ``MISTAKE``/``MARGIN`` mean
-the hypothesis changed), the score to record, and for additive rules the
+threshold, a counter); ``hp`` its hyper-parameters, a tuple of floats. It
+returns the event (``CORRECT``, ``MISTAKE``, ``MARGIN`` or ``RESCUED`` of
+:mod:`perceptron_core.trace`; ``MISTAKE`` and ``MARGIN`` mean the
+hypothesis changed), the score to record, and for additive rules the
 update ``w += coef * x, theta += theta_delta`` (NaN otherwise).
 
 The driver (:func:`perceptron_core.engine.online.run_online`) does the rest.
@@ -21,6 +21,12 @@ function on disk only when it calls fixed functions, so an integer switch
 keeps a warm start fast where passing the step as an argument would
 recompile in every new process. A new rule is a file here and one line in
 each switch below.
+
+For whoever edits a rule: numba checks only the source file of the
+function it loads from its cache, and the steps are compiled into the
+driver, so after changing a file here delete the cache
+(``find perceptron_core -name "*.nb[ic]" -delete``) or the driver keeps
+running the old step.
 """
 
 from perceptron_core._jit import jit, jit_inline
