@@ -1,8 +1,8 @@
 """The playground fits a projector: figure and playback above the fold, nothing cut sideways.
 
 At 1024 x 768 (a classroom projector) and 1280 x 720, in presentation mode
-(``present=1``) and in the default view, for learners whose pictures differ
-most: the playback buttons show their words inside the window, the figure's
+(``present=1``) and in the default view, for every learner of the menu: the
+playback buttons show their words inside the window, the figure's
 bottom is inside the window, and neither the page nor the component scrolls
 sideways. Screenshots go to ``test-artifacts/fit-*.png``.
 """
@@ -12,8 +12,12 @@ from __future__ import annotations
 import pytest
 
 from tests.test_e2e_browser import ARTIFACTS, FRAME, SIZES, _open, browser, page, server  # noqa: F401
+from ui.learners import LEARNERS
 
+#: Every learner of the menu; where the default data would hide what a learner
+#: draws, a link that shows it.
 LINKS = {
+    **{key: f"/?learner={key}" for key in LEARNERS},
     "perceptron": "/?seed=1",
     "kw": "/?learner=kw&data=gaussians&noise=uniform&test=0.3",
     "voted": "/?learner=voted&data=xor",
