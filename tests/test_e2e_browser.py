@@ -374,25 +374,26 @@ def test_compare_mode_has_a_scoreboard_and_one_chart(server, page):
     _shots(page, "playground-compare-scoreboard")
 
 
-WEIGHTS_JS = """() => {
+WEIGHTS_JS = """async () => {
+    await new Promise(done => requestAnimationFrame(() => setTimeout(done, 20)));  // the mark moves after paint
     const chart = [...document.querySelectorAll('.diagnostics .js-plotly-plot')]
         .find(c => c.layout.title.text.startsWith('The weights'));
     const lane = window.playback.lanes[0];
-    const last = chart.data[0].x.length - 1, k = chart.data[0].x[last];
-    const [w1, w2, th] = lane.hypothesis(k);
-    return {names: chart.data.map(d => d.name), k, H: lane.H, norm: chart.data[0].y[last],
-            expected: Math.hypot(w1, w2), theta: chart.data[3].y[last], th,
-            mark: chart.layout.shapes[0].x0, row: lane.row(window.playback.painted)};
+    const last = chart.data[0].x.length - 1;
+    const [w1, w2, th] = lane.hypothesis(lane.H - 1);
+    return {names: chart.data.map(d => d.name), end: chart.data[0].x[last], E: lane.E,
+            norm: chart.data[0].y[last], expected: Math.hypot(w1, w2), theta: chart.data[3].y[last], th,
+            mark: chart.layout.shapes[0].x0, painted: window.playback.painted};
 }"""
 
 
-def test_the_weights_view_follows_the_updates(server, page):
+def test_the_weights_view_follows_the_steps(server, page):
     frame = _open(page, f"{server}/?seed=4&test=0.25&t=120")
     view = frame.evaluate(WEIGHTS_JS)
     assert view["names"] == ["‖w‖", "w1", "w2", "θ", "test accuracy %"]
-    assert view["k"] == view["H"] - 1  # through the last hypothesis
+    assert view["end"] == view["E"]  # through the last step, with the last hypothesis
     assert view["norm"] == pytest.approx(view["expected"]) and view["theta"] == pytest.approx(view["th"])
-    assert view["mark"] == view["row"]  # the mark sits at the current step's hypothesis
+    assert view["mark"] == view["painted"] == 120  # the mark sits at the current step
 
 
 def test_the_updates_fill_novikoffs_bound_beside_the_figure(server, page):

@@ -45,6 +45,25 @@ FIGURE_JS = """async ({payload, show, style, t}) => {
 }""".replace("DECODE", DECODE_JS)
 
 
+WEIGHTS_JS = """async ({payload, style, times}) => {
+    const d = await (DECODE)(payload);
+    const {WeightsChart} = await import('/weights.js');
+    const node = document.createElement('div');
+    node.style.width = '700px';
+    document.body.append(node);
+    const chart = new WeightsChart(node, {lane: d.lanes[0], scene: d.scene, style, config: {}});
+    const marks = [];
+    for (const t of times) {
+        chart.update(t);
+        await new Promise(done => requestAnimationFrame(() => setTimeout(done, 20)));
+        marks.push(node.layout.shapes[0].x0);
+    }
+    return {traces: node.data.map(tr => ({name: tr.name, x: Array.from(tr.x), y: Array.from(tr.y),
+                                          shape: tr.line.shape})),
+            axis: node.layout.xaxis.title.text, marks};
+}""".replace("DECODE", DECODE_JS)
+
+
 @pytest.fixture(scope="module")
 def page():
     with playback_page(plotly=True) as pg:
@@ -191,6 +210,28 @@ def test_the_voted_ensemble_draws_its_top_hypotheses_and_says_how_many(page, dat
     assert f"{voting:,} hypotheses vote, the 40 with most votes drawn" in figure["status"]
     opacities = [s["opacity"] for s in lines]  # most votes first
     assert opacities == sorted(opacities, reverse=True) and opacities[0] == 1
+
+
+def test_the_weights_chart_gives_the_test_accuracy_at_every_step(page, data):
+    run = _run("perceptron", data, epochs=3)
+    tl = run.timeline
+    assert tl.row(tl.n_events) < 400  # every hypothesis is drawn: the curve is exact
+    times = [0, 1, _first(tl, MISTAKE), tl.next_update(60) - 1, tl.next_update(60), tl.n_events]
+    chart = page.evaluate(
+        WEIGHTS_JS,
+        {"payload": payload_arg(build_payload(data, [run])), "style": STYLE, "times": times},
+    )
+    assert chart["axis"] == "steps" and chart["marks"] == times
+    by_name = {tr["name"]: tr for tr in chart["traces"]}
+    curve = by_name["test accuracy %"]
+    assert curve["shape"] == "hv" and curve["x"][-1] == tl.n_events
+    for t in range(tl.n_events + 1):
+        drawn = curve["y"][np.searchsorted(curve["x"], t, side="right") - 1]  # the staircase at t
+        w, theta = tl.hypothesis(t)
+        expected = 100 * np.mean(np.where(data.X_test @ w - theta > 0, 1, -1) == data.y_test)
+        assert drawn == pytest.approx(expected), f"step {t}"
+        norm = by_name["‖w‖"]["y"][np.searchsorted(curve["x"], t, side="right") - 1]
+        assert norm == pytest.approx(np.linalg.norm(w), rel=1e-5)
 
 
 @pytest.mark.parametrize(

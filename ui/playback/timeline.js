@@ -74,6 +74,11 @@ export class Lane {
     return i === null ? 0 : this.after[i];
   }
 
+  /** The time step from which row k is in force (just after the update that made it). */
+  startTime(k) {
+    return k === 0 ? 0 : this.startEvent[k] + 1;
+  }
+
   /** Row that scored the current event (the one before its update). */
   rowBefore(t) {
     const i = this.event(t);

@@ -1,6 +1,8 @@
-// The weights over time: ‖w‖, each component of w and θ after every update (at most
-// MAX_POINTS of them, evenly spaced), and the accuracy of each of those hypotheses on the
-// test points (the training points without a test part), with a mark at the current step.
+// The weights over time: ‖w‖, each component of w and θ, and the accuracy on the test
+// points (the training points without a test part) of the hypothesis in force at every step,
+// with a mark at the current step. The x-axis counts steps (visits): a hypothesis holds from
+// the step of its update to the next one, so each curve is a staircase ("hv"). With more than
+// MAX_POINTS hypotheses, evenly spaced ones stand for the ones between them.
 // For one line on 2-D data: w has two components to show.
 
 const MAX_POINTS = 400;
@@ -14,6 +16,9 @@ export class WeightsChart {
     const y = test ? scene.arrays.y_test : scene.arrays.y;
     const ks = sampled(lane.H, MAX_POINTS);
     const rows = ks.map((k) => lane.hypothesis(k));
+    // each hypothesis starts at the step of its update; the last one holds to the end
+    const steps = [...ks.map((k) => lane.startTime(k)), lane.E];
+    rows.push(rows[rows.length - 1]);
     const accuracy = rows.map(([w1, w2, th]) => {
       let right = 0;
       for (let j = 0; j < y.length; j++) right += (w1 * X[2 * j] + w2 * X[2 * j + 1] - th > 0 ? 1 : -1) === y[j] ? 1 : 0;
@@ -25,27 +30,33 @@ export class WeightsChart {
       ...[0, 1].map((i) => ({ name: `w${i + 1}`, y: rows.map((r) => r[i]), line: { color: c.line, width, dash: DASHES[i] } })),
       { name: "θ", y: rows.map((r) => r[2]), line: { color: c.longest, width, dash: "dashdot" } },
       { name: `${test ? "test" : "train"} accuracy %`, y: accuracy, yaxis: "y2", line: { color: c.averaged, width } },
-    ].map((trace) => ({ type: "scatter", mode: "lines", x: ks, ...trace }));
+    ].map((trace) => ({ type: "scatter", mode: "lines", x: steps, ...trace, line: { ...trace.line, shape: "hv" } }));
     Plotly.newPlot(node, traces, {
       height: style.figure.chart_height, margin: { l: 10, r: 10, t: 36, b: 10 },
       plot_bgcolor: "white", paper_bgcolor: "white", font: { size: style.font.axis },
-      title: { text: "The weights after each update", font: { size: style.font.axis + 2 } },
-      xaxis: { title: { text: "updates" }, rangemode: "tozero", gridcolor: c.grid, automargin: true },
+      title: { text: "The weights and accuracy at each step", font: { size: style.font.axis + 2 } },
+      xaxis: { title: { text: "steps" }, rangemode: "tozero", gridcolor: c.grid, automargin: true },
       yaxis: { title: { text: "value" }, gridcolor: c.grid, automargin: true, zeroline: true },
       yaxis2: { title: { text: "accuracy" }, overlaying: "y", side: "right", range: [0, 100], tickmode: "linear",
                 tick0: 0, dtick: 25, ticksuffix: "%", showgrid: false, automargin: true },
-      legend: { orientation: "h", y: -0.3, x: 0 },
+      legend: { orientation: "h", y: -0.34, yanchor: "top", x: 0 },
       shapes: [{ type: "line", xref: "x", yref: "paper", x0: 0, x1: 0, y0: 0, y1: 1,
                  line: { color: c.current, width: 1.5, dash: "dot" } }],
     }, config);
-    this.row = 0;
+    this.t = 0;
   }
 
+  /** Move the mark to step t, after the figure has painted (it waits for no one). */
   update(t) {
-    const row = this.lane.row(this.lane.clip(t));
-    if (row === this.row) return; // the mark moves at updates only
-    this.row = row;
-    Plotly.relayout(this.node, { "shapes[0].x0": row, "shapes[0].x1": row });
+    t = this.lane.clip(t);
+    if (t === this.t) return;
+    this.t = t;
+    if (this.pending) return; // one move per painted frame, to the latest step
+    this.pending = true;
+    requestAnimationFrame(() => setTimeout(() => { // after the frame with the figure is painted
+      this.pending = false;
+      Plotly.relayout(this.node, { "shapes[0].x0": this.t, "shapes[0].x1": this.t });
+    }, 0));
   }
 }
 
