@@ -375,7 +375,7 @@ def test_compare_mode_has_a_scoreboard_and_one_chart(server, page):
 
 
 WEIGHTS_JS = """async () => {
-    await new Promise(done => requestAnimationFrame(() => setTimeout(done, 20)));  // the mark moves after paint
+    await new Promise(done => requestAnimationFrame(() => setTimeout(done, 250)));  // the mark moves after paint
     const chart = [...document.querySelectorAll('.diagnostics .js-plotly-plot')]
         .find(c => c.layout.title.text.startsWith('The weights'));
     const lane = window.playback.lanes[0];

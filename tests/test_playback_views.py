@@ -55,7 +55,7 @@ WEIGHTS_JS = """async ({payload, style, times}) => {
     const marks = [];
     for (const t of times) {
         chart.update(t);
-        await new Promise(done => requestAnimationFrame(() => setTimeout(done, 20)));
+        await new Promise(done => requestAnimationFrame(() => setTimeout(done, 250)));
         marks.push(node.layout.shapes[0].x0);
     }
     return {traces: node.data.map(tr => ({name: tr.name, x: Array.from(tr.x), y: Array.from(tr.y),

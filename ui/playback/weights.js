@@ -6,6 +6,7 @@
 // For one line on 2-D data: w has two components to show.
 
 const MAX_POINTS = 400;
+const MARK_INTERVAL_MS = 200;
 const DASHES = ["dash", "dot"];
 
 export class WeightsChart {
@@ -43,20 +44,25 @@ export class WeightsChart {
       shapes: [{ type: "line", xref: "x", yref: "paper", x0: 0, x1: 0, y0: 0, y1: 1,
                  line: { color: c.current, width: 1.5, dash: "dot" } }],
     }, config);
-    this.t = 0;
+    Object.assign(this, { t: 0, markedAt: 0, movedAt: -Infinity, pending: false });
   }
 
-  /** Move the mark to step t, after the figure has painted (it waits for no one). */
+  /**
+   * Move the mark to step t. A relayout redraws the chart's axes (several ms), so it waits until
+   * the figure with the new step is painted, and while playing it moves at most every
+   * MARK_INTERVAL_MS, to the latest step.
+   */
   update(t) {
-    t = this.lane.clip(t);
-    if (t === this.t) return;
-    this.t = t;
-    if (this.pending) return; // one move per painted frame, to the latest step
+    this.t = this.lane.clip(t);
+    if (this.pending || this.t === this.markedAt) return;
     this.pending = true;
-    requestAnimationFrame(() => setTimeout(() => { // after the frame with the figure is painted
+    const wait = Math.max(0, MARK_INTERVAL_MS - (performance.now() - this.movedAt));
+    requestAnimationFrame(() => setTimeout(() => {
       this.pending = false;
+      this.movedAt = performance.now();
+      this.markedAt = this.t;
       Plotly.relayout(this.node, { "shapes[0].x0": this.t, "shapes[0].x1": this.t });
-    }, 0));
+    }, wait));
   }
 }
 
