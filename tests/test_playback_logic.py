@@ -69,7 +69,7 @@ STATE_JS = """async ({header, blob, meta, times}) => {
 def accuracies_at(run, data, t: int) -> dict[str, dict[str, float]]:
     """Accuracy of each predictor at time ``t`` from the Python timeline (the reference)."""
     tl = run.timeline
-    modes = ("last", "longest", "voted", "averaged") if run.learner.family == "kw" else ("last",)
+    modes = ("last", "longest", "voted", "averaged") if run.learner.replays_votes else ("last",)
     out = {}
     for part, X, y in (("train", data.X, data.y), ("test", data.X_test, data.y_test)):
         if len(X):
@@ -132,7 +132,7 @@ def test_the_browser_replays_the_run_like_the_timeline(page, data, case):
         assert s["end_of_epoch"] == tl.end_of_epoch(t)
         assert s["counts"] == tl.update_counts(t).tolist()
         assert s["rescued"] == np.flatnonzero(tl.latest_kind(t) == RESCUED).tolist()
-        if run.learner.family == "kw":
+        if run.learner.replays_votes:
             assert s["votes"] == tl.votes(t)[: tl.row(t) + 1].tolist()
             assert s["longest"] == tl.longest_row(t)
             w, theta = tl.averaged_hypothesis(t)

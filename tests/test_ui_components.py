@@ -23,6 +23,8 @@ from ui.edits import (
     table_delta,
 )
 from ui.export import points_csv
+from ui.learners import CONTOUR, LEARNERS, MEMBERS, MODES
+from ui.runs import fit_run
 from ui.state import _format, _parse
 from ui.timeline import Timeline
 
@@ -207,6 +209,30 @@ def test_the_trace_csv_counts_steps_epochs_and_examples_from_one():
 
 
 def test_a_column_name_that_a_spreadsheet_would_run_is_written_inert():
-    data = make_dataset(DataRequest("csv", csv_bytes=b"=1+1,@SUM(A1),label\n1,2,0\n3,4,1\n2,2,0\n"))
+    data = make_dataset(
+        DataRequest("csv", csv_bytes=b"=1+1,@SUM(A1),label\n1,2,0\n3,4,1\n2,2,0\n")
+    )
     header = points_csv(data).splitlines()[0]
     assert header == "'=1+1,'@SUM(A1),label"
+
+
+@pytest.mark.parametrize("key", sorted(LEARNERS))
+def test_each_learner_says_what_it_draws_and_what_its_math_panel_writes(key):
+    learner = LEARNERS[key]
+    data = make_dataset(DataRequest("gaussians", (("n_samples", 60),), "uniform", 0.1, 0.2, 1))
+    values = learner.defaults()
+    run = fit_run(
+        key, tuple(sorted(values.items())), 3, 0, data.X, data.y, data.X_test, data.y_test
+    )
+    tl, est = run.timeline, run.estimator
+    assert learner.predictors[0] == "last" and set(learner.predictors) <= set(MODES)
+    assert learner.shown_mode(values) in learner.predictors
+    assert (tl.n_members > 1) == (learner.boundary == MEMBERS)
+    assert (tl.kernel_trace is not None) == (learner.boundary == CONTOUR)
+    if learner.replays_votes:  # the browser replays the four predictors from these votes
+        assert np.asarray(est.votes_).shape == (tl.W.shape[1],)
+    numbers = learner.numbers(est) if learner.numbers else {}
+    assert set(numbers) <= {"eta", "C", "theta_init", "tau_margin", "alpha", "lam", "lam_form"}
+    assert all(np.isfinite(v) for v in numbers.values() if isinstance(v, float))
+    if numbers.get("lam"):  # how λ enters the score, for the math panel and the λ rings
+        assert numbers["lam_form"] in ("kw", "kernel", "paum")

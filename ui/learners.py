@@ -2,8 +2,11 @@
 
 Each :class:`Learner` names the estimator class, its settings (each with the
 widget range and a one-line help that says what it does to the picture),
-the update rule in LaTeX for the math panel, and how to read its trace.
-Adding a learner to every page is adding one entry to :data:`LEARNERS`.
+the update rule in LaTeX for the math panel, what its picture is made of
+(:attr:`Learner.boundary`, :attr:`Learner.predictors`) and the numbers its
+math panel writes (:attr:`Learner.numbers`). The pages ask the entry; none
+of them tests which learner it is. Adding a learner to every page is adding
+one entry to :data:`LEARNERS`.
 
 The estimators are always fitted with ``record="all"`` (one event per
 visit) so that the pages can move through time without retraining.
@@ -35,6 +38,11 @@ from perceptron_core.winnow import BalancedWinnow
 from ui.timeline import Timeline
 
 MODES = ("last", "longest", "voted", "averaged")
+#: What a learner's boundary is (:attr:`Learner.boundary`): one line; the lines of a
+#: committee that votes; the zero level of a kernel score, redrawn from its support points.
+LINE, MEMBERS, CONTOUR = "line", "members", "contour"
+#: The most training points a kernel learner animates (its region costs points x grid).
+KERNEL_MAX_POINTS = 3_000
 
 
 @dataclass(frozen=True)
@@ -84,11 +92,20 @@ class Learner:
         Constructor arguments this entry fixes.
     predict_with : str
         Which predictor the picture's line and region show.
-    family : str
-        How the pages read the run: "kw" (the unified trainer, with the four
-        predictors), "kernel" (the same in dual form: no line, a curved
-        region), "committee" (several lines that vote) or "online" (one
-        line, any update rule).
+    boundary : {"line", "members", "contour"}
+        What the picture draws as the boundary: one line (:data:`LINE`), a
+        committee's lines that vote, with safe/noisy/borderline categories
+        (:data:`MEMBERS`; the trace holds one hypothesis per member and
+        epoch), or the zero level of a dual (kernel) score (:data:`CONTOUR`).
+    predictors : tuple of str
+        The predictors one fit yields: ``("last",)``, or :data:`MODES` for
+        the Khardon–Wachman trainer in primal or dual form.
+    numbers : callable or None
+        ``numbers(estimator) -> dict``: the fitted numbers the math panel
+        writes (``eta``, ``C``, ``theta_init``, ``tau_margin``, ``alpha``,
+        ``lam`` and ``lam_form``, which names how λ enters the score).
+    max_points : int or None
+        The most training points the browser view can redraw at every step.
     epochs_name : str
         The constructor's name for the number of passes.
     band : callable or None
@@ -109,7 +126,10 @@ class Learner:
     rule: str | Callable
     fixed: dict = field(default_factory=dict)
     predict_with: str = "last"
-    family: str = "online"
+    boundary: str = LINE
+    predictors: tuple[str, ...] = ("last",)
+    numbers: Callable | None = None
+    max_points: int | None = None
     epochs_name: str = "epochs"
     band: Callable | None = None
     novikoff: Callable | None = None
@@ -118,12 +138,17 @@ class Learner:
     @property
     def has_modes(self) -> bool:
         """Whether the fit yields the last, longest, voted and averaged predictors."""
-        return self.family in ("kw", "kernel")
+        return len(self.predictors) > 1
 
     @property
     def linear(self) -> bool:
-        """Whether the boundary is a line in the input space."""
-        return self.family not in ("kernel",)
+        """Whether the boundary is made of lines in the input space."""
+        return self.boundary != CONTOUR
+
+    @property
+    def replays_votes(self) -> bool:
+        """Whether the browser replays the four predictors of one line (the votes are sent)."""
+        return self.has_modes and self.boundary == LINE
 
     def shown_mode(self, values: dict) -> str:
         """The predictor the picture shows with these settings."""
@@ -148,9 +173,9 @@ class Learner:
         return self.cls(record="all", **params)
 
     def timeline(self, estimator, n_samples: int) -> Timeline:
-        if self.family == "committee":
+        if self.boundary == MEMBERS:
             return Timeline.from_epoch_traces(estimator.trace_, n_samples)
-        if self.family == "kernel":
+        if self.boundary == CONTOUR:
             return Timeline.from_kernel_trace(estimator.trace_, n_samples)
         return Timeline.from_trace(estimator.trace_, n_samples)
 
@@ -215,6 +240,36 @@ def _kw_novikoff(est):
     return float(est.tau) == 0 and float(est.lam) == 0 and est.alpha_bound is None
 
 
+def _kw_numbers(est) -> dict:
+    """What the Khardon–Wachman math panel writes; λ enters as ``y λ‖x‖²`` once ``a_j > 0``."""
+    return {
+        "eta": float(est.eta),
+        "C": float(est.C_),
+        "theta_init": float(est.theta_init_),
+        "tau_margin": float(est.tau) * float(est.theta_init_),
+        "alpha": None if est.alpha_bound is None else int(est.alpha_bound),
+        "lam": float(est.lam),
+        "lam_form": "kw",
+    }
+
+
+def _kernel_numbers(est) -> dict:
+    """The same in dual form: λ enters as ``y λ k(x, x)``."""
+    return _kw_numbers(est) | {"lam_form": "kernel"}
+
+
+def _paum_numbers(est) -> dict:
+    """PAUM's step size and its λ: the kernel form's ``k + λ[x = x']``, a term ``η λ a_j y``."""
+    return {"eta": float(est.eta), "lam": float(est.lam), "lam_form": "paum"}
+
+
+def _kw_learner(key, title, summary, cls, settings, **extra) -> Learner:
+    """An entry of the Khardon–Wachman trainer: its rule with the switches in use, the four
+    predictors, its margin band and when Novikoff's bound holds."""
+    return Learner(key, title, summary, cls, settings, _kw_rule, predictors=MODES,
+                   numbers=_kw_numbers, band=_kw_band, novikoff=_kw_novikoff, **extra)  # fmt: skip
+
+
 def _kw_rule(est) -> str:
     r"""Khardon and Wachman's rule with only the switches ``est`` turns on.
 
@@ -240,17 +295,14 @@ def _kw_rule(est) -> str:
 LEARNERS: dict[str, Learner] = {
     learner.key: learner
     for learner in [
-        Learner(
+        _kw_learner(
             "perceptron",
             "Perceptron (classic)",
             "Rosenblatt's rule with a threshold: update on every mistake.",
             Perceptron,
             (ETA,),
-            _kw_rule,
-            family="kw",
-            novikoff=_kw_novikoff,
         ),
-        Learner(
+        _kw_learner(
             "kw",
             "Khardon–Wachman (all switches)",
             "The unified trainer: margin τ, λ-trick and α-bound together, all three on "
@@ -271,57 +323,37 @@ LEARNERS: dict[str, Learner] = {
                     choices=MODES,
                 ),
             ),
-            _kw_rule,
-            family="kw",
-            band=_kw_band,
-            novikoff=_kw_novikoff,
         ),
-        Learner(
+        _kw_learner(
             "margin",
             "Perceptron with margin (PAM)",
             "Points inside a band around the line count as errors too.",
             MarginPerceptron,
             (ETA, replace(TAU, default=0.5)),
-            _kw_rule,
-            family="kw",
-            band=_kw_band,
-            novikoff=_kw_novikoff,
         ),
-        Learner(
+        _kw_learner(
             "longest",
             "Longest survivor",
             "Keep the hypothesis with the longest run of correct predictions.",
             LongestSurvivorPerceptron,
             (ETA, TAU, LAM, ALPHA),
-            _kw_rule,
             predict_with="longest",
-            family="kw",
-            band=_kw_band,
-            novikoff=_kw_novikoff,
         ),
-        Learner(
+        _kw_learner(
             "voted",
             "Voted perceptron",
             "Every hypothesis votes, weighted by how long it survived.",
             VotedPerceptron,
             (ETA, TAU, LAM, ALPHA),
-            _kw_rule,
             predict_with="voted",
-            family="kw",
-            band=_kw_band,
-            novikoff=_kw_novikoff,
         ),
-        Learner(
+        _kw_learner(
             "averaged",
             "Averaged perceptron",
             "The vote-weighted mean of all hypotheses: one line.",
             AveragedPerceptron,
             (ETA, TAU, LAM, ALPHA),
-            _kw_rule,
             predict_with="averaged",
-            family="kw",
-            band=_kw_band,
-            novikoff=_kw_novikoff,
         ),
         Learner(
             "paum",
@@ -374,6 +406,7 @@ LEARNERS: dict[str, Learner] = {
             r"w \leftarrow w + \eta\,y\,x,\quad b \leftarrow b + \eta\,y\,R^2",
             epochs_name="max_epochs",
             band=lambda est: (-float(est.tau_neg), float(est.tau_pos)),
+            numbers=_paum_numbers,
             bias=True,
         ),
         Learner(
@@ -412,7 +445,10 @@ LEARNERS: dict[str, Learner] = {
             ),
             r"f(x) = \sum_j \eta\,a_j\,y_j\,k(x_j, x) - \theta \\ \text{on an error: } "
             r"a_j \leftarrow a_j + 1,\ \theta \leftarrow \theta - \eta\,y\,C",
-            family="kernel",
+            boundary=CONTOUR,
+            predictors=MODES,
+            numbers=_kernel_numbers,
+            max_points=KERNEL_MAX_POINTS,
         ),
         Learner(
             "thick",
@@ -607,7 +643,7 @@ LEARNERS: dict[str, Learner] = {
             r"\text{else } \gamma \mathrel{-}= 0.75\,\eta\text{. Safe / noisy:} \\ "
             r"\lfloor H/2\rfloor + 1 \text{ with } y\,\mathrm{act}_i > \gamma"
             r"\text{ / } {<}\,{-\gamma}",
-            family="committee",
+            boundary=MEMBERS,
         ),
     ]
 }

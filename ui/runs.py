@@ -23,12 +23,10 @@ import streamlit as st
 from perceptron_core.datasets import DataError
 from ui.datasource import MAX_ANIMATED_VISITS, DataRequest, Dataset, make_dataset
 from ui.diagnostics import test_mistakes_per_epoch
-from ui.learners import LEARNERS
+from ui.learners import LEARNERS, LINE
 from ui.timeline import Timeline
 from ui.warmup import Warmup
 
-#: The most training points a kernel learner animates (its region costs points x grid).
-KERNEL_MAX_POINTS = 3_000
 #: The most memory one run's replay may hold: every hypothesis (updates x features x 8 bytes)
 #: and every step. Building it (and the four predictors' scores) peaks at about 4.4 times
 #: that: the largest runs allowed peaked at 198 MB (ringnorm, 60 to 500 features). A crafted
@@ -100,11 +98,11 @@ def fit_run(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarr
         The estimator's own message for impossible settings.
     """
     learner = LEARNERS[learner_key]
-    if learner.family == "kernel" and len(X) > KERNEL_MAX_POINTS:
+    if learner.max_points is not None and len(X) > learner.max_points:
         raise DataError(
-            f"The kernel perceptron redraws its curved boundary from every support point at "
+            f"{learner.title} redraws its curved boundary from every support point at "
             f"each step; with {len(X):,} points that is too slow for the browser view (at most "
-            f"{KERNEL_MAX_POINTS:,}). Use fewer points or a linear learner."
+            f"{learner.max_points:,}). Use fewer points or a linear learner."
         )
     visits = len(X) * epochs
     if visits > MAX_ANIMATED_VISITS:
@@ -138,7 +136,7 @@ def _check_replay_size(learner, trace, n_features: int) -> None:
     A line's replay keeps every hypothesis it went through; a committee's keeps one per
     epoch and a kernel's its dual counts, both small.
     """
-    if learner.family in ("committee", "kernel"):
+    if learner.boundary != LINE:
         return
     history = trace.weight_history
     hypotheses = (len(trace.rows) if history is None else len(history)) + 1

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ui.learners import MEMBERS
 from ui.payload.pack import Packer, index_dtype
 from ui.payload.snapshots import snapshot_tables
 from ui.timeline import Timeline
@@ -57,24 +58,14 @@ def _rows(tl: Timeline, packer: Packer, name: str) -> dict:
 
 
 def _settings(run) -> dict:
-    """The estimator's numbers that the math panel and the figure use, by family."""
+    """The estimator's numbers that the math panel and the figure use, as its entry gives them."""
     est, learner = run.estimator, run.learner
     out = {"band": None, "alpha": None, "lam": 0.0, "lam_form": None}
     if learner.band and learner.linear:
         band = learner.band(est)
         out["band"] = None if band is None else [float(band[0]), float(band[1])]
-    if learner.family in ("kw", "kernel"):
-        out |= {
-            "eta": float(est.eta),
-            "C": float(est.C_),
-            "theta_init": float(est.theta_init_),
-            "tau_margin": float(est.tau) * float(est.theta_init_),
-            "alpha": None if est.alpha_bound is None else int(est.alpha_bound),
-            "lam": float(est.lam),
-            "lam_form": learner.family,  # kw: y λ‖x‖² once a_j > 0; kernel: y λ k(x, x)
-        }
-    elif learner.key == "paum":
-        out |= {"eta": float(est.eta), "lam": float(est.lam), "lam_form": "paum"}
+    if learner.numbers is not None:
+        out |= learner.numbers(est)
     return out
 
 
@@ -135,12 +126,12 @@ def lane(run, data, packer: Packer, name: str, plane=None) -> dict:
         kernel = None
     else:
         hypotheses, kernel = "none", None
-    if learner.family == "kw":
+    if learner.replays_votes:
         votes = np.asarray(est.votes_)
         if votes.shape != (H,):
             raise ValueError(f"votes_ has shape {votes.shape}; the timeline has {H} hypotheses.")
         arrays["votes"] = packer.add(f"{name}/votes", votes, np.int32)
-    if learner.family == "committee":
+    if learner.boundary == MEMBERS:  # safe, noisy or borderline by the members' margins
         codes = np.vectorize(CATEGORY_CODES.get)(est.categorize(data.X, data.y))
         arrays["category"] = packer.add(f"{name}/category", codes, np.uint8)
     if hypotheses == "projection":
@@ -148,9 +139,9 @@ def lane(run, data, packer: Packer, name: str, plane=None) -> dict:
     return {
         "key": run.learner_key,
         "title": learner.title,
-        "family": learner.family,
+        "boundary": learner.boundary,
         "mode": learner.shown_mode(run.values) if learner.has_modes else "last",
-        "has_modes": learner.family == "kw",
+        "has_modes": learner.replays_votes,
         "draws_line": learner.linear,
         "bias": learner.bias,
         "hypotheses": hypotheses,

@@ -109,7 +109,7 @@ def _predictors(run, rows: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray
     tl = run.timeline
     W, theta = tl.W[0], tl.theta[0]
     out = {"last": (W[rows], theta[rows])}
-    if run.learner.family != "kw":
+    if not run.learner.replays_votes:
         return out
     votes = np.asarray(run.estimator.votes_, np.float64)
     best = np.maximum.accumulate(votes)  # longest survivor: the first row with the most votes
@@ -134,9 +134,9 @@ def snapshot_tables(run, data, packer: Packer, name: str) -> dict:
     parts = [(data.X, data.y)] + ([(data.X_test, data.y_test)] if len(data.X_test) else [])
     points = sum(len(X) for X, _ in parts)
     rows = snapshot_rows(H, points * n)
-    kw = run.learner.family == "kw"
-    votes = np.asarray(run.estimator.votes_, np.float64) if kw else None
-    voted = kw and points * n * H <= VOTED_BUDGET
+    votes_kept = run.learner.replays_votes
+    votes = np.asarray(run.estimator.votes_, np.float64) if votes_kept else None
+    voted = votes_kept and points * n * H <= VOTED_BUDGET
     predictors = _predictors(run, rows)
     accuracy = np.full((len(rows), 2, len(MODES)), np.nan, np.float32)
     hist = np.zeros((len(rows), 2, MARGIN_BINS + 2), np.uint32)

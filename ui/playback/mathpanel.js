@@ -84,10 +84,10 @@ export class MathPanel {
     body.push(el("p", {}, "Epoch ", el("b", {}, String(lane.epochAt(t) + 1)), ", example ",
       el("b", {}, `#${j + 1}`), `: ${flipped}label `, Y(), " = ", el("b", {}, sgn(y))));
     body.push(line(this._x(j)));
-    if (lane.meta.family === "committee") {
+    if (lane.meta.boundary === "members") {
       body.push(...this._committee(i, y));
     } else {
-      const lines = lane.meta.family === "kw" ? this._kw(t, i, j, y, kind) : this._generic(t, i, y);
+      const lines = lane.meta.has_modes ? this._kw(t, i, j, y, kind) : this._generic(t, i, y);
       body.push(...lines.map(line));
       body.push(el("p", {}, el("b", {}, capital(texts.outcome[kind] || "?") + "."), " ", texts.why[kind] || ""));
     }

@@ -55,25 +55,25 @@ export class PlaneFigure {
     this.y = scene.arrays.y;
     const meta = lane.meta;
     this.mode = meta.has_modes && meta.draws_line ? meta.mode : "last";
-    this.family = meta.family;
+    this.contour = meta.boundary === "contour"; // a kernel: the zero level of its score
     this.settings = meta.settings;
     this.singleLine = meta.draws_line && lane.M === 1 && meta.hypotheses === "plane";
-    this.votedRegion = this.mode === "voted" || (o.show.ensemble && this.family === "kw");
+    this.votedRegion = this.mode === "voted" || (o.show.ensemble && meta.has_modes);
     // a line's scores on the grid follow from its (w, θ); the voted vote and a kernel are scored
     // from the run's checkpoints, and their boundary is the zero level of those scores
-    this.gridRegion = this.family === "kernel" || this.mode === "voted" ||
+    this.gridRegion = this.contour || this.mode === "voted" ||
       (o.show.region && (this.votedRegion || !this.singleLine));
     if (this.gridRegion || o.show.region) {
       const g = o.style.grid;
-      const res = this.family === "kernel" ? g.kernel : this.votedRegion ? g.voted : g.region;
+      const res = this.contour ? g.kernel : this.votedRegion ? g.voted : g.region;
       this.grid = Points.grid(this.box, res, res);
       this.tints = tintTable(o.style.colors.region);
     }
     if (this.gridRegion) {
       this.gridField = new Field(lane, this.grid, this.X);
-      this.gridMode = this.family === "kernel" ? "last" : this.votedRegion ? "voted" : this.mode;
+      this.gridMode = this.contour ? "last" : this.votedRegion ? "voted" : this.mode;
     }
-    this.zeroLine = this.family === "kernel" || this.mode === "voted";
+    this.zeroLine = this.contour || this.mode === "voted";
     this.ownField = new Field(lane, Points.fromRows(this.X), this.X);
     this.keys = {};
     this._build();
@@ -92,14 +92,14 @@ export class PlaneFigure {
     };
     const legendOnly = (name, extra) => ({ type: "scatter", x: [null], y: [null], name, hoverinfo: "skip", ...extra });
     if (this.zeroLine) {
-      const name = this.family === "kernel" ? "decision boundary f(x) = 0" : "voted boundary (the vote = 0)";
+      const name = this.contour ? "decision boundary f(x) = 0" : "voted boundary (the vote = 0)";
       traces.push(legendOnly(name, { mode: "lines", line: { color: c.line, width: ln.boundary } }));
     }
     this.band = this.settings.band && show.band && this.singleLine && this.mode === "last";
     if (this.band) {
       traces.push(legendOnly("margin band (updates inside)", { mode: "lines", fill: "toself", fillcolor: c.band, line: { width: 0 } }));
     }
-    this.ensemble = show.ensemble && this.family === "kw" && this.singleLine;
+    this.ensemble = show.ensemble && lane.meta.has_modes && this.singleLine;
     if (this.ensemble) {
       traces.push(legendOnly(`stored hypotheses (the ${style.ensemble.lines} with most votes)`,
         { mode: "lines", line: { color: c.ensemble, width: ln.ensemble } }));
@@ -153,12 +153,12 @@ export class PlaneFigure {
       for (let j = 0; j < flipped.length; j++) if (flipped[j]) rows.push(j);
       slot("flips", { ...this._overlay("label flipped by noise", "x-thin-open", c.line, mk.flip, 2), ...this._xy(rows) });
     }
-    this.lamRings = this.settings.lam > 0 && this.family === "kw" && lane.meta.draws_line;
+    this.lamRings = this.settings.lam > 0 && this.settings.lam_form === "kw"; // not PAUM's λ
     if (this.lamRings) {
       slot("rings", this._overlay("forced an update (λ push on)", "circle-open", c.rings, mk.ring, 1.5));
       slot("rescued", this._overlay("rescued by the λ push (no update)", "cross-thin-open", c.rescued, mk.rescued, 2.5));
     }
-    if (this.family === "kernel") {
+    if (this.contour) {
       slot("support", this._overlay("support points (a_j > 0)", "circle-open", c.line, mk.ring, 1.5));
     }
     const category = lane.get("category");
