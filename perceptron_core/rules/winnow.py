@@ -11,7 +11,7 @@ import math
 
 from perceptron_core._jit import jit, jit_inline
 from perceptron_core.trace import CORRECT, MISTAKE
-from perceptron_core.vectors import row_dot
+from perceptron_core.vectors import dot
 
 
 @jit_inline
@@ -19,7 +19,8 @@ def step(X, Y, p, j, a, model, hp):
     W, _, S = model
     alpha, eliminate, floor = hp[0], hp[1] != 0, hp[2]
     x, y, w = X[j], Y[p, j], W[p]
-    s = row_dot(W, p, X, j) - S[p, 0]
+    # left to right: sums of powers of alpha can equal theta exactly, and the order decides
+    s = dot(w, x) - S[p, 0]
     if y > 0 and s < 0:  # false negative: promotion
         for i in range(x.shape[0]):
             if x[i] != 0:
