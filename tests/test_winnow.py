@@ -146,8 +146,17 @@ def test_winnow_matches_reference(data, alpha, theta, demotion, epochs, seed):
 def test_a_score_that_ties_theta_in_exact_arithmetic_is_summed_as_the_reference_sums():
     # alpha = 1.5: the weights 1/1.5^k of the active features sum to 1.9999999999999998 left
     # to right, to 2.0 = theta in a vectorised order; the reference sums left to right
-    rows = {1: [1, 2, 3, 4, 5, 7], 4: [4, 5, 6, 7, 8], 5: [0, 1, 4, 6], 6: [5, 7],
-            9: [1, 2, 3, 4, 5, 7], 10: [1, 7], 11: [0, 4, 5], 12: [1, 2, 3, 4, 7, 8], 13: [3, 5]}
+    rows = {
+        1: [1, 2, 3, 4, 5, 7],
+        4: [4, 5, 6, 7, 8],
+        5: [0, 1, 4, 6],
+        6: [5, 7],
+        9: [1, 2, 3, 4, 5, 7],
+        10: [1, 7],
+        11: [0, 4, 5],
+        12: [1, 2, 3, 4, 7, 8],
+        13: [3, 5],
+    }
     X = np.zeros((19, 9), np.uint8)
     for j, active in rows.items():
         X[j, active] = 1
