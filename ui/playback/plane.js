@@ -22,6 +22,7 @@ import { Field, Points } from "./fields.js";
 import { anchor, clipHalfplanes, inBox, lineSegment, zeroLevel } from "./geometry.js";
 import { count, cut, num, plotlyText, signed } from "./format.js";
 import { BLOCKED, RESCUED } from "./timeline.js";
+import { newPinnedPlot } from "./dom.js";
 
 const DASHES = ["solid", "dash", "dot", "dashdot"];
 /** Shades of the region's colour scale painted into its image. */
@@ -169,7 +170,7 @@ export class PlaneFigure {
     }
     traces.push(legendOnly("current example", { mode: "markers",
       marker: { symbol: "circle-open", size: mk.current, color: c.current, line: { width: ln.current, color: c.current } } }));
-    Plotly.newPlot(this.node, traces, this._layout(), this.config);
+    newPinnedPlot(this.node, traces, this._layout(), this.config);
     this._listenForHover();
   }
 

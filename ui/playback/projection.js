@@ -7,6 +7,7 @@ import { snapshotAt, vline } from "./diagnostics.js";
 import { count, plotlyText } from "./format.js";
 import { lineSegment, segmentXY } from "./geometry.js";
 import { className } from "./plane.js";
+import { newPinnedPlot } from "./dom.js";
 
 export class ProjectionView {
   constructor(nodes, { lane, scene, show, style, config }) {
@@ -55,7 +56,7 @@ export class ProjectionView {
       : `all ${count(scene.n_train)} points`;
     this.titleBase = `Projection on the plane of ${scene.plane} · ${shown}`;
     const box = scene.box;
-    Plotly.newPlot(this.nodes.projection, traces, {
+    newPinnedPlot(this.nodes.projection, traces, {
       height: style.figure.projection_height, plot_bgcolor: "white", paper_bgcolor: "white",
       margin: { l: 10, r: 10, t: 10, b: 10 }, font: { size: style.font.axis },
       xaxis: { title: { text: plotlyText(scene.axis_titles[0]) }, range: [box[0], box[1]], zeroline: false, gridcolor: c.grid, automargin: true },
