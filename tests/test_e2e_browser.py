@@ -235,6 +235,11 @@ def test_the_voted_perceptron_draws_its_voted_boundary(server, page):
     assert frame.evaluate(BOUNDARY_JS)["segments"] > 10
 
 
+LEGEND_CUT_JS = """() => [...document.querySelectorAll('.plot .legendtext')].filter((text) =>
+    text.getBoundingClientRect().right > text.closest('svg').getBoundingClientRect().right + 1)
+    .map((text) => text.textContent)"""
+
+
 def test_compare_mode_steps_together(server, page):
     frame = _open(page, f"{server}/?compare=voted,pa&data=xor")
     assert frame.locator(".plot").count() == 3
@@ -244,6 +249,10 @@ def test_compare_mode_steps_together(server, page):
     for i in range(3):
         assert "step 3 of" in _title(frame, i)
     _shots(page, "playground-compare")
+    for width, height in SIZES.values():  # narrow panels wrap their legend entries, never cut them
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(700)
+        assert frame.evaluate(LEGEND_CUT_JS) == [], (width, height)
 
 
 def test_the_high_dimensional_view(server, page):

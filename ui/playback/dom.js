@@ -40,13 +40,15 @@ export function v(name, sub) {
  * autosize reads the computed style, which forces a layout of the whole frame): for the plots that
  * relayout at every step that was about a tenth of the main thread while playing.
  */
-export function newPinnedPlot(node, traces, layout, config) {
+export function newPinnedPlot(node, traces, layout, config, onResize = () => {}) {
   const width = node.clientWidth;
   const plotted = Plotly.newPlot(node, traces, width ? { ...layout, width } : layout, config);
   if (width) {
     new ResizeObserver(() => {
       const now = node.clientWidth;
-      if (now && now !== node.layout.width) Plotly.relayout(node, { width: now });
+      if (!now || now === node.layout.width) return;
+      Plotly.relayout(node, { width: now });
+      onResize(now);
     }).observe(node);
   }
   return plotted;

@@ -89,3 +89,18 @@ export function cut(text, limit = MAX_LABEL) {
 export function plotlyText(text, limit = MAX_LABEL) {
   return cut(text, limit).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
+
+/**
+ * Break `text` into lines of at most `chars` characters at spaces, joined by Plotly's `<br>` (a word
+ * longer than a line keeps its own line). `wrapWords("margin band (updates inside)", 12)` is
+ * "margin band<br>(updates<br>inside)".
+ */
+export function wrapWords(text, chars) {
+  const lines = [];
+  for (const word of String(text).split(" ")) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= chars) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines.join("<br>");
+}

@@ -20,7 +20,7 @@
 
 import { Field, Points } from "./fields.js";
 import { anchor, clipHalfplanes, inBox, lineSegment, zeroLevel } from "./geometry.js";
-import { count, cut, num, plotlyText, signed } from "./format.js";
+import { count, cut, num, plotlyText, signed, wrapWords } from "./format.js";
 import { BLOCKED, RESCUED } from "./timeline.js";
 import { newPinnedPlot } from "./dom.js";
 
@@ -170,8 +170,30 @@ export class PlaneFigure {
     }
     traces.push(legendOnly("current example", { mode: "markers",
       marker: { symbol: "circle-open", size: mk.current, color: c.current, line: { width: ln.current, color: c.current } } }));
-    newPinnedPlot(this.node, traces, this._layout(), this.config);
+    this.legendNames = traces.map((trace) => trace.name);
+    const width = this.node.clientWidth;
+    for (const trace of traces) trace.name = this._legendName(trace.name, width);
+    newPinnedPlot(this.node, traces, this._layout(), this.config, (now) => this._fitLegend(now));
     this._listenForHover();
+  }
+
+  /** A legend entry's name, wrapped where the legend runs under a plot `width` px wide. */
+  _legendName(name, width) {
+    if (!name || width > this.height + 220) return name; // beside the plot: no wrapping
+    const chars = Math.max(10, Math.floor((width - 50) / (0.56 * this.style.font.legend)));
+    return wrapWords(name, chars);
+  }
+
+  /** Re-wrap the legend after the plot was resized (compare mode's panels, a narrower window). */
+  _fitLegend(width) {
+    const changed = [], names = [];
+    this.legendNames.forEach((name, i) => {
+      const wrapped = this._legendName(name, width);
+      if (wrapped === this.node.data[i].name) return;
+      changed.push(i);
+      names.push(wrapped);
+    });
+    if (changed.length) Plotly.restyle(this.node, { name: names }, changed);
   }
 
   _xy(rows) {
