@@ -18,11 +18,50 @@ infinity, so mistake counts are reproducible.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+from pathlib import Path
+
 import numba
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+@functools.cache
+def _sources_digest() -> str:
+    """A digest of every source file of the package's compiled code.
+
+    numba's cache checks only the file of the function it loads, but the
+    drivers compile in the rules' steps, the vector loops and constants of
+    other files: a changed rule would leave the driver running the old one.
+    """
+    files = sorted(_PACKAGE.rglob("*.py"))
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _forget_if_stale(dispatcher) -> None:
+    """Drop ``dispatcher``'s cached compilations when the package's sources changed since."""
+    module = dispatcher.py_func.__module__.rsplit(".", 1)[-1]
+    stamp = Path(dispatcher.stats.cache_path) / f"{module}.{dispatcher.__qualname__}.sources"
+    try:
+        if stamp.exists() and stamp.read_text() == _sources_digest():
+            return
+        dispatcher._cache.flush()  # numba's own way to drop an index (no public one)
+        stamp.write_text(_sources_digest())
+    except OSError:  # a read-only cache: numba then caches nothing here either
+        pass
 
 
 def jit(func, **options):
     """Compile ``func`` with numba (nogil, cached when possible).
+
+    A cached compilation is dropped when any source file of the package has
+    changed since it was made (not only the function's own file, which is
+    all numba checks).
 
     Examples
     --------
@@ -33,9 +72,11 @@ def jit(func, **options):
     5
     """
     try:
-        return numba.njit(nogil=True, cache=True, **options)(func)
+        dispatcher = numba.njit(nogil=True, cache=True, **options)(func)
     except RuntimeError:  # "cannot cache function ...: no locator available"
         return numba.njit(nogil=True, cache=False, **options)(func)
+    _forget_if_stale(dispatcher)
+    return dispatcher
 
 
 def jit_reassoc(func):

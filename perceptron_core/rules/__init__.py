@@ -24,9 +24,9 @@ each switch below.
 
 For whoever edits a rule: numba checks only the source file of the
 function it loads from its cache, and the steps are compiled into the
-driver, so after changing a file here delete the cache
-(``find perceptron_core -name "*.nb[ic]" -delete``) or the driver keeps
-running the old step.
+driver; :func:`perceptron_core._jit.jit` therefore drops every cached
+compilation when any source file of the package has changed, so the next
+run compiles the edited step (and everything else) again.
 """
 
 from perceptron_core._jit import jit, jit_inline
