@@ -111,7 +111,7 @@ export class Diagnostics {
       yaxis2: { title: { text: "test error" }, overlaying: "y", side: "right", range: [0, 100], tickmode: "linear",
                 tick0: 0, dtick: 25, ticksuffix: "%", showgrid: false, automargin: true },
       title: { text: "Per epoch: updates, mistakes, test error", font: { size: style.font.axis + 2 } },
-      legend: { orientation: "h", y: -0.34, yanchor: "top", x: 0 },
+      legend: { orientation: "h", yref: "container", y: 0, yanchor: "bottom", x: 0 },
       shapes, annotations,
     }, this.config);
     this.chartEpoch = 0;

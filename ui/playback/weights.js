@@ -40,7 +40,7 @@ export class WeightsChart {
       yaxis: { title: { text: "value" }, gridcolor: c.grid, automargin: true, zeroline: true },
       yaxis2: { title: { text: "accuracy" }, overlaying: "y", side: "right", range: [0, 100], tickmode: "linear",
                 tick0: 0, dtick: 25, ticksuffix: "%", showgrid: false, automargin: true },
-      legend: { orientation: "h", y: -0.34, yanchor: "top", x: 0 },
+      legend: { orientation: "h", yref: "container", y: 0, yanchor: "bottom", x: 0 },
       shapes: [{ type: "line", xref: "x", yref: "paper", x0: 0, x1: 0, y0: 0, y1: 1,
                  line: { color: c.current, width: 1.5, dash: "dot" } }],
     }, config);
