@@ -177,9 +177,18 @@ export class PlaneFigure {
     this._listenForHover();
   }
 
+  /**
+   * Whether the legend goes beside a plot `width` px wide: the plot area is square, so where the
+   * column is wider than tall the legend costs no height there (a window's height is the scarce
+   * one); else it goes under the x-axis title.
+   */
+  _legendBeside(width) {
+    return width > this.height + 220;
+  }
+
   /** A legend entry's name, wrapped where the legend runs under a plot `width` px wide. */
   _legendName(name, width) {
-    if (!name || width > this.height + 220) return name; // beside the plot: no wrapping
+    if (!name || this._legendBeside(width)) return name; // beside the plot: no wrapping
     const chars = Math.max(10, Math.floor((width - 50) / (0.56 * this.style.font.legend)));
     return wrapWords(name, chars);
   }
@@ -232,9 +241,7 @@ export class PlaneFigure {
                title: { text: plotlyText(scene.feature_names[0]), standoff: 4 } },
       yaxis: { ...axis, range: [box[2], box[3]], scaleanchor: "x", scaleratio: 1, constrain: "domain",
                title: { text: plotlyText(scene.feature_names[1]) } },
-      // the plot area is square: where the column is wider than tall the legend goes beside it
-      // and costs no height (a window's height is the scarce one), else under the x-axis title
-      legend: this.node.clientWidth > height + 220
+      legend: this._legendBeside(this.node.clientWidth)
         ? { orientation: "v", yanchor: "top", y: 1, xanchor: "left", x: 1.02, font: { size: f.legend } }
         : { orientation: "h", yanchor: "top", y: -90 / (height - 50), x: 0, font: { size: f.legend } },
       modebar: { orientation: "v" },

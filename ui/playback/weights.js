@@ -17,14 +17,15 @@ export class WeightsChart {
     const y = test ? scene.arrays.y_test : scene.arrays.y;
     const ks = sampled(lane.H, MAX_POINTS);
     const rows = ks.map((k) => lane.hypothesis(k));
-    // each hypothesis starts at the step of its update; the last one holds to the end
-    const steps = [...ks.map((k) => lane.startTime(k)), lane.E];
-    rows.push(rows[rows.length - 1]);
     const accuracy = rows.map(([w1, w2, th]) => {
       let right = 0;
       for (let j = 0; j < y.length; j++) right += (w1 * X[2 * j] + w2 * X[2 * j + 1] - th > 0 ? 1 : -1) === y[j] ? 1 : 0;
       return (100 * right) / y.length;
     });
+    // each hypothesis starts at the step of its update; the last one holds to the end
+    const steps = [...ks.map((k) => lane.startTime(k)), lane.E];
+    rows.push(rows[rows.length - 1]);
+    accuracy.push(accuracy[accuracy.length - 1]);
     const c = style.colors, width = style.line.curve;
     const traces = [
       { name: "‖w‖", y: rows.map(([w1, w2]) => Math.hypot(w1, w2)), line: { color: c.line, width } },
