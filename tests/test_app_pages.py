@@ -393,3 +393,15 @@ def test_the_share_box_offers_every_group_students_may_be_denied():
     options = _player(_with_link())["options"]
     assert set(options["student_groups"]) == {
         "data", "learner", "view", "edits", "export", "link", "math", "diagnostics"}
+
+
+
+def test_the_points_table_is_built_only_while_it_is_open(app):
+    """Closed, the table sends no editor (the page's heaviest widget in the browser)."""
+    assert [e for e in app.main.expander if "Points table" in e.label]
+    assert not app.main.get("dataframe")
+    app.session_state["pg_table_open"] = True
+    app.run()
+    _no_failure(app)
+    (expander,) = [e for e in app.main.expander if "Points table" in e.label]
+    assert len(expander.get("dataframe")) == 1

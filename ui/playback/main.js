@@ -18,7 +18,7 @@ import { Field, Points, accuracy } from "./fields.js";
 
 const app = {
   payloadId: null, viewKey: null, lanes: [], scene: null, arrays: null, args: null,
-  t: 0, playing: false, speed: 10, unit: "example", parts: [],
+  t: 0, playing: false, speed: 10, unit: "example", parts: [], later: [], settled: false,
 };
 window.playback = app; // for the tests and the benchmark: the state and the last painted step
 
@@ -102,6 +102,29 @@ function scheduleUrl() {
 
 // -- building the views --------------------------------------------------------------
 
+/**
+ * A part built after the first painted step: the charts under the figure took a quarter of a
+ * second to build (measured on the default page), which the figure should not wait for.
+ */
+function later(make) {
+  const part = { make, built: null, update(t, playing) { this.built?.update(t, playing); } };
+  app.later.push(part);
+  return part;
+}
+
+/** Build the parts `later` put aside, once the browser has shown the figure. */
+function buildLater() {
+  const waiting = app.later;
+  requestAnimationFrame(() => setTimeout(() => {
+    if (waiting !== app.later) return; // the views were rebuilt meanwhile: their own call builds them
+    for (const part of waiting) {
+      part.built = part.make();
+      part.built.update(app.t, app.playing);
+    }
+    app.settled = true; // for the tests: every part is there
+  }));
+}
+
 function plotConfig(args) {
   return {
     displaylogo: false, responsive: true, modeBarButtonsToRemove: ["select2d", "lasso2d"],
@@ -135,6 +158,8 @@ function build(args) {
   const config = plotConfig(args);
   const compare = lanes.length > 1;
   app.parts = [];
+  app.later = [];
+  app.settled = false;
   root.className = `layout-${style.figure.layout}${compare ? " compare" : ""}`;
   root.style.setProperty("--font", `${style.font.base}px`);
   root.style.setProperty("--math-font", `${style.font.math}px`);
@@ -194,12 +219,12 @@ function build(args) {
   if (compare && scene.view === "plane" && !options.hide.diagnostics) {
     const body = el("div", { class: "diagnostics" });
     root.append(el("details", { class: "section", open: true }, el("summary", {}, "Scoreboard"), body));
-    app.parts.push(new Scoreboard(body, { lanes, scene, style, config }));
+    app.parts.push(later(() => new Scoreboard(body, { lanes, scene, style, config })));
   }
   if (!compare && !options.hide.diagnostics && options.diagnostics) {
     const body = el("div", { class: "diagnostics" });
     root.append(el("details", { class: "section", open: true }, el("summary", {}, "Diagnostics"), body));
-    app.parts.push(new Diagnostics(body, { lane: lanes[0], scene, style, texts, config }));
+    app.parts.push(later(() => new Diagnostics(body, { lane: lanes[0], scene, style, texts, config })));
   }
   if (!compare && options.share && mainFigure && !(options.hide.link && options.hide.export)) {
     const body = el("div", { class: "share" });
@@ -280,13 +305,15 @@ function onRender(args) {
   }
   const viewKey = JSON.stringify([args.payload_id, args.show, args.style, args.options.hide, args.options.click,
                                   args.options.image, args.options.height, args.options.diagnostics, args.options.share]);
-  if (viewKey !== app.viewKey) {
+  const rebuilt = viewKey !== app.viewKey;
+  if (rebuilt) {
     app.viewKey = viewKey;
     build(args);
   }
   app.t = driver().clip(app.t);
   app.painted = null;
   paint();
+  if (rebuilt) buildLater();
   if (!app.playing) syncPageUrl(app.t); // a rerun may have rewritten the address
 }
 
