@@ -290,7 +290,8 @@ if table is not None:
 
 show_code(
     kw.decide,
-    intro="Lesson 1's decision with both switches: `raw + y * lam * norms2[j]` once "
-    "`a > 0` is the indicator form, and `if a < alpha_bound` is the α-bound. PAUM's kernel "
+    intro="Lesson 1's decision with both switches: `push = y * lam * norms2[j]`, added to "
+    "`raw` once `a > 0`, is the indicator form (the trace records it beside the score, and the "
+    "playground's math panel shows it), and `if a < alpha_bound` is the α-bound. PAUM's kernel "
     "form is the line `f = raw + lam * eta * a * y` of lesson 6's code.",
 )

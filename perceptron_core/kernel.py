@@ -210,7 +210,7 @@ def _dual_epoch(Y, order, diag, settings, model, log, e, span, columns):
             y = Y[c, j]
             a = counts[c, j]
             # the λ-trick's k(x_j, x_j) plays ||x_j||^2
-            kind, s = kw.decide(S[c, j], y, a, theta[c], t_margin, lam, diag, j, alpha_bound)
+            kind, s, push = kw.decide(S[c, j], y, a, theta[c], t_margin, lam, diag, j, alpha_bound)
             if kind == MISTAKE or kind == MARGIN:
                 if slot < 0:
                     slot = _fetch_column(j, columns)
@@ -221,7 +221,7 @@ def _dual_epoch(Y, order, diag, settings, model, log, e, span, columns):
                 note_update(c, j, a, kind, s, step, e, model, log)
             elif kind != BLOCKED:
                 note_correct(c, n_upd[c], votes, state)
-            note_visit(visit_kind, visit_score, c, step - visit0, kind, s)
+            note_visit(visit_kind, visit_score, c, step - visit0, kind, s, push)
         step += 1
 
 
@@ -717,7 +717,7 @@ class KernelPerceptron(KWPerceptron):
         n_before = self._n_upd.copy()
         n_visits = n_epochs * m if self.record == "all" else 0
         visit_kind = np.zeros((K, n_visits), dtype=np.int8)
-        visit_score = np.zeros((K, n_visits))
+        visit_score = np.zeros((K, n_visits, 2))  # the score and the λ-trick's term in it
         epoch_updates = np.zeros((K, min(n_epochs, FIRST_EPOCHS)), dtype=np.int64)
         spec = self._spec
         settings = (

@@ -375,7 +375,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         n_before = self._n_upd.copy()
         n_visits = n_epochs * m if self.record == "all" else 0
         visit_kind = np.zeros((K, n_visits), dtype=np.int8)
-        visit_score = np.zeros((K, n_visits))
+        visit_score = np.zeros((K, n_visits, 2))  # the score and the λ-trick's term in it
         epoch_updates = np.zeros((K, min(n_epochs, FIRST_EPOCHS)), dtype=np.int64)
         norms2 = vectors.squared_norms(Xk) if self.lam > 0 else np.zeros(0)
         settings = (
@@ -429,11 +429,13 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         rows = self._upd_rows[c, new].copy()
         if self.record == "all":
             local = np.arange(len(visit_kind))
-            kind, score = visit_kind.copy(), visit_score.copy()
+            kind = visit_kind.copy()
+            score, lam_term = visit_score[:, 0].copy(), visit_score[:, 1].copy()
             n_updates = np.cumsum((kind == MISTAKE) | (kind == MARGIN))
         else:
             local = self._upd_step[c, new] - self._steps
             kind, score = self._upd_kind[c, new].copy(), self._upd_score[c, new].copy()
+            lam_term = None  # recorded with every visit only
             n_updates = np.arange(1, len(rows) + 1)
         signs = y[rows].astype(np.float64)
         return Trace(
@@ -441,6 +443,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
             index=self._order[local % m],
             kind=kind,
             score=score,
+            lam_term=lam_term,
             n_updates=n_updates,
             visits=self.record == "all",
             rows=rows,

@@ -69,6 +69,11 @@ class Trace:
         For learners that answer with an earlier hypothesis than the latest
         (the pocket algorithm): after each event, the number ``k`` of the
         hypothesis they answer with. None: the latest (``n_updates``).
+    lam_term : ndarray of shape (n_events,) or None
+        For the λ-trick's learners (Khardon–Wachman, kernel) with every visit
+        recorded: the term ``y λ‖x‖²`` (``y λ k(x, x)`` in dual form) that
+        ``score`` includes, 0 where the example had not yet caused an update
+        (``score - lam_term`` is the plain score). None otherwise.
 
     Examples
     --------
@@ -100,6 +105,7 @@ class Trace:
     weight_history: np.ndarray | None = field(default=None, repr=False)
     theta_history: np.ndarray | None = field(default=None, repr=False)
     answer: np.ndarray | None = field(default=None, repr=False)
+    lam_term: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def n_events(self) -> int:
@@ -169,4 +175,7 @@ class Trace:
             weight_history=wh,
             theta_history=th,
             answer=None if self.answer is None else np.concatenate([self.answer, other.answer]),
+            lam_term=None
+            if self.lam_term is None or other.lam_term is None
+            else np.concatenate([self.lam_term, other.lam_term]),
         )

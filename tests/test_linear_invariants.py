@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from perceptron_core import KWPerceptron, Perceptron
 from perceptron_core.linear import MODES
+from perceptron_core.trace import MARGIN, MISTAKE, RESCUED
 
 
 def separable(seed, m=150, n=4, gap=0.3):
@@ -161,6 +162,36 @@ def test_trace_agrees_with_the_fitted_model():
     np.testing.assert_array_equal(updates.index, t.index[updating])
     np.testing.assert_array_equal(updates.epoch, t.epoch[updating])
     np.testing.assert_array_equal(updates.score, t.score[updating])
+
+
+@pytest.mark.parametrize("dual", [False, True], ids=["primal", "kernel"])
+def test_the_trace_carries_the_lambda_term_of_every_score(dual):
+    """``lam_term`` is ``y λ‖x‖²`` once the example has caused an update, else 0, and the
+    score without it is the plain score of the hypothesis that visited."""
+    from perceptron_core.kernel import KernelPerceptron
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(50, 2))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=50) > 0, 1, -1)
+    cls = KernelPerceptron if dual else KWPerceptron
+    params = dict(kernel="linear") if dual else {}
+    t = cls(lam=0.7, epochs=6, random_state=0, record="all", **params).fit(X, y).trace_
+    W = None if dual else t.hypotheses()[0]
+    updates_before = np.zeros(len(X), dtype=int)
+    expected, plain = np.zeros(t.n_events), np.zeros(t.n_events)
+    for i, (j, kind) in enumerate(zip(t.index, t.kind)):
+        if updates_before[j] > 0:
+            expected[i] = y[j] * 0.7 * X[j] @ X[j]
+        k = t.n_updates[i] - (kind in (MISTAKE, MARGIN))
+        if not dual:
+            plain[i] = W[k] @ X[j]
+        updates_before[j] += kind in (MISTAKE, MARGIN)
+    assert (t.kind == RESCUED).any() and 0 < np.count_nonzero(expected) < t.n_events
+    np.testing.assert_allclose(t.lam_term, expected, rtol=1e-12)
+    if not dual:
+        np.testing.assert_allclose(t.score - t.lam_term, plain, rtol=1e-9, atol=1e-12)
+    updates_only = cls(lam=0.7, epochs=6, random_state=0, record="updates", **params)
+    assert updates_only.fit(X, y).trace_.lam_term is None  # recorded with every visit only
 
 
 def test_predict_modes_need_no_retraining():

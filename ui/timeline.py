@@ -59,6 +59,9 @@ class Timeline:
     kernel_trace : KernelTrace or None
         For a dual learner with a non-linear kernel: ``W`` is then empty
         (no weight vector exists) and scores come from the trace.
+    lam_term : ndarray of shape (n_events,) or None
+        The λ-trick's term in each score, as the learner recorded it
+        (:attr:`perceptron_core.trace.Trace.lam_term`); None without the trick.
     """
 
     epoch: np.ndarray
@@ -71,6 +74,7 @@ class Timeline:
     theta: np.ndarray
     n_samples: int
     kernel_trace: object = None
+    lam_term: np.ndarray | None = None
 
     # -- construction -----------------------------------------------------
 
@@ -96,6 +100,7 @@ class Timeline:
             W=np.asarray(W, dtype=np.float64)[None],
             theta=np.asarray(theta, np.float64)[None],
             n_samples=int(n_samples),
+            lam_term=trace.lam_term,
         )
 
     @classmethod
@@ -116,6 +121,7 @@ class Timeline:
             theta=theta[None],
             n_samples=int(n_samples),
             kernel_trace=trace,
+            lam_term=trace.lam_term,
         )
 
     @classmethod

@@ -125,11 +125,13 @@ def note_correct(c, k, votes, state):
 
 
 @jit
-def note_visit(visit_kind, visit_score, c, at, kind, s):
-    """Record one visit's event and score (when the per-visit record is on)."""
+def note_visit(visit_kind, visit_score, c, at, kind, s, push):
+    """Record one visit's event, its score and the λ-trick's term in that score (when the
+    per-visit record is on)."""
     if visit_kind.shape[1] > 0:
         visit_kind[c, at] = kind
-        visit_score[c, at] = s
+        visit_score[c, at, 0] = s
+        visit_score[c, at, 1] = push
 
 
 @intrinsic
@@ -209,7 +211,7 @@ def _epoch(X, Y, order, norms2, settings, model, log, e, span):
         for c in range(K):
             y = Y[c, j]
             a = counts[c, j]
-            kind, s = kw.decide(
+            kind, s, push = kw.decide(
                 row_dot(W, c, X, j), y, a, theta[c], t_margin, lam, norms2, j, alpha_bound
             )
             if kind == MISTAKE or kind == MARGIN:
@@ -217,7 +219,7 @@ def _epoch(X, Y, order, norms2, settings, model, log, e, span):
                 note_update(c, j, a, kind, s, step, e, model, log)
             elif kind != BLOCKED:
                 note_correct(c, n_upd[c], votes, state)
-            note_visit(visit_kind, visit_score, c, step - visit0, kind, s)
+            note_visit(visit_kind, visit_score, c, step - visit0, kind, s, push)
         step += 1
 
 
@@ -249,7 +251,8 @@ def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, 
            per_epoch, full)
         The record: votes per hypothesis and the update sequence (2-D,
         grown between segments, so the possibly new arrays are returned);
-        the per-visit record, ``(K, n_epochs * m)`` or ``(K, 0)`` to skip;
+        the per-visit record, events ``(K, n_epochs * m)`` and ``(score, λ term)``
+        ``(K, n_epochs * m, 2)``, or ``(K, 0)`` and ``(K, 0, 2)`` to skip;
         updates per problem and epoch ``(K, any)``, grown to the epochs run
         (:func:`with_epoch_room`); ``full``: also fill
         ``upd_step``, ``upd_kind`` and ``upd_score``.

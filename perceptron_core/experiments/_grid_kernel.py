@@ -197,7 +197,7 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
             for p in range(m):
                 yp = y[p]
                 a = counts[p]
-                kind, _ = kw.decide(
+                kind, _, _ = kw.decide(
                     row_dot(W, 0, X, p), yp, a, theta, t_margin, lam, norms2, p, alpha
                 )
                 if kind == MISTAKE or kind == MARGIN:

@@ -32,21 +32,23 @@ def predict_margin(s, theta, t):
 
 @jit_inline
 def decide(raw, y, a, theta, t, lam, norms2, j, alpha_bound):
-    """The event of this visit (``MISTAKE`` or ``MARGIN``: update) and the score it used.
+    """The event of this visit (``MISTAKE`` or ``MARGIN``: update), the score it used
+    and the λ-trick's term in that score (0 when the trick does not apply).
 
     ``RESCUED``: right only thanks to the λ-trick; ``BLOCKED``: wrong, but
     the α-bound forbids the update.
     """
     pushed = lam > 0.0 and a > 0
-    s = raw + y * lam * norms2[j] if pushed else raw
+    push = y * lam * norms2[j] if pushed else 0.0
+    s = raw + push if pushed else raw
     yhat = predict_margin(s, theta, t)
     if yhat != y:
         if a < alpha_bound:
-            return (MISTAKE if yhat == -y else MARGIN), s
-        return BLOCKED, s
+            return (MISTAKE if yhat == -y else MARGIN), s, push
+        return BLOCKED, s, push
     if pushed and predict_margin(raw, theta, t) != y:
-        return RESCUED, s
-    return CORRECT, s
+        return RESCUED, s, push
+    return CORRECT, s, push
 
 
 @jit_inline

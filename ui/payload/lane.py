@@ -104,6 +104,8 @@ def lane(run, data, packer: Packer, name: str, plane=None) -> dict:
         "kind": packer.add(f"{name}/kind", tl.kind, np.uint8),
         "score": packer.add(f"{name}/score", tl.score, np.float64),
     } | _rows(tl, packer, name)
+    if tl.lam_term is not None and tl.lam_term.any():
+        arrays["lam_term"] = packer.add(f"{name}/lam_term", tl.lam_term, np.float64)
     two_d = data.n_features == 2
     if tl.kernel_trace is not None:
         trace = tl.kernel_trace

@@ -54,11 +54,6 @@ export class MathPanel {
     return ["‖", X(), "‖ = ", n(Math.sqrt(this.sqnorm[j]))];
   }
 
-  _sq(j) {
-    const X2 = this.scene.arrays.X;
-    return this.planar ? X2[2 * j] * X2[2 * j] + X2[2 * j + 1] * X2[2 * j + 1] : this.sqnorm[j];
-  }
-
   update(t) {
     const { lane, scene, texts } = this;
     const i = lane.event(t);
@@ -100,10 +95,10 @@ export class MathPanel {
     const s = lane.meta.settings;
     const [o1, o2, thOld] = this.planar ? lane.hypothesis(lane.rowBefore(t)) : [0, 0, lane.thetaOf(lane.rowBefore(t))];
     const before = lane.counts(t)[j] - (isUpdateKind(kind) ? 1 : 0);
-    const push = s.lam > 0 && before > 0 ? y * s.lam * this._sq(j) : 0;
-    const X2 = this.scene.arrays.X;
-    const raw = this.planar ? o1 * X2[2 * j] + o2 * X2[2 * j + 1] : lane.scoreAt(i) - push;
-    const score = raw + push;
+    // the learner recorded its score and the λ-trick's term in it: nothing is recomputed here
+    const push = lane.lamTermAt(i);
+    const score = lane.scoreAt(i);
+    const raw = score - push;
     const lines = [[...ANGLE(), " = ", n(raw)]];
     lines.push(push
       ? [v("s"), ` = ${n(raw)} ${push >= 0 ? "+" : MINUS} ${n(Math.abs(push))} (λ-push) = ${n(score)}`]
@@ -118,6 +113,7 @@ export class MathPanel {
     if (isUpdateKind(kind)) {
       const [w1, w2, thNew] = this.planar ? lane.hypothesis(lane.row(t)) : [0, 0, lane.thetaOf(lane.row(t))];
       if (this.planar) {
+        const X2 = this.scene.arrays.X;
         lines.push([W(), " ← ", W(), " + ", ETA(), Y(), X(), ` = ${vec(o1, o2)} + ${n(s.eta)}·(${sgn(y)})·${vec(X2[2 * j], X2[2 * j + 1])} = ${vec(w1, w2)}`]);
       } else {
         lines.push(["‖", W(), `‖: ${n(lane.norm[lane.rowBefore(t)])} → ${n(lane.norm[lane.row(t)])}`]);

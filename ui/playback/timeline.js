@@ -24,6 +24,7 @@ export class Lane {
     this.index = get("index");
     this.kind = get("kind"); // members x events
     this.score = get("score");
+    this.lamTerm = get("lam_term") || null; // the λ-trick's term in each score, as recorded
     const E = this.E;
     // the hypothesis row before and after each event: from the `changed` flags, or as sent
     this.after = get("after") ? Int32Array.from(get("after")) : new Int32Array(E);
@@ -92,6 +93,11 @@ export class Lane {
 
   kindAt(i, member = 0) {
     return this.kind[member * this.E + i];
+  }
+
+  /** The λ-trick's term in event i's score (0 without the trick). */
+  lamTermAt(i) {
+    return this.lamTerm ? this.lamTerm[i] : 0;
   }
 
   scoreAt(i, member = 0) {
