@@ -174,7 +174,7 @@ def test_the_trace_carries_the_lambda_term_of_every_score(dual):
     X = rng.normal(size=(50, 2))
     y = np.where(X[:, 0] + 0.5 * rng.normal(size=50) > 0, 1, -1)
     cls = KernelPerceptron if dual else KWPerceptron
-    params = dict(kernel="linear") if dual else {}
+    params = {"kernel": "linear"} if dual else {}
     t = cls(lam=0.7, epochs=6, random_state=0, record="all", **params).fit(X, y).trace_
     W = None if dual else t.hypotheses()[0]
     updates_before = np.zeros(len(X), dtype=int)
