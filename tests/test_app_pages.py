@@ -309,6 +309,13 @@ def test_link_edits_that_do_not_fit_fall_back_to_the_generated_points(edits):
     assert not at.session_state["pg_edits"]
 
 
+def _open_table(at: AppTest) -> None:
+    """Open the points table: its editor exists (and takes edits) only while it is open."""
+    at.session_state["pg_table_open"] = True
+    at.run()
+    _no_failure(at)
+
+
 @pytest.mark.parametrize(
     "delta, message",
     [
@@ -324,6 +331,7 @@ def test_a_bad_table_edit_is_refused_and_the_last_good_points_stay(app, delta, m
     labels = before.y.copy()
     if "deleted_rows" in delta:  # delete every -1 point
         delta = {"deleted_rows": np.flatnonzero(labels == -1).tolist()}
+    _open_table(app)
     app.session_state["pg_table0"] = {
         "edited_rows": {},
         "added_rows": [],
@@ -340,6 +348,7 @@ def test_a_bad_table_edit_is_refused_and_the_last_good_points_stay(app, delta, m
 
 
 def test_a_good_table_edit_retrains_on_the_edited_points(app):
+    _open_table(app)
     app.session_state["pg_table0"] = {
         "edited_rows": {2: {"x1": 0.125, "label": -1}},
         "added_rows": [{"x1": -0.5, "x2": 0.5, "label": 1}],
@@ -400,8 +409,6 @@ def test_the_points_table_is_built_only_while_it_is_open(app):
     """Closed, the table sends no editor (the page's heaviest widget in the browser)."""
     assert [e for e in app.main.expander if "Points table" in e.label]
     assert not app.main.get("dataframe")
-    app.session_state["pg_table_open"] = True
-    app.run()
-    _no_failure(app)
+    _open_table(app)
     (expander,) = [e for e in app.main.expander if "Points table" in e.label]
     assert len(expander.get("dataframe")) == 1
