@@ -91,6 +91,19 @@ def _open(pg, url: str):
     return handle
 
 
+def test_the_page_fetches_nothing_from_outside_the_server(server, page):
+    """Offline in a classroom: every request goes to the app's own server (the tab's icon too)."""
+    requested = []
+    page.on("request", lambda request: requested.append(request.url))
+    frame = _open(page, f"{server}/?learner=voted")
+    frame.locator(".btn-step").click()
+    page.wait_for_timeout(500)
+    own = urlparse(server).netloc
+    outside = [url for url in requested if urlparse(url).scheme in ("http", "https", "ws", "wss")
+               and urlparse(url).netloc != own]  # fmt: skip
+    assert requested and not outside
+
+
 def _step(frame) -> int:
     return frame.evaluate("() => window.playback.painted")
 
