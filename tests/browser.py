@@ -69,7 +69,7 @@ def playback_page(plotly: bool = False):
         page = browser.new_page()
         serve_playback(page)
         if plotly:
-            page.add_script_tag(url=f"{ORIGIN}/vendor/plotly-cartesian.min.js")
+            page.add_script_tag(url=f"{ORIGIN}/vendor/plotly-basic.min.js")
         yield page
         browser.close()
 
