@@ -41,6 +41,7 @@ from perceptron_core._validation import (
     warn_if_overflowed,
 )
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE, Trace
+from perceptron_core.vectors import copy_into
 
 __all__ = ["CATEGORIES", "ParallelPerceptron"]
 
@@ -82,7 +83,7 @@ def _p_delta(X, y, s, W, gamma, eta, n_epochs, record):
     acts = np.zeros((n_rec, m, H))
     history = np.zeros((n_rec + 1 if record else 0, H, n + 1))
     if record:
-        history[0] = W
+        copy_into(history[0], W)
     previous = np.inf
     for e in range(n_epochs):
         dW[:] = 0.0
@@ -143,7 +144,7 @@ def _p_delta(X, y, s, W, gamma, eta, n_epochs, record):
         gammas[e] = gamma
         etas[e] = eta
         if record:
-            history[e + 1] = W
+            copy_into(history[e + 1], W)
     return gamma, eta, errors, gammas, etas, kinds, acts, history
 
 

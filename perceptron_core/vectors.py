@@ -31,6 +31,27 @@ def dot(w, x):
 
 
 @jit_inline
+def copy_into(dst, src):
+    """Write ``src`` into the leading corner of ``dst``: ``dst[:len(src)] = src`` in NumPy.
+
+    A loop, not a slice assignment: numba compiles a slice assignment with
+    its shape-mismatch error message, and with it its string formatting
+    (measured from an empty cache: the default page's learner compiled in
+    6.8-7.4 s instead of 11.7-12.6 s once no compiled loop assigned slices).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> grown = np.zeros((3, 2))
+    >>> copy_into(grown, np.ones((2, 2)))
+    >>> grown.tolist()
+    [[1.0, 1.0], [1.0, 1.0], [0.0, 0.0]]
+    """
+    for i in np.ndindex(src.shape):
+        dst[i] = src[i]
+
+
+@jit_inline
 def add_row(A, a, c, B, b):
     """``A[a] <- A[a] + c B[b]`` in place: the additive update of the perceptron-like rules.
 

@@ -43,7 +43,7 @@ from numba.extending import intrinsic
 from perceptron_core._jit import jit
 from perceptron_core.rules import kw
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE
-from perceptron_core.vectors import row_dot
+from perceptron_core.vectors import copy_into, row_dot
 
 #: ``alpha_bound=None`` (no bound) is passed to the kernel as this count.
 NO_BOUND = np.iinfo(np.int64).max
@@ -53,7 +53,7 @@ NO_BOUND = np.iinfo(np.int64).max
 def _grown(a, capacity):
     """A copy of the 2-D record ``a`` with room for ``capacity`` columns."""
     out = np.zeros((a.shape[0], capacity), dtype=a.dtype)
-    out[:, : a.shape[1]] = a
+    copy_into(out, a)
     return out
 
 

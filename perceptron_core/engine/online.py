@@ -29,6 +29,7 @@ import numpy as np
 from perceptron_core import rules
 from perceptron_core._jit import jit
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
+from perceptron_core.vectors import copy_into
 
 #: Columns of the event table.
 EVENT_COLUMNS = ("problem", "epoch", "index", "kind", "score", "n_updates", "answer")
@@ -48,9 +49,9 @@ def append_row(table, n_rows, row):
     """
     if n_rows == table.shape[0]:
         grown = np.empty((2 * table.shape[0] + 16, table.shape[1]))
-        grown[:n_rows] = table[:n_rows]
+        copy_into(grown, table[:n_rows])
         table = grown
-    table[n_rows, :] = row
+    copy_into(table[n_rows], row)
     return table
 
 

@@ -40,6 +40,7 @@ from perceptron_core.rules import (
     thick_separator,
     winnow,
 )
+from perceptron_core.vectors import copy_into
 
 (
     THICK_SEPARATOR,
@@ -97,5 +98,5 @@ def hypothesis(rule, model, p, hp, out):
     if rule == BALANCED_WINNOW:
         return balanced_winnow.hypothesis(model, p, hp, out)
     W, _, S = model
-    out[:] = W[p]
+    copy_into(out, W[p])
     return -S[p, 0]

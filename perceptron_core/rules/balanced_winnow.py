@@ -41,10 +41,12 @@ def step(X, Y, p, j, a, model, hp):
         big = max(S[p, 0], S[p, 1])
         for i in range(x.shape[0]):
             big = max(big, wp[i], wn[i])
-        if big > RESCALE_AT:
-            wp /= RESCALE_BY
-            wn /= RESCALE_BY
-            S[p] /= RESCALE_BY
+        if big > RESCALE_AT:  # loops, not array operations: see vectors.copy_into
+            for i in range(x.shape[0]):
+                wp[i] /= RESCALE_BY
+                wn[i] /= RESCALE_BY
+            for c in range(S.shape[1]):
+                S[p, c] /= RESCALE_BY
         return MISTAKE, s, math.nan, math.nan
     return CORRECT, s, math.nan, math.nan
 
@@ -53,5 +55,6 @@ def step(X, Y, p, j, a, model, hp):
 def hypothesis(model, p, hp, out):
     """Write ``w+ - w-`` of problem ``p`` into ``out``; returns the threshold with the bias folded in."""
     Wpos, Wneg, S = model
-    out[:] = Wpos[p] - Wneg[p]
+    for f in range(out.shape[0]):  # a loop: see vectors.copy_into
+        out[f] = Wpos[p, f] - Wneg[p, f]
     return S[p, 2] - (S[p, 0] - S[p, 1]) * hp[0]

@@ -16,7 +16,7 @@ import math
 
 from perceptron_core._jit import jit, jit_inline
 from perceptron_core.trace import CORRECT, MISTAKE
-from perceptron_core.vectors import add_row, row_dot
+from perceptron_core.vectors import add_row, copy_into, row_dot
 
 #: The columns of ``S[p]``: the bias, the run, the updates so far and the errors of
 #: the running perceptron; the same for the pocket (its "updates": the number
@@ -56,7 +56,7 @@ def step(X, Y, p, j, a, model, hp):
                 S[p, ERRORS] = training_errors(X, Y, p, W, p, S[p, B], xb)
             if S[p, ERRORS] >= S[p, POCKET_ERRORS]:
                 return CORRECT, s, 0.0, 0.0
-        pocket[p] = W[p]
+        copy_into(pocket[p], W[p])
         S[p, POCKET_B] = S[p, B]
         S[p, POCKET_RUN] = S[p, RUN]
         S[p, POCKET_K] = S[p, UPDATES]

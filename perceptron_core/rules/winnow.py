@@ -11,7 +11,7 @@ import math
 
 from perceptron_core._jit import jit, jit_inline
 from perceptron_core.trace import CORRECT, MISTAKE
-from perceptron_core.vectors import dot
+from perceptron_core.vectors import copy_into, dot
 
 
 @jit_inline
@@ -38,5 +38,5 @@ def step(X, Y, p, j, a, model, hp):
 def hypothesis(model, p, hp, out):
     """Write ``w`` of problem ``p`` into ``out``; returns ``theta``."""
     W, _, S = model
-    out[:] = W[p]
+    copy_into(out, W[p])
     return S[p, 0]
