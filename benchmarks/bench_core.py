@@ -2,22 +2,26 @@
 
 Run: ``python benchmarks/bench_core.py [--rows 100000] [--features 500]``.
 
-All figures come from one run on the same matrix, so the ratios compare like
-with like on this (shared, noisy) machine:
+All figures come from one run, so the ratios compare like with like on this
+(shared, noisy) machine. Two data sets of the same size: KW-style data (a
+sixth of the visits update) and integers with a random linear target and 10 %
+flipped labels (a quarter update: issue 14's second case). For each:
 
-* **floor**: one single-threaded ``X @ w`` pass over the training matrix —
-  an epoch cannot read the data faster than that;
-* **ours**: ``KWPerceptron`` plain and with each switch (``tau``, ``lam``,
-  ``alpha_bound``), per epoch = (time of a long fit - time of a short fit) /
-  extra epochs, the minimum over repetitions; the rest of a fit (validation,
-  setup, the end-of-fit work) is reported separately as the fixed cost;
+* **floor**: one single-threaded ``X @ w`` pass over the training matrix,
+  what reading the data once costs with BLAS;
+* **ours**: ``KWPerceptron`` plain (and, on the first set, with each switch:
+  ``tau``, ``lam``, ``alpha_bound``), per epoch = (time of a long fit - time
+  of a short fit) / extra epochs, the minimum over repetitions; the rest of a
+  fit (validation, setup, the end-of-fit work) is reported separately as the
+  fixed cost; with the share of visits that updated and the cost of an update
+  (the epoch minus the floor, over its updates);
 * **scikit-learn** ``Perceptron(tol=None, shuffle=False)`` timed the same way;
 * **river** ``Perceptron``, which learns one dict at a time: timed on a
-  subsample and scaled to the full size;
-* **voted prediction** of 10,000 test rows against the one matrix product it
-  needs (``X_test @ support.T``);
-* **first call after import** in a fresh process, with the compilation cache
-  warm.
+  subsample and scaled to the full size.
+
+Then, on the first set: **voted prediction** of 10,000 test rows against the
+one matrix product it needs (``X_test @ support.T``), and the **first call
+after import** in a fresh process, with the compilation cache warm.
 """
 
 from __future__ import annotations
@@ -66,41 +70,34 @@ def first_call_seconds() -> float:
     return float(out.stdout.strip())
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=100_000)
-    parser.add_argument("--features", type=int, default=500)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--river-rows", type=int, default=2_000)
-    args = parser.parse_args()
+def noisy_data(rows: int, features: int, seed: int = 0):
+    """Issue 14's second case: integers in [-10, 10], the 0/1 sign of a random linear target,
+    10 % of the labels flipped: about a quarter of the visits update (a sixth on
+    :func:`make_data`'s data), so the update path weighs more.
+    """
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-10, 11, size=(rows, features)).astype(np.float64)
+    score = X @ rng.normal(size=features)
+    y = (score > np.median(score)).astype(np.int64)
+    flip = rng.random(rows) < 0.10
+    y[flip] = 1 - y[flip]
+    return X, y
 
+
+def epoch_table(X, y, variants: dict, repeats: int, river_rows: int) -> list[tuple]:
+    """``(name, epoch s, fixed s, updates per epoch)`` of our trainer's variants and the peers."""
     from perceptron_core import KWPerceptron
 
-    X, y = make_data(args.rows, args.features)
-    rows, n = X.shape
-    print(f"data: {rows:,} x {n} float64 ({X.nbytes / 2**20:.0f} MiB), "
-          f"{(y == 1).mean():.0%} positive")  # fmt: skip
-    w = np.random.default_rng(1).normal(size=n)
-    with threadpool_limits(1):
-        floor = best_time(lambda: X @ w, args.repeats * 3)
-    print(f"floor (one single-threaded X @ w pass): {floor * 1e3:.1f} ms\n")
-
     table = []
-    variants = {
-        "ours, plain": {},
-        "ours, tau=0.5": {"tau": 0.5},
-        "ours, lam=0.5": {"lam": 0.5},
-        "ours, alpha_bound=5": {"alpha_bound": 5},
-    }
     KWPerceptron(epochs=1).fit(X[:100], y[:100])  # compile outside the timings
     for name, params in variants.items():
 
         def fit(epochs, params=params):
             KWPerceptron(epochs=epochs, random_state=0, **params).fit(X, y)
 
-        epoch, fixed = per_epoch(fit, 2, LONG, args.repeats)
+        epoch, fixed = per_epoch(fit, 2, LONG, repeats)
         clf = KWPerceptron(epochs=LONG, random_state=0, **params).fit(X, y)
-        table.append((name, epoch, fixed, f"{clf.n_updates_ / LONG:,.0f} updates/epoch"))
+        table.append((name, epoch, fixed, clf.n_updates_ / LONG))
 
     from sklearn.linear_model import Perceptron as SkPerceptron
 
@@ -113,33 +110,77 @@ def main() -> None:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        epoch, fixed = per_epoch(sk_fit, 2, LONG, max(2, args.repeats // 2))
-    table.append(("scikit-learn Perceptron", epoch, fixed, ""))
+        epoch, fixed = per_epoch(sk_fit, 2, LONG, max(2, repeats // 2))
+    table.append(("scikit-learn Perceptron", epoch, fixed, None))
 
     try:
         from river import linear_model as river_lm
 
-        sub = args.river_rows
-        rows_as_dicts = [dict(enumerate(row)) for row in X[:sub]]
-        labels = (y[:sub] == 1).tolist()
+        rows_as_dicts = [dict(enumerate(row)) for row in X[:river_rows]]
+        labels = (y[:river_rows] == 1).tolist()
 
         def river_epoch():
             model = river_lm.Perceptron()
             for xd, label in zip(rows_as_dicts, labels):
                 model.learn_one(xd, label)
 
-        epoch = best_time(river_epoch, 2) * rows / sub
-        table.append(("river Perceptron (scaled)", epoch, float("nan"), f"timed on {sub:,} rows"))
+        epoch = best_time(river_epoch, 2) * len(X) / river_rows
+        table.append(("river Perceptron (scaled)", epoch, float("nan"), None))
     except ImportError:
-        table.append(("river Perceptron", float("nan"), float("nan"), "river not installed"))
+        table.append(("river Perceptron (not installed)", float("nan"), float("nan"), None))
+    return table
 
-    print(f"{'trainer':28s} {'epoch ms':>9s} {'x floor':>8s} {'fixed ms':>9s}  note")
-    for name, epoch, fixed, note in table:
-        print(f"{name:28s} {epoch * 1e3:9.1f} {epoch / floor:8.2f} {fixed * 1e3:9.1f}  {note}")
+
+def print_epochs(title: str, X, y, table, floor: float) -> None:
+    """The table, each epoch as a multiple of the floor, with the update rate and the cost of
+    an update (our epoch minus the floor, over the updates it made; none when the epoch,
+    updates included, took less than the floor)."""
+    rows = len(X)
+    print(f"\n{title}: {rows:,} x {X.shape[1]} float64 ({X.nbytes / 2**20:.0f} MiB), "
+          f"{(y == 1).mean():.0%} positive; floor (one single-threaded X @ w pass) "
+          f"{floor * 1e3:.1f} ms")  # fmt: skip
+    print(f"{'trainer':32s} {'epoch ms':>9s} {'x floor':>8s} {'fixed ms':>9s} "
+          f"{'updates':>8s} {'ns/update':>10s}")  # fmt: skip
+    for name, epoch, fixed, updates in table:
+        rate = "" if updates is None else f"{updates / rows:8.1%}"
+        cost = "" if not updates else f"{(epoch - floor) / updates * 1e9:10.1f}"
+        if updates and epoch <= floor:
+            cost = "(< floor)"  # the whole epoch, updates included, read faster than X @ w
+        print(f"{name:32s} {epoch * 1e3:9.1f} {epoch / floor:8.2f} {fixed * 1e3:9.1f} "
+              f"{rate:>8s} {cost:>10s}")  # fmt: skip
     ours = table[0][1]
     sk = next(e for name, e, *_ in table if name.startswith("scikit"))
-    print(f"\nscikit-learn epoch / our plain epoch: {sk / ours:.2f}")
+    print(f"scikit-learn epoch / our plain epoch: {sk / ours:.2f}")
 
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--features", type=int, default=500)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--river-rows", type=int, default=2_000)
+    args = parser.parse_args()
+
+    from perceptron_core import KWPerceptron
+
+    cases = {
+        "KW-style data (a linear target, 5 % flipped)": (
+            make_data(args.rows, args.features),
+            {"ours, plain": {}, "ours, tau=0.5": {"tau": 0.5}, "ours, lam=0.5": {"lam": 0.5},
+             "ours, alpha_bound=5": {"alpha_bound": 5}},
+        ),
+        "integers, a random linear 0/1 target, 10 % flipped": (
+            noisy_data(args.rows, args.features), {"ours, plain": {}}
+        ),
+    }  # fmt: skip
+    for title, ((X, y), variants) in cases.items():
+        w = np.random.default_rng(1).normal(size=X.shape[1])
+        with threadpool_limits(1):
+            floor = best_time(lambda X=X, w=w: X @ w, args.repeats * 3)
+        table = epoch_table(X, y, variants, args.repeats, args.river_rows)
+        print_epochs(title, X, y, table, floor)
+
+    X, y = cases["KW-style data (a linear target, 5 % flipped)"][0]
     # Voted prediction of 10,000 rows against the one matrix product it needs.
     clf = KWPerceptron(epochs=3, random_state=0).fit(X, y)
     X_test = X[:10_000]
