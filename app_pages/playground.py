@@ -23,7 +23,7 @@ from ui.edit_panel import drop_edits, edit_bar, plot_clicked, points_table, url_
 from ui.export import events_csv, points_csv, run_record
 from ui.learner_panel import learner_panel
 from ui.learners import LEARNERS
-from ui.player import page_payload, playback, rule_box, url_step
+from ui.player import HIDEABLE, View, page_payload, playback, rule_box, url_step
 from ui.runs import get_dataset, train
 from ui.safety import attempt
 from ui.state import control, hidden
@@ -177,26 +177,22 @@ def _player(request, data, runs, show, image, params, click, present) -> None:
     run = runs[0]
     compare = len(runs) > 1
     payload = page_payload(request, data, runs, seed=request.seed)
-    hide = frozenset(group for group in ("math", "diagnostics", "link", "export") if hidden(group))
+    hide = frozenset(group for group in HIDEABLE if hidden(group))
     share = {
         "base": st.context.url or "",
         "params": {k: v for k, v in params.items() if k != "t"},
         "record": run_record(run, data, request),
     }
-    playback(
-        PLAYER,
-        payload,
-        run,
-        data,
+    view = View(
         show=show,
         initial_t=url_step(),
         click="off" if compare else click,
         image=image,
         hide=hide,
         share=share,
-        on_click=partial(plot_clicked, PREFIX, PLAYER),
         style=PRESENT if present else STYLE,
     )
+    playback(PLAYER, payload, run, data, view, on_click=partial(plot_clicked, PREFIX, PLAYER))
 
 
 def render() -> None:

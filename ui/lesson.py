@@ -36,7 +36,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui.datasource import DataRequest
-from ui.player import page_payload, playback, rule_box, url_step
+from ui.player import View, page_payload, playback, rule_box, url_step
 from ui.runs import get_dataset, train
 from ui.safety import attempt
 from ui.style import Show
@@ -140,17 +140,14 @@ def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | No
     )
     if payload is None:
         return None, None
-    playback(
-        f"{prefix}player",
-        payload,
-        run,
-        data,
+    view = View(
         show=show,
         initial_t=url_step(int(start(run.timeline)) if start else 0),
         height=height,
         hide=frozenset() if math else frozenset({"math"}),
         diagnostics=False,
     )
+    playback(f"{prefix}player", payload, run, data, view)
     return data, run
 
 

@@ -13,6 +13,7 @@ nothing about the runs sends a message Streamlit's client already has.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +30,8 @@ from ui.style import STYLE, Show
 #: The component's folder: its page, scripts, styles and the vendored Plotly.js.
 PLAYBACK = Path(__file__).parent / "playback"
 
+#: The parts of the component a page (or a student link) may hide; playback always shows.
+HIDEABLE = ("math", "diagnostics", "link", "export")
 #: Rough heights of the parts, for the frame's first size (the browser then reports its own).
 CONTROLS_HEIGHT, DIAGNOSTICS_HEIGHT = 130, 470
 
@@ -80,10 +83,63 @@ def texts(run, data) -> dict:
     }
 
 
-def playback(key: str, payload: Payload, run, data, *, show: Show = Show(), initial_t: int = 0,
-             height: int | None = None, click: str = "off", image: str = "png",
-             hide: frozenset = frozenset(), diagnostics: bool = True, share: dict | None = None,
-             on_click: Callable | None = None, style: dict | None = None):  # fmt: skip
+@dataclass(frozen=True)
+class View:
+    """How a page shows its runs in the component (everything but the runs themselves).
+
+    Attributes
+    ----------
+    show : Show
+        What the figures draw.
+    initial_t : int
+        The step a new browser view opens on (later views keep their own).
+    height : int, optional
+        The main figure's height in pixels (the style's by default).
+    click : str
+        What a click on the 2-D plot does: "off", "+1", "-1" or "remove".
+    image : str
+        "png" or "svg": the format of the figure downloads.
+    hide : set of str
+        Parts to leave out, of :data:`HIDEABLE` (the playback controls always show).
+    diagnostics : bool
+        Draw the diagnostics under the figure.
+    share : dict, optional
+        ``{"base": url, "params": {...}, "record": {...}}``: the share box
+        (link and exports); None leaves it out.
+    style : dict, optional
+        The look (:data:`ui.style.STYLE` by default).
+    """
+
+    show: Show = field(default_factory=Show)
+    initial_t: int = 0
+    height: int | None = None
+    click: str = "off"
+    image: str = "png"
+    hide: frozenset = frozenset()
+    diagnostics: bool = True
+    share: dict | None = None
+    style: dict | None = None
+
+    def options(self, figure_height: int) -> dict:
+        """The options the browser reads (``args.options``)."""
+        share = self.share or {}
+        return {
+            "initial_t": int(self.initial_t),
+            "height": figure_height,
+            "click": self.click,
+            "image": self.image,
+            "hide": {part: part in self.hide for part in HIDEABLE},
+            "student_groups": GROUPS,
+            "diagnostics": self.diagnostics,
+            "share": self.share is not None,
+            "link_base": share.get("base", ""),
+            "link_params": share.get("params", {}),
+            "record": share.get("record"),
+        }
+
+
+def playback(key: str, payload: Payload, run, data, view: View = View(),
+             on_click: Callable | None = None):  # fmt: skip
     """Draw the component; returns the last click it sent (``{"action", "x", "y", "nonce"}``).
 
     Parameters
@@ -94,57 +150,26 @@ def playback(key: str, payload: Payload, run, data, *, show: Show = Show(), init
     payload : Payload
     run, data
         The first lane's run and the data (for the texts).
-    show : Show
-        What the figures draw.
-    initial_t : int
-        The step a new browser view opens on (later views keep their own).
-    height : int, optional
-        The main figure's height in pixels.
-    click : str
-        What a click on the 2-D plot does: "off", "+1", "-1" or "remove".
-    image : str
-        "png" or "svg": the format of the figure downloads.
-    hide : set of str
-        Parts to leave out: "math", "diagnostics", "link", "export" (the playback
-        controls always show).
-    diagnostics : bool
-        Draw the diagnostics under the figure.
-    share : dict, optional
-        ``{"base": url, "params": {...}, "record": {...}}``: the share box
-        (link and exports); None leaves it out.
+    view : View
+        What is drawn and how.
     on_click : callable, optional
         Called (with no arguments) before the rerun that a click causes;
         the click is then in ``st.session_state[key]``.
-    style : dict, optional
-        The look (:data:`ui.style.STYLE` by default).
     """
-    style = style or STYLE
-    figure = height or style["figure"]["height"]
+    style = view.style or STYLE
+    figure = view.height or style["figure"]["height"]
     frame = figure + CONTROLS_HEIGHT
-    frame += DIAGNOSTICS_HEIGHT if diagnostics and "diagnostics" not in hide else 0
-    options = {
-        "initial_t": int(initial_t),
-        "height": figure,
-        "click": click,
-        "image": image,
-        "hide": {part: part in hide for part in ("math", "diagnostics", "link", "export")},
-        "student_groups": GROUPS,
-        "diagnostics": diagnostics,
-        "share": share is not None,
-        "link_base": (share or {}).get("base", ""),
-        "link_params": (share or {}).get("params", {}),
-        "record": (share or {}).get("record"),
-    }
+    frame += DIAGNOSTICS_HEIGHT if view.diagnostics and "diagnostics" not in view.hide else 0
     return _component()(
         key=key,
         payload_id=payload.id,
         meta=payload.meta,
         header=payload.header,
         blob=payload.blob,
-        show=show.to_json(),
+        show=view.show.to_json(),
         style=style,
         texts=texts(run, data),
-        options=options,
+        options=view.options(figure),
         height=frame,
         default=None,
         on_change=on_click,
