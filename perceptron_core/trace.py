@@ -70,10 +70,11 @@ class Trace:
         (the pocket algorithm): after each event, the number ``k`` of the
         hypothesis they answer with. None: the latest (``n_updates``).
     lam_term : ndarray of shape (n_events,) or None
-        For the λ-trick's learners (Khardon–Wachman, kernel) with every visit
-        recorded: the term ``y λ‖x‖²`` (``y λ k(x, x)`` in dual form) that
-        ``score`` includes, 0 where the example had not yet caused an update
-        (``score - lam_term`` is the plain score). None otherwise.
+        For the Khardon–Wachman learners (primal and kernel) with every visit
+        recorded: the λ-trick's term ``y λ‖x‖²`` (``y λ k(x, x)`` in dual
+        form) that ``score`` includes, 0 where the example had not yet caused
+        an update and everywhere when ``λ = 0`` (``score - lam_term`` is the
+        plain score). None for the other learners and with ``record="updates"``.
 
     Examples
     --------
