@@ -404,7 +404,6 @@ def test_the_share_box_offers_every_group_students_may_be_denied():
         "data", "learner", "view", "edits", "export", "link", "math", "diagnostics"}
 
 
-
 def test_the_points_table_is_built_only_while_it_is_open(app):
     """Closed, the table sends no editor (the page's heaviest widget in the browser)."""
     assert [e for e in app.main.expander if "Points table" in e.label]

@@ -53,9 +53,15 @@ COMPILED = textwrap.dedent("""
     from numba.core import event
     recorder = event.RecordingListener()
     event.register("numba:compile", recorder)
+    import numpy as np
+    from perceptron_core.experiments.fold_run import run_fold
+    from perceptron_core.experiments.grids import kw_settings
     from ui.runs import compile_learner
     for key in sys.argv[1:]:
         compile_learner(key)
+    X = np.random.default_rng(0).normal(size=(40, 3))  # the experiments' grid
+    y = np.where(X[:, 0] > 0, 1, -1)
+    run_fold(X, y, np.arange(30), np.arange(30, 40), kw_settings(), 0, epochs=2)
     print(json.dumps(sorted({f"{e.data['dispatcher'].py_func.__module__}."
                              f"{e.data['dispatcher'].py_func.__qualname__}"
                              for _, e in recorder.buffer})))
@@ -65,13 +71,15 @@ COMPILED = textwrap.dedent("""
 def test_the_loops_compile_without_numbas_error_message_formatting(tmp_path):
     """A slice assignment in compiled code (``out[:] = w``) makes numba compile its
     shape-mismatch message, and with it its string formatting: on a fresh install that was
-    40 % of the default page's compilation. Every driver compiles here from an empty cache."""
+    40 % of the default page's compilation. Every driver (and the experiments' grid) compiles
+    here from an empty cache."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     learners = ["perceptron", "pa", "parallel", "kernel"]  # KW, the on-line switch, committee, dual
     out = subprocess.run([sys.executable, "-c", COMPILED, *learners],
                          check=True, capture_output=True, text=True, env=env)  # fmt: skip
     compiled = json.loads(out.stdout)
-    drivers = ("kw_trainer.run_epochs", "online.run_online", "parallel._p_delta", "_dual_run")
+    drivers = ("kw_trainer.run_epochs", "online.run_online", "parallel._p_delta", "_dual_run",
+               "_grid_kernel.run_grid")  # fmt: skip
     assert all(any(name.endswith(d) for name in compiled) for d in drivers)
     formatting = [n for n in compiled if "raise_with_shape_context" in n or ".unicode." in n]
     assert not formatting

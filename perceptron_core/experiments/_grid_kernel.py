@@ -46,7 +46,7 @@ from perceptron_core._jit import jit
 from perceptron_core.engine.kw_trainer import NO_BOUND
 from perceptron_core.rules import kw
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE
-from perceptron_core.vectors import row_dot
+from perceptron_core.vectors import copy_into, row_dot
 
 #: Columns of the result's last axis, in this order.
 MODES = ("last", "longest", "voted", "averaged")
@@ -202,7 +202,7 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
                 )
                 if kind == MISTAKE or kind == MARGIN:
                     if longest_is_current:  # the longest survivor is closing
-                        Ld[:] = d
+                        copy_into(Ld, d)
                         theta_ls = theta
                         longest_is_current = False
                     step_w = eta * yp
