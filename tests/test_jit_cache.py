@@ -14,6 +14,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 MODULE = textwrap.dedent("""
     from perceptron_core._jit import jit
 
@@ -62,24 +64,40 @@ COMPILED = textwrap.dedent("""
     X = np.random.default_rng(0).normal(size=(40, 3))  # the experiments' grid
     y = np.where(X[:, 0] > 0, 1, -1)
     run_fold(X, y, np.arange(30), np.arange(30, 40), kw_settings(), 0, epochs=2)
-    print(json.dumps(sorted({f"{e.data['dispatcher'].py_func.__module__}."
-                             f"{e.data['dispatcher'].py_func.__qualname__}"
-                             for _, e in recorder.buffer})))
+    compiled = [(e.data["dispatcher"].py_func.__module__ + "." + e.data["dispatcher"].py_func.__qualname__,
+                 str(e.data["args"])) for _, e in recorder.buffer if e.is_start]
+    print(json.dumps(compiled))
 """)
 
 
-def test_the_loops_compile_without_numbas_error_message_formatting(tmp_path):
-    """A slice assignment in compiled code (``out[:] = w``) makes numba compile its
-    shape-mismatch message, and with it its string formatting: on a fresh install that was
-    40 % of the default page's compilation. Every driver (and the experiments' grid) compiles
-    here from an empty cache."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    learners = ["perceptron", "pa", "parallel", "kernel"]  # KW, the on-line switch, committee, dual
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    """``(function, signature)`` of every compilation of the four drivers (KW, the on-line
+    switch, the committee, the dual form) and the experiments' grid, from an empty cache."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path_factory.mktemp("numba"))}
+    learners = ["perceptron", "pa", "parallel", "kernel"]
     out = subprocess.run([sys.executable, "-c", COMPILED, *learners],
                          check=True, capture_output=True, text=True, env=env)  # fmt: skip
     compiled = json.loads(out.stdout)
     drivers = ("kw_trainer.run_epochs", "online.run_online", "parallel._p_delta", "_dual_run",
                "_grid_kernel.run_grid")  # fmt: skip
-    assert all(any(name.endswith(d) for name in compiled) for d in drivers)
-    formatting = [n for n in compiled if "raise_with_shape_context" in n or ".unicode." in n]
+    assert all(any(name.endswith(d) for name, _ in compiled) for d in drivers)
+    return compiled
+
+
+def test_the_loops_compile_without_numbas_error_message_formatting(compiled):
+    """A slice assignment in compiled code (``out[:] = w``) makes numba compile its
+    shape-mismatch message, and with it its string formatting: on a fresh install that was
+    40 % of the default page's compilation."""
+    formatting = [n for n, _ in compiled if "raise_with_shape_context" in n or ".unicode." in n]
     assert not formatting
+
+
+def test_no_loop_compiles_again_for_a_constant_argument(compiled):
+    """A call that passes a variable still holding a constant (``n = 0; f(n)``) is typed
+    with that literal, and numba compiles ``f`` once more for it: the KW driver's first
+    segment compiled the epoch loop twice (0.7-1.2 s of the default page's cold start)."""
+    literal = [
+        (n, sig) for n, sig in compiled if n.startswith("perceptron_core") and "Literal[" in sig
+    ]
+    assert not literal

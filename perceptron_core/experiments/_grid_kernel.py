@@ -167,6 +167,7 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
     T = G.shape[1]
     n_epochs = checkpoints[-1]
     W = np.zeros((1, X.shape[1]))
+    w_row = np.int64(0)  # W's one row (a literal 0 would compile row_dot once more)
     counts = np.zeros(m, dtype=np.int64)
     d = np.zeros(T)
     V = np.zeros(T)
@@ -184,13 +185,15 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
         Ld[:] = 0.0
         theta = theta_init
         theta_ls = theta_init  # hypothesis 0 (w = 0) is the longest until beaten
-        longest_is_current = True
-        k = 0  # index of the current hypothesis = updates so far
-        vote = 0  # its vote so far
-        total_votes = 0  # votes of the closed hypotheses 1..k-1
-        tally = 0
-        best_tally = 0
-        next_cp = 0
+        # Typed starting values, not the constants True and 0: numba would first type the
+        # calls below with those literals and compile them once more for it
+        longest_is_current = np.bool_(True)
+        k = np.int64(0)  # index of the current hypothesis = updates so far
+        vote = np.int64(0)  # its vote so far
+        total_votes = np.int64(0)  # votes of the closed hypotheses 1..k-1
+        tally = np.int64(0)
+        best_tally = np.int64(0)
+        next_cp = np.int64(0)
         for e in range(n_epochs):
             vote_at_start = vote
             updates = 0
@@ -198,7 +201,7 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
                 yp = y[p]
                 a = counts[p]
                 kind, _, _ = kw.decide(
-                    row_dot(W, 0, X, p), yp, a, theta, t_margin, lam, norms2, p, alpha
+                    row_dot(W, w_row, X, p), yp, a, theta, t_margin, lam, norms2, p, alpha
                 )
                 if kind == MISTAKE or kind == MARGIN:
                     if longest_is_current:  # the longest survivor is closing
