@@ -78,7 +78,7 @@ def main() -> None:
     rows.append(("browser payload, projection of 60,000 points x 10 features x 5 epochs",
                  _median(lambda: build_payload(big, [run]), 3), None))  # fmt: skip
 
-    app = str(ROOT / "app.py")
+    app = str(ROOT / "router.py")
     AppTest.from_file(app, default_timeout=120).run()  # warm-up: compile, fill caches
 
     def load():

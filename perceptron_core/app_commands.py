@@ -7,10 +7,10 @@ they run, with the app's folder first on ``sys.path`` as ``streamlit run`` puts 
 so the app's own ``ui....`` imports resolve the same way in both.
 
 ``app`` serves the app in this process (Streamlit's own command line, run
-here): before the server listens it imports the app's modules and compiles
-the first page's learner, so the first visitor after a restart waits for
-neither; the app compiles the other learners in the background after its
-first page (:mod:`ui.runs`).
+here, as ``streamlit run app.py``): before the server listens, ``app.py``
+imports the app's modules and compiles the first page's learner, so the
+first visitor after a restart waits for neither; the app compiles the other
+learners in the background after its first page (:mod:`ui.runs`).
 
 Usage::
 
@@ -147,7 +147,7 @@ def _app_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _load_app(folder: Path):
-    """Import the app's modules from ``folder`` (first on ``sys.path``); returns ``ui.runs``."""
+    """Import ``ui.runs`` from ``folder`` (first on ``sys.path``) and return it."""
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
     from streamlit import logger as st_logger
@@ -157,11 +157,9 @@ def _load_app(folder: Path):
     quiet = st_logger.get_logger("streamlit.runtime.caching.cache_data_api")
     quiet.disabled = True
     try:
-        for module in sorted((folder / "ui").glob("*.py")):
-            importlib.import_module(f"ui.{module.stem}")
+        return importlib.import_module("ui.runs")
     finally:
         quiet.disabled = False
-    return importlib.import_module("ui.runs")
 
 
 def run_app(args: argparse.Namespace) -> int:
@@ -169,11 +167,8 @@ def run_app(args: argparse.Namespace) -> int:
     folder = _app_folder()
     os.environ.update(streamlit_environment(folder, os.environ))
     print(f"Perceptron Lab from {folder}: preparing the first page (numba compiles its learner "
-          "on the first start after an install: up to half a minute)...", flush=True)
-    runs = _load_app(folder)
-    runs.WARMUP.ensure(runs.FIRST_PAGE_LEARNER)
-    print(f"Perceptron Lab: open {app_url(args.port, args.address, os.environ, args.present)}",
-          flush=True)  # fmt: skip
+          "on the first start after an install: up to half a minute), then serving it at "
+          f"{app_url(args.port, args.address, os.environ, args.present)}", flush=True)
     from streamlit.web import cli as streamlit_cli
 
     # Streamlit's command line ends the program itself (SystemExit) when the server stops.

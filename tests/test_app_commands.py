@@ -90,7 +90,7 @@ def test_app_serves_the_checkout_and_answers_its_health_check(tmp_path):
     body, printed, port = serve_once(ROOT, tmp_path, "--present")
     assert body == "ok"
     assert f"Perceptron Lab from {ROOT}: preparing the first page" in printed
-    assert f"Perceptron Lab: open http://127.0.0.1:{port}/?present=1" in printed
+    assert f"then serving it at http://127.0.0.1:{port}/?present=1" in printed
 
 
 def test_the_first_page_learner_is_the_playgrounds_default():

@@ -14,7 +14,7 @@ from ui.edits import PointEdits
 from ui.learners import LEARNERS
 from ui.lesson import lesson_title
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parents[1] / "router.py")
 
 
 def _no_failure(at: AppTest) -> None:

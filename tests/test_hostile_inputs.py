@@ -478,7 +478,7 @@ def test_a_bad_link_value_is_refused_with_a_toast_that_shows_it_as_text(params, 
 def test_an_upload_with_markdown_in_its_names_is_shown_as_text():
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at = AppTest.from_file(str(ROOT / "router.py"), default_timeout=120).run()
     at.selectbox(key="pg_data").set_value("csv").run()
     rows = "\n".join(f"{i % 7},{MARKDOWN},{'yes' if i % 2 else MARKDOWN}" for i in range(20))
     upload = at.file_uploader(key="pg_upload")
@@ -578,7 +578,7 @@ def test_a_link_or_a_session_keeps_at_most_a_thousand_point_edits():
     crafted = "~".join(f"+{i / 5000:.4f},0.5,1" for i in range(5_000))
     with pytest.raises(ValueError, match="at most 1,000 point edits, not 5,000"):
         PointEdits.from_text(crafted)
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at = AppTest.from_file(str(ROOT / "router.py"), default_timeout=120)
     at.query_params["edits"] = crafted
     at.run()
     assert not at.exception
@@ -598,7 +598,7 @@ def test_a_crafted_link_cannot_make_a_run_hold_more_than_its_budget():
 
     link = {"data": "ringnorm", "ringnorm_n_samples": "2000", "ringnorm_n_features": "500",
             "epochs": "200", "seed": "3"}  # fmt: skip
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at = AppTest.from_file(str(ROOT / "router.py"), default_timeout=300)
     at.query_params.update(link)
     at.run()
     assert not at.exception

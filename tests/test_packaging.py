@@ -100,7 +100,7 @@ def test_wheel_carries_the_app_and_the_data_without_generic_top_level_names(whee
     tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert tops == {"perceptron_core", "perceptron_lab"}
     shipped = [p for p in (ROOT / "data").iterdir() if p.suffix in (".npz", ".json", ".md")]
-    app_files = [ROOT / "app.py", ROOT / ".streamlit" / "config.toml"]
+    app_files = [ROOT / "app.py", ROOT / "router.py", ROOT / ".streamlit" / "config.toml"]
     for folder in APP_FOLDERS:
         app_files += [p for p in (ROOT / folder).rglob("*")
                       if p.suffix in (".py", ".html", ".js", ".css", ".txt")
@@ -156,4 +156,4 @@ def test_installed_wheel_warms_a_learner_and_serves_the_app(installed, tmp_path)
     body, printed, port = serve_once(installed, tmp_path)
     assert body == "ok"
     assert f"Perceptron Lab from {installed / 'perceptron_lab'}: preparing" in printed
-    assert f"Perceptron Lab: open http://127.0.0.1:{port}/" in printed
+    assert f"then serving it at http://127.0.0.1:{port}/" in printed

@@ -21,7 +21,7 @@ from ui.learners import LEARNERS
 from ui.runs import compile_learner
 from ui.warmup import Warmup
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parents[1] / "router.py")
 #: Long enough for any compilation here; reaching it means something waited for ever.
 PATIENCE = 120
 

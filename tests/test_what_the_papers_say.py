@@ -116,7 +116,7 @@ def test_novikoff_r_over_gamma_squared_is_for_a_zero_start_and_depends_on_r():
 
 
 def test_the_playground_says_which_start_novikoffs_bound_is_for():
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at = AppTest.from_file(str(ROOT / "router.py"), default_timeout=300)
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     line = player_args(at, "pg_player")["texts"]["novikoff"]  # the browser shows it

@@ -1,0 +1,68 @@
+"""Perceptron Lab's pages: each page lives in its own file; this one only lists them.
+
+``app.py`` serves this script (``streamlit run app.py``); Streamlit runs it for
+every visit and every rerun.
+
+Pages: the playground and the about page (app_pages/), one page per lesson
+(lessons/*.py, listed in file-name order) and the experiments page
+(app_pages/experiments.py) when those files exist: their issues add them.
+"""
+
+from pathlib import Path
+
+import streamlit as st
+
+from ui.lesson import lesson_title
+from ui.runs import warm_in_background
+
+HERE = Path(__file__).parent
+
+#: The tab's icon, drawn here: a material icon as page_icon is fetched from Google's
+#: servers, and the app must work offline. Two classes split by a line, in the figure's colours.
+ICON = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
+    '<rect width="32" height="32" rx="6" fill="#ffffff"/>'
+    '<line x1="2" y1="25" x2="30" y2="9" stroke="#222222" stroke-width="2.5"/>'
+    '<circle cx="8" cy="10" r="3.5" fill="#0072B2"/><circle cx="17" cy="6" r="3.5" fill="#0072B2"/>'
+    '<circle cx="15" cy="26" r="3.5" fill="#E69F00"/><circle cx="25" cy="21" r="3.5" fill="#E69F00"/>'
+    "</svg>"
+)
+
+# A projector's link (present=1) opens with the sidebar closed: the figure gets the width.
+st.set_page_config(
+    page_title="Perceptron Lab",
+    page_icon=ICON,
+    layout="wide",
+    initial_sidebar_state="collapsed" if st.query_params.get("present") == "1" else "auto",
+)
+# Less empty space above the first element: the figure and playback fit a 720 px window.
+st.html("<style>.stMainBlockContainer { padding-top: 3.75rem; }</style>")
+
+pages = {
+    "Perceptron Lab": [
+        st.Page(
+            HERE / "app_pages" / "playground.py",
+            title="Playground",
+            icon=":material/tune:",
+            default=True,
+        )
+    ]
+}
+lessons = sorted((HERE / "lessons").glob("[0-9]*.py"))
+if lessons:
+    pages["Lessons"] = [st.Page(path, title=lesson_title(path)) for path in lessons]
+if (HERE / "app_pages" / "experiments.py").exists():
+    pages["Perceptron Lab"].append(
+        st.Page(
+            HERE / "app_pages" / "experiments.py", title="Experiments", icon=":material/science:"
+        )
+    )
+pages["Perceptron Lab"].append(
+    st.Page(HERE / "app_pages" / "about.py", title="About", icon=":material/info:")
+)
+try:
+    st.navigation(pages).run()
+finally:
+    # After the page, so the first visitor's figure waits only for its own learner; the
+    # other learners then compile in the background, once per server process.
+    warm_in_background()
