@@ -192,7 +192,7 @@ def compile_learner(learner_key: str) -> None:
 #: This process's compilation of every learner in the menu, in menu order.
 WARMUP = Warmup(LEARNERS, compile_learner)
 #: The learner of the app's first page (the playground's default in ui.learner_panel):
-#: ``perceptron-lab app`` compiles it before the server listens.
+#: ``app.py`` starts loading it (or compiling it) as the server starts.
 FIRST_PAGE_LEARNER = "perceptron"
 
 
