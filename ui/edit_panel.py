@@ -132,11 +132,13 @@ def edit_bar(prefix: str, data, clicks: bool = True) -> str:
     if data.n_features != 2 or hidden("data") or hidden("edits"):
         st.caption(count)
         return "off"
-    mode_col, reset_col, count_col = st.columns([2.4, 1, 1.6], vertical_alignment="bottom")
+    # One row that wraps: at 1024 px with the sidebar open, fixed columns cut the
+    # click modes and the reset button's label.
+    bar = st.container(horizontal=True, vertical_alignment="bottom", gap="medium")
     mode = "off"
     if clicks:
         mode = control(
-            mode_col.segmented_control,
+            bar.segmented_control,
             "A click on the plot",
             f"{prefix}click",
             "off",  # a stray click during a demo must not change the data
@@ -147,17 +149,16 @@ def edit_bar(prefix: str, data, clicks: bool = True) -> str:
             help="Add points of either class where you click (rounded to a thousandth of the view), or "
             "remove the point nearest the click; the learner retrains on the edited points.",
         )
-    reset_col.button(
+    bar.button(
         "Reset edits",
         icon=":material/undo:",
         key=f"{prefix}reset_edits",
         on_click=drop_edits,
         args=(prefix,),
         disabled=not edits,
-        width="stretch",
         help="Back to the generated points.",
     )
-    with count_col, st.container(key=f"{prefix}point_count"):
+    with bar, st.container(key=f"{prefix}point_count", width="content"):
         st.markdown(count)
     return mode or "off"
 
