@@ -203,3 +203,35 @@ def test_about_page_reports_the_warm_up_and_a_failure_does_not_break_the_app(gat
     at.selectbox(key="pg_learner").set_value("alma").run()  # its fit compiles on use
     assert not at.exception and not at.error
     assert _shown_learner(at) == "alma"
+
+
+def test_the_background_hands_the_learners_nobody_asked_for_to_another_process_first():
+    order = []
+    compiler = GatedCompiler()
+    warmup = Warmup(["a", "b", "c"], lambda key: (order.append(key), compiler(key)),
+                    lambda keys: order.append(("elsewhere", tuple(keys))))  # fmt: skip
+    warmup.ensure("b")
+    warmup.start_background()
+    assert warmup.wait(PATIENCE)
+    assert order == ["b", ("elsewhere", ("a", "c")), "a", "c"]
+
+
+def test_when_the_other_process_fails_the_background_compiles_everything_itself():
+    compiler = GatedCompiler()
+
+    def broken(keys):
+        raise RuntimeError("no child processes here")
+
+    warmup = Warmup(["a", "b"], compiler, broken)
+    warmup.start_background()
+    assert warmup.wait(PATIENCE)
+    assert warmup.status().failed == {}
+    assert compiler.calls == Counter({"a": 1, "b": 1})
+
+
+def test_the_child_process_fills_numbas_cache_and_this_process_then_only_loads(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    ui.runs.compile_in_child(["pa"])
+    assert list(tmp_path.rglob("*.nbi"))  # numba's cache index, written by the child

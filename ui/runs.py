@@ -8,14 +8,19 @@ rerun, and the browser payload of a run is cached next to it, see
 
 The learners' numba loops compile once per process (:data:`WARMUP`): the
 first page run compiles only the learner it shows, then
-:func:`warm_in_background` compiles the others in a background thread; a
-learner picked before its turn compiles on first use, under a spinner.
+:func:`warm_in_background` compiles the others in a background thread (in a
+child process first, :func:`compile_in_child`, then loaded from numba's
+cache); a learner picked before its turn compiles on first use, under a
+spinner.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -27,6 +32,8 @@ from ui.learners import LEARNERS, LINE
 from ui.timeline import Timeline
 from ui.warmup import Warmup
 
+#: The app's folder (app.py, router.py, ui/), first on sys.path under streamlit run.
+APP_FOLDER = Path(__file__).resolve().parents[1]
 #: The most memory one run's replay may hold: every hypothesis (updates x features x 8 bytes)
 #: and every step. Building it (and the four predictors' scores) peaks at about 4.4 times
 #: that: the largest runs allowed peaked at 198 MB (ringnorm, 60 to 500 features). A crafted
@@ -189,11 +196,53 @@ def compile_learner(learner_key: str) -> None:
     fit_run(learner_key, defaults, 2, 0, data.X, data.y, data.X_test, data.y_test)
 
 
-#: This process's compilation of every learner in the menu, in menu order.
-WARMUP = Warmup(LEARNERS, compile_learner)
+#: The child process of :func:`compile_in_child`: argv is the app's folder, then the learners.
+_CHILD = """
+import os, sys
+if hasattr(os, "nice"):
+    os.nice(19)  # only the CPU that pages and browsers leave
+sys.path.insert(0, sys.argv[1])
+from ui.runs import compile_learner
+for key in sys.argv[2:]:
+    compile_learner(key)
+"""
+
+
+def compile_in_child(keys: list[str]) -> None:
+    """Compile ``keys`` into numba's on-disk cache in a child process at the lowest priority.
+
+    numba's compiler is Python that holds the GIL: in a thread of the server, the
+    background warm-up after an install slowed every page served meanwhile (the first
+    figure's Plotly script arrived 1.7 s into the frame instead of 0.2 s). In a child,
+    it takes only idle CPU, and this process then loads each learner from the cache.
+    Raises ``subprocess.CalledProcessError`` (with the child's output) when it fails.
+    """
+    subprocess.run(
+        [sys.executable, "-c", _CHILD, str(APP_FOLDER), *keys],
+        check=True, capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+
+
 #: The learner of the app's first page (the playground's default in ui.learner_panel):
 #: ``app.py`` starts loading it (or compiling it) as the server starts.
 FIRST_PAGE_LEARNER = "perceptron"
+#: Loading a learner from numba's cache takes about 0.2 s, compiling it 1 to 7 s.
+COLD_CACHE_SECONDS = 1.0
+
+
+def _compile_ahead(keys: list[str]) -> None:
+    """:func:`compile_in_child`, unless the first page's learner came from a warm cache.
+
+    Then the others load here quicker than a child process starts (a child there
+    delayed the first figure after a restart by about 0.3 s).
+    """
+    first = WARMUP.status().done.get(FIRST_PAGE_LEARNER)
+    if first is None or first.seconds >= COLD_CACHE_SECONDS:
+        compile_in_child(keys)
+
+
+#: This process's compilation of every learner in the menu, in menu order.
+WARMUP = Warmup(LEARNERS, compile_learner, _compile_ahead)
 
 
 def warm_in_background() -> None:

@@ -14,6 +14,12 @@ once, whoever asks first:
 * ``perceptron-lab warm`` calls :meth:`Warmup.ensure` for each learner in
   turn, ahead of time, so that even the first learner loads from the cache.
 
+The background thread can first hand the learners nobody has asked for yet
+to ``compile_ahead``, which compiles them into numba's on-disk cache in
+another process (:func:`ui.runs.compile_in_child`): numba's compiler is
+Python that holds the GIL, so compiled in a thread of the server it slowed
+every page served meanwhile. The thread then only loads them from the cache.
+
 Sessions are threads of one server process; every method may be called from
 any of them at once. A learner whose compilation fails is reported (log and
 :meth:`Warmup.status`) and counts as done, so nobody waits for it forever:
@@ -89,6 +95,10 @@ class Warmup:
         The learners, in the order the background thread compiles them.
     compile_one : callable
         ``compile_one(key)`` compiles one learner; an exception means it failed.
+    compile_ahead : callable or None
+        ``compile_ahead(keys)`` fills numba's cache for these learners elsewhere; the
+        background thread calls it before it compiles them itself. Its failure is
+        logged, and the thread compiles them as if it had not been called.
 
     Examples
     --------
@@ -102,9 +112,11 @@ class Warmup:
     False
     """
 
-    def __init__(self, keys: Iterable[str], compile_one: Callable[[str], object]):
+    def __init__(self, keys: Iterable[str], compile_one: Callable[[str], object],
+                 compile_ahead: Callable[[list[str]], object] | None = None):  # fmt: skip
         self.keys = tuple(keys)
         self._compile_one = compile_one
+        self._compile_ahead = compile_ahead
         # One condition guards every field below; waiters wake when any learner finishes.
         self._changed = threading.Condition()
         self._claimed: set[str] = set()
@@ -177,6 +189,13 @@ class Warmup:
     # -- outside the lock ------------------------------------------------------------
 
     def _background(self) -> None:
+        with self._changed:
+            pending = [key for key in self.keys if key not in self._claimed]
+        if pending and self._compile_ahead is not None:
+            try:
+                self._compile_ahead(pending)
+            except Exception:
+                log.exception("Compiling %s in another process failed; compiling here", pending)
         for key in self.keys:
             with self._changed:
                 if key in self._claimed:
