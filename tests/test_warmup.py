@@ -8,7 +8,12 @@ whose background compilation of a learner waits at such a gate.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import textwrap
 import threading
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -235,3 +240,39 @@ def test_the_child_process_fills_numbas_cache_and_this_process_then_only_loads(
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     ui.runs.compile_in_child(["pa"])
     assert list(tmp_path.rglob("*.nbi"))  # numba's cache index, written by the child
+
+
+#: A server process that starts compile_in_child and prints the child's pid.
+SERVER_WITH_CHILD = textwrap.dedent("""
+    import subprocess
+    import ui.runs
+    class Announced(subprocess.Popen):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            print(self.pid, flush=True)
+    subprocess.Popen = Announced
+    ui.runs.compile_in_child(["kernel", "paum", "parallel"])
+""")
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists and has not ended (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_the_child_stops_compiling_when_the_server_process_ends(tmp_path):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # cold: 10 s of work for the child
+    server = subprocess.Popen([sys.executable, "-c", SERVER_WITH_CHILD], stdout=subprocess.PIPE,
+                              text=True, env=env, cwd=ui.runs.APP_FOLDER)  # fmt: skip
+    child = int(server.stdout.readline())
+    time.sleep(1)
+    server.kill()
+    server.wait()
+    deadline = time.monotonic() + 5
+    while _running(child) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _running(child)

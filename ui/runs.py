@@ -198,9 +198,13 @@ def compile_learner(learner_key: str) -> None:
 
 #: The child process of :func:`compile_in_child`: argv is the app's folder, then the learners.
 _CHILD = """
-import os, sys
+import os, sys, threading
 if hasattr(os, "nice"):
     os.nice(19)  # only the CPU that pages and browsers leave
+def orphaned():  # stdin ends when the server process does: stop compiling for nobody
+    sys.stdin.read()
+    os._exit(0)
+threading.Thread(target=orphaned, daemon=True).start()
 sys.path.insert(0, sys.argv[1])
 from ui.runs import compile_learner
 for key in sys.argv[2:]:
@@ -215,12 +219,15 @@ def compile_in_child(keys: list[str]) -> None:
     background warm-up after an install slowed every page served meanwhile (the first
     figure's Plotly script arrived 1.7 s into the frame instead of 0.2 s). In a child,
     it takes only idle CPU, and this process then loads each learner from the cache.
-    Raises ``subprocess.CalledProcessError`` (with the child's output) when it fails.
+    The child stops when this process ends. Raises ``subprocess.CalledProcessError``
+    (with the child's output) when it fails.
     """
-    subprocess.run(
-        [sys.executable, "-c", _CHILD, str(APP_FOLDER), *keys],
-        check=True, capture_output=True, text=True, timeout=1800,
-    )  # fmt: skip
+    command = [sys.executable, "-c", _CHILD, str(APP_FOLDER), *keys]
+    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.STDOUT}
+    with subprocess.Popen(command, text=True, **pipes) as child:
+        output = child.stdout.read()  # until the child ends; its stdin stays open till then
+    if child.returncode:
+        raise subprocess.CalledProcessError(child.returncode, command, output)
 
 
 #: The learner of the app's first page (the playground's default in ui.learner_panel):
