@@ -217,7 +217,7 @@ def compile_in_child(keys: list[str]) -> None:
 
     numba's compiler is Python that holds the GIL: in a thread of the server, the
     background warm-up after an install slowed every page served meanwhile (the first
-    figure's Plotly script arrived 1.7 s into the frame instead of 0.2 s). In a child,
+    figure's Plotly script arrived 1.3-1.6 s into the frame instead of 0.3 s). In a child,
     it takes only idle CPU, and this process then loads each learner from the cache.
     The child stops when this process ends. Raises ``subprocess.CalledProcessError``
     (with the child's output) when it fails.
