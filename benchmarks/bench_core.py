@@ -159,9 +159,10 @@ def main() -> None:
 
     from perceptron_core import KWPerceptron
 
+    kw_data = make_data(args.rows, args.features)
     cases = {
         "KW-style data (a linear target, 5 % flipped)": (
-            make_data(args.rows, args.features),
+            kw_data,
             {"ours, plain": {}, "ours, tau=0.5": {"tau": 0.5}, "ours, lam=0.5": {"lam": 0.5},
              "ours, alpha_bound=5": {"alpha_bound": 5}},
         ),
@@ -176,7 +177,8 @@ def main() -> None:
             floor = best_time(lambda X=X, w=w: X @ w, args.repeats * 3)
         table = epoch_table(X, y, variants, args.repeats, args.river_rows)
         print_epochs(title, X, y, table, floor)
-        plain.append(table[0][1::2])
+        _, epoch, _, updates = table[0]
+        plain.append((epoch, updates))
     # The two sets have the same size and type: the difference of their epochs is the
     # cost of the second set's extra updates.
     (epoch1, updates1), (epoch2, updates2) = plain
@@ -184,7 +186,7 @@ def main() -> None:
           f"(plain epochs {epoch1 * 1e3:.1f} and {epoch2 * 1e3:.1f} ms with "
           f"{updates1:,.0f} and {updates2:,.0f} updates)")  # fmt: skip
 
-    X, y = cases["KW-style data (a linear target, 5 % flipped)"][0]
+    X, y = kw_data
     # Voted prediction of 10,000 rows against the one matrix product it needs.
     clf = KWPerceptron(epochs=3, random_state=0).fit(X, y)
     X_test = X[:10_000]

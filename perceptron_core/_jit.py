@@ -14,6 +14,17 @@ at once; the loops are sequential (no ``parallel=True``), which keeps them
 safe under any numba threading layer. Every other fastmath flag stays off:
 no contraction into fused multiply-adds, no assumptions about NaN or
 infinity, so mistake counts are reproducible.
+
+Two habits keep the first compilation short (each measured from an empty
+cache, and checked by ``tests/test_jit_cache.py``):
+
+* no slice assignment in compiled code, :func:`perceptron_core.vectors.copy_into`
+  instead (see there why);
+* counters and flags that a compiled function passes on start from a typed
+  value, ``np.int64(0)`` or ``np.bool_(True)``, not the constant: numba first
+  types a call whose argument still holds a constant with that literal, and
+  compiles the callee once more for it (the KW epoch loop twice on the default
+  page, 0.7-1.2 s of a cold start).
 """
 
 from __future__ import annotations

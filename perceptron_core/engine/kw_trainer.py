@@ -279,9 +279,7 @@ def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, 
         # room for updates (one visit makes at most one update per problem),
         # growing them in between: they stay about twice the updates made,
         # not the m per problem an epoch could make.
-        # np.int64(0), not 0: the first call would pass a literal 0 in span, and numba
-        # would compile _epoch a second time for it (0.7-1.2 s of a cold start)
-        p = np.int64(0)
+        p = np.int64(0)  # typed, not 0: see perceptron_core._jit
         while p < m:
             want = min(m - p, MIN_SEGMENT)
             if log[1].shape[1] - n_upd.max() < want:

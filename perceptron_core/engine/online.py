@@ -86,9 +86,7 @@ def run_online(rule, X, Y, order, counts, model, hp, plan):
     events = np.empty((cap, len(EVENT_COLUMNS)))
     updates = np.empty((cap, 4))
     history = np.empty((cap if explicit else 0, X.shape[1] + 2))
-    # np.int64(0), not 0: a call with a variable still holding a constant is typed with
-    # that literal, and numba would compile append_row once more for it (0.2 s cold)
-    n_ev = n_up = n_hist = np.int64(0)
+    n_ev = n_up = n_hist = np.int64(0)  # typed, not 0: see perceptron_core._jit
     ev_row = np.empty(len(EVENT_COLUMNS))
     up_row = np.empty(4)
     hist_row = np.empty(X.shape[1] + 2)

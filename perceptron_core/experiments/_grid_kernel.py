@@ -167,7 +167,7 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
     T = G.shape[1]
     n_epochs = checkpoints[-1]
     W = np.zeros((1, X.shape[1]))
-    w_row = np.int64(0)  # W's one row (a literal 0 would compile row_dot once more)
+    w_row = np.int64(0)  # W's one row; typed, not 0: see perceptron_core._jit
     counts = np.zeros(m, dtype=np.int64)
     d = np.zeros(T)
     V = np.zeros(T)
@@ -185,8 +185,7 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
         Ld[:] = 0.0
         theta = theta_init
         theta_ls = theta_init  # hypothesis 0 (w = 0) is the longest until beaten
-        # Typed starting values, not the constants True and 0: numba would first type the
-        # calls below with those literals and compile them once more for it
+        # typed starting values, not True and 0: see perceptron_core._jit
         longest_is_current = np.bool_(True)
         k = np.int64(0)  # index of the current hypothesis = updates so far
         vote = np.int64(0)  # its vote so far
