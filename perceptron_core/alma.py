@@ -104,7 +104,7 @@ class ALMA(ZeroStartLinear):
     True
     """
 
-    _rule = rules.ALMA
+    _rule = rules.number(rules.alma)
     _explicit_history = True
     _parameters: ClassVar[dict] = {
         "alpha": Param(

@@ -87,7 +87,7 @@ class PassiveAggressive(ZeroStartLinear):
     PA-II 1.0
     """
 
-    _rule = rules.PASSIVE_AGGRESSIVE
+    _rule = rules.number(rules.passive_aggressive)
     _parameters: ClassVar[dict] = {
         "variant": Param("which step-size rule to use", (OneOf(tuple(_VARIANTS)),)),
         "C": Param("the aggressiveness of PA-I and PA-II", (Number(low=0, open_low=True),)),

@@ -146,7 +146,7 @@ class PAUMPerceptron(OnlineLinearClassifier):
     386
     """
 
-    _rule = rules.PAUM
+    _rule = rules.number(rules.paum)
     _parameters = {
         "tau_neg": Param("the margin required of negative examples", (Number(),)),
         "tau_pos": Param("the margin required of positive examples", (Number(),)),

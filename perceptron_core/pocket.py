@@ -98,7 +98,7 @@ class PocketPerceptron(ZeroStartLinear):
     (True, True)
     """
 
-    _rule = rules.POCKET
+    _rule = rules.number(rules.pocket)
     _n_numbers = 8  # the columns of rules.pocket's S[p]
     _answers = True
     _parameters: ClassVar[dict] = {

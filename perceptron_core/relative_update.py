@@ -95,7 +95,7 @@ class RelativeUpdatePerceptron(ZeroStartLinear):
     1.0
     """
 
-    _rule = rules.RELATIVE_UPDATE
+    _rule = rules.number(rules.relative_update)
     _parameters: ClassVar[dict] = {
         "r": Param("the relaxation factor", (Number(low=0, high=2, open_low=True),)),
         "theta": Param("the fixed threshold", (Number(low=0, open_low=True),)),

@@ -94,7 +94,7 @@ class ThickSeparatorPerceptron(ZeroStartLinear):
     True
     """
 
-    _rule = rules.THICK_SEPARATOR
+    _rule = rules.number(rules.thick_separator)
     _parameters: ClassVar[dict] = {
         "gamma": Param("the half-width of the slab that triggers updates", (Number(low=0),)),
         "eta": Param("the learning rate", (Number(low=0, open_low=True),)),

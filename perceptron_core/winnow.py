@@ -81,7 +81,7 @@ def _boolean_features(estimator, X, binarize):
 class _WinnowBase(OnlineLinearClassifier):
     """Shared by Winnow and WinnowR: positive weights, fixed threshold."""
 
-    _rule = rules.WINNOW
+    _rule = rules.number(rules.winnow)
     _explicit_history = True
 
     def _prepare_X(self, X, training):
@@ -426,7 +426,7 @@ class BalancedWinnow(OnlineLinearClassifier):
     True
     """
 
-    _rule = rules.BALANCED_WINNOW
+    _rule = rules.number(rules.balanced_winnow)
     _explicit_history = True
     _parameters: ClassVar[dict] = {
         "alpha": _ALPHA,

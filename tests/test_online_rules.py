@@ -463,3 +463,15 @@ def test_same_seed_same_model_and_errors_in_words():
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_every_rule_file_is_in_the_registry():
+    """A rule file left out of ``rules.RULES`` would never run (``kw.py`` is the KW trainer's)."""
+    import pkgutil
+
+    from perceptron_core import rules
+
+    files = {module.name for module in pkgutil.iter_modules(rules.__path__)} - {"kw"}
+    registered = [rule.__name__.rpartition(".")[2] for rule in rules.RULES]
+    assert sorted(registered) == sorted(files)
+    assert [rules.number(rule) for rule in rules.RULES] == list(range(len(rules.RULES)))

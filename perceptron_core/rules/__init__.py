@@ -16,11 +16,15 @@ hypothesis changed), the score to record, and for additive rules the
 update ``w += coef * x, theta += theta_delta`` (NaN otherwise).
 
 The driver (:func:`perceptron_core.engine.online.run_online`) does the rest.
-It picks a rule by its number in :func:`step`'s switch: numba caches a
-function on disk only when it calls fixed functions, so an integer switch
-keeps a warm start fast where passing the step as an argument would
-recompile in every new process. A new rule is a file here and one line in
-each switch below.
+It picks a rule by its number, the rule's place in :data:`RULES`: a new rule
+is a file here and a line in :data:`RULES`. A rule may also define
+``answer(model, p)`` (the hypothesis it answers with, when not the latest)
+and ``hypothesis(model, p, hp, out)`` (its weights, when they are not
+``W[p]`` and the bias ``S[p, 0]``). numba caches a function on disk only
+when it calls fixed functions: the switches below unroll over tuples of the
+rules' functions, fixed when this module is imported, so a warm start loads
+the driver from the cache, where passing a step as an argument would
+recompile it in every new process.
 
 For whoever edits a rule: numba checks only the source file of the
 function it loads from its cache, and the steps are compiled into the
@@ -28,6 +32,11 @@ driver; :func:`perceptron_core._jit.jit` therefore drops every cached
 compilation when any source file of the package has changed, so the next
 run compiles the edited step (and everything else) again.
 """
+
+import warnings
+
+from numba import literal_unroll
+from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from perceptron_core._jit import jit, jit_inline
 from perceptron_core.rules import (
@@ -40,63 +49,82 @@ from perceptron_core.rules import (
     thick_separator,
     winnow,
 )
+from perceptron_core.trace import CORRECT
 from perceptron_core.vectors import copy_into
 
-(
-    THICK_SEPARATOR,
-    PASSIVE_AGGRESSIVE,
-    RELATIVE_UPDATE,
-    ALMA,
-    PAUM,
-    WINNOW,
-    BALANCED_WINNOW,
-    POCKET,
-) = range(8)
+#: The on-line rules; a rule's number is its place here.
+RULES = (thick_separator, passive_aggressive, relative_update, alma, paum, winnow,
+         balanced_winnow, pocket)  # fmt: skip
+
+# numba types a tuple of compiled functions with its "first-class function" feature and
+# warns that it is experimental; the calls below are inlined all the same (bench_rules.py
+# measures the driver) and are cached like any call of a fixed function.
+warnings.filterwarnings("ignore", "First-class function type", NumbaExperimentalFeatureWarning)
+
+
+def number(rule) -> int:
+    """The number of rule module ``rule`` (its place in :data:`RULES`)."""
+    return RULES.index(rule)
+
+
+@jit_inline
+def latest(model, p):
+    """The default :func:`answer`: the latest hypothesis (the driver passes its number)."""
+    return -1
+
+
+@jit_inline
+def weights_and_bias(model, p, hp, out):
+    """The default :func:`hypothesis`: ``W[p]`` and ``theta = -S[p, 0]`` (the bias ``b``)."""
+    W, _, S = model
+    copy_into(out, W[p])
+    return -S[p, 0]
+
+
+STEPS = tuple(rule.step for rule in RULES)
+ANSWERS = tuple(getattr(rule, "answer", latest) for rule in RULES)
+HYPOTHESES = tuple(getattr(rule, "hypothesis", weights_and_bias) for rule in RULES)
+
+
+# The switches: numba unrolls each loop into one branch per rule. They count with a
+# variable and assign, not return, inside the loop: numba 0.68 unrolls neither
+# enumerate(literal_unroll(...)) nor a loop that returns from its body (tried).
 
 
 @jit_inline
 def step(rule, X, Y, p, j, a, model, hp):
     """The visit of example ``j`` in problem ``p`` under rule number ``rule``."""
-    if rule == THICK_SEPARATOR:
-        return thick_separator.step(X, Y, p, j, a, model, hp)
-    if rule == PASSIVE_AGGRESSIVE:
-        return passive_aggressive.step(X, Y, p, j, a, model, hp)
-    if rule == RELATIVE_UPDATE:
-        return relative_update.step(X, Y, p, j, a, model, hp)
-    if rule == ALMA:
-        return alma.step(X, Y, p, j, a, model, hp)
-    if rule == PAUM:
-        return paum.step(X, Y, p, j, a, model, hp)
-    if rule == WINNOW:
-        return winnow.step(X, Y, p, j, a, model, hp)
-    if rule == BALANCED_WINNOW:
-        return balanced_winnow.step(X, Y, p, j, a, model, hp)
-    return pocket.step(X, Y, p, j, a, model, hp)
+    visit = (CORRECT, 0.0, 0.0, 0.0)
+    i = 0
+    for rule_step in literal_unroll(STEPS):
+        if i == rule:
+            visit = rule_step(X, Y, p, j, a, model, hp)
+        i += 1  # noqa: SIM113
+    return visit
 
 
 @jit_inline
 def answer(rule, model, p, n_updates):
     """The number of the hypothesis problem ``p`` answers with, after ``n_updates`` updates.
 
-    The latest, but for the pocket algorithm, which answers with its pocket.
+    The latest, but for a rule that answers with an earlier one (the pocket algorithm).
     """
-    if rule == POCKET:
-        return pocket.answer(model, p)
-    return n_updates
+    held = -1
+    i = 0
+    for rule_answer in literal_unroll(ANSWERS):
+        if i == rule:
+            held = rule_answer(model, p)
+        i += 1  # noqa: SIM113
+    return n_updates if held < 0 else held
 
 
 @jit
 def hypothesis(rule, model, p, hp, out):
-    """Write problem ``p``'s weights into ``out``; returns its threshold ``theta``.
-
-    For the rules whose updates are not additive (the driver records every
-    hypothesis): by default ``W[p]`` and ``theta = -S[p, 0]`` (``S[p, 0]``
-    is the bias ``b``).
-    """
-    if rule == WINNOW:
-        return winnow.hypothesis(model, p, hp, out)
-    if rule == BALANCED_WINNOW:
-        return balanced_winnow.hypothesis(model, p, hp, out)
-    W, _, S = model
-    copy_into(out, W[p])
-    return -S[p, 0]
+    """Write problem ``p``'s weights into ``out``; returns its threshold ``theta``."""
+    theta = 0.0
+    i = 0
+    for rule_hypothesis in literal_unroll(HYPOTHESES):
+        if i == rule:
+            theta = rule_hypothesis(model, p, hp, out)
+        i += 1  # noqa: SIM113
+    return theta
