@@ -12,7 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.lesson import lesson_title
+from ui.lesson import lessons
 from ui.runs import warm_in_background
 
 HERE = Path(__file__).parent
@@ -48,9 +48,9 @@ pages = {
         )
     ]
 }
-lessons = sorted((HERE / "lessons").glob("[0-9]*.py"))
-if lessons:
-    pages["Lessons"] = [st.Page(path, title=lesson_title(path)) for path in lessons]
+lesson_pages = [st.Page(path, title=title) for path, title in lessons(HERE / "lessons")]
+if lesson_pages:
+    pages["Lessons"] = lesson_pages
 if (HERE / "app_pages" / "experiments.py").exists():
     pages["Perceptron Lab"].append(
         st.Page(

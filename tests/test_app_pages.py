@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +44,16 @@ def test_the_menu_names_each_lesson_as_its_heading_does():
                     if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "lesson_header")
         number, title = (ast.literal_eval(a) for a in call.args[:2])
         assert lesson_title(path) == f"{number} · {title}"
+
+
+def test_a_lesson_edited_while_the_server_runs_gets_its_new_title(tmp_path):
+    """The titles are read once per version of the file, not once per process."""
+    path = tmp_path / "12_new.py"
+    path.write_text('"""Lesson 12. First words: more."""\n', encoding="utf-8")
+    assert lesson_title(path) == "12 · First words"
+    path.write_text('"""Lesson 12. Better words: more."""\n', encoding="utf-8")
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    assert lesson_title(path) == "12 · Better words"
 
 
 def test_about_page_runs(app):
