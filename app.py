@@ -2,8 +2,9 @@
 
 Before the server listens, it imports the app's modules (scikit-learn, numba,
 Plotly: 1.6-2 s that the first visitor's page otherwise waited for) and
-reads the lessons' titles for the menu (0.2 s the first time), then starts loading the first page's learner from numba's cache (0.2 s), or
-compiling it right after an install (5-6 s), in a thread of its own: the
+reads the lessons' titles for the menu (0.2 s the first time), then starts
+loading the first page's learner from numba's cache (0.2 s), or compiling it
+right after an install (5-6 s), in a thread of its own: the
 first visitor's browser loads Streamlit's page meanwhile, and the page waits
 only for what is left. The other learners compile in the background after
 the first page, see :mod:`ui.runs`.

@@ -17,7 +17,7 @@ update ``w += coef * x, theta += theta_delta`` (NaN otherwise).
 
 The driver (:func:`perceptron_core.engine.online.run_online`) does the rest.
 It picks a rule by its number, the rule's place in :data:`RULES`: a new rule
-is a file here and a line in :data:`RULES`. A rule may also define
+is a file here, imported below and named in :data:`RULES`. A rule may also define
 ``answer(model, p)`` (the hypothesis it answers with, when not the latest)
 and ``hypothesis(model, p, hp, out)`` (its weights, when they are not
 ``W[p]`` and the bias ``S[p, 0]``). numba caches a function on disk only
@@ -69,7 +69,7 @@ def number(rule) -> int:
 
 @jit_inline
 def latest(model, p):
-    """The default :func:`answer`: the latest hypothesis (the driver passes its number)."""
+    """The default :func:`answer`: -1, which :func:`answer` reads as "the latest hypothesis"."""
     return -1
 
 
