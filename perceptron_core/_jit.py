@@ -105,18 +105,22 @@ def jit_inline(func):
     return jit(func, inline="always")
 
 
-def jit_rule(func):
-    """:func:`jit` for what the on-line driver calls at every visit: a rule's functions, the switch.
+def jit_visit(func):
+    """:func:`jit` for what the on-line loops call at every visit of an example.
 
-    numba cannot inline these itself: the switch reaches the rules through a
-    tuple of compiled functions (see :mod:`perceptron_core.rules`), so each
-    visit was a real call that took a reference to every array it was given
-    (five atomic counter updates in, five out) and returned through memory.
-    Two options remove that: ``forceinline`` has LLVM inline the function
-    into its caller, and ``_nrt=False`` (numba's private switch for its
-    reference-counting runtime) compiles it without reference counts, which
-    these functions do not need: they allocate nothing, and the driver holds
-    every array they touch. Measured on ``benchmarks/bench_rules.py``
+    That is a rule's functions and the switch that picks them, and the KW
+    trainer's bookkeeping. A compiled function takes a reference to every
+    array it is given or unpacks from a tuple (an atomic counter update in,
+    one out), and LLVM removes those pairs only when it sees both ends in one
+    function; numba cannot inline the rules itself, since the switch reaches
+    them through a tuple of compiled functions (see
+    :mod:`perceptron_core.rules`), so each visit was a real call, with eight
+    such pairs, returning through memory. Two options remove that:
+    ``forceinline`` has LLVM inline the function into its caller, and
+    ``_nrt=False`` (numba's private switch for its reference-counting
+    runtime) compiles it without reference counts, which these functions do
+    not need: they allocate nothing, and their caller holds every array they
+    touch. Measured on ``benchmarks/bench_rules.py``
     (20,000 x 200, per epoch, against the rules' hand-written loops before the
     driver): PAUM 1.51-1.67 x before, 1.04 x with these; Winnow 1.30 x, 1.00 x.
     A rule that allocates an array in its step fails to compile here, with

@@ -40,7 +40,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from perceptron_core._jit import jit
+from perceptron_core._jit import jit, jit_visit
 from perceptron_core.rules import kw
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE
 from perceptron_core.vectors import copy_into, row_dot
@@ -90,7 +90,7 @@ def with_epoch_room(log, e):
     return votes, upd_rows, upd_step, upd_kind, upd_score, visit_kind, visit_score, per_epoch, full
 
 
-@jit
+@jit_visit
 def note_update(c, j, a, kind, s, step, e, model, log):
     """SPEC §1 step 3's bookkeeping: example ``j`` made the next update of problem ``c``.
 
@@ -112,7 +112,7 @@ def note_update(c, j, a, kind, s, step, e, model, log):
     per_epoch[c, e] += 1
 
 
-@jit
+@jit_visit
 def note_correct(c, k, votes, state):
     """SPEC §1 step 4: hypothesis ``k`` of problem ``c`` earns a vote (also when the
     prediction is right only thanks to the λ-trick) and its survival tally grows.
@@ -124,7 +124,7 @@ def note_correct(c, k, votes, state):
         state[c, 2] = k
 
 
-@jit
+@jit_visit
 def note_visit(visit_kind, visit_score, c, at, kind, s, push):
     """Record one visit's event, its score and the λ-trick's term in that score (when the
     per-visit record is on)."""

@@ -25,7 +25,7 @@ when it calls fixed functions: the switches below unroll over tuples of the
 rules' functions, fixed when this module is imported, so a warm start loads
 the driver from the cache, where passing a step as an argument would
 recompile it in every new process. Every function a rule defines for the
-driver is compiled with :func:`perceptron_core._jit.jit_rule`, which has
+driver is compiled with :func:`perceptron_core._jit.jit_visit`, which has
 LLVM inline it into the driver without reference counting (see there why),
 so a step allocates no array.
 
@@ -41,7 +41,7 @@ import warnings
 from numba import literal_unroll
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
-from perceptron_core._jit import jit_rule
+from perceptron_core._jit import jit_visit
 from perceptron_core.rules import (
     alma,
     balanced_winnow,
@@ -61,7 +61,7 @@ RULES = (thick_separator, passive_aggressive, relative_update, alma, paum, winno
 
 # numba types a tuple of compiled functions with its "first-class function" feature and
 # warns that it is experimental; the calls below are cached like any call of a fixed
-# function, and LLVM inlines them (jit_rule; bench_rules.py measures the driver).
+# function, and LLVM inlines them (jit_visit; bench_rules.py measures the driver).
 warnings.filterwarnings("ignore", "First-class function type", NumbaExperimentalFeatureWarning)
 
 
@@ -70,13 +70,13 @@ def number(rule) -> int:
     return RULES.index(rule)
 
 
-@jit_rule
+@jit_visit
 def latest(model, p):
     """The default :func:`answer`: -1, which :func:`answer` reads as "the latest hypothesis"."""
     return -1
 
 
-@jit_rule
+@jit_visit
 def weights_and_bias(model, p, hp, out):
     """The default :func:`hypothesis`: ``W[p]`` and ``theta = -S[p, 0]`` (the bias ``b``)."""
     W, _, S = model
@@ -94,7 +94,7 @@ HYPOTHESES = tuple(getattr(rule, "hypothesis", weights_and_bias) for rule in RUL
 # enumerate(literal_unroll(...)) nor a loop that returns from its body (tried).
 
 
-@jit_rule
+@jit_visit
 def step(rule, X, Y, p, j, a, model, hp):
     """The visit of example ``j`` in problem ``p`` under rule number ``rule``."""
     visit = (CORRECT, 0.0, 0.0, 0.0)
@@ -106,7 +106,7 @@ def step(rule, X, Y, p, j, a, model, hp):
     return visit
 
 
-@jit_rule
+@jit_visit
 def answer(rule, model, p, n_updates):
     """The number of the hypothesis problem ``p`` answers with, after ``n_updates`` updates.
 
@@ -121,7 +121,7 @@ def answer(rule, model, p, n_updates):
     return n_updates if held < 0 else held
 
 
-@jit_rule
+@jit_visit
 def hypothesis(rule, model, p, hp, out):
     """Write problem ``p``'s weights into ``out``; returns its threshold ``theta``."""
     theta = 0.0

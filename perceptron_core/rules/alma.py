@@ -7,14 +7,14 @@ hypothesis. See :class:`perceptron_core.alma.ALMA`.
 
 import math
 
-from perceptron_core._jit import jit_rule
+from perceptron_core._jit import jit_visit
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 from perceptron_core.vectors import dot
 
 _NAN = math.nan
 
 
-@jit_rule
+@jit_visit
 def step(X, Y, p, j, a, model, hp):
     W, _, S = model
     xb, alpha, B, C = hp[0], hp[1], hp[2], hp[3]

@@ -7,7 +7,7 @@ divides ``w-_i`` by it.
 
 import math
 
-from perceptron_core._jit import jit_rule
+from perceptron_core._jit import jit_visit
 from perceptron_core.trace import CORRECT, MISTAKE
 
 #: All weights and theta are divided by RESCALE_BY when a weight exceeds
@@ -16,7 +16,7 @@ RESCALE_AT = 2.0**600
 RESCALE_BY = 2.0**500
 
 
-@jit_rule
+@jit_visit
 def step(X, Y, p, j, a, model, hp):
     Wpos, Wneg, S = model
     xb, alpha = hp[0], hp[1]
@@ -51,7 +51,7 @@ def step(X, Y, p, j, a, model, hp):
     return CORRECT, s, math.nan, math.nan
 
 
-@jit_rule
+@jit_visit
 def hypothesis(model, p, hp, out):
     """Write ``w+ - w-`` of problem ``p`` into ``out``; returns the threshold with the bias folded in."""
     Wpos, Wneg, S = model

@@ -9,12 +9,12 @@ arithmetic, so whether it updates again on its next visit is decided by the
 last bit of the score, which must be the papers' (the tests' references').
 """
 
-from perceptron_core._jit import jit_rule
+from perceptron_core._jit import jit_visit
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 from perceptron_core.vectors import add_row, dot
 
 
-@jit_rule
+@jit_visit
 def step(X, Y, p, j, a, model, hp):
     W, _, S = model
     xb, variant, C = hp[0], hp[1], hp[2]

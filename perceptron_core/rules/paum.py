@@ -5,12 +5,12 @@ example's update count so far (the dual ``a_j`` the λ-term reads). See
 :class:`perceptron_core.paum.PAUMPerceptron`.
 """
 
-from perceptron_core._jit import jit_rule
+from perceptron_core._jit import jit_visit
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE, RESCUED
 from perceptron_core.vectors import add_row, row_dot
 
 
-@jit_rule
+@jit_visit
 def step(X, Y, p, j, a, model, hp):
     W, _, S = model
     eta, R2, tau_neg, tau_pos, lam = hp[0], hp[1], hp[2], hp[3], hp[4]

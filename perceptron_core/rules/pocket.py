@@ -14,7 +14,7 @@ are NaN until counted). See :class:`perceptron_core.pocket.PocketPerceptron`.
 
 import math
 
-from perceptron_core._jit import jit, jit_rule
+from perceptron_core._jit import jit, jit_visit
 from perceptron_core.trace import CORRECT, MISTAKE
 from perceptron_core.vectors import add_row, copy_into, row_dot
 
@@ -34,7 +34,7 @@ def training_errors(X, Y, p, W, q, b, xb):
     return errors
 
 
-@jit_rule
+@jit_visit
 def step(X, Y, p, j, a, model, hp):
     W, pocket, S = model
     xb, eta, ratchet = hp[0], hp[1], hp[2] != 0
@@ -64,7 +64,7 @@ def step(X, Y, p, j, a, model, hp):
     return CORRECT, s, 0.0, 0.0
 
 
-@jit_rule
+@jit_visit
 def answer(model, p):
     """The number of the running hypothesis the pocket holds (0: the initial one)."""
     return int(model[2][p, POCKET_K])

@@ -7,12 +7,12 @@ the last bit of the score, which must be the papers' (the tests' references').
 See :class:`perceptron_core.relative_update.RelativeUpdatePerceptron`.
 """
 
-from perceptron_core._jit import jit_rule
+from perceptron_core._jit import jit_visit
 from perceptron_core.trace import CORRECT, MISTAKE
 from perceptron_core.vectors import add_row, dot
 
 
-@jit_rule
+@jit_visit
 def step(X, Y, p, j, a, model, hp):
     W, _, S = model
     xb, r, theta = hp[0], hp[1], hp[2]

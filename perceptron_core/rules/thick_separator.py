@@ -4,12 +4,12 @@
 :class:`perceptron_core.thick_separator.ThickSeparatorPerceptron`.
 """
 
-from perceptron_core._jit import jit_rule
+from perceptron_core._jit import jit_visit
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 from perceptron_core.vectors import add_row, row_dot
 
 
-@jit_rule
+@jit_visit
 def step(X, Y, p, j, a, model, hp):
     W, _, S = model
     xb, eta, gamma = hp[0], hp[1], hp[2]

@@ -9,12 +9,12 @@ records every hypothesis (:func:`hypothesis`). See
 
 import math
 
-from perceptron_core._jit import jit_rule
+from perceptron_core._jit import jit_visit
 from perceptron_core.trace import CORRECT, MISTAKE
 from perceptron_core.vectors import copy_into, dot
 
 
-@jit_rule
+@jit_visit
 def step(X, Y, p, j, a, model, hp):
     W, _, S = model
     alpha, eliminate, floor = hp[0], hp[1] != 0, hp[2]
@@ -34,7 +34,7 @@ def step(X, Y, p, j, a, model, hp):
     return CORRECT, s, math.nan, 0.0
 
 
-@jit_rule
+@jit_visit
 def hypothesis(model, p, hp, out):
     """Write ``w`` of problem ``p`` into ``out``; returns ``theta``."""
     W, _, S = model
