@@ -123,7 +123,7 @@ def jit_visit(func):
     touch. Measured on ``benchmarks/bench_rules.py``
     (20,000 x 200, per epoch, against the rules' hand-written loops before the
     driver): PAUM 1.51-1.67 x before, 1.04 x with these; Winnow 1.30 x, 1.00 x.
-    A rule that allocates an array in its step fails to compile here, with
-    numba's message that it needs its runtime (NRT).
+    A step that allocates an array does not compile here (numba says it
+    "Only accept[s] returning of array passed into the function as argument").
     """
     return jit(func, forceinline=True, _nrt=False)
