@@ -24,19 +24,19 @@ HERE = Path(__file__).resolve().parent
 
 #: name -> (module, class, constructor arguments, boolean features?)
 RULES = {
-    "thick separator": ("perceptron_core.thick_separator", "ThickSeparatorPerceptron", {}, False),
-    "passive-aggressive I": ("perceptron_core.passive_aggressive", "PassiveAggressive", {}, False),
+    "thick separator": ("perceptron_core", "ThickSeparatorPerceptron", {}, False),
+    "passive-aggressive I": ("perceptron_core", "PassiveAggressive", {}, False),
     "threshold-relative": (
-        "perceptron_core.relative_update",
+        "perceptron_core",
         "RelativeUpdatePerceptron",
         {},
         False,
     ),
-    "ALMA": ("perceptron_core.alma", "ALMA", {}, False),
-    "PAUM": ("perceptron_core.paum", "PAUMPerceptron", {"tau_pos": 1.0, "lam": 0.5}, False),
-    "Winnow": ("perceptron_core.winnow", "Winnow", {}, True),
-    "Balanced Winnow": ("perceptron_core.winnow", "BalancedWinnow", {"alpha": 1.1}, True),
-    "pocket (ratchet)": ("perceptron_core.pocket", "PocketPerceptron", {}, False),
+    "ALMA": ("perceptron_core", "ALMA", {}, False),
+    "PAUM": ("perceptron_core", "PAUMPerceptron", {"tau_pos": 1.0, "lam": 0.5}, False),
+    "Winnow": ("perceptron_core", "Winnow", {}, True),
+    "Balanced Winnow": ("perceptron_core", "BalancedWinnow", {"alpha": 1.1}, True),
+    "pocket (ratchet)": ("perceptron_core", "PocketPerceptron", {}, False),
 }
 
 #: The timing run inside one tree's process: prints one JSON line.

@@ -14,7 +14,6 @@ Examples
 array(['yes'], dtype='<U3')
 """
 
-from perceptron_core.alma import ALMA
 from perceptron_core.average_algorithm import AverageAlgorithm
 from perceptron_core.boosting import AdaBoost, Bagging, NRBoost
 from perceptron_core.kernel import AveragedKernelPerceptron, KernelPerceptron
@@ -27,13 +26,15 @@ from perceptron_core.linear import (
     VotedPerceptron,
 )
 from perceptron_core.parallel import ParallelPerceptron
-from perceptron_core.passive_aggressive import PassiveAggressive
-from perceptron_core.paum import PAUMPerceptron
-from perceptron_core.pocket import PocketPerceptron
-from perceptron_core.relative_update import RelativeUpdatePerceptron
-from perceptron_core.thick_separator import ThickSeparatorPerceptron
+from perceptron_core.rules.alma import ALMA
+from perceptron_core.rules.balanced_winnow import BalancedWinnow
+from perceptron_core.rules.passive_aggressive import PassiveAggressive
+from perceptron_core.rules.paum import PAUMPerceptron
+from perceptron_core.rules.pocket import PocketPerceptron
+from perceptron_core.rules.relative_update import RelativeUpdatePerceptron
+from perceptron_core.rules.thick_separator import ThickSeparatorPerceptron
+from perceptron_core.rules.winnow import Winnow, WinnowR, make_k_of_n_disjunction
 from perceptron_core.trace import EVENT_KINDS, Trace
-from perceptron_core.winnow import BalancedWinnow, Winnow, WinnowR, make_k_of_n_disjunction
 
 __all__ = [
     "ALMA",

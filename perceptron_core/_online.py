@@ -33,7 +33,6 @@ from perceptron_core._validation import (
     validate_params,
     warn_if_overflowed,
 )
-from perceptron_core.engine.online import N_HYPER, run_online
 from perceptron_core.trace import Trace
 
 RECORD_MODES = {"none": 0, "updates": 1, "all": 2}
@@ -66,8 +65,8 @@ FIT_INTERCEPT = Param(
 class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
     """Base of the linear on-line rules: fit / partial_fit / predict / trace_.
 
-    Subclasses name their rule (``_rule``, a number of
-    :mod:`perceptron_core.rules`) and provide ``_init_state`` (the starting
+    Subclasses name their rule (``_rule``, the module of its step in
+    :mod:`perceptron_core.rules`, where they are defined too) and provide ``_init_state`` (the starting
     hypothesis, as the rule's ``_model = (W, V, S)``), ``_hyper`` (the rule's
     hyper-parameters) and ``_coef_intercept``, and may override
     ``_prepare_X`` (e.g. Winnow's boolean check) and ``_counts``; a learner
@@ -86,8 +85,8 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
     """
 
     _parameters: ClassVar[dict] = {}
-    #: The rule's number in :func:`perceptron_core.rules.step`.
-    _rule: ClassVar[int]
+    #: The module of the rule's step (a member of :data:`perceptron_core.rules.RULES`).
+    _rule: ClassVar[str]
     #: True for rules whose trace stores explicit hypotheses (weight_history).
     _explicit_history = False
     #: True for rules that answer with an earlier hypothesis (the trace's ``answer``).
@@ -111,9 +110,14 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
 
     def _run(self, X, Y, order, counts, plan):
         """One call of the driver (see :func:`~perceptron_core.engine.online.run_online`)."""
+        # Imported here, not above: the driver compiles in every rule's step, and each
+        # rule's file defines its estimator on this base (importing the rules imports this).
+        from perceptron_core import rules
+        from perceptron_core.engine.online import N_HYPER, run_online
+
         hp = tuple(float(v) for v in self._hyper(X))
         hp += (0.0,) * (N_HYPER - len(hp))  # one tuple type for every rule
-        return run_online(self._rule, X, Y, order, counts, self._model, hp, plan)
+        return run_online(rules.number(self._rule), X, Y, order, counts, self._model, hp, plan)
 
     def _coef_intercept(self):
         """``(coef, intercept)`` of the current state, for ``coef_``/``intercept_``."""

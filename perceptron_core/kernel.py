@@ -502,7 +502,7 @@ class KernelPerceptron(KWPerceptron):
         default, for the linear kernel; 1 for "rbf").
     C, tau, lam, alpha_bound, epochs, shuffle, random_state, predict_with, record
         As in :class:`KWPerceptron`; ``lam`` is the λ-trick in KW's indicator
-        form (compare :class:`~perceptron_core.paum.PAUMPerceptron`).
+        form (compare :class:`~perceptron_core.rules.paum.PAUMPerceptron`).
     cache_size_mb : float, default=200
         Memory for kernel columns, in MiB. When the Gram matrix
         (:math:`8m^2` bytes) fits, each column is computed at most once;

@@ -22,7 +22,7 @@ from perceptron_core.experiments import parameter_search, t_interval
 from perceptron_core.kernel import KernelPerceptron
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import ParallelPerceptron
-from perceptron_core.paum import PAUMPerceptron
+from perceptron_core.rules.paum import PAUMPerceptron
 from tests.player_args import panel_value, player_args, shown
 from ui.datasource import make_dataset
 

@@ -15,7 +15,7 @@ from perceptron_core.metrics import (
     precision_recall_curve,
     sparsity,
 )
-from perceptron_core.passive_aggressive import PassiveAggressive
+from perceptron_core.rules.passive_aggressive import PassiveAggressive
 
 
 def reference_average_precision(y, scores):

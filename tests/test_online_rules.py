@@ -10,12 +10,12 @@ from conformance import parametrize_with_sklearn_checks
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perceptron_core.alma import ALMA
 from perceptron_core.average_algorithm import AverageAlgorithm
 from perceptron_core.metrics import sparsity
-from perceptron_core.passive_aggressive import PassiveAggressive
-from perceptron_core.relative_update import RelativeUpdatePerceptron
-from perceptron_core.thick_separator import ThickSeparatorPerceptron
+from perceptron_core.rules.alma import ALMA
+from perceptron_core.rules.passive_aggressive import PassiveAggressive
+from perceptron_core.rules.relative_update import RelativeUpdatePerceptron
+from perceptron_core.rules.thick_separator import ThickSeparatorPerceptron
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 
 # --------------------------------------------------------------------------
@@ -474,4 +474,22 @@ def test_every_rule_file_is_in_the_registry():
     files = {module.name for module in pkgutil.iter_modules(rules.__path__)} - {"kw"}
     registered = [rule.__name__.rpartition(".")[2] for rule in rules.RULES]
     assert sorted(registered) == sorted(files)
-    assert [rules.number(rule) for rule in rules.RULES] == list(range(len(rules.RULES)))
+    assert [rules.number(rule.__name__) for rule in rules.RULES] == list(range(len(rules.RULES)))
+
+
+def test_every_rule_file_defines_the_estimators_that_run_its_step():
+    """A rule's estimator lives beside its step and names it, so the driver runs that step."""
+    from perceptron_core import rules
+    from perceptron_core._online import OnlineLinearClassifier
+
+    for rule in rules.RULES:
+        estimators = [
+            obj
+            for name, obj in vars(rule).items()
+            if isinstance(obj, type)
+            and issubclass(obj, OnlineLinearClassifier)
+            and obj.__module__ == rule.__name__
+            and not name.startswith("_")
+        ]
+        assert estimators, rule.__name__
+        assert {estimator._rule for estimator in estimators} == {rule.__name__}

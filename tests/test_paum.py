@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perceptron_core.metrics import macro_averaged_precision, precision_recall_curve, sparsity
-from perceptron_core.paum import PAUMPerceptron
+from perceptron_core.rules.paum import PAUMPerceptron
 
 # --------------------------------------------------------------------------
 # The reference: SPEC §2 as written, one binary problem, y in {-1, +1}

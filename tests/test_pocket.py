@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_online_rules import augment, dot, fitted_events, order_of, shapes, small_data
 
-from perceptron_core.pocket import PocketPerceptron
+from perceptron_core.rules.pocket import PocketPerceptron
 
 
 def reference_pocket(X, y, order, *, eta, ratchet, xb, epochs):

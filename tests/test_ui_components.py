@@ -216,6 +216,17 @@ def test_a_column_name_that_a_spreadsheet_would_run_is_written_inert():
     assert header == "'=1+1,'@SUM(A1),label"
 
 
+def test_the_menu_lists_every_rule_that_writes_a_playground_entry():
+    """An on-line rule reaches the playground through its own file, not a line in ui/."""
+    from perceptron_core import rules
+
+    for rule in rules.RULES:
+        if hasattr(rule, "PLAYGROUND"):
+            learner = LEARNERS[rule.PLAYGROUND["key"]]
+            assert learner.cls.__module__ == rule.__name__
+            assert {s.name for s in learner.settings} <= set(learner.cls().get_params())
+
+
 @pytest.mark.parametrize("key", sorted(LEARNERS))
 def test_each_learner_says_what_it_draws_and_what_its_math_panel_writes(key):
     learner = LEARNERS[key]

@@ -8,9 +8,10 @@ from conformance import parametrize_with_sklearn_checks
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perceptron_core.thick_separator import ThickSeparatorPerceptron
+from perceptron_core.rules.balanced_winnow import BalancedWinnow
+from perceptron_core.rules.thick_separator import ThickSeparatorPerceptron
+from perceptron_core.rules.winnow import Winnow, WinnowR, make_k_of_n_disjunction
 from perceptron_core.trace import MISTAKE
-from perceptron_core.winnow import BalancedWinnow, Winnow, WinnowR, make_k_of_n_disjunction
 
 # --------------------------------------------------------------------------
 # References: Littlestone's rules, one example at a time, as in the papers.

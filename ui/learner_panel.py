@@ -11,7 +11,8 @@ import math
 
 import streamlit as st
 
-from ui.learners import LEARNERS, Setting
+from perceptron_core.playground import Setting
+from ui.learners import LEARNERS
 from ui.state import control, hidden
 
 

@@ -6,7 +6,9 @@ the update rule in LaTeX for the math panel, what its picture is made of
 (:attr:`Learner.boundary`, :attr:`Learner.predictors`) and the numbers its
 math panel writes (:attr:`Learner.numbers`). The pages ask the entry; none
 of them tests which learner it is. Adding a learner to every page is adding
-one entry to :data:`LEARNERS`.
+one entry to :data:`LEARNERS`; an on-line rule of :mod:`perceptron_core.rules`
+writes its entry in its own file (``PLAYGROUND``, the keyword arguments of a
+:class:`Learner`), which the table reads from there.
 
 The estimators are always fitted with ``record="all"`` (one event per
 visit) so that the pages can move through time without retraining.
@@ -25,16 +27,11 @@ from perceptron_core import (
     Perceptron,
     VotedPerceptron,
 )
-from perceptron_core.alma import ALMA
 from perceptron_core.average_algorithm import AverageAlgorithm
 from perceptron_core.kernel import KernelPerceptron
 from perceptron_core.parallel import ParallelPerceptron
-from perceptron_core.passive_aggressive import PassiveAggressive
-from perceptron_core.paum import PAUMPerceptron
-from perceptron_core.pocket import PocketPerceptron
-from perceptron_core.relative_update import RelativeUpdatePerceptron
-from perceptron_core.thick_separator import ThickSeparatorPerceptron
-from perceptron_core.winnow import BalancedWinnow
+from perceptron_core.playground import Setting
+from perceptron_core.rules import RULES
 from ui.timeline import Timeline
 
 MODES = ("last", "longest", "voted", "averaged")
@@ -43,32 +40,6 @@ MODES = ("last", "longest", "voted", "averaged")
 LINE, MEMBERS, CONTOUR = "line", "members", "contour"
 #: The most training points a kernel learner animates (its region costs points x grid).
 KERNEL_MAX_POINTS = 3_000
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One constructor argument and its widget.
-
-    ``choices`` gives a select box, a bool ``default`` a toggle, otherwise a
-    slider from ``low`` to ``high`` by ``step``. A slider value equal to
-    ``none_at`` is passed to the estimator as None (e.g. α-bound 0 = off).
-    ``when = (name, values)`` shows the widget only while the setting ``name``
-    has one of ``values`` (the estimator gets ``default`` otherwise).
-    """
-
-    name: str
-    label: str
-    default: object
-    help: str
-    low: float | None = None
-    high: float | None = None
-    step: float | None = None
-    choices: tuple = ()
-    none_at: object = "never"
-    when: tuple[str, tuple] | None = None
-
-    def to_estimator(self, value):
-        return None if value == self.none_at else value
 
 
 @dataclass(frozen=True)
@@ -226,9 +197,6 @@ ALPHA = Setting(
 )
 #: The KW entry with every switch off: the classic rule with the four predictors (lessons 4, 7).
 KW_SWITCHES_OFF = {"tau": 0.0, "lam": 0.0, "alpha_bound": 0}
-INTERCEPT = Setting(
-    "fit_intercept", "Learn a bias", True, "Off: the line must pass through the origin."
-)
 
 
 def _kw_band(est):
@@ -256,11 +224,6 @@ def _kw_numbers(est) -> dict:
 def _kernel_numbers(est) -> dict:
     """The same in dual form: λ enters as ``y λ k(x, x)``."""
     return _kw_numbers(est) | {"lam_form": "kernel"}
-
-
-def _paum_numbers(est) -> dict:
-    """PAUM's step size and its λ: the kernel form's ``k + λ[x = x']``, a term ``η λ a_j y``."""
-    return {"eta": float(est.eta), "lam": float(est.lam), "lam_form": "paum"}
 
 
 def _kw_learner(key, title, summary, cls, settings, **extra) -> Learner:
@@ -355,60 +318,8 @@ LEARNERS: dict[str, Learner] = {
             (ETA, TAU, LAM, ALPHA),
             predict_with="averaged",
         ),
-        Learner(
-            "paum",
-            "PAUM (uneven margins)",
-            "Each class has its own margin: a large τ₊ pushes the line into the negatives, "
-            "raising recall of a rare positive class.",
-            PAUMPerceptron,
-            (
-                Setting(
-                    "tau_pos",
-                    "Margin τ₊₁",
-                    1.0,
-                    "How far past the line positives must be: "
-                    "the band's upper edge (in score units).",
-                    -2.0,
-                    10.0,
-                    0.25,
-                ),
-                Setting(
-                    "tau_neg",
-                    "Margin τ₋₁",
-                    0.0,
-                    "The same for negatives: the band's lower "
-                    "edge; negative values let negatives sit close to the line.",
-                    -2.0,
-                    10.0,
-                    0.25,
-                ),
-                Setting(
-                    "eta",
-                    "Learning rate η",
-                    1.0,
-                    "Step of w; the bias moves by η R².",
-                    0.05,
-                    2.0,
-                    0.05,
-                ),
-                Setting(
-                    "lam",
-                    "λ (kernel form)",
-                    0.0,
-                    "Adds λ η a_j y_j to a point's own "
-                    "score: grows with each update the point forces.",
-                    0.0,
-                    4.0,
-                    0.125,
-                ),
-            ),
-            r"\text{update if } y\,(\langle w,x\rangle + b) \le \tau_y: \\ "
-            r"w \leftarrow w + \eta\,y\,x,\quad b \leftarrow b + \eta\,y\,R^2",
-            epochs_name="max_epochs",
-            band=lambda est: (-float(est.tau_neg), float(est.tau_pos)),
-            numbers=_paum_numbers,
-            bias=True,
-        ),
+        # the on-line rules' entries, each written in its rule's file
+        *(Learner(**rule.PLAYGROUND) for rule in RULES if hasattr(rule, "PLAYGROUND")),
         Learner(
             "kernel",
             "Kernel perceptron (dual)",
@@ -449,146 +360,6 @@ LEARNERS: dict[str, Learner] = {
             predictors=MODES,
             numbers=_kernel_numbers,
             max_points=KERNEL_MAX_POINTS,
-        ),
-        Learner(
-            "thick",
-            "Thick separator",
-            "Also update on near misses: points within γ of the line on the right side.",
-            ThickSeparatorPerceptron,
-            (
-                Setting(
-                    "gamma",
-                    "Slab half-width γ",
-                    1.0,
-                    "Width of the band (in score units) inside which correct points still update.",
-                    0.0,
-                    5.0,
-                    0.1,
-                ),
-                Setting(
-                    "eta", "Learning rate η", 1.0, "Length of each update arrow.", 0.05, 2.0, 0.05
-                ),
-                INTERCEPT,
-            ),
-            r"\text{update if } y\,(\langle w,x\rangle+b) \le \gamma: \\ "
-            r"w \leftarrow w + \eta\,y\,x,\quad b \leftarrow b + \eta\,y",
-            band=lambda est: (-float(est.gamma), float(est.gamma)) if est.gamma > 0 else None,
-        ),
-        Learner(
-            "pocket",
-            "Pocket algorithm (Gallant)",
-            "The classic perceptron moves the line; the pocket keeps the weights with the "
-            "longest run of correct answers, and answers with those.",
-            PocketPerceptron,
-            (
-                Setting("eta", "Learning rate η", 1.0, "Length of each update arrow.", 0.05, 2.0, 0.05),
-                Setting(
-                    "ratchet",
-                    "Ratchet",
-                    True,
-                    "On: a longer run goes into the pocket only if it also makes fewer "
-                    "training errors.",
-                ),
-                INTERCEPT,
-            ),
-            r"\text{if } y\,(\langle w,x\rangle+b) \le 0: \ w \leftarrow w + \eta\,y\,x,"
-            r"\ b \leftarrow b + \eta\,y,\ \text{run} \leftarrow 0 \\ "
-            r"\text{else run} \mathrel{+}= 1;\ \text{if run} > \text{run}_{pocket}"
-            r"\text{ (ratchet: and fewer errors): pocket} \leftarrow w",
-        ),
-        Learner(
-            "relative",
-            "Threshold-relative update",
-            "Step sized by how far the score missed the threshold.",
-            RelativeUpdatePerceptron,
-            (
-                Setting(
-                    "r",
-                    "Relaxation r",
-                    1.5,
-                    "1 parks the point on the line, 2 mirrors it; "
-                    "in between it lands on the right side.",
-                    0.1,
-                    2.0,
-                    0.05,
-                ),
-                Setting("theta", "Threshold θ", 1.0, "Sets the scale of w only.", 0.1, 5.0, 0.1),
-                INTERCEPT,
-            ),
-            r"\text{on a mistake: } w \leftarrow w + r\,\frac{\theta - \langle w,x\rangle}"
-            r"{\langle x,x\rangle}\,x",
-        ),
-        Learner(
-            "pa",
-            "Passive-Aggressive",
-            "The smallest change of w that gives the point a margin of 1.",
-            PassiveAggressive,
-            (
-                Setting(
-                    "variant",
-                    "Variant",
-                    "PA-I",
-                    "PA jumps all the way; PA-I caps the step "
-                    "at C; PA-II damps it: noisy points drag the line less.",
-                    choices=("PA", "PA-I", "PA-II"),
-                ),
-                Setting(
-                    "C",
-                    "Aggressiveness C",
-                    1.0,
-                    "Cap on the step: smaller C, steadier line.",
-                    0.01,
-                    5.0,
-                    0.01,
-                ),
-                INTERCEPT,
-            ),
-            r"\ell = \max(0, 1 - y\,f(x)),\quad w \leftarrow w + \tau\,y\,x \\ "
-            r"\tau = \ell/\lVert x\rVert^2\ (\mathrm{PA}),\ \min(C, \cdot)\ (\mathrm{PA\!-\!I})",
-            band=lambda est: (-1.0, 1.0),
-        ),
-        Learner(
-            "alma",
-            "ALMA (approximate max margin)",
-            "Normalised updates with a margin target that shrinks like 1/√k.",
-            ALMA,
-            (
-                Setting(
-                    "alpha",
-                    "Approximation α",
-                    0.9,
-                    "Smaller α aims at a wider margin "
-                    "(more updates, a line further from both classes).",
-                    0.05,
-                    1.0,
-                    0.05,
-                ),
-                INTERCEPT,
-            ),
-            r"\text{update if } y\,\langle w,\hat x\rangle \le (1-\alpha)\,\frac{B}{\sqrt k}:"
-            r" \\ w \leftarrow \frac{w + \frac{C}{\sqrt k}\,y\,\hat x}{\max(1, \lVert\cdot"
-            r"\rVert)}",
-        ),
-        Learner(
-            "balanced_winnow",
-            "Balanced Winnow",
-            "Multiplicative updates on two positive weight vectors.",
-            BalancedWinnow,
-            (
-                Setting(
-                    "alpha",
-                    "Update factor α",
-                    2.0,
-                    "How much each mistake multiplies the "
-                    "weights: larger α, bigger jumps of the line.",
-                    1.05,
-                    4.0,
-                    0.05,
-                ),
-                INTERCEPT,
-            ),
-            r"\text{on a mistake: } w^+_i \leftarrow w^+_i\,\alpha^{y x_i} \\ "
-            r"w^-_i \leftarrow w^-_i\,\alpha^{-y x_i}",
         ),
         Learner(
             "average",

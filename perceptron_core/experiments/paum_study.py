@@ -1,7 +1,7 @@
 """The PAUM study (Li et al., ICML 2002; SPEC §5): uneven margins on an imbalanced set.
 
 On a set with a rare positive class, stratified 10-fold cross-validation of
-:class:`~perceptron_core.paum.PAUMPerceptron` over a grid of margins
+:class:`~perceptron_core.rules.paum.PAUMPerceptron` over a grid of margins
 ``(tau_-1, tau_+1)``, next to the KW perceptron (last hypothesis and voted)
 as the even-margin reference. Per learner, the means over the folds (with
 95 % t-intervals) of:
@@ -56,7 +56,7 @@ def _metrics(y_test, scores, n_unused, n_train) -> list[float]:
 def _paum_cell(X, y, train, test, margins, seed) -> dict:
     """Every metric of every learner on one fold, shape (learners, metrics)."""
     from perceptron_core import KWPerceptron
-    from perceptron_core.paum import PAUMPerceptron
+    from perceptron_core.rules.paum import PAUMPerceptron
 
     R2 = float(np.max(np.einsum("ij,ij->i", X[train], X[train])))
     rows = []

@@ -1,6 +1,9 @@
-"""The on-line rules: what one visit of one example does, one short file per rule.
+"""The on-line rules: what one visit of one example does, one file per rule.
 
-Every rule is a compiled function::
+A rule's file holds its step, the scikit-learn estimator that runs it, and
+its entry in the playground's menu (``PLAYGROUND``, see
+:mod:`perceptron_core.playground`); a new rule is a file here and its name
+in :data:`NAMES`. The step is a compiled function::
 
     step(X, Y, p, j, a, model, hp) -> (kind, score, coef, theta_delta)
 
@@ -16,8 +19,7 @@ hypothesis changed), the score to record, and for additive rules the
 update ``w += coef * x, theta += theta_delta`` (NaN otherwise).
 
 The driver (:func:`perceptron_core.engine.online.run_online`) does the rest.
-It picks a rule by its number, the rule's place in :data:`RULES`: a new rule
-is a file here, imported below and named in :data:`RULES`. A rule may also define
+It picks a rule by its number, the rule's place in :data:`RULES`. A rule may also define
 ``answer(model, p)`` (the hypothesis it answers with, when not the latest)
 and ``hypothesis(model, p, hp, out)`` (its weights, when they are not
 ``W[p]`` and the bias ``S[p, 0]``). numba caches a function on disk only
@@ -36,28 +38,21 @@ compilation when any source file of the package has changed, so the next
 run compiles the edited step (and everything else) again.
 """
 
+import importlib
 import warnings
 
 from numba import literal_unroll
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from perceptron_core._jit import jit_visit
-from perceptron_core.rules import (
-    alma,
-    balanced_winnow,
-    passive_aggressive,
-    paum,
-    pocket,
-    relative_update,
-    thick_separator,
-    winnow,
-)
 from perceptron_core.trace import CORRECT
 from perceptron_core.vectors import copy_into
 
-#: The on-line rules; a rule's number is its place here.
-RULES = (thick_separator, passive_aggressive, relative_update, alma, paum, winnow,
-         balanced_winnow, pocket)  # fmt: skip
+#: The files of the on-line rules, in the order of the playground's menu.
+NAMES = ("paum", "thick_separator", "pocket", "relative_update", "passive_aggressive", "alma",
+         "balanced_winnow", "winnow")  # fmt: skip
+#: Their modules; a rule's number is its place here.
+RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in NAMES)
 
 # numba types a tuple of compiled functions with its "first-class function" feature and
 # warns that it is experimental; the calls below are cached like any call of a fixed
@@ -65,9 +60,9 @@ RULES = (thick_separator, passive_aggressive, relative_update, alma, paum, winno
 warnings.filterwarnings("ignore", "First-class function type", NumbaExperimentalFeatureWarning)
 
 
-def number(rule) -> int:
-    """The number of rule module ``rule`` (its place in :data:`RULES`)."""
-    return RULES.index(rule)
+def number(rule: str) -> int:
+    """The number of the rule whose module is named ``rule`` (its place in :data:`RULES`)."""
+    return [module.__name__ for module in RULES].index(rule)
 
 
 @jit_visit

@@ -1,13 +1,31 @@
-"""Balanced Winnow: ``w = w+ - w-``; a mistake multiplies ``w+_i`` by ``alpha^(y x_i)`` and
-divides ``w-_i`` by it.
+"""Balanced Winnow: two positive weights per feature, their difference of either sign.
 
-``hp = (xb, alpha)``; ``V`` holds ``w-``, ``W`` holds ``w+``;
-``S[p] = (b+, b-, theta)``. See :class:`perceptron_core.winnow.BalancedWinnow`.
+Winnow's weights are all positive, so it learns only from boolean features
+and only monotone targets. Balanced Winnow keeps a positive weight ``w+_i``
+and a negative one ``w-_i`` per feature and scores with their difference
+``w = w+ - w-``; a mistake multiplies ``w+_i`` by ``alpha^(y x_i)`` and
+divides ``w-_i`` by it, so real features are allowed too (Littlestone 1988).
+
+The step: ``hp = (xb, alpha)``; ``W`` holds ``w+``, ``V`` holds ``w-``;
+``S[p] = (b+, b-, theta)``. Then the estimator, :class:`BalancedWinnow`,
+and its entry in the playground's menu (:data:`PLAYGROUND`).
 """
 
+from __future__ import annotations
+
 import math
+from typing import ClassVar
+
+import numpy as np
 
 from perceptron_core._jit import jit_visit
+from perceptron_core._online import (
+    COMMON_PARAMETERS,
+    FIT_INTERCEPT,
+    OnlineLinearClassifier,
+)
+from perceptron_core.playground import INTERCEPT, Setting
+from perceptron_core.rules.winnow import _ALPHA, _THRESHOLD
 from perceptron_core.trace import CORRECT, MISTAKE
 
 #: All weights and theta are divided by RESCALE_BY when a weight exceeds
@@ -58,3 +76,189 @@ def hypothesis(model, p, hp, out):
     for f in range(out.shape[0]):  # a loop: see vectors.copy_into
         out[f] = Wpos[p, f] - Wneg[p, f]
     return S[p, 2] - (S[p, 0] - S[p, 1]) * hp[0]
+
+
+#: The largest power of two one update may multiply a weight by: with the rescaling at
+#: 2**600 a weight then stays below 2**1000, inside float64's 2**1024, and a factor of at
+#: least 2**-400 never rounds to zero (which would divide by zero).
+_MAX_FACTOR_EXPONENT = 400
+
+
+def _check_factor_range(X, alpha: float) -> None:
+    """Raise when ``alpha ** (y x_i)`` for the largest ``|x_i|`` would leave float64's range.
+
+    Examples
+    --------
+    >>> _check_factor_range(np.array([[0.5, -3.0]]), 2.0)
+    >>> _check_factor_range(np.array([[4095.0]]), 2.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: BalancedWinnow multiplies a weight by alpha ** (y * x_i) at each update: with ...
+    """
+    if X.size == 0:
+        return
+    largest = max(abs(float(X.max())), abs(float(X.min())))  # no np.abs: int8's -128 wraps
+    exponent = largest * np.log2(alpha)
+    if not exponent <= _MAX_FACTOR_EXPONENT:
+        most = _MAX_FACTOR_EXPONENT / np.log2(alpha)
+        raise ValueError(
+            "BalancedWinnow multiplies a weight by alpha ** (y * x_i) at each update: with "
+            f"features up to |x_i| = {largest:.4g} and alpha = {alpha:g} one update would "
+            f"multiply by 2 ** {exponent:.4g}, beyond floating point. Scale the features to "
+            f"at most {most:.4g} in absolute value (standardise them, e.g. with scikit-learn's "
+            "StandardScaler or MaxAbsScaler) or choose alpha closer to 1."
+        )
+
+
+class BalancedWinnow(OnlineLinearClassifier):
+    """Balanced Winnow: two positive weights per feature, their difference of either sign.
+
+    Each feature ``i`` has ``w+_i`` and ``w-_i``, both starting at 1 (so the
+    effective weight ``w_i = w+_i - w-_i`` starts at 0); the score is
+    ``<w+ - w-, x> - theta``. On a mistake on an example with label ``y``::
+
+        w+_i <- w+_i * alpha ** (y * x_i)
+        w-_i <- w-_i / alpha ** (y * x_i)
+
+    For boolean features this is Littlestone's rule: promotion (``y = +1``)
+    doubles ``w+`` and halves ``w-`` on the active features, demotion the
+    reverse, inactive features are untouched. **Real features** are allowed:
+    the exponent ``y x_i`` then scales each factor with the feature's value
+    (the exponentiated-gradient form of the same rule, Kivinen & Warmuth),
+    so features should be on a moderate scale (standardise them first).
+
+    A common positive factor on all weights and ``theta`` changes no
+    prediction and no later update; when real features drive a weight above
+    ``2**600``, the learner divides every weight and ``theta`` by ``2**500``
+    (exact in floating point) so that nothing overflows. ``intercept_``
+    reports the current, rescaled threshold.
+
+    Because weights can turn negative, ``fit_intercept=True`` (the default)
+    adds a constant input 1 with its own pair of weights: the boundary can
+    then sit anywhere, not only on hyperplanes ``<w, x> = theta``.
+
+    Multi-class targets are learned one-vs-rest.
+
+    Parameters
+    ----------
+    alpha : float, default=2.0
+        The update factor (> 1).
+    threshold : "auto" or float, default="auto"
+        ``theta``; "auto" is the number of features.
+    fit_intercept : bool, default=True
+    epochs, shuffle, random_state, record
+        As in :class:`Winnow`.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_problems, n_features)
+        The effective weights ``w+ - w-``.
+    intercept_ : ndarray of shape (n_problems,)
+        ``(b+ - b-) - theta``.
+    weights_pos_, weights_neg_ : ndarray of shape (n_problems, n_features + 1)
+        ``w+`` and ``w-``; the last column is the intercept pair.
+    n_iter_, n_updates_, n_mistakes_, update_counts_, trace_
+        As in :class:`Winnow`.
+
+    References
+    ----------
+    N. Littlestone, "Mistake bounds and logarithmic linear-threshold learning
+    algorithms", PhD thesis, UC Santa Cruz (1989).
+    J. Kivinen and M. K. Warmuth, "Exponentiated gradient versus gradient
+    descent for linear predictors", Information and Computation 132 (1997).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from perceptron_core import BalancedWinnow
+    >>> X, y = make_classification(n_samples=200, n_features=5, random_state=0)
+    >>> clf = BalancedWinnow(alpha=1.5, random_state=0).fit(X, y)
+    >>> clf.score(X, y) > 0.85
+    True
+    """
+
+    _rule = __name__  # the step above
+    _explicit_history = True
+    _parameters: ClassVar[dict] = {
+        "alpha": _ALPHA,
+        "threshold": _THRESHOLD,
+        "fit_intercept": FIT_INTERCEPT,
+        **COMMON_PARAMETERS,
+    }
+
+    def __init__(
+        self,
+        *,
+        alpha=2.0,
+        threshold="auto",
+        fit_intercept=True,
+        epochs=100,
+        shuffle=True,
+        random_state=None,
+        record="none",
+    ):
+        self.alpha = alpha
+        self.threshold = threshold
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+
+    def _init_state(self, n_problems, n_features):
+        theta = float(n_features) if self.threshold == "auto" else float(self.threshold)
+        S = np.ones((n_problems, 3))  # b+, b-, theta
+        S[:, 2] = theta
+        self._model = (np.ones((n_problems, n_features)), np.ones((n_problems, n_features)), S)
+
+    @property
+    def weights_pos_(self):
+        """``w+``, its last column the bias input's (shape (n_problems, n_features + 1))."""
+        W, _, S = self._model
+        return np.column_stack([W, S[:, 0]])
+
+    @property
+    def weights_neg_(self):
+        """``w-``, its last column the bias input's."""
+        _, V, S = self._model
+        return np.column_stack([V, S[:, 1]])
+
+    def _coef_intercept(self):
+        Wpos, Wneg, S = self._model
+        xb = 1.0 if self.fit_intercept else 0.0
+        return Wpos - Wneg, (S[:, 0] - S[:, 1]) * xb - S[:, 2]
+
+    def _hyper(self, X):
+        _check_factor_range(X, float(self.alpha))
+        return 1.0 if self.fit_intercept else 0.0, self.alpha
+
+    def predict(self, X):
+        """Positive iff ``<w+ - w-, x> + b >= theta`` (two classes); else the largest score."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores >= 0).astype(np.int64)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+
+#: This rule's entry in the playground's menu (see :mod:`perceptron_core.playground`).
+PLAYGROUND = {
+    "key": "balanced_winnow",
+    "title": "Balanced Winnow",
+    "summary": "Multiplicative updates on two positive weight vectors.",
+    "cls": BalancedWinnow,
+    "settings": (
+        Setting(
+            "alpha",
+            "Update factor α",
+            2.0,
+            "How much each mistake multiplies the weights: larger α, bigger jumps of the line.",
+            1.05,
+            4.0,
+            0.05,
+        ),
+        INTERCEPT,
+    ),
+    "rule": r"\text{on a mistake: } w^+_i \leftarrow w^+_i\,\alpha^{y x_i} \\ "
+    r"w^-_i \leftarrow w^-_i\,\alpha^{-y x_i}",
+}

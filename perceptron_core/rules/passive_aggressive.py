@@ -1,15 +1,34 @@
-"""Passive-Aggressive PA, PA-I, PA-II: the smallest step that gives the example margin 1.
+"""Passive-Aggressive learning: the smallest change that fixes the margin.
 
-``hp = (xb, variant, C)`` with variant 0, 1, 2 for PA, PA-I, PA-II;
-``S[p] = (b,)``. See :class:`perceptron_core.passive_aggressive.PassiveAggressive`.
+On each example the Passive-Aggressive rules ask for a margin of 1,
+``y <w, x> >= 1``. If it is met they stay *passive*; if not, they move
+*aggressively*: to the weight vector closest to the current one that meets
+it (PA), or a step capped by ``C`` (PA-I) or damped by ``1/(2C)`` (PA-II),
+which keeps a single noisy example from dragging the hypothesis too far.
+The step size comes from the hinge loss, so no learning rate is tuned.
 
-The sums run left to right (:func:`~perceptron_core.vectors.dot`), not
-vectorised: an update puts the example at margin exactly 1 in exact
-arithmetic, so whether it updates again on its next visit is decided by the
-last bit of the score, which must be the papers' (the tests' references').
+The step: ``hp = (xb, variant, C)`` with variant 0, 1, 2 for PA, PA-I, PA-II;
+``S[p] = (b,)``. Its sums run left to right
+(:func:`~perceptron_core.vectors.dot`), not vectorised: an update puts the
+example at margin exactly 1 in exact arithmetic, so whether it updates again on
+its next visit is decided by the last bit of the score, which must be the
+papers' (the tests' references'). Then the estimator,
+:class:`PassiveAggressive`, and its entry in the playground's menu
+(:data:`PLAYGROUND`).
 """
 
+from __future__ import annotations
+
+from typing import ClassVar
+
 from perceptron_core._jit import jit_visit
+from perceptron_core._online import (
+    COMMON_PARAMETERS,
+    FIT_INTERCEPT,
+    ZeroStartLinear,
+)
+from perceptron_core._validation import Number, OneOf, Param
+from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 from perceptron_core.vectors import add_row, dot
 
@@ -35,3 +54,131 @@ def step(X, Y, p, j, a, model, hp):
         wrong = (s > 0) != (y > 0)
         return (MISTAKE if wrong else MARGIN), s, c, -c * xb
     return CORRECT, s, 0.0, 0.0  # passive
+
+
+_VARIANTS = {"PA": 0, "PA-I": 1, "PA-II": 2}
+
+
+class PassiveAggressive(ZeroStartLinear):
+    """Crammer et al.'s Passive-Aggressive classifiers PA, PA-I and PA-II.
+
+    ``f(x) = <w, x> + b`` starts at 0. For each example, with the hinge loss
+    ``l = max(0, 1 - y f(x))`` and ``q = ||x||^2`` (plus 1 for the bias input
+    when ``fit_intercept``)::
+
+        if l > 0:
+            tau = l / q                      # PA:    the smallest fixing step
+            tau = min(C, l / q)              # PA-I:  capped step
+            tau = l / (q + 1 / (2 C))        # PA-II: damped step
+            w <- w + tau * y * x
+            b <- b + tau * y
+
+    PA moves to the closest weight vector with margin 1 on the example: on
+    separable data it converges, but one mislabelled example can pull it
+    far. PA-I and PA-II trade that for robustness to noise, ``C`` setting
+    how aggressive they are (large ``C``: close to PA). Prediction is
+    ``sign(f(x))`` with ``sign(0) = -1``. In ``trace_``, an update of a
+    misclassified example is a ``"mistake"``, of a correctly classified one
+    with margin below 1 a ``"margin"`` event. Examples with ``q = 0`` (all
+    zero, without intercept) are skipped. Multi-class targets are learned
+    one-vs-rest (Crammer et al. also give a direct multi-class form, not
+    implemented here).
+
+    Parameters
+    ----------
+    variant : {"PA", "PA-I", "PA-II"}, default="PA-I"
+    C : float, default=1.0
+        Aggressiveness of PA-I and PA-II (> 0); ignored by PA.
+    fit_intercept : bool, default=True
+    epochs, shuffle, random_state, record
+        As in :class:`~perceptron_core.rules.thick_separator.ThickSeparatorPerceptron`.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_problems, n_features)
+    intercept_ : ndarray of shape (n_problems,)
+    n_iter_, n_updates_, n_mistakes_, update_counts_, trace_
+        As in the other on-line rules.
+
+    References
+    ----------
+    K. Crammer, O. Dekel, J. Keshet, S. Shalev-Shwartz and Y. Singer,
+    "Online passive-aggressive algorithms", Journal of Machine Learning
+    Research 7 (2006) 551-585.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_blobs
+    >>> from perceptron_core import PassiveAggressive
+    >>> X, y = make_blobs(n_samples=200, centers=[[-2, -1], [2, 1]], cluster_std=0.7,
+    ...                   random_state=0)
+    >>> for variant in ("PA", "PA-I", "PA-II"):
+    ...     clf = PassiveAggressive(variant=variant, C=0.1, random_state=0).fit(X, y)
+    ...     print(variant, clf.score(X, y))
+    PA 1.0
+    PA-I 1.0
+    PA-II 1.0
+    """
+
+    _rule = __name__  # the step above
+    _parameters: ClassVar[dict] = {
+        "variant": Param("which step-size rule to use", (OneOf(tuple(_VARIANTS)),)),
+        "C": Param("the aggressiveness of PA-I and PA-II", (Number(low=0, open_low=True),)),
+        "fit_intercept": FIT_INTERCEPT,
+        **COMMON_PARAMETERS,
+    }
+
+    def __init__(
+        self,
+        *,
+        variant="PA-I",
+        C=1.0,
+        fit_intercept=True,
+        epochs=100,
+        shuffle=True,
+        random_state=None,
+        record="none",
+    ):
+        self.variant = variant
+        self.C = C
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+
+    def _hyper(self, X):
+        return self._xb(), _VARIANTS[self.variant], self.C
+
+
+#: This rule's entry in the playground's menu (see :mod:`perceptron_core.playground`).
+PLAYGROUND = {
+    "key": "pa",
+    "title": "Passive-Aggressive",
+    "summary": "The smallest change of w that gives the point a margin of 1.",
+    "cls": PassiveAggressive,
+    "settings": (
+        Setting(
+            "variant",
+            "Variant",
+            "PA-I",
+            "PA jumps all the way; PA-I caps the step "
+            "at C; PA-II damps it: noisy points drag the line less.",
+            choices=("PA", "PA-I", "PA-II"),
+        ),
+        Setting(
+            "C",
+            "Aggressiveness C",
+            1.0,
+            "Cap on the step: smaller C, steadier line.",
+            0.01,
+            5.0,
+            0.01,
+        ),
+        INTERCEPT,
+    ),
+    "rule": r"\ell = \max(0, 1 - y\,f(x)),\quad w \leftarrow w + \tau\,y\,x \\ "
+    r"\tau = \ell/\lVert x\rVert^2\ (\mathrm{PA}),\ \min(C, \cdot)\ (\mathrm{PA\!-\!I})",
+    "band": lambda est: (-1.0, 1.0),
+}

@@ -1,20 +1,33 @@
-"""Gallant's pocket algorithm with ratchet: run the perceptron, keep the best weights in a pocket.
+"""Gallant's pocket algorithm (with ratchet): the perceptron that keeps its best weights.
 
-The running weights ``w`` learn by the classic rule. A run counts the
-consecutive examples ``w`` has classified correctly; when the run outlasts
-the pocket's, ``w`` goes into the pocket, and with the ratchet only if it
-also makes fewer errors on the whole training set. The pocket is the
-answer: on data no line separates, it does not wander with the last
-mistakes as the running weights do.
+On data that no line separates, the perceptron's weights never settle: the
+last mistakes decide where the line ends up. Gallant's pocket runs the same
+perceptron but keeps aside ("in the pocket") the weights that classified the
+longest run of consecutive examples correctly, and answers with those. With
+the *ratchet*, a longer run is not enough: the new weights must also make
+fewer errors on the whole training set, so the pocket's training error only
+goes down.
 
-``hp = (xb, eta, ratchet)``; ``V`` holds the pocket weights;
-``S[p]`` its numbers (see :data:`B` and the names after it; the error counts
-are NaN until counted). See :class:`perceptron_core.pocket.PocketPerceptron`.
+The running weights learn by the classic rule; the step counts the run of
+each one and swaps the pocket (:func:`step`), the driver answers with the
+pocket's hypothesis (:func:`answer`). ``hp = (xb, eta, ratchet)``; ``V``
+holds the pocket weights, ``S[p]`` its numbers (see :data:`B` and the names
+after it; the error counts are NaN until counted). Then the estimator,
+:class:`PocketPerceptron`, and its entry in the playground's menu
+(:data:`PLAYGROUND`).
 """
 
+from __future__ import annotations
+
 import math
+from typing import ClassVar
+
+import numpy as np
 
 from perceptron_core._jit import jit, jit_visit
+from perceptron_core._online import BOOLEAN, COMMON_PARAMETERS, FIT_INTERCEPT, ZeroStartLinear
+from perceptron_core._validation import Number, Param
+from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.trace import CORRECT, MISTAKE
 from perceptron_core.vectors import add_row, copy_into, row_dot
 
@@ -68,3 +81,168 @@ def step(X, Y, p, j, a, model, hp):
 def answer(model, p):
     """The number of the running hypothesis the pocket holds (0: the initial one)."""
     return int(model[2][p, POCKET_K])
+
+
+class PocketPerceptron(ZeroStartLinear):
+    """Gallant's pocket algorithm with ratchet.
+
+    The running weights ``f(x) = <w, x> + b`` start at 0 and learn by the
+    perceptron rule; a run counts the consecutive examples they got right::
+
+        if y * f(x) <= 0:                   # a mistake
+            w <- w + eta * y * x,  b <- b + eta * y,  run <- 0
+        else:
+            run <- run + 1
+            if run > pocket_run and (not ratchet or errors(w, b) < errors(pocket)):
+                pocket <- (w, b),  pocket_run <- run
+
+    where ``errors`` counts the training examples a hypothesis gets wrong.
+    ``coef_`` and ``intercept_`` are the pocket's; prediction is
+    ``sign(<pocket_w, x> + pocket_b)`` with ``sign(0) = -1``. Gallant draws
+    the examples at random with replacement; here they are visited in epochs
+    of one fixed permutation, as by every learner of this package. The
+    trace (``trace_``) replays the running perceptron, and its ``answer``
+    says which of its hypotheses the pocket held after each event;
+    ``pocket_run_`` and ``pocket_errors_`` describe what the pocket holds.
+
+    Multi-class targets are learned one-vs-rest.
+
+    Parameters
+    ----------
+    eta : float, default=1.0
+        The learning rate (> 0).
+    ratchet : bool, default=True
+        Replace the pocket only by weights with fewer training errors.
+    fit_intercept : bool, default=True
+    epochs : int, default=100
+        The most passes; training stops after a pass without an update.
+    shuffle : bool, default=True
+    random_state : None, int or numpy generator, default=None
+    record : {"none", "updates", "all"}, default="none"
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_problems, n_features)
+        The pocket's weights.
+    intercept_ : ndarray of shape (n_problems,)
+        The pocket's bias.
+    running_coef_, running_intercept_ : ndarray
+        The running perceptron's weights and bias.
+    pocket_run_ : ndarray of shape (n_problems,)
+        The run of correct visits that put the pocket's weights there.
+    pocket_errors_ : ndarray of shape (n_problems,)
+        Their training errors (counted with the ratchet only; NaN without).
+    n_iter_, n_updates_, n_mistakes_ : int
+    update_counts_ : ndarray of shape (n_problems, n_samples)
+    trace_ : Trace, dict of Trace, or None
+
+    References
+    ----------
+    S. I. Gallant, "Perceptron-based learning algorithms", IEEE Transactions
+    on Neural Networks 1 (1990) 179-191.
+
+    Examples
+    --------
+    Two overlapping clouds: the running perceptron ends wherever its last
+    mistakes left it; the pocket holds the best weights it met.
+
+    >>> import numpy as np
+    >>> from perceptron_core import PocketPerceptron
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.r_[rng.normal(-1, 1.2, (100, 2)), rng.normal(1, 1.2, (100, 2))]
+    >>> y = np.r_[np.zeros(100), np.ones(100)]
+    >>> clf = PocketPerceptron(epochs=20, random_state=0).fit(X, y)
+    >>> running = ((X @ clf.running_coef_[0] + clf.running_intercept_[0] > 0) == y).mean()
+    >>> bool(clf.score(X, y) >= running), bool(clf.score(X, y) > 0.85)
+    (True, True)
+    """
+
+    _rule = __name__  # the step above
+    _n_numbers = 8  # the columns of S[p]: B, RUN, ..., POCKET_ERRORS above
+    _answers = True
+    _parameters: ClassVar[dict] = {
+        "eta": Param("the learning rate", (Number(low=0, open_low=True),)),
+        "ratchet": Param(
+            "replace the pocket only by weights with fewer training errors", (BOOLEAN,)
+        ),
+        "fit_intercept": FIT_INTERCEPT,
+        **COMMON_PARAMETERS,
+    }
+
+    def __init__(
+        self,
+        *,
+        eta=1.0,
+        ratchet=True,
+        fit_intercept=True,
+        epochs=100,
+        shuffle=True,
+        random_state=None,
+        record="none",
+    ):
+        self.eta = eta
+        self.ratchet = ratchet
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+
+    def _init_state(self, n_problems, n_features):
+        super()._init_state(n_problems, n_features)
+        W, _, S = self._model
+        S[:, [POCKET_ERRORS, ERRORS]] = np.nan  # not counted yet
+        self._model = (W, np.zeros_like(W), S)
+
+    def _hyper(self, X):
+        return self._xb(), self.eta, self.ratchet
+
+    def _coef_intercept(self):
+        _, pocket_w, S = self._model
+        return pocket_w.copy(), S[:, POCKET_B].copy()
+
+    def _initial_hypotheses(self):
+        """The running perceptron's ``(W, theta)``: the trace replays it."""
+        W, _, S = self._model
+        return W.copy(), -S[:, B]
+
+    @property
+    def running_coef_(self):
+        return self._model[0].copy()
+
+    @property
+    def running_intercept_(self):
+        return self._model[2][:, B].copy()
+
+    @property
+    def pocket_run_(self):
+        return self._model[2][:, POCKET_RUN].astype(np.int64)
+
+    @property
+    def pocket_errors_(self):
+        return self._model[2][:, POCKET_ERRORS].copy()
+
+
+#: This rule's entry in the playground's menu (see :mod:`perceptron_core.playground`).
+PLAYGROUND = {
+    "key": "pocket",
+    "title": "Pocket algorithm (Gallant)",
+    "summary": "The classic perceptron moves the line; the pocket keeps the weights with the "
+    "longest run of correct answers, and answers with those.",
+    "cls": PocketPerceptron,
+    "settings": (
+        Setting("eta", "Learning rate η", 1.0, "Length of each update arrow.", 0.05, 2.0, 0.05),
+        Setting(
+            "ratchet",
+            "Ratchet",
+            True,
+            "On: a longer run goes into the pocket only if it also makes fewer training errors.",
+        ),
+        INTERCEPT,
+    ),
+    "rule": r"\text{if } y\,(\langle w,x\rangle+b) \le 0: \ w \leftarrow w + \eta\,y\,x,"
+    r"\ b \leftarrow b + \eta\,y,\ \text{run} \leftarrow 0 \\ "
+    r"\text{else run} \mathrel{+}= 1;\ \text{if run} > \text{run}_{pocket}"
+    r"\text{ (ratchet: and fewer errors): pocket} \leftarrow w",
+}

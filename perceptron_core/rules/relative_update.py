@@ -1,13 +1,39 @@
-"""The threshold-relative update: on a mistake, a step proportional to the miss ``theta - s``.
+"""Threshold-relative updating: a step sized by how far the score missed.
 
-``hp = (xb, r, theta)``; ``S[p] = (b,)``; the logged score is ``s - theta``.
-The sums run left to right, not vectorised: with ``r = 1`` an update parks
-the example exactly on the threshold, so its next prediction is decided by
-the last bit of the score, which must be the papers' (the tests' references').
-See :class:`perceptron_core.relative_update.RelativeUpdatePerceptron`.
+The perceptron's step ``eta * y * x`` has the same size whether an example
+missed the threshold by a hair or by a mile. The threshold-relative rule of
+the course notes sizes the step so that the example's score moves a fixed
+fraction ``r`` of the way to the threshold and beyond::
+
+    w <- w + r * (theta - <w, x>) / <x, x> * x
+
+after which ``<w, x>`` has become ``theta + (r - 1) * (theta - old score)``:
+with ``r = 1`` the example lands exactly on the threshold, with ``r = 2`` its
+score is mirrored to the other side, and ``1 < r < 2`` puts it on the correct
+side. Outside the papers this package reproduces, the same step is the
+relaxation method of Agmon (1954) and Motzkin & Schoenberg (1954), which
+Nilsson's *Learning Machines* calls fractional correction.
+
+The step: ``hp = (xb, r, theta)``; ``S[p] = (b,)``; the logged score is ``s -
+theta``. Its sums run left to right, not vectorised: with ``r = 1`` an update
+parks the example exactly on the threshold, so its next prediction is decided
+by the last bit of the score, which must be the papers' (the tests'
+references'). Then the estimator, :class:`RelativeUpdatePerceptron`, and its
+entry in the playground's menu (:data:`PLAYGROUND`).
 """
 
+from __future__ import annotations
+
+from typing import ClassVar
+
 from perceptron_core._jit import jit_visit
+from perceptron_core._online import (
+    COMMON_PARAMETERS,
+    FIT_INTERCEPT,
+    ZeroStartLinear,
+)
+from perceptron_core._validation import Number, Param
+from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.trace import CORRECT, MISTAKE
 from perceptron_core.vectors import add_row, dot
 
@@ -25,3 +51,127 @@ def step(X, Y, p, j, a, model, hp):
         S[p, 0] += c * xb
         return MISTAKE, s - theta, c, -c * xb
     return CORRECT, s - theta, 0.0, 0.0
+
+
+class RelativeUpdatePerceptron(ZeroStartLinear):
+    """Threshold-relative (fractional-correction) updates: step proportional to the miss.
+
+    The learner predicts positive iff ``<w, x> + b > theta`` for a fixed
+    ``theta`` (``w = 0, b = 0`` at the start, so everything is negative at
+    first). On a mistake::
+
+        c = r * (theta - (<w, x> + b)) / (<x, x> + 1)
+        w <- w + c * x
+        b <- b + c            # (with fit_intercept; without it the "+ 1" and b go)
+
+    The sign of ``theta - score`` carries the label: a missed positive has a
+    score below ``theta`` and is pushed up, a missed negative is pushed down.
+    After the step the example's score is ``theta + (r - 1)(theta - old
+    score)``: ``r = 1`` parks it on the threshold (where it is still
+    predicted negative, so a positive example stays a mistake), ``r = 2``
+    mirrors it, ``1 < r < 2`` is the useful range. An example whose score is
+    exactly ``theta`` gives a zero step (the rule's blind spot; with real
+    data it is rare), and an all-zero row without intercept is skipped.
+
+    Because the bias is learned, ``theta`` only sets the scale of ``w``
+    (the boundary ``<w, x> + b = theta`` is any hyperplane). Multi-class
+    targets are learned one-vs-rest.
+
+    Parameters
+    ----------
+    r : float, default=1.5
+        The relaxation factor, in (0, 2].
+    theta : float, default=1.0
+        The threshold (> 0).
+    fit_intercept : bool, default=True
+    epochs, shuffle, random_state, record
+        As in :class:`~perceptron_core.rules.thick_separator.ThickSeparatorPerceptron`.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_problems, n_features)
+    intercept_ : ndarray of shape (n_problems,)
+        ``b - theta`` (so ``decision_function`` is ``<w, x> + b - theta``).
+    n_iter_, n_updates_, n_mistakes_ : int
+    update_counts_ : ndarray of shape (n_problems, n_samples)
+    trace_ : Trace, dict of Trace, or None
+        Scores in the events are ``<w, x> + b - theta``.
+
+    References
+    ----------
+    The course notes on on-line learning (the rule). Outside the papers this
+    package reproduces: S. Agmon, "The relaxation method for linear
+    inequalities", Canadian J. Math. 6 (1954) 382-392; T. S. Motzkin and
+    I. J. Schoenberg, "The relaxation method for linear inequalities",
+    Canadian J. Math. 6 (1954) 393-404.
+    N. J. Nilsson, *Learning Machines*, McGraw-Hill (1965), ch. 4.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_blobs
+    >>> from perceptron_core import RelativeUpdatePerceptron
+    >>> X, y = make_blobs(n_samples=200, centers=[[-2, -1], [2, 1]], cluster_std=0.7,
+    ...                   random_state=0)
+    >>> clf = RelativeUpdatePerceptron(r=1.5, random_state=0).fit(X, y)
+    >>> clf.score(X, y)
+    1.0
+    """
+
+    _rule = __name__  # the step above
+    _parameters: ClassVar[dict] = {
+        "r": Param("the relaxation factor", (Number(low=0, high=2, open_low=True),)),
+        "theta": Param("the fixed threshold", (Number(low=0, open_low=True),)),
+        "fit_intercept": FIT_INTERCEPT,
+        **COMMON_PARAMETERS,
+    }
+
+    def __init__(
+        self,
+        *,
+        r=1.5,
+        theta=1.0,
+        fit_intercept=True,
+        epochs=100,
+        shuffle=True,
+        random_state=None,
+        record="none",
+    ):
+        self.r = r
+        self.theta = theta
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+
+    def _coef_intercept(self):
+        W, _, S = self._model
+        return W.copy(), S[:, 0] - float(self.theta)
+
+    def _hyper(self, X):
+        return self._xb(), self.r, self.theta
+
+
+#: This rule's entry in the playground's menu (see :mod:`perceptron_core.playground`).
+PLAYGROUND = {
+    "key": "relative",
+    "title": "Threshold-relative update",
+    "summary": "Step sized by how far the score missed the threshold.",
+    "cls": RelativeUpdatePerceptron,
+    "settings": (
+        Setting(
+            "r",
+            "Relaxation r",
+            1.5,
+            "1 parks the point on the line, 2 mirrors it; in between it lands on the right side.",
+            0.1,
+            2.0,
+            0.05,
+        ),
+        Setting("theta", "Threshold θ", 1.0, "Sets the scale of w only.", 0.1, 5.0, 0.1),
+        INTERCEPT,
+    ),
+    "rule": r"\text{on a mistake: } w \leftarrow w + r\,\frac{\theta - \langle w,x\rangle}"
+    r"{\langle x,x\rangle}\,x",
+}

@@ -1,10 +1,30 @@
-"""The thick separator: update when ``y f(x) <= gamma`` (the textbook perceptron at gamma = 0).
+"""The thick separator: the perceptron that also updates on near misses.
 
-``hp = (xb, eta, gamma)``; ``S[p] = (b,)``. See
-:class:`perceptron_core.thick_separator.ThickSeparatorPerceptron`.
+The classic perceptron updates only when an example lands on the wrong side.
+The thick separator of the course notes treats the boundary as a slab of
+half-width ``gamma``: an example on the right side but closer than ``gamma``
+to the boundary (in raw score units) also triggers the update. The learned
+boundary then keeps a positive functional margin from the training points,
+which usually generalises better, and with ``gamma = 0`` the rule is the
+textbook perceptron (update iff ``y <w, x> <= 0``).
+
+The step: ``hp = (xb, eta, gamma)``; ``S[p] = (b,)``. Then the estimator,
+:class:`ThickSeparatorPerceptron`, and its entry in the playground's menu
+(:data:`PLAYGROUND`).
 """
 
+from __future__ import annotations
+
+from typing import ClassVar
+
 from perceptron_core._jit import jit_visit
+from perceptron_core._online import (
+    COMMON_PARAMETERS,
+    FIT_INTERCEPT,
+    ZeroStartLinear,
+)
+from perceptron_core._validation import Number, Param
+from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 from perceptron_core.vectors import add_row, row_dot
 
@@ -22,3 +42,129 @@ def step(X, Y, p, j, a, model, hp):
         wrong = (s > 0) != (y > 0)  # prediction: sign(s), sign(0) = -1
         return (MISTAKE if wrong else MARGIN), s, c, -c * xb
     return CORRECT, s, 0.0, 0.0
+
+
+class ThickSeparatorPerceptron(ZeroStartLinear):
+    """The perceptron with a thick separator: update inside a slab of half-width gamma.
+
+    ``f(x) = <w, x> + b`` starts at ``w = 0, b = 0``. For each example in
+    turn::
+
+        if y * f(x) <= gamma:      # wrong side, or right side but within gamma
+            w <- w + eta * y * x
+            b <- b + eta * y       # (fit_intercept: b is the weight of an input 1)
+
+    Prediction is ``sign(f(x))`` with ``sign(0) = -1``. ``gamma`` is in raw
+    score units, so its effect depends on the scale of ``w``: as ``w`` grows
+    the slab gets thinner in distance ``gamma / ||w||``. With ``gamma = 0``
+    this is the textbook perceptron (update iff ``y f(x) <= 0``). In
+    ``trace_``, an update of a misclassified example is a ``"mistake"`` and an
+    update of a correctly classified one inside the slab a ``"margin"`` event.
+
+    Multi-class targets are learned one-vs-rest.
+
+    Parameters
+    ----------
+    gamma : float, default=1.0
+        Half-width of the slab (>= 0).
+    eta : float, default=1.0
+        The learning rate (> 0).
+    fit_intercept : bool, default=True
+    epochs : int, default=100
+        The most passes; training stops after a pass without an update.
+    shuffle : bool, default=True
+        Permute the training set once before training (``random_state``).
+    random_state : None, int or numpy generator, default=None
+    record : {"none", "updates", "all"}, default="none"
+        What ``trace_`` keeps (the additive update sequence is always complete).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_problems, n_features)
+    intercept_ : ndarray of shape (n_problems,)
+        ``b``; the trace's threshold is ``theta = -b``.
+    n_iter_, n_updates_, n_mistakes_ : int
+        Epochs run; updates; updates on misclassified examples.
+    update_counts_ : ndarray of shape (n_problems, n_samples)
+    trace_ : Trace, dict of Trace, or None
+
+    References
+    ----------
+    F. Rosenblatt, "The perceptron: a probabilistic model for information
+    storage and organization in the brain", Psychological Review 65 (1958).
+    W. Krauth and M. Mézard, "Learning algorithms with optimal stability in
+    neural networks", J. Phys. A 20 (1987) L745 (the margin idea; see also
+    ``MarginPerceptron``, whose margin is relative to ``theta_init``).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_blobs
+    >>> from perceptron_core import ThickSeparatorPerceptron
+    >>> import numpy as np
+    >>> X, y = make_blobs(n_samples=200, centers=[[-2, -1], [2, 1]], cluster_std=0.7,
+    ...                   random_state=0)
+    >>> thin = ThickSeparatorPerceptron(gamma=0.0, random_state=0).fit(X, y)
+    >>> thick = ThickSeparatorPerceptron(gamma=20.0, random_state=0).fit(X, y)
+    >>> thin.score(X, y), thick.score(X, y)
+    (1.0, 1.0)
+    >>> def margin(clf):  # distance from the boundary to the closest training point
+    ...     return ((2 * y - 1) * clf.decision_function(X)).min() / np.linalg.norm(clf.coef_)
+    >>> bool(margin(thick) > 2 * margin(thin))
+    True
+    """
+
+    _rule = __name__  # the step above
+    _parameters: ClassVar[dict] = {
+        "gamma": Param("the half-width of the slab that triggers updates", (Number(low=0),)),
+        "eta": Param("the learning rate", (Number(low=0, open_low=True),)),
+        "fit_intercept": FIT_INTERCEPT,
+        **COMMON_PARAMETERS,
+    }
+
+    def __init__(
+        self,
+        *,
+        gamma=1.0,
+        eta=1.0,
+        fit_intercept=True,
+        epochs=100,
+        shuffle=True,
+        random_state=None,
+        record="none",
+    ):
+        self.gamma = gamma
+        self.eta = eta
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+
+    def _hyper(self, X):
+        return self._xb(), self.eta, self.gamma
+
+
+#: This rule's entry in the playground's menu (see :mod:`perceptron_core.playground`).
+PLAYGROUND = {
+    "key": "thick",
+    "title": "Thick separator",
+    "summary": "Also update on near misses: points within γ of the line on the right side.",
+    "cls": ThickSeparatorPerceptron,
+    "settings": (
+        Setting(
+            "gamma",
+            "Slab half-width γ",
+            1.0,
+            "Width of the band (in score units) inside which correct points still update.",
+            0.0,
+            5.0,
+            0.1,
+        ),
+        Setting("eta", "Learning rate η", 1.0, "Length of each update arrow.", 0.05, 2.0, 0.05),
+        INTERCEPT,
+    ),
+    "rule": r"\text{update if } y\,(\langle w,x\rangle+b) \le \gamma: \\ "
+    r"w \leftarrow w + \eta\,y\,x,\quad b \leftarrow b + \eta\,y",
+    "band": lambda est: (-float(est.gamma), float(est.gamma)) if est.gamma > 0 else None,
+}
