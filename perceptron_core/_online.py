@@ -112,12 +112,9 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         """One call of the driver (see :func:`~perceptron_core.engine.online.run_online`)."""
         # Imported here, not above: the driver compiles in every rule's step, and each
         # rule's file defines its estimator on this base (importing the rules imports this).
-        from perceptron_core import rules
-        from perceptron_core.engine.online import N_HYPER, run_online
+        from perceptron_core.engine import online
 
-        hp = tuple(float(v) for v in self._hyper(X))
-        hp += (0.0,) * (N_HYPER - len(hp))  # one tuple type for every rule
-        return run_online(rules.number(self._rule), X, Y, order, counts, self._model, hp, plan)
+        return online.run(self._rule, X, Y, order, counts, self._model, self._hyper(X), plan)
 
     def _coef_intercept(self):
         """``(coef, intercept)`` of the current state, for ``coef_``/``intercept_``."""

@@ -55,6 +55,18 @@ def append_row(table, n_rows, row):
     return table
 
 
+def run(rule: str, X, Y, order, counts, model, hp, plan):
+    """Run the rule whose module is named ``rule`` (see :func:`run_online`).
+
+    ``hp`` may be shorter than :data:`N_HYPER`: it is padded with zeros, so
+    that every rule passes the same tuple type and one compilation of the
+    driver serves them all.
+    """
+    hp = tuple(float(v) for v in hp)
+    hp += (0.0,) * (N_HYPER - len(hp))
+    return run_online(rules.number(rule), X, Y, order, counts, model, hp, plan)
+
+
 @jit
 def run_online(rule, X, Y, order, counts, model, hp, plan):
     """Run rule number ``rule`` over ``X`` for every problem.
