@@ -19,23 +19,24 @@ hypothesis changed), the score to record, and for additive rules the
 update ``w += coef * x, theta += theta_delta`` (NaN otherwise).
 
 The driver (:func:`perceptron_core.engine.online.run_online`) does the rest.
-It picks a rule by its number, the rule's place in :data:`RULES`. A rule may also define
-``answer(model, p)`` (the hypothesis it answers with, when not the latest)
-and ``hypothesis(model, p, hp, out)`` (its weights, when they are not
-``W[p]`` and the bias ``S[p, 0]``). numba caches a function on disk only
-when it calls fixed functions: the switches below unroll over tuples of the
-rules' functions, fixed when this module is imported, so a warm start loads
-the driver from the cache, where passing a step as an argument would
+It picks a rule by its number, the rule's place in :data:`RULES`. A rule may
+also define ``answer(model, p)`` (the hypothesis it answers with, when not
+the latest) and ``hypothesis(model, p, hp, out)`` (its weights, when they
+are not ``W[p]`` and the bias ``S[p, 0]``). numba caches a function on disk
+only when it calls fixed functions: the switches below unroll over tuples of
+the rules' functions, fixed when this module is imported, so a warm start
+loads the driver from the cache, where passing a step as an argument would
 recompile it in every new process. Every function a rule defines for the
 driver is compiled with :func:`perceptron_core._jit.jit_visit`, which has
 LLVM inline it into the driver without reference counting (see there why),
 so a step allocates no array.
 
-For whoever edits a rule: numba checks only the source file of the
-function it loads from its cache, and the steps are compiled into the
-driver; :func:`perceptron_core._jit.jit` therefore drops every cached
-compilation when any source file of the package has changed, so the next
-run compiles the edited step (and everything else) again.
+For whoever edits a rule: numba checks only the source file of the function
+it loads from its cache, and the steps are compiled into the driver;
+:func:`perceptron_core._jit.jit` therefore drops every cached compilation
+when any source file of the package has changed, so the next run compiles
+the edited step (and everything else) again. That holds for any edit of a
+rule's file, its estimator's docstring or its menu text too.
 """
 
 import importlib
