@@ -66,8 +66,9 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
     """Base of the linear on-line rules: fit / partial_fit / predict / trace_.
 
     Subclasses name their rule (``_rule``, the module of its step in
-    :mod:`perceptron_core.rules`, where they are defined too) and provide ``_init_state`` (the starting
-    hypothesis, as the rule's ``_model = (W, V, S)``), ``_hyper`` (the rule's
+    :mod:`perceptron_core.rules`, where they are defined too) and provide
+    ``_init_state`` (the starting hypothesis, as the rule's
+    ``_model = (W, V, S)``), ``_hyper`` (the rule's
     hyper-parameters) and ``_coef_intercept``, and may override
     ``_prepare_X`` (e.g. Winnow's boolean check) and ``_counts``; a learner
     that is no on-line rule (the average algorithm) replaces ``_run``.
