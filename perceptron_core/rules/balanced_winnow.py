@@ -1,10 +1,10 @@
 """Balanced Winnow: two positive weights per feature, their difference of either sign.
 
-Winnow's weights are all positive, so it learns only from boolean features
-and only monotone targets. Balanced Winnow keeps a positive weight ``w+_i``
-and a negative one ``w-_i`` per feature and scores with their difference
-``w = w+ - w-``; a mistake multiplies ``w+_i`` by ``alpha^(y x_i)`` and
-divides ``w-_i`` by it, so real features are allowed too (Littlestone 1988).
+Winnow's weights are all positive. Balanced Winnow keeps a positive weight
+``w+_i`` and a negative one ``w-_i`` per feature and scores with their
+difference ``w = w+ - w-``, so the learned weights can have either sign (and
+real features are allowed); a mistake multiplies ``w+_i`` by
+``alpha^(y x_i)`` and divides ``w-_i`` by it.
 
 The step: ``hp = (xb, alpha)``; ``W`` holds ``w+``, ``V`` holds ``w-``;
 ``S[p] = (b+, b-, theta)``. Then the estimator, :class:`BalancedWinnow`,

@@ -14,10 +14,10 @@ side. Outside the papers this package reproduces, the same step is the
 relaxation method of Agmon (1954) and Motzkin & Schoenberg (1954), which
 Nilsson's *Learning Machines* calls fractional correction.
 
-The step: ``hp = (xb, r, theta)``; ``S[p] = (b,)``; the logged score is ``s -
-theta``. Its sums run left to right, not vectorised: with ``r = 1`` an update
-parks the example exactly on the threshold, so its next prediction is decided
-by the last bit of the score, which must be the papers' (the tests'
+The step: ``hp = (xb, r, theta)``; ``S[p] = (b,)``; the logged score is
+``s - theta``. Its sums run left to right, not vectorised: with ``r = 1`` an
+update parks the example exactly on the threshold, so its next prediction is
+decided by the last bit of the score, which must be the papers' (the tests'
 references'). Then the estimator, :class:`RelativeUpdatePerceptron`, and its
 entry in the playground's menu (:data:`PLAYGROUND`).
 """
