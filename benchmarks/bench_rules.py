@@ -22,21 +22,17 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-#: name -> (module, class, constructor arguments, boolean features?)
+#: name -> (class, constructor arguments, boolean features?); every tree exports the classes
+#: from ``perceptron_core`` itself, wherever their modules are.
 RULES = {
-    "thick separator": ("perceptron_core", "ThickSeparatorPerceptron", {}, False),
-    "passive-aggressive I": ("perceptron_core", "PassiveAggressive", {}, False),
-    "threshold-relative": (
-        "perceptron_core",
-        "RelativeUpdatePerceptron",
-        {},
-        False,
-    ),
-    "ALMA": ("perceptron_core", "ALMA", {}, False),
-    "PAUM": ("perceptron_core", "PAUMPerceptron", {"tau_pos": 1.0, "lam": 0.5}, False),
-    "Winnow": ("perceptron_core", "Winnow", {}, True),
-    "Balanced Winnow": ("perceptron_core", "BalancedWinnow", {"alpha": 1.1}, True),
-    "pocket (ratchet)": ("perceptron_core", "PocketPerceptron", {}, False),
+    "thick separator": ("ThickSeparatorPerceptron", {}, False),
+    "passive-aggressive I": ("PassiveAggressive", {}, False),
+    "threshold-relative": ("RelativeUpdatePerceptron", {}, False),
+    "ALMA": ("ALMA", {}, False),
+    "PAUM": ("PAUMPerceptron", {"tau_pos": 1.0, "lam": 0.5}, False),
+    "Winnow": ("Winnow", {}, True),
+    "Balanced Winnow": ("BalancedWinnow", {"alpha": 1.1}, True),
+    "pocket (ratchet)": ("PocketPerceptron", {}, False),
 }
 
 #: The timing run inside one tree's process: prints one JSON line.
@@ -46,9 +42,9 @@ import numpy as np
 sys.path.insert(0, {bench!r})
 from common import per_epoch
 rows, features, repeats, name = {rows}, {features}, {repeats}, {name!r}
-module, cls, params, boolean = {spec!r}
+cls, params, boolean = {spec!r}
 try:
-    Rule = getattr(importlib.import_module(module), cls)
+    Rule = getattr(importlib.import_module("perceptron_core"), cls)
 except (ImportError, AttributeError):
     print(json.dumps(None)); sys.exit()
 rng = np.random.default_rng(0)
