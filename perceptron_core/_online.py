@@ -30,6 +30,8 @@ from perceptron_core._validation import (
     check_test_data,
     check_training_data,
     encode_labels,
+    hyperparameters,
+    parameter,
     validate_params,
     warn_if_overflowed,
 )
@@ -37,24 +39,32 @@ from perceptron_core.trace import Trace
 
 RECORD_MODES = {"none": 0, "updates": 1, "all": 2}
 
-#: Parameter rows every on-line rule shares.
-COMMON_PARAMETERS = {
-    "epochs": Param(
-        "the most passes over the training set; training stops earlier after a pass "
-        "without an update",
-        (Number(low=1, integer=True),),
-    ),
-    "shuffle": Param("whether to permute the training set once before training", (BOOLEAN,)),
-    "random_state": Param("the seed of the permutation", (SEED,)),
-    "record": Param(
-        "what to keep in trace_ for the app to replay",
-        (OneOf(tuple(RECORD_MODES)),),
-    ),
-}
+# The parameter rows the on-line rules share (see :func:`~perceptron_core._validation.parameter`).
+EPOCHS = Param(
+    "the most passes over the training set; training stops earlier after a pass without an update",
+    (Number(low=1, integer=True),),
+)
+SHUFFLE = Param("whether to permute the training set once before training", (BOOLEAN,))
+RANDOM_STATE = Param("the seed of the permutation", (SEED,))
+RECORD = Param("what to keep in trace_ for the app to replay", (OneOf(tuple(RECORD_MODES)),))
 FIT_INTERCEPT = Param(
     "whether to learn a bias, as the weight of an extra input that is always 1",
     (BOOLEAN,),
 )
+
+
+@hyperparameters
+class DriverParameters:
+    """What the driver is told by most rules' estimators: passes, order and record.
+
+    A base of those estimators, next to :class:`OnlineLinearClassifier`
+    (PAUM calls its passes ``max_epochs`` and declares its own).
+    """
+
+    epochs: int = parameter(100, EPOCHS)
+    shuffle: bool = parameter(True, SHUFFLE)
+    random_state: int | None = parameter(None, RANDOM_STATE)
+    record: str = parameter("none", RECORD)
 
 
 # --------------------------------------------------------------------------
@@ -276,7 +286,8 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(scores, axis=1)]
 
 
-class ZeroStartLinear(OnlineLinearClassifier):
+@hyperparameters
+class ZeroStartLinear(OnlineLinearClassifier, DriverParameters):
     """Rules with ``f(x) = <w, x> + b``, starting from ``w = 0, b = 0``.
 
     The bias is the weight of an extra input ``xb`` that is always 1 when
@@ -284,6 +295,7 @@ class ZeroStartLinear(OnlineLinearClassifier):
     is ``W = w`` and ``S[p, 0] = b``; ``_n_numbers`` columns of ``S`` in all.
     """
 
+    fit_intercept: bool = parameter(True, FIT_INTERCEPT)
     _n_numbers = 1
 
     def _init_state(self, n_problems, n_features):

@@ -5,7 +5,9 @@ store), through the two entry points here:
 
 * :func:`validate_params` reads the estimator's declarative ``_parameters``
   table, so every parameter error has the same shape: which estimator, which
-  parameter, what it does, what is accepted and what was given.
+  parameter, what it does, what is accepted and what was given. Estimators
+  declared with :func:`hyperparameters` get that table and their constructor
+  from one list of :func:`parameter` rows.
 * :func:`check_training_data` and :func:`check_test_data` turn user input into
   arrays the numba kernels accept, and say in plain words what was wrong when
   they cannot (the app shows these messages verbatim).
@@ -21,6 +23,7 @@ as they are (the kernels read them directly and accumulate scores in
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 import warnings
 from dataclasses import dataclass
@@ -147,6 +150,47 @@ def validate_params(estimator) -> None:
     for key, value in estimator.get_params(deep=False).items():
         if key in table:
             table[key].check(name, key, value)
+
+
+def parameter(default, meaning, *accepted):
+    """One constructor parameter of a class declared with :func:`hyperparameters`.
+
+    ``meaning`` says what the parameter does and ``accepted`` lists the kinds
+    of value ``fit`` accepts (:class:`Number`, :class:`OneOf`, ...); a row
+    that several estimators share is passed as its :class:`Param` instead.
+
+    Examples
+    --------
+    >>> parameter(0.1, "the learning rate", Number(low=0, open_low=True)).default
+    0.1
+    """
+    row = meaning if isinstance(meaning, Param) else Param(meaning, accepted)
+    return dataclasses.field(default=default, metadata={"param": row})
+
+
+def hyperparameters(cls):
+    """Build the constructor and the ``_parameters`` table of ``cls`` from its parameters.
+
+    The parameters are the class's annotated attributes set to a
+    :func:`parameter` (and those of its bases declared the same way).
+    scikit-learn wants each spelt out in ``__init__``, taken by keyword and
+    only stored (``get_params``, ``clone`` and grid searches read them back
+    from its signature); this writes that constructor (a dataclass's, without
+    its ``==`` and ``repr``, which would replace the estimator's) and the
+    table :func:`validate_params` checks in ``fit``, so each parameter is
+    written once.
+
+    Examples
+    --------
+    >>> @hyperparameters
+    ... class Learner:
+    ...     eta: float = parameter(0.1, "the learning rate", Number(low=0, open_low=True))
+    >>> Learner(eta=0.5).eta, list(Learner._parameters)
+    (0.5, ['eta'])
+    """
+    cls = dataclasses.dataclass(cls, kw_only=True, eq=False, repr=False)
+    cls._parameters = {f.name: f.metadata["param"] for f in dataclasses.fields(cls)}
+    return cls
 
 
 # --------------------------------------------------------------------------

@@ -12,11 +12,10 @@ beat.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 import numpy as np
 
-from perceptron_core._online import COMMON_PARAMETERS, OnlineLinearClassifier
+from perceptron_core._online import RECORD, OnlineLinearClassifier
+from perceptron_core._validation import hyperparameters, parameter
 from perceptron_core.trace import CORRECT, MISTAKE
 
 __all__ = ["AverageAlgorithm"]
@@ -24,6 +23,7 @@ __all__ = ["AverageAlgorithm"]
 _BLOCK = 1 << 20  # numbers per block when computing the running scores
 
 
+@hyperparameters
 class AverageAlgorithm(OnlineLinearClassifier):
     """Servedio's average algorithm: ``w = (1/m) sum_j y_j x_j``, no threshold.
 
@@ -87,14 +87,11 @@ class AverageAlgorithm(OnlineLinearClassifier):
     True
     """
 
-    _parameters: ClassVar[dict] = {"record": COMMON_PARAMETERS["record"]}
+    record: str = parameter("none", RECORD)
     # fit() of the base reads these; the average has no epochs and no permutation.
     epochs = 1
     shuffle = False
     random_state = None
-
-    def __init__(self, *, record="none"):
-        self.record = record
 
     def _init_state(self, n_problems, n_features):
         self._sum = np.zeros((n_problems, n_features))

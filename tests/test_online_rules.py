@@ -13,9 +13,13 @@ from hypothesis import strategies as st
 from perceptron_core.average_algorithm import AverageAlgorithm
 from perceptron_core.metrics import sparsity
 from perceptron_core.rules.alma import ALMA
+from perceptron_core.rules.balanced_winnow import BalancedWinnow
 from perceptron_core.rules.passive_aggressive import PassiveAggressive
+from perceptron_core.rules.paum import PAUMPerceptron
+from perceptron_core.rules.pocket import PocketPerceptron
 from perceptron_core.rules.relative_update import RelativeUpdatePerceptron
 from perceptron_core.rules.thick_separator import ThickSeparatorPerceptron
+from perceptron_core.rules.winnow import Winnow, WinnowR
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 
 # --------------------------------------------------------------------------
@@ -493,3 +497,24 @@ def test_every_rule_file_defines_the_estimators_that_run_its_step():
         ]
         assert estimators, rule.__name__
         assert {estimator._rule for estimator in estimators} == {rule.__name__}
+
+
+@pytest.mark.parametrize(
+    "cls",
+    [ThickSeparatorPerceptron, PassiveAggressive, RelativeUpdatePerceptron, ALMA,
+     AverageAlgorithm, PAUMPerceptron, PocketPerceptron, Winnow, WinnowR, BalancedWinnow],
+    ids=lambda cls: cls.__name__,
+)  # fmt: skip
+def test_each_parameter_is_declared_once_for_constructor_and_checks(cls):
+    """The constructor scikit-learn reads and the table ``fit`` checks come from one list."""
+    import inspect
+
+    signature = inspect.signature(cls).parameters
+    assert set(signature) == set(cls._parameters)
+    assert all(p.kind is p.KEYWORD_ONLY for p in signature.values())
+    estimator = cls()
+    for name, row in cls._parameters.items():
+        assert getattr(estimator, name) == signature[name].default
+        row.check(cls.__name__, name, signature[name].default)  # every default is accepted
+    changed = cls(record="all")
+    assert changed.get_params()["record"] == "all" and estimator.record == "none"

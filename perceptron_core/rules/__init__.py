@@ -1,6 +1,7 @@
 """The on-line rules: what one visit of one example does, one file per rule.
 
-A rule's file holds its step, the scikit-learn estimator that runs it, and
+A rule's file holds its step, the scikit-learn estimator that runs it (its
+parameters declared with :func:`perceptron_core._validation.parameter`), and
 its entry in the playground's menu (``PLAYGROUND``, see
 :mod:`perceptron_core.playground`); a new rule is a file here and its name
 in :data:`NAMES`. The step is a compiled function::

@@ -19,17 +19,12 @@ playground's menu (:data:`PLAYGROUND`).
 from __future__ import annotations
 
 import math
-from typing import ClassVar
 
 import numpy as np
 
 from perceptron_core._jit import jit_visit
-from perceptron_core._online import (
-    COMMON_PARAMETERS,
-    FIT_INTERCEPT,
-    ZeroStartLinear,
-)
-from perceptron_core._validation import Number, OneOf, Param
+from perceptron_core._online import ZeroStartLinear
+from perceptron_core._validation import Number, OneOf, hyperparameters, parameter
 from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 from perceptron_core.vectors import dot
@@ -70,6 +65,7 @@ def step(X, Y, p, j, a, model, hp):
 _SQRT2 = math.sqrt(2.0)
 
 
+@hyperparameters
 class ALMA(ZeroStartLinear):
     """Gentile's ALMA_2: approximate maximal-margin learning, one example at a time.
 
@@ -145,40 +141,18 @@ class ALMA(ZeroStartLinear):
 
     _rule = __name__  # the step above
     _explicit_history = True
-    _parameters: ClassVar[dict] = {
-        "alpha": Param(
-            "the approximation parameter (smaller aims at a larger margin)",
-            (Number(low=0, high=1, open_low=True),),
-        ),
-        "B": Param(
-            "the scale of the margin target (None: 1/alpha)",
-            (OneOf((None,)), Number(low=0, open_low=True)),
-        ),
-        "C": Param("the scale of the step size", (Number(low=0, open_low=True),)),
-        "fit_intercept": FIT_INTERCEPT,
-        **COMMON_PARAMETERS,
-    }
-
-    def __init__(
-        self,
-        *,
-        alpha=0.9,
-        B=None,
-        C=_SQRT2,
-        fit_intercept=True,
-        epochs=100,
-        shuffle=True,
-        random_state=None,
-        record="none",
-    ):
-        self.alpha = alpha
-        self.B = B
-        self.C = C
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
+    alpha: float = parameter(
+        0.9,
+        "the approximation parameter (smaller aims at a larger margin)",
+        Number(low=0, high=1, open_low=True),
+    )
+    B: float | None = parameter(
+        None,
+        "the scale of the margin target (None: 1/alpha)",
+        OneOf((None,)),
+        Number(low=0, open_low=True),
+    )
+    C: float = parameter(_SQRT2, "the scale of the step size", Number(low=0, open_low=True))
 
     _n_numbers = 2  # b and the update counter k
 

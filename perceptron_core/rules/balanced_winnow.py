@@ -14,16 +14,16 @@ and its entry in the playground's menu (:data:`PLAYGROUND`).
 from __future__ import annotations
 
 import math
-from typing import ClassVar
 
 import numpy as np
 
 from perceptron_core._jit import jit_visit
 from perceptron_core._online import (
-    COMMON_PARAMETERS,
     FIT_INTERCEPT,
+    DriverParameters,
     OnlineLinearClassifier,
 )
+from perceptron_core._validation import hyperparameters, parameter
 from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.rules.winnow import _ALPHA, _THRESHOLD
 from perceptron_core.trace import CORRECT, MISTAKE
@@ -110,7 +110,8 @@ def _check_factor_range(X, alpha: float) -> None:
         )
 
 
-class BalancedWinnow(OnlineLinearClassifier):
+@hyperparameters
+class BalancedWinnow(OnlineLinearClassifier, DriverParameters):
     """Balanced Winnow: two positive weights per feature, their difference of either sign.
 
     Each feature ``i`` has ``w+_i`` and ``w-_i``, both starting at 1 (so the
@@ -180,31 +181,9 @@ class BalancedWinnow(OnlineLinearClassifier):
 
     _rule = __name__  # the step above
     _explicit_history = True
-    _parameters: ClassVar[dict] = {
-        "alpha": _ALPHA,
-        "threshold": _THRESHOLD,
-        "fit_intercept": FIT_INTERCEPT,
-        **COMMON_PARAMETERS,
-    }
-
-    def __init__(
-        self,
-        *,
-        alpha=2.0,
-        threshold="auto",
-        fit_intercept=True,
-        epochs=100,
-        shuffle=True,
-        random_state=None,
-        record="none",
-    ):
-        self.alpha = alpha
-        self.threshold = threshold
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
+    alpha: float = parameter(2.0, _ALPHA)
+    threshold: float | str = parameter("auto", _THRESHOLD)
+    fit_intercept: bool = parameter(True, FIT_INTERCEPT)
 
     def _init_state(self, n_problems, n_features):
         theta = float(n_features) if self.threshold == "auto" else float(self.threshold)

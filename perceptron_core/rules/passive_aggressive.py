@@ -19,15 +19,9 @@ papers' (the tests' references'). Then the estimator,
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from perceptron_core._jit import jit_visit
-from perceptron_core._online import (
-    COMMON_PARAMETERS,
-    FIT_INTERCEPT,
-    ZeroStartLinear,
-)
-from perceptron_core._validation import Number, OneOf, Param
+from perceptron_core._online import ZeroStartLinear
+from perceptron_core._validation import Number, OneOf, hyperparameters, parameter
 from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 from perceptron_core.vectors import add_row, dot
@@ -59,6 +53,7 @@ def step(X, Y, p, j, a, model, hp):
 _VARIANTS = {"PA": 0, "PA-I": 1, "PA-II": 2}
 
 
+@hyperparameters
 class PassiveAggressive(ZeroStartLinear):
     """Crammer et al.'s Passive-Aggressive classifiers PA, PA-I and PA-II.
 
@@ -122,31 +117,8 @@ class PassiveAggressive(ZeroStartLinear):
     """
 
     _rule = __name__  # the step above
-    _parameters: ClassVar[dict] = {
-        "variant": Param("which step-size rule to use", (OneOf(tuple(_VARIANTS)),)),
-        "C": Param("the aggressiveness of PA-I and PA-II", (Number(low=0, open_low=True),)),
-        "fit_intercept": FIT_INTERCEPT,
-        **COMMON_PARAMETERS,
-    }
-
-    def __init__(
-        self,
-        *,
-        variant="PA-I",
-        C=1.0,
-        fit_intercept=True,
-        epochs=100,
-        shuffle=True,
-        random_state=None,
-        record="none",
-    ):
-        self.variant = variant
-        self.C = C
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
+    variant: str = parameter("PA-I", "which step-size rule to use", OneOf(tuple(_VARIANTS)))
+    C: float = parameter(1.0, "the aggressiveness of PA-I and PA-II", Number(low=0, open_low=True))
 
     def _hyper(self, X):
         return self._xb(), _VARIANTS[self.variant], self.C

@@ -16,16 +16,17 @@ estimator, :class:`PAUMPerceptron`, and its entry in the playground's menu
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 import numpy as np
 
 from perceptron_core._jit import jit_visit
 from perceptron_core._online import (
-    COMMON_PARAMETERS,
+    EPOCHS,
+    RANDOM_STATE,
+    RECORD,
+    SHUFFLE,
     OnlineLinearClassifier,
 )
-from perceptron_core._validation import Number, Param
+from perceptron_core._validation import Number, hyperparameters, parameter
 from perceptron_core.metrics import sparsity
 from perceptron_core.playground import Setting
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE, RESCUED
@@ -53,6 +54,7 @@ def step(X, Y, p, j, a, model, hp):
     return CORRECT, f, 0.0, 0.0
 
 
+@hyperparameters
 class PAUMPerceptron(OnlineLinearClassifier):
     r"""The perceptron with uneven margins of Li et al. (2002), PAUM(:math:`\tau_{-1}, \tau_{+1}`).
 
@@ -175,29 +177,14 @@ class PAUMPerceptron(OnlineLinearClassifier):
     """
 
     _rule = __name__  # the step above
-    _parameters: ClassVar[dict] = {
-        "tau_neg": Param("the margin required of negative examples", (Number(),)),
-        "tau_pos": Param("the margin required of positive examples", (Number(),)),
-        "eta": Param("the learning rate", (Number(low=0, open_low=True),)),
-        "lam": Param("the strength of the λ-trick (kernel form)", (Number(low=0),)),
-        "max_epochs": Param(
-            "the most passes over the training set; training stops earlier after a pass "
-            "without an update",
-            (Number(low=1, integer=True),),
-        ),
-        **{k: v for k, v in COMMON_PARAMETERS.items() if k != "epochs"},
-    }
-
-    def __init__(self, *, tau_neg=0.0, tau_pos=1.0, eta=1.0, lam=0.0, max_epochs=100,
-                 shuffle=True, random_state=None, record="none"):  # fmt: skip
-        self.tau_neg = tau_neg
-        self.tau_pos = tau_pos
-        self.eta = eta
-        self.lam = lam
-        self.max_epochs = max_epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
+    tau_neg: float = parameter(0.0, "the margin required of negative examples", Number())
+    tau_pos: float = parameter(1.0, "the margin required of positive examples", Number())
+    eta: float = parameter(1.0, "the learning rate", Number(low=0, open_low=True))
+    lam: float = parameter(0.0, "the strength of the λ-trick (kernel form)", Number(low=0))
+    max_epochs: int = parameter(100, EPOCHS)
+    shuffle: bool = parameter(True, SHUFFLE)
+    random_state: int | None = parameter(None, RANDOM_STATE)
+    record: str = parameter("none", RECORD)
 
     @property
     def epochs(self):

@@ -20,13 +20,12 @@ after it; the error counts are NaN until counted). Then the estimator,
 from __future__ import annotations
 
 import math
-from typing import ClassVar
 
 import numpy as np
 
 from perceptron_core._jit import jit, jit_visit
-from perceptron_core._online import BOOLEAN, COMMON_PARAMETERS, FIT_INTERCEPT, ZeroStartLinear
-from perceptron_core._validation import Number, Param
+from perceptron_core._online import ZeroStartLinear
+from perceptron_core._validation import BOOLEAN, Number, hyperparameters, parameter
 from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.trace import CORRECT, MISTAKE
 from perceptron_core.vectors import add_row, copy_into, row_dot
@@ -83,6 +82,7 @@ def answer(model, p):
     return int(model[2][p, POCKET_K])
 
 
+@hyperparameters
 class PocketPerceptron(ZeroStartLinear):
     """Gallant's pocket algorithm with ratchet.
 
@@ -161,33 +161,10 @@ class PocketPerceptron(ZeroStartLinear):
     _rule = __name__  # the step above
     _n_numbers = 8  # the columns of S[p]: B, RUN, ..., POCKET_ERRORS above
     _answers = True
-    _parameters: ClassVar[dict] = {
-        "eta": Param("the learning rate", (Number(low=0, open_low=True),)),
-        "ratchet": Param(
-            "replace the pocket only by weights with fewer training errors", (BOOLEAN,)
-        ),
-        "fit_intercept": FIT_INTERCEPT,
-        **COMMON_PARAMETERS,
-    }
-
-    def __init__(
-        self,
-        *,
-        eta=1.0,
-        ratchet=True,
-        fit_intercept=True,
-        epochs=100,
-        shuffle=True,
-        random_state=None,
-        record="none",
-    ):
-        self.eta = eta
-        self.ratchet = ratchet
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
+    eta: float = parameter(1.0, "the learning rate", Number(low=0, open_low=True))
+    ratchet: bool = parameter(
+        True, "replace the pocket only by weights with fewer training errors", BOOLEAN
+    )
 
     def _init_state(self, n_problems, n_features):
         super()._init_state(n_problems, n_features)

@@ -24,15 +24,9 @@ entry in the playground's menu (:data:`PLAYGROUND`).
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from perceptron_core._jit import jit_visit
-from perceptron_core._online import (
-    COMMON_PARAMETERS,
-    FIT_INTERCEPT,
-    ZeroStartLinear,
-)
-from perceptron_core._validation import Number, Param
+from perceptron_core._online import ZeroStartLinear
+from perceptron_core._validation import Number, hyperparameters, parameter
 from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.trace import CORRECT, MISTAKE
 from perceptron_core.vectors import add_row, dot
@@ -53,6 +47,7 @@ def step(X, Y, p, j, a, model, hp):
     return CORRECT, s - theta, 0.0, 0.0
 
 
+@hyperparameters
 class RelativeUpdatePerceptron(ZeroStartLinear):
     """Threshold-relative (fractional-correction) updates: step proportional to the miss.
 
@@ -119,31 +114,8 @@ class RelativeUpdatePerceptron(ZeroStartLinear):
     """
 
     _rule = __name__  # the step above
-    _parameters: ClassVar[dict] = {
-        "r": Param("the relaxation factor", (Number(low=0, high=2, open_low=True),)),
-        "theta": Param("the fixed threshold", (Number(low=0, open_low=True),)),
-        "fit_intercept": FIT_INTERCEPT,
-        **COMMON_PARAMETERS,
-    }
-
-    def __init__(
-        self,
-        *,
-        r=1.5,
-        theta=1.0,
-        fit_intercept=True,
-        epochs=100,
-        shuffle=True,
-        random_state=None,
-        record="none",
-    ):
-        self.r = r
-        self.theta = theta
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
+    r: float = parameter(1.5, "the relaxation factor", Number(low=0, high=2, open_low=True))
+    theta: float = parameter(1.0, "the fixed threshold", Number(low=0, open_low=True))
 
     def _coef_intercept(self):
         W, _, S = self._model

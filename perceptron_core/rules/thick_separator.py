@@ -15,15 +15,9 @@ The step: ``hp = (xb, eta, gamma)``; ``S[p] = (b,)``. Then the estimator,
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from perceptron_core._jit import jit_visit
-from perceptron_core._online import (
-    COMMON_PARAMETERS,
-    FIT_INTERCEPT,
-    ZeroStartLinear,
-)
-from perceptron_core._validation import Number, Param
+from perceptron_core._online import ZeroStartLinear
+from perceptron_core._validation import Number, hyperparameters, parameter
 from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 from perceptron_core.vectors import add_row, row_dot
@@ -44,6 +38,7 @@ def step(X, Y, p, j, a, model, hp):
     return CORRECT, s, 0.0, 0.0
 
 
+@hyperparameters
 class ThickSeparatorPerceptron(ZeroStartLinear):
     """The perceptron with a thick separator: update inside a slab of half-width gamma.
 
@@ -115,31 +110,10 @@ class ThickSeparatorPerceptron(ZeroStartLinear):
     """
 
     _rule = __name__  # the step above
-    _parameters: ClassVar[dict] = {
-        "gamma": Param("the half-width of the slab that triggers updates", (Number(low=0),)),
-        "eta": Param("the learning rate", (Number(low=0, open_low=True),)),
-        "fit_intercept": FIT_INTERCEPT,
-        **COMMON_PARAMETERS,
-    }
-
-    def __init__(
-        self,
-        *,
-        gamma=1.0,
-        eta=1.0,
-        fit_intercept=True,
-        epochs=100,
-        shuffle=True,
-        random_state=None,
-        record="none",
-    ):
-        self.gamma = gamma
-        self.eta = eta
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
+    gamma: float = parameter(
+        1.0, "the half-width of the slab that triggers updates", Number(low=0)
+    )
+    eta: float = parameter(1.0, "the learning rate", Number(low=0, open_low=True))
 
     def _hyper(self, X):
         return self._xb(), self.eta, self.gamma

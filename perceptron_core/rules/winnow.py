@@ -32,17 +32,13 @@ linear-threshold algorithm", Machine Learning 2 (1988) 285-318.
 from __future__ import annotations
 
 import math
-from typing import ClassVar
 
 import numpy as np
 from sklearn.utils import check_random_state
 
 from perceptron_core._jit import jit_visit
-from perceptron_core._online import (
-    COMMON_PARAMETERS,
-    OnlineLinearClassifier,
-)
-from perceptron_core._validation import Number, OneOf, Param
+from perceptron_core._online import DriverParameters, OnlineLinearClassifier
+from perceptron_core._validation import Number, OneOf, Param, hyperparameters, parameter
 from perceptron_core.trace import CORRECT, MISTAKE
 from perceptron_core.vectors import copy_into, dot
 
@@ -106,11 +102,15 @@ def _boolean_features(estimator, X, binarize):
     return X.astype(np.uint8, copy=False)
 
 
-class _WinnowBase(OnlineLinearClassifier):
+@hyperparameters
+class _WinnowBase(OnlineLinearClassifier, DriverParameters):
     """Shared by Winnow and WinnowR: positive weights, fixed threshold."""
 
     _rule = __name__  # the step above
     _explicit_history = True
+    alpha: float = parameter(2.0, _ALPHA)
+    threshold: float | str = parameter("auto", _THRESHOLD)
+    binarize: float | None = parameter(None, _BINARIZE)
 
     def _prepare_X(self, X, training):
         return _boolean_features(self, X, self.binarize)
@@ -148,6 +148,7 @@ class _WinnowBase(OnlineLinearClassifier):
         return tags
 
 
+@hyperparameters
 class Winnow(_WinnowBase):
     """Littlestone's Winnow: multiply the active weights on a mistake.
 
@@ -232,42 +233,17 @@ class Winnow(_WinnowBase):
     True
     """
 
-    _parameters: ClassVar[dict] = {
-        "alpha": _ALPHA,
-        "threshold": _THRESHOLD,
-        "demotion": Param(
-            "what a false positive does to the active weights",
-            (OneOf(("divide", "eliminate")),),
-        ),
-        "binarize": _BINARIZE,
-        **COMMON_PARAMETERS,
-    }
-
-    def __init__(
-        self,
-        *,
-        alpha=2.0,
-        threshold="auto",
-        demotion="divide",
-        binarize=None,
-        epochs=100,
-        shuffle=True,
-        random_state=None,
-        record="none",
-    ):
-        self.alpha = alpha
-        self.threshold = threshold
-        self.demotion = demotion
-        self.binarize = binarize
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
+    demotion: str = parameter(
+        "divide",
+        "what a false positive does to the active weights",
+        OneOf(("divide", "eliminate")),
+    )
 
     def _demotion(self):
         return self.demotion == "eliminate", 0.0
 
 
+@hyperparameters
 class WinnowR(_WinnowBase):
     """Winnow whose weights never fall below a floor (½ by default).
 
@@ -319,36 +295,9 @@ class WinnowR(_WinnowBase):
     (True, 1.0)
     """
 
-    _parameters: ClassVar[dict] = {
-        "alpha": _ALPHA,
-        "threshold": _THRESHOLD,
-        "min_weight": Param(
-            "the floor below which no weight is demoted", (Number(low=0, open_low=True),)
-        ),
-        "binarize": _BINARIZE,
-        **COMMON_PARAMETERS,
-    }
-
-    def __init__(
-        self,
-        *,
-        alpha=2.0,
-        threshold="auto",
-        min_weight=0.5,
-        binarize=None,
-        epochs=100,
-        shuffle=True,
-        random_state=None,
-        record="none",
-    ):
-        self.alpha = alpha
-        self.threshold = threshold
-        self.min_weight = min_weight
-        self.binarize = binarize
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
+    min_weight: float = parameter(
+        0.5, "the floor below which no weight is demoted", Number(low=0, open_low=True)
+    )
 
     def _demotion(self):
         return False, float(self.min_weight)
