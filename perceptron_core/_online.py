@@ -63,7 +63,9 @@ class DriverParameters:
 
     epochs: int = parameter(100, EPOCHS)
     shuffle: bool = parameter(True, SHUFFLE)
-    random_state: int | None = parameter(None, RANDOM_STATE)
+    random_state: int | np.random.RandomState | np.random.Generator | None = parameter(
+        None, RANDOM_STATE
+    )
     record: str = parameter("none", RECORD)
 
 

@@ -183,7 +183,9 @@ class PAUMPerceptron(OnlineLinearClassifier):
     lam: float = parameter(0.0, "the strength of the λ-trick (kernel form)", Number(low=0))
     max_epochs: int = parameter(100, EPOCHS)
     shuffle: bool = parameter(True, SHUFFLE)
-    random_state: int | None = parameter(None, RANDOM_STATE)
+    random_state: int | np.random.RandomState | np.random.Generator | None = parameter(
+        None, RANDOM_STATE
+    )
     record: str = parameter("none", RECORD)
 
     @property
