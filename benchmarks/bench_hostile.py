@@ -5,7 +5,7 @@ Run: ``python benchmarks/bench_hostile.py [--sessions] [--experiments]``.
 **Uploads.**
 Every file is at most 2,000,000 bytes (the app's upload cap) and is read
 the way the app's data panel reads an upload
-(``load_csv(data, task="multiclass", max_bytes=2_000_000)``). Each case
+(``load_csv(data, task="multiclass", limits=CSVLimits(max_bytes=2_000_000))``). Each case
 runs in its own process, so peaks do not mix: the process builds the file's
 bytes, reads one small file (imports, first-call costs), then measures
 
@@ -97,7 +97,7 @@ CASES = {
 
 def child(name: str) -> dict:
     """Read one case in this process; its figures."""
-    from perceptron_core.datasets import DataError, load_csv
+    from perceptron_core.datasets import CSVLimits, DataError, load_csv
 
     data = CASES[name]()
     assert len(data) <= CAP, (name, len(data))
@@ -107,7 +107,7 @@ def child(name: str) -> dict:
 
     def read():
         try:
-            table = load_csv(data, task="multiclass", max_bytes=CAP)
+            table = load_csv(data, task="multiclass", limits=CSVLimits(max_bytes=CAP))
             outcome["result"] = f"{table.X.shape[0]:,} x {table.X.shape[1]:,}"
         except DataError as err:
             outcome["result"] = "refused: " + str(err)[:60]

@@ -168,6 +168,15 @@ def parameter(default, meaning, *accepted):
     return dataclasses.field(default=default, metadata={"param": row})
 
 
+def fixed(value):
+    """A parameter of a base that a named configuration holds at ``value``.
+
+    It leaves the constructor (so ``get_params`` shows only what is free)
+    and reads as a class attribute.
+    """
+    return dataclasses.field(default=value, init=False)
+
+
 def hyperparameters(cls):
     """Build the constructor and the ``_parameters`` table of ``cls`` from its parameters.
 
@@ -178,7 +187,8 @@ def hyperparameters(cls):
     from its signature); this writes that constructor (a dataclass's, without
     its ``==`` and ``repr``, which would replace the estimator's) and the
     table :func:`validate_params` checks in ``fit``, so each parameter is
-    written once.
+    written once. A subclass may redeclare an inherited parameter with
+    another default, or hold it at one value with :func:`fixed`.
 
     Examples
     --------
@@ -187,9 +197,15 @@ def hyperparameters(cls):
     ...     eta: float = parameter(0.1, "the learning rate", Number(low=0, open_low=True))
     >>> Learner(eta=0.5).eta, list(Learner._parameters)
     (0.5, ['eta'])
+    >>> @hyperparameters
+    ... class Steady(Learner):
+    ...     eta: float = fixed(1.0)
+    >>> Steady().eta, list(Steady._parameters)
+    (1.0, [])
     """
     cls = dataclasses.dataclass(cls, kw_only=True, eq=False, repr=False)
-    cls._parameters = {f.name: f.metadata["param"] for f in dataclasses.fields(cls)}
+    free = [f for f in dataclasses.fields(cls) if f.init]
+    cls._parameters = {f.name: f.metadata["param"] for f in free}
     return cls
 
 

@@ -48,9 +48,11 @@ from perceptron_core._validation import (
     Anything,
     Number,
     OneOf,
-    Param,
     check_test_data,
     encode_labels,
+    fixed,
+    hyperparameters,
+    parameter,
     show,
 )
 from perceptron_core.engine import kw_trainer
@@ -432,6 +434,7 @@ def _is_kernel_function(value) -> bool:
     return callable(value) and not isinstance(value, str | type)
 
 
+@hyperparameters
 class KernelPerceptron(KWPerceptron):
     r"""The Khardon–Wachman perceptron in dual form, with a kernel (SPEC §2).
 
@@ -566,44 +569,18 @@ class KernelPerceptron(KWPerceptron):
     ['averaged', 'last', 'longest', 'voted']
     """
 
-    _parameters = {
-        "kernel": Param(
-            "the similarity k(x, x') that replaces the inner product",
-            (
-                OneOf(tuple(KERNELS)),
-                Anything(_is_kernel_function, "a function k(A, B) returning a matrix"),
-            ),
-        ),
-        "degree": Param("the degree of the polynomial kernel", (Number(1, integer=True),)),
-        "coef0": Param("the constant of the polynomial kernel", (Number(),)),
-        "gamma": Param(
-            "the scale of the rbf and poly kernels",
-            (OneOf((None,)), Number(0, open_low=True)),
-        ),
-        "cache_size_mb": Param("the memory for kernel columns, in MiB", (Number(0),)),
-        **KWPerceptron._parameters,
-    }
-
-    def __init__(self, *, kernel="rbf", degree=4, coef0=1.0, gamma=None, eta=0.1,
-                 theta_init="auto", C="auto", tau=0.0, lam=0.0, alpha_bound=None, epochs=100,
-                 shuffle=True, random_state=None, predict_with="last", record="none",
-                 cache_size_mb=200):  # fmt: skip
-        self.kernel = kernel
-        self.degree = degree
-        self.coef0 = coef0
-        self.gamma = gamma
-        self.eta = eta
-        self.theta_init = theta_init
-        self.C = C
-        self.tau = tau
-        self.lam = lam
-        self.alpha_bound = alpha_bound
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.predict_with = predict_with
-        self.record = record
-        self.cache_size_mb = cache_size_mb
+    kernel: str | object = parameter(
+        "rbf",
+        "the similarity k(x, x') that replaces the inner product",
+        OneOf(tuple(KERNELS)),
+        Anything(_is_kernel_function, "a function k(A, B) returning a matrix"),
+    )
+    degree: int = parameter(4, "the degree of the polynomial kernel", Number(1, integer=True))
+    coef0: float = parameter(1.0, "the constant of the polynomial kernel", Number())
+    gamma: float | None = parameter(
+        None, "the scale of the rbf and poly kernels", OneOf((None,)), Number(0, open_low=True)
+    )
+    cache_size_mb: float = parameter(200, "the memory for kernel columns, in MiB", Number(0))
 
     # -- training ------------------------------------------------------------
 
@@ -908,6 +885,7 @@ class KernelPerceptron(KWPerceptron):
         return state
 
 
+@hyperparameters
 class AveragedKernelPerceptron(KernelPerceptron):
     r"""The averaged kernel perceptron, stored as merged basis vectors (LingPipe style).
 
@@ -984,26 +962,7 @@ class AveragedKernelPerceptron(KernelPerceptron):
     True
     """
 
-    predict_with = "averaged"
-
-    def __init__(self, *, kernel="rbf", degree=4, coef0=1.0, gamma=None, eta=0.1,
-                 theta_init="auto", C="auto", tau=0.0, lam=0.0, alpha_bound=None, epochs=100,
-                 shuffle=True, random_state=None, record="none", cache_size_mb=200):  # fmt: skip
-        self.kernel = kernel
-        self.degree = degree
-        self.coef0 = coef0
-        self.gamma = gamma
-        self.eta = eta
-        self.theta_init = theta_init
-        self.C = C
-        self.tau = tau
-        self.lam = lam
-        self.alpha_bound = alpha_bound
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
-        self.cache_size_mb = cache_size_mb
+    predict_with: str = fixed("averaged")
 
     def _run(self, X, y, n_epochs, permuted_copy=False):
         super()._run(X, y, n_epochs, permuted_copy)

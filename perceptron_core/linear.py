@@ -28,6 +28,9 @@ from perceptron_core._validation import (
     check_test_data,
     check_training_data,
     encode_labels,
+    fixed,
+    hyperparameters,
+    parameter,
     show,
     validate_params,
     warn_if_overflowed,
@@ -37,6 +40,7 @@ from perceptron_core.engine.record import HypothesisRecord
 from perceptron_core.trace import MARGIN, MISTAKE, Trace
 
 MODES = ("last", "longest", "voted", "averaged")
+TAU = Param("the margin, in units of theta_init", (Number(0),))
 
 #: ``record="all"`` stores one event per visit and problem; refuse beyond this.
 MAX_RECORDED_EVENTS = 20_000_000
@@ -68,6 +72,7 @@ def _linear_scores(X, W, theta, out):
             out[r, c] = vectors.row_dot(W, c, X, r) - theta[c]
 
 
+@hyperparameters
 class KWPerceptron(ClassifierMixin, BaseEstimator):
     r"""The unified perceptron of Khardon & Wachman (2007), SPEC §1.
 
@@ -182,37 +187,32 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
     True
     """
 
-    _parameters = {
-        "eta": Param("the learning rate: how far one update moves w", (Number(0, open_low=True),)),
-        "theta_init": Param("the starting threshold", (OneOf(("auto",)), Number())),
-        "C": Param("how far one update moves the threshold", (OneOf(("auto",)), Number(0))),
-        "tau": Param("the margin, in units of theta_init", (Number(0),)),
-        "lam": Param("the strength of the λ-trick", (Number(0),)),
-        "alpha_bound": Param(
-            "the most updates one example may cause",
-            (OneOf((None,)), Number(1, integer=True)),
-        ),
-        "epochs": Param("the number of passes over the data", (Number(1, integer=True),)),
-        "shuffle": Param("whether to permute the data once before training", (BOOLEAN,)),
-        "random_state": Param("the seed of the permutation", (SEED,)),
-        "predict_with": Param("which hypothesis predicts", (OneOf(MODES),)),
-        "record": Param("what training history to keep", (OneOf(("none", "updates", "all")),)),
-    }
-
-    def __init__(self, *, eta=0.1, theta_init="auto", C="auto", tau=0.0, lam=0.0,
-                 alpha_bound=None, epochs=100, shuffle=True, random_state=None,
-                 predict_with="last", record="none"):  # fmt: skip
-        self.eta = eta
-        self.theta_init = theta_init
-        self.C = C
-        self.tau = tau
-        self.lam = lam
-        self.alpha_bound = alpha_bound
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.predict_with = predict_with
-        self.record = record
+    eta: float = parameter(
+        0.1, "the learning rate: how far one update moves w", Number(0, open_low=True)
+    )
+    theta_init: float | str = parameter(
+        "auto", "the starting threshold", OneOf(("auto",)), Number()
+    )
+    C: float | str = parameter(
+        "auto", "how far one update moves the threshold", OneOf(("auto",)), Number(0)
+    )
+    tau: float = parameter(0.0, TAU)
+    lam: float = parameter(0.0, "the strength of the λ-trick", Number(0))
+    alpha_bound: int | None = parameter(
+        None,
+        "the most updates one example may cause",
+        OneOf((None,)),
+        Number(1, integer=True),
+    )
+    epochs: int = parameter(100, "the number of passes over the data", Number(1, integer=True))
+    shuffle: bool = parameter(True, "whether to permute the data once before training", BOOLEAN)
+    random_state: int | np.random.RandomState | np.random.Generator | None = parameter(
+        None, "the seed of the permutation", SEED
+    )
+    predict_with: str = parameter("last", "which hypothesis predicts", OneOf(MODES))
+    record: str = parameter(
+        "none", "what training history to keep", OneOf(("none", "updates", "all"))
+    )
 
     # -- training ------------------------------------------------------------
 
@@ -578,10 +578,11 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
 
 # ---------------------------------------------------------------------------
 # Named configurations: each fixes some switches and teaches one idea.
-# Fixed switches are class attributes, so get_params shows only what is free.
+# A fixed switch leaves the constructor, so get_params shows only what is free.
 # ---------------------------------------------------------------------------
 
 
+@hyperparameters
 class Perceptron(KWPerceptron):
     r"""The classic perceptron with a threshold (Rosenblatt), SPEC §1 with no switch on.
 
@@ -608,19 +609,13 @@ class Perceptron(KWPerceptron):
     array([1])
     """
 
-    tau, lam, alpha_bound, predict_with = 0.0, 0.0, None, "last"
-
-    def __init__(self, *, eta=0.1, theta_init="auto", C="auto", epochs=100, shuffle=True,
-                 random_state=None, record="none"):  # fmt: skip
-        self.eta = eta
-        self.theta_init = theta_init
-        self.C = C
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
+    tau: float = fixed(0.0)
+    lam: float = fixed(0.0)
+    alpha_bound: int | None = fixed(None)
+    predict_with: str = fixed("last")
 
 
+@hyperparameters
 class MarginPerceptron(KWPerceptron):
     r"""The perceptron with margin (PAM, Krauth & Mézard), SPEC §2.
 
@@ -646,40 +641,13 @@ class MarginPerceptron(KWPerceptron):
     1.0
     """
 
-    lam, alpha_bound = 0.0, None
-
-    def __init__(self, *, tau=0.5, eta=0.1, theta_init="auto", C="auto", epochs=100,
-                 shuffle=True, random_state=None, predict_with="last", record="none"):  # fmt: skip
-        self.tau = tau
-        self.eta = eta
-        self.theta_init = theta_init
-        self.C = C
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.predict_with = predict_with
-        self.record = record
+    tau: float = parameter(0.5, TAU)
+    lam: float = fixed(0.0)
+    alpha_bound: int | None = fixed(None)
 
 
-class _FixedMode(KWPerceptron):
-    """Shared constructor of the on-line-to-batch conversions (every switch free)."""
-
-    def __init__(self, *, eta=0.1, theta_init="auto", C="auto", tau=0.0, lam=0.0,
-                 alpha_bound=None, epochs=100, shuffle=True, random_state=None,
-                 record="none"):  # fmt: skip
-        self.eta = eta
-        self.theta_init = theta_init
-        self.C = C
-        self.tau = tau
-        self.lam = lam
-        self.alpha_bound = alpha_bound
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
-
-
-class LongestSurvivorPerceptron(_FixedMode):
+@hyperparameters
+class LongestSurvivorPerceptron(KWPerceptron):
     r"""Predict with the hypothesis that survived longest (Kearns et al., 1987).
 
     While training, every hypothesis counts its run of consecutive correct
@@ -703,10 +671,11 @@ class LongestSurvivorPerceptron(_FixedMode):
     array([0, 0, 1, 1])
     """
 
-    predict_with = "longest"
+    predict_with: str = fixed("longest")
 
 
-class VotedPerceptron(_FixedMode):
+@hyperparameters
+class VotedPerceptron(KWPerceptron):
     r"""The voted perceptron of Freund & Schapire (1999).
 
     Every hypothesis :math:`(w_k, \theta_k)` from the first update on gets a
@@ -729,10 +698,11 @@ class VotedPerceptron(_FixedMode):
     array([0, 0, 1, 1])
     """
 
-    predict_with = "voted"
+    predict_with: str = fixed("voted")
 
 
-class AveragedPerceptron(_FixedMode):
+@hyperparameters
+class AveragedPerceptron(KWPerceptron):
     r"""The averaged perceptron: the vote-weighted mean hypothesis.
 
     :math:`w_{avg} = \sum_k c_k w_k / \sum_k c_k` (and the same for
@@ -753,4 +723,4 @@ class AveragedPerceptron(_FixedMode):
     array([0, 0, 1, 1])
     """
 
-    predict_with = "averaged"
+    predict_with: str = fixed("averaged")

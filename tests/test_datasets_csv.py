@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from perceptron_core.datasets import CSVData, DataError, load_csv
+from perceptron_core.datasets import CSVData, CSVLimits, DataError, load_csv
 
 # --------------------------------------------------------------------------
 # Behaviour on examples
@@ -154,18 +154,20 @@ def test_ragged_rows_and_trailing_delimiters():
 
 def test_caps_on_bytes_rows_columns_and_cell_size():
     with pytest.raises(DataError, match="larger than the limit of 10 bytes"):
-        load_csv(b"a,label\n1,x\n2,y\n", max_bytes=10)
+        load_csv(b"a,label\n1,x\n2,y\n", limits=CSVLimits(max_bytes=10))
     many_rows = b"a,label\n" + b"1,x\n2,y\n" * 60
     with pytest.raises(DataError, match="more than 100 rows"):
-        load_csv(many_rows, max_rows=100)
+        load_csv(many_rows, limits=CSVLimits(max_rows=100))
     wide = (",".join(f"c{i}" for i in range(3000)) + "\n").encode() * 3
     with pytest.raises(DataError, match="more than the limit of 2,000 columns"):
         load_csv(wide)
     huge_cell = b"a,label\n" + b"1" * 200_000 + b",x\n2,y\n"
     with pytest.raises(DataError, match="longer than"):
         load_csv(huge_cell)
-    with pytest.raises(DataError, match="max_rows"):
-        load_csv(b"a,label\n1,x\n2,y\n", max_rows=0)
+    with pytest.raises(DataError, match="max_rows must be a whole number of at least 1"):
+        CSVLimits(max_rows=0)
+    with pytest.raises(DataError, match="limits must be a CSVLimits"):
+        load_csv(b"a,label\n1,x\n2,y\n", limits={"max_rows": 10})
 
 
 def test_sources_paths_files_and_text(tmp_path):
@@ -186,7 +188,7 @@ def test_sources_paths_files_and_text(tmp_path):
     big = tmp_path / "big.csv"
     big.write_bytes(content * 10)
     with pytest.raises(DataError, match="larger than the limit"):
-        load_csv(big, max_bytes=50)
+        load_csv(big, limits=CSVLimits(max_bytes=50))
 
 
 def test_options_are_checked():

@@ -23,8 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from perceptron_core.datasets import DataError, load_csv
-from perceptron_core.datasets.csvfile import MAX_CELL_CHARS
+from perceptron_core.datasets import CSVLimits, DataError, load_csv
 from perceptron_core.experiments import fold_run
 from perceptron_core.experiments.cache import CacheWarning, CorruptCellWarning, DiskCache
 from perceptron_core.experiments.cv import RunOptions
@@ -58,7 +57,7 @@ def test_memory_does_not_grow_with_rows_times_the_longest_cell():
     # issue 15: one long cell made the reader allocate rows x longest cell x 4 bytes
     rows = b"1,1,0\n1,2,1\n" * 25_000
     short = b"a,b,y\nx,1,0\n" + rows
-    long = b"a,b,y\n" + b"x" * (MAX_CELL_CHARS - 1) + b",1,0\n" + rows
+    long = b"a,b,y\n" + b"x" * (CSVLimits().max_cell_chars - 1) + b",1,0\n" + rows
     assert load_csv(long).dropped_columns.keys() == {"a"}
     extra = _peak_bytes(lambda: load_csv(long)) - _peak_bytes(lambda: load_csv(short))
     assert extra < 100_000  # the old reader: 50,000 rows x 1,000 characters x 4 bytes = 200 MB
@@ -69,15 +68,16 @@ def test_a_cell_longer_than_the_cap_is_refused_saying_where_and_what_is_allowed(
     with pytest.raises(DataError, match=r"Line 3, column 2 holds a value of 2,500 characters, "
                                         r"longer than the limit of 1,000"):
         load_csv(data)
-    assert load_csv(data, max_cell_chars=3_000).X.shape == (2, 1)  # the caller may allow more
+    allowed = CSVLimits(max_cell_chars=3_000)
+    assert load_csv(data, limits=allowed).X.shape == (2, 1)  # the caller may allow more
     with pytest.raises(DataError, match="max_cell_chars must be a whole number"):
-        load_csv(data, max_cell_chars=0)
+        CSVLimits(max_cell_chars=0)
 
 
 def test_the_issue_file_is_refused_at_once():
     data = b"a,b,y\n" + b"x" * 2500 + b",1,0\n" + b"1,1,1\n" * 199_990
     assert _peak_bytes(lambda: pytest.raises(DataError, load_csv, data, task="multiclass",
-                                             max_bytes=2_000_000)) < 5_000_000
+                                             limits=CSVLimits(max_bytes=2_000_000))) < 5_000_000
 
 
 def test_many_columns_up_to_the_cap():
@@ -163,7 +163,7 @@ def test_huge_numbers():
     assert load_csv(b"x,y\n1e308,0\n-1e308,1\n").X.max() == 1e308
     with pytest.raises(DataError, match="missing or infinite value \\(first: line 2"):
         load_csv(b"x,y\n1e309,0\n1,1\n")
-    digits = b"9" * (MAX_CELL_CHARS - 1)
+    digits = b"9" * (CSVLimits().max_cell_chars - 1)
     with pytest.raises(DataError, match="infinite"):
         load_csv(b"x,y\n" + digits + b",0\n1,1\n")
     with pytest.raises(DataError, match="longer than the limit"):

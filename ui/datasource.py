@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from perceptron_core.datasets import (
+    CSVLimits,
     DataError,
     LinearTarget,
     flip_labels,
@@ -145,7 +146,9 @@ def _binary(y: np.ndarray, labels, class_names, positive):
 
 def read_csv(data: bytes, label: str | None, max_bytes: int):
     """The upload as the core reads it (multi-class allowed; the panel picks a class)."""
-    return load_csv(data, label_column=label, task="multiclass", max_bytes=max_bytes)
+    return load_csv(
+        data, label_column=label, task="multiclass", limits=CSVLimits(max_bytes=max_bytes)
+    )
 
 
 def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:

@@ -26,7 +26,7 @@ with a message meant for a person.
 
 from ._common import DataError, FunctionTarget, GeneratedData, LinearTarget, Target
 from .breiman import make_ringnorm, make_threenorm, make_twonorm
-from .csvfile import CSVData, load_csv
+from .csvfile import CSVData, CSVLimits, load_csv
 from .idx import load_fashion_mnist, parse_idx, read_idx
 from .kw import KWTarget, kw_target, make_kw
 from .noise import (
@@ -48,6 +48,7 @@ from .teaching import (
 
 __all__ = [
     "CSVData",
+    "CSVLimits",
     "DataError",
     "DatasetInfo",
     "DatasetSpec",

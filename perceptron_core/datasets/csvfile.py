@@ -71,9 +71,34 @@ _MISSING_SPELLINGS = frozenset(s for m in MISSING_MARKERS for s in (m, m.upper()
 _DELIMITERS = (",", ";", "\t", "|")
 _DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
 _MAX_CLASSES = 100
-#: The longest value a cell may hold (in characters): numbers need fewer than 30, and
-#: without a cap one long cell in a column of short ones is read as text for nothing.
-MAX_CELL_CHARS = 1_000
+
+
+@dataclass(frozen=True)
+class CSVLimits:
+    """The caps :func:`load_csv` holds a file to; each is a whole number of at least 1.
+
+    ``max_bytes`` is the file's size, ``max_rows`` its rows of data,
+    ``max_columns`` its columns and ``max_cell_chars`` the longest value a
+    cell may hold, in characters: numbers need fewer than 30, and without a
+    cap one long cell in a column of short ones is read as text for nothing.
+
+    Examples
+    --------
+    >>> CSVLimits(max_rows=1_000).max_cell_chars
+    1000
+    """
+
+    max_bytes: int = 20_000_000
+    max_rows: int = 200_000
+    max_columns: int = 2_000
+    max_cell_chars: int = 1_000
+
+    def __post_init__(self):
+        for key, value in vars(self).items():
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+                raise DataError(
+                    f"CSVLimits: {key} must be a whole number of at least 1; got {value!r}."
+                )
 
 
 @dataclass(eq=False)
@@ -313,9 +338,9 @@ def _csv_error(err: csv.Error, line: int) -> DataError:
     return DataError(f"The file cannot be read as CSV near line {line}: {msg}.")
 
 
-def _scan(text: str, delimiter: str, max_rows: int, max_columns: int,
-          max_cell_chars: int) -> _Shape:  # fmt: skip
+def _scan(text: str, delimiter: str, limits: CSVLimits) -> _Shape:
     """First pass: check every row against the caps and note its shape."""
+    max_columns, max_cell_chars = limits.max_columns, limits.max_cell_chars
     shape = _Shape()
     reader, rows = _csv_rows(text, delimiter)
     try:
@@ -337,10 +362,10 @@ def _scan(text: str, delimiter: str, max_rows: int, max_columns: int,
                     "closed, or the column holds long text; remove that column, or raise "
                     "max_cell_chars if you run Perceptron Lab yourself."
                 )
-            if len(shape.lines) > max_rows:  # one more row than allowed: a header is allowed
+            if len(shape.lines) > limits.max_rows:  # one row more: a header is allowed
                 raise DataError(
-                    f"The file has more than {max_rows:,} rows, the limit. Use a sample of the "
-                    "rows, or raise max_rows if you run Perceptron Lab yourself."
+                    f"The file has more than {limits.max_rows:,} rows, the limit. Use a sample "
+                    "of the rows, or raise max_rows if you run Perceptron Lab yourself."
                 )
             shape.lines.append(line)
             shape.widths.append(len(row))
@@ -563,10 +588,7 @@ def load_csv(
     nan_policy: str = "reject",
     delimiter: str | None = None,
     header="auto",
-    max_bytes: int = 20_000_000,
-    max_rows: int = 200_000,
-    max_columns: int = 2_000,
-    max_cell_chars: int = MAX_CELL_CHARS,
+    limits: CSVLimits | None = None,
 ) -> CSVData:
     """Read a CSV file into features and labels, explaining every decision.
 
@@ -595,8 +617,9 @@ def load_csv(
         One character; default: detected among ``, ; tab |``.
     header : {"auto", True, False}, default="auto"
         Whether the first row holds the column names.
-    max_bytes, max_rows, max_columns, max_cell_chars : int
-        Caps (defaults 20 MB, 200,000 data rows, 2,000 columns, 1,000
+    limits : CSVLimits, optional
+        The caps on size, rows, columns and value length (default:
+        ``CSVLimits()``, 20 MB, 200,000 data rows, 2,000 columns, 1,000
         characters per value).
 
     Returns
@@ -626,12 +649,12 @@ def load_csv(
     Labels from column 'sport': 'golf' -> -1, 'rugby' -> +1.
     """
     warnings: list[str] = []
-    _check_options(task, nan_policy, delimiter, header, max_bytes, max_rows, max_columns,
-                   max_cell_chars)
-    raw, name = _read_source(source, max_bytes)
+    limits = CSVLimits() if limits is None else limits
+    _check_options(task, nan_policy, delimiter, header, limits)
+    raw, name = _read_source(source, limits.max_bytes)
     text, encoding = _text(raw, warnings)
     delim = delimiter or _sniff_delimiter(text)
-    shape = _scan(text, delim, max_rows, max_columns, max_cell_chars)
+    shape = _scan(text, delim, limits)
     if not shape.lines:
         raise DataError("The file has no rows with values.")
     has_header = _detect_header(shape.head) if header == "auto" else bool(header)
@@ -641,18 +664,18 @@ def load_csv(
     n_rows = len(shape.lines) - start
     if n_rows == 0:
         raise DataError("The file has a header row but no rows of data.")
-    if n_rows > max_rows:
+    if n_rows > limits.max_rows:
         raise DataError(f"The file has {n_rows:,} rows of data, more than the limit of "
-                        f"{max_rows:,}. Use a sample of the rows.")
+                        f"{limits.max_rows:,}. Use a sample of the rows.")
     if width < 2:
         raise DataError(
             f"Only one column was found (delimiter: {_DELIMITER_NAMES.get(delim, repr(delim))}). "
             "A classification table needs at least one feature column and a label column; "
             "check that the values are separated by commas, semicolons or tabs."
         )
-    if width > max_columns:
+    if width > limits.max_columns:
         raise DataError(f"The file has {width:,} columns, more than the limit of "
-                        f"{max_columns:,}.")
+                        f"{limits.max_columns:,}.")
     if header == "auto":
         warnings.append("The first row was read as column names." if has_header else
                         "No header row was found, so the columns are named 'column 1', "
@@ -762,8 +785,7 @@ def _features(values: _Values, names: list[str], lines: np.ndarray, label_name: 
     return X, [names[k] for k in kept], dropped
 
 
-def _check_options(task, nan_policy, delimiter, header, max_bytes, max_rows, max_columns,
-                   max_cell_chars):
+def _check_options(task, nan_policy, delimiter, header, limits):
     if task not in ("binary", "multiclass"):
         raise DataError(f"load_csv: task must be 'binary' or 'multiclass'; got {task!r}.")
     if nan_policy not in ("reject", "drop"):
@@ -774,11 +796,8 @@ def _check_options(task, nan_policy, delimiter, header, max_bytes, max_rows, max
                         f"tab, other than a quote or a line break; got {delimiter!r}.")
     if not (header == "auto" or header is True or header is False):
         raise DataError(f"load_csv: header must be 'auto', True or False; got {header!r}.")
-    for key, value in (("max_bytes", max_bytes), ("max_rows", max_rows),
-                       ("max_columns", max_columns), ("max_cell_chars", max_cell_chars)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise DataError(f"load_csv: {key} must be a whole number of at least 1; got "
-                            f"{value!r}.")
+    if not isinstance(limits, CSVLimits):
+        raise DataError(f"load_csv: limits must be a CSVLimits(...); got {limits!r}.")
 
 
 def _label_key(values: list[str]):
