@@ -401,42 +401,29 @@ _SPECS = [
         options=(_POSITIVE,), loader=_real_loader,
     ),
     _shipped(
-        name="sonar",
-        title="Sonar: mines vs rocks",
-        file="sonar.npz",
+        name="sonar", title="Sonar: mines vs rocks", file="sonar.npz",
         description="Energy of sonar echoes in 60 frequency bands (0..1), bounced off a metal "
         "cylinder (mine) or a rock.",
         source="r-cran-mlbench (Sonar); UCI Connectionist Bench, Gorman and Sejnowski (1988)",
-        licence=_MLBENCH,
-        shape=(208, 60),
-        class_names=("rock", "mine"),
-        class_counts=(97, 111),
+        licence=_MLBENCH, shape=(208, 60), class_names=("rock", "mine"), class_counts=(97, 111),
     ),
     _shipped(
-        name="ionosphere",
-        title="Ionosphere radar returns",
-        file="ionosphere.npz",
+        name="ionosphere", title="Ionosphere radar returns", file="ionosphere.npz",
         description="34 features of radar returns from the ionosphere; 'good' returns show "
         "structure, 'bad' ones do not.",
         source="r-cran-mlbench (Ionosphere); UCI, Sigillito et al. (1989), Johns Hopkins APL",
-        licence=_MLBENCH,
-        shape=(351, 34),
-        class_names=("good", "bad"),
-        class_counts=(225, 126),
+        licence=_MLBENCH, shape=(351, 34), class_names=("good", "bad"), class_counts=(225, 126),
         notes="The second feature is 0 for every example (as in the UCI original); it "
         "is kept so the columns match the literature.",
     ),
     _shipped(
-        name="breast_cancer_original",
-        title="Breast cancer (Wisconsin original)",
+        name="breast_cancer_original", title="Breast cancer (Wisconsin original)",
         file="breast_cancer_original.npz",
         description="Nine cell characteristics graded 1..10 by a pathologist; benign or "
         "malignant.",
         source="r-cran-mlbench (BreastCancer); UCI Breast Cancer Wisconsin (Original), Wolberg "
         "and Mangasarian (1990)",
-        licence=_MLBENCH,
-        shape=(683, 9),
-        class_names=("benign", "malignant"),
+        licence=_MLBENCH, shape=(683, 9), class_names=("benign", "malignant"),
         class_counts=(444, 239),
         notes="16 examples have no value for Bare.nuclei. missing='drop' (default) "
         "leaves them out (683 rows); missing='indicator' keeps all 699 rows, fills the "
@@ -446,74 +433,53 @@ _SPECS = [
                         "have a missing value.", ("drop", "indicator")),),
     ),
     _shipped(
-        name="pima",
-        title="Pima Indians diabetes",
-        file="pima.npz",
+        name="pima", title="Pima Indians diabetes", file="pima.npz",
         description="Eight clinical measurements of women of Pima heritage; diabetes test "
         "negative or positive.",
         source="r-cran-mlbench (PimaIndiansDiabetes); UCI, Smith et al. (1988), National "
         "Institute of Diabetes and Digestive and Kidney Diseases",
-        licence=_MLBENCH,
-        shape=(768, 8),
-        class_names=("neg", "pos"),
-        class_counts=(500, 268),
+        licence=_MLBENCH, shape=(768, 8), class_names=("neg", "pos"), class_counts=(500, 268),
         notes="In this original version a 0 in glucose, pressure, triceps, insulin or "
         "mass really means 'not measured'; they are left as 0, as in most of the "
         "literature.",
     ),
     _shipped(
-        name="house_votes",
-        title="US Congress voting records 1984",
-        file="house_votes.npz",
+        name="house_votes", title="US Congress voting records 1984", file="house_votes.npz",
         description="Votes of the 435 members of the US House of Representatives on 16 key votes "
         "of 1984; party democrat or republican.",
         source="r-cran-mlbench (HouseVotes84); UCI Congressional Voting Records, "
         "Congressional Quarterly Almanac 1984",
-        licence=_MLBENCH,
-        shape=(435, 48),
-        class_names=("democrat", "republican"),
+        licence=_MLBENCH, shape=(435, 48), class_names=("democrat", "republican"),
         class_counts=(267, 168),
         notes="Each vote becomes three 0/1 indicator columns: 'V1=y', 'V1=n' and 'V1=?'. "
         "A missing vote ('?') means the member did not vote yes or no, which carries "
         "information, so it is its own category rather than imputed.",
     ),
     _shipped(
-        name="promoters",
-        title="E. coli promoter gene sequences",
-        file="promoters.npz",
+        name="promoters", title="E. coli promoter gene sequences", file="promoters.npz",
         description="57 DNA bases around a possible promoter site; promoter or not.",
         source="r-cran-kernlab (promotergene); UCI Molecular Biology (Promoter Gene "
         "Sequences), Towell, Shavlik and Noordewier (1990)",
-        licence=_KERNLAB,
-        shape=(106, 228),
-        class_names=("non-promoter", "promoter"),
+        licence=_KERNLAB, shape=(106, 228), class_names=("non-promoter", "promoter"),
         class_counts=(53, 53),
         notes="Each position (V2..V58) becomes four 0/1 indicator columns, one per base "
         "a, c, g, t.",
     ),
     _shipped(
-        name="spam",
-        title="Spambase e-mails",
-        file="spam.npz",
+        name="spam", title="Spambase e-mails", file="spam.npz",
         description="57 word, character and capital-letter statistics of e-mails; spam or not.",
         source="r-cran-kernlab (spam); UCI Spambase, Hopkins, Reeber, Forman and Suermondt "
         "(1999), Hewlett-Packard Labs",
-        licence=_KERNLAB,
-        shape=(4601, 57),
-        class_names=("nonspam", "spam"),
+        licence=_KERNLAB, shape=(4601, 57), class_names=("nonspam", "spam"),
         class_counts=(2788, 1813),
     ),
     _shipped(
-        name="ticdata",
-        title="Insurance customers (CoIL 2000)",
-        file="ticdata.npz",
+        name="ticdata", title="Insurance customers (CoIL 2000)", file="ticdata.npz",
         description="Socio-demographic and product-ownership data of customers of a Dutch "
         "insurer; does the customer hold a caravan insurance policy?",
         source="r-cran-kernlab (ticdata); UCI Insurance Company Benchmark (COIL 2000), "
         "Sentient Machine Research / Peter van der Putten",
-        licence=_KERNLAB,
-        shape=(9822, 132),
-        class_names=("noinsurance", "insurance"),
+        licence=_KERNLAB, shape=(9822, 132), class_names=("noinsurance", "insurance"),
         class_counts=(9236, 586),
         notes="Ordered attributes (percentage bands, contribution bands, age groups) are "
         "kept as their integer codes, as in the original CoIL files; the two nominal "
