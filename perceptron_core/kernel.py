@@ -39,7 +39,6 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 import numpy as np
-from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from perceptron_core import vectors
@@ -53,7 +52,6 @@ from perceptron_core._validation import (
     fixed,
     hyperparameters,
     parameter,
-    show,
 )
 from perceptron_core.engine import kw_trainer
 from perceptron_core.engine.kw_trainer import (
@@ -63,8 +61,8 @@ from perceptron_core.engine.kw_trainer import (
     note_visit,
     with_epoch_room,
 )
-from perceptron_core.engine.record import DEFAULT_CHUNK_BYTES, HypothesisRecord
-from perceptron_core.linear import FIRST_EPOCHS, MAX_RECORDED_EVENTS, MODES, KWPerceptron
+from perceptron_core.engine.record import DEFAULT_CHUNK_BYTES
+from perceptron_core.linear import MODES, KWPerceptron
 from perceptron_core.metrics import sparsity
 from perceptron_core.rules import kw
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE, Trace
@@ -609,41 +607,18 @@ class KernelPerceptron(KWPerceptron):
             gamma = 1.0
         return KernelSpec(self.kernel, code, gamma, float(self.coef0), int(self.degree))
 
+    #: The dual loop counts updates per example in 64 bits.
+    _count_dtype = np.int64
+
     def _start(self, X, classes):
         """Fresh state for a new fit (the dual counterpart of KWPerceptron._start)."""
-        if len(classes) < 2:
-            raise ValueError(
-                f"classes has only one value ({show(classes[0])}); a classifier needs at least two."
-            )
-        self.classes_ = classes
-        K = 1 if len(classes) == 2 else len(classes)
-        m, n = X.shape
         self._spec = self._kernel_spec(X)
         self.gamma_ = self._spec.gamma
         self._hyp = None  # a refit starts from f = -theta_init, not from the old model
-        self._batch = self._new_batch(X, K)
-        self.theta_init_ = (
-            float(self._batch.diag.mean()) if self.theta_init == "auto" else float(self.theta_init)
-        )
-        self.C_ = self.theta_init_ if self.C == "auto" else float(self.C)
-        self._rng = check_random_state(self.random_state)
-        self._order = self._rng.permutation(m) if self.shuffle else np.arange(m)
-        self.n_iter_ = 0
-        self._epoch_updates = []
-        self._theta = np.full(K, self.theta_init_)
-        self._counts = np.zeros((K, m), dtype=np.int64)
-        self._state = np.zeros((K, 3), dtype=np.int64)
-        self._n_upd = np.zeros(K, dtype=np.int64)
-        self._votes = np.zeros((K, 1), dtype=np.int64)
-        self._upd_rows = np.zeros((K, 0), dtype=np.int64)
-        self._upd_step = np.zeros((K, 0), dtype=np.int64)
-        self._upd_kind = np.zeros((K, 0), dtype=np.int8)
-        self._upd_score = np.zeros((K, 0))
-        self._steps = 0
+        self._batch = self._new_batch(X, self._problems(classes))
+        self._start_state(X, classes, self._batch.diag.mean)
         self._n_columns_before = 0
-        self._hyp = HypothesisRecord(K, n, self.eta, self.C_, self.theta_init_, X.dtype)
         self._models = {}
-        self._traces = [None] * K if self.record != "none" else None
 
     def _new_batch(self, X, K) -> _Batch:
         batch = _Batch(X, self._spec, float(self.cache_size_mb) * MIB)
@@ -666,67 +641,29 @@ class KernelPerceptron(KWPerceptron):
 
     def _run(self, X, y, n_epochs, permuted_copy=False):  # no permuted copy in the dual
         """Run ``n_epochs`` dual epochs over ``X`` and fold the results into the record."""
-        m = len(X)
-        K = self._theta.shape[0]
-        per_example = self.lam > 0 or self.alpha_bound is not None
-        if m != self._counts.shape[1]:
-            if per_example:
-                raise ValueError(
-                    f"This batch has {m} rows but the first had {self._counts.shape[1]}. With "
-                    "lam > 0 or an alpha_bound, updates are counted per example, so every "
-                    "partial_fit call must pass the same rows in the same order."
-                )
-            self._counts = np.zeros((K, m), dtype=np.int64)
-            self._order = self._rng.permutation(m) if self.shuffle else np.arange(m)
-        if self.record == "all" and K * n_epochs * m > MAX_RECORDED_EVENTS:
-            raise ValueError(
-                f"record='all' would store {K * n_epochs * m:,} events (one per visit), more "
-                f"than the {MAX_RECORDED_EVENTS:,} allowed; use record='updates', fewer "
-                "epochs or less data."
-            )
+        log = self._records(len(X), n_epochs)
         if not self._batch.matches(X):
             self._n_columns_before = self._batch.columns_computed + self._n_columns_before
             self._batch.release_cache()
-            self._batch = self._new_batch(X, K)
+            self._batch = self._new_batch(X, len(self._theta))
         batch = self._batch
         batch.ensure_cache()
         Y = encode_labels(y, self.classes_)
         n_before = self._n_upd.copy()
-        n_visits = n_epochs * m if self.record == "all" else 0
-        visit_kind = np.zeros((K, n_visits), dtype=np.int8)
-        visit_score = np.zeros((K, n_visits, 2))  # the score and the λ-trick's term in it
-        epoch_updates = np.zeros((K, min(n_epochs, FIRST_EPOCHS)), dtype=np.int64)
         spec = self._spec
-        settings = (
-            float(self.eta), float(self.C_), float(self.tau) * self.theta_init_, float(self.lam),
-            kw_trainer.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound),
-        )  # fmt: skip
         model = (batch.S, self._theta, self._counts, self._state, self._n_upd)
-        log = (self._votes, self._upd_rows, self._upd_step, self._upd_kind, self._upd_score,
-               visit_kind, visit_score, epoch_updates, self._traces is not None)  # fmt: skip
         columns = (batch.X, batch.Xt, spec.code, spec.gamma, spec.coef0, spec.degree,
                    batch.cache, batch.slot_of, batch.owner, batch.uses, batch.stats)  # fmt: skip
-        log = _dual_run(Y, self._order, batch.diag, settings, model, log, n_epochs, self._steps,
-                        columns)  # fmt: skip
-        self._votes, self._upd_rows, self._upd_step, self._upd_kind, self._upd_score = log[:5]
-        new_rows = [self._upd_rows[c, n_before[c] : self._n_upd[c]] for c in range(K)]
-        self._hyp.extend(
-            X, Y, new_rows, [self._votes[c, : self._n_upd[c] + 1] for c in range(K)],
-            self._state[:, 2],
-        )  # fmt: skip
+        log = _dual_run(Y, self._order, batch.diag, self._settings(), model, log, n_epochs,
+                        self._steps, columns)  # fmt: skip
         self._models = {}
-        if self._traces is not None:
-            for c in range(K):
-                base = self._trace_piece(X, Y[c], c, n_before[c], visit_kind[c], visit_score[c])
-                piece = KernelTrace(
-                    **{f.name: getattr(base, f.name) for f in fields(Trace)}, kernel=spec
-                )
-                self._traces[c] = (
-                    piece if self._traces[c] is None else self._traces[c].extend(piece)
-                )
-        self._steps += n_epochs * m
-        self.n_iter_ += n_epochs
-        self._note_epochs(log[7], n_epochs)
+        self._keep(X, Y, log, n_before, n_epochs)
+
+    def _trace_piece(self, X, y, c, n_before, visit_kind, visit_score) -> KernelTrace:
+        """As :meth:`KWPerceptron._trace_piece`, with the kernel that made it."""
+        base = super()._trace_piece(X, y, c, n_before, visit_kind, visit_score)
+        copied = {f.name: getattr(base, f.name) for f in fields(Trace)}
+        return KernelTrace(**copied, kernel=self._spec)
 
     # -- the dual hypotheses -----------------------------------------------------
 

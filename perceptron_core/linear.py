@@ -299,39 +299,105 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         warn_if_overflowed(self, X)
         return self
 
+    #: The type of the per-example update counts, as the compiled loop reads them.
+    _count_dtype = np.int32
+
     def _start(self, X, classes):
         """Fresh state for a new fit."""
+        K = self._start_state(X, classes, lambda: vectors.squared_norms(X).mean())
+        self._W = np.zeros((K, X.shape[1]))
+        self._traced_X = None
+
+    def _problems(self, classes) -> int:
+        """Set ``classes_``; the number of one-vs-rest problems (one for two classes)."""
         if len(classes) < 2:
             raise ValueError(
                 f"classes has only one value ({show(classes[0])}); a classifier needs at least two."
             )
         self.classes_ = classes
-        K = 1 if len(classes) == 2 else len(classes)
+        return 1 if len(classes) == 2 else len(classes)
+
+    def _start_state(self, X, classes, mean_square_norm) -> int:
+        """The state a fit starts from, primal or dual; returns the number of problems.
+
+        ``mean_square_norm()`` is what ``theta_init="auto"`` means: the mean
+        ``<x, x>`` (``k(x, x)`` in dual form), asked for only then.
+        """
+        K = self._problems(classes)
         m, n = X.shape
-        norms2 = vectors.squared_norms(X)
         self.theta_init_ = (
-            float(norms2.mean()) if self.theta_init == "auto" else float(self.theta_init)
+            float(mean_square_norm()) if self.theta_init == "auto" else float(self.theta_init)
         )
         self.C_ = self.theta_init_ if self.C == "auto" else float(self.C)
         self._rng = check_random_state(self.random_state)
         self._order = self._rng.permutation(m) if self.shuffle else np.arange(m)
         self.n_iter_ = 0
         self._epoch_updates = []
-        self._W = np.zeros((K, n))
         self._theta = np.full(K, self.theta_init_)
-        self._counts = np.zeros((K, m), dtype=np.int32)  # updates per example
+        self._counts = np.zeros((K, m), dtype=self._count_dtype)  # updates per example
         self._state = np.zeros((K, 3), dtype=np.int64)
         self._n_upd = np.zeros(K, dtype=np.int64)
         self._votes = np.zeros((K, 1), dtype=np.int64)
         self._upd_rows = np.zeros((K, 0), dtype=np.int64)
-        traced = self.record != "none"
         self._upd_step = np.zeros((K, 0), dtype=np.int64)
         self._upd_kind = np.zeros((K, 0), dtype=np.int8)
         self._upd_score = np.zeros((K, 0))
         self._steps = 0
         self._hyp = HypothesisRecord(K, n, self.eta, self.C_, self.theta_init_, X.dtype)
-        self._traces = [None] * K if traced else None
-        self._traced_X = None
+        self._traces = [None] * K if self.record != "none" else None
+        return K
+
+    def _records(self, m: int, n_epochs: int):
+        """Check a batch of ``m`` rows against the state; the records a compiled run fills."""
+        K = len(self._theta)
+        if m != self._counts.shape[1]:
+            if self.lam > 0 or self.alpha_bound is not None:
+                raise ValueError(
+                    f"This batch has {m} rows but the first had {self._counts.shape[1]}. With "
+                    "lam > 0 or an alpha_bound, updates are counted per example, so every "
+                    "partial_fit call must pass the same rows in the same order."
+                )
+            self._counts = np.zeros((K, m), dtype=self._count_dtype)
+            self._order = self._rng.permutation(m) if self.shuffle else np.arange(m)
+        if self.record == "all" and K * n_epochs * m > MAX_RECORDED_EVENTS:
+            raise ValueError(
+                f"record='all' would store {K * n_epochs * m:,} events (one per visit), more "
+                f"than the {MAX_RECORDED_EVENTS:,} allowed; use record='updates', fewer "
+                "epochs or less data."
+            )
+        n_visits = n_epochs * m if self.record == "all" else 0
+        visit_kind = np.zeros((K, n_visits), dtype=np.int8)
+        visit_score = np.zeros((K, n_visits, 2))  # the score and the λ-trick's term in it
+        epoch_updates = np.zeros((K, min(n_epochs, FIRST_EPOCHS)), dtype=np.int64)
+        return (self._votes, self._upd_rows, self._upd_step, self._upd_kind, self._upd_score,
+                visit_kind, visit_score, epoch_updates, self._traces is not None)  # fmt: skip
+
+    def _settings(self) -> tuple:
+        """SPEC §1's switches as the compiled decision reads them."""
+        return (
+            float(self.eta), float(self.C_), float(self.tau) * self.theta_init_, float(self.lam),
+            kw_trainer.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound),
+        )  # fmt: skip
+
+    def _keep(self, X, Y, log, n_before, n_epochs):
+        """Fold a compiled run's records (``log``, grown by it) into the estimator."""
+        K, m = len(self._theta), len(X)
+        self._votes, self._upd_rows, self._upd_step, self._upd_kind, self._upd_score = log[:5]
+        new_rows = [self._upd_rows[c, n_before[c] : self._n_upd[c]] for c in range(K)]
+        self._hyp.extend(
+            X, Y, new_rows, [self._votes[c, : self._n_upd[c] + 1] for c in range(K)],
+            self._state[:, 2],
+        )  # fmt: skip
+        if self._traces is not None:
+            visit_kind, visit_score = log[5], log[6]
+            for c in range(K):
+                piece = self._trace_piece(X, Y[c], c, n_before[c], visit_kind[c], visit_score[c])
+                self._traces[c] = (
+                    piece if self._traces[c] is None else self._traces[c].extend(piece)
+                )
+        self._steps += n_epochs * m
+        self.n_iter_ += n_epochs
+        self._note_epochs(log[7], n_epochs)
 
     def _run(self, X, y, n_epochs, permuted_copy=False):
         """Run ``n_epochs`` epochs of the kernel and fold the results into the record.
@@ -341,17 +407,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         are mapped back to rows of ``X``.
         """
         m = len(X)
-        K = self._W.shape[0]
-        per_example = self.lam > 0 or self.alpha_bound is not None
-        if m != self._counts.shape[1]:
-            if per_example:
-                raise ValueError(
-                    f"This batch has {m} rows but the first had {self._counts.shape[1]}. With "
-                    "lam > 0 or an alpha_bound, updates are counted per example, so every "
-                    "partial_fit call must pass the same rows in the same order."
-                )
-            self._counts = np.zeros((K, m), dtype=np.int32)  # updates per example
-            self._order = self._rng.permutation(m) if self.shuffle else np.arange(m)
+        log = self._records(m, n_epochs)
         if self._traces is not None:
             if self._traced_X is None:
                 self._traced_X = X.copy()
@@ -361,54 +417,25 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
                     "call passed other rows than the first. Pass the same rows to every call "
                     "(an epoch-by-epoch fit), or use record='none' to stream batches."
                 )
-        if self.record == "all" and K * n_epochs * m > MAX_RECORDED_EVENTS:
-            raise ValueError(
-                f"record='all' would store {K * n_epochs * m:,} events (one per visit), more "
-                f"than the {MAX_RECORDED_EVENTS:,} allowed; use record='updates', fewer "
-                "epochs or less data."
-            )
         Y = encode_labels(y, self.classes_, np.int8)  # small: one row per class
         Xk, Yk, counts, visit = X, Y, self._counts, self._order
         permuted_copy = permuted_copy and self.shuffle
         if permuted_copy:
             Xk, Yk, counts, visit = X[visit], Y[:, visit], counts[:, visit], np.arange(m)
         n_before = self._n_upd.copy()
-        n_visits = n_epochs * m if self.record == "all" else 0
-        visit_kind = np.zeros((K, n_visits), dtype=np.int8)
-        visit_score = np.zeros((K, n_visits, 2))  # the score and the λ-trick's term in it
-        epoch_updates = np.zeros((K, min(n_epochs, FIRST_EPOCHS)), dtype=np.int64)
         norms2 = vectors.squared_norms(Xk) if self.lam > 0 else np.zeros(0)
-        settings = (
-            float(self.eta), float(self.C_), float(self.tau) * self.theta_init_, float(self.lam),
-            kw_trainer.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound),
-        )  # fmt: skip
         model = (self._W, self._theta, counts, self._state, self._n_upd)
-        log = (self._votes, self._upd_rows, self._upd_step, self._upd_kind, self._upd_score,
-               visit_kind, visit_score, epoch_updates, self._traces is not None)  # fmt: skip
         log = kw_trainer.run_epochs(
-            Xk, Yk, visit, norms2, settings, model, log, n_epochs, self._steps,
+            Xk, Yk, visit, norms2, self._settings(), model, log, n_epochs, self._steps,
             kw_trainer.prefetch_distance(Xk, visit),
         )  # fmt: skip
-        self._votes, self._upd_rows, self._upd_step, self._upd_kind, self._upd_score = log[:5]
         if permuted_copy:  # back from positions in the copy to rows of X
             self._counts[:, self._order] = counts
-            for c in range(K):
+            rows = log[1]
+            for c in range(len(self._theta)):
                 new = slice(n_before[c], self._n_upd[c])
-                self._upd_rows[c, new] = self._order[self._upd_rows[c, new]]
-        new_rows = [self._upd_rows[c, n_before[c] : self._n_upd[c]] for c in range(K)]
-        self._hyp.extend(
-            X, Y, new_rows, [self._votes[c, : self._n_upd[c] + 1] for c in range(K)],
-            self._state[:, 2],
-        )  # fmt: skip
-        if self._traces is not None:
-            for c in range(K):
-                piece = self._trace_piece(X, Y[c], c, n_before[c], visit_kind[c], visit_score[c])
-                self._traces[c] = (
-                    piece if self._traces[c] is None else self._traces[c].extend(piece)
-                )
-        self._steps += n_epochs * m
-        self.n_iter_ += n_epochs
-        self._note_epochs(log[7], n_epochs)
+                rows[c, new] = self._order[rows[c, new]]
+        self._keep(X, Y, log, n_before, n_epochs)
 
     def _note_epochs(self, per_epoch, n_epochs):
         """Keep the updates of the epochs this call counted (those after are 0)."""
