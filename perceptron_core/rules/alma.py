@@ -101,19 +101,15 @@ class ALMA(ZeroStartLinear):
         Scale of the margin target; None means ``1 / alpha``.
     C : float, default=sqrt(2)
         Scale of the step size.
-    fit_intercept : bool, default=True
-    epochs, shuffle, random_state, record
+    fit_intercept, epochs, shuffle, random_state, record
         As in :class:`~perceptron_core.rules.thick_separator.ThickSeparatorPerceptron`.
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-    coef_ : ndarray of shape (n_problems, n_features)
-    intercept_ : ndarray of shape (n_problems,)
     n_updates_k_ : ndarray of shape (n_problems,)
         The counter ``k`` (updates + 1), which sets the current margin target.
-    n_iter_, n_updates_, n_mistakes_, update_counts_, trace_
-        As in the other on-line rules.
+    classes_, coef_, intercept_, n_iter_, n_updates_, n_mistakes_, update_counts_, trace_
+        As in :class:`~perceptron_core.rules.thick_separator.ThickSeparatorPerceptron`.
 
     References
     ----------

@@ -142,13 +142,10 @@ class BalancedWinnow(OnlineLinearClassifier, DriverParameters):
 
     Parameters
     ----------
-    alpha : float, default=2.0
-        The update factor (> 1).
-    threshold : "auto" or float, default="auto"
-        ``theta``; "auto" is the number of features.
-    fit_intercept : bool, default=True
-    epochs, shuffle, random_state, record
+    alpha, threshold, epochs, shuffle, random_state, record
         As in :class:`Winnow`.
+    fit_intercept : bool, default=True
+        Add the constant input 1 with its own pair of weights (above).
 
     Attributes
     ----------

@@ -84,17 +84,13 @@ class PassiveAggressive(ZeroStartLinear):
     variant : {"PA", "PA-I", "PA-II"}, default="PA-I"
     C : float, default=1.0
         Aggressiveness of PA-I and PA-II (> 0); ignored by PA.
-    fit_intercept : bool, default=True
-    epochs, shuffle, random_state, record
+    fit_intercept, epochs, shuffle, random_state, record
         As in :class:`~perceptron_core.rules.thick_separator.ThickSeparatorPerceptron`.
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-    coef_ : ndarray of shape (n_problems, n_features)
-    intercept_ : ndarray of shape (n_problems,)
-    n_iter_, n_updates_, n_mistakes_, update_counts_, trace_
-        As in the other on-line rules.
+    classes_, coef_, intercept_, n_iter_, n_updates_, n_mistakes_, update_counts_, trace_
+        As in :class:`~perceptron_core.rules.thick_separator.ThickSeparatorPerceptron`.
 
     References
     ----------

@@ -78,20 +78,17 @@ class RelativeUpdatePerceptron(ZeroStartLinear):
         The relaxation factor, in (0, 2].
     theta : float, default=1.0
         The threshold (> 0).
-    fit_intercept : bool, default=True
-    epochs, shuffle, random_state, record
+    fit_intercept, epochs, shuffle, random_state, record
         As in :class:`~perceptron_core.rules.thick_separator.ThickSeparatorPerceptron`.
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-    coef_ : ndarray of shape (n_problems, n_features)
     intercept_ : ndarray of shape (n_problems,)
         ``b - theta`` (so ``decision_function`` is ``<w, x> + b - theta``).
-    n_iter_, n_updates_, n_mistakes_ : int
-    update_counts_ : ndarray of shape (n_problems, n_samples)
     trace_ : Trace, dict of Trace, or None
         Scores in the events are ``<w, x> + b - theta``.
+    classes_, coef_, n_iter_, n_updates_, n_mistakes_, update_counts_
+        As in :class:`~perceptron_core.rules.thick_separator.ThickSeparatorPerceptron`.
 
     References
     ----------
