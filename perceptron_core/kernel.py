@@ -612,11 +612,12 @@ class KernelPerceptron(KWPerceptron):
 
     def _start(self, X, classes):
         """Fresh state for a new fit (the dual counterpart of KWPerceptron._start)."""
+        K = self._problems(classes)
         self._spec = self._kernel_spec(X)
         self.gamma_ = self._spec.gamma
         self._hyp = None  # a refit starts from f = -theta_init, not from the old model
-        self._batch = self._new_batch(X, self._problems(classes))
-        self._start_state(X, classes, self._batch.diag.mean)
+        self._batch = self._new_batch(X, K)
+        self._start_state(X, K, self._batch.diag.mean)
         self._n_columns_before = 0
         self._models = {}
 

@@ -304,7 +304,8 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
 
     def _start(self, X, classes):
         """Fresh state for a new fit."""
-        K = self._start_state(X, classes, lambda: vectors.squared_norms(X).mean())
+        K = self._problems(classes)
+        self._start_state(X, K, lambda: vectors.squared_norms(X).mean())
         self._W = np.zeros((K, X.shape[1]))
         self._traced_X = None
 
@@ -317,13 +318,12 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         return 1 if len(classes) == 2 else len(classes)
 
-    def _start_state(self, X, classes, mean_square_norm) -> int:
-        """The state a fit starts from, primal or dual; returns the number of problems.
+    def _start_state(self, X, K: int, mean_square_norm) -> None:
+        """The state a fit of ``K`` one-vs-rest problems starts from, primal or dual.
 
         ``mean_square_norm()`` is what ``theta_init="auto"`` means: the mean
         ``<x, x>`` (``k(x, x)`` in dual form), asked for only then.
         """
-        K = self._problems(classes)
         m, n = X.shape
         self.theta_init_ = (
             float(mean_square_norm()) if self.theta_init == "auto" else float(self.theta_init)
@@ -345,7 +345,6 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         self._steps = 0
         self._hyp = HypothesisRecord(K, n, self.eta, self.C_, self.theta_init_, X.dtype)
         self._traces = [None] * K if self.record != "none" else None
-        return K
 
     def _records(self, m: int, n_epochs: int):
         """Check a batch of ``m`` rows against the state; the records a compiled run fills."""

@@ -340,7 +340,8 @@ def _csv_error(err: csv.Error, line: int) -> DataError:
 
 def _scan(text: str, delimiter: str, limits: CSVLimits) -> _Shape:
     """First pass: check every row against the caps and note its shape."""
-    max_columns, max_cell_chars = limits.max_columns, limits.max_cell_chars
+    max_rows, max_columns = limits.max_rows, limits.max_columns
+    max_cell_chars = limits.max_cell_chars
     shape = _Shape()
     reader, rows = _csv_rows(text, delimiter)
     try:
@@ -362,10 +363,10 @@ def _scan(text: str, delimiter: str, limits: CSVLimits) -> _Shape:
                     "closed, or the column holds long text; remove that column, or raise "
                     "max_cell_chars if you run Perceptron Lab yourself."
                 )
-            if len(shape.lines) > limits.max_rows:  # one row more: a header is allowed
+            if len(shape.lines) > max_rows:  # one more row than allowed: a header is allowed
                 raise DataError(
-                    f"The file has more than {limits.max_rows:,} rows, the limit. Use a sample "
-                    "of the rows, or raise max_rows if you run Perceptron Lab yourself."
+                    f"The file has more than {max_rows:,} rows, the limit. Use a sample of the "
+                    "rows, or raise max_rows if you run Perceptron Lab yourself."
                 )
             shape.lines.append(line)
             shape.widths.append(len(row))
