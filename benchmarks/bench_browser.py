@@ -105,14 +105,16 @@ def _free_port() -> int:
 
 
 class Server:
-    """``streamlit run app.py`` on a free port (``python`` and ``env`` choose the install)."""
+    """``streamlit run`` of ``script`` (the app) on a free port (``python`` and ``env`` choose
+    the install)."""
 
-    def __init__(self, python: str = sys.executable, env: dict | None = None):
+    def __init__(self, python: str = sys.executable, env: dict | None = None,
+                 script: Path = ROOT / "app.py"):  # fmt: skip
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(
-            [python, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
+            [python, "-m", "streamlit", "run", str(script), "--server.headless", "true",
              "--server.port", str(self.port), "--server.address", "127.0.0.1"],
             cwd=ROOT, env={**os.environ, **(env or {})},
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -235,30 +237,67 @@ def play_rate(browser, server: Server, seconds: float = 10.0) -> list[tuple[str,
     return rows
 
 
-def first_figure(browser, python: str = sys.executable, env: dict | None = None,
-                 label: str = "restart, warm numba cache") -> list[tuple[str, str]]:  # fmt: skip
-    server = Server(python, env)
+def _first_paint(browser, server: Server) -> tuple[float, dict]:
+    """A server's first page: seconds from navigation to its painted figure, and in the
+    component's frame (its own clock, ms) when Plotly.js had arrived and the figure was painted,
+    and when the page's HTML had."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
         seconds = _open(page, server.url + "/")
-        frame = _frame(page)
-        parts = frame.evaluate("""() => {
+        parts = _frame(page).evaluate("""() => {
             const r = performance.getEntriesByType('resource')
-                .find(e => e.name.includes('/vendor/plotly'));
+                .find(e => e.name.includes('plotly-basic'));
             return {plotly_loaded: r ? r.responseEnd : null, painted: window.playback.paintedAt};
         }""")
-        script = page.evaluate("() => performance.getEntriesByType('navigation')[0].responseEnd")
+        parts["html"] = page.evaluate(
+            "() => performance.getEntriesByType('navigation')[0].responseEnd"
+        )
+    finally:
         page.close()
-        return [
-            (f"first figure, {label}", f"{seconds:.2f} s after navigation; the server "
-             f"answered {server.ready - server.started:.1f} s after its start, so "
-             f"{server.ready - server.started + seconds:.1f} s from start to figure"),
-            ("  inside the component's frame",
-             f"Plotly.js loaded at {parts['plotly_loaded']:.0f} ms, first step painted at "
-             f"{parts['painted']:.0f} ms (frame's own clock); page HTML at {script:.0f} ms"),
-        ]  # fmt: skip
+    return seconds, parts
+
+
+def _restarted(browser, python: str = sys.executable, env: dict | None = None,
+               script: Path = ROOT / "app.py") -> tuple[float, float, dict]:  # fmt: skip
+    """Start a server, open its first page: (seconds to the figure, seconds the server took
+    to answer, the frame's parts)."""
+    server = Server(python, env, script)
+    try:
+        seconds, parts = _first_paint(browser, server)
     finally:
         server.stop()
+    return seconds, server.ready - server.started, parts
+
+
+def _first_rows(label: str, seconds: float, answered: float, parts: dict) -> list[tuple]:
+    return [
+        (f"first figure, {label}", f"{seconds:.2f} s after navigation; the server answered "
+         f"{answered:.1f} s after its start, so {answered + seconds:.1f} s from start to figure"),
+        ("  inside the component's frame",
+         f"Plotly.js loaded at {parts['plotly_loaded']:.0f} ms, first step painted at "
+         f"{parts['painted']:.0f} ms (frame's own clock); page HTML at {parts['html']:.0f} ms"),
+    ]  # fmt: skip
+
+
+def first_figure(browser, rounds: int) -> list[tuple[str, str]]:
+    """The playground's first figure after a restart (warm numba cache), in turns with the
+    floor's: a bare Streamlit page whose one component draws 100 points with the same Plotly.js
+    (``benchmarks/floor/app.py``), each after a restart of its server."""
+    rows, ours, floor = [], [], []
+    for turn in range(1, rounds + 1):
+        seconds, answered, parts = _restarted(browser)
+        ours.append(seconds)
+        rows += _first_rows(f"restart, warm numba cache, turn {turn}", seconds, answered, parts)
+        seconds, _, parts = _restarted(browser, script=ROOT / "benchmarks" / "floor" / "app.py")
+        floor.append(seconds)
+        rows.append((f"  floor, turn {turn}", f"{seconds:.2f} s after navigation (Plotly.js "
+                     f"loaded at {parts['plotly_loaded']:.0f} ms, painted at "
+                     f"{parts['painted']:.0f} ms, frame's clock)"))  # fmt: skip
+    ours_median, floor_median = statistics.median(ours), statistics.median(floor)
+    rows.append((f"first figure after a restart, median of {rounds}",
+                 f"{ours_median:.2f} s; the floor {floor_median:.2f} s; "
+                 f"ours / floor {ours_median / floor_median:.2f}"))  # fmt: skip
+    return rows
 
 
 def fresh_install(browser) -> list[tuple[str, str]]:
@@ -272,7 +311,8 @@ def fresh_install(browser) -> list[tuple[str, str]]:
         installed = time.perf_counter() - start
         env = {"NUMBA_CACHE_DIR": str(Path(tmp) / "numba"), "PYTHONPATH": "",
                "XDG_CACHE_HOME": str(Path(tmp) / "cache")}  # fmt: skip
-        rows = first_figure(browser, python, env, "fresh install (new venv, empty numba cache)")
+        rows = _first_rows("fresh install (new venv, empty numba cache)",
+                           *_restarted(browser, python, env))
         return [("pip install of the checkout into a new venv", f"{installed:.0f} s")] + rows
 
 
@@ -401,6 +441,7 @@ def main() -> None:
     parser.add_argument("--class-size", type=int, default=0, help="sessions of the class scenario")
     parser.add_argument("--bytes", action="store_true", help="payload sizes")
     parser.add_argument("--clicks", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=3, help="turns of --first (ours, floor)")
     args = parser.parse_args()
     everything = not (args.step or args.play or args.first or args.fresh or args.class_size
                       or args.bytes)  # fmt: skip
@@ -410,7 +451,7 @@ def main() -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         if everything or args.first:
-            rows += first_figure(browser)
+            rows += first_figure(browser, args.rounds)
         if everything or args.step or args.play:
             server = Server()
             try:
