@@ -24,10 +24,11 @@ HERE = Path(__file__).resolve().parent
 @asynccontextmanager
 async def first_page_ready(app):
     """Load what the first page needs, once per server process, before it serves anyone."""
-    if str(HERE) not in sys.path:  # the pages import their parts as ui....
+    if str(HERE) not in sys.path:  # the pages import their parts as ui.... and app_logic....
         sys.path.insert(0, str(HERE))
-    for module in sorted((HERE / "ui").glob("*.py")):
-        importlib.import_module(f"ui.{module.stem}")
+    for package in ("app_logic", "ui"):
+        for module in sorted((HERE / package).glob("*.py")):
+            importlib.import_module(f"{package}.{module.stem}")
     # the menu's lesson titles: 0.2 s to parse the lessons the first time, 0.4 ms after
     importlib.import_module("ui.lesson").lessons(HERE / "lessons")
     runs = importlib.import_module("ui.runs")

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui.learners import LEARNERS
+from app_logic.learners import LEARNERS
 from ui.runs import WARMUP
 
 st.title("About Perceptron Lab")

@@ -17,18 +17,18 @@ from functools import partial
 import numpy as np
 import streamlit as st
 
+from app_logic.export import events_csv, points_csv, run_record
+from app_logic.learners import LEARNERS
+from app_logic.style import PRESENT, STYLE, Show
+from app_logic.visitor_text import MESSAGE_LIMIT, as_text
 from ui import state
 from ui.data_panel import data_panel
 from ui.edit_panel import drop_edits, edit_bar, plot_clicked, points_table, url_entry, with_edits
-from ui.export import events_csv, points_csv, run_record
 from ui.learner_panel import learner_panel
-from ui.learners import LEARNERS
 from ui.player import HIDEABLE, View, page_payload, playback, rule_box, url_step
 from ui.runs import get_dataset, train
 from ui.safety import attempt
 from ui.state import control, hidden
-from ui.style import PRESENT, STYLE, Show
-from ui.visitor_text import MESSAGE_LIMIT, as_text
 
 PREFIX = "pg_"
 PLAYER = f"{PREFIX}player"

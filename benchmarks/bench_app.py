@@ -9,7 +9,7 @@ cases of issue 13.
 
     python benchmarks/bench_app.py            # prints a table
 
-"Payload" is :func:`ui.payload.build_payload` (the arrays and JSON sent to
+"Payload" is :func:`app_logic.payload.build_payload` (the arrays and JSON sent to
 the browser once per run). "Page load" is a full script run of the
 playground in Streamlit's AppTest, after one warm-up run (numba compiled,
 caches warm, but a new session). Medians of several repetitions.
@@ -29,9 +29,9 @@ import numpy as np
 from streamlit import logger as st_logger
 from streamlit.testing.v1 import AppTest
 
-from ui.datasource import DataRequest, Dataset, make_dataset
-from ui.learners import LEARNERS
-from ui.payload import build_payload
+from app_logic.datasource import DataRequest, Dataset, make_dataset
+from app_logic.learners import LEARNERS
+from app_logic.payload import build_payload
 from ui.runs import fit_run
 
 

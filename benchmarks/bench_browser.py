@@ -397,9 +397,9 @@ def payload_bytes() -> list[tuple[str, str]]:
     """Bytes sent for 2-D 1,000 points x 100 epochs and for the 60,000-point projection."""
     import numpy as np
 
-    from ui.datasource import DataRequest, Dataset, make_dataset
-    from ui.learners import LEARNERS
-    from ui.payload import build_payload
+    from app_logic.datasource import DataRequest, Dataset, make_dataset
+    from app_logic.learners import LEARNERS
+    from app_logic.payload import build_payload
     from ui.runs import fit_run
 
     def run(key, data, epochs):

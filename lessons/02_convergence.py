@@ -13,12 +13,14 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from app_logic.datasource import DataRequest
+from app_logic.diagnostics import novikoff_bound
+from app_logic.payload.extras import Panel, Progress, Text
+from app_logic.style import BLACK, BLUE, VERMILLION, Show
 from lessons._basics import at_end, seed_control
 from perceptron_core import Perceptron
 from perceptron_core.datasets import make_separable
 from perceptron_core.rules import kw
-from ui.datasource import DataRequest
-from ui.diagnostics import novikoff_bound
 from ui.lesson import (
     CHART_CONFIG,
     check_question,
@@ -28,8 +30,6 @@ from ui.lesson import (
     stage,
     try_this,
 )
-from ui.payload.extras import Panel, Progress, Text
-from ui.style import BLACK, BLUE, VERMILLION, Show
 
 PREFIX = "l02_"
 EPOCHS = 30
@@ -280,7 +280,7 @@ margin shrinks. Computed live for 2-D sets of
     f"{seed * 1000 + SWEEP_SETS - 1}, from the data seed above), plain perceptron "
     "(η = 0.1, θ_init = C = mean ‖x‖²) trained until an epoch without updates; γ and the "
     "bound with the threshold folded in and the θ_init start counted "
-    "(ui.diagnostics.novikoff_bound).",
+    "(app_logic.diagnostics.novikoff_bound).",
 )
 if research_result is not None:
     st.markdown(

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_logic.payload.extras import Panel, Trail
+from app_logic.style import BLUE, ORANGE, Show
 from lessons._basics import accuracy, at_end, line_accuracies, noisy_line, seed_control
 from perceptron_core.rules import kw
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
-from ui.payload.extras import Panel, Trail
-from ui.style import BLUE, ORANGE, Show
 
 PREFIX = "l03_"
 

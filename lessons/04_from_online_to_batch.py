@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_logic.learners import KW_SWITCHES_OFF, MODES
+from app_logic.payload.extras import Accuracies, Panel, Text
+from app_logic.style import Show
 from lessons._basics import (
     accuracy,
     at_end,
@@ -20,10 +23,7 @@ from lessons._basics import (
 )
 from perceptron_core.engine import kw_trainer
 from perceptron_core.engine.record import HypothesisRecord
-from ui.learners import KW_SWITCHES_OFF, MODES
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
-from ui.payload.extras import Accuracies, Panel, Text
-from ui.style import Show
 
 PREFIX = "l04_"
 #: Label-noise levels of the research table (KW's grid has 0 to 0.25).

@@ -12,6 +12,9 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from app_logic.payload.extras import Panel, Text, Value
+from app_logic.style import Show
+from app_logic.timeline import MARGIN, MISTAKE
 from lessons._basics import (
     at_end,
     kw_caption,
@@ -22,9 +25,6 @@ from lessons._basics import (
 )
 from perceptron_core.rules import kw, thick_separator
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
-from ui.payload.extras import Panel, Text, Value
-from ui.style import Show
-from ui.timeline import MARGIN, MISTAKE
 
 PREFIX = "l05_"
 NOISE = 0.1

@@ -14,16 +14,16 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from app_logic.datasource import DataRequest
+from app_logic.payload.extras import Curves, Panel, Text, Value
+from app_logic.style import Show
 from lessons._basics import at_end, seed_control
 from lessons._charts import one_decimal
 from perceptron_core.experiments import RunOptions, paum_study, resolve
 from perceptron_core.metrics import average_precision, precision_recall_curve
 from perceptron_core.rules import paum
-from ui.datasource import DataRequest
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
-from ui.payload.extras import Curves, Panel, Text, Value
 from ui.runs import get_dataset
-from ui.style import Show
 
 PREFIX = "l06_"
 N_SAMPLES = 630  # half of them train, half test

@@ -16,6 +16,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from app_logic.learners import KW_SWITCHES_OFF
+from app_logic.payload.extras import Panel, Value
+from app_logic.style import Show
+from app_logic.timeline import BLOCKED, RESCUED, UPDATE_KINDS
 from lessons._basics import (
     KW_FEATURES,
     KW_FOLDS,
@@ -28,12 +32,8 @@ from lessons._basics import (
 from lessons._charts import one_decimal
 from perceptron_core.experiments import RunOptions, kw_sets, kw_settings, parameter_search
 from perceptron_core.rules import kw
-from ui.learners import KW_SWITCHES_OFF
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
-from ui.payload.extras import Panel, Value
 from ui.runs import get_dataset
-from ui.style import Show
-from ui.timeline import BLOCKED, RESCUED, UPDATE_KINDS
 
 PREFIX = "l07_"
 NOISE = 0.15

@@ -15,15 +15,15 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from app_logic.datasource import DataRequest
+from app_logic.payload.extras import Panel, Text, Value
+from app_logic.style import Show
+from app_logic.timeline import UPDATE_KINDS
 from lessons._basics import at_end, seed_control
 from lessons._charts import one_decimal
 from perceptron_core.datasets import load
 from perceptron_core.kernel import KernelPerceptron, _dual_epoch
-from ui.datasource import DataRequest
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
-from ui.payload.extras import Panel, Text, Value
-from ui.style import Show
-from ui.timeline import UPDATE_KINDS
 
 PREFIX = "l08_"
 DATA = {"XOR": "xor", "Two circles": "circles"}

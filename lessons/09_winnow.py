@@ -15,13 +15,13 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from app_logic.style import BLUE, GREY, ORANGE, VERMILLION
 from lessons._basics import seed_control
 from lessons._charts import one_decimal, small_chart
 from perceptron_core import Perceptron, Winnow, make_k_of_n_disjunction
 from perceptron_core.experiments import derive_seed
 from perceptron_core.rules import winnow
 from ui.lesson import CHART_CONFIG, check_question, lesson_header, research, show_code, try_this
-from ui.style import BLUE, GREY, ORANGE, VERMILLION
 
 PREFIX = "l09_"
 NS = (16, 32, 64, 128, 256, 512, 1024)

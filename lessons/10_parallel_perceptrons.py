@@ -15,16 +15,16 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from app_logic.datasource import DataRequest
+from app_logic.payload.extras import Panel, Text, Value
+from app_logic.style import Show
 from lessons._basics import at_end, seed_control
 from lessons._charts import one_decimal
 from perceptron_core.boosting import NRBoost
 from perceptron_core.experiments import RunOptions, nr_comparison
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import _p_delta
-from ui.datasource import DataRequest
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
-from ui.payload.extras import Panel, Text, Value
-from ui.style import Show
 
 PREFIX = "l10_"
 NOISE = (0.0, 0.05, 0.1, 0.2, 0.3)

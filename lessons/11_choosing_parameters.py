@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from sklearn.model_selection import train_test_split
 
+from app_logic.style import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION
 from lessons._basics import seed_control
 from lessons._charts import small_chart
 from perceptron_core import KWPerceptron
@@ -35,7 +36,6 @@ from perceptron_core.experiments.fold_run import as_plus_minus
 from perceptron_core.experiments.optimize import OptimisationResult
 from perceptron_core.experiments.stats import t_interval as t_interval_source
 from ui.lesson import CHART_CONFIG, check_question, lesson_header, research, show_code, try_this
-from ui.style import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION
 
 PREFIX = "l11_"
 N_DATA, N_FRESH, N_SPLITS, N_INNER = 300, 5000, 40, 5

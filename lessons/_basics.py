@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from app_logic.datasource import DataRequest
 from perceptron_core.experiments import MODES, RunOptions, kw_sets, kw_settings, parameter_search
-from ui.datasource import DataRequest
 
 #: KW's artificial data for the live experiments: f features, margin M (SPEC §4).
 KW_FEATURES, KW_MARGIN, KW_SETS_PER_CELL, KW_FOLDS = 50, 0.1, 3, 10
@@ -39,7 +39,7 @@ def seed_control(prefix: str, default: int = 0) -> int:
 def noisy_line(seed: int, noise: float, n_samples: int = 120) -> DataRequest:
     """Points split by a random line, half kept clean for testing, ``noise`` of the rest flipped.
 
-    The test half is never flipped (see :mod:`ui.datasource`), so test
+    The test half is never flipped (see :mod:`app_logic.datasource`), so test
     accuracy measures how well the true line was found.
     """
     return DataRequest(

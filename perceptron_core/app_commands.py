@@ -184,8 +184,8 @@ def _warm_arguments(parser: argparse.ArgumentParser) -> None:
 def run_warm(args: argparse.Namespace) -> int:
     """Compile the app's learners one after the other and say what each cost."""
     runs = _load_app(_app_folder())
-    from ui.learners import LEARNERS
-    from ui.warmup import Warmup
+    from app_logic.learners import LEARNERS
+    from app_logic.warmup import Warmup
 
     keys = list(LEARNERS) if args.learners is None else [
         key.strip() for key in args.learners.split(",") if key.strip()

@@ -2,7 +2,7 @@
 
 The playground (``ui/``) draws a widget for each :class:`Setting` of a
 learner's menu entry. An on-line rule's file in :mod:`perceptron_core.rules`
-holds its entry, ``PLAYGROUND``: the keyword arguments of ``ui.learners.Learner``
+holds its entry, ``PLAYGROUND``: the keyword arguments of ``app_logic.learners.Learner``
 (the menu's title and summary, the estimator class, its settings, the rule in
 LaTeX for the math panel, and what its picture draws), so the rule, its
 estimator and its place in the menu are written in one file. Nothing here

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_logic.edits import PointEdits
+from app_logic.learners import LEARNERS
 from tests.player_args import player_args
-from ui.edits import PointEdits
-from ui.learners import LEARNERS
 from ui.lesson import lesson_title
 
 APP = str(Path(__file__).resolve().parents[1] / "router.py")

@@ -20,9 +20,9 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import sync_playwright
 
+from app_logic.datasource import DataRequest, make_dataset
+from app_logic.learners import LEARNERS
 from tests.browser import ROOT, launch
-from ui.datasource import DataRequest, make_dataset
-from ui.learners import LEARNERS
 from ui.runs import fit_run
 
 ARTIFACTS = ROOT / "test-artifacts"

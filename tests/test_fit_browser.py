@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from app_logic.learners import LEARNERS
 from tests.test_e2e_browser import ARTIFACTS, FRAME, SIZES, _open, browser, page, server  # noqa: F401
-from ui.learners import LEARNERS
 
 #: Every learner of the menu; where the default data would hide what a learner
 #: draws, a link that shows it.

@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app_logic.visitor_text import NAME_LIMIT, as_text
 from perceptron_core.datasets import CSVLimits, DataError, load_csv
 from perceptron_core.experiments import fold_run
 from perceptron_core.experiments.cache import CacheWarning, CorruptCellWarning, DiskCache
@@ -33,7 +34,6 @@ from perceptron_core.experiments.limits import KINDS, PAGE_LIMITS, Request, chec
 from perceptron_core.experiments.reproduce import KW_NOISE
 from perceptron_core.experiments.search import parameter_search
 from ui.state import _parse
-from ui.visitor_text import NAME_LIMIT, as_text
 
 ROOT = Path(__file__).resolve().parents[1]
 FUZZ = settings(max_examples=100, deadline=None,
@@ -400,9 +400,9 @@ def _markdown_is_escaped(shown: str) -> bool:
 def test_as_text_leaves_no_markup_and_cuts():
     import doctest
 
-    import ui.visitor_text
+    import app_logic.visitor_text
 
-    assert doctest.testmod(ui.visitor_text).failed == 0
+    assert doctest.testmod(app_logic.visitor_text).failed == 0
     shown = as_text(MARKDOWN, 500)
     assert _markdown_is_escaped(shown)
     assert _as_read(shown) == MARKDOWN  # as typed
@@ -572,8 +572,8 @@ def test_a_huge_learning_rate_is_named_in_the_warning():
 def test_a_link_or_a_session_keeps_at_most_a_thousand_point_edits():
     from streamlit.testing.v1 import AppTest
 
+    from app_logic.edits import MAX_EDITS, PointEdits, add_point, edited
     from perceptron_core.datasets import make_separable
-    from ui.edits import MAX_EDITS, PointEdits, add_point, edited
 
     crafted = "~".join(f"+{i / 5000:.4f},0.5,1" for i in range(5_000))
     with pytest.raises(ValueError, match="at most 1,000 point edits, not 5,000"):
@@ -609,9 +609,9 @@ def test_a_crafted_link_cannot_make_a_run_hold_more_than_its_budget():
 
 
 def test_the_largest_run_allowed_peaks_under_two_hundred_megabytes():
+    from app_logic.datasource import DataRequest, make_dataset
+    from app_logic.learners import LEARNERS
     from perceptron_core.datasets import DataError as Refused
-    from ui.datasource import DataRequest, make_dataset
-    from ui.learners import LEARNERS
     from ui.runs import fit_run
 
     data = make_dataset(DataRequest("ringnorm", (("n_samples", 2000), ("n_features", 500)), seed=1))

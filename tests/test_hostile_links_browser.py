@@ -12,7 +12,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 from test_e2e_browser import browser, page, server  # noqa: F401  (the fixtures)
 
-from ui.visitor_text import as_text
+from app_logic.visitor_text import as_text
 
 MARKDOWN = "[log in](https://example.com) ![i](http://127.0.0.1:9/t.png) <b>x</b>"
 

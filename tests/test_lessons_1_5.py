@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_logic.datasource import DataRequest, make_dataset
 from lessons._basics import noisy_line
 from perceptron_core import KWPerceptron, MarginPerceptron, Perceptron
 from perceptron_core.datasets import make_separable
 from tests.player_args import panel_items, panel_value, player_args, shown
-from ui.datasource import DataRequest, make_dataset
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
 #: lesson file stem -> (session prefix, index of the right answer of its check question)

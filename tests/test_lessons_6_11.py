@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_logic.datasource import make_dataset
 from perceptron_core import KWPerceptron, Winnow
 from perceptron_core.experiments import make_dataset as experiment_data
 from perceptron_core.experiments import parameter_search, t_interval
@@ -24,7 +25,6 @@ from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_core.rules.paum import PAUMPerceptron
 from tests.player_args import panel_value, player_args, shown
-from ui.datasource import make_dataset
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
 #: lesson file stem -> (session prefix, index of the right answer of its check question)

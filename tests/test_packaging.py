@@ -24,7 +24,7 @@ from tests.live import perceptron_lab, serve_once
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-APP_FOLDERS = ("ui", "app_pages", "lessons")
+APP_FOLDERS = ("ui", "app_logic", "app_pages", "lessons")
 SHIPPED_SETS = sorted(p.stem for p in (ROOT / "data").glob("*.npz"))
 
 

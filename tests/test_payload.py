@@ -1,20 +1,21 @@
-"""The payload the browser replays (ui/payload): its arrays against the timeline and the core."""
+"""The payload the browser replays (app_logic/payload): its arrays against the timeline and
+the core."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from app_logic.datasource import DataRequest, Dataset, make_dataset
+from app_logic.learners import LEARNERS
+from app_logic.payload import build_payload
+from app_logic.payload.extras import Panel, Text, Value, pack_panels
+from app_logic.payload.pack import Packer, unpack
+from app_logic.payload.scene import MAX_PROJECTED_POINTS
+from app_logic.payload.snapshots import MODES
+from app_logic.timeline import UPDATE_KINDS
 from perceptron_core.trace import BLOCKED, MISTAKE
-from ui.datasource import DataRequest, Dataset, make_dataset
-from ui.learners import LEARNERS
-from ui.payload import build_payload
-from ui.payload.extras import Panel, Text, Value, pack_panels
-from ui.payload.pack import Packer, unpack
-from ui.payload.scene import MAX_PROJECTED_POINTS
-from ui.payload.snapshots import MODES
 from ui.runs import fit_run
-from ui.timeline import UPDATE_KINDS
 
 
 def _run(key, data, epochs=5, **values):
@@ -215,8 +216,8 @@ def test_the_sizes_of_a_big_run_grow_with_steps_not_features():
 
 @pytest.mark.parametrize(
     "module",
-    ["ui.payload.pack", "ui.payload.scene", "ui.payload.snapshots", "ui.payload.extras",
-     "ui.style", "ui.player"],
+    ["app_logic.payload.pack", "app_logic.payload.scene", "app_logic.payload.snapshots",
+     "app_logic.payload.extras", "app_logic.style", "ui.player"],
 )  # fmt: skip
 def test_docstring_examples(module):
     """The examples in the docstrings run (the suite's doctests cover perceptron_core only)."""

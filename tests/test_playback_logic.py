@@ -4,7 +4,7 @@ The payload is built in Python, the frontend's own modules run in chromium
 (served by Playwright, no server), and every number they derive — the
 hypothesis row, update counts, votes, the longest survivor, the averaged
 hypothesis, the voted/kernel/committee scores on the points, accuracies —
-is compared with :class:`ui.timeline.Timeline` and the estimators.
+is compared with :class:`app_logic.timeline.Timeline` and the estimators.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from app_logic.datasource import DataRequest, make_dataset
+from app_logic.payload import build_payload
+from app_logic.timeline import RESCUED
 from tests.browser import payload_arg, playback_page
-from ui.datasource import DataRequest, make_dataset
-from ui.payload import build_payload
 from ui.runs import fit_run
-from ui.timeline import RESCUED
 
 #: Settings that switch on what each family can do (λ, α and τ for KW).
 CASES = {
@@ -93,7 +93,7 @@ def data():
 
 
 def _run(key, values, data, epochs=6):
-    from ui.learners import LEARNERS
+    from app_logic.learners import LEARNERS
 
     settings = {**LEARNERS[key].defaults(), **values}
     return fit_run(

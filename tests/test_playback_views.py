@@ -11,14 +11,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from app_logic.datasource import DataRequest, make_dataset
+from app_logic.learners import LEARNERS
+from app_logic.payload import build_payload
+from app_logic.style import STYLE, Show
+from app_logic.timeline import BLOCKED, MARGIN, MISTAKE, RESCUED
 from tests.browser import DECODE_JS, payload_arg, playback_page
-from ui.datasource import DataRequest, make_dataset
-from ui.learners import LEARNERS
-from ui.payload import build_payload
 from ui.player import texts
 from ui.runs import fit_run
-from ui.style import STYLE, Show
-from ui.timeline import BLOCKED, MARGIN, MISTAKE, RESCUED
 
 MATH_JS = """async ({payload, texts, times}) => {
     const d = await (DECODE)(payload);

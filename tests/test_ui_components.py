@@ -9,11 +9,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from perceptron_core import KWPerceptron, Perceptron
-from perceptron_core.datasets import DataError, make_gaussians, make_separable
-from ui.datasource import DataRequest, make_dataset
-from ui.diagnostics import novikoff_bound
-from ui.edits import (
+from app_logic.datasource import DataRequest, make_dataset
+from app_logic.diagnostics import novikoff_bound
+from app_logic.edits import (
     ADDED,
     PointEdits,
     add_point,
@@ -22,11 +20,13 @@ from ui.edits import (
     remove_near,
     table_delta,
 )
-from ui.export import points_csv
-from ui.learners import CONTOUR, LEARNERS, MEMBERS, MODES
+from app_logic.export import points_csv
+from app_logic.learners import CONTOUR, LEARNERS, MEMBERS, MODES
+from app_logic.timeline import Timeline
+from perceptron_core import KWPerceptron, Perceptron
+from perceptron_core.datasets import DataError, make_gaussians, make_separable
 from ui.runs import fit_run
 from ui.state import _format, _parse
-from ui.timeline import Timeline
 
 
 @pytest.fixture(scope="module")
@@ -192,8 +192,8 @@ def test_exported_points_read_back_as_the_same_data():
 
 def test_the_trace_csv_counts_steps_epochs_and_examples_from_one():
     """The page says "step 1 … example #5" for the fifth row of the points: so does the file."""
-    from ui.export import events_csv
-    from ui.learners import LEARNERS
+    from app_logic.export import events_csv
+    from app_logic.learners import LEARNERS
     from ui.runs import fit_run
 
     data = make_dataset(DataRequest("separable", (("n_samples", 30),), seed=2))

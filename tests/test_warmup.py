@@ -1,6 +1,6 @@
 """The learners compile once per process: the default page never waits for the others.
 
-The :class:`~ui.warmup.Warmup` tests use a stand-in compile function held
+The :class:`~app_logic.warmup.Warmup` tests use a stand-in compile function held
 at a gate (a threading.Event), so "still compiling" is a state the test
 controls, not a race; the app tests swap the process's warm-up for one
 whose background compilation of a learner waits at such a gate.
@@ -21,10 +21,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import ui.runs
+from app_logic.learners import LEARNERS
+from app_logic.warmup import Warmup
 from tests.player_args import player_args
-from ui.learners import LEARNERS
 from ui.runs import compile_learner
-from ui.warmup import Warmup
 
 APP = str(Path(__file__).resolve().parents[1] / "router.py")
 #: Long enough for any compilation here; reaching it means something waited for ever.

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_logic.datasource import NOISE_KINDS, DataRequest, read_csv
+from app_logic.visitor_text import MESSAGE_LIMIT, as_text
 from perceptron_core.datasets import list_datasets
 from perceptron_core.datasets.csvfile import LABELS_NOTE
-from ui.datasource import NOISE_KINDS, DataRequest, read_csv
 from ui.safety import attempt
 from ui.state import control, hidden
-from ui.visitor_text import MESSAGE_LIMIT, as_text
 
 #: Registry sets offered (the 2-D teaching sets first); Fashion-MNIST is too big to animate.
 TEACHING = ("separable", "gaussians", "imbalanced", "xor", "circles", "moons")

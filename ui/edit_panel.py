@@ -1,6 +1,6 @@
 """Editing the training points of 2-D data: by clicking on the plot and in a table.
 
-The edits (:class:`ui.edits.PointEdits`) live in ``st.session_state`` under
+The edits (:class:`app_logic.edits.PointEdits`) live in ``st.session_state`` under
 ``<prefix>edits``, together with the data request they were made on
 (``<prefix>edits_for``); :func:`with_edits` adds them to the page's request,
 so the data are rebuilt and the learner retrained like after any setting.
@@ -20,13 +20,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from app_logic.edits import PointEdits, add_point, edited, remove_near, table_delta
+from app_logic.payload.scene import axis_box
+from app_logic.visitor_text import NAME_LIMIT, as_text
 from perceptron_core.datasets import DataError
-from ui.edits import PointEdits, add_point, edited, remove_near, table_delta
-from ui.payload.scene import axis_box
 from ui.player import clicked_point
 from ui.runs import get_dataset
 from ui.state import control, hidden
-from ui.visitor_text import NAME_LIMIT, as_text
 
 #: What a click on the plot does: widget value -> label.
 CLICK_MODES = {
@@ -86,7 +86,8 @@ def url_entry(prefix: str) -> dict[str, str]:
 
 
 def _edit(prefix: str, change) -> str | None:
-    """Apply a change (see :mod:`ui.edits`) to the points; returns why it was refused, if it was."""
+    """Apply a change (see :mod:`app_logic.edits`) to the points; returns why it was refused,
+    if it was."""
     ss = st.session_state
     key, base_key, _ = _keys(prefix)
     base = get_dataset(ss[base_key])

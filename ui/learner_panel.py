@@ -11,8 +11,8 @@ import math
 
 import streamlit as st
 
+from app_logic.learners import LEARNERS
 from perceptron_core.playground import Setting
-from ui.learners import LEARNERS
 from ui.state import control, hidden
 
 

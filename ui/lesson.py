@@ -14,7 +14,7 @@ A lesson page reads top to bottom::
     lesson_header(1, "The perceptron rule", "See what one update does to the line.")
     st.markdown(...)                     # the explanation, with st.latex formulas
     stage("l01_", DataRequest("separable", (("n_samples", 20),), seed=3), "perceptron",
-          extras=my_panels)           # per-step numbers beside the figure (ui.payload.extras)
+          extras=my_panels)   # per-step numbers beside the figure (app_logic.payload.extras)
     try_this("Press **Next update** ...", "...")
     check_question("l01_", "What happens to w after a mistake on a positive point?",
                    ["w moves towards x", "w moves away from x"], answer=0,
@@ -36,11 +36,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.datasource import DataRequest
+from app_logic.datasource import DataRequest
+from app_logic.style import Show
 from ui.player import View, page_payload, playback, rule_box, url_step
 from ui.runs import get_dataset, train
 from ui.safety import attempt
-from ui.style import Show
 
 #: Plotly's toolbar for the lessons' server-side charts (the research boxes).
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}
@@ -99,9 +99,9 @@ def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | No
         The lesson's session-key prefix (``"l03_"``); two stages on one page
         need two prefixes (``"l03a_"``, ``"l03b_"``).
     request : DataRequest
-        The data (a 2-D set; see :mod:`ui.datasource`).
+        The data (a 2-D set; see :mod:`app_logic.datasource`).
     learner_key : str
-        A key of :data:`ui.learners.LEARNERS`.
+        A key of :data:`app_logic.learners.LEARNERS`.
     values : dict, optional
         Settings that differ from the learner's defaults.
     epochs : int
@@ -113,7 +113,7 @@ def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | No
     height : int
         The figure's height in pixels.
     extras : callable, optional
-        ``extras(run, data) -> list of ui.payload.extras.Panel``: the
+        ``extras(run, data) -> list of app_logic.payload.extras.Panel``: the
         lesson's numbers for every step, computed once per run and shown
         beside the figure by the browser (under the math panel).
     start : callable, optional
@@ -126,7 +126,8 @@ def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | No
     -------
     (data, run) : (Dataset, Run), or (None, None) after an error message.
     """
-    from ui.learners import LEARNERS  # the menu imports every learner: keep page import light
+    # the menu imports every learner: keep the page's import light
+    from app_logic.learners import LEARNERS
 
     learner = LEARNERS[learner_key]
     settings = {**learner.defaults(), **(values or {})}

@@ -5,7 +5,7 @@ the diagnostics and the share box of one to four recorded runs, all inside
 one custom component (``ui/playback/``, served as it is: our ES modules
 and the Plotly.js bundle in ``ui/playback/vendor/``). Stepping, playing and scrubbing
 happen in the browser; the server hears from it only when a click on the
-plot edits the points. The payload of a page (:func:`ui.payload.build_payload`)
+plot edits the points. The payload of a page (:func:`app_logic.payload.build_payload`)
 is built once per run and kept with the runs, so a rerun that changes
 nothing about the runs sends a message Streamlit's client already has.
 """
@@ -20,12 +20,12 @@ import numpy as np
 import streamlit as st
 import streamlit.components.v1 as components
 
-from ui.diagnostics import novikoff_for
-from ui.math_panel import COMMITTEE_NOTE, OUTCOME, WHY
-from ui.payload import Payload, build_payload
+from app_logic.diagnostics import novikoff_for
+from app_logic.math_panel import COMMITTEE_NOTE, OUTCOME, WHY
+from app_logic.payload import Payload, build_payload
+from app_logic.style import STYLE, Show
 from ui.runs import CACHED_RUNS
 from ui.state import GROUPS
-from ui.style import STYLE, Show
 
 #: The component's folder: its page, scripts, styles and the vendored Plotly.js.
 PLAYBACK = Path(__file__).parent / "playback"
@@ -107,7 +107,7 @@ class View:
         ``{"base": url, "params": {...}, "record": {...}}``: the share box
         (link and exports); None leaves it out.
     style : dict, optional
-        The look (:data:`ui.style.STYLE` by default).
+        The look (:data:`app_logic.style.STYLE` by default).
     """
 
     show: Show = field(default_factory=Show)

@@ -25,12 +25,12 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
+from app_logic.datasource import MAX_ANIMATED_VISITS, DataRequest, Dataset, make_dataset
+from app_logic.diagnostics import test_mistakes_per_epoch
+from app_logic.learners import LEARNERS, LINE
+from app_logic.timeline import Timeline
+from app_logic.warmup import Warmup
 from perceptron_core.datasets import DataError
-from ui.datasource import MAX_ANIMATED_VISITS, DataRequest, Dataset, make_dataset
-from ui.diagnostics import test_mistakes_per_epoch
-from ui.learners import LEARNERS, LINE
-from ui.timeline import Timeline
-from ui.warmup import Warmup
 
 #: The app's folder (app.py, router.py, ui/), first on sys.path under streamlit run.
 APP_FOLDER = Path(__file__).resolve().parents[1]
@@ -81,7 +81,7 @@ class Run:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def get_dataset(request: DataRequest) -> Dataset:
-    """The data a request describes (see :func:`ui.datasource.make_dataset`)."""
+    """The data a request describes (see :func:`app_logic.datasource.make_dataset`)."""
     return make_dataset(request)
 
 

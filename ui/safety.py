@@ -2,7 +2,7 @@
 
 The core raises ``ValueError`` (``DataError`` is one) with messages written
 for a person; those are shown as text (they may quote a visitor's column
-names or values, :mod:`ui.visitor_text`). Anything else is a bug: the
+names or values, :mod:`app_logic.visitor_text`). Anything else is a bug: the
 page says so in one sentence, the server log keeps the traceback, and the
 caller keeps its previous state (``attempt`` returns None).
 """
@@ -13,7 +13,7 @@ import logging
 
 import streamlit as st
 
-from ui.visitor_text import MESSAGE_LIMIT, as_text
+from app_logic.visitor_text import MESSAGE_LIMIT, as_text
 
 log = logging.getLogger("perceptron_lab")
 

@@ -1,4 +1,4 @@
-// A lesson's panels beside the figure (ui/payload/extras.py describes them):
+// A lesson's panels beside the figure (app_logic/payload/extras.py describes them):
 // numbers per time step or per hypothesis, a progress bar, a trail of values
 // over the hypotheses so far, curves of stored hypotheses, the predictors'
 // accuracy at the step. Labels are the lesson's own text and go in as text.

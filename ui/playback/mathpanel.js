@@ -1,6 +1,6 @@
 // The math panel: the current step's test and update with its real numbers.
 //
-// The same lines as the Python side wrote before (ui/math_panel.py keeps the
+// The same lines as the Python side wrote before (app_logic/math_panel.py keeps the
 // words: OUTCOME and WHY arrive in the component's arguments), as HTML:
 // italic variables, subscripts, no LaTeX engine. Numbers use Python's ".4g".
 

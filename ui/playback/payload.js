@@ -1,4 +1,4 @@
-// The run's arrays: one binary blob and a JSON header (see ui/payload/pack.py).
+// The run's arrays: one binary blob and a JSON header (see app_logic/payload/pack.py).
 
 const TYPED = {
   uint8: Uint8Array, int8: Int8Array, uint16: Uint16Array, int16: Int16Array,

@@ -1,10 +1,10 @@
 // One recorded run in the browser: the state of the learner at any time step.
 //
-// The same conventions as ui/timeline.py: t = 0 is before the first visit,
+// The same conventions as app_logic/timeline.py: t = 0 is before the first visit,
 // t = i + 1 just after event i (the "current example" is event t - 1 and its
 // update, if any, has been applied). The payload sends per event the row, the
 // kind and the score per member, and whether the hypothesis changed (or the
-// rows themselves, see ui/payload/lane.py); rows of the hypothesis tables,
+// rows themselves, see app_logic/payload/lane.py); rows of the hypothesis tables,
 // epochs and update counts are derived here once.
 
 export const CORRECT = 0, MISTAKE = 1, MARGIN = 2, RESCUED = 3, BLOCKED = 4;

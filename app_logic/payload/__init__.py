@@ -1,9 +1,9 @@
 """What the browser needs to replay recorded runs, built once per run (no Streamlit here).
 
 :func:`build_payload` turns the page's data and one to four runs into a
-:class:`Payload`: a JSON description (:mod:`ui.payload.scene`,
-:mod:`ui.payload.lane`, :mod:`ui.payload.extras`) and one binary blob of
-typed arrays (:mod:`ui.payload.pack`). The browser component
+:class:`Payload`: a JSON description (:mod:`app_logic.payload.scene`,
+:mod:`app_logic.payload.lane`, :mod:`app_logic.payload.extras`) and one binary blob of
+typed arrays (:mod:`app_logic.payload.pack`). The browser component
 (``ui/playback/``) steps, plays and scrubs through it without asking the
 server again.
 """
@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ui.payload.extras import pack_panels
-from ui.payload.lane import lane
-from ui.payload.pack import Packer, content_id
-from ui.payload.scene import scene
+from app_logic.payload.extras import pack_panels
+from app_logic.payload.lane import lane
+from app_logic.payload.pack import Packer, content_id
+from app_logic.payload.scene import scene
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,12 +57,12 @@ def build_payload(data, runs, seed: int = 0, extras=None) -> Payload:
 
     Parameters
     ----------
-    data : ui.datasource.Dataset
+    data : app_logic.datasource.Dataset
     runs : sequence of ui.runs.Run
         The first is the page's learner; the others are compared with it.
     seed : int
         Seeds the subsample of points drawn in the high-dimensional view.
-    extras : list of ui.payload.extras.Panel, optional
+    extras : list of app_logic.payload.extras.Panel, optional
         A lesson's panels for the first run.
     """
     packer = Packer()

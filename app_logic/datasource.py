@@ -10,7 +10,7 @@ steps, all seeded by the request's seed:
 3. label noise on the *training* part only, with the flipped rows
    remembered; the test part stays clean, so test accuracy measures how
    well the true rule was found (the NR protocol does the same);
-4. a person's point edits (:mod:`ui.edits`) on the training part of 2-D data.
+4. a person's point edits (:mod:`app_logic.edits`) on the training part of 2-D data.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from app_logic.edits import ADDED, PointEdits, check_points
+from app_logic.visitor_text import as_text
 from perceptron_core.datasets import (
     CSVLimits,
     DataError,
@@ -31,8 +33,6 @@ from perceptron_core.datasets import (
     load_csv,
 )
 from perceptron_core.datasets.csvfile import LABELS_NOTE
-from ui.edits import ADDED, PointEdits, check_points
-from ui.visitor_text import as_text
 
 #: Label-noise kinds offered by the data panel: name -> what it does.
 NOISE_KINDS = {

@@ -15,7 +15,7 @@ trace(s) of one fit into what the playground shows at *time* ``t``:
   §1: only updates reset a tally, hypothesis 0 does not vote).
 
 Nothing here retrains and nothing imports Streamlit. The browser replays
-the same run from :mod:`ui.payload` with its own code (``ui/playback/``);
+the same run from :mod:`app_logic.payload` with its own code (``ui/playback/``);
 this class is the Python reference it is tested against, and what the
 payload's per-run numbers (test errors, high-dimensional snapshots) are
 computed with.

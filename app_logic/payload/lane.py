@@ -1,7 +1,7 @@
 """One recorded run as the browser replays it: events, hypotheses, votes, static numbers.
 
 A *lane* is one learner's run on the page's data (compare mode has two to
-four lanes over one scene, see :mod:`ui.payload.scene`). Its arrays go into
+four lanes over one scene, see :mod:`app_logic.payload.scene`). Its arrays go into
 the page's blob under ``"<name>/..."``; the returned dict is the JSON part.
 
 Per event (time step ``t = i + 1`` is just after event ``i``): the training
@@ -11,7 +11,7 @@ the rest: the hypothesis row after event ``i`` is the running sum of
 ``changed`` (the row before it is that minus ``changed[i]``), the epoch is
 ``i // n_samples`` (every epoch visits every row once), and the update count
 of a row before a visit is a running count. :func:`lane` checks these
-identities against the :class:`~ui.timeline.Timeline` instead of trusting
+identities against the :class:`~app_logic.timeline.Timeline` instead of trusting
 them, and sends the rows themselves where they do not hold.
 
 Per hypothesis: ``(w, θ)`` on 2-D data; on more features the 2-D coordinates
@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ui.learners import MEMBERS
-from ui.payload.pack import Packer, index_dtype
-from ui.payload.snapshots import snapshot_tables
-from ui.timeline import Timeline
+from app_logic.learners import MEMBERS
+from app_logic.payload.pack import Packer, index_dtype
+from app_logic.payload.snapshots import snapshot_tables
+from app_logic.timeline import Timeline
 
 #: Category codes of the committee's training points (parallel perceptrons).
 CATEGORY_CODES = {"safe": 0, "borderline": 1, "noisy": 2}
@@ -88,7 +88,7 @@ def lane(run, data, packer: Packer, name: str, plane=None) -> dict:
     Parameters
     ----------
     run : ui.runs.Run
-    data : ui.datasource.Dataset
+    data : app_logic.datasource.Dataset
         The data the run was trained on.
     packer : Packer
     name : str
