@@ -7,7 +7,7 @@ loading the first page's learner from numba's cache (0.2 s), or compiling it
 right after an install (5-6 s), in a thread of its own: the
 first visitor's browser loads Streamlit's page meanwhile, and the page waits
 only for what is left. The other learners compile in the background after
-the first page, see :mod:`ui.runs`.
+the first page, see :mod:`app_logic.training`.
 """
 
 import importlib
@@ -31,9 +31,9 @@ async def first_page_ready(app):
             importlib.import_module(f"{package}.{module.stem}")
     # the menu's lesson titles: 0.2 s to parse the lessons the first time, 0.4 ms after
     importlib.import_module("ui.lesson").lessons(HERE / "lessons")
-    runs = importlib.import_module("ui.runs")
+    training = importlib.import_module("app_logic.training")
     threading.Thread(
-        target=runs.WARMUP.ensure, args=(runs.FIRST_PAGE_LEARNER,), name="first-page-learner",
+        target=training.WARMUP.ensure, args=(training.FIRST_PAGE_LEARNER,), name="first-page-learner",
         daemon=True,
     ).start()  # fmt: skip
     yield

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from app_logic import training
 from ui.lesson import lessons
-from ui.runs import warm_in_background
 
 HERE = Path(__file__).parent
 
@@ -65,4 +65,4 @@ try:
 finally:
     # After the page, so the first visitor's figure waits only for its own learner; the
     # other learners then compile in the background, once per server process.
-    warm_in_background()
+    training.WARMUP.start_background()

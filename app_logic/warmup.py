@@ -16,7 +16,7 @@ once, whoever asks first:
 
 The background thread can first hand the learners nobody has asked for yet
 to ``compile_ahead``, which compiles them into numba's on-disk cache in
-another process (:func:`ui.runs.compile_in_child`): numba's compiler is
+another process (:func:`app_logic.training.compile_in_child`): numba's compiler is
 Python that holds the GIL, so compiled in a thread of the server it slowed
 every page served meanwhile. The thread then only loads them from the cache.
 
@@ -25,7 +25,7 @@ any of them at once. A learner whose compilation fails is reported (log and
 :meth:`Warmup.status`) and counts as done, so nobody waits for it forever:
 its next fit tries again and shows the error where the page trains.
 This module does not import Streamlit or the learners: what "compile"
-means is the ``compile_one`` function it is given (see :mod:`ui.runs`).
+means is the ``compile_one`` function it is given (see :mod:`app_logic.training`).
 """
 
 from __future__ import annotations

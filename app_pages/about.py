@@ -3,7 +3,7 @@
 import streamlit as st
 
 from app_logic.learners import LEARNERS
-from ui.runs import WARMUP
+from app_logic.training import WARMUP
 
 st.title("About Perceptron Lab")
 st.markdown(

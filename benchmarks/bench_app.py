@@ -32,7 +32,7 @@ from streamlit.testing.v1 import AppTest
 from app_logic.datasource import DataRequest, Dataset, make_dataset
 from app_logic.learners import LEARNERS
 from app_logic.payload import build_payload
-from ui.runs import fit_run
+from app_logic.training import fit_run
 
 
 def _fit(key: str, data: Dataset, epochs: int):

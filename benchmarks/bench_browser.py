@@ -400,7 +400,7 @@ def payload_bytes() -> list[tuple[str, str]]:
     from app_logic.datasource import DataRequest, Dataset, make_dataset
     from app_logic.learners import LEARNERS
     from app_logic.payload import build_payload
-    from ui.runs import fit_run
+    from app_logic.training import fit_run
 
     def run(key, data, epochs):
         settings = tuple(sorted(LEARNERS[key].defaults().items()))

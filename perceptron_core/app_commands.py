@@ -4,13 +4,13 @@ Both work from a checkout and from an installed wheel:
 :func:`~perceptron_core.shipped.app_folder` finds the app's files. No core
 module imports the app when it is imported: these two commands load it when
 they run, with the app's folder first on ``sys.path`` as ``streamlit run`` puts it,
-so the app's own ``ui....`` imports resolve the same way in both.
+so the app's own ``ui....`` and ``app_logic....`` imports resolve the same way in both.
 
 ``app`` serves the app in this process (Streamlit's own command line, run
 here, as ``streamlit run app.py``): before the server listens, ``app.py``
 imports the app's modules and compiles the first page's learner, so the
 first visitor after a restart waits for neither; the app compiles the other
-learners in the background after its first page (:mod:`ui.runs`).
+learners in the background after its first page (:mod:`app_logic.training`).
 
 Usage::
 
@@ -146,20 +146,11 @@ def _app_arguments(parser: argparse.ArgumentParser) -> None:
                         "figure sized to the window")
 
 
-def _load_app(folder: Path):
-    """Import ``ui.runs`` from ``folder`` (first on ``sys.path``) and return it."""
+def _load_training(folder: Path):
+    """Import the app's ``app_logic.training`` from ``folder`` (first on ``sys.path``)."""
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
-    from streamlit import logger as st_logger
-
-    # Before a Streamlit server runs, the app's caches warn that they would keep to memory;
-    # they create their storage when first called, inside the server, so the warning is moot.
-    quiet = st_logger.get_logger("streamlit.runtime.caching.cache_data_api")
-    quiet.disabled = True
-    try:
-        return importlib.import_module("ui.runs")
-    finally:
-        quiet.disabled = False
+    return importlib.import_module("app_logic.training")
 
 
 def run_app(args: argparse.Namespace) -> int:
@@ -183,7 +174,7 @@ def _warm_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_warm(args: argparse.Namespace) -> int:
     """Compile the app's learners one after the other and say what each cost."""
-    runs = _load_app(_app_folder())
+    training = _load_training(_app_folder())
     from app_logic.learners import LEARNERS
     from app_logic.warmup import Warmup
 
@@ -194,7 +185,7 @@ def run_warm(args: argparse.Namespace) -> int:
     if unknown or not keys:
         wrong = f"unknown learner {', '.join(map(repr, unknown))}" if unknown else "no learner"
         raise ValueError(f"--learners: {wrong}; the app's learners are {', '.join(LEARNERS)}.")
-    warmup = Warmup(keys, runs.compile_learner)
+    warmup = Warmup(keys, training.compile_learner)
     print(f"{'learner':18s} {'seconds':>8s}", flush=True)
     for key in keys:
         compiled = warmup.ensure(key)

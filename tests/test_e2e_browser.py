@@ -22,8 +22,8 @@ from playwright.sync_api import sync_playwright
 
 from app_logic.datasource import DataRequest, make_dataset
 from app_logic.learners import LEARNERS
+from app_logic.training import fit_run
 from tests.browser import ROOT, launch
-from ui.runs import fit_run
 
 ARTIFACTS = ROOT / "test-artifacts"
 FRAME = "iframe[title$='playback']"

@@ -611,8 +611,8 @@ def test_a_crafted_link_cannot_make_a_run_hold_more_than_its_budget():
 def test_the_largest_run_allowed_peaks_under_two_hundred_megabytes():
     from app_logic.datasource import DataRequest, make_dataset
     from app_logic.learners import LEARNERS
+    from app_logic.training import fit_run
     from perceptron_core.datasets import DataError as Refused
-    from ui.runs import fit_run
 
     data = make_dataset(DataRequest("ringnorm", (("n_samples", 2000), ("n_features", 500)), seed=1))
     settings = tuple(sorted(LEARNERS["voted"].defaults().items()))

@@ -14,8 +14,8 @@ from app_logic.payload.pack import Packer, unpack
 from app_logic.payload.scene import MAX_PROJECTED_POINTS
 from app_logic.payload.snapshots import MODES
 from app_logic.timeline import UPDATE_KINDS
+from app_logic.training import fit_run
 from perceptron_core.trace import BLOCKED, MISTAKE
-from ui.runs import fit_run
 
 
 def _run(key, data, epochs=5, **values):

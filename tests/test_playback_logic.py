@@ -15,8 +15,8 @@ import pytest
 from app_logic.datasource import DataRequest, make_dataset
 from app_logic.payload import build_payload
 from app_logic.timeline import RESCUED
+from app_logic.training import fit_run
 from tests.browser import payload_arg, playback_page
-from ui.runs import fit_run
 
 #: Settings that switch on what each family can do (λ, α and τ for KW).
 CASES = {

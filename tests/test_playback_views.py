@@ -16,9 +16,9 @@ from app_logic.learners import LEARNERS
 from app_logic.payload import build_payload
 from app_logic.style import STYLE, Show
 from app_logic.timeline import BLOCKED, MARGIN, MISTAKE, RESCUED
+from app_logic.training import fit_run
 from tests.browser import DECODE_JS, payload_arg, playback_page
 from ui.player import texts
-from ui.runs import fit_run
 
 MATH_JS = """async ({payload, texts, times}) => {
     const d = await (DECODE)(payload);

@@ -23,9 +23,9 @@ from app_logic.edits import (
 from app_logic.export import points_csv
 from app_logic.learners import CONTOUR, LEARNERS, MEMBERS, MODES
 from app_logic.timeline import Timeline
+from app_logic.training import fit_run
 from perceptron_core import KWPerceptron, Perceptron
 from perceptron_core.datasets import DataError, make_gaussians, make_separable
-from ui.runs import fit_run
 from ui.state import _format, _parse
 
 
@@ -194,7 +194,7 @@ def test_the_trace_csv_counts_steps_epochs_and_examples_from_one():
     """The page says "step 1 … example #5" for the fifth row of the points: so does the file."""
     from app_logic.export import events_csv
     from app_logic.learners import LEARNERS
-    from ui.runs import fit_run
+    from app_logic.training import fit_run
 
     data = make_dataset(DataRequest("separable", (("n_samples", 30),), seed=2))
     settings = tuple(sorted(LEARNERS["perceptron"].defaults().items()))

@@ -58,7 +58,7 @@ def build_payload(data, runs, seed: int = 0, extras=None) -> Payload:
     Parameters
     ----------
     data : app_logic.datasource.Dataset
-    runs : sequence of ui.runs.Run
+    runs : sequence of app_logic.training.Run
         The first is the page's learner; the others are compared with it.
     seed : int
         Seeds the subsample of points drawn in the high-dimensional view.

@@ -87,7 +87,7 @@ def lane(run, data, packer: Packer, name: str, plane=None) -> dict:
 
     Parameters
     ----------
-    run : ui.runs.Run
+    run : app_logic.training.Run
     data : app_logic.datasource.Dataset
         The data the run was trained on.
     packer : Packer
