@@ -4,9 +4,9 @@ Before the server listens, it imports the app's modules (scikit-learn, numba,
 Plotly: 1.6-2 s that the first visitor's page otherwise waited for) and
 reads the lessons' titles for the menu (0.2 s the first time), then starts
 loading the first page's learner from numba's cache (0.2 s), or compiling it
-right after an install (5-6 s), in a thread of its own: the
-first visitor's browser loads Streamlit's page meanwhile, and the page waits
-only for what is left. The other learners compile in the background after
+right after an install (5-11 s on our test machine), in a thread of its own:
+the first visitor's browser loads Streamlit's page meanwhile, and the page
+waits only for what is left. The other learners compile in the background after
 the first page, see :mod:`app_logic.training`.
 """
 
@@ -33,9 +33,11 @@ async def first_page_ready(app):
     importlib.import_module("ui.lesson").lessons(HERE / "lessons")
     training = importlib.import_module("app_logic.training")
     threading.Thread(
-        target=training.WARMUP.ensure, args=(training.FIRST_PAGE_LEARNER,), name="first-page-learner",
+        target=training.WARMUP.ensure,
+        args=(training.FIRST_PAGE_LEARNER,),
+        name="first-page-learner",
         daemon=True,
-    ).start()  # fmt: skip
+    ).start()
     yield
 
 

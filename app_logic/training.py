@@ -201,7 +201,7 @@ def compile_in_child(keys: list[str]) -> None:
 #: The learner of the app's first page (the playground's default in ui.learner_panel):
 #: ``app.py`` starts loading it (or compiling it) as the server starts.
 FIRST_PAGE_LEARNER = "perceptron"
-#: Loading a learner from numba's cache takes about 0.2 s, compiling it 1 to 7 s.
+#: Loading a learner from numba's cache takes about 0.2 s, compiling it 1 to 11 s.
 COLD_CACHE_SECONDS = 1.0
 
 
