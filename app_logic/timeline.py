@@ -11,8 +11,8 @@ trace(s) of one fit into what the playground shows at *time* ``t``:
   committee (one member for ordinary learners);
 * per-example update counts, the latest outcome of each example, and the
   votes every hypothesis has collected so far, from which the longest
-  survivor, the voted and the averaged predictor *at time t* follow (SPEC
-  §1: only updates reset a tally, hypothesis 0 does not vote).
+  survivor, the voted and the averaged predictor *at time t* follow
+  (docs/algorithms.md §1.4: only updates reset a tally, hypothesis 0 does not vote).
 
 Nothing here retrains and nothing imports Streamlit. The browser replays
 the same run from :mod:`app_logic.payload` with its own code (``ui/playback/``);
@@ -215,7 +215,7 @@ class Timeline:
     # -- per-example state ---------------------------------------------------
 
     def update_counts(self, t: int, member: int = 0) -> np.ndarray:
-        """Updates each training example has caused up to time ``t`` (the ``a_j`` of SPEC §1)."""
+        """Updates each example has caused up to time ``t`` (``a_j``, docs/algorithms.md §1.1)."""
         t = self.clip(t)
         updating = np.isin(self.kind[member, :t], UPDATE_KINDS)
         return np.bincount(self.index[:t][updating], minlength=self.n_samples)

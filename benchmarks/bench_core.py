@@ -5,7 +5,7 @@ Run: ``python benchmarks/bench_core.py [--rows 100000] [--features 500]``.
 All figures come from one run, so the ratios compare like with like on this
 (shared, noisy) machine. Two data sets of the same size: KW-style data (a
 sixth of the visits update) and integers with a random linear target and 10 %
-flipped labels (a quarter update: issue 14's second case). For each:
+flipped labels (a quarter update: the update-heavy case). For each:
 
 * **floor**: one single-threaded ``X @ w`` pass over the training matrix,
   what reading the data once costs with BLAS;
@@ -80,7 +80,7 @@ def first_call_seconds() -> tuple[float, float]:
 
 
 def noisy_data(rows: int, features: int, seed: int = 0):
-    """Issue 14's second case: integers in [-10, 10], the 0/1 sign of a random linear target,
+    """The update-heavy case: integers in [-10, 10], the 0/1 sign of a random linear target,
     10 % of the labels flipped: about a quarter of the visits update (a sixth on
     :func:`make_data`'s data), so the update path weighs more.
     """

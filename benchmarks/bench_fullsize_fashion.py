@@ -18,7 +18,7 @@ like on this (shared, noisy) machine. Rows:
 * the **float64 product** ``support @ X_test.T`` that voted prediction used to
   need, for the speed-up of the exact float32 product.
 
-Targets (issue 8): our epoch <= 2 x the floor and >= 2 x faster than
+Targets (full-size runs): our epoch <= 2 x the floor and >= 2 x faster than
 scikit-learn. Without the Debian package ``dataset-fashion-mnist`` the script
 says so and uses random uint8 images of the same shape.
 """

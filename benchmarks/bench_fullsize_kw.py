@@ -19,7 +19,7 @@ machine. Rows:
 * **scikit-learn** ``Perceptron(max_iter=1, tol=None)`` on float64, and
   **river** and **Vowpal Wabbit** on a subsample, scaled.
 
-Target (issue 8): the int8 epoch beats the float64 floor (about 0.6-0.75 x).
+Target (full-size runs): the int8 epoch beats the float64 floor (about 0.6-0.75 x).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ compiles the kernels on a few rows, then measures the resident set size
 (RSS) before the operation and its peak during it: Linux resets the peak
 (``VmHWM``) when ``5`` is written to ``/proc/self/clear_refs``. The table
 shows what the operation added on top of what was resident before, as a
-fraction of the data's size. Target (issue 8): at most 0.5.
+fraction of the data's size. Target (full-size runs): at most 0.5.
 
 For the memory-mapped scenarios the pages of the file that have been read
 count in the RSS (the OS may drop them again at any time); the data is not

@@ -199,7 +199,8 @@ data that a line separates the corrections stop after finitely many updates
 threshold step as $\theta + \eta y C$; with their own prediction rule
 $\operatorname{sign}(\langle w,x\rangle-\theta)$ that changes the example's
 score by $\eta(\lVert x\rVert^2 - C)$ instead, which is negative for every
-point with $\lVert x\rVert^2 < C$. This app uses the minus sign (SPEC §1).
+point with $\lVert x\rVert^2 < C$. This app uses the minus sign, the one that agrees
+with their own prediction rule (Khardon & Wachman 2007, section 2.1).
 Numbers from the run above:
 """,
         "F. Rosenblatt, “The perceptron: a probabilistic model for information storage and "

@@ -1,4 +1,4 @@
-"""A pure-NumPy reference of SPEC §1, written to read like the specification.
+"""A pure-NumPy reference of docs/algorithms.md §1, written to read like that description.
 
 Slow and simple on purpose: it keeps every hypothesis as a full weight vector,
 so the compiled engine (which keeps only the update sequence and the votes)

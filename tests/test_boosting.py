@@ -1,4 +1,4 @@
-"""AdaBoost, NR boosting and bagging of parallel perceptrons against references of SPEC §3."""
+"""AdaBoost, NR boosting and bagging of parallel perceptrons against docs/algorithms.md §7."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def twonorm(m, seed, n=20, noise=0.0):
 
 
 def nr_categories(h, X, y):
-    """SPEC §3: safe / noisy / borderline from the committee's final weights and gamma."""
+    """docs/algorithms.md §6.2: safe / noisy / borderline from the final weights and gamma."""
     act = np.hstack([X, np.ones((len(X), 1))]) @ h.weights_.T
     majority = len(h.weights_) // 2 + 1
     safe = ((y[:, None] * act) > h.gamma_).sum(axis=1) >= majority
@@ -37,7 +37,7 @@ def nr_categories(h, X, y):
 
 
 def reference_boosting(X, y, *, n_rounds, epochs, seed, noise_reduction, eps_floor=1e-10):
-    """AdaBoost / NR boosting of parallel perceptrons as SPEC §3 writes it (y in {-1, +1})."""
+    """AdaBoost / NR boosting of parallel perceptrons as docs/algorithms.md §7 writes it."""
     m = len(y)
     rng = np.random.RandomState(seed)  # the seeds of the rounds' fresh committees
     d = np.full(m, 1 / m)

@@ -7,14 +7,14 @@ import pickle
 import numpy as np
 import pytest
 from conformance import parametrize_with_sklearn_checks
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from perceptron_core.kernel import AveragedKernelPerceptron, KernelPerceptron
 from perceptron_core.linear import MODES, KWPerceptron
 
 # --------------------------------------------------------------------------
-# The reference: SPEC §2's dual form as written, one binary problem
+# The reference: the dual form of docs/algorithms.md §3.1 as written, one binary problem
 # --------------------------------------------------------------------------
 
 
@@ -175,7 +175,6 @@ def reference_kwargs(params, order):
 # --------------------------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
 @given(switches, kernels, st.integers(0, 10_000), st.integers(5, 35), st.integers(1, 4))
 def test_dual_matches_reference(params, kernel, seed, m, n):
     X, y = noisy_data(seed, m, n)
@@ -213,7 +212,6 @@ def test_dual_matches_reference(params, kernel, seed, m, n):
 # --------------------------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
 @given(switches, st.integers(0, 10_000), st.integers(5, 50), st.integers(1, 6))
 def test_linear_kernel_agrees_with_kw_perceptron(params, seed, m, n):
     X, y = noisy_data(seed, m, n)
@@ -239,7 +237,6 @@ def test_linear_kernel_agrees_with_kw_perceptron(params, seed, m, n):
     np.testing.assert_allclose(theta_dual, theta_primal, atol=1e-9)
 
 
-@settings(max_examples=10, deadline=None)
 @given(switches, st.integers(0, 10_000))
 def test_linear_kernel_agrees_with_kw_multiclass(params, seed):
     rng = np.random.default_rng(seed)
@@ -410,7 +407,6 @@ def test_pickle_leaves_the_column_cache_behind():
 # --------------------------------------------------------------------------
 
 
-@settings(max_examples=25, deadline=None)
 @given(switches, kernels, st.integers(0, 10_000), st.integers(5, 35))
 def test_averaged_kernel_perceptron_is_lingpipes_average(params, kernel, seed, m):
     X, y = noisy_data(seed, m, 3)

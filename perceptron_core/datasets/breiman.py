@@ -1,4 +1,4 @@
-"""Breiman's twonorm, threenorm and ringnorm (SPEC §4), as used by the NR paper.
+"""Breiman's twonorm, threenorm and ringnorm, as the NR paper uses them (docs/algorithms.md §8.2).
 
 Breiman (1996, *Bias, variance and arcing classifiers*) defined these
 20-dimensional Gaussian problems; Cantador & Dorronsoro use them with 300

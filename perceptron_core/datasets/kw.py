@@ -1,4 +1,4 @@
-"""The Khardon–Wachman artificial data ``(f, M, N)`` (SPEC §4), streamed in blocks.
+"""The Khardon–Wachman artificial data ``(f, M, N)`` (docs/algorithms.md §8.1), streamed in blocks.
 
 Khardon & Wachman (JMLR 8, 2007, section 3) build a random linear threshold
 target from the data themselves and then keep only examples at a chosen

@@ -1,6 +1,6 @@
 """Reproducing Khardon & Wachman (2007) and the NR paper: grids, cross-validation, tables.
 
-The experiments of SPEC §5, fast enough for a laptop and ready for a cluster:
+The experiments of docs/algorithms.md §9, fast enough for a laptop and ready for a cluster:
 
 * :func:`parameter_search` — cross-validated accuracy of every setting of the
   KW grids (:data:`KW_SETTINGS`, 91 settings), and per column the best

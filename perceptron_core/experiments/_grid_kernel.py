@@ -1,6 +1,6 @@
 """All grid settings of one cross-validation fold in one compiled call.
 
-:func:`run_grid` trains SPEC §1 once per setting ``(tau, lam, alpha_bound)``
+:func:`run_grid` trains docs/algorithms.md §1 once per setting ``(tau, lam, alpha_bound)``
 on one training part and scores one test part **while training**, so a run
 yields the last, longest-survivor, voted and averaged accuracies at once and
 never stores a hypothesis. The training loop is the one of
@@ -66,7 +66,7 @@ def _record(test, run, out):
     longest survivor's threshold (or whether the current one is it).
 
     Nothing is modified: the current hypothesis's vote so far is added on
-    the fly. Sign of exactly 0 predicts -1 (SPEC §1). When no hypothesis
+    the fly. Sign of exactly 0 predicts -1 (docs/algorithms.md §1.4). When no hypothesis
     from 1 on has a vote, voted and averaged fall back to the last
     hypothesis, as :class:`~perceptron_core.KWPerceptron` does.
     """

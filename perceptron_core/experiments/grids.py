@@ -1,6 +1,6 @@
 """The Khardon–Wachman parameter grids, their table columns, and how a column picks.
 
-KW (section 3; SPEC §5) vary three switches of the perceptron:
+KW (section 3.2; docs/algorithms.md §9.1) vary three switches of the perceptron:
 
 * ``tau``, the margin in units of ``theta_init``: {0, 0.125, 0.25, 0.5, 1, 2, 4};
 * ``lam``, the λ-trick strength: {0, 0.125, 0.25, 0.5, 1, 2, 4};

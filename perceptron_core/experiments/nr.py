@@ -1,4 +1,4 @@
-"""The NR-boosting comparison (Cantador & Dorronsoro 2005, Table 1; SPEC §3).
+"""The NR-boosting comparison (Cantador & Dorronsoro 2005, Table 1; docs/algorithms.md §9.8).
 
 Protocol: twonorm, threenorm and ringnorm with 300 examples (one sample per
 problem); stratified 10-fold cross-validation repeated ``repeats`` times;

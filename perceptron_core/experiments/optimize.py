@@ -1,4 +1,4 @@
-"""Parameter optimisation by double cross-validation (KW section 3, SPEC §5).
+"""Parameter optimisation by double cross-validation (KW section 3.4, docs/algorithms.md §9.3).
 
 For each outer fold ``i`` of a data set: an inner 10-fold cross-validation on
 the outer training part scores every setting; each column picks its setting

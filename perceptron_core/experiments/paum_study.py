@@ -1,4 +1,4 @@
-"""The PAUM study (Li et al., ICML 2002; SPEC §5): uneven margins on an imbalanced set.
+"""The PAUM study (Li et al. 2002; docs/algorithms.md §9.7): uneven margins on an imbalanced set.
 
 On a set with a rare positive class, stratified 10-fold cross-validation of
 :class:`~perceptron_core.rules.paum.PAUMPerceptron` over a grid of margins

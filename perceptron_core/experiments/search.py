@@ -1,4 +1,4 @@
-"""Parameter search (KW section 3, SPEC §5): the best a variant can do on each data set.
+"""Parameter search (KW section 3.3, docs/algorithms.md §9.2): a variant's best on each data set.
 
 For every setting of the grid, the 10-fold cross-validated accuracy (the
 mean of the fold accuracies) in each prediction mode; a table column then

@@ -1,4 +1,4 @@
-"""Summaries of fold accuracies: mean and the 95 % t-interval of KW (SPEC §5).
+"""Summaries of fold accuracies: mean and the 95 % t-interval of KW (docs/algorithms.md §9.3).
 
 Over ``k`` fold accuracies ``y_1..y_k`` with mean ``ybar``, the half-width is
 

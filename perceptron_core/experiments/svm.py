@@ -1,4 +1,4 @@
-"""The SVM reference KW compare against (SPEC §5): L1 and L2 soft margins over a C grid.
+"""The SVM reference KW compare against (docs/algorithms.md §9.6): L1 and L2 soft margins.
 
 * **L1** soft margin (hinge loss, ``C sum xi``): scikit-learn's :class:`~sklearn.svm.SVC`
   with a linear kernel (libsvm; the bias is not regularised).

@@ -1,4 +1,4 @@
-"""Khardon and Wachman's decision (SPEC §1 steps 2-4), written once.
+"""Khardon and Wachman's decision (docs/algorithms.md §1.2, steps 2-4), written once.
 
 The primal loop (:func:`perceptron_core.engine.kw_trainer._epoch`), the dual loop of
 the kernel perceptron and the experiments' grid all ask the same question
@@ -53,9 +53,9 @@ def decide(raw, y, a, theta, t, lam, norms2, j, alpha_bound):
 
 @jit_inline
 def update(W, c, X, j, theta, eta, C, y):
-    """SPEC §1 step 3 on problem ``c``: ``w <- w + eta y x_j``, ``theta <- theta - eta y C``.
+    """Step 3 on problem ``c``: ``w <- w + eta y x_j``, ``theta <- theta - eta y C``.
 
-    Minus: the classifier is ``sign(<w, x> - theta)``.
+    Minus: the classifier is ``sign(<w, x> - theta)`` (docs/algorithms.md §1.3).
     """
     step = eta * y
     add_row(W, c, step, X, j)

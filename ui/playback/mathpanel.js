@@ -89,7 +89,7 @@ export class MathPanel {
     fill(this.node, ...body);
   }
 
-  /** The unified trainer's test with every term (SPEC §1). */
+  /** The unified trainer's test with every term (docs/algorithms.md §1.2). */
   _kw(t, i, j, y, kind) {
     const { lane } = this;
     const s = lane.meta.settings;

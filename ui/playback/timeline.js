@@ -128,7 +128,7 @@ export class Lane {
   // -- per-example state --------------------------------------------------------
 
   /**
-   * Updates each training row has caused up to time t (the a_j of SPEC §1), member 0.
+   * Updates each training row has caused up to time t (a_j, docs/algorithms.md §1.1), member 0.
    * The array is reused: read it before the next call.
    */
   counts(t) {
