@@ -1,13 +1,13 @@
 """Perceptron Lab's server: ``streamlit run app.py`` serves the pages listed in ``router.py``.
 
 Before the server listens, it imports the app's modules (scikit-learn, numba,
-Plotly: 1.6-2 s that the first visitor's page otherwise waited for) and
-reads the lessons' titles for the menu (0.2 s the first time), then starts
-loading the first page's learner from numba's cache (0.2 s), or compiling it
-right after an install (5-11 s on our test machine), in a thread of its own:
-the first visitor's browser loads Streamlit's page meanwhile, and the page
-waits only for what is left. The other learners compile in the background after
-the first page, see :mod:`app_logic.training`.
+Plotly), which the first visitor's page would otherwise wait for, and reads
+the lessons' titles for the menu. When numba's cache holds the first page's
+learner, a thread of its own loads it while the first visitor's browser loads
+Streamlit's page. Right after an install the cache is empty: the first page
+then trains its small run uncompiled, with the same numbers, and the
+learners compile in a child process in the background after the first page
+(see :mod:`app_logic.training`).
 """
 
 import importlib
@@ -32,12 +32,13 @@ async def first_page_ready(app):
     # the menu's lesson titles: 0.2 s to parse the lessons the first time, 0.4 ms after
     importlib.import_module("ui.lesson").lessons(HERE / "lessons")
     training = importlib.import_module("app_logic.training")
-    threading.Thread(
-        target=training.WARMUP.ensure,
-        args=(training.FIRST_PAGE_LEARNER,),
-        name="first-page-learner",
-        daemon=True,
-    ).start()
+    if training.first_page_learner_cached():  # else the first page trains uncompiled
+        threading.Thread(
+            target=training.WARMUP.ensure,
+            args=(training.FIRST_PAGE_LEARNER,),
+            name="first-page-learner",
+            daemon=True,
+        ).start()
     yield
 
 

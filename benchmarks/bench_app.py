@@ -1,14 +1,19 @@
 """The server's share of the playground: a recorded run, its browser payload, a page load.
 
-Targets (issues 5 and 13, on the 2-core machine): training with the trace
+Targets (on the 2-core machine): training with the trace
 for 1,000 points x 100 epochs <= 0.5 s; page load after warm-up <= 3 s. A
 step costs the server nothing any more (the browser replays the run, see
 ``benchmarks/bench_browser.py`` for what a visitor sees); what a setting
 change costs it is the run plus its payload, timed here for the two big
-cases of issue 13.
+cases: 1,000 points x 100 epochs, and a projection of 60,000 points x 10
+features x 5 epochs.
 
     python benchmarks/bench_app.py            # prints a table
 
+"Uncompiled" is the same fit run as plain Python (:func:`perceptron_core._jit.uncompiled`),
+as a page trains a small run of a learner numba has not compiled yet: the
+slowest learner of the menu on the default page, and at the largest run that
+may train so (:data:`app_logic.training.UNCOMPILED_VISITS`).
 "Payload" is :func:`app_logic.payload.build_payload` (the arrays and JSON sent to
 the browser once per run). "Page load" is a full script run of the
 playground in Streamlit's AppTest, after one warm-up run (numba compiled,
@@ -32,7 +37,8 @@ from streamlit.testing.v1 import AppTest
 from app_logic.datasource import DataRequest, Dataset, make_dataset
 from app_logic.learners import LEARNERS
 from app_logic.payload import build_payload
-from app_logic.training import fit_run
+from app_logic.training import UNCOMPILED_VISITS, fit_run
+from perceptron_core._jit import uncompiled
 
 
 def _fit(key: str, data: Dataset, epochs: int):
@@ -59,6 +65,24 @@ def _median(func, repeat):
     return statistics.median(times)
 
 
+def _uncompiled_rows() -> list[tuple]:
+    """The slowest learner's uncompiled fit on the default page and at the largest run."""
+    default = make_dataset(DataRequest("separable"))
+    with uncompiled():
+        times = {key: _median(lambda key=key: _fit(key, default, 20), 3) for key in LEARNERS}
+        slowest = max(times, key=times.get)
+        # overlapping and noisy, so that no learner stops early
+        largest = make_dataset(DataRequest("gaussians", (("n_samples", 1000),), "uniform", 0.05))
+        epochs = UNCOMPILED_VISITS // len(largest.X)
+        at_budget = _median(lambda: _fit(slowest, largest, epochs), 3)
+    return [
+        (f"uncompiled train + trace, default page, 100 points x 20 epochs ({slowest})",
+         times[slowest], None),
+        (f"uncompiled train + trace, 1,000 points x {epochs} epochs ({slowest})", at_budget,
+         None),
+    ]  # fmt: skip
+
+
 def main() -> None:
     # Cached functions called outside a page warn once AppTest has run; they are meant to here.
     st_logger.get_logger("streamlit.runtime.scriptrunner_utils.script_run_context").disabled = True
@@ -73,6 +97,7 @@ def main() -> None:
         run = _fit(key, data, 100)
         rows.append((f"browser payload, 1,000 points x 100 epochs ({key})",
                      _median(lambda run=run: build_payload(data, [run]), 7), None))  # fmt: skip
+    rows += _uncompiled_rows()
     big = _high_dimensional(60_000, 10)
     run = _fit("perceptron", big, 5)
     rows.append(("browser payload, projection of 60,000 points x 10 features x 5 epochs",

@@ -1,4 +1,4 @@
-"""The one way this package compiles its hot loops.
+"""The one way this package compiles its hot loops, and runs them uncompiled.
 
 :func:`jit` is ``numba.njit(nogil=True, cache=True)`` that falls back to an
 uncached compilation when the install is read-only and numba finds no
@@ -15,62 +15,147 @@ safe under any numba threading layer. Every other fastmath flag stays off:
 no contraction into fused multiply-adds, no assumptions about NaN or
 infinity, so mistake counts are reproducible.
 
-Two habits keep the first compilation short (each measured from an empty
-cache, and checked by ``tests/test_jit_cache.py``):
+Python code calls a compiled function ``f`` as ``compiled_or_plain(f)(...)``. Inside
+:func:`uncompiled` that runs the same function as plain Python instead (its
+``py_func``, with every compiled function it reaches swapped for its own
+plain twin): a small run then needs no compilation at all, which is what the
+app's first page does right after an install, while numba compiles in the
+background.
+
+Two habits keep the first compilation short (checked by ``tests/test_jit_cache.py``):
 
 * no slice assignment in compiled code, :func:`perceptron_core.vectors.copy_into`
   instead (see there why);
 * counters and flags that a compiled function passes on start from a typed
   value, ``np.int64(0)`` or ``np.bool_(True)``, not the constant: numba first
   types a call whose argument still holds a constant with that literal, and
-  compiles the callee once more for it (the KW epoch loop twice on the default
-  page, 0.7-1.2 s of a cold start).
+  compiles the callee once more for it.
 """
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import contextvars
 import functools
 import hashlib
+import sys
+import threading
+import types
 from pathlib import Path
 
 import numba
+from numba.core.dispatcher import Dispatcher
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = __name__.partition(".")[0]
+
+
+# -- what a compiled function's code reads ---------------------------------------------------
+
+
+def _code_names(code: types.CodeType) -> set[str]:
+    """Every global or attribute name ``code`` (and the code nested in it) reads."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_names(const)
+    return names
+
+
+def _in_package(obj) -> bool:
+    name = obj.__name__ if isinstance(obj, types.ModuleType) else getattr(obj, "__module__", "")
+    return (name or "").partition(".")[0] == _PACKAGE
+
+
+def _reads(func) -> dict:
+    """``{name: value}`` of the globals and closure cells ``func``'s code reads."""
+    names = _code_names(func.__code__)
+    found = {name: func.__globals__[name] for name in names if name in func.__globals__}
+    for name, cell in zip(func.__code__.co_freevars, func.__closure__ or ()):
+        found[name] = cell.cell_contents
+    return found
+
+
+# -- numba's cache, kept in step with the files the compiled code comes from ----------------
 
 
 @functools.cache
-def _sources_digest() -> str:
-    """A digest of every source file of the package's compiled code.
+def _imported_from(module_name: str) -> dict[str, str]:
+    """``{name: module}`` of the ``from perceptron_core... import name`` lines of a module."""
+    tree = ast.parse(Path(sys.modules[module_name].__file__).read_text(encoding="utf-8"))
+    return {
+        alias.asname or alias.name: node.module
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and (node.module or "").partition(".")[0] == _PACKAGE
+        for alias in node.names
+    }
+
+
+def _source_files(func, seen: set) -> set[Path]:
+    """The files whose code numba compiles into ``func``: its own, and those of every
+    compiled function it calls (transitively) and of every constant it reads."""
+    if func in seen:
+        return set()
+    seen.add(func)
+    module = func.__module__
+    files = {Path(sys.modules[module].__file__)}
+    origins = _imported_from(module)
+    names = _code_names(func.__code__)
+    for name, value in _reads(func).items():
+        if name in origins and origins[name] in sys.modules:
+            files.add(Path(sys.modules[origins[name]].__file__))
+        if isinstance(value, types.ModuleType) and _in_package(value):
+            files.add(Path(value.__file__))
+            # the module's attributes the code names (``rules.step``, ``kw.decide``)
+            value = tuple(getattr(value, attr) for attr in names if hasattr(value, attr))
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, Dispatcher):
+                files |= _source_files(item.py_func, seen)
+    return files
+
+
+def sources_digest(func) -> str:
+    """A digest of the source files numba compiles into ``func`` (see :func:`_source_files`).
 
     numba's cache checks only the file of the function it loads, but the
     drivers compile in the rules' steps, the vector loops and constants of
     other files: a changed rule would leave the driver running the old one.
     """
-    files = sorted(_PACKAGE.rglob("*.py"))
     digest = hashlib.sha256()
-    for path in files:
-        digest.update(path.relative_to(_PACKAGE).as_posix().encode())
+    for path in sorted(_source_files(func, set())):
+        digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
 def _forget_if_stale(dispatcher) -> None:
-    """Drop ``dispatcher``'s cached compilations when the package's sources changed since."""
+    """Drop ``dispatcher``'s cached compilations when a file compiled into it changed since."""
     module = dispatcher.py_func.__module__.rsplit(".", 1)[-1]
     stamp = Path(dispatcher.stats.cache_path) / f"{module}.{dispatcher.__qualname__}.sources"
+    digest = sources_digest(dispatcher.py_func)
     try:
-        if stamp.exists() and stamp.read_text() == _sources_digest():
+        if stamp.exists() and stamp.read_text() == digest:
             return
         dispatcher._cache.flush()  # numba's own way to drop an index (no public one)
-        stamp.write_text(_sources_digest())
+        stamp.write_text(digest)
     except OSError:  # a read-only cache: numba then caches nothing here either
         pass
+
+
+def is_cached(dispatcher) -> bool:
+    """Whether numba's on-disk cache holds a compilation of ``dispatcher`` to load."""
+    folder = Path(dispatcher.stats.cache_path)
+    module = dispatcher.py_func.__module__.rsplit(".", 1)[-1]
+    return any(folder.glob(f"{module}.{dispatcher.__qualname__}-*.nbi"))
+
+
+# -- compiling ---------------------------------------------------------------------------------
 
 
 def jit(func, **options):
     """Compile ``func`` with numba (nogil, cached when possible).
 
-    A cached compilation is dropped when any source file of the package has
+    A cached compilation is dropped when a source file compiled into it has
     changed since it was made (not only the function's own file, which is
     all numba checks).
 
@@ -120,10 +205,103 @@ def jit_visit(func):
     ``_nrt=False`` (numba's private switch for its reference-counting
     runtime) compiles it without reference counts, which these functions do
     not need: they allocate nothing, and their caller holds every array they
-    touch. Measured on ``benchmarks/bench_rules.py``
-    (20,000 x 200, per epoch, against the rules' hand-written loops before the
-    driver): PAUM 1.51-1.67 x before, 1.04 x with these; Winnow 1.30 x, 1.00 x.
+    touch (``benchmarks/bench_rules.py`` measures the driver with them).
     A step that allocates an array does not compile here (numba says it
     "Only accept[s] returning of array passed into the function as argument").
     """
     return jit(func, forceinline=True, _nrt=False)
+
+
+# -- running uncompiled ----------------------------------------------------------------------
+
+_UNCOMPILED = contextvars.ContextVar("perceptron_core_uncompiled", default=False)
+#: ``{compiled function: its plain twin}``; ``{intrinsic: what it does in Python}``.
+_TWINS: dict = {}
+_TWINS_LOCK = threading.RLock()
+
+
+@contextlib.contextmanager
+def uncompiled():
+    """Inside this block (in this thread), :func:`compiled_or_plain` gives plain Python.
+
+    The results are those of the compiled code: the same operations in the
+    same order on the same float64 numbers (``tests/test_uncompiled.py``
+    compares every learner of the app's menu both ways). It costs
+    milliseconds for a few thousand visits of 2-D data, and no compilation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_core.vectors import squared_norms
+    >>> with uncompiled():
+    ...     compiled_or_plain(squared_norms)(np.array([[3.0, 4.0]])).tolist()
+    [25.0]
+    """
+    token = _UNCOMPILED.set(True)
+    try:
+        yield
+    finally:
+        _UNCOMPILED.reset(token)
+
+
+def compiled_or_plain(dispatcher):
+    """What Python code calls to run a compiled function: ``dispatcher`` itself, or inside
+    :func:`uncompiled`, its plain-Python twin.
+
+    Take it in the thread that entered :func:`uncompiled` (a worker thread does not
+    inherit the block), then call it from any thread.
+    """
+    return _plain(dispatcher) if _UNCOMPILED.get() else dispatcher
+
+
+def plain_stand_in(compiled_only):
+    """Register the decorated Python function as what ``compiled_only`` (a numba intrinsic,
+    which has no Python meaning) does when its caller runs uncompiled."""
+
+    def register(func):
+        _TWINS[compiled_only] = func
+        return func
+
+    return register
+
+
+class _PlainModule:
+    """A module of this package as plain code sees it: its compiled functions are twins."""
+
+    def __init__(self, module: types.ModuleType):
+        self._module = module
+
+    def __getattr__(self, name: str):
+        return _plain(getattr(self._module, name))
+
+
+def _plain(value):
+    """The plain-Python twin of ``value`` (itself when nothing in it is compiled)."""
+    if isinstance(value, Dispatcher):
+        return _plain_function(value)
+    if isinstance(value, tuple) and any(isinstance(item, Dispatcher) for item in value):
+        return tuple(_plain(item) for item in value)
+    if isinstance(value, types.ModuleType) and _in_package(value):
+        return _PlainModule(value)
+    try:
+        return _TWINS.get(value, value)
+    except TypeError:  # not hashable, so not registered
+        return value
+
+
+def _plain_function(dispatcher):
+    """``dispatcher.py_func`` with a namespace in which what it reads is plain too."""
+    with _TWINS_LOCK:
+        twin = _TWINS.get(dispatcher)
+        if twin is None:
+            func = dispatcher.py_func
+            namespace = {"__builtins__": func.__globals__["__builtins__"]}
+            closure = tuple(
+                types.CellType(_plain(cell.cell_contents)) for cell in func.__closure__ or ()
+            )
+            twin = types.FunctionType(
+                func.__code__, namespace, func.__name__, func.__defaults__, closure or None
+            )
+            _TWINS[dispatcher] = twin  # before filling it in: compiled functions may recurse
+            namespace.update({name: _plain(value) for name, value in _reads(func).items()})
+        return twin

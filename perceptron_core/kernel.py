@@ -1,4 +1,4 @@
-r"""The perceptron in dual (kernel) form, SPEC §2, with every Khardon–Wachman switch.
+r"""The kernel perceptron: dual form, every Khardon–Wachman switch (docs/algorithms.md §3).
 
 The primal perceptron keeps a weight vector :math:`w = \eta\sum_i y_{j(i)}
 x_{j(i)}` built from the examples it updated on. Only inner products
@@ -11,8 +11,8 @@ space without ever forming a vector there:
     f(x) = \sum_j \eta\, a_j\, y_j\, k(x_j, x) - \theta,
 
 where :math:`a_j` counts the updates example :math:`j` caused. Everything else
-of SPEC §1 (threshold step, margin band, λ-trick, α-bound, votes, longest
-survivor) carries over unchanged; with the linear kernel the dual makes the
+of the unified trainer (docs/algorithms.md §1: threshold step, margin band, λ-trick,
+α-bound, votes, longest survivor) carries over unchanged; with the linear kernel the dual makes the
 same updates as :class:`~perceptron_core.linear.KWPerceptron` and its scores
 agree to rounding.
 
@@ -42,7 +42,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from perceptron_core import vectors
-from perceptron_core._jit import jit
+from perceptron_core._jit import compiled_or_plain, jit
 from perceptron_core._validation import (
     Anything,
     Number,
@@ -185,7 +185,7 @@ def _fetch_column(j, columns):
 
 @jit
 def _dual_epoch(Y, order, diag, settings, model, log, e, span, columns):
-    """One epoch of SPEC §1 in dual form: scores are read, columns are added.
+    """One epoch of docs/algorithms.md §1 in dual form: scores are read, columns are added.
 
     The decisions are :func:`perceptron_core.rules.kw.decide`, as in
     :func:`perceptron_core.engine.kw_trainer._epoch`, and the bookkeeping
@@ -217,7 +217,7 @@ def _dual_epoch(Y, order, diag, settings, model, log, e, span, columns):
                 step_w = eta * y
                 for r in range(m):
                     S[c, r] += step_w * cache[slot, r]
-                theta[c] -= step_w * C  # minus: f = ... - theta (SPEC §1)
+                theta[c] -= step_w * C  # minus: f = ... - theta (docs/algorithms.md §1.3)
                 note_update(c, j, a, kind, s, step, e, model, log)
             elif kind != BLOCKED:
                 note_correct(c, n_upd[c], votes, state)
@@ -285,14 +285,16 @@ class KernelSpec:
             return K
         out = np.empty((len(A), len(B)))
         Bt = np.ascontiguousarray(B.T)
-        _cross_kernel(A, Bt, self.code, self.gamma, self.coef0, self.degree, out)
+        compiled_or_plain(_cross_kernel)(
+            A, Bt, self.code, self.gamma, self.coef0, self.degree, out
+        )
         return out
 
     def diagonal(self, X) -> np.ndarray:
         """``k(x_j, x_j)`` of every row (the kernel-space squared norms)."""
         if self.func is not None:
             return np.array([self.matrix(X[j : j + 1], X[j : j + 1])[0, 0] for j in range(len(X))])
-        norms2 = vectors.squared_norms(X)
+        norms2 = compiled_or_plain(vectors.squared_norms)(X)
         if self.code == RBF:
             return np.ones(len(X))
         if self.code == POLY:
@@ -434,7 +436,7 @@ def _is_kernel_function(value) -> bool:
 
 @hyperparameters
 class KernelPerceptron(KWPerceptron):
-    r"""The Khardon–Wachman perceptron in dual form, with a kernel (SPEC §2).
+    r"""The Khardon–Wachman perceptron in dual form, with a kernel (docs/algorithms.md §3.1).
 
     The classifier is
 
@@ -460,8 +462,9 @@ class KernelPerceptron(KWPerceptron):
        gains :math:`\eta y_j k(x_r, x_j)`, one kernel column (O(m) work);
     4. on a correct prediction the current hypothesis gains a vote.
 
-    (The minus sign of the threshold step is SPEC §1's correction of
-    Khardon & Wachman's figures, see :class:`KWPerceptron`.) With
+    (The minus sign of the threshold step departs from Khardon & Wachman's
+    Figures 1–2, whose plus sign contradicts their own prediction rule; see
+    :class:`KWPerceptron` and docs/algorithms.md §1.3.) With
     ``kernel="linear"`` this makes exactly the updates of
     :class:`KWPerceptron` with the same switches and seed, and the scores
     agree to rounding: the dual is the primal written in terms of the
@@ -655,8 +658,8 @@ class KernelPerceptron(KWPerceptron):
         model = (batch.S, self._theta, self._counts, self._state, self._n_upd)
         columns = (batch.X, batch.Xt, spec.code, spec.gamma, spec.coef0, spec.degree,
                    batch.cache, batch.slot_of, batch.owner, batch.uses, batch.stats)  # fmt: skip
-        log = _dual_run(Y, self._order, batch.diag, self._settings(), model, log, n_epochs,
-                        self._steps, columns)  # fmt: skip
+        log = compiled_or_plain(_dual_run)(Y, self._order, batch.diag, self._settings(), model,
+                                           log, n_epochs, self._steps, columns)  # fmt: skip
         self._models = {}
         self._keep(X, Y, log, n_before, n_epochs)
 
@@ -736,7 +739,9 @@ class KernelPerceptron(KWPerceptron):
                 if mode == "last" and "voted" in out:
                     out["voted"][start:stop] = scores  # stands in for non-voting problems
             for c, positions, steps, thetas, votes in walks:
-                kw_trainer.voted_scores(GT, positions, steps, thetas, votes, column[: stop - start])
+                compiled_or_plain(kw_trainer.voted_scores)(
+                    GT, positions, steps, thetas, votes, column[: stop - start]
+                )
                 out["voted"][start:stop, c] = column[: stop - start]
         return out
 

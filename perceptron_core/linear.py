@@ -1,6 +1,6 @@
 """The Khardon–Wachman perceptron family: one estimator, thin named variants.
 
-:class:`KWPerceptron` is SPEC §1: one compiled on-line loop with every switch
+:class:`KWPerceptron` is docs/algorithms.md §1: one compiled on-line loop with every switch
 of Khardon & Wachman (2007) — threshold, margin (``tau``), λ-trick (``lam``),
 α-bound (``alpha_bound``) — and one record per fit from which the last,
 longest-survivor, voted and averaged predictions all come. The classes at the
@@ -18,7 +18,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from perceptron_core import vectors
-from perceptron_core._jit import jit
+from perceptron_core._jit import compiled_or_plain, jit
 from perceptron_core._validation import (
     BOOLEAN,
     SEED,
@@ -74,7 +74,7 @@ def _linear_scores(X, W, theta, out):
 
 @hyperparameters
 class KWPerceptron(ClassifierMixin, BaseEstimator):
-    r"""The unified perceptron of Khardon & Wachman (2007), SPEC §1.
+    r"""The unified perceptron of Khardon & Wachman (2007), docs/algorithms.md §1.
 
     The classifier is :math:`\mathrm{sign}(\langle w, x\rangle - \theta)`. Each
     epoch visits the training examples in one fixed (optionally shuffled)
@@ -305,7 +305,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
     def _start(self, X, classes):
         """Fresh state for a new fit."""
         K = self._problems(classes)
-        self._start_state(X, K, lambda: vectors.squared_norms(X).mean())
+        self._start_state(X, K, lambda: compiled_or_plain(vectors.squared_norms)(X).mean())
         self._W = np.zeros((K, X.shape[1]))
         self._traced_X = None
 
@@ -372,7 +372,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
                 visit_kind, visit_score, epoch_updates, self._traces is not None)  # fmt: skip
 
     def _settings(self) -> tuple:
-        """SPEC §1's switches as the compiled decision reads them."""
+        """The switches (docs/algorithms.md §1.1) as the compiled decision reads them."""
         return (
             float(self.eta), float(self.C_), float(self.tau) * self.theta_init_, float(self.lam),
             kw_trainer.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound),
@@ -420,11 +420,14 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         Xk, Yk, counts, visit = X, Y, self._counts, self._order
         permuted_copy = permuted_copy and self.shuffle
         if permuted_copy:
-            Xk, Yk, counts, visit = X[visit], Y[:, visit], counts[:, visit], np.arange(m)
+            # C order, as the unpermuted arrays: numba would compile the loop again for the
+            # Fortran order that picking columns of several rows gives
+            Yk, counts = np.ascontiguousarray(Y[:, visit]), np.ascontiguousarray(counts[:, visit])
+            Xk, visit = X[visit], np.arange(m)
         n_before = self._n_upd.copy()
-        norms2 = vectors.squared_norms(Xk) if self.lam > 0 else np.zeros(0)
+        norms2 = compiled_or_plain(vectors.squared_norms)(Xk) if self.lam > 0 else np.zeros(0)
         model = (self._W, self._theta, counts, self._state, self._n_upd)
-        log = kw_trainer.run_epochs(
+        log = compiled_or_plain(kw_trainer.run_epochs)(
             Xk, Yk, visit, norms2, self._settings(), model, log, n_epochs, self._steps,
             kw_trainer.prefetch_distance(Xk, visit),
         )  # fmt: skip
@@ -500,7 +503,9 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
             return self._hyp.voted_scores(X, last, chunk_size)
         W, theta = self._hypothesis(mode)
         out = np.empty((len(X), W.shape[0]))
-        _linear_scores(X, np.ascontiguousarray(W), np.ascontiguousarray(theta), out)
+        compiled_or_plain(_linear_scores)(
+            X, np.ascontiguousarray(W), np.ascontiguousarray(theta), out
+        )
         return out
 
     def _labels(self, scores: np.ndarray) -> np.ndarray:
@@ -610,7 +615,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
 
 @hyperparameters
 class Perceptron(KWPerceptron):
-    r"""The classic perceptron with a threshold (Rosenblatt), SPEC §1 with no switch on.
+    r"""The classic perceptron with a threshold (Rosenblatt): the unified trainer, no switch on.
 
     Update on every mistake, :math:`w \leftarrow w + \eta y x`,
     :math:`\theta \leftarrow \theta - \eta y C`; predict with the last
@@ -643,7 +648,7 @@ class Perceptron(KWPerceptron):
 
 @hyperparameters
 class MarginPerceptron(KWPerceptron):
-    r"""The perceptron with margin (PAM, Krauth & Mézard), SPEC §2.
+    r"""The perceptron with margin (PAM, Krauth & Mézard; Khardon & Wachman 2007, section 2.4).
 
     Updates not only on mistakes but whenever
     :math:`|\langle w,x\rangle - \theta| \le \tau\,\theta_{init}`: examples

@@ -12,8 +12,8 @@ clear majority disagrees: a candidate for a flipped label) or *borderline*;
 NR boosting (:mod:`perceptron_core.boosting`) uses these categories to stop
 AdaBoost from chasing label noise.
 
-See SPEC §3 for every detail; the docstring of :class:`ParallelPerceptron`
-gives the rule.
+See docs/algorithms.md §6 for every detail and its sources; the docstring of
+:class:`ParallelPerceptron` gives the rule.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
-from perceptron_core._jit import jit
+from perceptron_core._jit import compiled_or_plain, jit
 from perceptron_core._online import RECORD_MODES, require_binary
 from perceptron_core._validation import (
     SEED,
@@ -177,7 +177,7 @@ class ParallelPerceptron(ClassifierMixin, BaseEstimator):
     (if it falls below 0 the band is empty and it grows back). It moves only
     after a pattern the committee gets right; the NR paper grows it when
     fewer than ``M*`` members fall inside the margin, and this code takes the
-    strictest reading, none (SPEC §3). The sum
+    strictest reading, none (docs/algorithms.md §6.1). The sum
     matters: with a mean, ``eta = 1e-3`` barely moves unit-norm weights.
     The committee is binary only (use ``OneVsRestClassifier`` for more
     classes).
@@ -313,7 +313,7 @@ class ParallelPerceptron(ClassifierMixin, BaseEstimator):
         W = rng.standard_normal((self.n_perceptrons, n + 1))
         W /= np.linalg.norm(W, axis=1, keepdims=True)
         record = RECORD_MODES[self.record]
-        gamma, eta, errors, gammas, etas, kinds, acts, history = _p_delta(
+        gamma, eta, errors, gammas, etas, kinds, acts, history = compiled_or_plain(_p_delta)(
             X, y_pm, s, W, float(self.gamma), float(self.eta), int(self.epochs), record
         )
         self.weights_ = W

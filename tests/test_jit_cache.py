@@ -1,9 +1,10 @@
-"""numba's on-disk cache follows every source file of the package, not only the function's own.
+"""numba's on-disk cache follows the source files compiled into a function, not only its own.
 
 The on-line driver compiles the rules' steps into itself; numba checks only
 the driver's file, so an edited rule would keep running the old compiled
-step. :func:`perceptron_core._jit.jit` drops a cached compilation when the
-package's sources changed since it was made.
+step. :func:`perceptron_core._jit.jit` drops a cached compilation when a
+file whose code it runs changed since it was made, and only then: an edit of
+the command line keeps every compilation.
 """
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ import sys
 import textwrap
 
 import pytest
+
+from perceptron_core import _jit
+from perceptron_core.engine import kw_trainer, online
+from perceptron_core.rules import NAMES
 
 MODULE = textwrap.dedent("""
     from perceptron_core._jit import jit
@@ -29,7 +34,7 @@ RUN = textwrap.dedent("""
     sys.path.insert(0, sys.argv[1])
     import perceptron_core._jit as _jit
     if sys.argv[2] == "changed":  # as if a rule file had been edited since the last run
-        _jit._sources_digest = lambda: "an edited rule"
+        _jit.sources_digest = lambda func: "an edited rule"
     import cached
     cached.add_one(1)
     print(json.dumps(sum(cached.add_one.stats.cache_hits.values())))
@@ -42,6 +47,21 @@ def _cache_hits(folder, sources: str) -> int:
     return json.loads(out.stdout)
 
 
+def _files(dispatcher) -> set[str]:
+    return {path.name for path in _jit._source_files(dispatcher.py_func, set())}
+
+
+def test_a_driver_follows_the_files_of_everything_it_compiles_in_and_nothing_else():
+    driver = _files(online.run_online)
+    assert {"online.py", "vectors.py", "trace.py", "__init__.py"} <= driver
+    assert {f"{name}.py" for name in NAMES} <= driver  # every rule's step is compiled in
+    assert {"cli.py", "linear.py", "kernel.py", "kw_trainer.py"}.isdisjoint(driver)
+    kw = _files(kw_trainer.run_epochs)
+    assert {"kw_trainer.py", "kw.py", "vectors.py", "trace.py"} <= kw
+    assert {"paum.py", "online.py", "cli.py"}.isdisjoint(kw)
+
+
+@pytest.mark.slow  # compiles from an empty numba cache
 def test_a_compilation_is_reused_until_a_source_file_of_the_package_changes(tmp_path):
     (tmp_path / "cached.py").write_text(MODULE)
     assert _cache_hits(tmp_path, "same") == 0  # compiled and cached
@@ -85,6 +105,7 @@ def compiled(tmp_path_factory):
     return compiled
 
 
+@pytest.mark.slow  # compiles from an empty numba cache
 def test_the_loops_compile_without_numbas_error_message_formatting(compiled):
     """A slice assignment in compiled code (``out[:] = w``) makes numba compile its
     shape-mismatch message, and with it its string formatting: on a fresh install that was
@@ -93,6 +114,7 @@ def test_the_loops_compile_without_numbas_error_message_formatting(compiled):
     assert not formatting
 
 
+@pytest.mark.slow  # compiles from an empty numba cache
 def test_no_loop_compiles_again_for_a_constant_argument(compiled):
     """A call that passes a variable still holding a constant (``n = 0; f(n)``) is typed
     with that literal, and numba compiles ``f`` once more for it: the KW driver's first

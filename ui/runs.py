@@ -5,8 +5,9 @@ request (same settings, same seed) never trains twice and always gives the
 same picture. Runs (:func:`app_logic.training.fit_run`) are cached with
 ``st.cache_resource`` (no copy per rerun, and the browser payload of a run
 is cached next to it, see :mod:`ui.player`); pages treat a
-:class:`~app_logic.training.Run` as read-only. A learner not yet compiled in
-this process compiles before its first run, under a spinner.
+:class:`~app_logic.training.Run` as read-only. A small run of a learner not
+yet compiled in this process trains uncompiled, with the same numbers; a
+larger one waits for its compilation, under a spinner.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from app_logic import training
 from app_logic.datasource import DataRequest, Dataset, make_dataset
 from app_logic.learners import LEARNERS
 from app_logic.training import Run, fit_run
+from perceptron_core._jit import uncompiled
 
 #: Runs kept for every session: each holds at most about 55 MB, so all of them under 1 GB.
 CACHED_RUNS = 16
@@ -37,10 +39,14 @@ def train(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray
           y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray) -> Run:  # fmt: skip
     """:func:`fit_run`, once per request and server process.
 
-    A learner that has not been compiled in this process yet compiles first,
-    under a spinner that says so (or waits for the background warm-up,
-    which may be compiling it right now).
+    A learner that has not been compiled in this process yet trains a small
+    run uncompiled (:func:`app_logic.training.runs_uncompiled`); for a larger
+    one it compiles first, under a spinner that says so (or waits for the
+    background warm-up, which may be compiling it right now).
     """
+    if training.runs_uncompiled(learner_key, X, epochs):
+        with uncompiled():
+            return _cached_run(learner_key, values, epochs, seed, X, y, X_test, y_test)
     if not training.WARMUP.ready(learner_key):
         with st.spinner(
             f"Compiling {LEARNERS[learner_key].title} for its first use on this server "

@@ -1,6 +1,6 @@
 """The one compiled on-line loop behind every Khardon–Wachman variant.
 
-:func:`run_epochs` implements SPEC §1 for ``K`` one-vs-rest binary problems at
+:func:`run_epochs` implements docs/algorithms.md §1 for ``K`` one-vs-rest binary problems at
 once: each example is read from memory once per visit and scored against all
 ``K`` weight vectors, so multi-class training costs one pass over the data per
 epoch. Everything a variant needs is a switch (``t_margin``, ``lam``,
@@ -40,7 +40,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from perceptron_core._jit import jit, jit_visit
+from perceptron_core._jit import jit, jit_visit, plain_stand_in
 from perceptron_core.rules import kw
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE
 from perceptron_core.vectors import copy_into, row_dot
@@ -92,7 +92,7 @@ def with_epoch_room(log, e):
 
 @jit_visit
 def note_update(c, j, a, kind, s, step, e, model, log):
-    """SPEC §1 step 3's bookkeeping: example ``j`` made the next update of problem ``c``.
+    """Step 3's bookkeeping (docs/algorithms.md §1.2): ``j`` made problem ``c``'s next update.
 
     Hypothesis ``k + 1`` starts with no vote and the survival tally restarts;
     the caller has already moved the weights (or the running scores of the
@@ -114,8 +114,8 @@ def note_update(c, j, a, kind, s, step, e, model, log):
 
 @jit_visit
 def note_correct(c, k, votes, state):
-    """SPEC §1 step 4: hypothesis ``k`` of problem ``c`` earns a vote (also when the
-    prediction is right only thanks to the λ-trick) and its survival tally grows.
+    """Step 4 of docs/algorithms.md §1.2: hypothesis ``k`` of problem ``c`` earns a vote (also
+    when the prediction is right only thanks to the λ-trick) and its survival tally grows.
     """
     votes[c, k] += 1
     state[c, 0] += 1
@@ -158,6 +158,11 @@ def _prefetch(typingctx, X, r, f):
     return types.void(X, r, f), codegen
 
 
+@plain_stand_in(_prefetch)
+def _no_prefetch(X, r, f):
+    """Uncompiled, nothing is prefetched: prefetching changes only the speed."""
+
+
 @jit
 def prefetch_row(X, r):
     """Start loading every cache line of row ``r`` of ``X`` (C-contiguous rows)."""
@@ -184,9 +189,9 @@ def prefetch_distance(X, order) -> int:
 
 @jit
 def _epoch(X, Y, order, norms2, settings, model, log, e, span):
-    """SPEC §1 over the visits ``order[p0:p1]`` of epoch ``e``, ``span = (step, visit0,
-    ahead, p0, p1)``; the record has room for ``p1 - p0`` more updates (a visit makes at
-    most one per problem).
+    """docs/algorithms.md §1 over the visits ``order[p0:p1]`` of epoch ``e``, ``span =
+    (step, visit0, ahead, p0, p1)``; the record has room for ``p1 - p0`` more updates (a
+    visit makes at most one per problem).
 
     No array is reallocated here, so LLVM keeps every array's address in a
     register for the whole segment (growing the records inside this loop cost
@@ -231,7 +236,7 @@ MIN_SEGMENT = 4096
 
 @jit
 def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, ahead):
-    """Run ``n_epochs`` epochs of SPEC §1 over ``X`` in the given ``order``.
+    """Run ``n_epochs`` epochs of docs/algorithms.md §1 over ``X`` in the given ``order``.
 
     Parameters
     ----------
@@ -344,4 +349,4 @@ def voted_scores(GT, positions, steps, thetas, votes, out):
             th = thetas[i]
             for r in range(R):
                 d = s[r] - th
-                out[r] += v * ((d > 0.0) - (d < 0.0))
+                out[r] += v * np.sign(d)  # not (d > 0) - (d < 0): NumPy's bools refuse it

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from perceptron_core import rules
-from perceptron_core._jit import jit
+from perceptron_core._jit import compiled_or_plain, jit
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 from perceptron_core.vectors import copy_into
 
@@ -64,7 +64,7 @@ def run(rule: str, X, Y, order, counts, model, hp, plan):
     """
     hp = tuple(float(v) for v in hp)
     hp += (0.0,) * (N_HYPER - len(hp))
-    return run_online(rules.number(rule), X, Y, order, counts, model, hp, plan)
+    return compiled_or_plain(run_online)(rules.number(rule), X, Y, order, counts, model, hp, plan)
 
 
 @jit

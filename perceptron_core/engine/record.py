@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from perceptron_core._jit import jit
+from perceptron_core._jit import compiled_or_plain, jit
 from perceptron_core.engine.kw_trainer import voted_scores, weighted_row_sum
 from perceptron_core.vectors import squared_norms
 
@@ -48,7 +48,7 @@ def _hashes(rows: np.ndarray) -> np.ndarray:
     words = rows.view(np.uint8).reshape(len(rows), -1)
     if words.shape[1] % 8 == 0:
         words = words.view(np.uint64)
-    return _row_hashes(words)
+    return compiled_or_plain(_row_hashes)(words)
 
 
 class SupportStore:
@@ -177,7 +177,7 @@ class HypothesisRecord:
         per_support = np.bincount(self.positions[c], weights=coef, minlength=len(self.support))
         used = np.flatnonzero(per_support)
         w = np.zeros(self.support.vectors.shape[1])
-        weighted_row_sum(self.support.vectors, used, per_support[used], w)
+        compiled_or_plain(weighted_row_sum)(self.support.vectors, used, per_support[used], w)
         return w, self.theta_init - self.C * coef.sum()
 
     def longest(self, c: int):
@@ -211,7 +211,7 @@ class HypothesisRecord:
     def _support_by_norm(self):
         """Support rows sorted by norm: ``(order, rank, squared norms in that order)``."""
         if "by_norm" not in self._cache:
-            norms2 = squared_norms(self.support.vectors)
+            norms2 = compiled_or_plain(squared_norms)(self.support.vectors)
             order = np.argsort(norms2, kind="stable")
             rank = np.empty_like(order)
             rank[order] = np.arange(len(order))
@@ -252,6 +252,7 @@ class HypothesisRecord:
             walks.append((c, positions, steps, thetas, self.votes[c]))
         GT = np.empty((n_support, min(chunk_size, m)))
         columns = np.empty((len(walks), min(chunk_size, m)))
+        walk_votes = compiled_or_plain(voted_scores)  # here: the pool's threads run it
         with ThreadPoolExecutor(min(len(walks), PREDICT_THREADS)) as pool:
             for start in range(0, m, chunk_size):
                 stop = min(start + chunk_size, m)
@@ -259,7 +260,7 @@ class HypothesisRecord:
                 width = stop - start
                 rows, rows_norms2 = np.arange(width), None
                 if integer:
-                    chunk_norms2 = squared_norms(chunk)
+                    chunk_norms2 = compiled_or_plain(squared_norms)(chunk)
                     rows = np.argsort(chunk_norms2, kind="stable")
                     chunk, rows_norms2 = chunk[rows], chunk_norms2[rows]
                 exact_products(self.support.vectors, order, support_norms2, chunk, rows_norms2,
@@ -267,7 +268,7 @@ class HypothesisRecord:
 
                 def walk(i, width=width):
                     _, positions, steps, thetas, votes = walks[i]
-                    voted_scores(GT[:, :width], positions, steps, thetas, votes,
+                    walk_votes(GT[:, :width], positions, steps, thetas, votes,
                                  columns[i, :width])  # fmt: skip
 
                 list(pool.map(walk, range(len(walks))))

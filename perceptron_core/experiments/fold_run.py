@@ -2,7 +2,7 @@
 
 :func:`run_fold` prepares what the grid kernel
 (:mod:`perceptron_core.experiments._grid_kernel`) needs, with KW's settings
-(SPEC §5): ``theta_init = C = mean ||x||^2`` of the training part,
+(docs/algorithms.md §9.1): ``theta_init = C = mean ||x||^2`` of the training part,
 ``eta = 0.1``, the training part permuted once (seeded) and visited in that
 order every epoch. It makes exactly the choices :class:`KWPerceptron` makes
 for ``KWPerceptron(tau=..., lam=..., alpha_bound=..., random_state=perm_seed)
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from perceptron_core import vectors
+from perceptron_core._jit import compiled_or_plain
 from perceptron_core.experiments._grid_kernel import MODES, run_grid
 from perceptron_core.experiments.grids import Settings
 
@@ -132,7 +133,7 @@ def run_fold(X, y, train, test, settings: Settings, perm_seed: int, *, epochs: i
     X_train = np.ascontiguousarray(X[train])
     # theta_init as KWPerceptron computes it: squared norms of the training
     # part in its given order, averaged by NumPy (pairwise summation).
-    theta_init = float(vectors.squared_norms(X_train).mean())
+    theta_init = float(compiled_or_plain(vectors.squared_norms)(X_train).mean())
     order = np.random.RandomState(perm_seed).permutation(len(train))
     Xp = np.ascontiguousarray(X_train[order])  # rows read in order: see linear.py
     yp = np.ascontiguousarray(y[train][order])
@@ -144,7 +145,7 @@ def run_fold(X, y, train, test, settings: Settings, perm_seed: int, *, epochs: i
     correct = np.zeros((len(settings), len(checkpoints), len(MODES)), dtype=np.int64)
     n_updates = np.zeros(len(settings), dtype=np.int64)
     grid = (float(eta), theta_init, theta_init, settings.tau, settings.lam, settings.alpha)
-    run_grid((Xp, yp, vectors.squared_norms(Xp)),
+    compiled_or_plain(run_grid)((Xp, yp, compiled_or_plain(vectors.squared_norms)(Xp)),
              (np.ascontiguousarray(G), np.ascontiguousarray(y[test])), grid, checkpoints,
              correct, n_updates, shortcut)  # fmt: skip
     KERNEL_CALLS += 1

@@ -1,4 +1,4 @@
-r"""The Perceptron Algorithm with Uneven Margins (PAUM), SPEC §2.
+r"""The Perceptron Algorithm with Uneven Margins (PAUM), docs/algorithms.md §2.
 
 Document categorisation has a rare positive class (a few hundred Reuters
 stories out of ten thousand) and is judged by how well the positives are
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from perceptron_core._jit import jit_visit
+from perceptron_core._jit import compiled_or_plain, jit_visit
 from perceptron_core._online import (
     EPOCHS,
     RANDOM_STATE,
@@ -208,7 +208,7 @@ class PAUMPerceptron(OnlineLinearClassifier):
 
     def _hyper(self, X):
         if self._R2 is None:  # R is fixed by the first batch
-            self._R2 = float(squared_norms(X).max()) if X.shape[0] else 0.0
+            self._R2 = float(compiled_or_plain(squared_norms)(X).max()) if X.shape[0] else 0.0
             self.R_ = float(np.sqrt(self._R2))
         return self.eta, self._R2, self.tau_neg, self.tau_pos, self.lam
 
