@@ -14,27 +14,54 @@ Examples
 array(['yes'], dtype='<U3')
 """
 
-from perceptron_core.average_algorithm import AverageAlgorithm
-from perceptron_core.boosting import AdaBoost, Bagging, NRBoost
-from perceptron_core.kernel import AveragedKernelPerceptron, KernelPerceptron
-from perceptron_core.linear import (
-    AveragedPerceptron,
-    KWPerceptron,
-    LongestSurvivorPerceptron,
-    MarginPerceptron,
-    Perceptron,
-    VotedPerceptron,
-)
-from perceptron_core.parallel import ParallelPerceptron
-from perceptron_core.rules.alma import ALMA
-from perceptron_core.rules.balanced_winnow import BalancedWinnow
-from perceptron_core.rules.passive_aggressive import PassiveAggressive
-from perceptron_core.rules.paum import PAUMPerceptron
-from perceptron_core.rules.pocket import PocketPerceptron
-from perceptron_core.rules.relative_update import RelativeUpdatePerceptron
-from perceptron_core.rules.thick_separator import ThickSeparatorPerceptron
-from perceptron_core.rules.winnow import Winnow, WinnowR, make_k_of_n_disjunction
-from perceptron_core.trace import EVENT_KINDS, Trace
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports on use
+    from perceptron_core.average_algorithm import AverageAlgorithm
+    from perceptron_core.boosting import AdaBoost, Bagging, NRBoost
+    from perceptron_core.kernel import AveragedKernelPerceptron, KernelPerceptron
+    from perceptron_core.linear import (
+        AveragedPerceptron,
+        KWPerceptron,
+        LongestSurvivorPerceptron,
+        MarginPerceptron,
+        Perceptron,
+        VotedPerceptron,
+    )
+    from perceptron_core.parallel import ParallelPerceptron
+    from perceptron_core.rules.alma import ALMA
+    from perceptron_core.rules.balanced_winnow import BalancedWinnow
+    from perceptron_core.rules.passive_aggressive import PassiveAggressive
+    from perceptron_core.rules.paum import PAUMPerceptron
+    from perceptron_core.rules.pocket import PocketPerceptron
+    from perceptron_core.rules.relative_update import RelativeUpdatePerceptron
+    from perceptron_core.rules.thick_separator import ThickSeparatorPerceptron
+    from perceptron_core.rules.winnow import Winnow, WinnowR, make_k_of_n_disjunction
+    from perceptron_core.trace import EVENT_KINDS, Trace
+
+#: Where each public name lives. Importing the estimators loads scikit-learn and numba
+#: (about a second), so the package imports each on first use: ``perceptron-lab --help``
+#: and the data-set code never pay for them.
+_EXPORTS = {
+    "AverageAlgorithm": "average_algorithm",
+    "AdaBoost": "boosting", "Bagging": "boosting", "NRBoost": "boosting",
+    "AveragedKernelPerceptron": "kernel", "KernelPerceptron": "kernel",
+    "AveragedPerceptron": "linear", "KWPerceptron": "linear",
+    "LongestSurvivorPerceptron": "linear", "MarginPerceptron": "linear",
+    "Perceptron": "linear", "VotedPerceptron": "linear",
+    "ParallelPerceptron": "parallel",
+    "ALMA": "rules.alma",
+    "BalancedWinnow": "rules.balanced_winnow",
+    "PassiveAggressive": "rules.passive_aggressive",
+    "PAUMPerceptron": "rules.paum",
+    "PocketPerceptron": "rules.pocket",
+    "RelativeUpdatePerceptron": "rules.relative_update",
+    "ThickSeparatorPerceptron": "rules.thick_separator",
+    "Winnow": "rules.winnow", "WinnowR": "rules.winnow",
+    "make_k_of_n_disjunction": "rules.winnow",
+    "EVENT_KINDS": "trace", "Trace": "trace",
+}
 
 __all__ = [
     "ALMA",
@@ -64,3 +91,16 @@ __all__ = [
     "make_k_of_n_disjunction",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """Import a public name's module on first access (PEP 562) and keep the name."""
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

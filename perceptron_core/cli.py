@@ -8,16 +8,19 @@ and a function that runs it and returns the exit status. To add one (say
     def _search_arguments(parser):
         parser.add_argument("--grid", ...)
 
-    @register("search", "run a parameter search (SPEC section 5)", _search_arguments)
+    @register("search", "run a parameter search (docs/algorithms.md §9.2)", _search_arguments)
     def run_search(args) -> int:
         ...
         return 0
 
 Heavy imports belong inside the run function, so ``perceptron-lab --help``
-stays fast. A :class:`ValueError` (including
+stays fast; the arguments function runs for ``perceptron-lab NAME --help`` too,
+so it must not load them either (a subcommand's arguments are added only when
+that subcommand is parsed). A :class:`ValueError` (including
 :class:`~perceptron_core.datasets.DataError`) raised by a run function is
 printed as ``perceptron-lab: error: <message>`` with exit status 1; other
-exceptions are bugs and show their traceback.
+exceptions are bugs and show their traceback. ``perceptron-lab --version``
+prints the installed version.
 
 Subcommands:
 
@@ -69,17 +72,82 @@ def register(name: str, help: str, add_arguments: Callable | None = None):
     return decorator
 
 
+def package_version() -> str:
+    """The installed distribution's version, else :data:`perceptron_core.__version__`.
+
+    Examples
+    --------
+    >>> from perceptron_core import __version__
+    >>> package_version() == __version__  # an editable install of this checkout
+    True
+    """
+    from importlib import metadata
+
+    try:
+        return metadata.version(PROG)
+    except metadata.PackageNotFoundError:  # run from a checkout that is not installed
+        from perceptron_core import __version__
+
+        return __version__
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: print ``perceptron-lab <version>`` and exit 0, like argparse's own
+    ``version`` action, but reading the version only when asked (the package metadata is
+    not free to read, and ``--help`` should not pay for it)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="print the program's version and exit"):  # fmt: skip
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{PROG} {package_version()}")
+        parser.exit()
+
+
+class _CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser that adds its arguments the first time it parses or prints.
+
+    One command line parses with one subcommand's parser, so building only that one keeps
+    ``perceptron-lab --help`` and every command from paying for the others (``generate``'s
+    alone is a parser per generator).
+    """
+
+    def __init__(self, *args, add_arguments: Callable | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._add_arguments = add_arguments
+
+    def _complete(self) -> None:
+        add, self._add_arguments = self._add_arguments, None
+        if add is not None:
+            add(self)
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._complete()
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        self._complete()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self._complete()
+        return super().format_help()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The parser with every registered subcommand."""
+    """The parser with every registered subcommand (each adds its arguments when used)."""
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Perceptron Lab from the command line: data sets, experiments, "
         "reproductions, the app. Run '%(prog)s COMMAND --help' for a command's options.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    parser.add_argument("--version", action=_VersionAction)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                parser_class=_CommandParser)
     for cmd in SUBCOMMANDS.values():
-        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help)
-        cmd.add_arguments(p)
+        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help,
+                           add_arguments=cmd.add_arguments)
         p.set_defaults(_run=cmd.run)
     return parser
 

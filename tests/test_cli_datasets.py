@@ -159,3 +159,68 @@ def test_module_runs_as_a_program():
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert "breast_cancer" in out.stdout and "digits" in out.stdout
+
+
+def test_version_prints_the_installed_version_and_exits_0(capsys):
+    from importlib import metadata
+
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out == f"perceptron-lab {metadata.version('perceptron-lab')}\n"
+
+
+def test_version_falls_back_to_the_package_when_not_installed(monkeypatch):
+    from importlib import metadata
+
+    import perceptron_core
+
+    def not_installed(name):
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "version", not_installed)
+    assert cli.package_version() == perceptron_core.__version__
+
+
+#: Prints every help page of the command, then the heavy libraries that got imported.
+HELP_PROBE = """
+import contextlib, io, sys
+from perceptron_core import cli
+from perceptron_core.datasets import list_datasets
+heavy = set(sys.argv[1].split(","))
+commands = [[]] + [[name] for name in cli.SUBCOMMANDS]
+commands += [["generate", spec.name] for spec in list_datasets("generator")]
+pages = []
+for command in commands:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+        cli.build_parser().parse_args([*command, "--help"])
+    pages.append(out.getvalue())
+assert all(page.startswith("usage: perceptron-lab") for page in pages), pages
+print(len(pages))
+print(sorted(m for m in sys.modules if m.split(".")[0] in heavy))
+"""
+
+
+def test_help_of_every_command_imports_no_heavy_library():
+    """``--help`` stays fast: scikit-learn, numba, SciPy, Streamlit, Plotly (and NumPy, pandas,
+    joblib behind them) load only when a command runs."""
+    heavy = "sklearn,numba,llvmlite,scipy,streamlit,plotly,numpy,pandas,joblib"
+    done = subprocess.run([sys.executable, "-c", HELP_PROBE, heavy], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    count, imported = done.stdout.splitlines()
+    assert int(count) == 1 + len(cli.SUBCOMMANDS) + len(list_datasets("generator"))
+    assert imported == "[]"
+
+
+def test_lazy_packages_export_what_they_list():
+    import perceptron_core
+    import perceptron_core.datasets as datasets
+    from perceptron_core.datasets import _common
+
+    for package in (perceptron_core, datasets):
+        assert sorted(package._EXPORTS) == sorted(package.__all__)
+        assert set(package.__all__) <= set(dir(package))
+    assert datasets.DataError is _common.DataError
+    assert not hasattr(perceptron_core, "NoSuchEstimator")

@@ -81,3 +81,4 @@ def test_a_csv_file_is_data(tmp_path):
     assert main(["search", str(data), "--folds", "3", "--epochs", "5", "--json", str(path),
                  *QUICK]) == 0
     assert {r["dataset"] for r in json.loads(path.read_text())} == {"toy.csv"}
+

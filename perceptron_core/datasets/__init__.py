@@ -24,27 +24,49 @@ Every problem with the input raises :class:`DataError` (a ``ValueError``)
 with a message meant for a person.
 """
 
-from ._common import DataError, FunctionTarget, GeneratedData, LinearTarget, Target
-from .breiman import make_ringnorm, make_threenorm, make_twonorm
-from .csvfile import CSVData, CSVLimits, load_csv
-from .idx import load_fashion_mnist, parse_idx, read_idx
-from .kw import KWTarget, kw_target, make_kw
-from .noise import (
-    add_feature_noise,
-    add_outliers,
-    flip_labels,
-    flip_labels_exact,
-    flip_near_boundary,
-)
-from .registry import DatasetInfo, DatasetSpec, Option, get_spec, list_datasets, load
-from .teaching import (
-    make_circles,
-    make_gaussians,
-    make_imbalanced,
-    make_moons,
-    make_separable,
-    make_xor,
-)
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports on use
+    from ._common import DataError, FunctionTarget, GeneratedData, LinearTarget, Target
+    from .breiman import make_ringnorm, make_threenorm, make_twonorm
+    from .csvfile import CSVData, CSVLimits, load_csv
+    from .idx import load_fashion_mnist, parse_idx, read_idx
+    from .kw import KWTarget, kw_target, make_kw
+    from .noise import (
+        add_feature_noise,
+        add_outliers,
+        flip_labels,
+        flip_labels_exact,
+        flip_near_boundary,
+    )
+    from .registry import DatasetInfo, DatasetSpec, Option, get_spec, list_datasets, load
+    from .teaching import (
+        make_circles,
+        make_gaussians,
+        make_imbalanced,
+        make_moons,
+        make_separable,
+        make_xor,
+    )
+
+#: The submodule of each public name. They are imported on first use, so the registry's
+#: table (:func:`list_datasets`, read by ``perceptron-lab generate --help``) loads without
+#: NumPy and scikit-learn.
+_EXPORTS = {
+    "DataError": "_common", "FunctionTarget": "_common", "GeneratedData": "_common",
+    "LinearTarget": "_common", "Target": "_common",
+    "make_ringnorm": "breiman", "make_threenorm": "breiman", "make_twonorm": "breiman",
+    "CSVData": "csvfile", "CSVLimits": "csvfile", "load_csv": "csvfile",
+    "load_fashion_mnist": "idx", "parse_idx": "idx", "read_idx": "idx",
+    "KWTarget": "kw", "kw_target": "kw", "make_kw": "kw",
+    "add_feature_noise": "noise", "add_outliers": "noise", "flip_labels": "noise",
+    "flip_labels_exact": "noise", "flip_near_boundary": "noise",
+    "DatasetInfo": "registry", "DatasetSpec": "registry", "Option": "registry",
+    "get_spec": "registry", "list_datasets": "registry", "load": "registry",
+    "make_circles": "teaching", "make_gaussians": "teaching", "make_imbalanced": "teaching",
+    "make_moons": "teaching", "make_separable": "teaching", "make_xor": "teaching",
+}
 
 __all__ = [
     "CSVData",
@@ -82,3 +104,16 @@ __all__ = [
     "parse_idx",
     "read_idx",
 ]
+
+
+def __getattr__(name: str):
+    """Import a public name's submodule on first access (PEP 562) and keep the name."""
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

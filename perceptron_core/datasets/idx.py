@@ -30,9 +30,6 @@ DEBIAN_FASHION_MNIST = Path("/usr/share/datasets/fashion-mnist")
 #: Environment variable naming a folder with the Fashion-MNIST idx files.
 FASHION_MNIST_ENV = "PERCEPTRON_LAB_FASHION_MNIST"
 
-#: The ten Fashion-MNIST classes, in label order 0..9.
-FASHION_MNIST_CLASSES = ("T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal",
-                         "Shirt", "Sneaker", "Bag", "Ankle boot")
 
 _TYPES = {0x08: ">u1", 0x09: ">i1", 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
 
@@ -178,7 +175,7 @@ def load_fashion_mnist(path=None, part: str = "all"):
     X : ndarray of shape (n, 784), uint8
         Pixel intensities 0..255, one flattened image per row.
     y : ndarray of shape (n,), int64
-        Class 0..9 (see :data:`FASHION_MNIST_CLASSES`).
+        Class 0..9 (see :data:`~perceptron_core.datasets.registry.FASHION_MNIST_CLASSES`).
 
     Examples
     --------

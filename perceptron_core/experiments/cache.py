@@ -32,6 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
+from perceptron_core.experiments.defaults import default_cache_dir
+
 #: Bump when the meaning of a stored result changes (kernel semantics, layout).
 #: 2: every file carries a digest of its arrays (``_CHECK``).
 CACHE_VERSION = 2
@@ -39,10 +41,6 @@ CACHE_VERSION = 2
 _CHECK = "_check"
 
 
-def default_cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/perceptron-lab/cells`` (``~/.cache/perceptron-lab/cells`` by default)."""
-    root = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(root) / "perceptron-lab" / "cells"
 
 
 def page_cache_dir() -> Path:

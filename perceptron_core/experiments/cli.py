@@ -32,7 +32,16 @@ import argparse
 import sys
 from pathlib import Path
 
-from perceptron_core.experiments.cache import default_cache_dir
+from perceptron_core.experiments.defaults import (
+    EPOCH_GRID,
+    KW_FEATURES,
+    KW_MARGINS,
+    KW_NOISE,
+    REPRODUCTION_TITLES,
+    SIZE_GRID,
+    SIZE_TAUS,
+    default_cache_dir,
+)
 
 
 def _floats(text: str) -> tuple[float, ...]:
@@ -181,8 +190,6 @@ def run_optimize(args) -> int:
 
 
 def _curve_arguments(parser):
-    from perceptron_core.experiments.curves import EPOCH_GRID, SIZE_GRID, SIZE_TAUS
-
     parser.add_argument("data", metavar="DATA", help="as for 'search'")
     parser.add_argument("--x", choices=("epochs", "size"), default="epochs",
                         help="accuracy against epochs (default) or against training-set size")
@@ -230,8 +237,6 @@ def run_curve(args) -> int:
 
 
 def _dominance_arguments(parser):
-    from perceptron_core.experiments.dominance import KW_FEATURES, KW_MARGINS, KW_NOISE
-
     parser.add_argument("--features", type=_ints, default=KW_FEATURES,
                         help="f values (default 50,200,500)")
     parser.add_argument("--margins", type=_floats, default=KW_MARGINS,
@@ -261,10 +266,9 @@ def run_dominance(args) -> int:
 
 
 def _reproduce_arguments(parser):
-    from perceptron_core.experiments.reproduce import REPRODUCTIONS
-
-    parser.add_argument("name", metavar="NAME", choices=list(REPRODUCTIONS),
-                        help="; ".join(f"{r.name}: {r.title}" for r in REPRODUCTIONS.values()))
+    parser.add_argument("name", metavar="NAME", choices=list(REPRODUCTION_TITLES),
+                        help="; ".join(f"{name}: {title}"
+                                       for name, title in REPRODUCTION_TITLES.items()))
     parser.add_argument("--svm", action="store_true", help="kw-table3: add the SVM reference")
     parser.add_argument("--repeats", type=int, default=10,
                         help="nr-table1: repetitions of the 10-fold cross-validation (10)")

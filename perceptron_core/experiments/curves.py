@@ -1,4 +1,4 @@
-"""Learning curves (KW section 3, SPEC §5): accuracy against epochs and against data size.
+"""Learning curves (docs/algorithms.md §9.5): accuracy against epochs and against data size.
 
 * :func:`epoch_curve`: cross-validated accuracy of the last hypothesis, the
   longest survivor, the voted and the averaged perceptron after 1, 2, 3, 5,
@@ -24,16 +24,10 @@ from perceptron_core.experiments.cv import (
     run_fold_cells,
 )
 from perceptron_core.experiments.data import Dataset
+from perceptron_core.experiments.defaults import EPOCH_GRID, SIZE_GRID, SIZE_TAUS
 from perceptron_core.experiments.folds import derive_seed
 from perceptron_core.experiments.grids import Settings
 from perceptron_core.experiments.tables import Table
-
-#: Checkpoint epochs of the epoch curve: about four per decade up to 1000.
-EPOCH_GRID = (1, 2, 3, 5, 7, 10, 20, 30, 50, 70, 100, 200, 300, 500, 700, 1000)
-#: Training-set sizes of the size curve.
-SIZE_GRID = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000)
-#: Margins of the size curve.
-SIZE_TAUS = (0.0, 0.125, 0.5, 1.0, 2.0)
 
 
 def tau_settings(taus) -> Settings:

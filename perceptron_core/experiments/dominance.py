@@ -3,7 +3,7 @@
 KW compare the voted perceptron, the longest survivor and the classical
 perceptron (the last hypothesis) over their whole artificial grid
 (``f`` in {50, 200, 500}, ``M`` in {0.05, 0.1, 0.25, 0.5, 0.75}, two data sets
-per cell; SPEC §4), per noise level ``N``. For each data set the three modes
+per cell; docs/algorithms.md §8.1), per noise level ``N``. For each data set the three modes
 come from the same runs (10-fold cross-validation, 100 epochs, one
 setting), and each pair is counted as a win, a loss or a tie of their
 cross-validated accuracies (compared as total correct test predictions, so a
@@ -22,13 +22,9 @@ import numpy as np
 from perceptron_core.experiments._grid_kernel import MODES
 from perceptron_core.experiments.cv import DEFAULT_OPTIONS, RunOptions, outer_folds, run_fold_cells
 from perceptron_core.experiments.data import Dataset, kw_sets
+from perceptron_core.experiments.defaults import KW_FEATURES, KW_MARGINS, KW_NOISE
 from perceptron_core.experiments.grids import Settings
 from perceptron_core.experiments.tables import Table
-
-#: KW's artificial grid.
-KW_FEATURES = (50, 200, 500)
-KW_MARGINS = (0.05, 0.1, 0.25, 0.5, 0.75)
-KW_NOISE = (0.0, 0.05, 0.1, 0.15, 0.25)
 
 #: The three comparisons, as (better, other).
 PAIRS = (("voted", "last"), ("voted", "longest"), ("longest", "last"))

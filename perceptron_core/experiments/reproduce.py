@@ -37,7 +37,7 @@ because the numbering is the only link between a name and its content:
                perceptron for comparison.
 =============  ==============================================================
 
-Every reproduction uses KW's settings (SPEC §5): ``eta = 0.1``,
+Every reproduction uses KW's settings (docs/algorithms.md §9.1): ``eta = 0.1``,
 ``theta_init = C = mean ||x||^2``, 100 epochs, the training part permuted
 once, 10-fold stratified cross-validation.
 """
@@ -49,11 +49,10 @@ from dataclasses import dataclass
 
 from perceptron_core.experiments.cv import DEFAULT_OPTIONS, RunOptions
 from perceptron_core.experiments.data import kw_sets, resolve
+from perceptron_core.experiments.defaults import KW_NOISE, REPRODUCTION_TITLES
 from perceptron_core.experiments.dominance import dominance_counts, kw_grid_sets
 from perceptron_core.experiments.tables import Table
 
-#: The noise levels of KW's artificial data.
-KW_NOISE = (0.0, 0.05, 0.1, 0.15, 0.25)
 #: KW's Table 4/6 data: f = 50 features, margin M = 0.05.
 TABLE4_DATA = {"n_features": 50, "margin": 0.05}
 
@@ -144,20 +143,13 @@ def _nr_table1(count, seed, options, repeats=10, **_):
     return [nr_comparison(repeats=repeats, seed=seed, options=options)]
 
 
-REPRODUCTIONS: dict[str, Reproduction] = {r.name: r for r in (
-    Reproduction("kw-table2", "dominance of last / longest / voted over the artificial grid",
-                 _table2, 2),
-    Reproduction("kw-table3", "parameter search on the UCI data sets", _table3),
-    Reproduction("kw-table4", "parameter search, artificial f=50, M=0.05, five noise levels",
-                 _table4, 10),
-    Reproduction("kw-table5", "parameter optimisation (double CV) on the UCI data sets",
-                 _table5),
-    Reproduction("kw-table6", "parameter optimisation (double CV), artificial f=50, M=0.05",
-                 _table6, 1),
-    Reproduction("kw-fig3", "accuracy against epochs 1..1000 for the four modes", _figure3, 2),
-    Reproduction("nr-table1", "NR boosting vs bagging/AdaBoost of parallel perceptrons",
-                 _nr_table1),
-)}
+#: Each reproduction's tables and its default count of data sets (when it has one).
+_RUNS = {"kw-table2": (_table2, 2), "kw-table3": (_table3,), "kw-table4": (_table4, 10),
+         "kw-table5": (_table5,), "kw-table6": (_table6, 1), "kw-fig3": (_figure3, 2),
+         "nr-table1": (_nr_table1,)}  # fmt: skip
+REPRODUCTIONS: dict[str, Reproduction] = {
+    name: Reproduction(name, title, *_RUNS[name]) for name, title in REPRODUCTION_TITLES.items()
+}
 
 
 def reproduce(name: str, count: int | None = None, seed: int = 0,
