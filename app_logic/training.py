@@ -6,32 +6,33 @@ final predictions and the test errors per epoch), refusing runs too long or
 too large for a browser to replay. The pages reach it through the cached
 :func:`ui.runs.train`, so the same request never trains twice.
 
-The learners' numba loops compile once per process (:data:`WARMUP`): the
-first page run compiles only the learner it shows, then the background
-thread compiles the others (in a child process first,
-:func:`compile_in_child`, then loaded from numba's cache); a learner picked
-before its turn compiles on first use.
+The learners' numba loops compile once per process (:data:`WARMUP`). Until
+a learner is compiled, a page trains a small run of it uncompiled
+(:func:`runs_uncompiled`: the same code as plain Python, the same numbers),
+so no page waits for numba after an install. After the first page the
+background thread compiles every learner (in a child process first when
+numba's cache is cold, :func:`compile_in_child`, then loaded from that
+cache); a larger run of a learner picked before its turn compiles it on
+first use.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from app_logic.datasource import MAX_ANIMATED_VISITS, DataRequest, make_dataset
 from app_logic.diagnostics import test_mistakes_per_epoch
 from app_logic.learners import LEARNERS, LINE
+from app_logic.lesson_studies import prepare_in_background
 from app_logic.timeline import Timeline
-from app_logic.warmup import Warmup
+from app_logic.warmup import Warmup, in_child_process
+from perceptron_core._jit import is_cached
 from perceptron_core.datasets import DataError
+from perceptron_core.engine import kw_trainer
 
-#: The app's folder (app.py, router.py, ui/, app_logic/), first on sys.path under streamlit run.
-APP_FOLDER = Path(__file__).resolve().parents[1]
 #: The most memory one run's replay may hold: every hypothesis (updates x features x 8 bytes)
 #: and every step. Building it (and the four predictors' scores) peaks at about 4.4 times
 #: that: the largest runs allowed peaked at 198 MB (ringnorm, 60 to 500 features). A crafted
@@ -164,57 +165,57 @@ def compile_learner(learner_key: str) -> None:
     fit_run(learner_key, defaults, 2, 0, data.X, data.y, data.X_test, data.y_test)
 
 
-#: The child process of :func:`compile_in_child`: argv is the app's folder, then the learners.
-_CHILD = """
-import os, sys, threading
-if hasattr(os, "nice"):
-    os.nice(19)  # only the CPU that pages and browsers leave
-def orphaned():  # stdin ends when the server process does: stop compiling for nobody
-    sys.stdin.read()
-    os._exit(0)
-threading.Thread(target=orphaned, daemon=True).start()
-sys.path.insert(0, sys.argv[1])
-from app_logic.training import compile_learner
-for key in sys.argv[2:]:
-    compile_learner(key)
-"""
+def compile_learners(*keys: str) -> None:
+    """:func:`compile_learner` for each of ``keys``, in turn (:func:`compile_in_child`)."""
+    for key in keys:
+        compile_learner(key)
 
 
 def compile_in_child(keys: list[str]) -> None:
-    """Compile ``keys`` into numba's on-disk cache in a child process at the lowest priority.
-
-    numba's compiler is Python that holds the GIL: in a thread of the server, the
-    background warm-up after an install slowed every page served meanwhile (the first
-    figure's Plotly script arrived 1.3-1.6 s into the frame instead of 0.3 s). In a child,
-    it takes only idle CPU, and this process then loads each learner from the cache.
-    The child stops when this process ends. Raises ``subprocess.CalledProcessError``
-    (with the child's output) when it fails.
+    """Compile ``keys`` into numba's on-disk cache in a child process at the lowest priority
+    (:func:`app_logic.warmup.in_child_process`); this process then loads them from the cache.
     """
-    command = [sys.executable, "-c", _CHILD, str(APP_FOLDER), *keys]
-    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.STDOUT}
-    with subprocess.Popen(command, text=True, **pipes) as child:
-        output = child.stdout.read()  # until the child ends; its stdin stays open till then
-    if child.returncode:
-        raise subprocess.CalledProcessError(child.returncode, command, output)
+    in_child_process("app_logic.training", "compile_learners", *keys)
 
 
 #: The learner of the app's first page (the playground's default in ui.learner_panel):
-#: ``app.py`` starts loading it (or compiling it) as the server starts.
+#: ``app.py`` starts loading it as the server starts, when numba's cache has it.
 FIRST_PAGE_LEARNER = "perceptron"
-#: Loading a learner from numba's cache takes about 0.2 s, compiling it 1 to 11 s.
-COLD_CACHE_SECONDS = 1.0
+#: The largest runs a page trains uncompiled while their learner is not compiled yet, in
+#: visits and in features. Uncompiled, a visit of 2-D data costs tens of microseconds
+#: (``benchmarks/bench_app.py``). Up to 3 features, a dot product adds its terms in the
+#: order the compiled loop does, so both give the same numbers; on longer rows the
+#: compiled loop may sum in vector lanes, and the last bits differ.
+UNCOMPILED_VISITS = 20_000
+UNCOMPILED_FEATURES = 3
+
+
+def first_page_learner_cached() -> bool:
+    """Whether numba's on-disk cache holds the first page's learner (the KW driver).
+
+    It does not right after an install, or after an edit of a file compiled into it.
+    """
+    return is_cached(kw_trainer.run_epochs)
+
+
+def runs_uncompiled(learner_key: str, X: np.ndarray, epochs: int) -> bool:
+    """Whether a page should train this run uncompiled rather than wait for a compilation:
+    its learner is not compiled in this process yet and the run is small (see
+    :data:`UNCOMPILED_VISITS`)."""
+    small = len(X) * epochs <= UNCOMPILED_VISITS and X.shape[1] <= UNCOMPILED_FEATURES
+    return small and not WARMUP.ready(learner_key)
 
 
 def _compile_ahead(keys: list[str]) -> None:
-    """:func:`compile_in_child`, unless the first page's learner came from a warm cache.
+    """:func:`compile_in_child`, unless numba's cache holds the first page's learner.
 
-    Then the others load here quicker than a child process starts (a child there
-    delayed the first figure after a restart by about 0.3 s).
+    Then the others load here quicker than a child process starts (a child
+    started then competes with the browser drawing the first figure).
     """
-    first = WARMUP.status().done.get(FIRST_PAGE_LEARNER)
-    if first is None or first.seconds >= COLD_CACHE_SECONDS:
+    if not first_page_learner_cached():
         compile_in_child(keys)
 
 
 #: This process's compilation of every learner in the menu, in menu order.
-WARMUP = Warmup(LEARNERS, compile_learner, _compile_ahead)
+#: After the learners, its thread prepares the lessons' studies (:mod:`app_logic.lesson_studies`).
+WARMUP = Warmup(LEARNERS, compile_learner, _compile_ahead, then=prepare_in_background)

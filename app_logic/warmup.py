@@ -16,7 +16,7 @@ once, whoever asks first:
 
 The background thread can first hand the learners nobody has asked for yet
 to ``compile_ahead``, which compiles them into numba's on-disk cache in
-another process (:func:`app_logic.training.compile_in_child`): numba's compiler is
+another process (:func:`in_child_process`): numba's compiler is
 Python that holds the GIL, so compiled in a thread of the server it slowed
 every page served meanwhile. The thread then only loads them from the cache.
 
@@ -31,12 +31,51 @@ means is the ``compile_one`` function it is given (see :mod:`app_logic.training`
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 log = logging.getLogger("perceptron_lab")
+
+#: The app's folder (app_logic/ is in it): the child process imports the app from there.
+APP_FOLDER = Path(__file__).resolve().parents[1]
+#: The child of :func:`in_child_process`: argv is the app's folder, a module, one of its
+#: functions, then the function's arguments.
+_CHILD = """
+import importlib, os, sys, threading
+if hasattr(os, "nice"):
+    os.nice(19)  # only the CPU that pages and browsers leave
+def orphaned():  # stdin ends when the server process does: stop working for nobody
+    sys.stdin.read()
+    os._exit(0)
+threading.Thread(target=orphaned, daemon=True).start()
+folder, module, function, *args = sys.argv[1:]
+sys.path.insert(0, folder)
+getattr(importlib.import_module(module), function)(*args)
+"""
+
+
+def in_child_process(module: str, function: str, *args: str) -> None:
+    """Run ``module.function(*args)`` of the app in a child process at the lowest priority,
+    and wait for it.
+
+    For the warm-up's work: numba's compiler is Python that holds the GIL, so
+    compiling in a thread of the server slowed every page served meanwhile; a
+    child takes only the CPU that pages and browsers leave, and fills numba's
+    on-disk cache (and the lessons' results) for this process to load. The child
+    stops when this process ends. Raises ``subprocess.CalledProcessError`` (with
+    the child's output) when it fails.
+    """
+    command = [sys.executable, "-c", _CHILD, str(APP_FOLDER), module, function, *args]
+    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.STDOUT}
+    with subprocess.Popen(command, text=True, **pipes) as child:
+        output = child.stdout.read()  # until the child ends; its stdin stays open till then
+    if child.returncode:
+        raise subprocess.CalledProcessError(child.returncode, command, output)
 
 
 @dataclass(frozen=True)
@@ -99,6 +138,10 @@ class Warmup:
         ``compile_ahead(keys)`` fills numba's cache for these learners elsewhere; the
         background thread calls it before it compiles them itself. Its failure is
         logged, and the thread compiles them as if it had not been called.
+    then : callable or None
+        ``then()`` is the background thread's last step, once every learner is done
+        (the app prepares the lessons' studies there, :mod:`app_logic.lesson_studies`).
+        Its failure is logged.
 
     Examples
     --------
@@ -113,10 +156,12 @@ class Warmup:
     """
 
     def __init__(self, keys: Iterable[str], compile_one: Callable[[str], object],
-                 compile_ahead: Callable[[list[str]], object] | None = None):  # fmt: skip
+                 compile_ahead: Callable[[list[str]], object] | None = None,
+                 then: Callable[[], object] | None = None):  # fmt: skip
         self.keys = tuple(keys)
         self._compile_one = compile_one
         self._compile_ahead = compile_ahead
+        self._then = then
         # One condition guards every field below; waiters wake when any learner finishes.
         self._changed = threading.Condition()
         self._claimed: set[str] = set()
@@ -202,6 +247,12 @@ class Warmup:
                     continue
                 self._claim(key)
             self._compile(key)
+        if self._then is not None:
+            self.wait()  # a learner a page claimed may still be compiling in its thread
+            try:
+                self._then()
+            except Exception:
+                log.exception("The warm-up's last step after the learners failed")
 
     def _compile(self, key: str) -> Compiled:
         """Compile a learner this thread has claimed, and record the outcome for everybody."""

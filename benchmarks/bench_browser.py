@@ -1,14 +1,16 @@
 """The playground in a real browser: step latency, play smoothness, first figure, a class of 30.
 
 Starts ``streamlit run app.py`` from this checkout on a free port and drives
-Debian's chromium with Playwright (issue 13's targets; reported, never
-asserted). Pick scenarios with flags; no flag runs all but ``--fresh``:
+Debian's chromium with Playwright (the playground's latency targets; reported,
+never asserted). Pick scenarios with flags; no flag runs all but ``--fresh``:
 
     python benchmarks/bench_browser.py --step --play       # one visitor
     python benchmarks/bench_browser.py --first             # server restart, warm numba cache
     python benchmarks/bench_browser.py --fresh             # a new venv: pip install, cold cache
     python benchmarks/bench_browser.py --class-size 30     # 30 sessions, staggered by 0.5 s
     python benchmarks/bench_browser.py --bytes             # payload sizes of the two big cases
+    python benchmarks/bench_browser.py --lessons           # warm, restart, each lesson's figure
+    python benchmarks/bench_browser.py --lessons --cold    # the same from empty caches
 
 How each number is taken:
 
@@ -33,6 +35,14 @@ How each number is taken:
   server RSS before and after the sessions opened; the CPU the server and
   the browser's processes spent from the first context's opening until
   every first figure was painted (and 2 s more).
+* lessons: ``perceptron-lab warm`` (unless ``--no-warm``; with ``--cold``
+  from empty caches, as after an install or an edit of the package), then
+  a server started fresh, and each of the 11 lessons opened in turn in a new page:
+  navigation start to the lesson's first figure painted (whichever comes
+  first: a Plotly chart's ``.main-svg`` laid out in the page, or the
+  playback component's first painted step, as in first figure), and to the
+  end of the page's run (Streamlit's running indicator gone), before the
+  next lesson opens.
 """
 
 from __future__ import annotations
@@ -393,6 +403,115 @@ def a_class(browser, size: int, clicks: int = 30, changes: int = 10) -> list[tup
         server.stop()
 
 
+#: In the page: whether a Plotly chart (st.plotly_chart) has drawn its SVG with a size.
+PLOTLY_PAINTED_JS = """() => [...document.querySelectorAll('.js-plotly-plot .main-svg')]
+    .some((e) => e.getBoundingClientRect().height > 0)"""
+#: In the page: whether Streamlit still runs the page's script (its status widget shows it).
+RUNNING_JS = "() => !!document.querySelector('[data-testid=\"stStatusWidget\"]')"
+
+
+def _lesson_pages() -> list[tuple[str, str]]:
+    """``(menu title, URL path)`` of every lesson, in menu order (Streamlit names the path)."""
+    from streamlit.source_util import page_icon_and_name
+
+    from ui.lesson import lessons
+
+    return [(title, page_icon_and_name(path)[1]) for path, title in lessons(ROOT / "lessons")]
+
+
+def _lesson_figure(page, url: str, timeout: float = 180) -> tuple[float, str, float]:
+    """Open a lesson: seconds from navigation to its first painted figure, which kind it was,
+    and seconds to the end of the page's run (its running indicator gone for 0.5 s)."""
+    start = time.perf_counter()
+    page.goto(url)
+    first, kind = None, ""
+    deadline = time.monotonic() + timeout
+    while first is None and time.monotonic() < deadline:
+        if page.evaluate(PLOTLY_PAINTED_JS):
+            first, kind = time.perf_counter() - start, "Plotly chart"
+            break
+        try:
+            if _frame(page).evaluate(PAINTED_JS):
+                first, kind = time.perf_counter() - start, "playback"
+                break
+        except (StopIteration, Exception):  # no component, or its frame is still loading
+            pass
+        time.sleep(0.02)
+    if first is None:
+        return float("nan"), f"no figure within {timeout:.0f} s", float("nan")
+    idle_since, done = None, float("nan")
+    while time.monotonic() < deadline:
+        now = time.perf_counter()
+        if page.evaluate(RUNNING_JS):
+            idle_since = None
+        elif idle_since is None:
+            idle_since = now
+        elif now - idle_since >= 0.5:
+            done = idle_since - start
+            break
+        time.sleep(0.05)
+    return first, kind, done
+
+
+def _sources_digest() -> str:
+    """SHA-256 of the app's and the package's Python files: an edit between ``warm`` and the
+    visits (others work in this tree) makes numba's cache and the prepared studies stale."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for folder in ("perceptron_core", "app_logic", "lessons", "ui"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def lesson_figures(browser, warm: bool, cold: bool) -> list[tuple[str, str]]:
+    """Each lesson's first figure on a freshly started server, after ``perceptron-lab warm``.
+
+    ``cold``: numba's cache and the app's cache folder start empty (new temporary
+    folders for both commands), as after an install or an edit of the package.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {"NUMBA_CACHE_DIR": f"{tmp}/numba", "XDG_CACHE_HOME": f"{tmp}/cache"} if cold else {}
+        return _lesson_figures(browser, warm, env)
+
+
+def _lesson_figures(browser, warm: bool, env: dict) -> list[tuple[str, str]]:
+    rows = []
+    sources = _sources_digest()
+    if env:
+        rows.append(("lessons: caches", "numba's and the app's start empty (NUMBA_CACHE_DIR, "
+                     "XDG_CACHE_HOME in a new temporary folder)"))
+    if warm:
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "perceptron_core.cli", "warm"], cwd=ROOT,
+                              env={**os.environ, **env}, capture_output=True, text=True,
+                              check=False)  # fmt: skip
+        rows.append(("lessons: perceptron-lab warm before the restart",
+                     f"{time.perf_counter() - start:.1f} s, exit status {done.returncode}"))
+    server = Server(env=env)
+    try:
+        firsts = []
+        for title, path in _lesson_pages():
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            try:
+                first, kind, done = _lesson_figure(page, f"{server.url}/{path}")
+            finally:
+                page.close()
+            firsts.append(first)
+            rows.append((f"lesson {title}",
+                         f"first figure {first:5.2f} s ({kind}); page run done {done:5.2f} s"))
+            print(*rows[-1], sep="  ", file=sys.stderr, flush=True)  # a long scenario: as it goes
+        rows.append(("lessons: slowest first figure, and how many within 5 s",
+                     f"{max(firsts):.2f} s; {sum(f <= 5 for f in firsts)} of {len(firsts)}"))
+        rows.append(("lessons: a source file changed during the scenario",
+                     "yes: numba's cache or the prepared studies may have been stale"
+                     if _sources_digest() != sources else "no"))
+    finally:
+        server.stop()
+    return rows
+
+
 def payload_bytes() -> list[tuple[str, str]]:
     """Bytes sent for 2-D 1,000 points x 100 epochs and for the 60,000-point projection."""
     import numpy as np
@@ -440,11 +559,17 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="first figure after a fresh install")
     parser.add_argument("--class-size", type=int, default=0, help="sessions of the class scenario")
     parser.add_argument("--bytes", action="store_true", help="payload sizes")
+    parser.add_argument("--lessons", action="store_true",
+                        help="each lesson's first figure after warm and a restart")
+    parser.add_argument("--no-warm", action="store_true",
+                        help="--lessons without running perceptron-lab warm first")
+    parser.add_argument("--cold", action="store_true",
+                        help="--lessons from empty caches (numba's and the app's), then warm")
     parser.add_argument("--clicks", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=3, help="turns of --first (ours, floor)")
     args = parser.parse_args()
     everything = not (args.step or args.play or args.first or args.fresh or args.class_size
-                      or args.bytes)  # fmt: skip
+                      or args.bytes or args.lessons)  # fmt: skip
     rows = [("machine", f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")]
     if everything or args.bytes:
         rows += payload_bytes()
@@ -466,6 +591,8 @@ def main() -> None:
                 server.stop()
         if everything or args.class_size:
             rows += a_class(browser, args.class_size or 30)
+        if everything or args.lessons:
+            rows += lesson_figures(browser, warm=not args.no_warm, cold=args.cold)
         if args.fresh:
             rows += fresh_install(browser)
         browser.close()

@@ -16,10 +16,9 @@ import streamlit as st
 from app_logic.datasource import DataRequest
 from app_logic.diagnostics import novikoff_bound
 from app_logic.payload.extras import Panel, Progress, Text
+from app_logic.studies_basics import SWEEP_POINTS, SWEEP_SETS
 from app_logic.style import BLACK, BLUE, VERMILLION, Show
 from lessons._basics import at_end, seed_control
-from perceptron_core import Perceptron
-from perceptron_core.datasets import make_separable
 from perceptron_core.rules import kw
 from ui.lesson import (
     CHART_CONFIG,
@@ -30,15 +29,10 @@ from ui.lesson import (
     stage,
     try_this,
 )
+from ui.studies import lesson_study
 
 PREFIX = "l02_"
 EPOCHS = 30
-#: The research sweep: margins of the 2-D separable sets, sets per margin, points per set.
-SWEEP_MARGINS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4)
-SWEEP_SETS, SWEEP_POINTS = 8, 300
-#: Enough epochs for every sweep run to reach an epoch without updates (the engine
-#: adds the update-free rest at once, so a generous cap costs nothing).
-SWEEP_EPOCHS = 5_000
 
 
 def bound_box(run, data) -> list[Panel]:
@@ -69,55 +63,6 @@ def bound_box(run, data) -> list[Panel]:
             ],
         )
     ]
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def sweep(seed: int) -> pd.DataFrame:
-    """Observed updates and Novikoff's bound for :data:`SWEEP_SETS` sets per margin.
-
-    Set ``i`` of every margin is ``make_separable(SWEEP_POINTS, margin,
-    random_state=seed * 1000 + i)``, trained by the plain perceptron
-    (η = 0.1, θ_init = C = mean ‖x‖²) until an epoch without updates.
-    """
-    rows = []
-    for margin in SWEEP_MARGINS:
-        for i in range(SWEEP_SETS):
-            set_seed = seed * 1000 + i
-            X, y, _, target = make_separable(SWEEP_POINTS, margin, random_state=set_seed)
-            clf = Perceptron(epochs=SWEEP_EPOCHS, random_state=set_seed).fit(X, y)
-            if clf.updates_per_epoch_[-1] != 0:
-                raise ValueError(f"A run with margin {margin} did not converge.")
-            bound, _, gamma = novikoff_bound(
-                X,
-                y,
-                np.asarray(target.w),
-                float(target.theta),
-                clf.eta,
-                clf.C_,
-                clf.theta_init_,
-            )
-            rows.append(
-                {"margin": margin, "gamma": gamma, "updates": clf.n_updates_, "bound": bound}
-            )
-    runs = pd.DataFrame(rows)
-    runs["share"] = runs["updates"] / runs["bound"]
-    table = runs.groupby("margin", as_index=False).agg(
-        gamma=("gamma", "mean"),
-        mean_updates=("updates", "mean"),
-        most_updates=("updates", "max"),
-        bound=("bound", "mean"),
-        largest_share=("share", "max"),
-    )
-    return table.rename(
-        columns={
-            "margin": "gap of the generator",
-            "gamma": "γ (mean)",
-            "mean_updates": "updates (mean)",
-            "most_updates": "updates (most)",
-            "bound": "bound (mean)",
-            "largest_share": "largest updates ÷ bound",
-        }
-    ).round({"γ (mean)": 3, "updates (mean)": 1, "bound (mean)": 0, "largest updates ÷ bound": 3})
 
 
 def sweep_figure(table: pd.DataFrame) -> go.Figure:
@@ -275,7 +220,7 @@ margin shrinks. Computed live for 2-D sets of
     "Symposium on the Mathematical Theory of Automata 12, 615–622 (1962); Y. Li, H. Zaragoza, "
     "R. Herbrich, J. Shawe-Taylor and J. Kandola, “The perceptron algorithm with uneven "
     "margins”, ICML 2002, 379–386.",
-    compute=lambda: sweep(seed),
+    compute=lambda: lesson_study("l02_sweep", seed=seed),  # app_logic.studies_basics.sweep
     caption=f"{SWEEP_SETS} sets of {SWEEP_POINTS} points per gap (seeds {seed * 1000}–"
     f"{seed * 1000 + SWEEP_SETS - 1}, from the data seed above), plain perceptron "
     "(η = 0.1, θ_init = C = mean ‖x‖²) trained until an epoch without updates; γ and the "

@@ -13,21 +13,13 @@ import streamlit as st
 from app_logic.learners import KW_SWITCHES_OFF, MODES
 from app_logic.payload.extras import Accuracies, Panel, Text
 from app_logic.style import Show
-from lessons._basics import (
-    accuracy,
-    at_end,
-    kw_caption,
-    kw_cross_validated,
-    noisy_line,
-    seed_control,
-)
+from lessons._basics import accuracy, at_end, kw_caption, noisy_line, seed_control
 from perceptron_core.engine import kw_trainer
 from perceptron_core.engine.record import HypothesisRecord
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from ui.studies import lesson_study
 
 PREFIX = "l04_"
-#: Label-noise levels of the research table (KW's grid has 0 to 0.25).
-NOISE_LEVELS = (0.0, 0.05, 0.15, 0.25)
 
 
 def four_predictors(run, data) -> list[Panel]:
@@ -176,7 +168,8 @@ comparison, without a margin, computed live:
     "Y. Freund and R. E. Schapire, “Large margin classification using the perceptron "
     "algorithm”, Machine Learning 37(3), 277–296 (1999); R. Khardon and G. Wachman, "
     "“Noise tolerant variants of the perceptron algorithm”, JMLR 8, 227–248 (2007).",
-    compute=lambda: kw_cross_validated(NOISE_LEVELS, (0.0,), seed).drop(columns="margin τ"),
+    # app_logic.studies_basics.kw_cross_validated at its PREDICTOR_NOISE, τ = 0
+    compute=lambda: lesson_study("l04_predictors", seed=seed).drop(columns="margin τ"),
     caption=kw_caption(seed) + " Plain perceptron (no margin); the four columns come from "
     "the same runs.",
 )

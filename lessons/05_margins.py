@@ -15,21 +15,13 @@ import streamlit as st
 from app_logic.payload.extras import Panel, Text, Value
 from app_logic.style import Show
 from app_logic.timeline import MARGIN, MISTAKE
-from lessons._basics import (
-    at_end,
-    kw_caption,
-    kw_cross_validated,
-    line_accuracies,
-    noisy_line,
-    seed_control,
-)
+from lessons._basics import at_end, kw_caption, line_accuracies, noisy_line, seed_control
 from perceptron_core.rules import kw, thick_separator
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from ui.studies import lesson_study
 
 PREFIX = "l05_"
 NOISE = 0.1
-#: Research table: label-noise levels and margins τ (a part of KW's grid).
-NOISE_LEVELS, TAUS = (0.05, 0.15), (0.0, 0.125, 0.5, 1.0)
 LEARNER_KEYS = {"Perceptron with margin (PAM)": "margin", "Thick separator": "thick"}
 
 
@@ -207,7 +199,8 @@ Their comparison for a few margins, computed live:
     "R. Khardon and G. Wachman, “Noise tolerant variants of the perceptron algorithm”, "
     "JMLR 8, 227–248 (2007); W. Krauth and M. Mézard, “Learning algorithms with optimal "
     "stability in neural networks”, J. Phys. A 20, L745 (1987).",
-    compute=lambda: kw_cross_validated(NOISE_LEVELS, TAUS, seed),
+    # app_logic.studies_basics.kw_cross_validated at its MARGIN_NOISE and MARGIN_TAUS
+    compute=lambda: lesson_study("l05_margins", seed=seed),
     caption=kw_caption(seed),
 )
 if table is not None:

@@ -16,14 +16,15 @@ import streamlit as st
 
 from app_logic.datasource import DataRequest
 from app_logic.payload.extras import Curves, Panel, Text, Value
+from app_logic.studies_variants import PAUM_FOLDS, PAUM_MARGINS, PAUM_SAMPLES
 from app_logic.style import Show
 from lessons._basics import at_end, seed_control
 from lessons._charts import one_decimal
-from perceptron_core.experiments import RunOptions, paum_study, resolve
 from perceptron_core.metrics import average_precision, precision_recall_curve
 from perceptron_core.rules import paum
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 from ui.runs import get_dataset
+from ui.studies import lesson_study
 
 PREFIX = "l06_"
 N_SAMPLES = 630  # half of them train, half test
@@ -31,8 +32,6 @@ RATIOS = {"1 : 10": 1 / 11, "1 : 20": 1 / 21, "1 : 40": 1 / 41}
 #: Margins offered, in units of R² (one update moves the bias by η R²).
 TAU_POS = (0.0, 0.1, 0.25, 0.5, 1.0, 2.0)
 TAU_NEG = (-0.5, -0.25, 0.0, 0.1)
-STUDY_SAMPLES, STUDY_FOLDS = 1050, 10
-STUDY_MARGINS = ((0.0, 0.0), (0.1, 0.1), (0.0, 0.25), (0.0, 1.0), (-0.25, 1.0), (0.0, 2.0))
 
 
 def rare_request(seed: int, rate: float) -> DataRequest:
@@ -94,28 +93,10 @@ def ranking_numbers(run, data) -> list[Panel]:
     ]  # fmt: skip
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def study(seed: int, rate: float) -> pd.DataFrame:
-    """The PAUM study on a larger imbalanced set: cross-validated metrics, percent.
-
-    :func:`perceptron_core.experiments.paum_study` with margins in units of
-    R², :data:`STUDY_FOLDS`-fold stratified cross-validation.
-    """
-    data = resolve(f"imbalanced:n={STUDY_SAMPLES},positive_rate={rate}", seed=seed)[0]
-    table = paum_study(
-        data, STUDY_MARGINS, n_folds=STUDY_FOLDS, seed=seed, options=RunOptions(jobs=1)
-    )
-    frame = pd.DataFrame(table.records).pivot(index="learner", columns="column", values="value")
-    order = [f"PAUM({a:g}, {b:g})" for a, b in STUDY_MARGINS]
-    order += ["KW perceptron (last)", "KW perceptron (voted)"]
-    columns = ["recall", "precision", "F1", "MAP", "accuracy"]
-    return frame.loc[order, columns].round(1).rename_axis(None, axis=1).reset_index()
-
-
 def study_summary(table: pd.DataFrame) -> str:
     """One sentence from the study: what the largest positive margin did to recall and MAP."""
     even = table.iloc[0]
-    uneven = table.iloc[len(STUDY_MARGINS) - 1]
+    uneven = table.iloc[len(PAUM_MARGINS) - 1]
     return (
         f"From {even['learner']} to {uneven['learner']}: recall "
         f"**{even['recall']:.1f}% → {uneven['recall']:.1f}%**, precision "
@@ -260,9 +241,9 @@ change its bias. Their study, small and live, on this lesson's clouds
 """,
     "Y. Li, H. Zaragoza, R. Herbrich, J. Shawe-Taylor and J. Kandola, “The perceptron "
     "algorithm with uneven margins”, ICML 2002, 379–386.",
-    compute=lambda: one_decimal(study(seed, RATIOS[ratio])),
-    caption=f"Computed live: {STUDY_SAMPLES} points at {ratio}, seed {seed}, "
-    f"{STUDY_FOLDS}-fold stratified cross-validation (perceptron_core.experiments.paum_study); "
+    compute=lambda: one_decimal(lesson_study("l06_paum", seed=seed, rate=RATIOS[ratio])),
+    caption=f"Computed live: {PAUM_SAMPLES} points at {ratio}, seed {seed}, "
+    f"{PAUM_FOLDS}-fold stratified cross-validation (perceptron_core.experiments.paum_study); "
     "PAUM(τ₋₁, τ₊₁) in units of R², the KW perceptron as the even-margin reference. Accuracy "
     "is there to show how little it says.",
 )

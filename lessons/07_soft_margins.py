@@ -18,22 +18,22 @@ import streamlit as st
 
 from app_logic.learners import KW_SWITCHES_OFF
 from app_logic.payload.extras import Panel, Value
+from app_logic.studies_basics import KW_FEATURES, KW_FOLDS, KW_MARGIN
+from app_logic.studies_variants import (
+    SWITCH_ALPHAS,
+    SWITCH_COLUMNS,
+    SWITCH_LAMS,
+    SWITCH_SETS,
+    SWITCH_TAUS,
+)
 from app_logic.style import Show
 from app_logic.timeline import BLOCKED, RESCUED, UPDATE_KINDS
-from lessons._basics import (
-    KW_FEATURES,
-    KW_FOLDS,
-    KW_MARGIN,
-    at_end,
-    line_accuracies,
-    noisy_line,
-    seed_control,
-)
+from lessons._basics import at_end, line_accuracies, noisy_line, seed_control
 from lessons._charts import one_decimal
-from perceptron_core.experiments import RunOptions, kw_sets, kw_settings, parameter_search
 from perceptron_core.rules import kw
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 from ui.runs import get_dataset
+from ui.studies import lesson_study
 
 PREFIX = "l07_"
 NOISE = 0.15
@@ -45,11 +45,6 @@ FORMS = {
 }
 LAMS = (0.0, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0)
 ALPHAS = (0, 1, 2, 3, 5, 10, 20)  # 0: no bound
-#: Research grid: KW's λ and α values (a part of their grid), τ for comparison.
-STUDY_NOISE = (0.05, 0.15)
-STUDY_TAUS, STUDY_LAMS, STUDY_ALPHAS = (0.0, 0.5, 1.0), (0.0, 0.25, 1.0, 4.0), (None, 20, 5)
-STUDY_COLUMNS = {"nothing": "nothing", "lam": "best λ", "alpha": "best α", "tau": "best τ"}
-STUDY_SETS = 2
 
 
 def settings_for(form: str, strength: float, mean_sq_norm: float) -> tuple[str, dict]:
@@ -95,33 +90,6 @@ def last_pass(run, data) -> list[Panel]:
     ]  # fmt: skip
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def switch_study(seed: int) -> pd.DataFrame:
-    """KW's comparison of the switches, small: the best cross-validated accuracy per switch.
-
-    For each noise level, :data:`STUDY_SETS` of KW's artificial data sets
-    (f = 50, M = 0.1, 600 examples) from ``seed``; every setting of a small
-    τ×λ and τ×α grid in 10-fold cross-validation with KW's settings; a
-    column is the best setting with its switch on (KW's parameter search,
-    :meth:`perceptron_core.experiments.SearchResult.table`), for the last
-    hypothesis.
-    """
-    grid = kw_settings(STUDY_TAUS, STUDY_LAMS, STUDY_ALPHAS)
-    sets = [
-        d
-        for noise in STUDY_NOISE
-        for d in kw_sets(KW_FEATURES, KW_MARGIN, noise, STUDY_SETS, seed)
-    ]
-    result = parameter_search(sets, grid, n_folds=KW_FOLDS, seed=seed, options=RunOptions(jobs=1))
-    table = result.table("switches", group_by=("noise",), columns=tuple(STUDY_COLUMNS),
-                         modes=("last",))  # fmt: skip
-    frame = pd.DataFrame(table.records).pivot(index="noise", columns="column", values="accuracy")
-    frame = frame[list(STUDY_COLUMNS)].rename(columns=STUDY_COLUMNS).round(1)
-    frame = frame.rename_axis(None, axis=1).reset_index()
-    frame["noise"] = [f"{n:.0%}" for n in frame["noise"]]  # a label, not a number to round
-    return frame.rename(columns={"noise": "label noise N"})
-
-
 def listed(values) -> str:
     """Grid values as a person writes them: ``(0.25, 1.0)`` -> ``"0.25, 1"``."""
     return ", ".join(f"{v:g}" for v in values)
@@ -132,7 +100,7 @@ def gains(table: pd.DataFrame) -> str:
     levels = ", ".join(table["label noise N"])
     parts = [
         f"{name} **{', '.join(f'{g:+.1f}' for g in table[name] - table['nothing'])}**"
-        for name in list(STUDY_COLUMNS.values())[1:]
+        for name in list(SWITCH_COLUMNS.values())[1:]
     ]
     return f"Points gained over no switch at N = {levels}: " + "; ".join(parts) + "."
 
@@ -276,11 +244,11 @@ live (accuracy of the last hypothesis in %, the best setting of each switch):
     "R. Khardon and G. Wachman, “Noise tolerant variants of the perceptron algorithm”, "
     "JMLR 8, 227–248 (2007); Y. Li et al., “The perceptron algorithm with uneven margins”, "
     "ICML 2002 (the kernel form).",
-    compute=lambda: one_decimal(switch_study(seed)),
-    caption=f"Computed live: {STUDY_SETS} data sets of KW's artificial data per row "
+    compute=lambda: one_decimal(lesson_study("l07_switches", seed=seed)),
+    caption=f"Computed live: {SWITCH_SETS} data sets of KW's artificial data per row "
     f"(f = {KW_FEATURES}, M = {KW_MARGIN}, 600 examples, seed {seed}), {KW_FOLDS}-fold "
-    f"cross-validation, η = 0.1, 100 epochs; λ ∈ {{{listed(STUDY_LAMS[1:])}}}, "
-    f"α ∈ {{{listed(STUDY_ALPHAS[1:])}}}, τ ∈ {{{listed(STUDY_TAUS[1:])}}}; each column is the "
+    f"cross-validation, η = 0.1, 100 epochs; λ ∈ {{{listed(SWITCH_LAMS[1:])}}}, "
+    f"α ∈ {{{listed(SWITCH_ALPHAS[1:])}}}, τ ∈ {{{listed(SWITCH_TAUS[1:])}}}; each column is the "
     "best of its switch's settings on the test "
     "folds themselves, so it is optimistic (lesson 11 shows the honest way).",
 )

@@ -12,18 +12,18 @@ with ``l08_``.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from app_logic.datasource import DataRequest
 from app_logic.payload.extras import Panel, Text, Value
+from app_logic.studies_variants import DIGITS_EPOCHS, DIGITS_TRAIN
 from app_logic.style import Show
 from app_logic.timeline import UPDATE_KINDS
 from lessons._basics import at_end, seed_control
 from lessons._charts import one_decimal
-from perceptron_core.datasets import load
-from perceptron_core.kernel import KernelPerceptron, _dual_epoch
+from perceptron_core.kernel import _dual_epoch
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from ui.studies import lesson_study
 
 PREFIX = "l08_"
 DATA = {"XOR": "xor", "Two circles": "circles"}
@@ -31,8 +31,6 @@ KERNELS = {"Gaussian (rbf)": "rbf", "Polynomial": "poly", "Linear": "linear"}
 GAMMAS = (0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 DEGREES = (1, 2, 3, 4, 6)
 EPOCHS = 20
-#: Research: digits, the first TRAIN rows of a seeded permutation train, the rest test.
-TRAIN, STUDY_EPOCHS, STUDY_DEGREES = 1000, 10, (1, 2, 3, 4, 5)
 
 
 def support_numbers(run, data) -> list[Panel]:
@@ -68,38 +66,6 @@ def support_numbers(run, data) -> list[Panel]:
             ],
         )
     ]  # fmt: skip
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def digits_study(seed: int) -> pd.DataFrame:
-    """Polynomial kernels of growing degree on the digits, against an SVM with the same kernel.
-
-    Pixels scaled to [0, 1]; kernel ``(<x,x'>/16 + 1)^d``; the kernel
-    perceptron trains :data:`STUDY_EPOCHS` epochs one-vs-rest (10 classes)
-    and gives its last, voted and averaged predictors from one run; the SVM
-    is scikit-learn's ``SVC(C=10)`` with the same kernel.
-    """
-    from sklearn.svm import SVC  # scikit-learn only for this reference
-
-    X, y, _ = load("digits")
-    X = X / 16.0
-    order = np.random.default_rng(seed).permutation(len(y))
-    train, test = order[:TRAIN], order[TRAIN:]
-    kernel = {"kernel": "poly", "gamma": 1 / 16, "coef0": 1.0}
-    rows = []
-    for degree in STUDY_DEGREES:
-        clf = KernelPerceptron(degree=degree, epochs=STUDY_EPOCHS, random_state=seed, **kernel)
-        predictions = clf.fit(X[train], y[train]).predict_all(X[test])
-        svm = SVC(C=10.0, degree=degree, **kernel).fit(X[train], y[train])
-        rows.append(
-            {"degree d": degree}
-            | {m: round(100 * float(np.mean(predictions[m] == y[test])), 1)
-               for m in ("last", "voted", "averaged")}
-            | {"support examples": len(clf.support_),
-               "SVM": round(100 * svm.score(X[test], y[test]), 1),
-               "SVM support vectors": int(svm.n_support_.sum())}
-        )  # fmt: skip
-    return pd.DataFrame(rows)
 
 
 lesson_header(
@@ -224,10 +190,10 @@ scikit-learn's small 8×8 digits, live (test accuracy in %):
     "Y. Freund and R. E. Schapire, “Large margin classification using the perceptron "
     "algorithm”, Machine Learning 37(3), 277–296 (1999); M. A. Aizerman, E. M. Braverman "
     "and L. I. Rozonoer, Automation and Remote Control 25 (1964) (the kernel perceptron).",
-    compute=lambda: one_decimal(digits_study(seed)),
-    caption=f"Computed live: 1,797 digits (10 classes, one-vs-rest), {TRAIN} for training "
+    compute=lambda: one_decimal(lesson_study("l08_digits", seed=seed)),
+    caption=f"Computed live: 1,797 digits (10 classes, one-vs-rest), {DIGITS_TRAIN} for training "
     f"and the rest for testing (permutation seed {seed}); kernel (⟨x,x'⟩/16 + 1)^d on pixels "
-    f"in [0, 1]; {STUDY_EPOCHS} epochs, η = 0.1; *support examples* counts the training "
+    f"in [0, 1]; {DIGITS_EPOCHS} epochs, η = 0.1; *support examples* counts the training "
     "points with a_j > 0 for some class (perceptron_core.kernel.KernelPerceptron). SVM: "
     "scikit-learn's SVC(C = 10) with the same kernel.",
 )

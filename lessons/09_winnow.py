@@ -15,63 +15,17 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from app_logic.studies_winnow import DRAWS, N_TEST, NS, learners
 from app_logic.style import BLUE, GREY, ORANGE, VERMILLION
 from lessons._basics import seed_control
 from lessons._charts import one_decimal, small_chart
-from perceptron_core import Perceptron, Winnow, make_k_of_n_disjunction
-from perceptron_core.experiments import derive_seed
 from perceptron_core.rules import winnow
 from ui.lesson import CHART_CONFIG, check_question, lesson_header, research, show_code, try_this
+from ui.studies import lesson_study
 
 PREFIX = "l09_"
-NS = (16, 32, 64, 128, 256, 512, 1024)
 KS = (1, 2, 3, 5, 8)
 PASSES = (500, 1000, 2000, 4000)
-DRAWS = 3  # data sets per n; the chart shows their mean
-N_TEST = 1000
-
-
-def draw(n: int, k: int, m: int, seed: int, r: int):
-    """Draw ``r`` of the data for ``n`` features: ``m`` training and N_TEST test rows.
-
-    Returns ``X, y, X_test, y_test, relevant`` (the indices of the k features).
-    """
-    X, y, relevant = make_k_of_n_disjunction(
-        n, k, m + N_TEST, random_state=derive_seed(seed, "kofn", n, r), return_relevant=True
-    )
-    return X[:m], y[:m], X[m:], y[m:], relevant
-
-
-def learners() -> dict:
-    """Both learners for one on-line pass in the order drawn: no shuffle, one epoch."""
-    return {
-        "Winnow": Winnow(epochs=1, shuffle=False),
-        "Perceptron": Perceptron(epochs=1, shuffle=False),
-    }
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def mistakes_vs_n(k: int, m: int, seed: int) -> pd.DataFrame:
-    """Mistakes in one pass over ``m`` examples, and test accuracy after it, for every n.
-
-    Each row is the mean over :data:`DRAWS` data sets; the bound column is
-    Winnow's ``2 + 3k(1 + log2 n)`` (:class:`perceptron_core.Winnow`).
-    """
-    rows = []
-    for n in NS:
-        runs = {name: [] for name in learners()}
-        for r in range(DRAWS):
-            X, y, X_test, y_test, _ = draw(n, k, m, seed, r)
-            for name, clf in learners().items():
-                clf.fit(X, y)
-                runs[name].append((clf.n_updates_, clf.score(X_test, y_test)))
-        row = {"n features": n, "Winnow bound": 2 + 3 * k * (1 + np.log2(n))}
-        for name, values in runs.items():
-            mistakes, accuracy = np.mean(values, axis=0)
-            row[f"{name} mistakes"] = round(float(mistakes), 1)
-            row[f"{name} test accuracy"] = f"{accuracy:.1%}"
-        rows.append(row)
-    return pd.DataFrame(rows).round({"Winnow bound": 1})
 
 
 def mistakes_figure(table: pd.DataFrame) -> go.Figure:
@@ -92,17 +46,6 @@ def mistakes_figure(table: pd.DataFrame) -> go.Figure:
         {"title": "n (features; all but k irrelevant)", "type": "log", "tickvals": list(NS)},
         {"title": "mistakes in one on-line pass"},
     )
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def final_weights(n: int, k: int, m: int, seed: int) -> dict:
-    """``w_i / θ`` of both learners after the pass on the first draw, and the relevant mask."""
-    X, y, _, _, relevant = draw(n, k, m, seed, 0)
-    out = {"relevant": np.isin(np.arange(n), relevant)}
-    for name, clf in learners().items():
-        clf.fit(X, y)
-        out[name] = clf.coef_[0] / -clf.intercept_[0]  # the threshold is θ = -intercept
-    return out
 
 
 def weights_figure(weights: dict) -> go.Figure:
@@ -187,8 +130,7 @@ with cols[1]:
     )  # fmt: skip
 with cols[2]:
     seed = seed_control(PREFIX)
-with st.spinner("Running both learners for every n…"):
-    table = mistakes_vs_n(k, m, seed)
+table = lesson_study("l09_mistakes", k=k, m=m, seed=seed)  # prepared by perceptron-lab warm
 st.plotly_chart(
     mistakes_figure(table), width="stretch", config=CHART_CONFIG, key=f"{PREFIX}mistakes"
 )
@@ -196,7 +138,8 @@ n_shown = st.select_slider(
     "Weights after the pass for n =", options=NS, value=256, key=f"{PREFIX}n",
 )  # fmt: skip
 st.plotly_chart(
-    weights_figure(final_weights(n_shown, k, m, seed)), width="stretch", config=CHART_CONFIG,
+    weights_figure(lesson_study("l09_weights", n=n_shown, k=k, m=m, seed=seed)),
+    width="stretch", config=CHART_CONFIG,
     key=f"{PREFIX}weights",
 )  # fmt: skip
 

@@ -12,28 +12,24 @@ start with ``l10_``.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from app_logic.datasource import DataRequest
 from app_logic.payload.extras import Panel, Text, Value
+from app_logic.studies_variants import NR_FOLDS, NR_PROBLEM
 from app_logic.style import Show
 from lessons._basics import at_end, seed_control
 from lessons._charts import one_decimal
 from perceptron_core.boosting import NRBoost
-from perceptron_core.experiments import RunOptions, nr_comparison
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import _p_delta
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from ui.studies import lesson_study
 
 PREFIX = "l10_"
 NOISE = (0.0, 0.05, 0.1, 0.2, 0.3)
 COMMITTEES = (1, 3, 5, 7)
 EPOCHS = 250
-#: Research: the NR protocol, small (one problem, one repeat, 5 folds).
-STUDY_PROBLEM, STUDY_NOISE, STUDY_FOLDS = "twonorm", (0.0, 0.1, 0.2, 0.3), 5
-STUDY_COLUMNS = ("PP", "PP bagging", "PP boosting", "NR boosting", "flag precision",
-                 "flag recall")  # fmt: skip
 
 
 def noisy_clouds(seed: int, noise: float) -> DataRequest:
@@ -73,25 +69,6 @@ def flag_numbers(run, data) -> list[Panel]:
             ],
         )
     ]  # fmt: skip
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def nr_study(seed: int) -> pd.DataFrame:
-    """Test accuracy (%) of one PP, bagging, AdaBoost and NR boosting per noise level.
-
-    :func:`perceptron_core.experiments.nr_comparison` on one problem with
-    one repeat of :data:`STUDY_FOLDS`-fold stratified cross-validation; the
-    flag columns score the first NR round's "noisy" flags against the
-    flipped labels.
-    """
-    table = nr_comparison(
-        repeats=1, noise=STUDY_NOISE, problems=(STUDY_PROBLEM,), n_folds=STUDY_FOLDS,
-        seed=seed, options=RunOptions(jobs=1),
-    )  # fmt: skip
-    frame = pd.DataFrame(table.records).pivot(index="noise", columns="column", values="accuracy")
-    frame = frame[list(STUDY_COLUMNS)].round(1).rename_axis(None, axis=1).reset_index()
-    frame["noise"] = [f"{n:.0%}" for n in frame["noise"]]  # a label, not a number to round
-    return frame.rename(columns={"noise": "label noise"})
 
 
 lesson_header(
@@ -244,8 +221,8 @@ and live (test accuracy in %, clean test folds):
     "786–795 (2008) (the p-delta rule only); I. Cantador and J. R. Dorronsoro, “Boosting "
     "parallel perceptrons for "
     "label noise reduction in classification problems”, IWINAC 2005, LNCS 3562, 586–593.",
-    compute=lambda: one_decimal(nr_study(seed)),
-    caption=f"Computed live: {STUDY_PROBLEM}, 300 examples, one repeat of {STUDY_FOLDS}-fold "
+    compute=lambda: one_decimal(lesson_study("l10_nr", seed=seed)),
+    caption=f"Computed live: {NR_PROBLEM}, 300 examples, one repeat of {NR_FOLDS}-fold "
     "stratified cross-validation (seed "
     f"{seed}), exactly that share of each training part flipped; committees of 3, 250 epochs, "
     "10 members or rounds (perceptron_core.experiments.nr_comparison). Flag precision and "

@@ -14,103 +14,20 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
-from sklearn.model_selection import train_test_split
 
+from app_logic.studies_honest import FIXED_TAU, N_INNER, N_SPLITS, TAUS
 from app_logic.style import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION
 from lessons._basics import seed_control
 from lessons._charts import small_chart
-from perceptron_core import KWPerceptron
-from perceptron_core.datasets import load
-from perceptron_core.experiments import (
-    RunOptions,
-    choose,
-    derive_seed,
-    kw_settings,
-    make_dataset,
-    parameter_optimisation,
-    parameter_search,
-    run_fold,
-    t_interval,
-)
-from perceptron_core.experiments.fold_run import as_plus_minus
+from perceptron_core.experiments import t_interval
 from perceptron_core.experiments.optimize import OptimisationResult
 from perceptron_core.experiments.stats import t_interval as t_interval_source
 from ui.lesson import CHART_CONFIG, check_question, lesson_header, research, show_code, try_this
+from ui.studies import lesson_study
 
 PREFIX = "l11_"
-N_DATA, N_FRESH, N_SPLITS, N_INNER = 300, 5000, 40, 5
-KW_DATA = {"n_features": 50, "margin": 0.1, "noise": 0.1}
-TAUS = (0.0, 0.125, 0.25, 0.5, 1.0, 2.0)
-FIXED_TAU = 0.5
 TEST_SHARES = (0.1, 0.2, 0.3, 0.5)
 FOLDS = (5, 10, 20)
-GRID = kw_settings(TAUS, (0.0,), (None,))
-FIXED = GRID.index(FIXED_TAU, 0.0, None)
-LAST = 0  # the last hypothesis: MODES[0]
-DATA_LABEL = "lesson 11"  # the experiments derive their fold seeds from it
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def estimates(test_share: float, k: int, seed: int) -> dict:
-    """Compute every estimate on one data set drawn from ``seed`` (a few seconds at most).
-
-    Returns a dict (``st.cache_data`` pickles it, so no class of this page)
-    of accuracies in [0, 1]:
-
-    ``single_fixed``, ``single_best`` : arrays of shape (N_SPLITS,)
-        Test accuracy of each single split: with τ fixed, and with the τ that
-        did best on that split's own test part.
-    ``cv_folds``, ``double_folds`` : arrays of shape (k,)
-        Fold accuracies of k-fold CV with τ fixed, and of double CV.
-    ``search_best`` : float
-        The best cross-validated accuracy over the τ grid (the parameter search).
-    ``double_choices`` : list of float
-        The τ each outer fold of the double CV chose.
-    ``fresh_fixed``, ``fresh_chosen`` : float
-        Accuracy on N_FRESH new examples of τ fixed and of the τ chosen by
-        k-fold CV (``chosen_tau``), each trained on all N_DATA examples.
-
-    The data are the first :data:`N_DATA` of :data:`N_DATA` + :data:`N_FRESH`
-    examples of one KW generator run; the rest only measure the truth.
-    Training follows KW (η = 0.1, θ_init = C = mean ‖x‖², 100 epochs, the
-    last hypothesis); every split and permutation is seeded from ``seed``.
-    """
-    X, y, _ = load("kw", n_samples=N_DATA + N_FRESH, random_state=seed, **KW_DATA)
-    X_fresh, y_fresh, X, y = X[N_DATA:], y[N_DATA:], X[:N_DATA], y[:N_DATA]
-    y_pm = as_plus_minus(y)
-    single = []
-    for i in range(N_SPLITS):
-        train, test = train_test_split(
-            np.arange(N_DATA), test_size=test_share, stratify=y,
-            random_state=derive_seed(seed, "split", i) % 2**31,
-        )  # fmt: skip
-        single.append(run_fold(X, y_pm, train, test, GRID, derive_seed(seed, "perm", i))
-                      .accuracy[:, -1, LAST])  # fmt: skip
-    single = np.array(single)  # (splits, settings)
-    data = [make_dataset(DATA_LABEL, X, y)]
-    options = RunOptions(jobs=1)  # a Streamlit session is a thread; each fold is one call
-    search = parameter_search(data, GRID, n_folds=k, seed=seed, options=options)
-    cv = search.fold_accuracy[0, :, :, -1, LAST]  # (folds, settings)
-    best = choose(cv.mean(axis=0), GRID, "tau", include_inactive=True)
-    double: OptimisationResult = parameter_optimisation(
-        data, GRID, n_folds=k, n_inner=N_INNER, seed=seed, options=options
-    )
-    double_folds, picks = double.fold_values(0, "tau", "last")
-
-    def fresh(tau: float) -> float:
-        return KWPerceptron(tau=tau, random_state=seed).fit(X, y).score(X_fresh, y_fresh)
-
-    return {
-        "single_fixed": single[:, FIXED],
-        "single_best": single.max(axis=1),
-        "cv_folds": cv[:, FIXED],
-        "double_folds": double_folds,
-        "search_best": float(cv.mean(axis=0)[best]),
-        "double_choices": [float(GRID.tau[p]) for p in picks],
-        "fresh_fixed": fresh(FIXED_TAU),
-        "fresh_chosen": fresh(float(GRID.tau[best])),
-        "chosen_tau": float(GRID.tau[best]),
-    }
 
 
 def estimates_figure(est: dict, test_share: float, k: int) -> go.Figure:
@@ -218,8 +135,8 @@ with cols[1]:
     k = st.select_slider("Folds k", options=FOLDS, value=10, key=f"{PREFIX}k")
 with cols[2]:
     seed = seed_control(PREFIX)
-with st.spinner("Training every split and fold…"):
-    est = estimates(test_share, k, seed)
+# app_logic.studies_honest.estimates, prepared by perceptron-lab warm for the first view
+est = lesson_study("l11_estimates", test_share=test_share, k=k, seed=seed)
 st.plotly_chart(
     estimates_figure(est, test_share, k), width="stretch", config=CHART_CONFIG,
     key=f"{PREFIX}figure",

@@ -33,7 +33,6 @@ import importlib
 import os
 import re
 import sys
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -69,6 +68,8 @@ def streamlit_settings(config_text: str) -> dict[str, str]:
     >>> streamlit_settings("[runner]\\nmagicEnabled = false")
     {'STREAMLIT_RUNNER_MAGIC_ENABLED': 'false'}
     """
+    import tomllib  # here, not at the top: ``perceptron-lab --help`` need not load it
+
     settings = {}
     for section, options in tomllib.loads(config_text).items():
         for name, value in options.items():
@@ -173,7 +174,8 @@ def _warm_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_warm(args: argparse.Namespace) -> int:
-    """Compile the app's learners one after the other and say what each cost."""
+    """Compile the app's learners one after the other, then prepare every lesson's study
+    (:mod:`app_logic.lesson_studies`), and say what each cost."""
     training = _load_training(_app_folder())
     from app_logic.learners import LEARNERS
     from app_logic.warmup import Warmup
@@ -194,7 +196,21 @@ def run_warm(args: argparse.Namespace) -> int:
     status = warmup.status()
     print(f"{len(keys) - len(status.failed)} of {len(keys)} learners ready in "
           f"{status.seconds:.1f} s; numba keeps them in its cache for the next process.")
-    return 1 if status.failed else 0
+    if args.learners is not None:  # a list of learners asks for those only, not the lessons
+        return 1 if status.failed else 0
+    # Then what the lessons compute: their studies, which also compiles their own code.
+    from app_logic.lesson_studies import cache_folder, prepare_lessons
+
+    print(f"{'lesson study':18s} {'seconds':>8s}", flush=True)
+    studies = []
+    for study in prepare_lessons():
+        studies.append(study)
+        note = f"FAILED: {study.error}" if study.error else study.source
+        print(f"{study.name:18s} {study.seconds:8.2f}  {note}", flush=True)
+    failed = sum(study.error is not None for study in studies)
+    print(f"{len(studies) - failed} of {len(studies)} lesson studies ready in "
+          f"{sum(study.seconds for study in studies):.1f} s; kept in {cache_folder()}.")
+    return 1 if status.failed or failed else 0
 
 
 def register_app_commands(register) -> None:

@@ -171,7 +171,8 @@ def test_lesson_8_support_points_are_the_kernel_perceptrons():
 
 
 def test_lesson_9_mistake_table_is_recomputed_from_the_draws():
-    lesson = _module("09_winnow")
+    from app_logic import studies_winnow as lesson  # the lesson's draws and constants
+
     at = _run("09_winnow")
     table = at.dataframe[0].value
     n = lesson.NS[2]
@@ -210,7 +211,8 @@ def test_lesson_10_flags_are_scored_against_the_flips():
 
 
 def test_lesson_11_cv_interval_is_the_parameter_search():
-    lesson = _module("11_choosing_parameters")
+    from app_logic import studies_honest as lesson  # the lesson's data and grid
+
     at = _run("11_choosing_parameters")
     shown = {}
     for seed in (0, 5):

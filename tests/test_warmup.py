@@ -165,21 +165,32 @@ def gated_app(monkeypatch):
     warmup.wait(PATIENCE)
 
 
-def test_first_page_shows_its_figure_while_other_learners_compile_in_the_background(gated_app):
+def test_first_page_trains_uncompiled_while_the_learners_compile_in_the_background(gated_app):
     at, warmup, compiler = gated_app
     at.run()  # would time out if the page waited for "kw" (its gate is shut)
     assert not at.exception and not at.error
     assert _shown_learner(at) == "perceptron"
-    assert compiler.threads["perceptron"] != "perceptron-lab-warmup"  # the page compiled it
     assert compiler.started["kw"].wait(PATIENCE)  # the background started after the page
-    assert compiler.threads["kw"] == "perceptron-lab-warmup"
+    # the page compiled nothing: the background compiled its learner, then got to "kw"
+    assert compiler.threads == dict.fromkeys(["perceptron", "kw"], "perceptron-lab-warmup")
     assert not warmup.ready("kw")
 
 
-def test_picking_the_learner_being_compiled_waits_for_it_then_draws(gated_app):
+def test_a_small_run_of_the_learner_being_compiled_does_not_wait_for_it(gated_app):
     at, warmup, compiler = gated_app
     at.run()
     assert compiler.started["kw"].wait(PATIENCE)
+    at.selectbox(key="pg_learner").set_value("kw").run()  # would time out if it waited
+    assert not at.exception and not at.error
+    assert _shown_learner(at) == "kw"
+    assert not warmup.ready("kw") and compiler.calls["kw"] == 1
+
+
+def test_a_large_run_of_the_learner_being_compiled_waits_for_it_then_draws(gated_app):
+    at, warmup, compiler = gated_app
+    at.run()
+    assert compiler.started["kw"].wait(PATIENCE)
+    at.selectbox(key="pg_data").set_value("twonorm").run()  # 20 features: too many uncompiled
     picked = at.selectbox(key="pg_learner").set_value("kw")
     thread, _ = _in_thread(picked.run)
     thread.join(0.5)
@@ -234,6 +245,7 @@ def test_when_the_other_process_fails_the_background_compiles_everything_itself(
     assert compiler.calls == Counter({"a": 1, "b": 1})
 
 
+@pytest.mark.slow  # compiles from an empty numba cache
 def test_the_child_process_fills_numbas_cache_and_this_process_then_only_loads(
     tmp_path, monkeypatch
 ):
@@ -264,10 +276,11 @@ def _running(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow  # compiles from an empty numba cache
 def test_the_child_stops_compiling_when_the_server_process_ends(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # cold: 10 s of work for the child
     server = subprocess.Popen([sys.executable, "-c", SERVER_WITH_CHILD], stdout=subprocess.PIPE,
-                              text=True, env=env, cwd=app_logic.training.APP_FOLDER)  # fmt: skip
+                              text=True, env=env, cwd=app_logic.warmup.APP_FOLDER)  # fmt: skip
     child = int(server.stdout.readline())
     time.sleep(1)
     server.kill()

@@ -222,8 +222,9 @@ def research(finding: str, reference: str, compute: Callable | None = None,
     compute : callable, optional
         Returns what to show beside the finding (a DataFrame, a dict of
         name -> number, or a Plotly figure), computed live from
-        ``perceptron_core``; cache it with ``st.cache_data``. Never typed-in
-        figures.
+        ``perceptron_core``: a study that takes seconds through
+        :func:`ui.studies.lesson_study` (prepared ahead, else computed under a
+        progress bar). Never typed-in figures.
     caption : str
         How the live numbers were computed (data, seed, settings).
 
@@ -235,8 +236,8 @@ def research(finding: str, reference: str, compute: Callable | None = None,
     st.markdown(finding)
     result = None
     if compute is not None:
-        with st.spinner("Computing the numbers live…"):
-            result = attempt("Computing the numbers", compute)
+        # no spinner: a study shows its own progress bar (ui.studies), the rest is instant
+        result = attempt("Computing the numbers", compute)
         if isinstance(result, dict):
             cols = st.columns(min(len(result), 4) or 1)
             for i, (name, value) in enumerate(result.items()):

@@ -1,0 +1,77 @@
+"""Lesson 9's runs: Winnow against the perceptron on k-of-n disjunctions as n grows.
+
+The data are boolean and labelled by a disjunction of ``k`` of their ``n``
+features. :func:`mistakes_vs_n` counts the mistakes of one on-line pass of
+both learners for every n of :data:`NS` (the lesson's first figure);
+:func:`final_weights` gives the weights they end with for one n. Every
+draw is seeded from ``seed``; the lesson reads both through
+:mod:`app_logic.lesson_studies`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from app_logic.progress import Progress, quietly
+from perceptron_core import Perceptron, Winnow, make_k_of_n_disjunction
+from perceptron_core.experiments import derive_seed
+
+NS = (16, 32, 64, 128, 256, 512, 1024)
+DRAWS = 3  # data sets per n; the chart shows their mean
+N_TEST = 1000
+
+
+def draw(n: int, k: int, m: int, seed: int, r: int):
+    """Draw ``r`` of the data for ``n`` features: ``m`` training and N_TEST test rows.
+
+    Returns ``X, y, X_test, y_test, relevant`` (the indices of the k features).
+    """
+    X, y, relevant = make_k_of_n_disjunction(
+        n, k, m + N_TEST, random_state=derive_seed(seed, "kofn", n, r), return_relevant=True
+    )
+    return X[:m], y[:m], X[m:], y[m:], relevant
+
+
+def learners() -> dict:
+    """Both learners for one on-line pass in the order drawn: no shuffle, one epoch."""
+    return {
+        "Winnow": Winnow(epochs=1, shuffle=False),
+        "Perceptron": Perceptron(epochs=1, shuffle=False),
+    }
+
+
+def mistakes_vs_n(k: int, m: int, seed: int, progress: Progress = quietly) -> pd.DataFrame:
+    """Mistakes in one pass over ``m`` examples, and test accuracy after it, for every n.
+
+    Each row is the mean over :data:`DRAWS` data sets; the bound column is
+    Winnow's ``2 + 3k(1 + log2 n)`` (:class:`perceptron_core.Winnow`).
+    """
+    rows = []
+    for i, n in enumerate(NS):
+        runs = {name: [] for name in learners()}
+        for r in range(DRAWS):
+            progress((i * DRAWS + r) / (len(NS) * DRAWS),
+                     f"n = {n} features, data set {r + 1} of {DRAWS}")  # fmt: skip
+            X, y, X_test, y_test, _ = draw(n, k, m, seed, r)
+            for name, clf in learners().items():
+                clf.fit(X, y)
+                runs[name].append((clf.n_updates_, clf.score(X_test, y_test)))
+        row = {"n features": n, "Winnow bound": 2 + 3 * k * (1 + np.log2(n))}
+        for name, values in runs.items():
+            mistakes, accuracy = np.mean(values, axis=0)
+            row[f"{name} mistakes"] = round(float(mistakes), 1)
+            row[f"{name} test accuracy"] = f"{accuracy:.1%}"
+        rows.append(row)
+    return pd.DataFrame(rows).round({"Winnow bound": 1})
+
+
+def final_weights(n: int, k: int, m: int, seed: int, progress: Progress = quietly) -> dict:
+    """``w_i / θ`` of both learners after the pass on the first draw, and the relevant mask."""
+    X, y, _, _, relevant = draw(n, k, m, seed, 0)
+    out = {"relevant": np.isin(np.arange(n), relevant)}
+    for i, (name, clf) in enumerate(learners().items()):
+        progress(i / 2, f"one pass of {name} over n = {n} features")
+        clf.fit(X, y)
+        out[name] = clf.coef_[0] / -clf.intercept_[0]  # the threshold is θ = -intercept
+    return out
