@@ -101,6 +101,7 @@ def test_the_first_page_learner_is_the_playgrounds_default():
     assert FIRST_PAGE_LEARNER == default
 
 
+@pytest.mark.slow  # compiles two learners in a new process
 def test_warm_compiles_the_learners_it_is_given_and_reports_each():
     proc = perceptron_lab(ROOT, ROOT, "warm", "--learners", "perceptron,pa")
     out = proc.communicate(timeout=600)[0]

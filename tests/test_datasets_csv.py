@@ -219,8 +219,7 @@ def test_generated_csv_round_trip():
 # Fuzzing: whatever the input, the result is data or a DataError
 # --------------------------------------------------------------------------
 
-FUZZ = settings(max_examples=150, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def check_outcome(source, **kwargs):

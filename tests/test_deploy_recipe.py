@@ -19,11 +19,14 @@ from pathlib import Path
 import pytest
 
 from tests.live import free_port, wait_for_health
+from tests.programs import program
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_deploy import COOKIE, RECIPE, nginx_config  # noqa: E402
+
+pytestmark = pytest.mark.slow  # it needs nginx
 
 
 class _Replica(BaseHTTPRequestHandler):
@@ -45,6 +48,7 @@ class _Replica(BaseHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def proxy(tmp_path_factory):
     """nginx on a free port in front of two replicas; yields its port and the replicas' ports."""
+    nginx = program("nginx")
     folder = tmp_path_factory.mktemp("nginx")
     replicas = [ThreadingHTTPServer(("127.0.0.1", 0), _Replica) for _ in range(2)]
     for server in replicas:
@@ -54,7 +58,7 @@ def proxy(tmp_path_factory):
     config = nginx_config(RECIPE.read_text(encoding="utf-8"), folder, listen,
                           {"8501": ports[0], "8502": ports[1]})  # fmt: skip
     (folder / "nginx.conf").write_text(config, encoding="utf-8")
-    args = ["nginx", "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e",
+    args = [nginx, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e",
             str(folder / "error.log")]  # fmt: skip
     proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
     try:

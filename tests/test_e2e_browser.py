@@ -25,6 +25,8 @@ from app_logic.learners import LEARNERS
 from app_logic.training import fit_run
 from tests.browser import ROOT, launch
 
+pytestmark = pytest.mark.browser
+
 ARTIFACTS = ROOT / "test-artifacts"
 FRAME = "iframe[title$='playback']"
 SIZES = {"1280x720": (1280, 720), "1024x768": (1024, 768)}

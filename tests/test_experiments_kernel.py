@@ -52,7 +52,8 @@ def _gaussian_data(seed, n=80, f=6):
 
 @pytest.mark.parametrize("make", [
     lambda s: _kw_data(s, 0.0), lambda s: _kw_data(s, 0.15),
-    lambda s: _kw_data(s, 0.1, dtype=np.int8), _gaussian_data,
+    pytest.param(lambda s: _kw_data(s, 0.1, dtype=np.int8), marks=pytest.mark.slow),  # compiles
+    _gaussian_data,
 ], ids=["kw-clean", "kw-noisy", "kw-int8", "gaussian"])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_every_setting_and_mode_matches_kwperceptron(make, seed):

@@ -14,6 +14,8 @@ import pytest
 from app_logic.learners import LEARNERS
 from tests.test_e2e_browser import ARTIFACTS, FRAME, SIZES, _open, browser, page, server  # noqa: F401
 
+pytestmark = pytest.mark.browser
+
 #: Every learner of the menu; where the default data would hide what a learner
 #: draws, a link that shows it.
 LINKS = {

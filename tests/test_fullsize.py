@@ -13,6 +13,9 @@ import pytest
 from perceptron_core import KWPerceptron, linear
 from perceptron_core.datasets import make_kw
 
+# Each storage type (int8, uint8, float32, a read-only memory map) compiles the loops again.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def kw_int8():

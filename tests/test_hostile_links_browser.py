@@ -1,4 +1,4 @@
-"""Crafted links in a real browser (issue 15): no exception box, the values shown as text.
+"""Crafted links in a real browser: no exception box, the values shown as text.
 
 Uses the server and page of ``test_e2e_browser`` (Debian's chromium). Every
 request the page makes is recorded: a link's Markdown image must not make
@@ -13,6 +13,8 @@ import pytest
 from test_e2e_browser import browser, page, server  # noqa: F401  (the fixtures)
 
 from app_logic.visitor_text import as_text
+
+pytestmark = pytest.mark.browser
 
 MARKDOWN = "[log in](https://example.com) ![i](http://127.0.0.1:9/t.png) <b>x</b>"
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from perceptron_core import KWPerceptron, Perceptron
@@ -21,7 +21,6 @@ def separable(seed, m=150, n=4, gap=0.3):
     return X, np.where(score > 0, 1, -1), u, b
 
 
-@settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from([0.25, 1.0, 4.0]))
 def test_novikoff_bound_on_separable_data(seed, C):
     # With theta_init = 0 the threshold is the weight of an extra constant
@@ -56,6 +55,7 @@ def test_same_seed_same_model_other_seed_other_order():
     assert not np.array_equal(a._order, c._order)
 
 
+@pytest.mark.slow  # each storage type compiles the loops again
 @pytest.mark.parametrize("dtype", [np.float32, np.int8, np.uint8, np.int32, np.bool_])
 def test_storage_types_give_the_float64_result(dtype):
     rng = np.random.default_rng(1)

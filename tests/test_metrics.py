@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from sklearn import metrics as skm
 
@@ -35,7 +35,6 @@ labels_and_scores = st.integers(2, 40).flatmap(
 )
 
 
-@settings(max_examples=100, deadline=None)
 @given(data=labels_and_scores)
 def test_average_precision_is_the_mean_precision_at_each_positive(data):
     y, scores = np.array(data[0]), np.array(data[1], dtype=float)
@@ -46,7 +45,6 @@ def test_average_precision_is_the_mean_precision_at_each_positive(data):
     assert average_precision(y, scores) == pytest.approx(skm.average_precision_score(y, scores))
 
 
-@settings(max_examples=100, deadline=None)
 @given(data=labels_and_scores)
 def test_precision_recall_curve_agrees_with_scikit_learn(data):
     y, scores = np.array(data[0]), np.array(data[1], dtype=float)

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 from conformance import parametrize_with_sklearn_checks
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from perceptron_core.average_algorithm import AverageAlgorithm
@@ -190,7 +190,6 @@ def check_against(clf, X, y, w, events, xb_used=True):
 # --------------------------------------------------------------------------
 
 
-@settings(max_examples=50, deadline=None)
 @given(gamma=st.sampled_from([0.0, 0.5, 3.0]), eta=st.sampled_from([1.0, 0.25]), **shapes)
 def test_thick_separator_matches_reference(gamma, eta, m, n, seed, integer, fit_intercept, epochs):
     X, y = small_data(seed, m, n, integer)
@@ -210,7 +209,6 @@ def test_thick_separator_matches_reference(gamma, eta, m, n, seed, integer, fit_
     assert clf.n_mistakes_ == sum(kind == "mistake" for *_, kind in events)
 
 
-@settings(max_examples=50, deadline=None)
 @given(r=st.sampled_from([1.0, 1.5, 2.0, 0.7]), theta=st.sampled_from([1.0, 0.3]), **shapes)
 def test_relative_update_matches_reference(r, theta, m, n, seed, integer, fit_intercept, epochs):
     X, y = small_data(seed, m, n, integer)
@@ -232,7 +230,6 @@ def test_relative_update_matches_reference(r, theta, m, n, seed, integer, fit_in
     np.testing.assert_allclose(clf.intercept_[0], w[-1] - theta, rtol=1e-9, atol=1e-12)
 
 
-@settings(max_examples=50, deadline=None)
 @given(
     alpha=st.sampled_from([1.0, 0.9, 0.5, 0.1]),
     B=st.sampled_from([None, 1.0]),
@@ -268,7 +265,6 @@ def test_alma_matches_reference(alpha, B, C, m, n, seed, integer, fit_intercept,
     assert len(clf.trace_.weight_history) == len(events) + 1
 
 
-@settings(max_examples=60, deadline=None)
 @given(
     variant=st.sampled_from(["PA", "PA-I", "PA-II"]),
     C=st.sampled_from([0.05, 1.0, 10.0]),
@@ -294,7 +290,6 @@ def test_passive_aggressive_matches_reference(
     check_against(clf, X, y, w, events)
 
 
-@settings(max_examples=30, deadline=None)
 @given(
     m=st.integers(2, 40), n=st.integers(1, 6), seed=st.integers(0, 10_000), integer=st.booleans()
 )

@@ -18,6 +18,8 @@ from app_logic.timeline import RESCUED
 from app_logic.training import fit_run
 from tests.browser import payload_arg, playback_page
 
+pytestmark = pytest.mark.browser
+
 #: Settings that switch on what each family can do (λ, α and τ for KW).
 CASES = {
     "average": ("average", {}),  # its hypothesis rows are sent, not derived

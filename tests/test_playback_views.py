@@ -20,6 +20,8 @@ from app_logic.training import fit_run
 from tests.browser import DECODE_JS, payload_arg, playback_page
 from ui.player import texts
 
+pytestmark = pytest.mark.browser
+
 MATH_JS = """async ({payload, texts, times}) => {
     const d = await (DECODE)(payload);
     const {MathPanel} = await import('/mathpanel.js');

@@ -2,7 +2,7 @@
 
 import numpy as np
 from conformance import parametrize_with_sklearn_checks
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from test_online_rules import augment, dot, fitted_events, order_of, shapes, small_data
 
@@ -39,7 +39,6 @@ def reference_pocket(X, y, order, *, eta, ratchet, xb, epochs):
     return w, pocket, pocket_run, events, answers
 
 
-@settings(max_examples=60, deadline=None)
 @given(eta=st.sampled_from([1.0, 0.25]), ratchet=st.booleans(), **shapes)
 def test_pocket_matches_reference(eta, ratchet, m, n, seed, integer, fit_intercept, epochs):
     X, y = small_data(seed, m, n, integer)

@@ -1,0 +1,45 @@
+"""What every test module shares: hypothesis's profiles.
+
+Plain ``pytest`` runs the fast suite: ``pyproject.toml`` deselects the tests
+marked ``browser`` (they drive Debian's chromium) and ``slow`` (they compile
+from an empty numba cache, build the wheel, start nginx, measure memory
+peaks, or run the full scikit-learn conformance matrix). ``pytest -m ""``
+runs everything; ``.ci/run`` runs both parts.
+
+Property-based tests take their number of examples from the profile, not
+from each decorator: ``dev`` by default, ``ci`` (five times as many) when
+``CI`` is set, or whichever ``HYPOTHESIS_PROFILE`` names.
+
+The suite runs on every core (``-n auto``, pytest-xdist); ``-n 0`` runs it in
+one process.
+
+The tests keep what the lab caches on disk (experiment cells, the lessons'
+studies) in a folder of their own, never in the user's ``~/.cache``.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+# deadline=None: the first example of a test may compile numba code for seconds.
+settings.register_profile("dev", max_examples=20, deadline=None)
+settings.register_profile(
+    "ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+DEFAULT_PROFILE = "ci" if os.environ.get("CI") else "dev"
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", DEFAULT_PROFILE))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cache_folder_of_the_tests(tmp_path_factory):
+    """``XDG_CACHE_HOME`` (where the lab keeps its results) in a temporary folder."""
+    before = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if before is None:
+        del os.environ["XDG_CACHE_HOME"]
+    else:
+        os.environ["XDG_CACHE_HOME"] = before
