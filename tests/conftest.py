@@ -15,6 +15,12 @@ one process.
 
 The tests keep what the lab caches on disk (experiment cells, the lessons'
 studies) in a folder of their own, never in the user's ``~/.cache``.
+
+The app's background warm-up stays off: it is a thread that compiles with
+numba while the tests run, and numba's compiler enters
+``warnings.catch_warnings``, which is process-wide, so a test recording
+warnings could lose them to it. ``tests/test_warmup.py`` starts warm-ups of
+its own.
 """
 
 from __future__ import annotations
@@ -43,3 +49,13 @@ def _cache_folder_of_the_tests(tmp_path_factory):
         del os.environ["XDG_CACHE_HOME"]
     else:
         os.environ["XDG_CACHE_HOME"] = before
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_background_warmup():
+    """The process's ``WARMUP`` never starts its background thread (pages call it)."""
+    from app_logic import training
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(training.WARMUP, "start_background", lambda: False)
+        yield
