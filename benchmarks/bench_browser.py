@@ -6,7 +6,7 @@ never asserted). Pick scenarios with flags; no flag runs all but ``--fresh``:
 
     python benchmarks/bench_browser.py --step --play       # one visitor
     python benchmarks/bench_browser.py --first             # server restart, warm numba cache
-    python benchmarks/bench_browser.py --fresh             # a new venv: pip install, cold cache
+    python benchmarks/bench_browser.py --fresh             # new venv: cold, warm caches in turns
     python benchmarks/bench_browser.py --class-size 30     # 30 sessions, staggered by 0.5 s
     python benchmarks/bench_browser.py --bytes             # payload sizes of the two big cases
     python benchmarks/bench_browser.py --lessons           # warm, restart, each lesson's figure
@@ -26,9 +26,12 @@ How each number is taken:
 * play: speed 30 steps/s for 10 s; a rAF loop in the frame counts the
   frames that showed a new step (distinct steps painted per second).
 * first figure: navigation start to the component's first painted step,
-  once the server answers its health check; since ``app.py`` loads the
-  first page's learner before the server listens (compiling it after an
-  install), the time from the server's start to that figure is given too.
+  once the server answers its health check; the time from the server's
+  start to that figure is given too.
+* fresh: this checkout pip-installed into a new venv, then in turns the
+  installed app's first figure as right after the install (numba's and the
+  app's caches empty) and after a restart (the caches the venv's
+  ``perceptron-lab warm`` filled once), with the ratio of the medians.
 * class: N browser contexts opened 0.5 s apart, each one's first figure;
   then, with all open and idle, 30 steps in one of them (p95) and 10
   setting changes (the data seed, p95: change to the new run painted);
@@ -121,14 +124,14 @@ class Server:
     the install)."""
 
     def __init__(self, python: str = sys.executable, env: dict | None = None,
-                 script: Path = ROOT / "app.py"):  # fmt: skip
+                 script: Path = ROOT / "app.py", cwd: Path = ROOT):  # fmt: skip
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(
             [python, "-m", "streamlit", "run", str(script), "--server.headless", "true",
              "--server.port", str(self.port), "--server.address", "127.0.0.1"],
-            cwd=ROOT, env={**os.environ, **(env or {})},
+            cwd=cwd, env={**os.environ, **(env or {})},
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         deadline = time.monotonic() + 120
@@ -270,10 +273,10 @@ def _first_paint(browser, server: Server) -> tuple[float, dict]:
 
 
 def _restarted(browser, python: str = sys.executable, env: dict | None = None,
-               script: Path = ROOT / "app.py") -> tuple[float, float, dict]:  # fmt: skip
+               script: Path = ROOT / "app.py", cwd: Path = ROOT) -> tuple[float, float, dict]:
     """Start a server, open its first page: (seconds to the figure, seconds the server took
     to answer, the frame's parts)."""
-    server = Server(python, env, script)
+    server = Server(python, env, script, cwd)
     try:
         seconds, parts = _first_paint(browser, server)
     finally:
@@ -310,20 +313,51 @@ def first_figure(browser, rounds: int) -> list[tuple[str, str]]:
     return rows
 
 
-def fresh_install(browser) -> list[tuple[str, str]]:
-    """A new venv with this checkout pip-installed (minutes), then the first figure, cold cache."""
+def fresh_install(browser, rounds: int) -> list[tuple[str, str]]:
+    """This checkout pip-installed into a new venv (minutes); then, in turns, the installed
+    app's first figure with empty caches (as right after the install) and after a restart
+    with warm ones (filled once by the venv's ``perceptron-lab warm``)."""
     with tempfile.TemporaryDirectory() as tmp:
-        venv = Path(tmp) / "venv"
+        tmp = Path(tmp)
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        python = str(venv / "bin" / "python")
+        subprocess.run([sys.executable, "-m", "venv", str(tmp / "venv")], check=True)
+        python = str(tmp / "venv" / "bin" / "python")
         subprocess.run([python, "-m", "pip", "install", "--quiet", str(ROOT)], check=True)
         installed = time.perf_counter() - start
-        env = {"NUMBA_CACHE_DIR": str(Path(tmp) / "numba"), "PYTHONPATH": "",
-               "XDG_CACHE_HOME": str(Path(tmp) / "cache")}  # fmt: skip
-        rows = _first_rows("fresh install (new venv, empty numba cache)",
-                           *_restarted(browser, python, env))
-        return [("pip install of the checkout into a new venv", f"{installed:.0f} s")] + rows
+        app = subprocess.run(
+            [python, "-c", "from perceptron_core.shipped import app_folder; print(app_folder())"],
+            cwd=tmp, env={**os.environ, "PYTHONPATH": ""}, check=True, capture_output=True,
+            text=True,
+        ).stdout.strip()  # fmt: skip
+
+        def caches(name: str) -> dict:
+            return {"NUMBA_CACHE_DIR": str(tmp / name / "numba"), "PYTHONPATH": "",
+                    "XDG_CACHE_HOME": str(tmp / name / "cache")}  # fmt: skip
+
+        start = time.perf_counter()
+        subprocess.run([str(tmp / "venv" / "bin" / "perceptron-lab"), "warm"], cwd=tmp,
+                       env={**os.environ, **caches("warm")}, check=True,
+                       stdout=subprocess.DEVNULL)  # fmt: skip
+        warmed = time.perf_counter() - start
+        rows = [("pip install of the checkout into a new venv", f"{installed:.0f} s"),
+                ("perceptron-lab warm in it, once", f"{warmed:.0f} s")]  # fmt: skip
+        cold, warm = [], []
+        for turn in range(1, rounds + 1):
+            seconds, answered, parts = _restarted(browser, python, caches(f"cold{turn}"),
+                                                  Path(app) / "app.py", tmp)  # fmt: skip
+            cold.append(seconds)
+            rows += _first_rows(f"after the install (empty caches), turn {turn}", seconds,
+                                answered, parts)  # fmt: skip
+            seconds, answered, parts = _restarted(browser, python, caches("warm"),
+                                                  Path(app) / "app.py", tmp)  # fmt: skip
+            warm.append(seconds)
+            rows += _first_rows(f"after a restart (warm caches), turn {turn}", seconds,
+                                answered, parts)  # fmt: skip
+        cold_median, warm_median = statistics.median(cold), statistics.median(warm)
+        rows.append((f"first figure, median of {rounds}",
+                     f"after the install {cold_median:.2f} s; after a restart "
+                     f"{warm_median:.2f} s; install / restart {cold_median / warm_median:.2f}"))
+        return rows
 
 
 def a_class(browser, size: int, clicks: int = 30, changes: int = 10) -> list[tuple[str, str]]:
@@ -566,7 +600,8 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true",
                         help="--lessons from empty caches (numba's and the app's), then warm")
     parser.add_argument("--clicks", type=int, default=40)
-    parser.add_argument("--rounds", type=int, default=3, help="turns of --first (ours, floor)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="turns of --first (ours, floor) and of --fresh (cold, warm)")
     args = parser.parse_args()
     everything = not (args.step or args.play or args.first or args.fresh or args.class_size
                       or args.bytes or args.lessons)  # fmt: skip
@@ -594,7 +629,7 @@ def main() -> None:
         if everything or args.lessons:
             rows += lesson_figures(browser, warm=not args.no_warm, cold=args.cold)
         if args.fresh:
-            rows += fresh_install(browser)
+            rows += fresh_install(browser, args.rounds)
         browser.close()
     rows.append(("machine", f"load average {os.getloadavg()[0]:.1f} at the end"))
     width = max(len(name) for name, _ in rows)

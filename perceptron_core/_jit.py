@@ -143,10 +143,14 @@ def _forget_if_stale(dispatcher) -> None:
 
 
 def is_cached(dispatcher) -> bool:
-    """Whether numba's on-disk cache holds a compilation of ``dispatcher`` to load."""
-    folder = Path(dispatcher.stats.cache_path)
-    module = dispatcher.py_func.__module__.rsplit(".", 1)[-1]
-    return any(folder.glob(f"{module}.{dispatcher.__qualname__}-*.nbi"))
+    """Whether numba's on-disk cache holds a compilation of ``dispatcher`` to load.
+
+    Not whether its index file exists: :func:`_forget_if_stale` leaves an empty one.
+    """
+    try:  # numba's own reader of the index, which it checks against the source (no public one)
+        return bool(dispatcher._cache._cache_file._load_index())
+    except (AttributeError, OSError):  # compiled without a cache
+        return False
 
 
 # -- compiling ---------------------------------------------------------------------------------

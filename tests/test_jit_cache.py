@@ -47,6 +47,31 @@ def _cache_hits(folder, sources: str) -> int:
     return json.loads(out.stdout)
 
 
+#: In a new process: whether the cache holds ``add_one`` before and after its first call.
+CACHED = textwrap.dedent("""
+    import json, sys
+    sys.path.insert(0, sys.argv[1])
+    from perceptron_core._jit import is_cached
+    import cached
+    before = is_cached(cached.add_one)
+    cached.add_one(1)
+    print(json.dumps([before, is_cached(cached.add_one)]))
+""")
+
+
+def test_is_cached_says_whether_a_compilation_waits_in_the_cache(tmp_path):
+    (tmp_path / "cached.py").write_text(MODULE)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+
+    def run():
+        out = subprocess.run([sys.executable, "-c", CACHED, str(tmp_path)], env=env,
+                             check=True, capture_output=True, text=True)  # fmt: skip
+        return json.loads(out.stdout)
+
+    assert run() == [False, True]  # an empty cache (with the index the stale check leaves)
+    assert run() == [True, True]  # the next process finds it
+
+
 def _files(dispatcher) -> set[str]:
     return {path.name for path in _jit._source_files(dispatcher.py_func, set())}
 
