@@ -45,7 +45,11 @@ How each number is taken:
   first: a Plotly chart's ``.main-svg`` laid out in the page, or the
   playback component's first painted step, as in first figure), and to the
   end of the page's run (Streamlit's running indicator gone), before the
-  next lesson opens.
+  next lesson opens. Then the floors, each on a server of its own: the bare
+  page with one component (``--first``'s) for the lessons that open on the
+  playback component, and a bare page with one ``st.plotly_chart``
+  (``benchmarks/floor/chart_app.py``) for those that open on a Plotly chart;
+  each lesson's first figure is given against its floor.
 """
 
 from __future__ import annotations
@@ -76,6 +80,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 FRAME = "iframe[title$='playback']"
 #: A bare Streamlit page whose one component draws 100 points with our Plotly.js (--first).
 FLOOR_APP = ROOT / "benchmarks" / "floor" / "app.py"
+#: A bare Streamlit page with one st.plotly_chart of 100 points (--lessons).
+CHART_FLOOR_APP = ROOT / "benchmarks" / "floor" / "chart_app.py"
 #: The step scenario's pages: the default page, and 1,000 points x 100 epochs with the voted view.
 PAGES = {
     "default page (100 points, perceptron)": "/",
@@ -525,25 +531,42 @@ def _lesson_figures(browser, warm: bool, env: dict) -> list[tuple[str, str]]:
                      f"{time.perf_counter() - start:.1f} s, exit status {done.returncode}"))
     server = Server(env=env)
     try:
-        firsts = []
+        lessons = []
         for title, path in _lesson_pages():
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             try:
                 first, kind, done = _lesson_figure(page, f"{server.url}/{path}")
             finally:
                 page.close()
-            firsts.append(first)
-            rows.append((f"lesson {title}",
-                         f"first figure {first:5.2f} s ({kind}); page run done {done:5.2f} s"))
-            print(*rows[-1], sep="  ", file=sys.stderr, flush=True)  # a long scenario: as it goes
-        rows.append(("lessons: slowest first figure, and how many within 5 s",
-                     f"{max(firsts):.2f} s; {sum(f <= 5 for f in firsts)} of {len(firsts)}"))
-        rows.append(("lessons: a source file changed during the scenario",
-                     "yes: numba's cache or the prepared studies may have been stale"
-                     if _sources_digest() != sources else "no"))
+            lessons.append((title, first, kind, done))
+            print(title, f"{first:.2f} s", kind, file=sys.stderr, flush=True)  # as it goes
     finally:
         server.stop()
+    floors = {"playback": _floor_figure(browser, FLOOR_APP),
+              "Plotly chart": _floor_figure(browser, CHART_FLOOR_APP)}  # fmt: skip
+    for title, first, kind, done in lessons:
+        rows.append((f"lesson {title}", f"first figure {first:5.2f} s ({kind}, "
+                     f"{first / floors[kind]:.2f} x its floor); page run done {done:5.2f} s"))
+    rows.append(("lessons: the floors", f"one component {floors['playback']:.2f} s, one "
+                 f"st.plotly_chart {floors['Plotly chart']:.2f} s"))
+    firsts = [first for _, first, _, _ in lessons]
+    rows.append(("lessons: slowest first figure, and how many within 5 s",
+                 f"{max(firsts):.2f} s; {sum(f <= 5 for f in firsts)} of {len(firsts)}"))
+    rows.append(("lessons: a source file changed during the scenario",
+                 "yes: numba's cache or the prepared studies may have been stale"
+                 if _sources_digest() != sources else "no"))
     return rows
+
+
+def _floor_figure(browser, script: Path) -> float:
+    """A bare page's first figure, on a server of its own started for it."""
+    server = Server(script=script)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        return _lesson_figure(page, server.url + "/")[0]
+    finally:
+        page.close()
+        server.stop()
 
 
 def payload_bytes() -> list[tuple[str, str]]:
