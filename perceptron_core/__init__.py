@@ -14,8 +14,9 @@ Examples
 array(['yes'], dtype='<U3')
 """
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from perceptron_core._lazy import attach
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports on use
     from perceptron_core.average_algorithm import AverageAlgorithm
@@ -93,14 +94,4 @@ __all__ = [
 __version__ = "0.1.0"
 
 
-def __getattr__(name: str):
-    """Import a public name's module on first access (PEP 562) and keep the name."""
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{_EXPORTS[name]}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = attach(__name__, _EXPORTS)

@@ -24,8 +24,9 @@ Every problem with the input raises :class:`DataError` (a ``ValueError``)
 with a message meant for a person.
 """
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from perceptron_core._lazy import attach
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports on use
     from ._common import DataError, FunctionTarget, GeneratedData, LinearTarget, Target
@@ -106,14 +107,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    """Import a public name's submodule on first access (PEP 562) and keep the name."""
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{_EXPORTS[name]}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = attach(__name__, _EXPORTS)
