@@ -1,4 +1,4 @@
-"""The app's subcommands of ``perceptron-lab``: ``app`` serves it, ``warm`` compiles its learners.
+"""The app's subcommands of ``perceptron-lab``: ``app`` serves it, ``warm`` prepares it.
 
 Both work from a checkout and from an installed wheel:
 :func:`~perceptron_core.shipped.app_folder` finds the app's files. No core
@@ -8,17 +8,19 @@ so the app's own ``ui....`` and ``app_logic....`` imports resolve the same way i
 
 ``app`` serves the app in this process (Streamlit's own command line, run
 here, as ``streamlit run app.py``): before the server listens, ``app.py``
-imports the app's modules and compiles the first page's learner, so the
-first visitor after a restart waits for neither; the app compiles the other
-learners in the background after its first page (:mod:`app_logic.training`).
+imports the app's modules, and loads the first page's learner when numba's
+cache has it; the app compiles the learners and prepares the lessons in the
+background after its first page (:mod:`app_logic.training`). ``warm`` does
+both ahead of time: every learner into numba's cache, then every lesson's
+study (:mod:`app_logic.lesson_studies`).
 
 Usage::
 
     perceptron-lab app                                # http://localhost:8501
     perceptron-lab app --port 8601 --address 127.0.0.1
     perceptron-lab app --present                      # prints the link with present=1
-    perceptron-lab warm                               # every learner into numba's cache
-    perceptron-lab warm --learners perceptron,kernel
+    perceptron-lab warm                               # every learner, then every lesson
+    perceptron-lab warm --learners perceptron,kernel  # these learners only
 
 ``app`` applies the repository's safe Streamlit settings (the packaged
 ``.streamlit/config.toml``, see ``docs/deploy.md``) as environment
@@ -158,9 +160,10 @@ def run_app(args: argparse.Namespace) -> int:
     """Serve the app in this process until it is stopped."""
     folder = _app_folder()
     os.environ.update(streamlit_environment(folder, os.environ))
-    print(f"Perceptron Lab from {folder}: preparing the first page (numba compiles its learner "
-          "on the first start after an install: up to half a minute), then serving it at "
-          f"{app_url(args.port, args.address, os.environ, args.present)}", flush=True)
+    print(f"Perceptron Lab from {folder}: preparing the first page (after an install the "
+          "learners compile in the background; 'perceptron-lab warm' does it ahead of time), "
+          f"then serving it at {app_url(args.port, args.address, os.environ, args.present)}",
+          flush=True)  # fmt: skip
     from streamlit.web import cli as streamlit_cli
 
     # Streamlit's command line ends the program itself (SystemExit) when the server stops.
@@ -170,7 +173,8 @@ def run_app(args: argparse.Namespace) -> int:
 
 def _warm_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--learners", default=None, metavar="KEY,KEY",
-                        help="only these learners of the app's menu (default: all of them)")
+                        help="only these learners of the app's menu, and no lesson "
+                        "(default: every learner, then every lesson's study)")
 
 
 def run_warm(args: argparse.Namespace) -> int:
@@ -217,5 +221,6 @@ def register_app_commands(register) -> None:
     """Add ``app`` and ``warm`` with :func:`perceptron_core.cli.register`."""
     register("app", "serve the Perceptron Lab app (Streamlit) with its safe settings",
              _app_arguments)(run_app)
-    register("warm", "compile every learner of the app into numba's cache ahead of time "
-             "(for deploy scripts and a service's start step)", _warm_arguments)(run_warm)
+    register("warm", "compile every learner of the app into numba's cache and prepare every "
+             "lesson's study ahead of time (for deploy scripts and a service's start step)",
+             _warm_arguments)(run_warm)
