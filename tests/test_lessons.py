@@ -28,12 +28,17 @@ def test_lesson_runs_without_errors(path):
     assert not at.exception, [e.message for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     assert at.title, "a lesson starts with its title"
-    # a table of contents whose every link has its section, and the code folded
+    # a table of contents whose every link has its section, and the code shown on request
     toc = next(m.value for m in at.markdown if m.value.startswith("On this page"))
     headings = {h.proto.anchor for h in at.subheader}
     for name, anchor in SECTIONS:
         assert f"[{name}](#{anchor})" in toc and anchor in headings
-    assert all(not e.proto.expanded for e in at.expander if e.label.startswith("`"))
+    switches = [t for t in at.toggle if t.label.startswith("`")]
+    assert switches and not any(t.value for t in switches) and not at.code
+    switches[0].set_value(True).run()
+    name = switches[0].label.strip("`").rsplit(".", 1)[-1]
+    assert len(at.code) == 1
+    assert f"def {name}(" in at.code[0].value or f"class {name}" in at.code[0].value
 
 
 def test_research_tables_show_a_dash_where_a_number_is_undefined():

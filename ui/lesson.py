@@ -264,12 +264,17 @@ def source_of(obj) -> str:
 
 
 def show_code(*objects, intro: str = "") -> None:
-    """The exact code from ``perceptron_core`` that the lesson animates (folded: open to read)."""
+    """The exact code from ``perceptron_core`` that the lesson animates, one switch per piece.
+
+    Switched off, nothing of it is drawn: the browser loads Streamlit's code
+    highlighter only when a reader asks for the code (loaded with every
+    lesson, as a folded expander did, it held back the lesson's first figure).
+    """
     st.subheader("The code", anchor="the-code")
     if intro:
         st.markdown(intro)
     for obj in objects:
         func = getattr(obj, "py_func", obj)
         name = f"{func.__module__}.{func.__qualname__}"
-        with st.expander(f"`{name}`"):
+        if st.toggle(f"`{name}`", key=f"code_{name}"):
             st.code(source_of(obj), language="python", line_numbers=True)
