@@ -21,6 +21,7 @@ import numpy as np
 
 from app_logic.edits import ADDED, PointEdits, check_points
 from app_logic.visitor_text import as_text
+from perceptron_core._validation import largest_magnitude
 from perceptron_core.datasets import (
     CSVLimits,
     DataError,
@@ -218,6 +219,7 @@ def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:
     X_train = X[train]
     if req.edits:
         X_train, y_train, flipped = _edited(req.edits, X_train, y_train, flipped)
+    check_magnitudes(X_train, X[test])
     return Dataset(
         X=X_train,
         y=np.asarray(y_train, np.int64),
@@ -231,6 +233,46 @@ def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:
         title=title,
         notes=tuple(notes),
     )
+
+
+#: The magnitudes of feature values the pages accept: far enough inside float64's range
+#: (about 1e-308 to 1e308) that squared norms, thresholds, bounds and the figure's numbers
+#: stay finite and keep their precision.
+MAGNITUDES = (1e-100, 1e100)
+
+
+def check_magnitudes(*parts: np.ndarray) -> None:
+    """Refuse data whose values the pages cannot compute with or draw, saying how to fix them.
+
+    Raises
+    ------
+    DataError
+        For a value that is not a finite number, a largest |x| above
+        ``MAGNITUDES[1]``, or below ``MAGNITUDES[0]`` (and not 0: all-zero
+        features are allowed, if useless).
+
+    Examples
+    --------
+    >>> check_magnitudes(np.array([[1.0, 2.0]]))
+    >>> check_magnitudes(np.array([[1e200, 0.0]]))
+    Traceback (most recent call last):
+    ...
+    perceptron_core.datasets.DataError: The largest |value| of a feature is 1e+200; ...
+    """
+    low, high = MAGNITUDES
+    values = [p for p in parts if p.size]
+    if not values:
+        return
+    if not all(np.isfinite(p).all() for p in values):
+        raise DataError("A feature value is not a finite number (inf or NaN); every value must be.")
+    largest = max(largest_magnitude(p) for p in values)
+    if largest > high or 0 < largest < low:
+        raise DataError(
+            f"The largest |value| of a feature is {largest:.3g}; the pages accept features from "
+            f"{low:g} to {high:g} in size (beyond, squared lengths and the figure's numbers "
+            "leave floating point's range). Scale the features: divide each column by its "
+            "largest |value|, or standardise it."
+        )
 
 
 def _edited(edits: PointEdits, X, y, flipped):

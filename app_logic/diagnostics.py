@@ -29,7 +29,8 @@ def novikoff_bound(X, y, w_star, theta_star, eta, C, theta_init) -> tuple[float,
     Returns
     -------
     bound, R, gamma : float
-        ``bound`` is inf when the data are not separated by the true boundary.
+        ``bound`` is inf when the data are not separated by the true boundary,
+        and inf or nan when it leaves float64's range.
 
     Raises
     ------
@@ -57,12 +58,15 @@ def novikoff_bound(X, y, w_star, theta_star, eta, C, theta_init) -> tuple[float,
     R = float(np.sqrt((Z**2).sum(axis=1).max()))
     if gamma <= 0:
         return float("inf"), R, gamma
-    a = u[-1] * theta_init / root_C
-    b2 = theta_init**2 / C
-    A = (eta * gamma) ** 2
-    B = 2 * a * eta * gamma - (eta * R) ** 2
-    disc = B * B - 4 * A * (a * a - b2)
-    return float((-B + np.sqrt(disc)) / (2 * A)), R, gamma
+    # NumPy scalars: beyond float64's range the bound becomes inf (or nan), never an error
+    eta, gamma_, R_, theta_init = map(np.float64, (eta, gamma, R, theta_init))
+    with np.errstate(all="ignore"):
+        a = u[-1] * theta_init / root_C
+        b2 = theta_init * (theta_init / C)
+        A = (eta * gamma_) ** 2
+        B = 2 * a * eta * gamma_ - (eta * R_) ** 2
+        disc = B * B - 4 * A * (a * a - b2)
+        return float((-B + np.sqrt(disc)) / (2 * A)), R, gamma
 
 
 def test_mistakes_per_epoch(tl, X_test, y_test) -> np.ndarray:
@@ -96,14 +100,22 @@ def novikoff_for(run, data) -> tuple[str | None, float | None]:
             "Novikoff's bound needs data that a line separates; these training labels are "
             "not (noise or overlap), so no bound applies.", None
         )  # fmt: skip
-    bound, R, gamma = novikoff_bound(
-        data.X, data.y, data.w_star, data.theta_star, est.eta, est.C_, est.theta_init_
-    )
+    with np.errstate(over="ignore"):
+        bound, R, gamma = novikoff_bound(
+            data.X, data.y, data.w_star, data.theta_star, est.eta, est.C_, est.theta_init_
+        )
+        folded = np.float64(R / gamma) ** 2
+    if not (np.isfinite(bound) and np.isfinite(folded)):
+        return (
+            f"Novikoff's bound. The true line separates the training data, but only by "
+            f"γ = {gamma:.3g} against R = {R:.3g} (the threshold folded in as a coordinate): "
+            "the bound is too large for floating point, so it says nothing here.", None
+        )  # fmt: skip
     return (
         f"Novikoff's bound. The true line separates the training data, so the perceptron "
         f"makes at most {bound:,.0f} updates (R = {R:.3g}, γ = {gamma:.3g} with the threshold "
         f"folded in as a coordinate; see novikoff_bound). Novikoff's (R/γ)² = "
-        f"{(R / gamma) ** 2:,.0f} is the bound for a start at θ = 0"
+        f"{folded:,.0f} is the bound for a start at θ = 0"
         + (
             f"; this run starts at θ_init = {est.theta_init_:.3g}, which shifts it. "
             if est.theta_init_

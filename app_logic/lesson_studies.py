@@ -14,7 +14,9 @@ the same for every visitor, so it is computed once:
   :func:`prepare_in_background` after the learners: it computes what is
   not on disk yet in a child process at the lowest priority, then reads
   every result into this process's memory;
-* a lesson asks for :func:`result` (through ``ui.studies``): from memory,
+* a lesson asks for :func:`result` (through ``ui.studies``): from memory
+  (this process's copies are kept in the server's memory budget,
+  :data:`app_logic.memory.SERVER`, which may drop them),
   else from disk, else computed there and then with a progress bar; a
   second session asking meanwhile waits for that computation and shows its
   progress instead of computing it again.
@@ -41,7 +43,6 @@ import subprocess
 import threading
 import time
 import warnings
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +52,7 @@ import pandas as pd
 
 import perceptron_core
 from app_logic import studies_basics, studies_honest, studies_variants, studies_winnow
+from app_logic.memory import SERVER
 from app_logic.progress import Progress, quietly
 from app_logic.warmup import in_child_process
 from perceptron_core.experiments.cache import CacheWarning, DiskCache, cell_key, default_cache_dir
@@ -60,8 +62,6 @@ log = logging.getLogger("perceptron_lab")
 #: The size cap of the results' folder: the default studies take tens of kilobytes, a
 #: visitor's other settings as much again each.
 MAX_BYTES = 64 * 2**20
-#: Results kept in this process's memory (the most recently used).
-IN_MEMORY = 256
 #: The libraries whose versions can change a study's numbers.
 LIBRARIES = ("numpy", "numba", "pandas", "scikit-learn")
 
@@ -210,31 +210,21 @@ class _Computing:
         self.share, self.text = share, text
 
 
-_lock = threading.Lock()  # guards _memory and _computing
-_memory: OrderedDict[str, dict] = OrderedDict()  # key -> arrays, most recently used last
+_lock = threading.Lock()  # guards _computing
 _computing: dict[str, _Computing] = {}
 
 
 def _remember(key: str, arrays: dict) -> None:
-    with _lock:
-        _memory[key] = arrays
-        _memory.move_to_end(key)
-        while len(_memory) > IN_MEMORY:
-            _memory.popitem(last=False)
+    SERVER.keep("studies", key, arrays)
 
 
 def _recalled(key: str) -> dict | None:
-    with _lock:
-        arrays = _memory.get(key)
-        if arrays is not None:
-            _memory.move_to_end(key)
-        return arrays
+    return SERVER.peek("studies", key)
 
 
 def forget() -> None:
     """Drop this process's results (the disk keeps its own): for tests, and to free memory."""
-    with _lock:
-        _memory.clear()
+    SERVER.forget("studies")
 
 
 def settings_of(name: str, settings: dict | None = None) -> dict:

@@ -18,8 +18,9 @@ first use.
 
 from __future__ import annotations
 
+import itertools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -30,16 +31,18 @@ from app_logic.lesson_studies import prepare_in_background
 from app_logic.timeline import Timeline
 from app_logic.warmup import Warmup, in_child_process
 from perceptron_core._jit import is_cached
+from perceptron_core._validation import OverflowedWarning, range_problems
 from perceptron_core.datasets import DataError
 from perceptron_core.engine import kw_trainer
 
 #: The most memory one run's replay may hold: every hypothesis (updates x features x 8 bytes)
-#: and every step. Building it (and the four predictors' scores) peaks at about 4.4 times
-#: that: the largest runs allowed peaked at 198 MB (ringnorm, 60 to 500 features). A crafted
-#: link (500 features, 200 epochs) once kept about 650 MB per run.
+#: and every step. A run is refused before it starts when it could hold more
+#: (:func:`check_run_size`, with one update per visit, the most there can be).
 MAX_RUN_BYTES = 45_000_000
 #: Bytes a replay keeps per recorded step (epoch, row, event, score, updates so far).
 STEP_BYTES = 25
+#: Serial numbers of runs: a payload is cached under its runs' numbers, never reused.
+_SERIALS = itertools.count()
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,6 +63,12 @@ class Run:
         (``predict_all`` for learners with the four predictors).
     test_errors : ndarray
         Test errors of the hypothesis at the end of each epoch.
+    notes : tuple of str
+        What the visitor should know of the run's numbers: features too small
+        or far from the scale the learner's defaults are meant for
+        (:func:`perceptron_core._validation.range_problems`).
+    serial : int
+        This run's number, unique in the process (a key that does not hold the run).
     """
 
     learner_key: str
@@ -70,6 +79,8 @@ class Run:
     final_train: dict
     final_test: dict
     test_errors: np.ndarray
+    notes: tuple[str, ...] = ()
+    serial: int = field(default_factory=lambda: next(_SERIALS))
 
     @property
     def learner(self):
@@ -102,19 +113,16 @@ def fit_run(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarr
             f"each step; with {len(X):,} points that is too slow for the browser view (at most "
             f"{learner.max_points:,}). Use fewer points or a linear learner."
         )
-    visits = len(X) * epochs
-    if visits > MAX_ANIMATED_VISITS:
-        raise DataError(
-            f"{len(X):,} points x {epochs} epochs is {visits:,} steps to record, more than the "
-            f"{MAX_ANIMATED_VISITS:,} the browser view animates. Use fewer epochs or fewer points "
-            "(the experiments page and the command line have no such limit)."
-        )
+    check_run_size(learner, *X.shape, epochs)
     settings = dict(values)
     estimator = learner.make(settings, epochs, seed)
     start = time.perf_counter()
     estimator.fit(X, y)
     fit_seconds = time.perf_counter() - start
-    _check_replay_size(learner, estimator.trace_, X.shape[1])
+    problems = range_problems(estimator, X)
+    for category, message in problems:
+        if category is OverflowedWarning:  # no figure can draw infinite numbers
+            raise DataError(message)
     timeline = learner.timeline(estimator, len(X))
     return Run(
         learner_key=learner_key,
@@ -125,27 +133,53 @@ def fit_run(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarr
         final_train=_predictions(estimator, X, learner),
         final_test=_predictions(estimator, X_test, learner),
         test_errors=test_mistakes_per_epoch(timeline, X_test, y_test),
+        notes=tuple(message for _, message in problems),
     )
 
 
-def _check_replay_size(learner, trace, n_features: int) -> None:
-    """Refuse, before it is built, a replay that would hold more than :data:`MAX_RUN_BYTES`.
+def check_run_size(learner, n_points: int, n_features: int, epochs: int) -> None:
+    """Refuse a run, before anything is allocated, that would record too much.
 
-    A line's replay keeps every hypothesis it went through; a committee's keeps one per
-    epoch and a kernel's its dual counts, both small.
+    A run records every visit (:data:`STEP_BYTES` each, at most
+    :data:`~app_logic.datasource.MAX_ANIMATED_VISITS` of them); a line's
+    replay also keeps every hypothesis it goes through, one per update and
+    at most one update per visit. That most it could hold must stay within
+    :data:`MAX_RUN_BYTES`, whatever the data turn out to need: a committee
+    keeps one hypothesis per epoch and a kernel its dual counts, both small.
+
+    Raises
+    ------
+    DataError
+        With the numbers, and the epochs that would fit.
+
+    Examples
+    --------
+    >>> check_run_size(LEARNERS["perceptron"], 100, 2, 20)
+    >>> check_run_size(LEARNERS["alma"], 2000, 500, 200)
+    Traceback (most recent call last):
+    ...
+    perceptron_core.datasets.DataError: 2,000 points x 200 epochs is 400,000 steps, ...
     """
-    if learner.boundary != LINE:
-        return
-    history = trace.weight_history
-    hypotheses = (len(trace.rows) if history is None else len(history)) + 1
-    steps = len(trace.epoch)
-    held = hypotheses * n_features * 8 + steps * STEP_BYTES
-    if held > MAX_RUN_BYTES:
+    visits = n_points * epochs
+    if visits > MAX_ANIMATED_VISITS:
         raise DataError(
-            f"This run made {hypotheses - 1:,} updates on {n_features:,} features over {steps:,} "
-            f"steps: replaying it would hold {held / 1e6:,.0f} MB, more than the "
-            f"{MAX_RUN_BYTES / 1e6:,.0f} MB a view may use. Use fewer epochs, fewer points or "
-            "fewer features (the experiments page and the command line have no such limit)."
+            f"{n_points:,} points x {epochs} epochs is {visits:,} steps to record, more than "
+            f"the {MAX_ANIMATED_VISITS:,} the browser view animates. Use fewer epochs or fewer "
+            "points (the experiments page and the command line have no such limit)."
+        )
+    per_visit = STEP_BYTES + (n_features * 8 if learner.boundary == LINE else 0)
+    most = per_visit * visits
+    if most > MAX_RUN_BYTES:
+        fitting = MAX_RUN_BYTES // (per_visit * max(n_points, 1))
+        advice = (f"Use at most {fitting:,} epochs, or" if fitting >= 1 else "Use") + (
+            " fewer points or fewer features (the experiments page and the command line "
+            "have no such limit)."
+        )
+        raise DataError(
+            f"{n_points:,} points x {epochs} epochs is {visits:,} steps, each of which may "
+            f"update {learner.title}'s {n_features:,} weights: replaying the run could hold "
+            f"{most / 1e6:,.0f} MB, more than the {MAX_RUN_BYTES / 1e6:,.0f} MB a view may use. "
+            + advice
         )
 
 

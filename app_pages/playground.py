@@ -137,15 +137,23 @@ def _last_good(request, data, key, values, epochs):
 
     Returns ``(request, data, run)`` (all None before anything worked): the
     data and the run always belong together, so an error never mixes new
-    data with an old run.
+    data with an old run. The session keeps what the last good view was
+    asked with, not its data and run: those live in the server's memory
+    budget (:mod:`app_logic.memory`), which may drop them, and are made
+    again, the same, when needed.
     """
     ss = st.session_state
     run = attempt("Training", _train, key, values, epochs, data, request.seed) if data else None
     if run is not None:
-        ss[f"{PREFIX}last_good"] = (request, data, run)
-    elif f"{PREFIX}last_good" in ss:
-        st.caption("Still showing the last view that worked.")
-    return ss.get(f"{PREFIX}last_good", (None, None, None))
+        ss[f"{PREFIX}last_good"] = (request, key, values, epochs)
+        return request, data, run
+    if f"{PREFIX}last_good" not in ss:
+        return None, None, None
+    st.caption("Still showing the last view that worked.")
+    request, key, values, epochs = ss[f"{PREFIX}last_good"]
+    data = attempt("Loading the data", get_dataset, request)
+    run = attempt("Training", _train, key, values, epochs, data, request.seed) if data else None
+    return (request, data, run) if run is not None else (None, None, None)
 
 
 def _downloads(run, data) -> None:
@@ -224,6 +232,8 @@ def render() -> None:
         st.info("Choose or upload data to start.")
         return
     figure = st.container()  # playback and the figure first: they fit the window
+    for note in run.notes:  # the learner's word on the data's scale
+        st.warning(note, icon=":material/straighten:")
     for note in data.notes:  # they quote the visitor's file: text, never Markdown
         st.caption(as_text(note, MESSAGE_LIMIT))
     compare_runs = []

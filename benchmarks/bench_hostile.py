@@ -1,6 +1,6 @@
 """What a hostile visitor can cost: reading uploads, and the largest experiment the page allows.
 
-Run: ``python benchmarks/bench_hostile.py [--sessions] [--experiments]``.
+Run: ``python benchmarks/bench_hostile.py [--sessions] [--attacks] [--experiments]``.
 
 **Uploads.**
 Every file is at most 2,000,000 bytes (the app's upload cap) and is read
@@ -27,6 +27,19 @@ its RSS with all six sessions open and idle (above the rest: what they
 retain, the shared caches of runs included), and for each visitor whether an exception box ever showed, the message it
 got, and whether its figure painted the steps. Targets: under
 2 GB, every session still working, at most 100 MB retained per session.
+
+**Memory attacks** (``--attacks``): on one ``streamlit run app.py`` (its
+memory budget, ``PERCEPTRON_LAB_MEMORY_MB``, at its default unless set),
+after the first page and the background warm-up: (1) three visitors open
+a crafted link at once (ringnorm, 2,000 x 500, 200 epochs, ALMA or Balanced
+Winnow), each until its message shows; (2) one visitor opens 40 compare
+views (2,000 points, 200 epochs, three compared learners), stepping the
+data seed, each until its figure is painted, then closes the tab. Reported:
+the server's peak resident memory over its idle memory (sampled every
+50 ms, the warm-up's child processes left out), and what it retains 10 s
+and 150 s after the tab closed (Streamlit keeps a closed tab's session for
+120 s). Targets: at most 300 MB peak for the crafted links;
+at most the budget retained after the compare views.
 
 **Experiments** (``--experiments``): the heaviest runs the Experiments page
 lets through its budget of visits
@@ -212,6 +225,94 @@ def sessions() -> None:
         print(f"- {link[:60]}{'...' if len(link) > 60 else ''} + {case}: {row}")
 
 
+#: The crafted links of the first attack: replays of gigabytes before the first hardening.
+CRAFTED = [
+    f"/?data=ringnorm&ringnorm_n_samples=2000&ringnorm_n_features=500&epochs=200&learner={key}"
+    for key in ("alma", "balanced_winnow", "alma")
+]
+#: The second attack's view; the seed is appended.
+COMPARE = "/?data=separable&separable_n_samples=2000&epochs=200&compare=kw,margin,pa&seed="
+
+
+def attacks() -> None:
+    """Crafted links at once, then 40 seed-cycled compare views: the server's memory."""
+    import os
+    import threading
+
+    import psutil
+    from bench_browser import CHROMIUM, CHROMIUM_ARGS, Server
+    from playwright.sync_api import sync_playwright
+
+    from app_logic.memory import DEFAULT_LIMIT_MB
+
+    budget = float(os.environ.get("PERCEPTRON_LAB_MEMORY_MB") or DEFAULT_LIMIT_MB) * 2**20
+    server = Server()
+    process = psutil.Process(server.proc.pid)
+    samples, done = [], threading.Event()
+
+    def sample():
+        while not done.is_set():
+            samples.append(process.memory_info().rss)
+            time.sleep(0.05)
+
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page()
+            page.goto(server.url + "/")
+            page.frame_locator("iframe[title$='playback']").locator(".btn-step").wait_for()
+            page.close()
+            time.sleep(30)  # the background warm-up compiles and loads every learner
+            idle = process.memory_info().rss
+            threading.Thread(target=sample, daemon=True).start()
+            pages = [browser.new_context().new_page() for _ in CRAFTED]
+            start = time.perf_counter()
+            for page, link in zip(pages, CRAFTED):
+                page.goto(server.url + link, wait_until="commit")
+            messages = []
+            for page in pages:
+                alert = page.locator("[data-testid=stAlertContentError]").first
+                alert.wait_for(timeout=300_000)
+                messages.append(alert.inner_text()[:90])
+            crafted_s = time.perf_counter() - start
+            crafted_peak = max(samples) - idle
+            for page in pages:
+                page.context.close()
+            samples.clear()
+            page = browser.new_page()
+            views = []
+            for seed in range(1, 41):
+                t0 = time.perf_counter()
+                page.goto(server.url + COMPARE + str(seed))
+                frame = page.frame_locator("iframe[title$='playback']")
+                frame.locator(".btn-step").wait_for(timeout=300_000)
+                page.wait_for_function(
+                    "() => [...document.querySelectorAll('iframe')].some(f => "
+                    "f.contentWindow.playback && f.contentWindow.playback.painted !== null)",
+                    timeout=300_000,
+                )
+                views.append(time.perf_counter() - t0)
+            compare_peak = max(samples) - idle
+            browser.close()
+        time.sleep(10)
+        retained = process.memory_info().rss - idle
+        time.sleep(140)  # Streamlit drops a closed tab's session 120 s after it disconnected
+        retained_later = process.memory_info().rss - idle
+    finally:
+        done.set()
+        server.stop()
+    mib = 2**20
+    print(f"server idle after warm-up: {idle / mib:,.0f} MiB; budget {budget / mib:,.0f} MiB")
+    print(f"crafted links, 3 at once: {crafted_s:.1f} s to all three messages, peak "
+          f"{crafted_peak / mib:,.0f} MiB over idle (target 300 MB)")
+    for link, message in zip(CRAFTED, messages):
+        print(f"  {link[-22:]}: {message!r}")
+    print(f"40 compare views (median {sorted(views)[20]:.2f} s a view): peak "
+          f"{compare_peak / mib:,.0f} MiB over idle; retained 10 s after the tab closed "
+          f"{retained / mib:,.0f} MiB, 150 s after {retained_later / mib:,.0f} MiB (target: at "
+          "most the budget)")
+
+
 def _visit(page, case: str, frame_selector: str) -> str:
     """Upload ``case`` on the open page, step where a figure is shown; what the visitor saw."""
     page.locator("[data-testid=stSelectbox]", has_text="Data set").first.click()
@@ -237,6 +338,8 @@ def main() -> None:
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--sessions", action="store_true",
                         help="six hostile visitors at once on a running app (a few minutes)")
+    parser.add_argument("--attacks", action="store_true",
+                        help="crafted links and seed-cycled compare views: server memory")
     parser.add_argument("--experiments", action="store_true",
                         help="also time the largest experiments the page allows (minutes)")
     args = parser.parse_args()
@@ -245,6 +348,9 @@ def main() -> None:
         return
     if args.sessions:
         sessions()
+        return
+    if args.attacks:
+        attacks()
         return
     print(f"{'file':44s} {'bytes':>9s} {'added MiB':>9s} {'traced MiB':>10s} "
           f"{'seconds':>7s}  result")

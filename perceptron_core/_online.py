@@ -33,7 +33,7 @@ from perceptron_core._validation import (
     hyperparameters,
     parameter,
     validate_params,
-    warn_if_overflowed,
+    warn_about_range,
 )
 from perceptron_core.trace import Trace
 
@@ -158,7 +158,7 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         self.n_seen_ = 0
         self.trace_ = None
         self._train(X, Y, order.astype(np.int64), self.epochs, stop_early=True)
-        warn_if_overflowed(self, checked)
+        warn_about_range(self, checked)
         return self
 
     def partial_fit(self, X, y, classes=None):
@@ -201,7 +201,7 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
             )
         Y = encode_labels(y, self.classes_)
         self._train(X, Y, np.arange(X.shape[0], dtype=np.int64), 1, stop_early=False)
-        warn_if_overflowed(self, checked)
+        warn_about_range(self, checked)
         return self
 
     def _train(self, X, Y, order, n_epochs, stop_early):

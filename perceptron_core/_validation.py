@@ -11,9 +11,11 @@ store), through the two entry points here:
 * :func:`check_training_data` and :func:`check_test_data` turn user input into
   arrays the numba kernels accept, and say in plain words what was wrong when
   they cannot (the app shows these messages verbatim).
-* :func:`warn_if_overflowed`, at the end of every ``fit``, says so when training
-  left floating point's range (features near 1e306, ``eta=1e308``) instead of
-  leaving NaN weights and chance accuracy unexplained.
+* :func:`warn_about_range`, at the end of every ``fit``, says so when training
+  left floating point's range (features near 1e306, ``eta=1e308``), when the
+  features are too small for their products (below 1e-150), or far from the
+  scale a learner's default settings are meant for, instead of leaving NaN
+  weights or chance accuracy unexplained.
 
 Storage types: ``float64``, ``float32``, ``int8`` and ``uint8`` arrays are kept
 as they are (the kernels read them directly and accumulate scores in
@@ -410,12 +412,73 @@ class OverflowedWarning(RuntimeWarning):
     """Training left float64's range: the model's scores are infinite or NaN."""
 
 
+class FeatureScaleWarning(UserWarning):
+    """The features are too small for float64's products, or far from the scale a
+    learner's default settings are meant for."""
+
+
 #: Training rows scored after a fit to see whether its numbers stayed finite.
 CHECKED_ROWS = 256
+#: Below this largest |x|, a product of two features (and so every ``x.x``
+#: and, from the start, every score) is lost to underflow.
+TINY = 1e-150
+#: The largest |x| the default settings of a learner with ``_scale_settings``
+#: (absolute margins, thresholds or step sizes) are meant for; how far outside
+#: it each of them falls is measured by ``benchmarks/bench_scale.py``.
+ASSUMED_SCALE = (0.1, 100.0)
 
 
-def warn_if_overflowed(estimator, X) -> None:
-    """Warn, naming the fix, when a fitted model scores the first training rows as inf or NaN.
+def largest_magnitude(X) -> float:
+    """``max |x|`` over ``X`` without a copy of it (0 for an empty array)."""
+    if X.size == 0:
+        return 0.0
+    return float(max(X.max(), -X.min()))
+
+
+def range_problems(estimator, X) -> list[tuple[type[Warning], str]]:
+    """What is wrong with the range of the numbers of a fit on ``X``, as (category, message).
+
+    Overflow: the fitted model scores the first training rows as inf or NaN.
+    Underflow: the features are so small that their products vanish. Scale:
+    a learner whose defaults assume a feature scale (``_scale_settings``)
+    saw a largest |x| outside :data:`ASSUMED_SCALE`.
+
+    Examples
+    --------
+    >>> from perceptron_core import ALMA
+    >>> X, y = np.array([[1e-3, 2e-3], [-2e-3, -1e-3]]), np.array([0, 1])
+    >>> [category.__name__ for category, _ in range_problems(ALMA().fit(X, y), X)]
+    ['FeatureScaleWarning']
+    """
+    name = type(estimator).__name__
+    largest = largest_magnitude(X)
+    problems = []
+    with np.errstate(all="ignore"):
+        scores = np.asarray(estimator.decision_function(X[:CHECKED_ROWS]), dtype=np.float64)
+    if not np.isfinite(scores).all():
+        problems.append((OverflowedWarning, (
+            f"{name}: training overflowed floating point, so its scores are infinite or NaN "
+            f"and its predictions mean nothing. Scale the features (the largest |x| seen is "
+            f"{largest:.3g}; standardise them, e.g. with scikit-learn's StandardScaler) or use a "
+            "smaller learning rate eta.")))  # fmt: skip
+    settings = getattr(estimator, "_scale_settings", ())
+    low, high = ASSUMED_SCALE
+    if 0 < largest < TINY:
+        problems.append((FeatureScaleWarning, (
+            f"{name}: the largest |x| is {largest:.3g}; products of features this small "
+            "underflow to 0 in floating point, so every score is 0 and the model cannot learn. "
+            "Scale the features (standardise them, e.g. with scikit-learn's StandardScaler).")))  # fmt: skip
+    elif largest > 0 and settings and not low <= largest <= high:
+        problems.append((FeatureScaleWarning, (
+            f"{name}: the largest |x| is {largest:.3g}, far from the {low:g} to {high:g} its "
+            f"default settings are meant for ({', '.join(settings)} are in the features' "
+            "units), so it may learn little. Scale the features (standardise them, e.g. with "
+            f"scikit-learn's StandardScaler) or set {', '.join(settings)} for this scale.")))  # fmt: skip
+    return problems
+
+
+def warn_about_range(estimator, X) -> None:
+    """Warn, naming the fix, about each of :func:`range_problems` (called at the end of ``fit``).
 
     Examples
     --------
@@ -428,17 +491,5 @@ def warn_if_overflowed(estimator, X) -> None:
     >>> [w.category.__name__ for w in caught]
     ['OverflowedWarning']
     """
-    rows = X[:CHECKED_ROWS]
-    with np.errstate(all="ignore"):
-        scores = np.asarray(estimator.decision_function(rows), dtype=np.float64)
-    if np.isfinite(scores).all():
-        return
-    largest = float(np.max(np.abs(np.asarray(rows, dtype=np.float64))))
-    warnings.warn(
-        f"{type(estimator).__name__}: training overflowed floating point, so its scores are "
-        f"infinite or NaN and its predictions mean nothing. Scale the features (the largest "
-        f"|x| seen is {largest:.3g}; standardise them, e.g. with scikit-learn's StandardScaler) "
-        "or use a smaller learning rate eta.",
-        OverflowedWarning,
-        stacklevel=3,
-    )
+    for category, message in range_problems(estimator, X):
+        warnings.warn(message, category, stacklevel=3)

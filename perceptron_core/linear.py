@@ -33,7 +33,7 @@ from perceptron_core._validation import (
     parameter,
     show,
     validate_params,
-    warn_if_overflowed,
+    warn_about_range,
 )
 from perceptron_core.engine import kw_trainer
 from perceptron_core.engine.record import HypothesisRecord
@@ -256,7 +256,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         self._start(X, np.unique(y))
         copy = self.epochs >= 2 and X.nbytes <= PERMUTED_COPY_MAX_BYTES and not on_disk
         self._run(X, y, self.epochs, permuted_copy=copy)
-        warn_if_overflowed(self, X)
+        warn_about_range(self, X)
         return self
 
     def partial_fit(self, X, y, classes=None):
@@ -296,7 +296,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
                 f"({list(self.classes_)}); partial_fit cannot change the classes."
             )
         self._run(X, y, 1)
-        warn_if_overflowed(self, X)
+        warn_about_range(self, X)
         return self
 
     #: The type of the per-example update counts, as the compiled loop reads them.

@@ -38,7 +38,7 @@ from perceptron_core._validation import (
     check_training_data,
     encode_labels,
     validate_params,
-    warn_if_overflowed,
+    warn_about_range,
 )
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE, Trace
 from perceptron_core.vectors import copy_into
@@ -256,6 +256,9 @@ class ParallelPerceptron(ClassifierMixin, BaseEstimator):
     (0.7, 0.05)
     """
 
+    #: Settings in the features' units (a warning names them when the data are far off).
+    _scale_settings = ("gamma", "eta")
+
     _parameters: ClassVar[dict] = {
         "n_perceptrons": Param(
             "the number of perceptrons in the committee (odd, so the vote never ties)",
@@ -322,7 +325,7 @@ class ParallelPerceptron(ClassifierMixin, BaseEstimator):
         self.gamma_history_, self.eta_history_ = gammas, etas
         self.n_iter_ = int(self.epochs)
         self.trace_ = self._build_traces(X, kinds, acts, history, record) if record else None
-        warn_if_overflowed(self, X)
+        warn_about_range(self, X)
         return self
 
     def _build_traces(self, X, kinds, acts, history, record):

@@ -27,6 +27,18 @@ def _text(at: AppTest) -> str:
     return "\n".join(m.value for m in at.markdown)
 
 
+def _shown(at: AppTest):
+    """``(request, data, run)`` of the playground's view on screen: the session keeps what
+    it was asked with; the data and run come from the server's caches (this process's)."""
+    from ui.runs import get_dataset, train
+
+    request, key, values, epochs = at.session_state["pg_last_good"]
+    data = get_dataset(request)
+    run = train(key, tuple(sorted(values.items())), epochs, request.seed, data.X, data.y,
+                data.X_test, data.y_test)  # fmt: skip
+    return request, data, run
+
+
 @pytest.fixture
 def app() -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
@@ -69,7 +81,7 @@ def _player(at: AppTest) -> dict:
 def test_the_run_goes_to_the_browser_once_with_its_step(app):
     args = _player(app)
     lane = args["meta"]["lanes"][0]
-    run = app.session_state["pg_last_good"][2]
+    run = _shown(app)[2]
     assert lane["key"] == "perceptron" and lane["n_events"] == run.timeline.n_events
     assert args["options"]["initial_t"] == 0
     assert args["options"]["click"] == "off"  # clicks edit the data only once asked to
@@ -150,11 +162,11 @@ def test_paum_writes_its_threshold_as_a_bias(app):
 
 
 def test_regenerate_draws_new_data_with_the_next_seed(app):
-    before = app.session_state["pg_last_good"][1].X.copy()
+    before = _shown(app)[1].X.copy()
     app.button(key="pg_regenerate").click().run()
     _no_failure(app)
     assert app.session_state["pg_seed"] == 1
-    after = app.session_state["pg_last_good"][1].X
+    after = _shown(app)[1].X
     assert after.shape == before.shape and (after != before).any()
 
 
@@ -170,8 +182,8 @@ def test_bad_upload_shows_a_message_and_keeps_the_data(app):
     message = app.error[0].value
     assert "Reading the file did not work" in message and "Traceback" not in message
     # the previous data are still there, in the same component
-    assert app.session_state["pg_last_good"][0].name == "separable"
-    assert _player(app)["meta"]["scene"]["title"] == app.session_state["pg_last_good"][1].title
+    assert _shown(app)[0].name == "separable"
+    assert _player(app)["meta"]["scene"]["title"] == _shown(app)[1].title
 
 
 def _upload(app, label) -> None:
@@ -186,7 +198,7 @@ def _upload(app, label) -> None:
 
 def test_good_upload_trains_on_the_chosen_columns(app):
     _upload(app, lambda i: i % 2)
-    data = app.session_state["pg_last_good"][1]
+    data = _shown(app)[1]
     assert data.feature_names == ("u", "v") and len(data.X) == 40
 
 
@@ -249,7 +261,7 @@ def test_compare_mode_and_high_dimensional_view(app):
     app.multiselect(key="pg_compare").set_value([]).run()
     app.selectbox(key="pg_data").set_value("kw").run()
     _no_failure(app)
-    assert app.session_state["pg_last_good"][1].n_features == 50
+    assert _shown(app)[1].n_features == 50
 
 
 def test_impossible_setting_is_refused_with_a_way_back(app):
@@ -258,8 +270,8 @@ def test_impossible_setting_is_refused_with_a_way_back(app):
     app.selectbox(key="pg_data").set_value("spam").run()  # 4,601 points
     assert not app.exception
     assert any("too slow for the browser view" in e.value for e in app.error)
-    assert app.session_state["pg_last_good"][2].learner_key == "kernel"  # previous run kept
-    assert app.session_state["pg_last_good"][1].n_features == 2  # with its own data
+    assert _shown(app)[2].learner_key == "kernel"  # previous run kept
+    assert _shown(app)[1].n_features == 2  # with its own data
     app.selectbox(key="pg_learner").set_value("perceptron").run()
     app.slider(key="pg_epochs").set_value(100).run()  # 460,100 recorded visits
     assert not app.exception
@@ -272,7 +284,7 @@ def test_impossible_setting_is_refused_with_a_way_back(app):
 
 
 def _points(at: AppTest):
-    return at.session_state["pg_last_good"][1]
+    return _shown(at)[1]
 
 
 def _count(at: AppTest) -> str:
@@ -286,7 +298,7 @@ def test_point_edits_retrain_go_into_the_link_and_reset(app):
     _no_failure(app)
     data = _points(app)
     assert len(data.X) == len(generated.X) - 1 and data.X[-1].tolist() == [0.5, -0.5]
-    assert app.session_state["pg_last_good"][2].timeline.n_samples == len(data.X)  # retrained
+    assert _shown(app)[2].timeline.n_samples == len(data.X)  # retrained
     assert _count(app) == "**99** training points (1 added, 2 removed)"
     assert app.query_params["edits"] == "-0~-1~+0.5,-0.5,1"
     app.run()  # a rerun keeps the edited data
@@ -338,7 +350,7 @@ def _open_table(at: AppTest) -> None:
 )
 def test_a_bad_table_edit_is_refused_and_the_last_good_points_stay(app, delta, message):
     before = _points(app)
-    run = app.session_state["pg_last_good"][2]
+    run = _shown(app)[2]
     labels = before.y.copy()
     if "deleted_rows" in delta:  # delete every -1 point
         delta = {"deleted_rows": np.flatnonzero(labels == -1).tolist()}
@@ -354,7 +366,7 @@ def test_a_bad_table_edit_is_refused_and_the_last_good_points_stay(app, delta, m
     assert len(errors) == 1 and message in errors[0] and "last good points are kept" in errors[0]
     after = _points(app)
     assert np.array_equal(after.X, before.X) and np.array_equal(after.y, before.y)
-    assert app.session_state["pg_last_good"][2].timeline.n_events == run.timeline.n_events
+    assert _shown(app)[2].timeline.n_events == run.timeline.n_events
     assert not app.session_state["pg_edits"]
 
 

@@ -571,6 +571,7 @@ def test_a_huge_learning_rate_is_named_in_the_warning():
 def test_a_link_or_a_session_keeps_at_most_a_thousand_point_edits():
     from streamlit.testing.v1 import AppTest
 
+    from app_logic.datasource import make_dataset
     from app_logic.edits import MAX_EDITS, PointEdits, add_point, edited
     from perceptron_core.datasets import make_separable
 
@@ -583,7 +584,8 @@ def test_a_link_or_a_session_keeps_at_most_a_thousand_point_edits():
     assert not at.exception
     (toast,) = at.toast
     assert "at most 1,000 point edits" in toast.value.replace("\\", "")  # shown as text
-    assert len(at.session_state["pg_last_good"][1].X) == 100  # the data without them
+    request = at.session_state["pg_last_good"][0]
+    assert request.edits is None and len(make_dataset(request).X) == 100  # without them
     X0, y0 = make_separable(n_samples=20, random_state=0)[:2]
     full = PointEdits(added=tuple((i / 1000, 0.5, 1) for i in range(MAX_EDITS)))
     with pytest.raises(DataError, match="at most 1,000 point edits"):
@@ -591,8 +593,8 @@ def test_a_link_or_a_session_keeps_at_most_a_thousand_point_edits():
 
 
 def test_a_crafted_link_cannot_make_a_run_hold_more_than_its_budget():
-    """ringnorm, 500 features, 200 epochs: its replay would hold about 600 MB. It is refused
-    before it is built, with a message that says what was too big and what is allowed."""
+    """ringnorm, 500 features, 200 epochs: its replay could hold 1,610 MB. It is refused
+    before it trains, with a message that says what was too big and what is allowed."""
     from streamlit.testing.v1 import AppTest
 
     link = {"data": "ringnorm", "ringnorm_n_samples": "2000", "ringnorm_n_features": "500",
@@ -603,7 +605,8 @@ def test_a_crafted_link_cannot_make_a_run_hold_more_than_its_budget():
     assert not at.exception
     (error,) = at.error
     text = error.value.replace("\\", "")
-    assert "more than the 45 MB a view may use" in text and "Use fewer epochs" in text
+    assert "could hold 1,610 MB, more than the 45 MB a view may use" in text
+    assert "Use at most 5 epochs" in text
     assert "pg_last_good" not in at.session_state  # nothing was kept for it
 
 
@@ -628,3 +631,203 @@ def test_the_largest_run_allowed_peaks_under_two_hundred_megabytes():
         tracemalloc.stop()
     assert largest is not None and epochs < 28  # some runs are allowed, longer ones refused
     assert largest < 200e6
+
+
+# -- second round: memory for everyone, numbers the figure cannot draw ------------------------
+
+
+def test_a_run_over_budget_is_refused_before_the_learner_trains(monkeypatch):
+    """The crafted link's ALMA run (2,000 x 500, 200 epochs) is refused from its shape: the
+    learner's fit is never called, so no visitor can hold gigabytes before the refusal."""
+    from app_logic.learners import LEARNERS
+    from app_logic.training import fit_run
+    from perceptron_core.rules.alma import ALMA
+
+    def must_not_train(*args, **kwargs):
+        raise AssertionError("the run trained before it was refused")
+
+    monkeypatch.setattr(ALMA, "fit", must_not_train)
+    X, y = np.zeros((2000, 500)), np.tile([-1, 1], 1000)
+    settings = tuple(sorted(LEARNERS["alma"].defaults().items()))
+    with pytest.raises(DataError, match=r"could hold 1,610 MB.*Use at most 5 epochs"):
+        fit_run("alma", settings, 200, 0, X, y, X[:0], y[:0])
+
+
+def test_the_server_caches_share_one_budget_and_keep_nothing_alive():
+    """Data sets, runs and payloads are counted in one budget, which drops the least recently
+    used; a payload does not keep its runs alive once the runs' entries are gone."""
+    import gc
+    import weakref
+
+    from app_logic import memory
+    from app_logic.datasource import DataRequest
+    from ui import player, runs
+
+    budget = memory.Budget(limit=3 * 2**20, idle_seconds=3600)
+    original = memory.SERVER
+    runs.SERVER = player.SERVER = budget
+    try:
+        alive = []
+        for seed in range(12):
+            request = DataRequest("separable", (("n_samples", 400),), seed=seed)
+            data = runs.get_dataset(request)
+            run = runs.train("perceptron", (), 20, seed, data.X, data.y, data.X_test, data.y_test)
+            player.page_payload(request, data, [run], seed=seed)
+            alive.append(weakref.ref(run))
+            del run
+            assert budget.held() <= budget.limit
+        assert {"datasets", "runs", "payloads"} <= {slot[0] for slot in budget._entries}
+        gc.collect()
+        kept = sum(ref() is not None for ref in alive)
+        assert kept == sum(1 for slot in budget._entries if slot[0] == "runs")
+        assert kept < 12  # the early ones were dropped, their payloads did not hold them
+    finally:
+        runs.SERVER = player.SERVER = original
+
+
+def test_a_cached_entry_nobody_used_for_a_while_is_dropped():
+    from app_logic.memory import Budget
+
+    now = [0.0]
+    budget = Budget(limit=10**9, idle_seconds=60, clock=lambda: now[0])
+    budget.cached("runs", "a", lambda: np.zeros(1000))
+    now[0] = 30.0
+    budget.cached("runs", "b", lambda: np.zeros(1000))
+    now[0] = 75.0
+    budget.sweep()  # a: idle 75 s, dropped; b: idle 45 s, kept
+    assert budget.held() == 8000  # b alone (its key, a string, counts nothing)
+    assert [slot[1] for slot in budget._entries] == ["b"]
+
+
+def test_two_sessions_asking_at_once_make_an_entry_once():
+    import threading
+
+    from app_logic.memory import Budget
+
+    budget, made = Budget(limit=10**9, idle_seconds=60), []
+    start = threading.Barrier(4)
+
+    def make():
+        made.append(1)
+        time.sleep(0.2)
+        return np.zeros(10)
+
+    def ask():
+        start.wait()
+        budget.cached("runs", "same", make)
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(made) == 1
+
+
+@pytest.mark.parametrize("edits", ["+1e200,0,1", "+1e153,1e153,-1", "+1e101,0,1"])
+def test_values_the_figure_cannot_draw_are_refused_with_the_fix(edits):
+    """A link's edit (or a file) with values near float64's ends is refused before a run,
+    naming the range accepted and the fix; before, 1e200 reached the browser as Infinity."""
+    from app_logic.datasource import DataRequest, make_dataset
+    from app_logic.edits import PointEdits
+
+    request = DataRequest("separable", (("n_samples", 40),), edits=PointEdits.from_text(edits))
+    with pytest.raises(DataError, match=r"accept features from 1e-100 to 1e\+100.*Scale"):
+        make_dataset(request)
+
+
+@pytest.mark.parametrize("scale", [1e-170, 1e-101])
+def test_a_table_of_tiny_values_is_refused_not_learned_at_chance(scale):
+    """A 40-row table scaled by 1e-170 trained to accuracy 0.6 with an update at every step,
+    silently: x.x underflows to 0. It is refused with the range accepted and the fix."""
+    from app_logic.datasource import DataRequest, make_dataset
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = np.where(X[:, 0] + X[:, 1] > 0, 1, 0)
+    text = "x1,x2,y\n" + "".join(f"{a:.17g},{b:.17g},{c}\n" for (a, b), c in zip(X * scale, y))
+    request = DataRequest("csv", csv_bytes=text.encode(), csv_label="y")
+    with pytest.raises(DataError, match=r"accept features from 1e-100 to 1e\+100.*Scale"):
+        make_dataset(request)
+
+
+def test_a_crafted_link_with_huge_values_shows_a_message_not_a_broken_figure():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "router.py"), default_timeout=120)
+    at.query_params.update({"edits": "+1e200,0,1"})
+    at.run()
+    assert not at.exception
+    assert any("Scale the features" in e.value for e in at.error)
+
+
+def test_tiny_features_are_named_by_every_learner_and_scale_dependent_ones_warn_early():
+    """Below 1e-150 products of features underflow and every score is 0 (before: chance
+    accuracy, silently); at 1e-3, the learners whose settings are in the features' units warn."""
+    from perceptron_core import ALMA, KWPerceptron, PassiveAggressive, Perceptron
+    from perceptron_core._validation import FeatureScaleWarning
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)
+    for estimator in (Perceptron(), KWPerceptron(), ALMA()):
+        with pytest.warns(FeatureScaleWarning, match="underflow to 0"):
+            estimator.fit(X * 1e-170, y)
+    for estimator in (ALMA(), PassiveAggressive()):
+        with pytest.warns(FeatureScaleWarning, match="far from the 0.1 to 100"):
+            estimator.fit(X * 1e-3, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FeatureScaleWarning)
+        Perceptron().fit(X * 1e-3, y)  # scale-free: no warning
+        ALMA().fit(X, y)
+
+
+def test_the_page_tells_the_visitor_what_the_learner_warned():
+    """A run's scale problems reach the page, not only the server's log."""
+    from app_logic.learners import LEARNERS
+    from app_logic.training import fit_run
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2)) * 1e-3
+    y = np.where(X[:, 0] > 0, 1, -1)
+    run = fit_run("alma", tuple(sorted(LEARNERS["alma"].defaults().items())), 5, 0,
+                  X, y, X[:0], y[:0])  # fmt: skip
+    assert len(run.notes) == 1 and "Scale the features" in run.notes[0]
+
+
+def test_a_bound_too_large_for_floating_point_says_so_instead_of_failing():
+    """R = 1e99 and gamma = 1e-160 (both accepted values): (R/gamma)^2 overflows, which
+    raised OverflowError ("Drawing the run failed") and could send inf to the browser."""
+    from dataclasses import replace
+
+    from app_logic.datasource import DataRequest, make_dataset
+    from app_logic.diagnostics import novikoff_for
+    from app_logic.training import fit_run
+
+    data = make_dataset(DataRequest("separable", (("n_samples", 20),)))
+    X = np.array([[1e-160, 0.0], [-1e-160, 0.0], [1e99, 0.0], [-1e99, 0.0]])
+    y = np.array([1, -1, 1, -1])
+    data = replace(data, X=X, y=y, w_star=np.array([1.0, 0.0]), theta_star=0.0)
+    run = fit_run("perceptron", (), 5, 0, X, y, X[:0], y[:0])
+    sentence, bound = novikoff_for(run, data)
+    assert bound is None and "too large for floating point" in sentence
+
+
+def test_an_entry_is_counted_at_what_it_holds():
+    """The budget counts a run at what Python and NumPy allocated for it (within 5 %): the
+    estimator's own arrays, which a dataclass's fields do not list, and those numba made."""
+    import gc
+
+    from app_logic.datasource import DataRequest, make_dataset
+    from app_logic.memory import nbytes
+    from app_logic.training import fit_run
+
+    data = make_dataset(DataRequest("separable", (("n_samples", 500),), seed=1))
+    fit_run("perceptron", (), 2, 1, data.X, data.y, data.X_test, data.y_test)  # compiled
+    gc.collect()
+    tracemalloc.start()
+    run = fit_run("perceptron", (), 50, 1, data.X, data.y, data.X_test, data.y_test)
+    gc.collect()
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert abs(nbytes(run) - held) < 0.05 * held

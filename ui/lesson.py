@@ -148,6 +148,8 @@ def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | No
     )
     if run is None:
         return None, None
+    for note in run.notes:  # the learner's word on the data's scale
+        st.warning(note, icon=":material/straighten:")
     if math:
         rule_box(run, key=f"{prefix}rule")
     payload = attempt(

@@ -6,12 +6,14 @@ one custom component (``ui/playback/``, served as it is: our ES modules
 and the Plotly.js bundle in ``ui/playback/vendor/``). Stepping, playing and scrubbing
 happen in the browser; the server hears from it only when a click on the
 plot edits the points. The payload of a page (:func:`app_logic.payload.build_payload`)
-is built once per run and kept with the runs, so a rerun that changes
-nothing about the runs sends a message Streamlit's client already has.
+is built once per set of runs and kept in the server's memory budget, so a
+rerun that changes nothing about the runs sends a message Streamlit's client
+already has.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,9 +24,10 @@ import streamlit.components.v1 as components
 
 from app_logic.diagnostics import novikoff_for
 from app_logic.math_panel import COMMITTEE_NOTE, OUTCOME, WHY
+from app_logic.memory import SERVER
 from app_logic.payload import Payload, build_payload
 from app_logic.style import STYLE, Show
-from ui.runs import CACHED_RUNS
+from perceptron_core.datasets import DataError
 from ui.state import GROUPS
 
 #: The component's folder: its page, scripts, styles and the vendored Plotly.js.
@@ -41,18 +44,23 @@ def _component():
     return components.declare_component("playback", path=str(PLAYBACK))
 
 
-@st.cache_resource(max_entries=CACHED_RUNS, show_spinner=False)  # one per cached run
-def _cached_payload(key: tuple, _data, _runs, _extras, seed: int) -> tuple[Payload, tuple]:
-    """The payload for ``key`` = (data request, run ids, extras name); the runs stay referenced,
-    so their ids cannot be reused by other runs while the payload is cached."""
-    extras = _extras(_runs[0], _data) if _extras else None
-    return build_payload(_data, _runs, seed, extras), tuple(_runs)
-
-
 def page_payload(request, data, runs, extras: Callable | None = None, seed: int = 0) -> Payload:
-    """The cached payload of ``runs`` on ``data`` (built by ``request``)."""
-    key = (request, tuple(id(run) for run in runs), getattr(extras, "__qualname__", None))
-    return _cached_payload(key, data, tuple(runs), extras, seed)[0]
+    """The payload of ``runs`` on ``data`` (built by ``request``), kept in the server's memory
+    budget under the runs' serial numbers (never reused), so it does not keep the runs alive."""
+    key = (request, tuple(run.serial for run in runs), getattr(extras, "__qualname__", None), seed)
+
+    def build() -> Payload:
+        payload = build_payload(data, runs, seed, extras(runs[0], data) if extras else None)
+        try:  # the browser reads JSON, which has no inf or NaN
+            json.dumps(payload.meta, allow_nan=False)
+        except ValueError:
+            raise DataError(
+                "This run's numbers left floating point's range (inf or NaN), so no figure can "
+                "draw them. Scale the features (standardise them) or use a smaller eta."
+            ) from None
+        return payload
+
+    return SERVER.cached("payloads", key, build)
 
 
 def url_step(default: int = 0) -> int:

@@ -2,12 +2,13 @@
 
 Every page gets what it computes through these functions, so the same
 request (same settings, same seed) never trains twice and always gives the
-same picture. Runs (:func:`app_logic.training.fit_run`) are cached with
-``st.cache_resource`` (no copy per rerun, and the browser payload of a run
-is cached next to it, see :mod:`ui.player`); pages treat a
-:class:`~app_logic.training.Run` as read-only. A small run of a learner not
-yet compiled in this process trains uncompiled, with the same numbers; a
-larger one waits for its compilation, under a spinner.
+same picture. Data sets and runs (:func:`app_logic.training.fit_run`) are
+kept in the server's one memory budget (:data:`app_logic.memory.SERVER`),
+shared by every session without a copy: pages treat a
+:class:`~app_logic.datasource.Dataset` and a :class:`~app_logic.training.Run`
+as read-only (a data set's arrays are). A small run of a learner not yet
+compiled in this process trains uncompiled, with the same numbers; a larger
+one waits for its compilation, under a spinner.
 """
 
 from __future__ import annotations
@@ -18,21 +19,20 @@ import streamlit as st
 from app_logic import training
 from app_logic.datasource import DataRequest, Dataset, make_dataset
 from app_logic.learners import LEARNERS
+from app_logic.memory import SERVER, digest
 from app_logic.training import Run, fit_run
 from perceptron_core._jit import uncompiled
 
-#: Runs kept for every session: each holds at most about 55 MB, so all of them under 1 GB.
-CACHED_RUNS = 16
+
+def _read_only(data: Dataset) -> Dataset:
+    for array in (data.X, data.y, data.X_test, data.y_test, data.flipped):
+        array.flags.writeable = False
+    return data
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
 def get_dataset(request: DataRequest) -> Dataset:
     """The data a request describes (see :func:`app_logic.datasource.make_dataset`)."""
-    return make_dataset(request)
-
-
-#: One fit per request and server process, shared by every session (pages treat runs as read-only).
-_cached_run = st.cache_resource(max_entries=CACHED_RUNS, show_spinner=False)(fit_run)
+    return SERVER.cached("datasets", request, lambda: _read_only(make_dataset(request)))
 
 
 def train(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray,
@@ -44,9 +44,14 @@ def train(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray
     one it compiles first, under a spinner that says so (or waits for the
     background warm-up, which may be compiling it right now).
     """
+    key = (learner_key, values, epochs, seed, digest(X, y, X_test, y_test))
+
+    def fit() -> Run:
+        return fit_run(learner_key, values, epochs, seed, X, y, X_test, y_test)
+
     if training.runs_uncompiled(learner_key, X, epochs):
         with uncompiled():
-            return _cached_run(learner_key, values, epochs, seed, X, y, X_test, y_test)
+            return SERVER.cached("runs", key, fit)
     if not training.WARMUP.ready(learner_key):
         with st.spinner(
             f"Compiling {LEARNERS[learner_key].title} for its first use on this server "
@@ -54,4 +59,4 @@ def train(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray
             "half a minute right after an install)…"
         ):
             training.WARMUP.ensure(learner_key)
-    return _cached_run(learner_key, values, epochs, seed, X, y, X_test, y_test)
+    return SERVER.cached("runs", key, fit)

@@ -135,6 +135,9 @@ class ALMA(ZeroStartLinear):
     True
     """
 
+    #: Settings in the features' units (a warning names them when the data are far off).
+    _scale_settings = ("B", "C")
+
     _rule = __name__  # the step above
     _explicit_history = True
     alpha: float = parameter(

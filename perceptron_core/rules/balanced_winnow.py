@@ -176,6 +176,9 @@ class BalancedWinnow(OnlineLinearClassifier, DriverParameters):
     True
     """
 
+    #: Settings in the features' units (a warning names them when the data are far off).
+    _scale_settings = ("threshold",)
+
     _rule = __name__  # the step above
     _explicit_history = True
     alpha: float = parameter(2.0, _ALPHA)

@@ -112,6 +112,9 @@ class PassiveAggressive(ZeroStartLinear):
     PA-II 1.0
     """
 
+    #: Settings in the features' units (a warning names them when the data are far off).
+    _scale_settings = ("C",)
+
     _rule = __name__  # the step above
     variant: str = parameter("PA-I", "which step-size rule to use", OneOf(tuple(_VARIANTS)))
     C: float = parameter(1.0, "the aggressiveness of PA-I and PA-II", Number(low=0, open_low=True))

@@ -176,6 +176,9 @@ class PAUMPerceptron(OnlineLinearClassifier):
     386
     """
 
+    #: Settings in the features' units (a warning names them when the data are far off).
+    _scale_settings = ("tau_neg", "tau_pos")
+
     _rule = __name__  # the step above
     tau_neg: float = parameter(0.0, "the margin required of negative examples", Number())
     tau_pos: float = parameter(1.0, "the margin required of positive examples", Number())

@@ -110,6 +110,9 @@ class RelativeUpdatePerceptron(ZeroStartLinear):
     1.0
     """
 
+    #: Settings in the features' units (a warning names them when the data are far off).
+    _scale_settings = ("theta",)
+
     _rule = __name__  # the step above
     r: float = parameter(1.5, "the relaxation factor", Number(low=0, high=2, open_low=True))
     theta: float = parameter(1.0, "the fixed threshold", Number(low=0, open_low=True))

@@ -109,6 +109,9 @@ class ThickSeparatorPerceptron(ZeroStartLinear):
     True
     """
 
+    #: Settings in the features' units (a warning names them when the data are far off).
+    _scale_settings = ("gamma",)
+
     _rule = __name__  # the step above
     gamma: float = parameter(
         1.0, "the half-width of the slab that triggers updates", Number(low=0)

@@ -1,0 +1,272 @@
+"""One memory budget for every cache a server process keeps for all its visitors.
+
+The data sets, the trained runs, their browser payloads and the lessons'
+studies are computed once and shared by every session. Each of them is
+kept in one :class:`Budget`: an entry is sized in bytes when it is stored
+(:func:`nbytes`, the arrays and byte strings it holds), the least recently
+used entries of any cache are dropped while the total is over the limit,
+and an entry nobody asked for during the idle time is dropped too (checked
+on every request and once a minute), so a server whose visitors left gives
+its memory back. An entry never holds another cache's entry alive: a
+payload is keyed by the serial numbers of its runs, not by the runs.
+
+The limit and the idle time come from the environment, read when the app
+starts (``docs/deploy.md``):
+
+* ``PERCEPTRON_LAB_MEMORY_MB``: the limit in MB (default
+  :data:`DEFAULT_LIMIT_MB`);
+* ``PERCEPTRON_LAB_IDLE_MINUTES``: the idle time (default
+  :data:`DEFAULT_IDLE_MINUTES`).
+
+This module does not import Streamlit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+import numpy as np
+
+#: The default limit of all caches together, in MB.
+DEFAULT_LIMIT_MB = 1536
+#: The default time after which an entry nobody used is dropped, in minutes.
+DEFAULT_IDLE_MINUTES = 30
+#: How often the sweeper looks for idle entries, in seconds.
+SWEEP_SECONDS = 60
+
+
+def nbytes(obj, _seen: set | None = None) -> int:
+    """The bytes of the arrays and byte strings ``obj`` holds, followed through containers,
+    dataclasses and objects' attributes, each counted once.
+
+    Python's own objects (numbers, short strings, the containers themselves)
+    are left out: next to the arrays a cached entry holds they are small.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = np.zeros(1000)
+    >>> nbytes({"a": a, "again": a, "b": [b"xy", np.ones(10, dtype=np.int8)]})
+    8012
+    """
+    seen = set() if _seen is None else _seen
+    if id(obj) in seen:
+        return 0
+    seen.add(id(obj))
+    if isinstance(obj, np.ndarray):
+        # A view of another array counts that array once; an array on memory NumPy does
+        # not own (numba's, a buffer's) counts its own bytes.
+        return nbytes(obj.base, seen) if isinstance(obj.base, np.ndarray) else obj.nbytes
+    if isinstance(obj, bytes | bytearray | memoryview):
+        return len(obj)
+    if isinstance(obj, str | int | float | complex | bool | type(None) | type):
+        return 0
+    if isinstance(obj, dict):
+        return sum(nbytes(k, seen) + nbytes(v, seen) for k, v in obj.items())
+    if isinstance(obj, list | tuple | set | frozenset):
+        return sum(nbytes(item, seen) for item in obj)
+    if hasattr(obj, "__dict__"):  # every attribute, also those a dataclass does not declare
+        return nbytes(vars(obj), seen)
+    if dataclasses.is_dataclass(obj):  # one with slots
+        return sum(nbytes(getattr(obj, f.name), seen) for f in dataclasses.fields(obj))
+    return 0
+
+
+def digest(*arrays: np.ndarray) -> str:
+    """A key for the contents of ``arrays`` (shape, type and bytes of each).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> digest(np.zeros(3)) == digest(np.zeros(3)), digest(np.zeros(3)) == digest(np.zeros(4))
+    (True, False)
+    """
+    h = hashlib.blake2b(digest_size=16)
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(f"{a.dtype.str}{a.shape}".encode())
+        h.update(a.data)
+    return h.hexdigest()
+
+
+@dataclasses.dataclass
+class _Entry:
+    value: object
+    size: int
+    used: float
+
+
+class Budget:
+    """Caches that share one limit in bytes and drop what nobody used for a while.
+
+    Parameters
+    ----------
+    limit : int
+        The most bytes all entries together may hold.
+    idle_seconds : float
+        An entry not asked for during this long is dropped.
+    clock : callable, optional
+        The time in seconds (``time.monotonic``; tests pass their own).
+    sweep_every : float, optional
+        Also drop idle entries in a background thread this often (seconds),
+        started by the first request; None leaves it to the requests.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> budget = Budget(limit=20_000, idle_seconds=60)
+    >>> a = budget.cached("arrays", 1, lambda: np.zeros(1000))   # 8,000 bytes
+    >>> b = budget.cached("arrays", 2, lambda: np.zeros(1000))
+    >>> c = budget.cached("arrays", 3, lambda: np.zeros(1000))   # over 20,000: 1 goes
+    >>> budget.held(), budget.cached("arrays", 2, lambda: None) is b
+    (16000, True)
+    """
+
+    def __init__(self, limit: int, idle_seconds: float,
+                 clock: Callable[[], float] = time.monotonic, sweep_every: float | None = None):  # fmt: skip
+        self.limit = int(limit)
+        self.idle_seconds = float(idle_seconds)
+        self._clock = clock
+        self._entries: OrderedDict[tuple, _Entry] = OrderedDict()  # least recently used first
+        self._held = 0
+        self._lock = threading.Lock()
+        self._making: dict[tuple, threading.Lock] = {}
+        self._sweep_every = sweep_every
+        self._sweeper: threading.Thread | None = None
+
+    def cached(self, cache: str, key: Hashable, make: Callable[[], object],
+               size: Callable[[object], int] = nbytes):  # fmt: skip
+        """The value of ``cache``/``key``: kept, or made by ``make()`` and kept.
+
+        Two sessions asking for the same entry at once make it once: the
+        second waits for the first. A value larger than the whole limit is
+        returned without being kept; an exception from ``make`` is not kept.
+        """
+        if self._sweep_every is not None and self._sweeper is None:
+            self._start_sweeper()
+        slot = (cache, key)
+        found = self._get(slot)
+        if found is not None:
+            return found.value
+        with self._lock:
+            making = self._making.setdefault(slot, threading.Lock())
+        with making:
+            found = self._get(slot)
+            if found is not None:
+                return found.value
+            try:
+                value = make()
+                self._put(slot, value, size(value) + nbytes(key))  # a key may hold a file
+                return value
+            finally:
+                with self._lock:
+                    self._making.pop(slot, None)
+
+    def peek(self, cache: str, key: Hashable):
+        """The kept value of ``cache``/``key``, or None (for a cache that makes its values
+        itself, e.g. with a progress bar other sessions follow)."""
+        found = self._get((cache, key))
+        return None if found is None else found.value
+
+    def keep(self, cache: str, key: Hashable, value, size: Callable[[object], int] = nbytes):
+        """Keep ``value`` as ``cache``/``key`` (see :meth:`peek`)."""
+        self._put((cache, key), value, size(value) + nbytes(key))
+
+    def forget(self, cache: str) -> None:
+        """Drop every entry of ``cache``."""
+        with self._lock:
+            for slot in [slot for slot in self._entries if slot[0] == cache]:
+                self._held -= self._entries.pop(slot).size
+
+    def _get(self, slot: tuple) -> _Entry | None:
+        with self._lock:
+            self._drop_idle()
+            entry = self._entries.get(slot)
+            if entry is not None:
+                entry.used = self._clock()
+                self._entries.move_to_end(slot)
+            return entry
+
+    def _put(self, slot: tuple, value, size: int) -> None:
+        if size > self.limit:
+            return
+        with self._lock:
+            if slot in self._entries:
+                self._held -= self._entries.pop(slot).size
+            self._entries[slot] = _Entry(value, size, self._clock())
+            self._held += size
+            while self._held > self.limit:
+                _, dropped = self._entries.popitem(last=False)
+                self._held -= dropped.size
+
+    def _drop_idle(self) -> None:
+        """Drop the entries idle for longer than the idle time (the caller holds the lock)."""
+        oldest_allowed = self._clock() - self.idle_seconds
+        while self._entries:
+            slot, entry = next(iter(self._entries.items()))
+            if entry.used >= oldest_allowed:
+                break
+            del self._entries[slot]
+            self._held -= entry.size
+
+    def sweep(self) -> None:
+        """Drop the idle entries now."""
+        with self._lock:
+            self._drop_idle()
+
+    def _start_sweeper(self) -> None:
+        with self._lock:
+            if self._sweeper is not None:
+                return
+            self._sweeper = threading.Thread(target=self._sweep_forever, daemon=True,
+                                             name="cache-sweeper")  # fmt: skip
+        self._sweeper.start()
+
+    def _sweep_forever(self) -> None:
+        while True:
+            time.sleep(self._sweep_every)
+            self.sweep()
+
+    def held(self, cache: str | None = None) -> int:
+        """Bytes kept, in all caches or in ``cache``."""
+        with self._lock:
+            if cache is None:
+                return self._held
+            return sum(e.size for (name, _), e in self._entries.items() if name == cache)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    def clear(self) -> None:
+        """Drop every entry."""
+        with self._lock:
+            self._entries.clear()
+            self._held = 0
+
+
+def _from_environment(name: str, default: float) -> float:
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise ValueError(f"{name}={text!r}: give a positive number (default {default:g}).")
+    return value
+
+
+#: The budget every process-wide cache of the app shares.
+SERVER = Budget(
+    limit=int(_from_environment("PERCEPTRON_LAB_MEMORY_MB", DEFAULT_LIMIT_MB) * 2**20),
+    idle_seconds=_from_environment("PERCEPTRON_LAB_IDLE_MINUTES", DEFAULT_IDLE_MINUTES) * 60,
+    sweep_every=SWEEP_SECONDS,
+)
