@@ -38,7 +38,9 @@ The steps, in order:
 9. **Labels**: a binary task needs exactly two label values; they become
    -1 and +1 (the second in sorted order, or ``positive_label``, is +1). A
    multi-class task numbers the values ``0..K-1`` in sorted order. Numeric
-   labels are compared as numbers (``1`` and ``1.0`` are one class).
+   labels are compared as exact numbers, never through float64 (``1`` and
+   ``1.0`` are one class; ``100000000000000001`` and ``100000000000000000``
+   are two).
 
 Memory: the text is read twice by :mod:`csv` (first the shape and the caps,
 then the values), and no pass keeps the rows: what stays is one float64
@@ -55,6 +57,7 @@ import math
 import os
 import re
 from array import array
+from decimal import MAX_PREC, Context, Decimal, InvalidOperation
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -802,18 +805,35 @@ def _check_options(task, nan_policy, delimiter, header, limits):
 
 
 def _label_key(values: list[str]):
-    """Numeric keys when every label is a finite number, else the strings themselves."""
+    """Exact numeric keys when every label is a finite number, else None (text labels).
+
+    Decimals, not floats: ``100000000000000001`` and ``100000000000000000``
+    are one float64 but two classes; ``1`` and ``1.0`` are one number.
+    """
     try:
-        nums = [float(v) for v in values]
-    except ValueError:
+        nums = [Decimal(v) for v in values]
+    except InvalidOperation:
         return None
-    if not all(math.isfinite(v) for v in nums):
+    if not all(v.is_finite() for v in nums):
         return None
     return nums
 
 
-def _format_number(v: float) -> str:
-    return str(int(v)) if v.is_integer() else repr(v)
+#: Normalising in this context never rounds (a cell may hold more digits than the default 28).
+_EXACT = Context(prec=MAX_PREC)
+
+
+def _format_number(v: Decimal) -> str:
+    """A label value as a class name: ``1`` for ``1.0``, ``2.5`` for ``2.50``, exactly.
+
+    Examples
+    --------
+    >>> _format_number(Decimal("100000000000000001.0")), _format_number(Decimal("2.50"))
+    ('100000000000000001', '2.5')
+    """
+    if v.adjusted() < 40 and v == v.to_integral_value():  # a whole number: all its digits
+        return str(int(v))
+    return str(v.normalize(_EXACT))
 
 
 def _encode_labels(spellings: list[str], codes: np.ndarray, label_name: str, task: str,
@@ -827,8 +847,10 @@ def _encode_labels(spellings: list[str], codes: np.ndarray, label_name: str, tas
     spellings = [spellings[c] for c in present]
     nums = _label_key(spellings)
     if nums is not None:
-        uniq, class_of = np.unique(nums, return_inverse=True)
-        names = [_format_number(float(v)) for v in uniq]
+        uniq = sorted(set(nums))
+        index = {v: i for i, v in enumerate(uniq)}
+        class_of = np.array([index[v] for v in nums], dtype=np.int64)
+        names = [_format_number(v) for v in uniq]
     else:
         uniq = names = sorted(spellings)
         index = {n: i for i, n in enumerate(names)}
@@ -868,8 +890,8 @@ def _encode_labels(spellings: list[str], codes: np.ndarray, label_name: str, tas
         matches = [i for i, n in enumerate(names) if n == target]
         if not matches and nums is not None:
             try:
-                matches = [i for i, v in enumerate(uniq) if float(target) == v]
-            except ValueError:
+                matches = [i for i, v in enumerate(uniq) if Decimal(target) == v]
+            except InvalidOperation:
                 matches = []
         if not matches:
             raise DataError(f"positive_label={_quoted(positive_label)} is not one of the two "
