@@ -48,3 +48,45 @@ def test_large_integer_labels_stay_two_classes_in_the_estimators(name):
     model = getattr(perceptron_core, name)().fit(X, y)
     assert model.classes_.tolist() == list(BIG)
     assert model.predict(X).tolist() == y.tolist()
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def _one_line_error(capsys, *words) -> str:
+    out, err = capsys.readouterr()
+    assert out == "", "nothing runs, so no table is printed"
+    assert err.count("\n") == 1 and err.startswith("perceptron-lab: error: "), err
+    assert "Traceback" not in err and all(w in err for w in words), err
+    return err
+
+
+def test_json_into_a_missing_folder_is_refused_before_the_work(tmp_path, capsys):
+    assert main([*SEARCH, "--json", str(tmp_path / "missing" / "s.json")]) == 1
+    _one_line_error(capsys, "--json", "does not exist")
+
+
+def test_out_naming_an_existing_file_is_refused_before_the_work(tmp_path, capsys):
+    taken = tmp_path / "results"
+    taken.write_text("keep me")
+    assert main([*SEARCH, "--out", str(taken)]) == 1
+    _one_line_error(capsys, "--out", "is a file, not a folder")
+    assert taken.read_text() == "keep me"
+
+
+def test_a_path_that_cannot_be_written_is_refused_before_the_work(tmp_path, capsys):
+    assert main(["generate", "separable", "-o", "/proc/x.csv", "--seed", "1"]) == 1
+    _one_line_error(capsys, "--out", "/proc/x.csv")
+    assert main([*SEARCH, "--csv", str(tmp_path)]) == 1  # a folder where a file is needed
+    _one_line_error(capsys, "--csv", "is a folder")
+    assert not list(tmp_path.iterdir())  # the check left nothing behind
+
+
+@pytest.mark.parametrize("flag", ["--epochs", "--folds"])
+def test_zero_epochs_is_refused_about_epochs(flag, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main([*SEARCH, flag, "0"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {flag}: the number of {flag[2:]} must be a whole number" in err, err
+    assert "checkpoint" not in err and "Traceback" not in err
