@@ -21,6 +21,75 @@ def _rows(n: int, row) -> str:
     return "\n".join(row(i) for i in range(n)) + "\n"
 
 
+# -- uploads in the playground --------------------------------------------------------------
+
+
+def _playground():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "router.py"), default_timeout=120).run()
+    at.selectbox(key="pg_data").set_value("csv").run()
+    return at
+
+
+def _upload(at, text: str):
+    at.file_uploader(key="pg_upload").set_value(("t.csv", text.encode(), "text/csv")).run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def _trained(at):
+    """The request and the data of the figure on screen."""
+    request, data = at.session_state["pg_last_good"][:2]
+    return request, data
+
+
+def test_a_second_upload_starts_from_its_own_columns_not_the_first_files():
+    at = _upload(_playground(), "x1,x2,y\n" + _rows(40, lambda i: f"{i % 7},{i % 5},{i % 2}"))
+    assert _trained(at)[0].csv_label == "y"
+    # 'y' is a feature now and 'label' the label: the old choice of 'y' must not survive
+    _upload(at, "y,x2,label\n" + _rows(40, lambda i: f"{i * 0.5},{i % 5},{'ab'[i % 2]}"))
+    assert not at.error, [e.value for e in at.error]
+    request, data = _trained(at)
+    assert request.csv_label == "label" and data.feature_names == ("y", "x2")
+    assert data.class_names == ("a", "b")
+    assert not any("not numeric" in c.value for c in at.caption)
+    # a file sharing no name: its own figure, not an empty choice and the old figure
+    _upload(at, "p,q,kind\n" + _rows(30, lambda i: f"{i % 3},{i % 4},{'uv'[i % 2]}"))
+    assert not at.error and not at.warning, [e.value for e in at.error + at.warning]
+    request, data = _trained(at)
+    assert request.csv_label == "kind" and data.feature_names == ("p", "q")
+    assert at.multiselect(key="pg_csv_features").value == ["p", "q"]
+
+
+def test_a_file_without_a_header_row_gets_its_label_by_position():
+    # iris-like: four measurements, then the class; no header row
+    rows = _rows(40, lambda i: f"{5 + i % 3 * 0.1:.1f},{3 + i % 4 * 0.1:.1f},1.{i % 5},0.2,"
+                               f"{'setosa' if i % 2 else 'versicolor'}")
+    at = _upload(_playground(), rows)
+    assert not at.error, [e.value for e in at.error]
+    label = at.selectbox(key="pg_csv_label")
+    assert label.value == 4 and label.options == [f"column {j} of 5" for j in range(1, 5)] + [
+        "column 5 of 5 (the last)"]
+    request, data = _trained(at)
+    assert request.csv_label == 4 and len(data.X) == 40
+    assert data.feature_names == ("column 1", "column 2", "column 3", "column 4")
+    assert set(data.class_names) == {"setosa", "versicolor"}
+
+
+def test_a_headerless_file_whose_last_column_is_no_label_can_be_given_another():
+    # the class first (as in many UCI files), then 150 different measurements in the last
+    rows = _rows(150, lambda i: f"{'MB'[i % 2]},{i % 7},{i * 0.01:.2f}")
+    at = _upload(_playground(), rows)
+    (error,) = at.error  # the last column is refused, in words, and the control stays
+    assert "150 different values" in error.value and "choose another label column" in error.value
+    at.selectbox(key="pg_csv_label").set_value(0).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    request, data = _trained(at)
+    assert request.csv_label == 0 and data.feature_names == ("column 2", "column 3")
+    assert data.class_names == ("B", "M")
+
+
 # -- labels that float64 cannot tell apart --------------------------------------------------
 
 

@@ -57,10 +57,11 @@ import math
 import os
 import re
 from array import array
-from decimal import MAX_PREC, Context, Decimal, InvalidOperation
 from dataclasses import dataclass, field
+from decimal import MAX_PREC, Context, Decimal, InvalidOperation
 from itertools import islice
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -655,40 +656,9 @@ def load_csv(
     warnings: list[str] = []
     limits = CSVLimits() if limits is None else limits
     _check_options(task, nan_policy, delimiter, header, limits)
-    raw, name = _read_source(source, limits.max_bytes)
-    text, encoding = _text(raw, warnings)
-    delim = delimiter or _sniff_delimiter(text)
-    shape = _scan(text, delim, limits)
-    if not shape.lines:
-        raise DataError("The file has no rows with values.")
-    has_header = _detect_header(shape.head) if header == "auto" else bool(header)
-    width = _table_width(shape)
-    names, renamed = _column_names(shape.head[0] if has_header else [], width)
-    start = int(has_header)
-    n_rows = len(shape.lines) - start
-    if n_rows == 0:
-        raise DataError("The file has a header row but no rows of data.")
-    if n_rows > limits.max_rows:
-        raise DataError(f"The file has {n_rows:,} rows of data, more than the limit of "
-                        f"{limits.max_rows:,}. Use a sample of the rows.")
-    if width < 2:
-        raise DataError(
-            f"Only one column was found (delimiter: {_DELIMITER_NAMES.get(delim, repr(delim))}). "
-            "A classification table needs at least one feature column and a label column; "
-            "check that the values are separated by commas, semicolons or tabs."
-        )
-    if width > limits.max_columns:
-        raise DataError(f"The file has {width:,} columns, more than the limit of "
-                        f"{limits.max_columns:,}.")
-    if header == "auto":
-        warnings.append("The first row was read as column names." if has_header else
-                        "No header row was found, so the columns are named 'column 1', "
-                        "'column 2', ...")
-    if renamed:
-        more = f"; and {len(renamed) - 10} more" if len(renamed) > 10 else ""
-        warnings.append("Some columns have the same name, so they were renamed: "
-                        + "; ".join(renamed[:10]) + more + ".")
-    _check_row_widths(shape, start, width, has_header)
+    text, encoding, name, delim, shape, has_header, names = _layout(
+        source, delimiter, header, limits, warnings)
+    start, width = int(has_header), len(names)
 
     label_idx = _pick_label(label_column, names, has_header)
     label_name = names[label_idx]
@@ -736,6 +706,78 @@ def load_csv(
         dropped_columns=dropped, n_dropped_rows=int(bad_rows.sum()), encoding=encoding,
         delimiter=delim, name=name,
     )
+
+
+def _layout(source, delimiter, header, limits: CSVLimits, warnings: list[str]):
+    """Steps 1-5 of the module docstring: ``(text, encoding, name, delimiter, shape,
+    has_header, column names)``, with the notes on the header in ``warnings``."""
+    raw, name = _read_source(source, limits.max_bytes)
+    text, encoding = _text(raw, warnings)
+    delim = delimiter or _sniff_delimiter(text)
+    shape = _scan(text, delim, limits)
+    if not shape.lines:
+        raise DataError("The file has no rows with values.")
+    has_header = _detect_header(shape.head) if header == "auto" else bool(header)
+    width = _table_width(shape)
+    names, renamed = _column_names(shape.head[0] if has_header else [], width)
+    start = int(has_header)
+    n_rows = len(shape.lines) - start
+    if n_rows == 0:
+        raise DataError("The file has a header row but no rows of data.")
+    if n_rows > limits.max_rows:
+        raise DataError(f"The file has {n_rows:,} rows of data, more than the limit of "
+                        f"{limits.max_rows:,}. Use a sample of the rows.")
+    if width < 2:
+        raise DataError(
+            f"Only one column was found (delimiter: {_DELIMITER_NAMES.get(delim, repr(delim))}). "
+            "A classification table needs at least one feature column and a label column; "
+            "check that the values are separated by commas, semicolons or tabs."
+        )
+    if width > limits.max_columns:
+        raise DataError(f"The file has {width:,} columns, more than the limit of "
+                        f"{limits.max_columns:,}.")
+    if header == "auto":
+        warnings.append("The first row was read as column names." if has_header else
+                        "No header row was found, so the columns are named 'column 1', "
+                        "'column 2', ...")
+    if renamed:
+        more = f"; and {len(renamed) - 10} more" if len(renamed) > 10 else ""
+        warnings.append("Some columns have the same name, so they were renamed: "
+                        + "; ".join(renamed[:10]) + more + ".")
+    _check_row_widths(shape, start, width, has_header)
+    return text, encoding, name, delim, shape, has_header, names
+
+
+class CSVColumns(NamedTuple):
+    """What :func:`csv_columns` returns: every column's name, in the file's order, and
+    whether the first row holds them (else they are ``column 1``, ``column 2``, ...)."""
+
+    names: list[str]
+    has_header: bool
+
+
+def csv_columns(source, *, delimiter: str | None = None, header="auto",
+                limits: CSVLimits | None = None) -> CSVColumns:  # fmt: skip
+    """The columns of a CSV file, read as :func:`load_csv` reads them, before a label is chosen.
+
+    A label column is then named (``names[j]``, when ``has_header``) or
+    given by position (``j``, which a file without a header row needs) to
+    :func:`load_csv`. Every column is listed, also those ``load_csv`` would
+    drop as not numeric (a label may be text). Refuses what ``load_csv``
+    refuses about the file itself (size, encoding, shape) with the same
+    :class:`~perceptron_core.datasets.DataError`.
+
+    Examples
+    --------
+    >>> csv_columns(b"1.5,2,yes\\n0.5,1,no\\n")
+    CSVColumns(names=['column 1', 'column 2', 'column 3'], has_header=False)
+    >>> csv_columns(b"height,sport\\n1.8,rugby\\n").names
+    ['height', 'sport']
+    """
+    limits = CSVLimits() if limits is None else limits
+    _check_options("binary", "reject", delimiter, header, limits)
+    *_, has_header, names = _layout(source, delimiter, header, limits, [])
+    return CSVColumns(names, has_header)
 
 
 def _text(raw, warnings: list[str]) -> tuple[str, str]:
