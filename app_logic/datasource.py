@@ -63,7 +63,7 @@ class DataRequest:
     test_fraction: float = 0.0
     seed: int = 0
     csv_bytes: bytes | None = None
-    csv_label: str | None = None
+    csv_label: str | int | None = None  # a name, or a position (a file without a header row)
     csv_positive: str | None = None
     csv_features: tuple[str, ...] | None = None
     edits: PointEdits | None = None
@@ -145,7 +145,7 @@ def _binary(y: np.ndarray, labels, class_names, positive):
     return np.where(y == labels[pos], 1, -1), (f"not {names[pos]}", names[pos])
 
 
-def read_csv(data: bytes, label: str | None, max_bytes: int):
+def read_csv(data: bytes, label: str | int | None, max_bytes: int):
     """The upload as the core reads it (multi-class allowed; the panel picks a class)."""
     return load_csv(
         data, label_column=label, task="multiclass", limits=CSVLimits(max_bytes=max_bytes)

@@ -18,8 +18,10 @@ stays fast; the arguments function runs for ``perceptron-lab NAME --help`` too,
 so it must not load them either (a subcommand's arguments are added only when
 that subcommand is parsed). A :class:`ValueError` (including
 :class:`~perceptron_core.datasets.DataError`) raised by a run function is
-printed as ``perceptron-lab: error: <message>`` with exit status 1; other
-exceptions are bugs and show their traceback. ``perceptron-lab --version``
+printed as ``perceptron-lab: error: <message>`` with exit status 1, and so is
+an :class:`OSError` (a file that could not be written after all); other
+exceptions are bugs and show their traceback. Output paths are checked
+before the work (:mod:`perceptron_core._output_files`). ``perceptron-lab --version``
 prints the installed version.
 
 Subcommands:
@@ -44,6 +46,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+
+from perceptron_core._output_files import check_file
 
 PROG = "perceptron-lab"
 
@@ -169,6 +173,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(args._run(args) or 0)
     except ValueError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:  # a disk that fills up or goes away while writing
+        where = f": {err.filename!r}" if err.filename else ""
+        print(f"{PROG}: error: {err.strerror or err}{where}", file=sys.stderr)
         return 1
 
 
@@ -314,8 +322,7 @@ def run_generate(args: argparse.Namespace) -> int:
     suffix = out.suffix.lower()
     if suffix not in (".csv", ".npz"):
         raise DataError(f"--out must end in .csv or .npz; got {str(out)!r}.")
-    if out.parent and not out.parent.exists():
-        raise DataError(f"The folder {str(out.parent)!r} does not exist.")
+    check_file(out, "--out")
     seed = args.random_state
     chose_seed = seed is None
     if chose_seed:

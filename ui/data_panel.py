@@ -8,12 +8,14 @@ the app's; names, defaults and help texts come from the core's registry.
 
 from __future__ import annotations
 
+import hashlib
+
 import streamlit as st
 
 from app_logic.datasource import NOISE_KINDS, DataRequest, read_csv
 from app_logic.visitor_text import MESSAGE_LIMIT, as_text
-from perceptron_core.datasets import list_datasets
-from perceptron_core.datasets.csvfile import LABELS_NOTE
+from perceptron_core.datasets import CSVLimits, list_datasets
+from perceptron_core.datasets.csvfile import LABELS_NOTE, csv_columns
 from ui.safety import attempt
 from ui.state import control, hidden
 
@@ -104,17 +106,72 @@ def _shown(name: str) -> str:
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
-def _read_upload(data: bytes, label: str | None):
+def _read_upload(data: bytes, label: str | int | None):
     """The upload as the core reads it, once per file and label column (not at every rerun:
     a 2 MB file takes up to 1.75 s to read)."""
     return read_csv(data, label, MAX_UPLOAD_BYTES)
 
 
+@st.cache_data(max_entries=4, show_spinner=False)
+def _read_columns(data: bytes):
+    """The upload's columns (names, or positions when it has no header row), once per file."""
+    return csv_columns(data, limits=CSVLimits(max_bytes=MAX_UPLOAD_BYTES))
+
+
+#: The choices made for one file (they mean nothing for another), by what they depend on.
+_FILE_CHOICES = ("csv_label", "csv_positive", "csv_features")
+_LABEL_CHOICES = ("csv_positive", "csv_features")
+
+
+def _forget_stale_choices(prefix: str, data: bytes, label=None) -> None:
+    """Drop the choices made for another file (or, given ``label``, for another label
+    column): the widgets then start from this file's own defaults, not from names that
+    another file happened to share."""
+    ss = st.session_state
+    if label is None:
+        key, basis, stale = f"{prefix}csv_file", hashlib.blake2b(data).hexdigest(), _FILE_CHOICES
+    else:
+        key, basis, stale = f"{prefix}csv_file_label", label, _LABEL_CHOICES
+    if ss.get(key) != basis:
+        for choice in stale:
+            ss.pop(f"{prefix}{choice}", None)
+        ss[key] = basis
+
+
+def _label_control(prefix: str, columns) -> str | int:
+    """The label column: by name, or by position for a file without a header row
+    (the reader takes names only from a header); the last column by default."""
+    if columns.has_header:
+        options, shown = list(columns.names), _shown
+    else:
+        width = len(columns.names)
+        options = list(range(width))
+
+        def shown(j: int) -> str:
+            return f"column {j + 1} of {width}" + (" (the last)" if j == width - 1 else "")
+
+    return control(
+        st.selectbox,
+        "Label column" if columns.has_header else "Label column (by position: no header row)",
+        f"{prefix}csv_label",
+        options[-1],
+        options=options,
+        format_func=shown,
+        prefix=prefix,
+        group="data",
+        url=False,
+    )
+
+
 def _csv_controls(prefix: str):
-    """Upload, label column, +1 class and feature columns; returns the request fields."""
+    """Upload, label column, +1 class and feature columns; returns the request fields.
+
+    The choices belong to the file: a new file (or a new label column) starts
+    from its own defaults.
+    """
     upload = st.file_uploader(
         "CSV file (one row per example)",
-        type=["csv", "txt", "tsv"],
+        type=["csv", "txt", "tsv", "data"],  # .data: the UCI repository's tables
         key=f"{prefix}upload",
         help="Numeric feature columns and a label column. At most 2 MB.",
     )
@@ -122,26 +179,13 @@ def _csv_controls(prefix: str):
         st.info("Upload a CSV file. Until then the previous data stay on screen.")
         return None
     data = upload.getvalue()
-    first = attempt("Reading the file", _read_upload, data, None)
-    if first is None:
+    _forget_stale_choices(prefix, data)
+    columns = attempt("Reading the file", _read_columns, data)
+    if columns is None:
         return None
-    columns = [first.label_name] + list(first.feature_names)
-    label = control(
-        st.selectbox,
-        "Label column",
-        f"{prefix}csv_label",
-        first.label_name,
-        options=columns,
-        format_func=_shown,
-        prefix=prefix,
-        group="data",
-        url=False,
-    )
-    table = (
-        first
-        if label == first.label_name
-        else attempt("Reading the file", _read_upload, data, label)
-    )
+    label = _label_control(prefix, columns)
+    _forget_stale_choices(prefix, data, label)
+    table = attempt("Reading the file", _read_upload, data, label)
     if table is None:
         return None
     for note in table.warnings:

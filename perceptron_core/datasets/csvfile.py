@@ -38,7 +38,9 @@ The steps, in order:
 9. **Labels**: a binary task needs exactly two label values; they become
    -1 and +1 (the second in sorted order, or ``positive_label``, is +1). A
    multi-class task numbers the values ``0..K-1`` in sorted order. Numeric
-   labels are compared as numbers (``1`` and ``1.0`` are one class).
+   labels are compared as exact numbers, never through float64 (``1`` and
+   ``1.0`` are one class; ``100000000000000001`` and ``100000000000000000``
+   are two).
 
 Memory: the text is read twice by :mod:`csv` (first the shape and the caps,
 then the values), and no pass keeps the rows: what stays is one float64
@@ -56,8 +58,10 @@ import os
 import re
 from array import array
 from dataclasses import dataclass, field
+from decimal import MAX_PREC, Context, Decimal, InvalidOperation
 from itertools import islice
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -652,40 +656,9 @@ def load_csv(
     warnings: list[str] = []
     limits = CSVLimits() if limits is None else limits
     _check_options(task, nan_policy, delimiter, header, limits)
-    raw, name = _read_source(source, limits.max_bytes)
-    text, encoding = _text(raw, warnings)
-    delim = delimiter or _sniff_delimiter(text)
-    shape = _scan(text, delim, limits)
-    if not shape.lines:
-        raise DataError("The file has no rows with values.")
-    has_header = _detect_header(shape.head) if header == "auto" else bool(header)
-    width = _table_width(shape)
-    names, renamed = _column_names(shape.head[0] if has_header else [], width)
-    start = int(has_header)
-    n_rows = len(shape.lines) - start
-    if n_rows == 0:
-        raise DataError("The file has a header row but no rows of data.")
-    if n_rows > limits.max_rows:
-        raise DataError(f"The file has {n_rows:,} rows of data, more than the limit of "
-                        f"{limits.max_rows:,}. Use a sample of the rows.")
-    if width < 2:
-        raise DataError(
-            f"Only one column was found (delimiter: {_DELIMITER_NAMES.get(delim, repr(delim))}). "
-            "A classification table needs at least one feature column and a label column; "
-            "check that the values are separated by commas, semicolons or tabs."
-        )
-    if width > limits.max_columns:
-        raise DataError(f"The file has {width:,} columns, more than the limit of "
-                        f"{limits.max_columns:,}.")
-    if header == "auto":
-        warnings.append("The first row was read as column names." if has_header else
-                        "No header row was found, so the columns are named 'column 1', "
-                        "'column 2', ...")
-    if renamed:
-        more = f"; and {len(renamed) - 10} more" if len(renamed) > 10 else ""
-        warnings.append("Some columns have the same name, so they were renamed: "
-                        + "; ".join(renamed[:10]) + more + ".")
-    _check_row_widths(shape, start, width, has_header)
+    text, encoding, name, delim, shape, has_header, names = _layout(
+        source, delimiter, header, limits, warnings)
+    start, width = int(has_header), len(names)
 
     label_idx = _pick_label(label_column, names, has_header)
     label_name = names[label_idx]
@@ -733,6 +706,78 @@ def load_csv(
         dropped_columns=dropped, n_dropped_rows=int(bad_rows.sum()), encoding=encoding,
         delimiter=delim, name=name,
     )
+
+
+def _layout(source, delimiter, header, limits: CSVLimits, warnings: list[str]):
+    """Steps 1-5 of the module docstring: ``(text, encoding, name, delimiter, shape,
+    has_header, column names)``, with the notes on the header in ``warnings``."""
+    raw, name = _read_source(source, limits.max_bytes)
+    text, encoding = _text(raw, warnings)
+    delim = delimiter or _sniff_delimiter(text)
+    shape = _scan(text, delim, limits)
+    if not shape.lines:
+        raise DataError("The file has no rows with values.")
+    has_header = _detect_header(shape.head) if header == "auto" else bool(header)
+    width = _table_width(shape)
+    names, renamed = _column_names(shape.head[0] if has_header else [], width)
+    start = int(has_header)
+    n_rows = len(shape.lines) - start
+    if n_rows == 0:
+        raise DataError("The file has a header row but no rows of data.")
+    if n_rows > limits.max_rows:
+        raise DataError(f"The file has {n_rows:,} rows of data, more than the limit of "
+                        f"{limits.max_rows:,}. Use a sample of the rows.")
+    if width < 2:
+        raise DataError(
+            f"Only one column was found (delimiter: {_DELIMITER_NAMES.get(delim, repr(delim))}). "
+            "A classification table needs at least one feature column and a label column; "
+            "check that the values are separated by commas, semicolons or tabs."
+        )
+    if width > limits.max_columns:
+        raise DataError(f"The file has {width:,} columns, more than the limit of "
+                        f"{limits.max_columns:,}.")
+    if header == "auto":
+        warnings.append("The first row was read as column names." if has_header else
+                        "No header row was found, so the columns are named 'column 1', "
+                        "'column 2', ...")
+    if renamed:
+        more = f"; and {len(renamed) - 10} more" if len(renamed) > 10 else ""
+        warnings.append("Some columns have the same name, so they were renamed: "
+                        + "; ".join(renamed[:10]) + more + ".")
+    _check_row_widths(shape, start, width, has_header)
+    return text, encoding, name, delim, shape, has_header, names
+
+
+class CSVColumns(NamedTuple):
+    """What :func:`csv_columns` returns: every column's name, in the file's order, and
+    whether the first row holds them (else they are ``column 1``, ``column 2``, ...)."""
+
+    names: list[str]
+    has_header: bool
+
+
+def csv_columns(source, *, delimiter: str | None = None, header="auto",
+                limits: CSVLimits | None = None) -> CSVColumns:  # fmt: skip
+    """The columns of a CSV file, read as :func:`load_csv` reads them, before a label is chosen.
+
+    A label column is then named (``names[j]``, when ``has_header``) or
+    given by position (``j``, which a file without a header row needs) to
+    :func:`load_csv`. Every column is listed, also those ``load_csv`` would
+    drop as not numeric (a label may be text). Refuses what ``load_csv``
+    refuses about the file itself (size, encoding, shape) with the same
+    :class:`~perceptron_core.datasets.DataError`.
+
+    Examples
+    --------
+    >>> csv_columns(b"1.5,2,yes\\n0.5,1,no\\n")
+    CSVColumns(names=['column 1', 'column 2', 'column 3'], has_header=False)
+    >>> csv_columns(b"height,sport\\n1.8,rugby\\n").names
+    ['height', 'sport']
+    """
+    limits = CSVLimits() if limits is None else limits
+    _check_options("binary", "reject", delimiter, header, limits)
+    *_, has_header, names = _layout(source, delimiter, header, limits, [])
+    return CSVColumns(names, has_header)
 
 
 def _text(raw, warnings: list[str]) -> tuple[str, str]:
@@ -802,18 +847,35 @@ def _check_options(task, nan_policy, delimiter, header, limits):
 
 
 def _label_key(values: list[str]):
-    """Numeric keys when every label is a finite number, else the strings themselves."""
+    """Exact numeric keys when every label is a finite number, else None (text labels).
+
+    Decimals, not floats: ``100000000000000001`` and ``100000000000000000``
+    are one float64 but two classes; ``1`` and ``1.0`` are one number.
+    """
     try:
-        nums = [float(v) for v in values]
-    except ValueError:
+        nums = [Decimal(v) for v in values]
+    except InvalidOperation:
         return None
-    if not all(math.isfinite(v) for v in nums):
+    if not all(v.is_finite() for v in nums):
         return None
     return nums
 
 
-def _format_number(v: float) -> str:
-    return str(int(v)) if v.is_integer() else repr(v)
+#: Normalising in this context never rounds (a cell may hold more digits than the default 28).
+_EXACT = Context(prec=MAX_PREC)
+
+
+def _format_number(v: Decimal) -> str:
+    """A label value as a class name: ``1`` for ``1.0``, ``2.5`` for ``2.50``, exactly.
+
+    Examples
+    --------
+    >>> _format_number(Decimal("100000000000000001.0")), _format_number(Decimal("2.50"))
+    ('100000000000000001', '2.5')
+    """
+    if v.adjusted() < 40 and v == v.to_integral_value():  # a whole number: all its digits
+        return str(int(v))
+    return str(v.normalize(_EXACT))
 
 
 def _encode_labels(spellings: list[str], codes: np.ndarray, label_name: str, task: str,
@@ -827,8 +889,10 @@ def _encode_labels(spellings: list[str], codes: np.ndarray, label_name: str, tas
     spellings = [spellings[c] for c in present]
     nums = _label_key(spellings)
     if nums is not None:
-        uniq, class_of = np.unique(nums, return_inverse=True)
-        names = [_format_number(float(v)) for v in uniq]
+        uniq = sorted(set(nums))
+        index = {v: i for i, v in enumerate(uniq)}
+        class_of = np.array([index[v] for v in nums], dtype=np.int64)
+        names = [_format_number(v) for v in uniq]
     else:
         uniq = names = sorted(spellings)
         index = {n: i for i, n in enumerate(names)}
@@ -868,8 +932,8 @@ def _encode_labels(spellings: list[str], codes: np.ndarray, label_name: str, tas
         matches = [i for i, n in enumerate(names) if n == target]
         if not matches and nums is not None:
             try:
-                matches = [i for i, v in enumerate(uniq) if float(target) == v]
-            except ValueError:
+                matches = [i for i, v in enumerate(uniq) if Decimal(target) == v]
+            except InvalidOperation:
                 matches = []
         if not matches:
             raise DataError(f"positive_label={_quoted(positive_label)} is not one of the two "

@@ -32,6 +32,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from perceptron_core._output_files import check_file, check_folder
 from perceptron_core.experiments.defaults import (
     EPOCH_GRID,
     KW_FEATURES,
@@ -59,10 +60,27 @@ def _ints(text: str) -> tuple[int, ...]:
                                          f"{text!r}")
 
 
+def _at_least(low: int, what: str):
+    """An argparse type: a whole number of at least ``low``, refused in words saying ``what``
+    it counts (``--epochs 0`` is about epochs, not about anything derived from them)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number of at least {low}; "
+                                             f"got {text!r}")
+        return value
+
+    return parse
+
+
 def _common(parser: argparse.ArgumentParser, datasets_help: str | None = None) -> None:
     run = parser.add_argument_group("running")
     if datasets_help is not None:
-        run.add_argument("--datasets", type=int, default=None, metavar="K", help=datasets_help)
+        run.add_argument("--datasets", type=_at_least(1, "the number of data sets"), default=None, metavar="K", help=datasets_help)
     run.add_argument("--seed", type=int, default=0,
                      help="seed of every random choice (data, folds, orders); default 0")
     run.add_argument("--jobs", type=int, default=None,
@@ -87,8 +105,10 @@ def _common(parser: argparse.ArgumentParser, datasets_help: str | None = None) -
 
 def _training(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("protocol")
-    group.add_argument("--folds", type=int, default=10, help="cross-validation folds (10)")
-    group.add_argument("--epochs", type=int, default=100, help="training epochs (100)")
+    group.add_argument("--folds", type=_at_least(2, "the number of folds"), default=10,
+                       help="cross-validation folds (10)")
+    group.add_argument("--epochs", type=_at_least(1, "the number of epochs"), default=100,
+                       help="training epochs (100)")
 
 
 def _options(args, **overrides):
@@ -106,17 +126,27 @@ def _options(args, **overrides):
     return RunOptions(**fields)
 
 
-def _emit(args, tables, name: str) -> int:
-    """Print the tables and write the requested files."""
+def _outputs(args, name: str) -> dict:
+    """The files to write (kind -> path or None), checked before the work: the run stops
+    at once, with one line, when one of them cannot be written."""
+    given = {"json": ("--json", args.json), "csv": ("--csv", args.csv),
+             "md": ("--markdown", args.markdown)}
+    folder = None if args.out is None else check_folder(args.out, "--out")
+    paths = {}
+    for kind, (flag, path) in given.items():
+        if path is None and folder is not None:
+            flag, path = "--out", folder / f"{name}.{kind}"
+        paths[kind] = None if path is None else check_file(path, flag)
+    return paths
+
+
+def _emit(tables, paths: dict) -> int:
+    """Print the tables and write the files :func:`_outputs` checked."""
     import json
 
     print("\n\n".join(t.to_markdown() for t in tables))
     records = tables[0].records if len(tables) == 1 else [
         {"table": t.title, **r} for t in tables for r in t.records]
-    paths = {"json": args.json, "csv": args.csv, "md": args.markdown}
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        paths = {kind: path or args.out / f"{name}.{kind}" for kind, path in paths.items()}
     if paths["json"]:
         Path(paths["json"]).write_text(json.dumps(records, indent=1, allow_nan=False) + "\n",
                                        encoding="utf-8")
@@ -154,6 +184,7 @@ def run_search(args) -> int:
     from perceptron_core.experiments.data import resolve
     from perceptron_core.experiments.search import parameter_search
 
+    paths = _outputs(args, f"search-{_name(args.data)}")
     sets = resolve(args.data, args.datasets or 1, args.seed)
     options = _options(args)
     result = parameter_search(sets, n_folds=args.folds, seed=args.seed, options=options)
@@ -163,25 +194,26 @@ def run_search(args) -> int:
         from perceptron_core.experiments.svm import svm_reference
 
         tables.append(svm_reference(sets, n_folds=args.folds, seed=args.seed, options=options))
-    return _emit(args, tables, f"search-{_name(args.data)}")
+    return _emit(tables, paths)
 
 
 def _optimize_arguments(parser):
     _search_arguments(parser)
-    parser.add_argument("--inner", type=int, default=10, help="inner cross-validation folds (10)")
+    parser.add_argument("--inner", type=_at_least(2, "the number of inner folds"), default=10, help="inner cross-validation folds (10)")
 
 
 def run_optimize(args) -> int:
     from perceptron_core.experiments.data import resolve
     from perceptron_core.experiments.optimize import parameter_optimisation
 
+    paths = _outputs(args, f"optimize-{_name(args.data)}")
     sets = resolve(args.data, args.datasets or 1, args.seed)
     result = parameter_optimisation(sets, n_folds=args.folds, n_inner=args.inner,
                                     seed=args.seed, options=_options(args))
     group = ("noise",) if len(sets) > 1 else ()
     table = result.table(f"Parameter optimisation on {args.data} (accuracy %, mean ± 95% "
                          "t-interval)", group_by=group)
-    return _emit(args, [table], f"optimize-{_name(args.data)}")
+    return _emit([table], paths)
 
 
 # --------------------------------------------------------------------------
@@ -200,9 +232,9 @@ def _curve_arguments(parser):
                         help="epochs at which to score (default: 1,2,3,5,...,1000)")
     parser.add_argument("--sizes", type=_ints, default=SIZE_GRID,
                         help="training-set sizes (default: 10,20,50,...,20000)")
-    parser.add_argument("--repeats", type=int, default=10,
+    parser.add_argument("--repeats", type=_at_least(1, "the number of repeats"), default=10,
                         help="random training sets per size (10)")
-    parser.add_argument("--test-size", type=int, default=500, help="test examples (500)")
+    parser.add_argument("--test-size", type=_at_least(1, "the test size"), default=500, help="test examples (500)")
     _training(parser)
     _common(parser, "how many random data sets a generator spec gives (epochs curve; default 1)")
 
@@ -211,6 +243,7 @@ def run_curve(args) -> int:
     from perceptron_core.experiments.curves import SIZE_TAUS, epoch_curve, size_curve
     from perceptron_core.experiments.data import parse_spec, resolve
 
+    paths = _outputs(args, f"curve-{args.x}-{_name(args.data)}")
     if args.x == "epochs":
         sets = resolve(args.data, args.datasets or 1, args.seed)
         table = epoch_curve(sets, args.tau or (0.0,), args.checkpoints, n_folds=args.folds,
@@ -228,7 +261,7 @@ def run_curve(args) -> int:
         pool = resolve(data, 1, args.seed)[0]
         table = size_curve(pool, args.sizes, args.tau or SIZE_TAUS, repeats=args.repeats,
                            test_size=args.test_size, seed=args.seed, options=_options(args))
-    return _emit(args, [table], f"curve-{args.x}-{_name(args.data)}")
+    return _emit([table], paths)
 
 
 # --------------------------------------------------------------------------
@@ -254,10 +287,11 @@ def run_dominance(args) -> int:
     from perceptron_core.experiments.dominance import PLAIN, dominance_counts, kw_grid_sets
     from perceptron_core.experiments.grids import KW_SETTINGS
 
+    paths = _outputs(args, "dominance")
     sets = kw_grid_sets(args.datasets or 2, args.seed, args.features, args.margins, args.noise)
     table = dominance_counts(sets, PLAIN if args.settings == "plain" else KW_SETTINGS,
                              n_folds=args.folds, seed=args.seed, options=_options(args))
-    return _emit(args, [table], "dominance")
+    return _emit([table], paths)
 
 
 # --------------------------------------------------------------------------
@@ -270,7 +304,7 @@ def _reproduce_arguments(parser):
                         help="; ".join(f"{name}: {title}"
                                        for name, title in REPRODUCTION_TITLES.items()))
     parser.add_argument("--svm", action="store_true", help="kw-table3: add the SVM reference")
-    parser.add_argument("--repeats", type=int, default=10,
+    parser.add_argument("--repeats", type=_at_least(1, "the number of repetitions"), default=10,
                         help="nr-table1: repetitions of the 10-fold cross-validation (10)")
     _common(parser, "random data sets per artificial cell (default: the table's own, e.g. 10 "
             "for kw-table4)")
@@ -279,9 +313,10 @@ def _reproduce_arguments(parser):
 def run_reproduce(args) -> int:
     from perceptron_core.experiments.reproduce import reproduce
 
+    paths = _outputs(args, args.name)
     tables = reproduce(args.name, args.datasets, args.seed, _options(args), svm=args.svm,
                        repeats=args.repeats)
-    return _emit(args, tables, args.name)
+    return _emit(tables, paths)
 
 
 # --------------------------------------------------------------------------
@@ -294,7 +329,8 @@ def _paum_arguments(parser):
                         default="imbalanced:n=2200,positive_rate=0.0909",
                         help="as for 'search' (default: the 2-D imbalanced set, 1 positive "
                         "in 11, 2200 examples)")
-    parser.add_argument("--folds", type=int, default=10, help="cross-validation folds (10)")
+    parser.add_argument("--folds", type=_at_least(2, "the number of folds"), default=10,
+                        help="cross-validation folds (10)")
     _common(parser)
 
 
@@ -302,9 +338,10 @@ def run_paum(args) -> int:
     from perceptron_core.experiments.data import resolve
     from perceptron_core.experiments.paum_study import paum_study
 
+    paths = _outputs(args, f"paum-{_name(args.data)}")
     table = paum_study(resolve(args.data, 1, args.seed)[0], n_folds=args.folds, seed=args.seed,
                        options=_options(args))
-    return _emit(args, [table], f"paum-{_name(args.data)}")
+    return _emit([table], paths)
 
 
 def register_experiments(register) -> None:
