@@ -39,9 +39,12 @@ def _upload(at, text: str):
 
 
 def _trained(at):
-    """The request and the data of the figure on screen."""
-    request, data = at.session_state["pg_last_good"][:2]
-    return request, data
+    """The request and the data of the figure on screen (the session keeps the request; the
+    data come from the server's cache, in this process)."""
+    from ui.runs import get_dataset
+
+    request = at.session_state["pg_last_good"][0]
+    return request, get_dataset(request)
 
 
 def test_a_second_upload_starts_from_its_own_columns_not_the_first_files():

@@ -13,6 +13,7 @@ import hashlib
 import streamlit as st
 
 from app_logic.datasource import NOISE_KINDS, DataRequest, read_csv
+from app_logic.memory import SERVER
 from app_logic.visitor_text import MESSAGE_LIMIT, as_text
 from perceptron_core.datasets import CSVLimits, list_datasets
 from perceptron_core.datasets.csvfile import LABELS_NOTE, csv_columns
@@ -105,17 +106,18 @@ def _shown(name: str) -> str:
     return as_text(name, markdown=False)
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
 def _read_upload(data: bytes, label: str | int | None):
     """The upload as the core reads it, once per file and label column (not at every rerun:
-    a 2 MB file takes up to 1.75 s to read)."""
-    return read_csv(data, label, MAX_UPLOAD_BYTES)
+    a 2 MB file takes up to 1.75 s to read), kept in the server's memory budget."""
+    key = (hashlib.blake2b(data).hexdigest(), label)
+    return SERVER.cached("uploads", key, lambda: read_csv(data, label, MAX_UPLOAD_BYTES))
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
 def _read_columns(data: bytes):
     """The upload's columns (names, or positions when it has no header row), once per file."""
-    return csv_columns(data, limits=CSVLimits(max_bytes=MAX_UPLOAD_BYTES))
+    limits = CSVLimits(max_bytes=MAX_UPLOAD_BYTES)
+    key = hashlib.blake2b(data).hexdigest()
+    return SERVER.cached("upload columns", key, lambda: csv_columns(data, limits=limits))
 
 
 #: The choices made for one file (they mean nothing for another), by what they depend on.
