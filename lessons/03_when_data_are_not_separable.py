@@ -76,11 +76,14 @@ st.latex(
 )
 st.markdown(
     r"""
-Nor does it run off: by the *perceptron cycling theorem*, as the course
-notes on on-line learning state it, the perceptron "will eventually repeat
-the same set of weights", so the line keeps coming back to the same
-positions, pulled back and forth by the examples it keeps getting wrong
-(often the flipped ones, marked ×). Each update helps the example it was
+Nor does it run off. The course notes on on-line learning state the
+*perceptron cycling theorem* as: the perceptron "will eventually repeat the
+same set of weights". What the theorem proves (Block and Levin, 1970) is
+that the weights stay bounded; an exact repeat follows when the inputs are
+integers or rationals, since bounded weights then take finitely many
+values. This lesson's points are real numbers, so the line keeps coming
+back *near* the same positions, pulled back and forth by the examples it
+keeps getting wrong (often the flipped ones, marked ×). Each update helps the example it was
 made for and may hurt many others. The hypothesis left at the end is
 whichever one the last mistake produced:
 """
@@ -154,12 +157,12 @@ check_question(
     ],
     answer=1,
     why="Some example is always on the wrong side, and every mistake updates; by the "
-    "cycling theorem the perceptron eventually repeats the same weights, so the line "
-    "wanders instead of settling.",
+    "cycling theorem the perceptron's weights stay bounded, so the line wanders instead "
+    "of settling.",
     hints={
         0: "Set the flipped labels to 10% and press End: is there an epoch without updates?",
-        2: "The cycling theorem says the perceptron eventually repeats the same weights, "
-        "so they cannot grow for ever; the updates per epoch stay roughly level.",
+        2: "The cycling theorem says the perceptron's weights stay bounded, so they cannot "
+        "grow for ever; the updates per epoch stay roughly level.",
     },
 )
 
@@ -168,15 +171,18 @@ if run is not None:
         r"""
 The course notes on on-line learning state the *cycling theorem* this way:
 on data no line separates, the perceptron "will eventually repeat the same
-set of weights", so it neither converges nor runs off; it cycles. (The
-theorem goes back to Block and Levin, 1970, a paper outside the ones this
-app reproduces.) The last hypothesis is then whatever the cycle passed
+set of weights". The theorem goes back to Block and Levin (1970, a paper
+outside the ones this app reproduces), who proved the weights stay bounded;
+an exact repeat needs integer or rational inputs. Either way it neither
+converges nor runs off. The last hypothesis is then whatever the cycle passed
 through when training stopped. Gallant's *pocket algorithm* (1990) keeps another
 one: the hypothesis with the longest run of correct classifications,
 and, with its *ratchet*, only if it also classifies more of the training set
-correctly. Lesson 4's longest survivor, which Khardon & Wachman (2007, their
-description of the variants) credit to Kearns et al. (1987), keeps the
-longest run without that check: related, not the same. Numbers from the run
+correctly. Lesson 4's longest survivor keeps the longest run without that check:
+related, not the same. Khardon & Wachman (2007, their description of the
+variants) credit its guarantee to Kearns et al. (1987) and the variations of
+the idea proposed as the pocket algorithm, with evidence that they help, to
+Gallant (1990). Numbers from the run
 above:
 """,
         "H. D. Block and S. A. Levin, “On the boundedness of an iterative procedure for "

@@ -86,8 +86,15 @@ st.markdown(
 The update is lesson 1's; only the test changed. $\tau$ is measured in units
 of $\theta_{init}$ (the mean $\lVert x\rVert^2$), so the same $\tau$ means the
 same thing for data of any scale; $\tau = 0$ is the plain perceptron. The
-**thick separator** of the course notes is the same idea for the form
-$f(x) = \langle w,x\rangle + b$ started at $w = 0, b = 0$, with an absolute
+course notes on on-line learning add a margin $\gamma$ to the threshold and
+call it a **thick separator**; they print its rules as "Promote if
+$w \cdot x > \theta + \gamma$; Demote if $w \cdot x < \theta - \gamma$",
+which read literally promote the positives that already clear the slab, and
+they give no update for the threshold. The app's thick separator is our
+reading of the idea: a positive is promoted while its score is not above
+the slab, a negative demoted while its score is not below it, for the form
+$f(x) = \langle w,x\rangle + b$ started at $w = 0, b = 0$ (so $\theta = -b$),
+with the bias learned as the weight of a constant input 1 and an absolute
 slab half-width $\gamma$ in score units:
 """
 )

@@ -102,7 +102,8 @@ because $R^2$ counts the active features:
 )
 st.latex(
     r"M_{\mathrm{Winnow}} \le 2 + 3k\,(1 + \log_2 n) = O(k \log n)"
-    r"\qquad\text{vs.}\qquad M_{\mathrm{perceptron}} = \Theta(n) \text{ in the worst case}"
+    r"\qquad\text{vs.}\qquad M_{\mathrm{perceptron}} = \Omega(n)"
+    r" \text{ on some sequences, for a fixed } k"
 )
 st.markdown(
     r"""
@@ -182,8 +183,11 @@ attributes abound" (his title): in his analysis of Winnow, the mistakes on a
 $k$-literal disjunction are $O(k \log n)$, only logarithmic in the number of
 features, while additive
 rules like the perceptron can need a number of mistakes that grows linearly
-with $n$ (Kivinen, Warmuth & Auer, in a paper outside the ones this app
-reproduces, made the comparison exact). The runs behind the chart above:
+with $n$ (the course notes build such a sequence for a $k$-disjunction;
+Kivinen, Warmuth & Auer, in a paper outside the ones this app reproduces,
+study the gap in general: "linear versus logarithmic mistake bounds when
+few input variables are relevant", in their title's words). The runs
+behind the chart above:
 """,
     "N. Littlestone, “Learning quickly when irrelevant attributes abound: a new "
     "linear-threshold algorithm”, Machine Learning 2, 285–318 (1988); J. Kivinen, M. K. "
