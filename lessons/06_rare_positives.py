@@ -201,8 +201,13 @@ try_this(
     "The figure opens at the end of training with τ₊₁ = 1. Note recall and precision, then "
     "set **τ₊₁** to 0 (the classic perceptron with a bias) and press **End**: the line moves "
     "towards the positives, recall drops and precision rises.",
-    "Set **τ₋₁** to −0.5: negatives near the line stop forcing updates, so the line moves "
-    "further into the negatives. Watch the ring slide along the precision–recall curve.",
+    "Set **τ₋₁** to −0.5: negatives a little past the line stop forcing updates, so you might "
+    "expect the line to move further into the negatives. On the opening data (seed 0) it "
+    "moves the other way: recall stays, precision rises. No line separates these clouds, so "
+    "PAUM never gets through an epoch without an update and the figure shows whichever "
+    "hypothesis the last update left; Li et al.'s guarantee (their Theorem 2.1) is for "
+    "separable data, and they add the λ-trick of lesson 7 otherwise. Change the **data seed** "
+    "a few times: the line moves into the negatives on some seeds and out of them on others.",
     "Set **positives : negatives** to 1 : 40: with about eight positives in the test half, "
     "one positive more or less found moves recall by more than 10 points. Change the **data "
     "seed** a few times to see how much recall jumps.",

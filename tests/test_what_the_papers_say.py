@@ -345,3 +345,10 @@ def test_lesson_9_bounds_the_perceptron_for_a_fixed_k_and_does_not_overstate_kiv
     assert r"M_{\mathrm{perceptron}} = \Theta(n)" not in text
     assert r"\text{ on some sequences, for a fixed } k" in text
     assert "made the comparison exact" not in text
+
+
+def test_lesson_11_says_the_t_interval_is_not_a_true_confidence_interval():
+    text = lesson_text("11")
+    assert "the $k$ fold accuracies are not independent" in text
+    assert "not a true 95 % confidence interval" in text
+    assert "They sit a little to the right of honest estimates" not in text
