@@ -10,6 +10,8 @@ page's controls; the playground's Novikoff sentence is read through AppTest.
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 import re
 from pathlib import Path
 
@@ -352,3 +354,13 @@ def test_lesson_11_says_the_t_interval_is_not_a_true_confidence_interval():
     assert "the $k$ fold accuracies are not independent" in text
     assert "not a true 95 % confidence interval" in text
     assert "They sit a little to the right of honest estimates" not in text
+
+
+def test_reproductions_do_not_give_kw_table_5_or_figure_3_the_wrong_content():
+    # KW's Table 5 is Adult against margin and training-set size; Figure 3 is on promoters
+    # the module, not the function of the same name the package exports
+    reproduce = importlib.import_module("perceptron_core.experiments.reproduce")
+    source = inspect.getsource(reproduce)
+    assert '"KW Table 5:' not in source and 'f"KW Figure 3:' not in source
+    assert "the UCI rows of KW's Table 6" in _flat(reproduce.__doc__)
+    assert 'they draw for the UCI "promoters" data' in _flat(reproduce.__doc__)
