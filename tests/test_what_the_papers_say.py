@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import math
 import re
 from pathlib import Path
 
@@ -127,6 +128,10 @@ def test_the_playground_says_which_start_novikoffs_bound_is_for():
     R, gamma = (float(v) for v in re.search(r"R = ([\d.]+), γ = ([\d.]+)", line).groups())
     shown = float(re.search(r"\(R/γ\)² = ([\d,]+)", line).group(1).replace(",", ""))
     assert shown == pytest.approx((R / gamma) ** 2, rel=0.01)  # R, γ shown to 3 digits
+    # the sentence and the bar beside it (which floors) show the same whole number
+    at_most = int(re.search(r"makes at most ([\d,]+) updates", line).group(1).replace(",", ""))
+    bound = player_args(at, "pg_player")["texts"]["novikoff_bound"]
+    assert at_most == math.floor(bound)
 
 
 def test_the_longest_survivor_is_credited_to_kearns_et_al_and_gallant():
