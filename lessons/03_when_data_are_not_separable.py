@@ -71,8 +71,9 @@ triggers an update, and training never settles:
 """
 )
 st.latex(
-    r"\forall (w,\theta)\ \exists j:\ y_j\big(\langle w,x_j\rangle-\theta\big) \le 0"
-    r"\quad\Longrightarrow\quad \text{at least one update per epoch, for ever.}"
+    r"\begin{gathered}\forall (w,\theta)\ \exists j:\ y_j\big(\langle w,x_j\rangle-\theta\big)"
+    r" \le 0\\ \Longrightarrow\quad \text{at least one update per epoch, for ever.}"
+    r"\end{gathered}"
 )
 st.markdown(
     r"""

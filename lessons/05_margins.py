@@ -78,8 +78,9 @@ is right but too close to the line:
 """
 )
 st.latex(
-    r"\text{update if}\quad y\,\big(\langle w,x\rangle - \theta\big) \;\le\; \tau\,\theta_{init}"
-    r"\qquad w \leftarrow w + \eta\,y\,x,\quad \theta \leftarrow \theta - \eta\,y\,C"
+    r"\begin{gathered}\text{update if}\quad y\,\big(\langle w,x\rangle - \theta\big) \;\le\;"
+    r" \tau\,\theta_{init}\\"
+    r"w \leftarrow w + \eta\,y\,x,\quad \theta \leftarrow \theta - \eta\,y\,C\end{gathered}"
 )
 st.markdown(
     r"""

@@ -141,9 +141,10 @@ move a threshold down the list. At each threshold,
 """
 )
 st.latex(
-    r"\text{precision} = \frac{\#\text{positives above}}{\#\text{points above}},\qquad"
-    r"\text{recall} = \frac{\#\text{positives above}}{\#\text{positives}},\qquad"
+    r"\begin{gathered}\text{precision} = \frac{\#\text{positives above}}{\#\text{points above}},"
+    r"\qquad\text{recall} = \frac{\#\text{positives above}}{\#\text{positives}},\\"
     r"\text{MAP}_{z,f} = \frac{1}{P}\sum_{i\,:\,y_i=+1} \text{precision at } f(x_i)"
+    r"\end{gathered}"
 )
 st.markdown(
     r"""

@@ -122,8 +122,8 @@ caused so far:
 """
 )
 st.latex(
-    r"s_j = \langle w, x_j\rangle + \lambda\,y_j\,\lVert x_j\rVert^2\,[a_j > 0]"
-    r"\qquad\text{(one fixed push, once the example has updated)}"
+    r"\begin{gathered}s_j = \langle w, x_j\rangle + \lambda\,y_j\,\lVert x_j\rVert^2\,[a_j > 0]"
+    r"\\ \text{(one fixed push, once the example has updated)}\end{gathered}"
 )
 st.markdown(
     r"""
@@ -132,8 +132,8 @@ dual score $\sum_i \eta a_i y_i k(x_i, x_j)$ the extra diagonal term is
 """
 )
 st.latex(
-    r"f_j = \langle w, x_j\rangle + b + \lambda\,\eta\,a_j\,y_j"
-    r"\qquad\text{(a push that grows with every update it causes)}"
+    r"\begin{gathered}f_j = \langle w, x_j\rangle + b + \lambda\,\eta\,a_j\,y_j"
+    r"\\ \text{(a push that grows with every update it causes)}\end{gathered}"
 )
 st.markdown(
     r"""

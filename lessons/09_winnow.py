@@ -87,8 +87,9 @@ the weights of the active features:
 """
 )
 st.latex(
-    r"\text{perceptron: } w \leftarrow w + \eta\,y\,x \qquad\qquad"
+    r"\begin{gathered}\text{perceptron: } w \leftarrow w + \eta\,y\,x \\"
     r"\text{Winnow: } w_i \leftarrow w_i \cdot 2^{\,y} \ \text{ for every } i \text{ with } x_i = 1"
+    r"\end{gathered}"
 )
 st.markdown(
     r"""
@@ -101,9 +102,9 @@ because $R^2$ counts the active features:
 """
 )
 st.latex(
-    r"M_{\mathrm{Winnow}} \le 2 + 3k\,(1 + \log_2 n) = O(k \log n)"
-    r"\qquad\text{vs.}\qquad M_{\mathrm{perceptron}} = \Omega(n)"
-    r" \text{ on some sequences, for a fixed } k"
+    r"\begin{gathered}M_{\mathrm{Winnow}} \le 2 + 3k\,(1 + \log_2 n) = O(k \log n)"
+    r"\qquad\text{vs.}\\ M_{\mathrm{perceptron}} = \Omega(n)"
+    r" \text{ on some sequences, for a fixed } k\end{gathered}"
 )
 st.markdown(
     r"""

@@ -1,4 +1,4 @@
-"""Lesson 10. Parallel perceptrons and NR boosting: activation margins flag label noise.
+"""Lesson 10. Committees and NR boosting: parallel perceptrons' margins flag label noise.
 
 The figure trains a committee of perceptrons (p-delta rule) on two Gaussian
 clouds with some training labels flipped; at the end of training it marks
@@ -73,7 +73,7 @@ def flag_numbers(run, data) -> list[Panel]:
 
 lesson_header(
     10,
-    "Parallel perceptrons and NR boosting",
+    "Committees and NR boosting",
     "Let a committee of perceptrons say which training labels look wrong, and use that to "
     "keep boosting from chasing noise.",
 )
@@ -97,11 +97,11 @@ applies, the steps
 """
 )
 st.latex(
-    r"\Delta W_i \mathrel{+}= \eta\,y\,(x,1)\quad\text{if }"
+    r"\begin{gathered}\Delta W_i \mathrel{+}= \eta\,y\,(x,1)\quad\text{if}\\"
     r"\begin{cases} h(x) \ne y \text{ and } y\,\mathrm{act}_i(x) < 0 "
-    r"& \text{(a member that voted wrong)}\\"
+    r"& \text{(voted wrong)}\\"
     r"h(x) = y \text{ and } 0 < y\,\mathrm{act}_i(x) < \gamma"
-    r"& \text{(a right member, but too close)}\end{cases}"
+    r"& \text{(right, too close)}\end{cases}\end{gathered}"
 )
 st.markdown(
     r"""
@@ -116,9 +116,9 @@ their labels as given; a majority is $\lfloor H/2\rfloor + 1$ members:
 """
 )
 st.latex(
-    r"\text{safe: a majority has } y\,\mathrm{act}_i > \gamma,\qquad"
-    r"\text{noisy: a majority has } y\,\mathrm{act}_i < -\gamma,\qquad"
-    r"\text{borderline: otherwise}"
+    r"\begin{gathered}\text{safe: a majority has } y\,\mathrm{act}_i > \gamma,\\"
+    r"\text{noisy: a majority has } y\,\mathrm{act}_i < -\gamma,\\"
+    r"\text{borderline: otherwise}\end{gathered}"
 )
 st.markdown(
     r"""
