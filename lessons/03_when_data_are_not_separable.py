@@ -13,6 +13,8 @@ import streamlit as st
 from app_logic.payload.extras import Panel, Trail
 from app_logic.style import BLUE, ORANGE, Show
 from lessons._basics import accuracy, at_end, line_accuracies, noisy_line, seed_control
+from lessons._bounds import noisy_mistake_bound
+from perceptron_core import Perceptron
 from perceptron_core.rules import kw
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 
@@ -55,6 +57,26 @@ def live_numbers(run, data) -> dict:
         "Worst epoch end (2nd half)": f"{later.min():.1%}",
         "Best epoch end (2nd half)": f"{later.max():.1%}",
     }
+
+
+def noisy_bound_numbers(run, data, seed: int) -> str:
+    """The bound with the true line and the best γ, against one pass of a zero-start perceptron."""
+    C = run.estimator.C_
+    bound, gamma, D, R = noisy_mistake_bound(data.X, data.y, data.w_star, data.theta_star, C)
+    one_pass = Perceptron(theta_init=0.0, C=C, epochs=1, random_state=seed).fit(data.X, data.y)
+    return (
+        f"\n\n**On the training data above** ({len(data.y)} examples, {int(data.flipped.sum())} "
+        f"labels flipped), with $u$ the true line and the best $\\gamma$ of a grid: "
+        f"R = {R:.3g}, γ = {gamma:.3g}, D = {D:.3g}, so at most **{bound:,.0f}** mistakes in "
+        f"one pass; a perceptron started at 0 made **{one_pass.n_updates_}** in its first pass "
+        "over them (seeded as the run above)."
+        + (
+            f" A pass has only {len(data.y)} examples, so on these data the bound promises "
+            "nothing a pass does not: a guarantee for every sequence, not a forecast."
+            if bound >= len(data.y)
+            else ""
+        )
+    )
 
 
 lesson_header(
@@ -145,6 +167,36 @@ try_this(
     "stop, both curves end flat, and the step counter stops adding updates.",
     "Change the **data seed** and watch where the line ends up: the flipped points "
     "(×) keep dragging it across the true line.",
+)
+
+st.subheader("How many mistakes, when no line separates?")
+st.markdown(
+    r"""
+Novikoff's bound (lesson 2) needs a line that separates the data. Khardon &
+Wachman (2007, section 2.1) quote one that does not (Freund & Schapire,
+1999). Take any line at unit length, $u$ (the threshold folded in as a last
+coordinate, $z = (x, -\sqrt{C})$, as in lesson 2), and any margin
+$\gamma > 0$. Each example falls short of that margin by its *deviation*
+$\xi_j$; add them up as $D$:
+"""
+)
+st.latex(
+    r"\begin{gathered}\xi_j = \max\big(0,\ \gamma - y_j\langle u, z_j\rangle\big),\qquad"
+    r"D = \sqrt{\textstyle\sum_j \xi_j^2}\\"
+    r"\text{mistakes} \;\le\; \Big(\frac{2\,(R + D)}{\gamma}\Big)^2\end{gathered}"
+)
+noisy_bound = noisy_bound_numbers(run, data, seed)
+st.markdown(
+    r"""
+for a perceptron started at $w = 0,\ \theta = 0$, on the sequence of examples
+it sees, with $R = \max_j \lVert z_j\rVert$. A flipped label is an example
+far on the wrong side of the true line: it adds to $D$, so a few flips cost
+a bounded number of extra mistakes ("thus one can expect some robustness to
+noise", Khardon & Wachman). Epoch after epoch the same examples come back,
+and over $T$ epochs $D$ is $\sqrt{T}$ times one epoch's: the bound grows
+with $T$, as the updates do.
+"""
+    + noisy_bound
 )
 
 check_question(
