@@ -35,6 +35,9 @@ REFERENCES: tuple[str, ...] = (
     "H. D. Block and S. A. Levin, *On the boundedness of an iterative procedure for solving "
     "a system of linear inequalities*, Proceedings of the AMS 26 (1970) 229–235 (the cycling "
     "theorem).",
+    "N. Cristianini and J. Shawe-Taylor, *An introduction to support vector machines and "
+    "other kernel-based learning methods*, Cambridge University Press (2000) (the soft-margin "
+    "SVM; the form of the perceptron Khardon & Wachman follow).",
     "K. Crammer, O. Dekel, J. Keshet, S. Shalev-Shwartz and Y. Singer, *Online "
     "passive-aggressive algorithms*, JMLR 7 (2006).",
     "Y. Freund and R. E. Schapire, *Large margin classification using the perceptron "
