@@ -190,11 +190,11 @@ margin it asks for, and it is zero once the example is outside the band:
 )
 st.latex(
     r"\begin{gathered}\ell_j(w,\theta) = \max\big(0,\ \tau\theta_{init}"
-    r" - y_j(\langle w,x_j\rangle - \theta)\big),\qquad"
+    r" - y_j(\langle w,x_j\rangle - \theta)\big)\\"
     r"\frac{\partial \ell_j}{\partial w} = -y_j\,x_j,\ \ "
     r"\frac{\partial \ell_j}{\partial \theta} = y_j\ \text{ where } \ell_j > 0\\"
-    r"w \leftarrow w - \eta\,\frac{\partial \ell_j}{\partial w} = w + \eta\,y_j\,x_j,"
-    r"\qquad \theta \leftarrow \theta - \eta C\,\frac{\partial \ell_j}{\partial \theta}"
+    r"w \leftarrow w - \eta\,\frac{\partial \ell_j}{\partial w} = w + \eta\,y_j\,x_j\\"
+    r"\theta \leftarrow \theta - \eta C\,\frac{\partial \ell_j}{\partial \theta}"
     r" = \theta - \eta\,y_j\,C\end{gathered}"
 )
 st.markdown(

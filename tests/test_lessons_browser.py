@@ -107,8 +107,12 @@ def test_no_lesson_text_is_cut_short(server, browser, lesson, size):
     try:
         page.goto(f"{server}/{url_path(lesson)}")
         settle(page)
-        page.screenshot(path=str(ARTIFACTS / f"lesson-{lesson.stem[:2]}-{size}.png"),
-                        full_page=True)  # fmt: skip
-        assert cut_text(page) == []
+        cut = cut_text(page)
+        # the page scrolls inside Streamlit's main block: a tall window shows all of it
+        tall = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+        page.set_viewport_size({"width": width, "height": min(tall + 100, 12_000)})
+        page.wait_for_timeout(800)
+        page.screenshot(path=str(ARTIFACTS / f"lesson-{lesson.stem[:2]}-{size}.png"))
+        assert cut == []
     finally:
         page.close()
