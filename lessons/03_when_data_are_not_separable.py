@@ -181,7 +181,7 @@ $\xi_j$; add them up as $D$:
 """
 )
 st.latex(
-    r"\begin{gathered}\xi_j = \max\big(0,\ \gamma - y_j\langle u, z_j\rangle\big),\qquad"
+    r"\begin{gathered}\xi_j = \max\big(0,\ \gamma - y_j\langle u, z_j\rangle\big),\qquad "
     r"D = \sqrt{\textstyle\sum_j \xi_j^2}\\"
     r"\text{mistakes} \;\le\; \Big(\frac{2\,(R + D)}{\gamma}\Big)^2\end{gathered}"
 )
