@@ -5,8 +5,8 @@ Streamlit runs on localhost; Playwright drives Debian's chromium (see
 if it has one, has painted), the page and every frame in it are searched for
 text that the browser shortens with an ellipsis (``text-overflow: ellipsis``
 on a box narrower than its text) and for display formulas wider than their
-box. Screenshots of every lesson at both sizes go to ``test-artifacts/``
-(git-ignored) for a person to look at.
+box, or that KaTeX could not parse. Screenshots of every lesson at both
+sizes go to ``test-artifacts/`` (git-ignored) for a person to look at.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ CUT_TEXT = r"""() => {
     const wider = el.scrollWidth > el.clientWidth + 2;  // KaTeX's rounding leaves up to 2 px
     if (wider && style.textOverflow === 'ellipsis' && (el.innerText || '').trim())
       cut.push('ellipsis: ' + el.innerText.trim().slice(0, 80));
+    else if (el.classList.contains('katex-error'))  // KaTeX could not parse it: red source
+      cut.push('formula error: ' + el.innerText.trim().slice(0, 80));
     else if (wider && el.classList.contains('katex-display'))
       cut.push('formula ' + (el.scrollWidth - el.clientWidth) + ' px: '
                + el.innerText.replace(/\s+/g, '').slice(0, 60));
