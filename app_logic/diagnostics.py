@@ -8,6 +8,8 @@ computed once per run.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -113,7 +115,7 @@ def novikoff_for(run, data) -> tuple[str | None, float | None]:
         )  # fmt: skip
     return (
         f"Novikoff's bound. The true line separates the training data, so the perceptron "
-        f"makes at most {bound:,.0f} updates (R = {R:.3g}, γ = {gamma:.3g} with the threshold "
+        f"makes at most {math.floor(bound):,} updates (R = {R:.3g}, γ = {gamma:.3g} with the threshold "
         f"folded in as a coordinate; see novikoff_bound). Novikoff's (R/γ)² = "
         f"{folded:,.0f} is the bound for a start at θ = 0"
         + (

@@ -157,8 +157,10 @@ ETA = Setting(
     "eta",
     "Learning rate η",
     0.1,
-    "How far one update moves w: longer update "
-    "arrows; with a threshold step C the line's *angle* does not depend on it.",
+    "How far one update moves w and θ. It would only rescale them if θ started at 0; here θ "
+    "starts at θ_init = mean ‖x‖² (mean k(x, x) with a kernel), so η changes the run (its "
+    "updates and the line's angle): η and θ_init share one degree of freedom (Khardon & "
+    "Wachman 2007, §2.1).",
     0.01,
     2.0,
     0.01,

@@ -19,8 +19,9 @@ WHY = {
     MARGIN: "Right side, but inside the margin band: it counts as an error, and the update "
     "pushes the line away from the example.",
     RESCUED: "This would have been an error, but the example already forced an update, so the "
-    "λ-trick adds y·λ‖x‖² to its score: it now lands on the right side and the line "
-    "stays where it is.",
+    "λ-trick adds its own term to its score: y·λ‖x‖² in Khardon & Wachman's perceptron, "
+    "y·λ·k(x, x) in its kernel form, λ·η·a_j·y in PAUM, where a_j counts the example's updates "
+    "(Li et al. 2002, §2.3). With it the example passes the test and the line stays where it is.",
     BLOCKED: "An error, but this example has used up its α-bound of updates: it is ignored, "
     "so a mislabelled point cannot drag the line forever.",
 }

@@ -4,6 +4,7 @@ import streamlit as st
 
 from app_logic.learners import LEARNERS
 from app_logic.training import WARMUP
+from lessons._references import REFERENCES
 
 st.title("About Perceptron Lab")
 st.markdown(
@@ -13,43 +14,22 @@ st.markdown(
     "step by step; the same seed always gives the same picture."
 )
 st.subheader("The learners in the playground")
-st.dataframe(
-    [
-        {
-            "learner": learner.title,
-            "what it does": learner.summary,
-            "class": f"{learner.cls.__module__}.{learner.cls.__name__}",
-        }
+# a markdown table wraps its cells; a data frame would cut the long summaries at its width
+st.markdown(
+    "| learner | what it does | class |\n|---|---|---|\n"
+    + "\n".join(
+        f"| {learner.title} | {learner.summary.replace('|', '&#124;')} | "
+        f"`{learner.cls.__module__}.{learner.cls.__name__}` |"
         for learner in LEARNERS.values()
-    ],
-    hide_index=True,
-    width="stretch",
+    )
 )
 st.subheader("References")
-st.markdown("""
-- R. Khardon and G. Wachman, *Noise Tolerant Variants of the Perceptron Algorithm*,
-  Journal of Machine Learning Research 8 (2007) 227–248.
-- Y. Freund and R. E. Schapire, *Large Margin Classification Using the Perceptron
-  Algorithm*, Machine Learning 37 (1999) 277–296 (voted and averaged perceptron).
-- Y. Li, H. Zaragoza, R. Herbrich, J. Shawe-Taylor and J. Kandola, *The Perceptron
-  Algorithm with Uneven Margins*, ICML 2002 (PAUM).
-- I. Cantador and J. R. Dorronsoro, *Boosting Parallel Perceptrons for Label Noise
-  Reduction in Classification Problems*, IWINAC 2005, LNCS 3562 (NR boosting).
-- P. Auer, H. Burgsteiner and W. Maass, *A learning rule for very simple universal
-  approximators consisting of a single layer of perceptrons*, Neural Networks 21 (2008)
-  (parallel perceptrons, the p-delta rule).
-- N. Littlestone, *Learning Quickly When Irrelevant Attributes Abound: A New
-  Linear-threshold Algorithm*, Machine Learning 2 (1988) 285–318 (Winnow).
-- A. B. J. Novikoff, *On Convergence Proofs on Perceptrons*, Symposium on the
-  Mathematical Theory of Automata (1962) (the mistake bound (R/γ)²).
-- C. Gentile, *A New Approximate Maximal Margin Classification Algorithm*, JMLR 2 (2001)
-  (ALMA); K. Crammer, O. Dekel, J. Keshet, S. Shalev-Shwartz and Y. Singer, *Online
-  Passive-Aggressive Algorithms*, JMLR 7 (2006).
-- F. Rosenblatt, *The Perceptron: A Probabilistic Model for Information Storage and
-  Organization in the Brain*, Psychological Review 65 (1958) 386–408.
-- Data: see each data set's description in the playground; sources and licences are in
-  `data/README.md`.
-""")
+st.markdown(
+    "Every work a lesson cites; the first five are the sources the lab reproduces.\n\n"
+    + "\n".join(f"- {entry}" for entry in REFERENCES)
+    + "\n- Data: see each data set's description in the playground; sources and licences "
+    "are in `data/README.md`."
+)
 st.subheader("How it is built")
 st.markdown(
     "`perceptron_core` (NumPy + numba, no UI) trains; `ui/` holds the figures and controls "

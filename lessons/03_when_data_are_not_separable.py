@@ -13,6 +13,8 @@ import streamlit as st
 from app_logic.payload.extras import Panel, Trail
 from app_logic.style import BLUE, ORANGE, Show
 from lessons._basics import accuracy, at_end, line_accuracies, noisy_line, seed_control
+from lessons._bounds import noisy_mistake_bound
+from perceptron_core import Perceptron
 from perceptron_core.rules import kw
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 
@@ -57,6 +59,26 @@ def live_numbers(run, data) -> dict:
     }
 
 
+def noisy_bound_numbers(run, data, seed: int) -> str:
+    """The bound with the true line and the best γ, against one pass of a zero-start perceptron."""
+    C = run.estimator.C_
+    bound, gamma, D, R = noisy_mistake_bound(data.X, data.y, data.w_star, data.theta_star, C)
+    one_pass = Perceptron(theta_init=0.0, C=C, epochs=1, random_state=seed).fit(data.X, data.y)
+    return (
+        f"\n\n**On the training data above** ({len(data.y)} examples, {int(data.flipped.sum())} "
+        f"labels flipped), with $u$ the true line and the best $\\gamma$ of a grid: "
+        f"R = {R:.3g}, γ = {gamma:.3g}, D = {D:.3g}, so at most **{bound:,.0f}** mistakes in "
+        f"one pass; a perceptron started at 0 made **{one_pass.n_updates_}** in its first pass "
+        "over them (seeded as the run above)."
+        + (
+            f" A pass has only {len(data.y)} examples, so on these data the bound promises "
+            "nothing a pass does not: a guarantee for every sequence, not a forecast."
+            if bound >= len(data.y)
+            else ""
+        )
+    )
+
+
 lesson_header(
     3,
     "When data are not separable",
@@ -71,16 +93,20 @@ triggers an update, and training never settles:
 """
 )
 st.latex(
-    r"\forall (w,\theta)\ \exists j:\ y_j\big(\langle w,x_j\rangle-\theta\big) \le 0"
-    r"\quad\Longrightarrow\quad \text{at least one update per epoch, for ever.}"
+    r"\begin{gathered}\forall (w,\theta)\ \exists j:\ y_j\big(\langle w,x_j\rangle-\theta\big)"
+    r" \le 0\\ \Longrightarrow\quad \text{at least one update per epoch, for ever.}"
+    r"\end{gathered}"
 )
 st.markdown(
     r"""
-Nor does it run off: by the *perceptron cycling theorem*, as the course
-notes on on-line learning state it, the perceptron "will eventually repeat
-the same set of weights", so the line keeps coming back to the same
-positions, pulled back and forth by the examples it keeps getting wrong
-(often the flipped ones, marked ×). Each update helps the example it was
+Nor does it run off. The course notes on on-line learning state the
+*perceptron cycling theorem* as: the perceptron "will eventually repeat the
+same set of weights". What the theorem proves (Block and Levin, 1970) is
+that the weights stay bounded; an exact repeat follows when the inputs are
+integers or rationals, since bounded weights then take finitely many
+values. This lesson's points are real numbers, so the line keeps coming
+back *near* the same positions, pulled back and forth by the examples it
+keeps getting wrong (often the flipped ones, marked ×). Each update helps the example it was
 made for and may hurt many others. The hypothesis left at the end is
 whichever one the last mistake produced:
 """
@@ -143,6 +169,36 @@ try_this(
     "(×) keep dragging it across the true line.",
 )
 
+st.subheader("How many mistakes, when no line separates?")
+st.markdown(
+    r"""
+Novikoff's bound (lesson 2) needs a line that separates the data. Khardon &
+Wachman (2007, section 2.1) quote one that does not (Freund & Schapire,
+1999). Take any line at unit length, $u$ (the threshold folded in as a last
+coordinate, $z = (x, -\sqrt{C})$, as in lesson 2), and any margin
+$\gamma > 0$. Each example falls short of that margin by its *deviation*
+$\xi_j$; add them up as $D$:
+"""
+)
+st.latex(
+    r"\begin{gathered}\xi_j = \max\big(0,\ \gamma - y_j\langle u, z_j\rangle\big),\qquad "
+    r"D = \sqrt{\textstyle\sum_j \xi_j^2}\\"
+    r"\text{mistakes} \;\le\; \Big(\frac{2\,(R + D)}{\gamma}\Big)^2\end{gathered}"
+)
+noisy_bound = noisy_bound_numbers(run, data, seed)
+st.markdown(
+    r"""
+for a perceptron started at $w = 0,\ \theta = 0$, on the sequence of examples
+it sees, with $R = \max_j \lVert z_j\rVert$. A flipped label is an example
+far on the wrong side of the true line: it adds to $D$, so a few flips cost
+a bounded number of extra mistakes ("thus one can expect some robustness to
+noise", Khardon & Wachman). Epoch after epoch the same examples come back,
+and over $T$ epochs $D$ is $\sqrt{T}$ times one epoch's: the bound grows
+with $T$, as the updates do.
+"""
+    + noisy_bound
+)
+
 check_question(
     PREFIX,
     "No line separates the training data. What happens to the number of updates per epoch "
@@ -154,12 +210,12 @@ check_question(
     ],
     answer=1,
     why="Some example is always on the wrong side, and every mistake updates; by the "
-    "cycling theorem the perceptron eventually repeats the same weights, so the line "
-    "wanders instead of settling.",
+    "cycling theorem the perceptron's weights stay bounded, so the line wanders instead "
+    "of settling.",
     hints={
         0: "Set the flipped labels to 10% and press End: is there an epoch without updates?",
-        2: "The cycling theorem says the perceptron eventually repeats the same weights, "
-        "so they cannot grow for ever; the updates per epoch stay roughly level.",
+        2: "The cycling theorem says the perceptron's weights stay bounded, so they cannot "
+        "grow for ever; the updates per epoch stay roughly level.",
     },
 )
 
@@ -168,15 +224,18 @@ if run is not None:
         r"""
 The course notes on on-line learning state the *cycling theorem* this way:
 on data no line separates, the perceptron "will eventually repeat the same
-set of weights", so it neither converges nor runs off; it cycles. (The
-theorem goes back to Block and Levin, 1970, a paper outside the ones this
-app reproduces.) The last hypothesis is then whatever the cycle passed
+set of weights". The theorem goes back to Block and Levin (1970, a paper
+outside the ones this app reproduces), who proved the weights stay bounded;
+an exact repeat needs integer or rational inputs. Either way it neither
+converges nor runs off. The last hypothesis is then whatever the cycle passed
 through when training stopped. Gallant's *pocket algorithm* (1990) keeps another
 one: the hypothesis with the longest run of correct classifications,
 and, with its *ratchet*, only if it also classifies more of the training set
-correctly. Lesson 4's longest survivor, which Khardon & Wachman (2007, their
-description of the variants) credit to Kearns et al. (1987), keeps the
-longest run without that check: related, not the same. Numbers from the run
+correctly. Lesson 4's longest survivor keeps the longest run without that check:
+related, not the same. Khardon & Wachman (2007, their description of the
+variants) credit its guarantee to Kearns et al. (1987) and the variations of
+the idea proposed as the pocket algorithm, with evidence that they help, to
+Gallant (1990). Numbers from the run
 above:
 """,
         "H. D. Block and S. A. Levin, “On the boundedness of an iterative procedure for "

@@ -75,9 +75,11 @@ st.latex(
 st.markdown(
     r"""
 The longest survivor is the hypothesis that got the longest run of
-examples right; Khardon & Wachman credit it to Kearns et al. (1987).
-Gallant's *pocket* algorithm is related, not the same: with its ratchet it
-also checks a candidate on the whole training set. The voted perceptron
+examples right; Khardon & Wachman credit the guarantee for it to Kearns et
+al. (1987), and the variations proposed as the *pocket* algorithm, with the
+evidence that they help, to Gallant (1990). Gallant's pocket is related, not
+the same: with its ratchet it also checks a candidate on the whole training
+set. The voted perceptron
 lets every hypothesis vote with weight $c_k$, so long-lived ones dominate and short-lived ones
 (made right after a noisy example) hardly count; its boundary is not a
 line. The averaged perceptron averages the weights instead of the votes: one
@@ -162,8 +164,9 @@ Khardon & Wachman (2007, Section 3) compared the predictors on artificial
 data with label noise. There the voted perceptron, which needs no
 parameter, was not as accurate as the margin τ of lesson 5 used alone with
 the last hypothesis; over all their experiments their abstract finds the
-voted perceptron similar to the margin "in most cases". The same
-comparison, without a margin, computed live:
+voted perceptron similar to the margin "in most cases". The table below
+has no τ column: it compares the four predictors of one plain-perceptron
+run with each other (lesson 5's table sets τ against them), computed live:
 """,
     "Y. Freund and R. E. Schapire, “Large margin classification using the perceptron "
     "algorithm”, Machine Learning 37(3), 277–296 (1999); R. Khardon and G. Wachman, "

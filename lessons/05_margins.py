@@ -63,6 +63,24 @@ def margin_gain(table) -> str:
     return "Best margin against none: " + "; ".join(parts) + "."
 
 
+def hinge_numbers(run, data) -> str:
+    """The training set's hinge loss at the margin the run asks for, at its start and end."""
+    band = run.learner.band(run.estimator)
+    margin = band[1] if band else 0.0
+    tl = run.timeline
+
+    def losses(t):
+        return np.maximum(0.0, margin - data.y * tl.scores(data.X, t))
+
+    start, end = losses(0), losses(tl.n_events)
+    return (
+        f"**In the run above** (margin {margin:.3g} in score units): the mean loss over the "
+        f"{len(data.y)} training examples went from **{start.mean():.3g}** at the start to "
+        f"**{end.mean():.3g}** at the end; **{int((end > 0).sum())}** examples still have a "
+        "positive loss: each of them would force an update if it came next."
+    )
+
+
 lesson_header(
     5,
     "Margins",
@@ -78,16 +96,24 @@ is right but too close to the line:
 """
 )
 st.latex(
-    r"\text{update if}\quad y\,\big(\langle w,x\rangle - \theta\big) \;\le\; \tau\,\theta_{init}"
-    r"\qquad w \leftarrow w + \eta\,y\,x,\quad \theta \leftarrow \theta - \eta\,y\,C"
+    r"\begin{gathered}\text{update if}\quad y\,\big(\langle w,x\rangle - \theta\big) \;\le\;"
+    r" \tau\,\theta_{init}\\"
+    r"w \leftarrow w + \eta\,y\,x,\quad \theta \leftarrow \theta - \eta\,y\,C\end{gathered}"
 )
 st.markdown(
     r"""
 The update is lesson 1's; only the test changed. $\tau$ is measured in units
 of $\theta_{init}$ (the mean $\lVert x\rVert^2$), so the same $\tau$ means the
 same thing for data of any scale; $\tau = 0$ is the plain perceptron. The
-**thick separator** of the course notes is the same idea for the form
-$f(x) = \langle w,x\rangle + b$ started at $w = 0, b = 0$, with an absolute
+course notes on on-line learning add a margin $\gamma$ to the threshold and
+call it a **thick separator**; they print its rules as "Promote if
+$w \cdot x > \theta + \gamma$; Demote if $w \cdot x < \theta - \gamma$",
+which read literally promote the positives that already clear the slab, and
+they give no update for the threshold. The app's thick separator is our
+reading of the idea: a positive is promoted while its score is not above
+the slab, a negative demoted while its score is not below it, for the form
+$f(x) = \langle w,x\rangle + b$ started at $w = 0, b = 0$ (so $\theta = -b$),
+with the bias learned as the weight of a constant input 1 and an absolute
 slab half-width $\gamma$ in score units:
 """
 )
@@ -152,6 +178,43 @@ data, run = stage(
     show=Show(test_points=False, target=True),
     extras=band_numbers,
     start=at_end,
+)
+
+st.subheader("The perceptron as stochastic gradient descent")
+st.markdown(
+    r"""
+Each update is one step of *stochastic gradient descent*: a step against
+the gradient of one example's loss. PAM's loss is the **hinge loss** at the
+margin it asks for, and it is zero once the example is outside the band:
+"""
+)
+st.latex(
+    r"\begin{gathered}\ell_j(w,\theta) = \max\big(0,\ \tau\theta_{init}"
+    r" - y_j(\langle w,x_j\rangle - \theta)\big)\\"
+    r"\frac{\partial \ell_j}{\partial w} = -y_j\,x_j,\ \ "
+    r"\frac{\partial \ell_j}{\partial \theta} = y_j\ \text{ where } \ell_j > 0\\"
+    r"w \leftarrow w - \eta\,\frac{\partial \ell_j}{\partial w} = w + \eta\,y_j\,x_j\\"
+    r"\theta \leftarrow \theta - \eta C\,\frac{\partial \ell_j}{\partial \theta}"
+    r" = \theta - \eta\,y_j\,C\end{gathered}"
+)
+st.markdown(
+    r"""
+With $\tau = 0$ it is the plain perceptron's loss,
+$\max(0, -y_j(\langle w,x_j\rangle - \theta))$: only an example on the wrong
+side has a gradient (the app also updates at exactly 0, a subgradient). The
+soft-margin support vector machine minimises the same hinge loss, with
+margin 1, plus a penalty on the length of $w$:
+$\tfrac{\lambda}{2}\lVert w\rVert^2 + \tfrac1m\sum_j
+\max(0, 1 - y_j(\langle w,x_j\rangle - \theta))$ (standard; see Cristianini &
+Shawe-Taylor, 2000, whose form of the perceptron Khardon & Wachman follow).
+PAM has no penalty, so it can meet its margin in score units just by making
+$w$ longer: that is why the band narrows in distance as $\lVert w\rVert$
+grows; the penalty is what makes the SVM's margin a distance. (The thick
+separator is the same descent on $\max(0, \gamma - y_j f(x_j))$, with
+$C = 1$.)
+
+"""
+    + hinge_numbers(run, data)
 )
 
 try_this(

@@ -81,8 +81,9 @@ the examples that caused updates, each counted $a_j$ times:
 """
 )
 st.latex(
-    r"w = \sum_j \eta\,a_j\,y_j\,x_j \quad\Longrightarrow\quad "
+    r"\begin{gathered}w = \sum_j \eta\,a_j\,y_j\,x_j \quad\Longrightarrow\\ "
     r"f(x) = \langle w, x\rangle - \theta = \sum_j \eta\,a_j\,y_j\,\langle x_j, x\rangle - \theta"
+    r"\end{gathered}"
 )
 st.markdown(
     r"""
@@ -94,12 +95,14 @@ in that feature space, which is a curve in the plane:
 """
 )
 st.latex(
-    r"f(x) = \sum_j \eta\,a_j\,y_j\,k(x_j, x) - \theta,\qquad"
+    r"\begin{gathered}f(x) = \sum_j \eta\,a_j\,y_j\,k(x_j, x) - \theta,\\"
     r"\text{on an error: } a_j \leftarrow a_j + 1,\ \ \theta \leftarrow \theta - \eta\,y_j\,C"
+    r"\end{gathered}"
 )
 st.latex(
-    r"k_{\mathrm{poly}}(x,x') = (\gamma\langle x,x'\rangle + 1)^d \qquad "
+    r"\begin{gathered}k_{\mathrm{poly}}(x,x') = (\gamma\langle x,x'\rangle + 1)^d \\ "
     r"k_{\mathrm{rbf}}(x,x') = e^{-\gamma\lVert x-x'\rVert^2} = e^{-\lVert x-x'\rVert^2/2\sigma^2}"
+    r"\end{gathered}"
 )
 st.markdown(
     r"""

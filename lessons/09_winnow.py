@@ -87,8 +87,9 @@ the weights of the active features:
 """
 )
 st.latex(
-    r"\text{perceptron: } w \leftarrow w + \eta\,y\,x \qquad\qquad"
+    r"\begin{gathered}\text{perceptron: } w \leftarrow w + \eta\,y\,x \\"
     r"\text{Winnow: } w_i \leftarrow w_i \cdot 2^{\,y} \ \text{ for every } i \text{ with } x_i = 1"
+    r"\end{gathered}"
 )
 st.markdown(
     r"""
@@ -101,8 +102,9 @@ because $R^2$ counts the active features:
 """
 )
 st.latex(
-    r"M_{\mathrm{Winnow}} \le 2 + 3k\,(1 + \log_2 n) = O(k \log n)"
-    r"\qquad\text{vs.}\qquad M_{\mathrm{perceptron}} = \Theta(n) \text{ in the worst case}"
+    r"\begin{gathered}M_{\mathrm{Winnow}} \le 2 + 3k\,(1 + \log_2 n) = O(k \log n)"
+    r"\qquad\text{vs.}\\ M_{\mathrm{perceptron}} = \Omega(n)"
+    r" \text{ on some sequences, for a fixed } k\end{gathered}"
 )
 st.markdown(
     r"""
@@ -182,8 +184,11 @@ attributes abound" (his title): in his analysis of Winnow, the mistakes on a
 $k$-literal disjunction are $O(k \log n)$, only logarithmic in the number of
 features, while additive
 rules like the perceptron can need a number of mistakes that grows linearly
-with $n$ (Kivinen, Warmuth & Auer, in a paper outside the ones this app
-reproduces, made the comparison exact). The runs behind the chart above:
+with $n$ (the course notes build such a sequence for a $k$-disjunction;
+Kivinen, Warmuth & Auer, in a paper outside the ones this app reproduces,
+study the gap in general: "linear versus logarithmic mistake bounds when
+few input variables are relevant", in their title's words). The runs
+behind the chart above:
 """,
     "N. Littlestone, “Learning quickly when irrelevant attributes abound: a new "
     "linear-threshold algorithm”, Machine Learning 2, 285–318 (1988); J. Kivinen, M. K. "

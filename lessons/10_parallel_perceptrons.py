@@ -1,4 +1,4 @@
-"""Lesson 10. Parallel perceptrons and NR boosting: activation margins flag label noise.
+"""Lesson 10. Committees and NR boosting: parallel perceptrons' margins flag label noise.
 
 The figure trains a committee of perceptrons (p-delta rule) on two Gaussian
 clouds with some training labels flipped; at the end of training it marks
@@ -73,7 +73,7 @@ def flag_numbers(run, data) -> list[Panel]:
 
 lesson_header(
     10,
-    "Parallel perceptrons and NR boosting",
+    "Committees and NR boosting",
     "Let a committee of perceptrons say which training labels look wrong, and use that to "
     "keep boosting from chasing noise.",
 )
@@ -89,33 +89,36 @@ st.latex(
 )
 st.markdown(
     r"""
-Auer, Burgsteiner & Maass's **p-delta rule** trains it with one bit of
-feedback per pattern. Over an epoch it sums, then applies, the steps
+Cantador & Dorronsoro (2005, section 2) train it with the rule of Auer,
+Burgsteiner & Maass (2002), known as the **p-delta rule**: where classic
+committee training corrects the fewest wrong members that fix the vote, it
+corrects every member that voted wrong. Over an epoch it sums, then
+applies, the steps
 """
 )
 st.latex(
-    r"\Delta W_i \mathrel{+}= \eta\,y\,(x,1)\quad\text{if }"
+    r"\begin{gathered}\Delta W_i \mathrel{+}= \eta\,y\,(x,1)\quad\text{if}\\"
     r"\begin{cases} h(x) \ne y \text{ and } y\,\mathrm{act}_i(x) < 0 "
-    r"& \text{(a member that voted wrong)}\\"
+    r"& \text{(voted wrong)}\\"
     r"h(x) = y \text{ and } 0 < y\,\mathrm{act}_i(x) < \gamma"
-    r"& \text{(a right member, but too close)}\end{cases}"
+    r"& \text{(right, too close)}\end{cases}\end{gathered}"
 )
 st.markdown(
     r"""
 then scales every $W_i$ back to unit length. The margin $\gamma$ adapts,
 and only after a pattern the committee gets right: it grows by $0.25\,\eta$
-if no right member is inside the band ($0 < y\,\mathrm{act}_i < \gamma$),
-and shrinks by $0.75\,\eta$ otherwise (Cantador and Dorronsoro grow it when
-fewer than $M^*$ members fall inside the margin; the app takes the strictest
-reading, none inside). After training, the
+if every right member clears it ($y\,\mathrm{act}_i > \gamma$), and shrinks
+by $0.75\,\eta$ if at least one right member is inside the band
+($0 < y\,\mathrm{act}_i < \gamma$): Cantador and Dorronsoro's rule (2005,
+section 2, after Auer, Burgsteiner and Maass 2002), as the app runs it. After training, the
 activation margins $y\,\mathrm{act}_i(x)$ sort the training patterns, with
 their labels as given; a majority is $\lfloor H/2\rfloor + 1$ members:
 """
 )
 st.latex(
-    r"\text{safe: a majority has } y\,\mathrm{act}_i > \gamma,\qquad"
-    r"\text{noisy: a majority has } y\,\mathrm{act}_i < -\gamma,\qquad"
-    r"\text{borderline: otherwise}"
+    r"\begin{gathered}\text{safe: a majority has } y\,\mathrm{act}_i > \gamma,\\"
+    r"\text{noisy: a majority has } y\,\mathrm{act}_i < -\gamma,\\"
+    r"\text{borderline: otherwise}\end{gathered}"
 )
 st.markdown(
     r"""
@@ -207,18 +210,18 @@ check_question(
 research(
     r"""
 Cantador & Dorronsoro (2005) trained parallel perceptrons with the p-delta
-rule of Auer, Burgsteiner & Maass (2008; a paper outside the ones this app
-reproduces), used their activation margins to flag noise, and compared the
-ensembles on twonorm, threenorm and ringnorm with up to 30 % flipped labels
-(their Table 1). NR boosting of parallel perceptrons was more robust to
-label noise than AdaBoost of the same committees. Against bagging it was at
-least as good in 14 of the 15 cells; in the remaining one, threenorm
-without noise, bagging did better (79.4 against 78.2). Their comparison, small
-and live (test accuracy in %, clean test folds):
+rule of Auer, Burgsteiner & Maass (ICANN 2002, which they cite; a paper
+outside the ones this app reproduces), used their activation margins to
+flag noise, and compared the ensembles on twonorm, threenorm and ringnorm
+with up to 30 % flipped labels (their Table 1). NR boosting of parallel
+perceptrons was more robust to label noise than AdaBoost of the same
+committees. Against bagging it was at least as good in 14 of the 15 cells;
+in the remaining one, threenorm without noise, bagging did better (79.4
+against 78.2). Their comparison, small and live (test accuracy in %, clean test folds):
 """,
-    "P. Auer, H. Burgsteiner and W. Maass, “A learning rule for very simple universal "
-    "approximators consisting of a single layer of perceptrons”, Neural Networks 21(5), "
-    "786–795 (2008) (the p-delta rule only); I. Cantador and J. R. Dorronsoro, “Boosting "
+    "P. Auer, H. Burgsteiner and W. Maass, “Reducing communication for distributed "
+    "learning in neural networks”, ICANN 2002, LNCS 2415, 123–128 (the p-delta rule "
+    "only); I. Cantador and J. R. Dorronsoro, “Boosting "
     "parallel perceptrons for "
     "label noise reduction in classification problems”, IWINAC 2005, LNCS 3562, 586–593.",
     compute=lambda: one_decimal(lesson_study("l10_nr", seed=seed)),

@@ -119,9 +119,15 @@ rows show fold accuracies as dots and the mean with its 95 % t-interval as
 a diamond with a bar; the red × is the parameter search's best. Because
 the data come from a generator, the truth can be measured: the vertical
 lines are the accuracy on 5,000 fresh examples of τ = 0.5 and of the τ that
-cross-validation picks, each trained on all 300. They sit a little to the
-right of honest estimates, because every split and fold trains on fewer
-examples than that.
+cross-validation picks, each trained on all 300. Every split and fold
+trains on fewer examples than that, so *averaged over data draws* the truth
+sits a little to the right of the cross-validated mean; on one draw the
+luck of the folds is larger than that and can put the mean on either side
+of it (seed 5 puts it well to the right). One caution about the bars: the
+$k$ fold accuracies are not independent (any two training parts share most
+of their examples), so the t-interval around their mean, which assumes
+independent values, is a rough summary of their spread, not a true 95 %
+confidence interval for the accuracy.
 """
 )
 
@@ -179,9 +185,9 @@ check_question(
     "(the outer fold of a double CV) measures the whole recipe.",
     hints={
         0: "Unseen by the model, yes. Unseen by the choice of τ?",
-        2: "There is a small pessimistic effect of that kind (it is why the truth lines sit "
-        "a little to the right), but the choice among six values biases the number upwards. "
-        "Compare the red × with the green double-CV diamond.",
+        2: "There is a small pessimistic effect of that kind (it is why, averaged over data "
+        "draws, the truth lines sit a little to the right), but the choice among six values "
+        "biases the number upwards. Compare the red × with the green double-CV diamond.",
     },
 )
 

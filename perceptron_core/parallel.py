@@ -175,9 +175,11 @@ class ParallelPerceptron(ClassifierMixin, BaseEstimator):
     The activations use the weights of the start of the pass; the margin
     ``gamma`` changes pattern by pattern, in data order, and is not clipped
     (if it falls below 0 the band is empty and it grows back). It moves only
-    after a pattern the committee gets right; the NR paper grows it when
-    fewer than ``M*`` members fall inside the margin, and this code takes the
-    strictest reading, none (docs/algorithms.md §6.1). The sum
+    after a pattern the committee gets right, by the NR paper's rule
+    (Cantador & Dorronsoro 2005, section 2): it grows if every correct
+    member has ``y act_i > gamma`` and shrinks if at least one has
+    ``0 < y act_i < gamma`` (the paper leaves out ``y act_i = gamma``
+    exactly, where this code grows it; docs/algorithms.md §6.1). The sum
     matters: with a mean, ``eta = 1e-3`` barely moves unit-norm weights.
     The committee is binary only (use ``OneVsRestClassifier`` for more
     classes).
@@ -231,9 +233,10 @@ class ParallelPerceptron(ClassifierMixin, BaseEstimator):
 
     References
     ----------
-    P. Auer, H. Burgsteiner and W. Maass, "A learning rule for very simple
-    universal approximators consisting of a single layer of perceptrons",
-    Neural Networks 21 (2008) 786-795 (the p-delta rule).
+    P. Auer, H. Burgsteiner and W. Maass, "Reducing communication for
+    distributed learning in neural networks", ICANN 2002, LNCS 2415, 123-128
+    (the p-delta rule, as the NR paper cites it; the journal version is
+    Neural Networks 21 (2008) 786-795).
     I. Cantador and J. R. Dorronsoro, "Boosting parallel perceptrons for
     label noise reduction in classification problems", IWINAC 2005, LNCS
     3562.

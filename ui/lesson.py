@@ -241,7 +241,8 @@ def research(finding: str, reference: str, compute: Callable | None = None,
         # no spinner: a study shows its own progress bar (ui.studies), the rest is instant
         result = attempt("Computing the numbers", compute)
         if isinstance(result, dict):
-            cols = st.columns(min(len(result), 4) or 1)
+            # two per row: four side by side cut their labels and values at 1024 px
+            cols = st.columns(min(len(result), 2) or 1)
             for i, (name, value) in enumerate(result.items()):
                 cols[i % len(cols)].metric(name, value)
         elif hasattr(result, "to_plotly_json"):

@@ -18,18 +18,20 @@ because the numbering is the only link between a name and its content:
                at the five noise levels, averaged over ``count`` data sets
                per level (default 10).
 ``kw-table5``  Parameter optimisation (double cross-validation) on the UCI
-               data sets, all columns including the sequential searches.
-               *Assumption*: Table 5 is to Table 3 what Table 6 is to
-               Table 4.
+               data sets, all columns including the sequential searches:
+               the UCI rows of KW's Table 6. (KW's Table 5 itself is the
+               "Adult" data set against margin and training-set size; the
+               name keeps its place in the numbering of this list.)
 ``kw-table6``  Parameter optimisation on 600-example artificial data
                (``f = 50``, ``M = 0.05``, five noise levels; ``count`` data
                sets per level, default 1), all columns, mean ± 95 %
                t-interval.
 ``kw-fig3``    Accuracy against epochs (1 ... 1000, log axis) of the last,
                longest-survivor, voted and averaged perceptron on the
-               ``f = 50``, ``M = 0.05`` data at each noise level.
-               *Assumption*: Figure 3 is this curve (Figures 1 and 2 are the
-               algorithms); the curve against training-set size is
+               ``f = 50``, ``M = 0.05`` data at each noise level: KW's
+               Figure 3 curve (accuracy against training iterations), which
+               they draw for the UCI "promoters" data, here on their
+               artificial data; the curve against training-set size is
                ``perceptron-lab curve DATA --x size``.
 ``nr-table1``  NR Table 1: parallel perceptrons, bagging, AdaBoost and NR
                boosting on twonorm / threenorm / ringnorm with 0-30 % label
@@ -115,7 +117,7 @@ def _table5(count, seed, options, **_):
     from perceptron_core.experiments.optimize import parameter_optimisation
 
     result = parameter_optimisation(_uci(seed), seed=seed, options=options)
-    return [result.table("KW Table 5: parameter optimisation on UCI data (accuracy %, "
+    return [result.table("Parameter optimisation on UCI data, as in KW Table 6 (accuracy %, "
                          "mean ± 95% t-interval)")]
 
 
@@ -133,7 +135,8 @@ def _figure3(count, seed, options, **_):
 
     table = epoch_curve(_artificial(count, seed), seed=seed, options=options,
                         group_by=("noise",))
-    table.title = f"KW Figure 3: accuracy against epochs, f=50, M=0.05 ({count} data set(s))"
+    table.title = (f"Accuracy against epochs, KW Figure 3's curve (theirs on promoters) on "
+                   f"f=50, M=0.05 ({count} data set(s))")
     return [table]
 
 

@@ -1,9 +1,14 @@
 """The thick separator: the perceptron that also updates on near misses.
 
 The classic perceptron updates only when an example lands on the wrong side.
-The thick separator of the course notes treats the boundary as a slab of
-half-width ``gamma``: an example on the right side but closer than ``gamma``
-to the boundary (in raw score units) also triggers the update. The learned
+The course notes on on-line learning add a margin ``gamma`` to the threshold
+and call it a thick separator; they print its rules as "Promote if
+w.x > theta+gamma; Demote if w.x < theta-gamma", which read literally
+promote examples that already clear the slab, and give no threshold update.
+This module is the project's reading of the idea: the boundary is a slab of
+half-width ``gamma``, an example on the right side but closer than ``gamma``
+to the boundary (in raw score units) also triggers the update, and the bias
+``b = -theta`` is learned as the weight of a constant input. The learned
 boundary then keeps a positive functional margin from the training points,
 which usually generalises better, and with ``gamma = 0`` the rule is the
 textbook perceptron (update iff ``y <w, x> <= 0``).

@@ -13,6 +13,12 @@ import { Field, Points, accuracy } from "./fields.js";
 import { count, cut, pyFormat } from "./format.js";
 import { WeightsChart } from "./weights.js";
 
+/** "benign (−1)", or just "−1" for a class named by its label (no "−1 (−1)"). */
+function classLabel(name, sign) {
+  const text = cut(name);
+  return text.replace("-", "−") === sign || text === sign.replace("+", "") ? sign : `${text} (${sign})`;
+}
+
 export const MODES = ["last", "longest", "voted", "averaged"];
 
 export class Diagnostics {
@@ -172,8 +178,8 @@ export class Diagnostics {
       el("table", { class: "numbers" },
         el("thead", {}, el("tr", {}, el("th", {}, "true \\ predicted"), el("th", {}, "−1"), el("th", {}, "+1"))),
         el("tbody", {},
-          el("tr", {}, el("td", {}, `${cut(names[0])} (−1)`), el("td", {}, String(m[0][0])), el("td", {}, String(m[0][1]))),
-          el("tr", {}, el("td", {}, `${cut(names[1])} (+1)`), el("td", {}, String(m[1][0])), el("td", {}, String(m[1][1]))))));
+          el("tr", {}, el("td", {}, classLabel(names[0], "−1")), el("td", {}, String(m[0][0])), el("td", {}, String(m[0][1]))),
+          el("tr", {}, el("td", {}, classLabel(names[1], "+1")), el("td", {}, String(m[1][0])), el("td", {}, String(m[1][1]))))));
   }
 
   _novikoff(r) {
@@ -199,7 +205,7 @@ export class BoundMeter {
   update(t) {
     const r = this.lane.row(this.lane.clip(t));
     this.fill.style.width = `${Math.min(100, (100 * r) / this.bound)}%`;
-    this.text.textContent = `${count(r)} updates so far; the bound allows at most ${count(Math.floor(this.bound))}.`;
+    this.text.textContent = `${count(r)} ${r === 1 ? "update" : "updates"} so far; the bound allows at most ${count(Math.floor(this.bound))}.`;
   }
 }
 

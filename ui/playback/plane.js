@@ -102,7 +102,9 @@ export class PlaneFigure {
     }
     this.ensemble = show.ensemble && lane.meta.has_modes && this.singleLine;
     if (this.ensemble) {
-      traces.push(legendOnly(`stored hypotheses (the ${style.ensemble.lines} with most votes)`,
+      // no more lines than the run stored (hypothesis 0, w = 0, never draws)
+      const drawn = Math.min(style.ensemble.lines, Math.max(lane.H - 1, 0));
+      traces.push(legendOnly(`stored hypotheses (the ${drawn} with most votes)`,
         { mode: "lines", line: { color: c.ensemble, width: ln.ensemble } }));
     }
     if (this.singleLine && this.mode !== "voted") {

@@ -1,0 +1,120 @@
+"""Every lesson in a real browser at 1280x720 and 1024x768: no text cut short on screen.
+
+Streamlit runs on localhost; Playwright drives Debian's chromium (see
+:mod:`tests.browser`). After a lesson has finished running (and its player,
+if it has one, has painted), the page and every frame in it are searched for
+text that the browser shortens with an ellipsis (``text-overflow: ellipsis``
+on a box narrower than its text) and for display formulas wider than their
+box, or that KaTeX could not parse. Screenshots of every lesson at both
+sizes go to ``test-artifacts/`` (git-ignored) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.browser import ROOT, launch
+from tests.live import free_port, stop, wait_for_health
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = ROOT / "test-artifacts"
+SIZES = {"1280x720": (1280, 720), "1024x768": (1024, 768)}
+LESSONS = sorted((ROOT / "lessons").glob("[0-9]*.py"))
+
+#: Elements whose text the browser cut with an ellipsis, and display formulas wider than their
+#: box, each as the start of its text (run in the page and in every frame).
+CUT_TEXT = r"""() => {
+  const cut = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (!el.offsetParent && getComputedStyle(el).position !== 'fixed') continue;  // not shown
+    const style = getComputedStyle(el);
+    const wider = el.scrollWidth > el.clientWidth + 2;  // KaTeX's rounding leaves up to 2 px
+    if (wider && style.textOverflow === 'ellipsis' && (el.innerText || '').trim())
+      cut.push('ellipsis: ' + el.innerText.trim().slice(0, 80));
+    else if (el.classList.contains('katex-error'))  // KaTeX could not parse it: red source
+      cut.push('formula error: ' + el.innerText.trim().slice(0, 80));
+    else if (wider && el.classList.contains('katex-display'))
+      cut.push('formula ' + (el.scrollWidth - el.clientWidth) + ' px: '
+               + el.innerText.replace(/\s+/g, '').slice(0, 60));
+  }
+  return cut;
+}"""
+
+
+def url_path(lesson) -> str:
+    """Streamlit's page address for a lesson file: its name without the number."""
+    return re.sub(r"^\d+_", "", lesson.stem)
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    wait_for_health(f"{url}/_stcore/health", proc)
+    yield url
+    stop(proc)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+def settle(page) -> None:
+    """Wait until the script has finished (no running indicator for a second) and every
+    player on the page has painted."""
+    page.wait_for_selector("h1", timeout=180_000)
+    quiet = 0
+    for _ in range(600):  # at most about 5 minutes, for a study computed without the cache
+        running = page.locator("[data-testid='stStatusWidget']").count()
+        quiet = 0 if running else quiet + 1
+        if quiet >= 4:
+            break
+        page.wait_for_timeout(250)
+    for frame in page.frames:
+        if "/component/" in frame.url:
+            frame.wait_for_function(
+                "() => !window.playback || window.playback.settled", timeout=120_000
+            )
+    page.wait_for_timeout(500)  # charts resize once after the last paint
+
+
+def cut_text(page) -> list[str]:
+    found = []
+    for frame in page.frames:
+        found += frame.evaluate(CUT_TEXT)
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem[:2])
+def test_no_lesson_text_is_cut_short(server, browser, lesson, size):
+    width, height = SIZES[size]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    try:
+        page.goto(f"{server}/{url_path(lesson)}")
+        settle(page)
+        cut = cut_text(page)
+        # the page scrolls inside Streamlit's main block: a tall window shows all of it
+        tall = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+        page.set_viewport_size({"width": width, "height": min(tall + 100, 12_000)})
+        page.wait_for_timeout(800)
+        page.screenshot(path=str(ARTIFACTS / f"lesson-{lesson.stem[:2]}-{size}.png"))
+        assert cut == []
+    finally:
+        page.close()
