@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -21,15 +20,11 @@ from pathlib import Path
 
 import nbformat
 
+from tests.live import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 #: The replay's frame in a cell's output (ui/playback/notebook.js).
 FRAME = "iframe.perceptron-lab-replay"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def write_notebook(path: Path, *cells: str) -> Path:
@@ -44,7 +39,12 @@ def write_notebook(path: Path, *cells: str) -> Path:
 @contextmanager
 def jupyterlab(folder: Path):
     """``jupyter lab`` serving ``folder``; yields ``(base URL, token)``."""
-    port, token = _free_port(), secrets.token_hex(16)
+    port, token = free_port(), secrets.token_hex(16)
+    # no question about JupyterLab's news over the notebook (it would cover the replay)
+    notices = folder / ".settings" / "@jupyterlab" / "apputils-extension"
+    notices.mkdir(parents=True, exist_ok=True)
+    (notices / "notification.jupyterlab-settings").write_text(
+        '{"fetchNews": "false", "checkForUpdates": false}', encoding="utf-8")
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(folder / ".config"),
            "JUPYTERLAB_SETTINGS_DIR": str(folder / ".settings"),
            "JUPYTERLAB_WORKSPACES_DIR": str(folder / ".workspaces"),
@@ -89,16 +89,22 @@ def open_notebook(page, url: str, token: str, name: str) -> None:
     page.wait_for_timeout(500)  # Shift+Enter right at that moment was once not run
 
 
-def run_first_cell(page, timeout_ms: int = 180_000):
-    """Run the notebook's first cell (Shift+Enter); returns (replay frame, seconds from the
-    keypress to the replay's first painted step)."""
-    page.locator(".jp-Notebook .jp-Cell .jp-InputArea-editor").first.click()
-    start = time.perf_counter()
+def run_cell(page, prompt: int, timeout_ms: int = 180_000) -> None:
+    """Run the ``prompt``-th cell (Shift+Enter in it) and wait until it ran as the
+    ``prompt``-th execution."""
+    page.locator(".jp-Notebook .jp-Cell .jp-InputArea-editor").nth(prompt - 1).click()
     page.keyboard.press("Shift+Enter")
-    page.locator(".jp-InputPrompt", has_text="[1]").first.wait_for(timeout=timeout_ms)
+    page.locator(".jp-InputPrompt", has_text=f"[{prompt}]").first.wait_for(timeout=timeout_ms)
+
+
+def run_replay_cell(page, prompt: int = 1, timeout_ms: int = 180_000):
+    """Run the ``prompt``-th cell, which shows a replay (the only one on the page); returns
+    (the replay's frame, seconds from the keypress to the replay's first painted step)."""
+    start = time.perf_counter()
+    run_cell(page, prompt, timeout_ms)
     page.locator(FRAME).first.wait_for(timeout=timeout_ms)
     frame = page.frame_locator(FRAME).first
-    frame.locator(".js-plotly-plot").first.wait_for(timeout=timeout_ms)
+    frame.locator(".playback .btn-step").first.wait_for(timeout=timeout_ms)
     handle = page.locator(FRAME).first.element_handle().content_frame()
     handle.wait_for_function("() => window.playback && window.playback.painted !== null",
                              timeout=timeout_ms)  # fmt: skip

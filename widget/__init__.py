@@ -29,10 +29,13 @@ APP = Path(__file__).resolve().parents[1]
 if str(APP) not in sys.path:
     sys.path.insert(0, str(APP))
 
+from functools import partial  # noqa: E402
+
 import anywidget  # noqa: E402
 import numpy as np  # noqa: E402
 import traitlets  # noqa: E402
 
+from app_logic import training  # noqa: E402
 from app_logic.datasource import Dataset  # noqa: E402
 from app_logic.learners import LEARNERS  # noqa: E402
 from app_logic.payload import build_payload  # noqa: E402
@@ -40,6 +43,7 @@ from app_logic.standalone_page import PLAYBACK, about_run, page_html  # noqa: E4
 from app_logic.playback_args import View  # noqa: E402
 from app_logic.style import Show  # noqa: E402
 from app_logic.training import fit_run  # noqa: E402
+from perceptron_core._jit import uncompiled  # noqa: E402
 from perceptron_core.datasets import DataError  # noqa: E402
 
 
@@ -146,7 +150,12 @@ def show(learner: str, X, y, *, epochs: int = 20, seed: int = 0, test=None,
     X_test, y_test = test if test is not None else (None, None)
     data = dataset(X, y, X_test, y_test, title)
     values = spec.defaults() | settings
-    run = fit_run(learner, tuple(sorted(values.items())), epochs, seed,
+    fit = partial(fit_run, learner, tuple(sorted(values.items())), epochs, seed,
                   data.X, data.y, data.X_test, data.y_test)  # fmt: skip
+    if training.runs_uncompiled(learner, data.X, epochs):
+        with uncompiled():  # a small run as the app trains it: no wait for numba
+            run = fit()
+    else:
+        run = fit()
     payload = build_payload(data, [run], seed)
     return Replay(page_html(payload, run, data, about_run(run, data, epochs, seed), View(show=view or Show())), run)
