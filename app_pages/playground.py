@@ -162,7 +162,7 @@ def _downloads(request, run, data, epochs, show, image) -> None:
                           page_payload(request, data, [run], seed=request.seed)),
          "perceptron-run.html", "text/html",
          "One file that replays this run in any browser, offline and with no server "
-         "(about 1.5 MB): for a course page, slides or an e-mail."),
+         "(Plotly.js travels inside it): for a course page, slides or an e-mail."),
     ]  # fmt: skip
     with st.expander("Download the trace, the points or a web page"):
         for column, (key, label, content, file_name, mime, help_text) in zip(

@@ -177,3 +177,14 @@ def test_the_command_line_writes_the_page_of_a_link(tmp_path, capsys):
 def test_the_command_line_says_what_was_wrong_with_a_link(capsys):
     assert main(["export-html", "epochs=500", "-o", "unused.html"]) == 1
     assert "epochs takes a number from 1 to 200" in capsys.readouterr().err
+
+
+def test_the_playground_offers_its_run_as_a_web_page():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "router.py"), default_timeout=120)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    buttons = {b.proto.label: b.proto for b in at.get("download_button")}
+    assert "Download as web page" in buttons
+    assert "offline and with no server" in buttons["Download as web page"].help
