@@ -57,11 +57,10 @@ CELLS = [
 
 def click_steps(page, frame, n: int) -> list[float]:
     frame.evaluate(TIMING_JS)
-    box = page.locator(FRAME).first.bounding_box()
-    button = frame.evaluate(
-        "() => document.querySelector('.btn-step').getBoundingClientRect().toJSON()"
-    )
-    x, y = box["x"] + button["x"] + button["width"] / 2, box["y"] + button["y"] + 5
+    step = frame.locator(".btn-step")
+    step.scroll_into_view_if_needed()
+    button = step.bounding_box()  # in the page's viewport
+    x, y = button["x"] + button["width"] / 2, button["y"] + 5
     start = frame.evaluate("() => window.playback.painted")
     for _ in range(n):
         page.mouse.click(x, y)
@@ -86,7 +85,6 @@ def main() -> None:
             print(f"{'replay':52s} {'show->figure':>13s} {'step p50':>9s} {'step p95':>9s}")
             for i, (name, _) in enumerate(CELLS):
                 frame, seconds = run_replay_cell(page, prompt=i + 2)
-                page.locator(FRAME).first.scroll_into_view_if_needed()
                 page.wait_for_timeout(1000)
                 clicks = click_steps(page, frame, args.clicks)
                 p50, p95 = _quantiles(clicks)
