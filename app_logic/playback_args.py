@@ -20,7 +20,7 @@ HIDEABLE = ("math", "diagnostics", "link", "export")
 
 
 def texts(run, data) -> dict:
-    """The words the browser puts around the numbers (kept in Python, with the rest of the prose)."""
+    """The words the browser puts around the numbers (kept in Python, with the other prose)."""
     sentence, bound = novikoff_for(run, data)
     return {
         "outcome": {str(k): v for k, v in OUTCOME.items()},

@@ -51,7 +51,8 @@ def jupyterlab(folder: Path):
            "JUPYTER_RUNTIME_DIR": str(folder / ".runtime"),
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+         "--ServerApp.ip=127.0.0.1",
          f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
          f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={folder}",
          "--LabApp.news_url=", "--LabApp.check_for_updates_class="

@@ -14,7 +14,14 @@ from playwright.sync_api import sync_playwright
 
 from app_logic.learners import LEARNERS
 from tests.browser import launch
-from tests.jupyter import FRAME, jupyterlab, open_notebook, run_cell, run_replay_cell, write_notebook
+from tests.jupyter import (
+    FRAME,
+    jupyterlab,
+    open_notebook,
+    run_cell,
+    run_replay_cell,
+    write_notebook,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -65,7 +72,10 @@ Xkw, ykw, _ = load("kw", n_features=50, n_samples=100, random_state=2)
 """
 #: (learner, data): every learner of the menu on 2-D data and on a KW set with 50 features.
 CASES = [(key, data) for key in LEARNERS for data in ("2-D", "KW 50 features")]
-CASE_CELL = {"2-D": 'show("{}", X2, y2, epochs=3)', "KW 50 features": 'show("{}", Xkw, ykw, epochs=2)'}
+CASE_CELL = {
+    "2-D": 'show("{}", X2, y2, epochs=3)',
+    "KW 50 features": 'show("{}", Xkw, ykw, epochs=2)',
+}
 
 
 def test_show_replays_every_learner_on_2d_and_on_50_features(lab):

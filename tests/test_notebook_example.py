@@ -23,7 +23,8 @@ pytestmark = pytest.mark.slow
 def test_the_example_notebook_runs_and_shows_two_replays(tmp_path, monkeypatch):
     shutil.copy(NOTEBOOK, tmp_path / NOTEBOOK.name)
     book = nbformat.read(tmp_path / NOTEBOOK.name, as_version=4)
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    monkeypatch.setenv("PYTHONPATH", path)
     NotebookClient(book, timeout=300, kernel_name="python3",
                    resources={"metadata": {"path": str(tmp_path)}}).execute()  # fmt: skip
     code = [cell for cell in book.cells if cell.cell_type == "code"]

@@ -11,11 +11,14 @@ and diagnostics, and the projection for more than two features.
 
 Examples
 --------
->>> from sklearn.datasets import make_blobs
->>> from perceptron_lab.widget import show          # doctest: +SKIP
->>> X, y = make_blobs(200, centers=2, random_state=0)
->>> replay = show("voted", X, y, epochs=10)          # doctest: +SKIP
->>> replay.to_html("voted.html")                     # doctest: +SKIP
+>>> from perceptron_core.datasets import load
+>>> from perceptron_lab.widget import show
+>>> X, y, _ = load("gaussians", n_samples=50, random_state=0)
+>>> replay = show("voted", X, y, epochs=4)   # in a notebook: the replay, in the cell
+>>> replay.run.timeline.n_events
+200
+
+``replay.to_html("voted.html")`` then writes the page that plays with no server.
 """
 
 from __future__ import annotations
@@ -158,4 +161,5 @@ def show(learner: str, X, y, *, epochs: int = 20, seed: int = 0, test=None,
     else:
         run = fit()
     payload = build_payload(data, [run], seed)
-    return Replay(page_html(payload, run, data, about_run(run, data, epochs, seed), View(show=view or Show())), run)
+    about = about_run(run, data, epochs, seed)
+    return Replay(page_html(payload, run, data, about, View(show=view or Show())), run)
