@@ -1,12 +1,12 @@
 """The playground's replay in a notebook cell: ``show(learner, X, y)``.
 
-Needs the ``notebook`` extra (``pip install "perceptron-lab[notebook]"``: anywidget). The
-tests run it in JupyterLab; anywidget also serves Notebook 7, VS Code and Colab, where it has
-not been tried. :func:`show` fits a learner of the app's menu on your data with every
-visit recorded, exactly as the playground does (:func:`app_logic.training.fit_run`, with
-the same limits on what a browser can replay), and returns a :class:`Replay` widget: the
-app's own replay (``ui/playback/``, the same modules, the same payload) with its steps, play, scrubber, keys, figure, math panel
-and diagnostics, and the projection for more than two features.
+Needs the ``notebook`` extra (``pip install "perceptron-lab[notebook]"``: anywidget). The tests
+run it in JupyterLab; anywidget also serves Notebook 7, VS Code and Colab, where it has not
+been tried. :func:`show` fits a learner of the app's menu on your data with every visit
+recorded, exactly as the playground does (:func:`app_logic.training.fit_run`, with the same
+limits on what a browser can replay), and returns a :class:`Replay` widget: the app's own
+replay (``ui/playback/``, the same modules, the same payload) with its steps, play, scrubber,
+keys, figure, math panel and diagnostics, and the projection for more than two features.
 :meth:`Replay.to_html` writes the same view as one page that plays with no server.
 
 Examples
