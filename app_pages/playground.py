@@ -19,6 +19,7 @@ import streamlit as st
 
 from app_logic.export import events_csv, points_csv, run_record
 from app_logic.learners import LEARNERS
+from app_logic.standalone_page import run_page
 from app_logic.style import PRESENT, STYLE, Show
 from app_logic.visitor_text import MESSAGE_LIMIT, as_text
 from ui import state
@@ -156,23 +157,30 @@ def _last_good(request, data, key, values, epochs):
     return (request, data, run) if run is not None else (None, None, None)
 
 
-def _downloads(run, data) -> None:
-    """The trace and the points as CSV (the link, the figure and the JSON are in the component)."""
-    downloads = [  # key, label, data (a callable runs on click), file name, help
+def _downloads(request, run, data, epochs, show, image) -> None:
+    """The trace and the points as CSV, and the replay as one web page (the link, the figure
+    and the JSON are in the component)."""
+    downloads = [  # key, label, data (a callable runs on click), file name, type, help
         ("csv", "Every step as CSV (the trace)", lambda: events_csv(run), "perceptron-trace.csv",
-         None),
+         "text/csv", None),
         ("points", "Training points as CSV", lambda: points_csv(data), "perceptron-points.csv",
-         "After noise and your edits: the file can be uploaded again."),
+         "text/csv", "After noise and your edits: the file can be uploaded again."),
+        ("html", "Download as web page",
+         lambda: run_page(run, data, request, epochs, show, url_step(), image,
+                          page_payload(request, data, [run], seed=request.seed)),
+         "perceptron-run.html", "text/html",
+         "One file that replays this run in any browser, offline and with no server "
+         "(Plotly.js travels inside it): for a course page, slides or an e-mail."),
     ]  # fmt: skip
-    with st.expander("Download the trace and the points"):
-        for column, (key, label, content, file_name, help_text) in zip(
+    with st.expander("Download the trace, the points or a web page"):
+        for column, (key, label, content, file_name, mime, help_text) in zip(
             st.columns(len(downloads)), downloads, strict=True
         ):
             column.download_button(
                 label,
                 content,
                 file_name=file_name,
-                mime="text/csv",
+                mime=mime,
                 key=f"{PREFIX}dl_{key}",
                 width="stretch",
                 on_click="ignore",
@@ -266,7 +274,7 @@ def render() -> None:
         attempt("Drawing the run", _player, request, data, runs, show, image, params, click,
                 present)  # fmt: skip
     if not hidden("export"):
-        _downloads(run, data)
+        _downloads(request, run, data, epochs, show, image)
     if data.n_features == 2 and not hidden("data") and not hidden("edits"):
         # Built only while open: with the table's editor on the page, the component's frame
         # opened 0.25-0.5 s later (measured), and the first figure with it.

@@ -218,9 +218,14 @@ def run_warm(args: argparse.Namespace) -> int:
 
 
 def register_app_commands(register) -> None:
-    """Add ``app`` and ``warm`` with :func:`perceptron_core.cli.register`."""
+    """Add ``app``, ``warm`` and ``export-html`` (:mod:`perceptron_core.export_command`) with
+    :func:`perceptron_core.cli.register`."""
+    from perceptron_core.export_command import export_arguments, run_export_html
+
     register("app", "serve the Perceptron Lab app (Streamlit) with its safe settings",
              _app_arguments)(run_app)
     register("warm", "compile every learner of the app into numba's cache and prepare every "
              "lesson's study ahead of time (for deploy scripts and a service's start step)",
              _warm_arguments)(run_warm)
+    register("export-html", "write a playground view (a share link's settings) as one web "
+             "page that plays offline, with no server", export_arguments)(run_export_html)

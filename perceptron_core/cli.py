@@ -34,7 +34,8 @@ Subcommands:
   at the bottom of this module by
   :func:`~perceptron_core.experiments.cli.register_experiments`.
 * ``app`` and ``warm``: serve the app, compile its learners ahead of time
-  (:mod:`perceptron_core.app_commands`).
+  (:mod:`perceptron_core.app_commands`); ``export-html``: a view as one web page that
+  plays with no server (:mod:`perceptron_core.export_command`).
 """
 
 from __future__ import annotations
@@ -361,7 +362,7 @@ from perceptron_core.app_commands import register_app_commands
 from perceptron_core.experiments.cli import register_experiments
 
 register_experiments(register)  # search, optimize, curve, dominance, reproduce, paum
-register_app_commands(register)  # app, warm
+register_app_commands(register)  # app, warm, export-html
 
 
 if __name__ == "__main__":

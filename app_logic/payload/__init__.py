@@ -17,6 +17,7 @@ from app_logic.payload.extras import pack_panels
 from app_logic.payload.lane import lane
 from app_logic.payload.pack import Packer, content_id
 from app_logic.payload.scene import scene
+from perceptron_core.datasets import DataError
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,6 +65,12 @@ def build_payload(data, runs, seed: int = 0, extras=None) -> Payload:
         Seeds the subsample of points drawn in the high-dimensional view.
     extras : list of app_logic.payload.extras.Panel, optional
         A lesson's panels for the first run.
+
+    Raises
+    ------
+    DataError
+        When a number the browser reads as JSON is not finite (JSON has no inf
+        or NaN, and the browser would refuse the whole message).
     """
     packer = Packer()
     scene_meta, plane = scene(data, _final_w(runs[0]), packer, seed)
@@ -72,4 +79,11 @@ def build_payload(data, runs, seed: int = 0, extras=None) -> Payload:
         lanes[0]["extras"] = pack_panels(extras, packer, "lane0")
     header, blob = packer.pack()
     meta = {"scene": scene_meta, "lanes": lanes}
-    return Payload(meta, header, blob, content_id(header, blob, json.dumps(meta)))
+    try:
+        text = json.dumps(meta, allow_nan=False)
+    except ValueError:
+        raise DataError(
+            "This run's numbers left floating point's range (inf or NaN), so no figure can "
+            "draw them. Scale the features (standardise them) or use a smaller eta."
+        ) from None
+    return Payload(meta, header, blob, content_id(header, blob, text))

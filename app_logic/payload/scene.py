@@ -127,6 +127,8 @@ def scene(
         meta |= {"view": "plane", "box": axis_box(data.X, data.X_test), "target": target}
         return meta | {"arrays": arrays}, None
     meta["view"] = "projection"
+    # the math panel writes ||x|| for every learner, also one without a figure here
+    arrays["sqnorm"] = packer.add("scene/sqnorm", (data.X**2).sum(axis=1), np.float64)
     if final_w is None:
         meta["view"] = "none"
         return meta | {"arrays": arrays}, None
@@ -135,7 +137,6 @@ def scene(
     rows = subsample(len(data.X), seed=seed)
     arrays["P"] = packer.add("scene/P", P, np.float32)
     arrays["sample"] = packer.add("scene/sample", rows, index_dtype(len(data.X)))
-    arrays["sqnorm"] = packer.add("scene/sqnorm", (data.X**2).sum(axis=1), np.float64)
     target = None
     if data.w_star is not None:
         target = {"w": (plane @ data.w_star).tolist(), "theta": float(data.theta_star)}

@@ -1,0 +1,119 @@
+"""What the replay's browser code is given, whichever page hosts it (no Streamlit here).
+
+The same ES modules (``ui/playback/``) replay a run in three hosts: the app's Streamlit
+component (:mod:`ui.player`), the self-contained web page
+(:mod:`app_logic.standalone_page`) and the notebook widget (:mod:`perceptron_lab.notebook`).
+All three hand the modules the same arguments, built here: the payload, what the figure
+draws (:class:`View`), the look and the words around the numbers (:func:`texts`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app_logic.diagnostics import novikoff_for
+from app_logic.math_panel import COMMITTEE_NOTE, OUTCOME, WHY
+from app_logic.style import STYLE, Show
+
+#: The parts of the replay a page (or a student link) may hide; playback always shows.
+HIDEABLE = ("math", "diagnostics", "link", "export")
+
+
+def texts(run, data) -> dict:
+    """The words the browser puts around the numbers (kept in Python, with the other prose)."""
+    sentence, bound = novikoff_for(run, data)
+    return {
+        "outcome": {str(k): v for k, v in OUTCOME.items()},
+        "why": {str(k): v for k, v in WHY.items()},
+        "committee": COMMITTEE_NOTE,
+        "novikoff": sentence,
+        "novikoff_bound": bound,
+    }
+
+
+@dataclass(frozen=True)
+class View:
+    """How a page shows its runs in the component (everything but the runs themselves).
+
+    Attributes
+    ----------
+    show : Show
+        What the figures draw.
+    initial_t : int
+        The step a new browser view opens on (later views keep their own).
+    height : int, optional
+        The main figure's height in pixels (the style's by default).
+    click : str
+        What a click on the 2-D plot does: "off", "+1", "-1" or "remove".
+    image : str
+        "png" or "svg": the format of the figure downloads.
+    hide : set of str
+        Parts to leave out, of :data:`HIDEABLE` (the playback controls always show).
+    diagnostics : bool
+        Draw the diagnostics under the figure.
+    share : dict, optional
+        ``{"base": url, "params": {...}, "record": {...}}``: the share box
+        (link and exports); None leaves it out.
+    style : dict, optional
+        The look (:data:`app_logic.style.STYLE` by default).
+    """
+
+    show: Show = field(default_factory=Show)
+    initial_t: int = 0
+    height: int | None = None
+    click: str = "off"
+    image: str = "png"
+    hide: frozenset = frozenset()
+    diagnostics: bool = True
+    share: dict | None = None
+    style: dict | None = None
+
+    def options(self, figure_height: int, student_groups: dict | None = None) -> dict:
+        """The options the browser reads (``args.options``); ``student_groups`` are what the
+        share box offers a teacher to hide from students.
+
+        Examples
+        --------
+        >>> View(initial_t=3).options(600)["initial_t"]
+        3
+        """
+        share = self.share or {}
+        return {
+            "initial_t": int(self.initial_t),
+            "height": figure_height,
+            "click": self.click,
+            "image": self.image,
+            "hide": {part: part in self.hide for part in HIDEABLE},
+            "student_groups": student_groups or {},
+            "diagnostics": self.diagnostics,
+            "share": self.share is not None,
+            "link_base": share.get("base", ""),
+            "link_params": share.get("params", {}),
+            "record": share.get("record"),
+        }
+
+
+def component_args(payload, run, data, view: View = View(),
+                   student_groups: dict | None = None) -> dict:  # fmt: skip
+    """Every argument the browser's ``onRender`` reads (``ui/playback/main.js``).
+
+    Parameters
+    ----------
+    payload : app_logic.payload.Payload
+    run, data
+        The first lane's run and the data (for the texts).
+    view : View
+    student_groups : dict, optional
+        ``{group: label}`` of the share box's student link.
+    """
+    style = view.style or STYLE
+    return {
+        "payload_id": payload.id,
+        "meta": payload.meta,
+        "header": payload.header,
+        "blob": payload.blob,
+        "show": view.show.to_json(),
+        "style": style,
+        "texts": texts(run, data),
+        "options": view.options(view.height or style["figure"]["height"], student_groups),
+    }

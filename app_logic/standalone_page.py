@@ -1,0 +1,278 @@
+"""One web page that replays a run with no server: everything it needs is inside the file.
+
+:func:`page_html` writes the playback's own ES modules (``ui/playback/``, the very files
+the app's component loads), its styles, the vendored Plotly.js bundle and the run's payload
+into one ``.html`` file. It opens from ``file://`` or any static host, offline, and plays
+with the controls of the app's view: steps, play, scrubber, keys, the math panel, the
+diagnostics and the figure and JSON downloads (which happen in the browser). The link box
+is left out: its address would lead to a server the reader may not reach. The page says
+what it shows (learner, data, settings, the date and the version), and its
+Content-Security-Policy lets it load nothing from outside itself.
+
+The modules travel as text; ``ui/playback/standalone.js`` turns them into modules in
+the browser, in the order :func:`module_order` gives (a module after those it imports).
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import html
+import json
+import re
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+
+from app_logic.playback_args import View, component_args
+
+#: The playback's folder: the modules, the styles and the vendored Plotly.js.
+PLAYBACK = Path(__file__).resolve().parents[1] / "ui" / "playback"
+#: The module the page starts (it imports all the others).
+ENTRY = "main.js"
+#: The host script of this page (a classic script: it loads the modules).
+HOST = "standalone.js"
+_IMPORT = re.compile(r'^import\s[^;]*?from\s*"\./([\w-]+\.js)";', re.MULTILINE)
+#: Loads nothing from outside the page: scripts and styles inline, the modules from blob
+#: URLs the page makes itself, images (the region, the downloads) from data and blob URLs.
+POLICY = (
+    "default-src 'none'; script-src 'unsafe-inline' blob:; style-src 'unsafe-inline'; "
+    "img-src data: blob:; connect-src data: blob:; base-uri 'none'; form-action 'none'"
+)
+
+
+def imports(source: str) -> list[str]:
+    """The playback modules a module imports (``from "./x.js"``), in order.
+
+    Examples
+    --------
+    >>> imports('import { el } from "./dom.js";\\nimport { a, b } from "./format.js";')
+    ['dom.js', 'format.js']
+    """
+    return _IMPORT.findall(source)
+
+
+@cache
+def module_order(entry: str = ENTRY) -> tuple[str, ...]:
+    """``entry`` and every module it reaches, each after the modules it imports.
+
+    Examples
+    --------
+    >>> order = module_order()
+    >>> order[-1], order.index("dom.js") < order.index("controls.js")
+    ('main.js', True)
+    """
+    order: list[str] = []
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        if name in order:
+            return
+        if name in path:
+            raise ValueError(f"ui/playback: {' -> '.join(path + (name,))} is an import cycle.")
+        for dep in imports((PLAYBACK / name).read_text(encoding="utf-8")):
+            visit(dep, path + (name,))
+        order.append(name)
+
+    visit(entry, ())
+    return tuple(order)
+
+
+def _inline(text: str, what: str) -> str:
+    """``text`` for the inside of a <script> or <style> element (it cannot close it)."""
+    if re.search(r"</(script|style)", text, re.IGNORECASE):
+        raise ValueError(f"{what} contains a closing tag and cannot be written inline.")
+    return text
+
+
+def _json(value) -> str:
+    """JSON that can sit inside a <script> element (``<`` escaped)."""
+    return json.dumps(value, separators=(",", ":")).replace("<", "\\u003c")
+
+
+@dataclass(frozen=True)
+class About:
+    """What a page tells its reader about the run it replays.
+
+    Attributes
+    ----------
+    learner : str
+        The learner's title.
+    data : str
+        The data set's title (and how it was made).
+    settings : dict
+        ``{label: value}``: the learner's settings, epochs, seed, noise, ...
+    made : str
+        The date the page was made (ISO).
+    version : str
+        Perceptron Lab's version.
+    """
+
+    learner: str
+    data: str
+    settings: dict
+    made: str
+    version: str
+
+    def title(self) -> str:
+        """The page's title.
+
+        Examples
+        --------
+        >>> About("Perceptron", "Two Gaussians", {}, "2026-01-02", "0.1.0").title()
+        'Perceptron on Two Gaussians - Perceptron Lab'
+        """
+        return f"{self.learner} on {self.data} - Perceptron Lab"
+
+    def html(self) -> str:
+        settings = ", ".join(f"{k} {v}" for k, v in self.settings.items())
+        lines = [
+            f"<h1>{html.escape(self.learner)} on {html.escape(self.data)}</h1>",
+            f"<p>{html.escape(settings)}</p>" if settings else "",
+            f"<p class=\"caption\">A recorded run replayed in your browser: this file holds "
+            f"all of it and needs no connection. Made with Perceptron Lab "
+            f"{html.escape(self.version)} on {html.escape(self.made)}.</p>",
+        ]
+        return "\n".join(line for line in lines if line)
+
+
+def version() -> str:
+    """Perceptron Lab's installed version ("unknown" outside an installation)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("perceptron-lab")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def about_run(run, data, epochs: int | None = None, seed: int | None = None,
+              made: dt.date | None = None) -> About:  # fmt: skip
+    """The :class:`About` of a run of the menu (:class:`app_logic.training.Run`)."""
+    settings = {s.label: run.values[s.name] for s in run.learner.settings if s.name in run.values}
+    if epochs is not None:
+        settings["epochs"] = epochs
+    if seed is not None:
+        settings["seed"] = seed
+    settings["training points"] = len(data.X)
+    if len(data.X_test):
+        settings["test points"] = len(data.X_test)
+    return About(run.learner.title, data.title, settings,
+                 (made or dt.date.today()).isoformat(), version())  # fmt: skip
+
+
+#: The page's own styles, around the playback's (style.css).
+PAGE_STYLE = """
+.about { font-size: 14px; padding: 8px 4px 4px; }
+.about h1 { font-size: 1.35em; margin: 0 0 0.2em; }
+.about p { margin: 0.2em 0; }
+"""
+
+
+def page_html(payload, run, data, about: About, view: View = View()) -> str:
+    """The page that replays ``payload`` (of ``run`` on ``data``) with ``view``'s settings.
+
+    The view's share box keeps its downloads and loses its link; a click on the plot
+    does nothing (there is no server to retrain).
+
+    Parameters
+    ----------
+    payload : app_logic.payload.Payload
+    run, data
+        The first lane's run and the data (for the math panel's texts).
+    about : About
+        What the page says it shows.
+    view : View
+        What the replay draws; ``view.share["record"]`` is the JSON download's record.
+    """
+    share = {"base": "", "params": {}, "record": (view.share or {}).get("record")}
+    view = replace(view, click="off", hide=view.hide | {"link"}, share=share)
+    args = component_args(payload, run, data, view)
+    blob = base64.b64encode(args.pop("blob")).decode("ascii")
+    modules = "\n".join(
+        f'<script type="text/plain" data-module="{name}">'
+        f"{_inline((PLAYBACK / name).read_text(encoding='utf-8'), name)}</script>"
+        for name in module_order()
+    )
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{POLICY}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="Perceptron Lab {html.escape(about.version)}">
+<title>{html.escape(about.title())}</title>
+<style>
+{_inline(_read("style.css"), "style.css")}
+{PAGE_STYLE}</style>
+<!-- Plotly.js basic bundle (npm plotly.js-basic-dist-min, MIT licence) -->
+<script>{_inline(_read("vendor/plotly-basic.min.js"), "plotly-basic.min.js")}</script>
+</head>
+<body>
+<header class="about">
+{about.html()}
+</header>
+<div id="app"><p class="loading">Loading the run…</p></div>
+<script type="application/json" id="playback-args">{_json(args)}</script>
+<script type="application/octet-stream" id="playback-blob">{blob}</script>
+{modules}
+<script>{_inline(_read(HOST), HOST)}</script>
+</body>
+</html>
+"""
+
+
+@cache
+def _read(name: str) -> str:
+    return (PLAYBACK / name).read_text(encoding="utf-8")
+
+
+def run_page(run, data, request, epochs: int, show=None, initial_t: int = 0,
+             image: str = "png", payload=None, made: dt.date | None = None) -> str:  # fmt: skip
+    """The page of a run of the menu, as the playground shows it (its share box's record
+    included); ``payload`` is built when not given.
+
+    Parameters
+    ----------
+    run : app_logic.training.Run
+    data : app_logic.datasource.Dataset
+    request : app_logic.datasource.DataRequest
+        How the data were made (for the JSON download and the seed).
+    epochs : int
+    show : app_logic.style.Show, optional
+    initial_t : int
+        The step the page opens on.
+    image : str
+        The figure download's format, "png" or "svg".
+    """
+    from app_logic.export import run_record
+    from app_logic.payload import build_payload
+    from app_logic.style import Show
+
+    payload = payload or build_payload(data, [run], request.seed)
+    view = View(show=show or Show(), initial_t=initial_t, image=image,
+                share={"record": run_record(run, data, request)})  # fmt: skip
+    return page_html(payload, run, data, about_run(run, data, epochs, request.seed, made), view)
+
+
+def link_page(link: str) -> tuple[str, LinkTitle]:
+    """The page of a playground share link (see :func:`app_logic.share_link.read_link`)."""
+    from app_logic.datasource import make_dataset
+    from app_logic.share_link import read_link
+    from app_logic.training import fit_run
+
+    s = read_link(link)
+    data = make_dataset(s.request)
+    run = fit_run(s.learner, tuple(sorted(s.values.items())), s.epochs, s.request.seed,
+                  data.X, data.y, data.X_test, data.y_test)  # fmt: skip
+    page = run_page(run, data, s.request, s.epochs, s.show, s.t, s.image)
+    return page, LinkTitle(run.learner.title, data.title, run.timeline.n_events)
+
+
+@dataclass(frozen=True)
+class LinkTitle:
+    """What :func:`link_page` exported: the learner, the data, the number of steps."""
+
+    learner: str
+    data: str
+    steps: int

@@ -1,0 +1,39 @@
+"""docs/notebook_example.ipynb runs from top to bottom (nbclient), so it never rots.
+
+Every cell runs without an error, the two ``show`` cells display a widget, and the last one
+writes the page. Marked slow: it starts a kernel and fits two runs (about 15 s).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "docs" / "notebook_example.ipynb"
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_example_notebook_runs_and_shows_two_replays(tmp_path, monkeypatch):
+    shutil.copy(NOTEBOOK, tmp_path / NOTEBOOK.name)
+    book = nbformat.read(tmp_path / NOTEBOOK.name, as_version=4)
+    path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    monkeypatch.setenv("PYTHONPATH", path)
+    NotebookClient(book, timeout=300, kernel_name="python3",
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()  # fmt: skip
+    code = [cell for cell in book.cells if cell.cell_type == "code"]
+    widgets = [cell for cell in code if any(
+        "application/vnd.jupyter.widget-view+json" in out.get("data", {})
+        for out in cell.outputs)]  # fmt: skip
+    assert len(widgets) == 2
+    assert not [out for cell in code for out in cell.outputs if out.output_type == "error"]
+    printed = "".join(out.get("text", "") for cell in code for out in cell.outputs)
+    assert "Ionosphere radar returns (351, 34)" in printed
+    assert printed.count("[") >= 2  # the two lists of mistakes per epoch
+    assert (tmp_path / "ionosphere-kw.html").stat().st_size > 1_000_000
