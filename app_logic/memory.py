@@ -7,7 +7,8 @@ kept in one :class:`Budget`: an entry is sized in bytes when it is stored
 used entries of any cache are dropped while the total is over the limit,
 and an entry nobody asked for during the idle time is dropped too (checked
 on every request and once a minute), so a server whose visitors left gives
-its memory back. An entry never holds another cache's entry alive: a
+its memory back (and the sweeper hands what was freed back to the system).
+An entry never holds another cache's entry alive: a
 payload is keyed by the serial numbers of its runs, not by the runs.
 
 The limit and the idle time come from the environment, read when the app
@@ -23,6 +24,7 @@ This module does not import Streamlit.
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import hashlib
 import os
@@ -115,7 +117,8 @@ class Budget:
         The time in seconds (``time.monotonic``; tests pass their own).
     sweep_every : float, optional
         Also drop idle entries in a background thread this often (seconds),
-        started by the first request; None leaves it to the requests.
+        started by the first request, and then hand what dropped entries
+        freed back to the system; None leaves it to the requests.
 
     Examples
     --------
@@ -232,6 +235,7 @@ class Budget:
         while True:
             time.sleep(self._sweep_every)
             self.sweep()
+            _release_freed_memory()  # also what closed sessions freed, not only dropped entries
 
     def held(self, cache: str | None = None) -> int:
         """Bytes kept, in all caches or in ``cache``."""
@@ -249,6 +253,19 @@ class Budget:
         with self._lock:
             self._entries.clear()
             self._held = 0
+
+
+def _release_freed_memory() -> None:
+    """Hand memory freed by dropped entries back to the system, where the C library can.
+
+    glibc keeps freed blocks in its per-thread arenas, and NumPy arrays below its
+    adaptive mmap threshold (up to 32 MB) come from those arenas: without a trim, a
+    server's resident size stays at its peak although the caches hold much less.
+    """
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (AttributeError, OSError):  # not glibc: nothing to do
+        pass
 
 
 def _from_environment(name: str, default: float) -> float:
