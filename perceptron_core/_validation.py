@@ -432,7 +432,7 @@ def largest_magnitude(X) -> float:
     """``max |x|`` over ``X`` without a copy of it (0 for an empty array)."""
     if X.size == 0:
         return 0.0
-    return float(max(X.max(), -X.min()))
+    return max(float(X.max()), -float(X.min()))  # as floats: -(-128) overflows int8
 
 
 def range_problems(estimator, X) -> list[tuple[type[Warning], str]]:
@@ -471,9 +471,10 @@ def range_problems(estimator, X) -> list[tuple[type[Warning], str]]:
     elif largest > 0 and settings and not low <= largest <= high:
         problems.append((FeatureScaleWarning, (
             f"{name}: the largest |x| is {largest:.3g}, far from the {low:g} to {high:g} its "
-            f"default settings are meant for ({', '.join(settings)} are in the features' "
-            "units), so it may learn little. Scale the features (standardise them, e.g. with "
-            f"scikit-learn's StandardScaler) or set {', '.join(settings)} for this scale.")))  # fmt: skip
+            f"default settings are meant for ({' and '.join(settings)} "
+            f"{'is' if len(settings) == 1 else 'are'} in the features' units), so it may "
+            "learn little. Scale the features (standardise them, e.g. with scikit-learn's "
+            f"StandardScaler) or set {' and '.join(settings)} for this scale.")))  # fmt: skip
     return problems
 
 
