@@ -18,6 +18,8 @@ from playwright.sync_api import sync_playwright
 from tests.programs import program
 
 ROOT = Path(__file__).resolve().parents[1]
+#: Where browser tests leave their screenshots (a folder the repository ignores).
+ARTIFACTS = ROOT / "test-artifacts"
 PLAYBACK = ROOT / "ui" / "playback"
 #: Where Debian's package puts chromium (the benchmarks launch it from there).
 CHROMIUM = "/usr/bin/chromium"
@@ -92,3 +94,21 @@ DECODE_JS = """async ({header, blob, meta}) => {
         Object.entries(meta.scene.arrays).map(([k, n]) => [k, arrays[n]]))};
     return {arrays, scene, lanes: meta.lanes.map(m => new Lane(m, arrays))};
 }"""
+
+
+#: Draws a lane's 2-D figure at step ``t`` in a bare page (:func:`playback_page`): its traces
+#: (name, x, y, visible), shapes and status line.
+FIGURE_JS = """async ({payload, show, style, t}) => {
+    const d = await (DECODE)(payload);
+    const {PlaneFigure} = await import('/plane.js');
+    const node = document.createElement('div');
+    node.style.width = '700px';
+    document.body.append(node);
+    const figure = new PlaneFigure(node, {lane: d.lanes[0], scene: d.scene, show, style,
+        config: {}, box: d.scene.box, height: 600, clickable: false, title: null});
+    figure.update(t);
+    const plot = node.querySelector('.plot');
+    return {traces: plot.data.map(tr => ({name: tr.name, x: Array.from(tr.x || []),
+                                          y: Array.from(tr.y || []), visible: tr.visible})),
+            shapes: plot.layout.shapes, status: node.querySelector('.status').textContent};
+}""".replace("DECODE", DECODE_JS)

@@ -59,3 +59,17 @@ def _no_background_warmup():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(training.WARMUP, "start_background", lambda: False)
         yield
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One chromium for a test module, for the tests marked ``browser`` (tests/browser.py)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser import ARTIFACTS, launch
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()

@@ -18,16 +18,14 @@ import urllib.request
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from app_logic.datasource import DataRequest, make_dataset
 from app_logic.learners import LEARNERS
 from app_logic.training import fit_run
-from tests.browser import ROOT, launch
+from tests.browser import ARTIFACTS, ROOT
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = ROOT / "test-artifacts"
 FRAME = "iframe[title$='playback']"
 SIZES = {"1280x720": (1280, 720), "1024x768": (1024, 768)}
 
@@ -62,15 +60,6 @@ def server():
     yield url
     proc.terminate()
     proc.wait(timeout=20)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -16,14 +16,12 @@ import subprocess
 import sys
 
 import pytest
-from playwright.sync_api import sync_playwright
 
-from tests.browser import ROOT, launch
+from tests.browser import ARTIFACTS, ROOT
 from tests.live import free_port, stop, wait_for_health
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = ROOT / "test-artifacts"
 SIZES = {"1280x720": (1280, 720), "1024x768": (1024, 768)}
 LESSONS = sorted((ROOT / "lessons").glob("[0-9]*.py"))
 
@@ -64,15 +62,6 @@ def server():
     wait_for_health(f"{url}/_stcore/health", proc)
     yield url
     stop(proc)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 def settle(page) -> None:

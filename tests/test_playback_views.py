@@ -17,7 +17,7 @@ from app_logic.payload import build_payload
 from app_logic.style import STYLE, Show
 from app_logic.timeline import BLOCKED, MARGIN, MISTAKE, RESCUED
 from app_logic.training import fit_run
-from tests.browser import DECODE_JS, payload_arg, playback_page
+from tests.browser import DECODE_JS, FIGURE_JS, payload_arg, playback_page
 from ui.player import texts
 
 pytestmark = pytest.mark.browser
@@ -30,22 +30,6 @@ MATH_JS = """async ({payload, texts, times}) => {
     const panel = new MathPanel(node, {lane: d.lanes[0], scene: d.scene, texts});
     return times.map(t => { panel.update(t); return node.innerText; });
 }""".replace("DECODE", DECODE_JS)
-
-FIGURE_JS = """async ({payload, show, style, t}) => {
-    const d = await (DECODE)(payload);
-    const {PlaneFigure} = await import('/plane.js');
-    const node = document.createElement('div');
-    node.style.width = '700px';
-    document.body.append(node);
-    const figure = new PlaneFigure(node, {lane: d.lanes[0], scene: d.scene, show, style,
-        config: {}, box: d.scene.box, height: 600, clickable: false, title: null});
-    figure.update(t);
-    const plot = node.querySelector('.plot');
-    return {traces: plot.data.map(tr => ({name: tr.name, x: Array.from(tr.x || []),
-                                          y: Array.from(tr.y || []), visible: tr.visible})),
-            shapes: plot.layout.shapes, status: node.querySelector('.status').textContent};
-}""".replace("DECODE", DECODE_JS)
-
 
 WEIGHTS_JS = """async ({payload, style, times}) => {
     const d = await (DECODE)(payload);

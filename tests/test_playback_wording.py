@@ -14,7 +14,7 @@ from app_logic.learners import LEARNERS
 from app_logic.payload import build_payload
 from app_logic.style import STYLE, Show
 from app_logic.training import fit_run
-from tests.browser import DECODE_JS, payload_arg, playback_page
+from tests.browser import DECODE_JS, FIGURE_JS, payload_arg, playback_page
 
 pytestmark = pytest.mark.browser
 
@@ -38,19 +38,6 @@ CONFUSION_JS = """async ({payload, style, t}) => {
     diag.update(t);
     return Array.from(node.querySelectorAll('td')).map(td => td.textContent);
 }""".replace("DECODE", DECODE_JS)
-
-LEGEND_JS = """async ({payload, show, style, t}) => {
-    const d = await (DECODE)(payload);
-    const {PlaneFigure} = await import('/plane.js');
-    const node = document.createElement('div');
-    node.style.width = '700px';
-    document.body.append(node);
-    const figure = new PlaneFigure(node, {lane: d.lanes[0], scene: d.scene, show, style,
-        config: {}, box: d.scene.box, height: 600, clickable: false, title: null});
-    figure.update(t);
-    return node.querySelector('.plot').data.map(tr => tr.name);
-}""".replace("DECODE", DECODE_JS)
-
 
 @pytest.fixture(scope="module")
 def page():
@@ -100,10 +87,11 @@ def test_the_voted_legend_counts_the_lines_a_short_run_draws(page, data):
     run = _run("voted", data)
     stored = run.timeline.W.shape[1] - 1  # hypotheses after an update
     assert 0 < stored < STYLE["ensemble"]["lines"]
-    names = page.evaluate(
-        LEGEND_JS,
+    drawn = page.evaluate(
+        FIGURE_JS,
         {"payload": payload_arg(build_payload(data, [run])), "show": Show(ensemble=True).to_json(),
          "style": STYLE, "t": run.timeline.n_events},
     )  # fmt: skip
+    names = [trace["name"] for trace in drawn["traces"]]
     assert f"stored hypotheses (the {stored} with most votes)" in names
     assert f"stored hypotheses (the {STYLE['ensemble']['lines']} with most votes)" not in names
