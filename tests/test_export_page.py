@@ -190,3 +190,23 @@ def test_the_playground_offers_its_run_as_a_web_page():
     buttons = {b.proto.label: b.proto for b in at.get("download_button")}
     assert "Download as web page" in buttons
     assert "offline and with no server" in buttons["Download as web page"].help
+
+
+def test_a_lessons_figure_downloads_as_a_web_page_with_its_own_panels():
+    """Each lesson's figure offers the same page; a lesson's extra panels travel inside."""
+    from streamlit.testing.v1 import AppTest
+
+    from app_logic.payload.extras import Panel
+    from ui.lesson import _web_page
+
+    at = AppTest.from_file(str(ROOT / "lessons" / "02_convergence.py"), default_timeout=300)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "Download this figure as a web page" in labels
+    request = DataRequest("separable", (("n_samples", 30),))
+    data = make_dataset(request)
+    run = fit_run("perceptron", (), 5, 0, data.X, data.y, data.X_test, data.y_test)
+    payload = build_payload(data, [run], 0, [Panel("The lesson's own panel")])
+    page = _web_page(run, data, request, 5, Show(), 0, payload)
+    assert payload.id in page and "The lesson's own panel" in page

@@ -165,7 +165,26 @@ def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | No
         diagnostics=False,
     )
     playback(f"{prefix}player", payload, run, data, view)
+    st.download_button(
+        "Download this figure as a web page",
+        lambda: _web_page(run, data, request, epochs, show, view.initial_t, payload),
+        file_name=f"perceptron-{prefix.strip('_')}-{learner_key}.html",
+        mime="text/html",
+        key=f"{prefix}dl_html",
+        on_click="ignore",
+        icon=":material/download:",
+        help="One file that replays this figure in any browser, offline and with no server: "
+        "for a course page, slides or an e-mail.",
+    )
     return data, run
+
+
+def _web_page(run, data, request, epochs, show, initial_t, payload) -> str:
+    """The figure as one page that plays offline (built on the click, so a lesson does not
+    load the page builder until a reader asks)."""
+    from app_logic.standalone_page import run_page
+
+    return run_page(run, data, request, epochs, show, initial_t, payload=payload)
 
 
 def try_this(*tasks: str) -> None:
