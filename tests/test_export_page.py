@@ -27,6 +27,7 @@ from app_logic.standalone_page import ENTRY, HOST, PLAYBACK, module_order, run_p
 from app_logic.style import Show
 from app_logic.training import fit_run
 from perceptron_core.cli import main
+from tests.repository import repository_files
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The issue's target for the playground's first view, in bytes.
@@ -115,10 +116,8 @@ def test_json_in_the_page_cannot_close_its_script_element():
 def test_the_replays_javascript_exists_once_in_the_repository():
     """The app's component, the exported page and the notebook widget load the same files:
     no module may be copied (by name or by content) anywhere else."""
-    skip = {".git", "node_modules", ".venv", "build", "dist"}
-    scripts = [p for p in ROOT.rglob("*.js")
-               if not skip & set(p.relative_to(ROOT).parts)
-               and "vendor" not in p.parts]  # fmt: skip
+    files = [ROOT / name for name in repository_files()]  # not a virtual environment's
+    scripts = [p for p in files if p.suffix == ".js" and "vendor" not in p.parts]
     by_name, by_content = {}, {}
     for path in scripts:
         by_name.setdefault(path.name, []).append(path)
@@ -129,9 +128,7 @@ def test_the_replays_javascript_exists_once_in_the_repository():
     assert {k: v for k, v in by_content.items() if len(v) > 1} == {}
     # and no Python file carries a module's text
     sources = [(PLAYBACK / name).read_text(encoding="utf-8") for name in module_order()]
-    for path in ROOT.rglob("*.py"):
-        if skip & set(path.relative_to(ROOT).parts):
-            continue
+    for path in (p for p in files if p.suffix == ".py" and p.is_file()):
         text = path.read_text(encoding="utf-8")
         for source in sources:
             assert source.splitlines()[0] not in text, path

@@ -13,11 +13,9 @@ is checked like every other file.
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
+from tests.repository import repository_files
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,18 +47,6 @@ ADVICE = (
     'section of docs/algorithms.md (e.g. "docs/algorithms.md §1.3"), and instead of a tracker '
     "number say what was measured or decided."
 )
-
-
-def repository_files() -> list[str]:
-    """Paths (relative to the root) of the files git tracks, plus new ones it would add."""
-    git = shutil.which("git")
-    if git is None or not (ROOT / ".git").exists():
-        pytest.skip("not a git checkout: there is no list of the repository's files")
-    listed = subprocess.run(
-        [git, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT, capture_output=True, check=True,
-    ).stdout.decode("utf-8")  # fmt: skip
-    return sorted({name for name in listed.split("\0") if name})
 
 
 def read_text(path: Path) -> str | None:
