@@ -1,6 +1,7 @@
-"""The app's subcommands of ``perceptron-lab``: ``app`` serves it, ``warm`` prepares it.
+"""The app's subcommands of ``perceptron-lab``: ``app`` serves it, ``warm`` prepares it,
+``export-html`` writes a playground view as one web page that plays with no server.
 
-Both work from a checkout and from an installed wheel:
+They work from a checkout and from an installed wheel:
 :func:`~perceptron_core.shipped.app_folder` finds the app's files. No core
 module imports the app when it is imported: these two commands load it when
 they run, with the app's folder first on ``sys.path`` as ``streamlit run`` puts it,
@@ -21,6 +22,13 @@ Usage::
     perceptron-lab app --present                      # prints the link with present=1
     perceptron-lab warm                               # every learner, then every lesson
     perceptron-lab warm --learners perceptron,kernel  # these learners only
+    perceptron-lab export-html -o run.html            # the playground's first view
+    perceptron-lab export-html "http://localhost:8501/?data=gaussians&learner=kw" -o kw.html
+
+``export-html`` takes the same settings as the playground's share link (the
+whole link or its query string), trains that run here and writes the page
+:func:`app_logic.standalone_page.link_page` makes: the app's replay, its
+modules, styles, Plotly.js and the run inline, opening from ``file://``.
 
 ``app`` applies the repository's safe Streamlit settings (the packaged
 ``.streamlit/config.toml``, see ``docs/deploy.md``) as environment
@@ -217,11 +225,33 @@ def run_warm(args: argparse.Namespace) -> int:
     return 1 if status.failed or failed else 0
 
 
-def register_app_commands(register) -> None:
-    """Add ``app``, ``warm`` and ``export-html`` (:mod:`perceptron_core.export_command`) with
-    :func:`perceptron_core.cli.register`."""
-    from perceptron_core.export_command import export_arguments, run_export_html
+def export_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("link", nargs="?", default="",
+                        help="a playground share link, or its query string "
+                        "(data=gaussians&learner=kw&epochs=40&t=120); default: the "
+                        "playground's first view")
+    parser.add_argument("-o", "--output", type=Path, default=Path("perceptron-run.html"),
+                        help="the page to write (default: perceptron-run.html)")
 
+
+def run_export_html(args: argparse.Namespace) -> int:
+    """Train the link's run and write its page (the output path is checked first)."""
+    from perceptron_core._output_files import check_file
+
+    check_file(args.output, "--output")
+    _load_training(_app_folder())  # the app's folder on sys.path, as for `warm`
+    from app_logic.standalone_page import link_page
+
+    page, what = link_page(args.link)
+    args.output.write_text(page, encoding="utf-8")
+    size = args.output.stat().st_size
+    print(f"wrote {args.output} ({size / 1e6:.2f} MB): {what.learner} on {what.data}, "
+          f"{what.steps:,} steps; it opens in a browser with no server and no connection")
+    return 0
+
+
+def register_app_commands(register) -> None:
+    """Add ``app``, ``warm`` and ``export-html`` with :func:`perceptron_core.cli.register`."""
     register("app", "serve the Perceptron Lab app (Streamlit) with its safe settings",
              _app_arguments)(run_app)
     register("warm", "compile every learner of the app into numba's cache and prepare every "

@@ -33,9 +33,9 @@ Subcommands:
   ``paum``: the experiments of :mod:`perceptron_core.experiments`, registered
   at the bottom of this module by
   :func:`~perceptron_core.experiments.cli.register_experiments`.
-* ``app`` and ``warm``: serve the app, compile its learners ahead of time
-  (:mod:`perceptron_core.app_commands`); ``export-html``: a view as one web page that
-  plays with no server (:mod:`perceptron_core.export_command`).
+* ``app``, ``warm`` and ``export-html``: serve the app, compile its learners ahead of
+  time, write a view as one web page that plays with no server
+  (:mod:`perceptron_core.app_commands`).
 """
 
 from __future__ import annotations

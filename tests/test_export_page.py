@@ -207,3 +207,9 @@ def test_a_lessons_figure_downloads_as_a_web_page_with_its_own_panels():
     payload = build_payload(data, [run], 0, [Panel("The lesson's own panel")])
     page = _web_page(run, data, request, 5, Show(), 0, payload)
     assert payload.id in page and "The lesson's own panel" in page
+
+
+def test_the_command_line_checks_the_page_path_before_training(capsys):
+    assert main(["export-html", "-o", "/proc/run.html"]) != 0
+    err = capsys.readouterr().err
+    assert "--output: cannot write '/proc/run.html'" in err and "Nothing was run" in err
