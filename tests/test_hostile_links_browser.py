@@ -10,7 +10,7 @@ from __future__ import annotations
 from urllib.parse import quote, urlsplit
 
 import pytest
-from test_e2e_browser import browser, page, server  # noqa: F401  (the fixtures)
+from test_e2e_browser import page, server  # noqa: F401  (the fixtures)
 
 from app_logic.visitor_text import as_text
 
