@@ -244,16 +244,6 @@ class Budget:
                 return self._held
             return sum(e.size for (name, _), e in self._entries.items() if name == cache)
 
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._entries)
-
-    def clear(self) -> None:
-        """Drop every entry."""
-        with self._lock:
-            self._entries.clear()
-            self._held = 0
-
 
 def _release_freed_memory() -> None:
     """Hand memory freed by dropped entries back to the system, where the C library can.
