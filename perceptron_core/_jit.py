@@ -79,14 +79,22 @@ def _reads(func) -> dict:
 # -- numba's cache, kept in step with the files the compiled code comes from ----------------
 
 
+def _file(module: types.ModuleType) -> Path:
+    """The file a module of the package was loaded from (each has one)."""
+    assert module.__file__ is not None, module
+    return Path(module.__file__)
+
+
 @functools.cache
 def _imported_from(module_name: str) -> dict[str, str]:
     """``{name: module}`` of the ``from perceptron_core... import name`` lines of a module."""
-    tree = ast.parse(Path(sys.modules[module_name].__file__).read_text(encoding="utf-8"))
+    tree = ast.parse(_file(sys.modules[module_name]).read_text(encoding="utf-8"))
     return {
         alias.asname or alias.name: node.module
         for node in tree.body
-        if isinstance(node, ast.ImportFrom) and (node.module or "").partition(".")[0] == _PACKAGE
+        if isinstance(node, ast.ImportFrom)
+        and node.module is not None
+        and node.module.partition(".")[0] == _PACKAGE
         for alias in node.names
     }
 
@@ -98,14 +106,14 @@ def _source_files(func, seen: set) -> set[Path]:
         return set()
     seen.add(func)
     module = func.__module__
-    files = {Path(sys.modules[module].__file__)}
+    files = {_file(sys.modules[module])}
     origins = _imported_from(module)
     names = _code_names(func.__code__)
     for name, value in _reads(func).items():
         if name in origins and origins[name] in sys.modules:
-            files.add(Path(sys.modules[origins[name]].__file__))
+            files.add(_file(sys.modules[origins[name]]))
         if isinstance(value, types.ModuleType) and _in_package(value):
-            files.add(Path(value.__file__))
+            files.add(_file(value))
             # the module's attributes the code names (``rules.step``, ``kw.decide``)
             value = tuple(getattr(value, attr) for attr in names if hasattr(value, attr))
         for item in value if isinstance(value, tuple) else (value,):

@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import numbers
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,12 +63,14 @@ class Number:
             return False
         if self.integer and not isinstance(value, numbers.Integral):
             return False
-        if not np.isfinite(value):
+        if not np.isfinite(float(value)):
             return False
-        if self.low is not None and (value < self.low or (self.open_low and value == self.low)):
+        if self.low is not None and (
+            float(value) < self.low or (self.open_low and value == self.low)
+        ):
             return False
         if self.high is not None and (
-            value > self.high or (self.open_high and value == self.high)
+            float(value) > self.high or (self.open_high and value == self.high)
         ):
             return False
         return True
@@ -99,7 +102,7 @@ class OneOf:
 class Anything:
     """Any value that passes a predicate, described in words."""
 
-    predicate: object
+    predicate: Callable[[object], object]
     description: str
 
     def accepts(self, value) -> bool:
@@ -129,7 +132,7 @@ BOOLEAN = OneOf((True, False))
 SEED = Anything(
     lambda v: (
         v is None
-        or (isinstance(v, numbers.Integral) and not isinstance(v, bool) and 0 <= v < 2**32)
+        or (isinstance(v, numbers.Integral) and not isinstance(v, bool) and 0 <= int(v) < 2**32)
         or isinstance(v, np.random.RandomState | np.random.Generator)
     ),
     "None, a whole number from 0 to 2**32 - 1, or a NumPy random generator",
@@ -452,7 +455,7 @@ def range_problems(estimator, X) -> list[tuple[type[Warning], str]]:
     """
     name = type(estimator).__name__
     largest = largest_magnitude(X)
-    problems = []
+    problems: list[tuple[type[Warning], str]] = []
     with np.errstate(all="ignore"):
         scores = np.asarray(estimator.decision_function(X[:CHECKED_ROWS]), dtype=np.float64)
     if not np.isfinite(scores).all():

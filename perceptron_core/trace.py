@@ -126,6 +126,7 @@ class Trace:
         Row ``k`` is the hypothesis after ``k`` updates (row 0 the initial one).
         """
         if self.weight_history is not None:
+            assert self.theta_history is not None  # the two are kept together
             return self.weight_history, self.theta_history
         n = len(self.w0)
         steps = np.zeros((len(self.rows) + 1, n))
@@ -141,7 +142,8 @@ class Trace:
         if not 0 <= k <= self.total_updates:
             raise IndexError(f"k must be between 0 and {self.total_updates}; got {k}.")
         if self.weight_history is not None:
-            return self.weight_history[k], float(self.theta_history[k])
+            W, theta = self.hypotheses()
+            return W[k], float(theta[k])
         w = self.w0.astype(np.float64).copy()
         for r, c in zip(self.rows[:k], self.coef[:k]):
             w += c * self.x_rows[int(r)]
@@ -155,11 +157,13 @@ class Trace:
 
     def extend(self, other: Trace) -> Trace:
         """Append a later run (e.g. the next ``partial_fit`` epoch) to this trace."""
+        wh: np.ndarray | None = None
+        th: np.ndarray | None = None
         if self.weight_history is not None or other.weight_history is not None:
-            wh = np.concatenate([self.weight_history, other.weight_history[1:]])
-            th = np.concatenate([self.theta_history, other.theta_history[1:]])
-        else:
-            wh = th = None
+            # either part may have kept its hypotheses; hypotheses() rebuilds the other's
+            (W, theta), (W_next, theta_next) = self.hypotheses(), other.hypotheses()
+            wh = np.concatenate([W, W_next[1:]])
+            th = np.concatenate([theta, theta_next[1:]])
         return Trace(
             epoch=np.concatenate([self.epoch, other.epoch]),
             index=np.concatenate([self.index, other.index]),

@@ -118,7 +118,7 @@ class DiskCache:
     def __init__(self, folder, max_bytes: int | None = None):
         self.folder = Path(folder)
         self.max_bytes = max_bytes
-        self._size = None  # bytes of the cells, counted at the first write
+        self._size: int | None = None  # bytes of the cells, counted at the first write
 
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / f"{key}.npz"
@@ -162,7 +162,8 @@ class DiskCache:
             return
         try:
             with os.fdopen(fd, "wb") as fh:
-                np.savez(fh, **arrays, **{_CHECK: np.array(_content_digest(arrays))})
+                checked = {**arrays, _CHECK: np.array(_content_digest(arrays))}
+                np.savez(fh, **checked)
             written = os.path.getsize(tmp)
             os.replace(tmp, path)
         except OSError as err:  # a full disk: this cell is not kept, the run goes on

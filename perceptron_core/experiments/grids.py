@@ -87,7 +87,7 @@ class Settings:
     def __len__(self) -> int:
         return len(self.tau)
 
-    def alpha_value(self, i: int):
+    def alpha_value(self, i: int) -> int | None:
         """The α-bound of setting ``i`` as a person writes it (None for ∞)."""
         return None if self.alpha[i] == NO_BOUND else int(self.alpha[i])
 
@@ -251,13 +251,14 @@ def as_matrix(values: np.ndarray, settings: Settings, second: str):
     _, lam_off, alpha_off = _off(settings)
     keep = alpha_off if second == "lam" else lam_off
     taus = sorted({float(t) for t in settings.tau[keep]})
+    others: list[float | None]
     if second == "lam":
-        others = sorted({float(v) for v in settings.lam[keep]})
+        others = list(sorted({float(v) for v in settings.lam[keep]}))
     else:  # no bound first, then tighter bounds
         bounds = sorted({int(v) for v in settings.alpha[keep]}, reverse=True)
         others = [None if b == NO_BOUND else b for b in bounds]
     matrix = np.full((len(taus), len(others)), np.nan)
     for i in np.flatnonzero(keep):
-        other = float(settings.lam[i]) if second == "lam" else settings.alpha_value(i)
+        other = float(settings.lam[i]) if second == "lam" else settings.alpha_value(int(i))
         matrix[taus.index(float(settings.tau[i])), others.index(other)] = values[i]
     return taus, others, matrix

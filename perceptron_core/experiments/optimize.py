@@ -82,7 +82,8 @@ class OptimisationResult:
         for key, members in groups.items():
             for mode in modes:
                 for column in columns:
-                    values, picks = [], Counter()
+                    values: list[float] = []
+                    picks: Counter[str] = Counter()
                     for d in members:
                         v, p = self.fold_values(d, column, mode)
                         values.extend(v)

@@ -147,9 +147,15 @@ def _nr_table1(count, seed, options, repeats=10, **_):
 
 
 #: Each reproduction's tables and its default count of data sets (when it has one).
-_RUNS = {"kw-table2": (_table2, 2), "kw-table3": (_table3,), "kw-table4": (_table4, 10),
-         "kw-table5": (_table5,), "kw-table6": (_table6, 1), "kw-fig3": (_figure3, 2),
-         "nr-table1": (_nr_table1,)}  # fmt: skip
+_RUNS: dict[str, tuple] = {
+    "kw-table2": (_table2, 2),
+    "kw-table3": (_table3,),
+    "kw-table4": (_table4, 10),
+    "kw-table5": (_table5,),
+    "kw-table6": (_table6, 1),
+    "kw-fig3": (_figure3, 2),
+    "nr-table1": (_nr_table1,),
+}
 REPRODUCTIONS: dict[str, Reproduction] = {
     name: Reproduction(name, title, *_RUNS[name]) for name, title in REPRODUCTION_TITLES.items()
 }

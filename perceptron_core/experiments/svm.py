@@ -82,11 +82,11 @@ def svm_reference(datasets: list[Dataset], c_grid=C_GRID, *, n_folds: int = 10, 
     acc = np.stack([r["accuracy"] for r in results])
     acc = acc.reshape(len(datasets), n_folds, len(KINDS), len(c_grid)).mean(axis=1)
     records = []
-    for d, ds in enumerate(datasets):
+    for i, ds in enumerate(datasets):
         for k, kind in enumerate(KINDS):
-            best = int(np.argmax(acc[d, k]))
+            best = int(np.argmax(acc[i, k]))
             records.append({"dataset": ds.label, "column": f"SVM {kind}",
-                            "accuracy": round(100 * float(acc[d, k, best]), 4),
+                            "accuracy": round(100 * float(acc[i, k, best]), 4),
                             "C": float(c_grid[best])})
     notes = [(f"Best {n_folds}-fold cross-validated accuracy over C in {list(c_grid)} "
              "(features scaled to mean squared norm 1).")]
