@@ -39,6 +39,19 @@ DEFAULT_PROFILE = "ci" if os.environ.get("CI") else "dev"
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", DEFAULT_PROFILE))
 
 
+MARKERS = {
+    "slow": "compiles from an empty numba cache, builds the wheel, starts nginx, measures "
+    "memory peaks or runs the full conformance matrix",
+    "browser": "drives Debian's chromium",
+}
+
+
+def pytest_configure(config):
+    """Declare the markers (``--strict-markers`` refuses any other)."""
+    for name, meaning in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {meaning}")
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _cache_folder_of_the_tests(tmp_path_factory):
     """``XDG_CACHE_HOME`` (where the lab keeps its results) in a temporary folder."""
