@@ -2,6 +2,7 @@
 
 import csv
 import io
+import warnings
 
 import numpy as np
 import pytest
@@ -377,3 +378,14 @@ def test_large_files_are_shaped_across_steps_of_the_byte_pass():
     ragged = plain.replace(b"\r\n0,17500.0,a", b"\r\n0,a")
     with pytest.raises(DataError, match="Line 35002 has 2 values but the header has 3"):
         load_csv(ragged)
+
+
+def test_a_column_of_numbers_then_text_is_named_without_a_pandas_warning():
+    # pandas reads in blocks: numbers in the first ones and text in a later one make a
+    # column of mixed types (and a DtypeWarning), which is read again as text
+    rows = b"".join(b"%d,%d,%s\n" % (i, i % 5, b"ab"[i % 2:i % 2 + 1]) for i in range(300_000))
+    blob = b"x,code,label\n" + rows.replace(b"\n299990,0,", b"\n299990,oops,", 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        data = load_csv(blob, limits=CSVLimits(max_rows=400_000, max_bytes=10_000_000))
+    assert data.dropped_columns == {"code": "text such as 'oops' on line 299992"}

@@ -67,6 +67,7 @@ from decimal import MAX_PREC, Context, Decimal, InvalidOperation
 from itertools import islice
 from pathlib import Path
 from typing import NamedTuple
+from warnings import catch_warnings, simplefilter
 
 import numpy as np
 
@@ -581,9 +582,11 @@ def _read_values(body: bytes, offset: int, encoding: str, delimiter: str, shape:
     try:
         stream = io.BytesIO(body)
         stream.seek(begin)
-        frame = pd.read_csv(stream, dtype={label_idx: object},
-                            na_values=dict.fromkeys(features, sorted(_MISSING_SPELLINGS)),
-                            **options)
+        with catch_warnings():  # a column of numbers and text is read again as text below
+            simplefilter("ignore", pd.errors.DtypeWarning)
+            frame = pd.read_csv(stream, dtype={label_idx: object},
+                                na_values=dict.fromkeys(features, sorted(_MISSING_SPELLINGS)),
+                                **options)
         if len(frame) != shape.n_records - skipped:
             raise ValueError(f"{len(frame):,} rows where the csv module reads "
                              f"{shape.n_records - skipped:,}")
