@@ -391,7 +391,7 @@ def _scan_csv(text: str, delimiter: str, limits: CSVLimits, stop: int | None = N
     reader = csv.reader(_lines(text), delimiter=delimiter)
     record = -1
     try:
-        for record, row in enumerate(reader):  # noqa: B007 (the count is used below)
+        for record, row in enumerate(reader):
             if not any(map(str.strip, row)):
                 continue
             if len(lines) == stop:
@@ -588,8 +588,8 @@ def _read_values(body: bytes, offset: int, encoding: str, delimiter: str, shape:
                                 na_values=dict.fromkeys(features, sorted(_MISSING_SPELLINGS)),
                                 **options)
         if len(frame) != shape.n_records - skipped:
-            raise ValueError(f"{len(frame):,} rows where the csv module reads "
-                             f"{shape.n_records - skipped:,}")
+            raise ValueError(f"{len(frame):,} rows where {shape.n_records - skipped:,} "
+                             "were found")
     except (ValueError, pd.errors.ParserError) as err:
         raise DataError(f"The file cannot be read as CSV ({str(err).strip()[:200]}). Look for "
                         "a quote that is never closed.") from None
