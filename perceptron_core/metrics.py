@@ -27,6 +27,11 @@ __all__ = [
 
 
 def _binary_truth(y_true, pos_label):
+    """A boolean mask of the positives, which scikit-learn's metrics then take.
+
+    Those are imported where they are used: ``sklearn.metrics`` takes seconds to import,
+    and the estimators that import :func:`sparsity` from here need not pay for it.
+    """
     y_true = np.asarray(y_true)
     if y_true.ndim != 1:
         raise ValueError(f"y_true must be 1-D, one label per example; got shape {y_true.shape}.")
@@ -51,17 +56,6 @@ def _check_scores(scores, n):
     if not np.isfinite(scores).all():
         raise ValueError("scores contain NaN or infinite values.")
     return scores
-
-
-def _curve(positive, scores):
-    """Counts at each distinct threshold, from the highest score down."""
-    order = np.argsort(-scores, kind="mergesort")
-    s = scores[order]
-    pos = positive[order]
-    last = np.r_[np.flatnonzero(np.diff(s) != 0), len(s) - 1]  # end of each tie group
-    tp = np.cumsum(pos)[last]
-    predicted = last + 1
-    return s[last], tp, predicted
 
 
 def precision_recall_curve(y_true, scores, *, pos_label=None):
@@ -96,8 +90,11 @@ def precision_recall_curve(y_true, scores, *, pos_label=None):
     n_pos = int(positive.sum())
     if n_pos == 0:
         raise ValueError("y_true has no positive example: recall is undefined.")
-    thresholds, tp, predicted = _curve(positive, scores)
-    return tp / predicted, tp / n_pos, thresholds
+    from sklearn.metrics import precision_recall_curve as curve  # see _binary_truth
+
+    precision, recall, thresholds = curve(positive, scores)
+    # scikit-learn's order is increasing, with a final (precision 1, recall 0) point
+    return precision[-2::-1], recall[-2::-1], thresholds[::-1]
 
 
 def average_precision(y_true, scores, *, pos_label=None):
@@ -120,9 +117,9 @@ def average_precision(y_true, scores, *, pos_label=None):
     n_pos = int(positive.sum())
     if n_pos == 0:
         raise ValueError("y_true has no positive example: average precision is undefined.")
-    _, tp, predicted = _curve(positive, scores)
-    new_positives = np.diff(np.r_[0, tp])  # positives tied at each threshold
-    return float(np.sum(new_positives * (tp / predicted)) / n_pos)
+    from sklearn.metrics import average_precision_score  # see _binary_truth
+
+    return float(average_precision_score(positive, scores))
 
 
 def macro_averaged_precision(y_true, scores, *, classes=None):

@@ -2,6 +2,7 @@
 
 import csv
 import io
+import warnings
 
 import numpy as np
 import pytest
@@ -317,3 +318,74 @@ def test_fuzz_huge_headers(n_cols, cell_len):
     blob = (header + "\n" + ",".join(["1"] * n_cols) + "\n"
             + ",".join(["2"] * n_cols) + "\n").encode()
     check_outcome(blob)
+
+
+# --------------------------------------------------------------------------
+# Two ways to the rows' shapes: NumPy over the bytes (files without quotes) and the csv
+# module (the others); a quoted header name sends a file down the second way
+# --------------------------------------------------------------------------
+
+plain_cell = st.one_of(
+    st.sampled_from(["", " ", "NA", "1", "-2.5", "1e400", "x", "yes", "no", "1,5", "\t",
+                     "\x1c", "é", "€", "nan", "inf", "7 ", "0", "10000000000000000001"]),
+    st.text(alphabet="0123456789.,;|-e xé\t", max_size=7),
+)
+
+
+def outcome(blob, **kwargs):
+    try:
+        data = load_csv(blob, **kwargs)
+    except DataError as err:
+        return str(err)
+    return (data.X.tolist(), data.y.tolist(), data.feature_names, data.label_name,
+            data.class_names, data.warnings, data.dropped_columns, data.n_dropped_rows,
+            data.delimiter)
+
+
+@FUZZ
+@given(
+    rows=st.lists(st.lists(plain_cell, min_size=0, max_size=6), min_size=1, max_size=10),
+    delimiter=st.sampled_from([",", ";", "\t", "|"]),
+    newline=st.sampled_from(["\n", "\r\n", "\r"]),
+    encoding=st.sampled_from(["utf-8", "utf-8-sig", "latin-1"]),
+    small_caps=st.booleans(),
+    nan_policy=st.sampled_from(["reject", "drop"]),
+)
+def test_files_without_quotes_read_as_with_quotes(rows, delimiter, newline, encoding,
+                                                   small_caps, nan_policy):
+    width = max(len(r) for r in rows) or 1
+    names = [f"f{j}" for j in range(width)]
+    body = newline.join(delimiter.join(r) for r in rows)
+    plain = delimiter.join(names) + newline + body
+    quoted = delimiter.join(['"f0"'] + names[1:]) + newline + body
+    limits = CSVLimits(max_rows=4, max_columns=4, max_cell_chars=5) if small_caps else None
+    blobs = [text.encode(encoding, errors="replace") for text in (plain, quoted)]
+    kwargs = {"limits": limits, "nan_policy": nan_policy, "task": "multiclass"}
+    assert outcome(blobs[0], **kwargs) == outcome(blobs[1], **kwargs)
+
+
+def test_large_files_are_shaped_across_steps_of_the_byte_pass():
+    # more than one step of the NumPy pass (256 KiB), with \r\n ends and blank lines between
+    lines = [f"{i % 7},{i * 0.5},{'a' if i % 3 else 'b'}" for i in range(40_000)]
+    lines[20_000] = ""
+    lines[30_000] = ",,"
+    plain = ("x,y,label\r\n" + "\r\n".join(lines)).encode()
+    data = load_csv(plain)
+    quoted = load_csv(plain.replace(b"x,y", b'"x",y', 1))
+    assert data.X.shape == (39_998, 2)
+    np.testing.assert_array_equal(data.X, quoted.X)
+    np.testing.assert_array_equal(data.y, quoted.y)
+    ragged = plain.replace(b"\r\n0,17500.0,a", b"\r\n0,a")
+    with pytest.raises(DataError, match="Line 35002 has 2 values but the header has 3"):
+        load_csv(ragged)
+
+
+def test_a_column_of_numbers_then_text_is_named_without_a_pandas_warning():
+    # pandas reads in blocks: numbers in the first ones and text in a later one make a
+    # column of mixed types (and a DtypeWarning), which is read again as text
+    rows = b"".join(b"%d,%d,%s\n" % (i, i % 5, b"ab"[i % 2:i % 2 + 1]) for i in range(300_000))
+    blob = b"x,code,label\n" + rows.replace(b"\n299990,0,", b"\n299990,oops,", 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        data = load_csv(blob, limits=CSVLimits(max_rows=400_000, max_bytes=10_000_000))
+    assert data.dropped_columns == {"code": "text such as 'oops' on line 299992"}

@@ -109,3 +109,43 @@ def test_flag_precision_recall():
     assert flag_precision_recall(cats, [0, 3, 4]) == (2 / 3, 2 / 3)
     p, r = flag_precision_recall(np.zeros(3, bool), np.zeros(3, bool))
     assert np.isnan(p) and np.isnan(r)
+
+
+# The outputs of the NumPy implementation these functions had before they called
+# scikit-learn, on ties, one class only, a single example, -1/1, boolean and text labels.
+BEFORE_SCIKIT_LEARN = [
+    ([1, 0, 1, 1, 0, 0, 1], [2, 2, 1, 1, 1, 0, -1], {}, 0.5678571428571428,
+     [0.5, 0.6, 0.5, 0.5714285714285714], [0.25, 0.75, 0.75, 1.0], [2.0, 1.0, 0.0, -1.0]),
+    ([1, 1, 1], [0.3, 0.3, 0.1], {}, 1.0, [1.0, 1.0], [2 / 3, 1.0], [0.3, 0.1]),
+    ([1], [5.0], {}, 1.0, [1.0], [1.0], [5.0]),
+    ([0, 1, 0, 1], [1, 1, 1, 1], {}, 0.5, [0.5], [1.0], [1.0]),
+    ([-1, 1, 1, -1, 1], [0.5, 0.5, 0.2, -3, 0.9], {}, 0.8055555555555555,
+     [1.0, 2 / 3, 0.75, 0.6], [1 / 3, 2 / 3, 1.0, 1.0], [0.9, 0.5, 0.2, -3.0]),
+    ([True, False, True], [1, 2, 3], {}, 0.8333333333333333,
+     [1.0, 0.5, 2 / 3], [0.5, 0.5, 1.0], [3.0, 2.0, 1.0]),
+    (["spam", "ham", "spam", "eggs"], [3, 2, 2, 1], {"pos_label": "spam"},
+     0.8333333333333333, [1.0, 2 / 3, 0.5], [0.5, 1.0, 1.0], [3.0, 2.0, 1.0]),
+]
+
+
+@pytest.mark.parametrize("y, scores, kwargs, ap, precision, recall, thresholds",
+                         BEFORE_SCIKIT_LEARN)
+def test_same_outputs_as_before_scikit_learn(y, scores, kwargs, ap, precision, recall,
+                                             thresholds):
+    assert average_precision(y, scores, **kwargs) == pytest.approx(ap, rel=1e-15)
+    p, r, t = precision_recall_curve(y, scores, **kwargs)
+    np.testing.assert_allclose(p, precision, rtol=1e-15)
+    np.testing.assert_allclose(r, recall, rtol=1e-15)
+    np.testing.assert_array_equal(t, thresholds)
+
+
+@pytest.mark.parametrize("y, scores, message", [
+    ([], [], "no positive example: average precision is undefined"),
+    ([0, 0], [1, 2], "no positive example: average precision is undefined"),
+    ([1, np.nan], [1, 2], r"labels \[1.0, nan\]; say which one is positive"),
+    ([1, 0], [np.inf, 1], "scores contain NaN or infinite values"),
+    ([[1, 0]], [1, 1], r"must be 1-D, one label per example; got shape \(1, 2\)"),
+])
+def test_same_errors_as_before_scikit_learn(y, scores, message):
+    with pytest.raises(ValueError, match=message):
+        average_precision(y, scores)

@@ -3,8 +3,8 @@
 :func:`load_csv` turns the bytes of a file into ``X, y`` for a classifier,
 and reports every decision it took in plain words (``warnings``) so the app
 can show them. It never guesses silently and raises only
-:class:`~perceptron_core.datasets.DataError`. It needs the standard
-:mod:`csv` module and NumPy only.
+:class:`~perceptron_core.datasets.DataError`. pandas' C reader splits the
+rows and reads the numbers; the rules below are this module's.
 
 The steps, in order:
 
@@ -42,17 +42,22 @@ The steps, in order:
    ``1.0`` are one class; ``100000000000000001`` and ``100000000000000000``
    are two).
 
-Memory: the text is read twice by :mod:`csv` (first the shape and the caps,
-then the values), and no pass keeps the rows: what stays is one float64
-array of the values, a line number and two widths per row, and each
-different label once. So memory follows the size of the file, never rows x
-the longest value; values from the file that appear in messages are cut to
-40 characters.
+Reading: the first rows are read by :mod:`csv` (header, delimiter, the caps
+at once); the shape of every row (its line, its widths) is then found by
+NumPy over the bytes, or by :mod:`csv` when the file has quotes or spaces
+beyond ASCII; then pandas' C reader reads the values, and a column it cannot
+read as numbers is read again as text, value by value. No pass keeps the
+rows as Python lists: what stays is one float64 array of the values, a line
+number and two widths per row, and each different label once. So memory
+follows the size of the file (about 3 times it, see docs/benchmarks.md),
+never rows x the longest value; values from the file that appear in
+messages are cut to 40 characters.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import math
 import os
 import re
@@ -62,6 +67,7 @@ from decimal import MAX_PREC, Context, Decimal, InvalidOperation
 from itertools import islice
 from pathlib import Path
 from typing import NamedTuple
+from warnings import catch_warnings, simplefilter
 
 import numpy as np
 
@@ -167,6 +173,9 @@ class CSVData:
 
 #: How the note on the label coding starts (an app that recodes the labels replaces it).
 LABELS_NOTE = "Labels from column"
+#: How pandas decodes a file read as ``encoding`` (text is given as UTF-8; the byte-order
+#: mark is skipped).
+_PANDAS_ENCODING = {"text": "utf-8", "utf-8-sig": "utf-8"}
 
 def _read_source(source, max_bytes: int):
     """Return ``(bytes_or_text, name)``, refusing anything larger than ``max_bytes``."""
@@ -251,7 +260,7 @@ def _decode(data: bytes, warnings: list[str]) -> tuple[str, str]:
 
 
 # --------------------------------------------------------------------------
-# Parsing: two passes over the text, neither of which keeps the rows
+# Parsing: the shape of every row, then the values by pandas' C reader
 # --------------------------------------------------------------------------
 
 # A line ends at \r\n, \r or \n (as ``newline=""`` reads it); other characters that
@@ -261,6 +270,10 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
 _HEAD_ROWS = 51
 #: Different spellings of labels read before a label column is called a measurement.
 _MAX_LABEL_SPELLINGS = 1_000
+#: The characters beyond ASCII that str.strip removes: a file holding one is shaped by csv.
+_WIDE_SPACE = re.compile("[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+#: Bytes per step of the NumPy shape pass: its arrays stay a few MB whatever the file.
+_CHUNK = 1 << 18
 
 
 def _lines(text: str):
@@ -317,18 +330,18 @@ def _used_width(row: list[str]) -> int:
 
 @dataclass
 class _Shape:
-    """What the first pass learns: the first rows, and per row its line and widths."""
+    """The first rows, and per row (blank ones skipped) its line, widths and record.
 
-    head: list = field(default_factory=list)
-    lines: array = field(default_factory=lambda: array("q"))
-    widths: array = field(default_factory=lambda: array("q"))
-    used: array = field(default_factory=lambda: array("q"))
+    ``records`` counts every record of the file, blank ones too, as pandas
+    numbers the rows it reads with ``skip_blank_lines=False``.
+    """
 
-
-def _csv_rows(text: str, delimiter: str):
-    """``(reader, non-blank rows)``: blank lines and rows of empty cells are skipped."""
-    reader = csv.reader(_lines(text), delimiter=delimiter)
-    return reader, (row for row in reader if any(map(str.strip, row)))
+    head: list
+    lines: np.ndarray  # the line each row ends on (1 = first)
+    widths: np.ndarray  # values in the row
+    used: np.ndarray  # values up to its last non-empty one
+    records: np.ndarray
+    n_records: int
 
 
 def _csv_error(err: csv.Error, line: int) -> DataError:
@@ -342,60 +355,154 @@ def _csv_error(err: csv.Error, line: int) -> DataError:
     return DataError(f"The file cannot be read as CSV near line {line}: {msg}.")
 
 
-def _scan(text: str, delimiter: str, limits: CSVLimits) -> _Shape:
-    """First pass: check every row against the caps and note its shape."""
-    max_rows, max_columns = limits.max_rows, limits.max_columns
-    max_cell_chars = limits.max_cell_chars
-    shape = _Shape()
-    reader, rows = _csv_rows(text, delimiter)
+def _check_caps(row: list[str], line: int, n_rows: int, limits: CSVLimits) -> None:
+    """Refuse a row (the ``n_rows``-th, counting from 0) that breaks one of the caps."""
+    max_columns, max_cell_chars = limits.max_columns, limits.max_cell_chars
+    if len(row) > max_columns and any(c.strip() for c in islice(row, max_columns, None)):
+        raise DataError(
+            f"Line {line} has {len(row):,} values, more than the limit of {max_columns:,} "
+            "columns. Use fewer columns, or raise max_columns if you run Perceptron Lab "
+            "yourself."
+        )
+    longest = max(map(len, row))
+    if longest > max_cell_chars:
+        position = [len(c) for c in row].index(longest) + 1
+        raise DataError(
+            f"Line {line}, column {position} holds a value of {longest:,} characters, "
+            f"longer than the limit of {max_cell_chars:,} (a number needs fewer than "
+            "30). This does not look like a table of numbers: perhaps a quote is never "
+            "closed, or the column holds long text; remove that column, or raise "
+            "max_cell_chars if you run Perceptron Lab yourself."
+        )
+    if n_rows > limits.max_rows:  # one more row than allowed: a header is allowed
+        raise DataError(
+            f"The file has more than {limits.max_rows:,} rows, the limit. Use a sample of the "
+            "rows, or raise max_rows if you run Perceptron Lab yourself."
+        )
+
+
+def _scan_csv(text: str, delimiter: str, limits: CSVLimits, stop: int | None = None) -> _Shape:
+    """The shapes by the :mod:`csv` module, each row checked against the caps.
+
+    Reads ``stop`` rows at most (blank ones not counted); keeps none but the first ones.
+    """
+    head, columns = [], [array("q") for _ in range(4)]
+    lines, widths, used, records = columns
+    reader = csv.reader(_lines(text), delimiter=delimiter)
+    record = -1
     try:
-        for row in rows:
-            line = reader.line_num
-            if len(row) > max_columns and any(c.strip() for c in islice(row, max_columns, None)):
-                raise DataError(
-                    f"Line {line} has {len(row):,} values, more than the limit of "
-                    f"{max_columns:,} columns. Use fewer columns, or raise max_columns if you "
-                    "run Perceptron Lab yourself."
-                )
-            longest = max(map(len, row))
-            if longest > max_cell_chars:
-                position = [len(c) for c in row].index(longest) + 1
-                raise DataError(
-                    f"Line {line}, column {position} holds a value of {longest:,} characters, "
-                    f"longer than the limit of {max_cell_chars:,} (a number needs fewer than "
-                    "30). This does not look like a table of numbers: perhaps a quote is never "
-                    "closed, or the column holds long text; remove that column, or raise "
-                    "max_cell_chars if you run Perceptron Lab yourself."
-                )
-            if len(shape.lines) > max_rows:  # one more row than allowed: a header is allowed
-                raise DataError(
-                    f"The file has more than {max_rows:,} rows, the limit. Use a sample of the "
-                    "rows, or raise max_rows if you run Perceptron Lab yourself."
-                )
-            shape.lines.append(line)
-            shape.widths.append(len(row))
-            shape.used.append(len(row) if row[-1].strip() else _used_width(row))
-            if len(shape.head) < _HEAD_ROWS:
-                shape.head.append(row)
+        for record, row in enumerate(reader):
+            if not any(map(str.strip, row)):
+                continue
+            if len(lines) == stop:
+                break
+            _check_caps(row, reader.line_num, len(lines), limits)
+            lines.append(reader.line_num)
+            widths.append(len(row))
+            used.append(len(row) if row[-1].strip() else _used_width(row))
+            records.append(record)
+            if len(head) < _HEAD_ROWS:
+                head.append(row)
     except csv.Error as err:
         raise _csv_error(err, reader.line_num) from None
-    return shape
+    return _Shape(head, *(np.array(c, dtype=np.int64) for c in columns), record + 1)
+
+
+def _chunk_end(body: bytes, start: int, stop: int) -> int:
+    """Where a step of the shape pass ends: after a line end, never between \\r and \\n."""
+    if stop >= len(body):
+        return len(body)
+    ends = [body.rfind(b"\n", start, stop), body.rfind(b"\r", start, stop)]
+    if max(ends) < 0:  # one line longer than a step: up to its end
+        ends = [i for i in (body.find(b"\n", stop), body.find(b"\r", stop)) if i >= 0]
+        if not ends:
+            return len(body)
+        ends = [min(ends)]
+    cut = max(ends) + 1
+    return cut + (body[cut:cut + 1] == b"\n")
+
+
+def _scan_bytes(body: bytes, offset: int, delimiter: str):
+    """``(widths, used, longest)`` of every line of a file without quotes, by NumPy.
+
+    ``longest`` is the longest value of the line in bytes, which no value
+    has fewer of than characters; a line of empty values has ``used`` 0.
+    The bytes are read in steps of :data:`_CHUNK`, so the arrays stay small
+    whatever the file.
+    """
+    out = ([], [], [])
+    start, delim = offset, ord(delimiter)
+    while start < len(body):
+        stop = _chunk_end(body, start, start + _CHUNK)
+        c = np.frombuffer(body, dtype=np.uint8, count=stop - start, offset=start)
+        start = stop
+        newline, end = c == 10, c == 13
+        end[:-1] &= ~newline[1:]  # the \r of \r\n is not a line end of its own
+        end |= newline
+        seps = np.flatnonzero(end | (c == delim))  # where each value ends
+        if end[-1]:
+            line_end = end[seps]
+        else:  # the file's last line has no line end
+            seps = np.append(seps, len(c))
+            line_end = np.append(end[seps[:-1]], True)
+        after = np.r_[0, seps[:-1] + 1]  # where each value starts
+        # the bytes str.strip keeps (it removes 9-13 and 28-32), other than the delimiter
+        content = ((c > 32) | (c < 9) | ((c > 13) & (c < 28))) & (c != delim)
+        counted = np.r_[0, np.cumsum(content, dtype=np.int32)]
+        filled = counted[seps] > counted[after]
+        first = np.r_[0, np.flatnonzero(line_end[:-1]) + 1]  # each line's first value
+        widths = np.diff(np.r_[first, len(seps)])
+        position = np.arange(1, len(seps) + 1) - np.repeat(first, widths)
+        out[0].append(widths)
+        out[1].append(np.maximum.reduceat(position * filled, first))
+        out[2].append(np.maximum.reduceat(seps - after, first))
+    return tuple(np.concatenate(parts) if parts else np.zeros(0, np.int64) for parts in out)
+
+
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+def _after_line(body: bytes, offset: int, line: int) -> int:
+    """Where in ``body`` line ``line`` (1 = the first) has ended."""
+    end = next(islice(_LINE_END.finditer(body, offset), line - 1, None), None)
+    return end.end() if end else len(body)
+
+
+def _scan(text: str, body: bytes, offset: int, delimiter: str, limits: CSVLimits) -> _Shape:
+    """Every row's line and widths, with the caps checked and the first rows kept.
+
+    The first rows are read by :mod:`csv` (a row breaking a cap is refused
+    before the rest is read). A file without quotes, whose delimiter and
+    spaces are ASCII, is then shaped by :func:`_scan_bytes`; any other, or
+    one that may break a cap further down (a value has more bytes than the
+    cap allows characters), by :mod:`csv` row by row, which decides and names
+    the line.
+    """
+    head = _scan_csv(text, delimiter, limits, stop=_HEAD_ROWS)
+    if ('"' in text or not delimiter.isascii()
+            or (not text.isascii() and _WIDE_SPACE.search(text))):
+        return _scan_csv(text, delimiter, limits)
+    widths, used, longest = _scan_bytes(body, offset, delimiter)
+    rows = np.flatnonzero(used > 0)
+    if (len(rows) > limits.max_rows + 1 or (used > limits.max_columns).any()
+            or (longest[rows] > limits.max_cell_chars).any()):
+        return _scan_csv(text, delimiter, limits)
+    return _Shape(head.head, rows + 1, widths[rows], used[rows], rows, len(widths))
 
 
 def _table_width(shape: _Shape) -> int:
     """The first row's width, not counting empty cells at its end (trailing delimiters)
     unless later rows have values in those columns."""
-    width = shape.used[0]
+    width = int(shape.used[0])
     if shape.widths[0] > width:
-        later = max(shape.used[1:], default=0)
-        width = max(width, min(shape.widths[0], later))
+        later = int(shape.used[1:].max(initial=0))
+        width = max(width, min(int(shape.widths[0]), later))
     return width
 
 
 def _check_row_widths(shape: _Shape, start: int, width: int, has_header: bool) -> None:
     """Every data row has ``width`` values (empty cells past the end do not count)."""
-    widths = np.frombuffer(shape.widths, dtype=np.int64)[start:]
-    used = np.frombuffer(shape.used, dtype=np.int64)[start:]
+    widths, used = shape.widths[start:], shape.used[start:]
     wrong = np.flatnonzero((widths != width) & ((widths < width) | (used > width)))
     if len(wrong):
         k = int(wrong[0])
@@ -408,7 +515,7 @@ def _check_row_widths(shape: _Shape, start: int, width: int, has_header: bool) -
 
 
 class _Column:
-    """What the second pass learnt about one feature column beyond its numbers."""
+    """What was learnt about one feature column beyond its numbers."""
 
     __slots__ = ("decimal_comma", "first_text", "lost", "rescued")
 
@@ -418,28 +525,35 @@ class _Column:
         self.rescued = False  # some value was read with the comma as decimal point
         self.lost = False  # some value is text: the column is dropped
 
-    def value(self, cell: str, row: int) -> float:
-        """The value of a cell that ``float`` refused: NaN if missing, or a decimal comma."""
-        s = cell.strip()
-        if s.lower() in MISSING_MARKERS:
-            return math.nan
-        if self.first_text is None:
-            self.first_text = (row, cell)
-        if not self.lost and self.decimal_comma and "," in s:
+    def read(self, cells, values: np.ndarray) -> None:
+        """Put the number of each cell in ``values``: NaN if missing; stop at text."""
+        for i, cell in enumerate(cells):
             try:
-                number = float(s.replace(",", "."))
+                values[i] = float(cell)
+                continue
             except ValueError:
                 pass
-            else:
-                self.rescued = True
-                return number
-        self.lost = True
-        return math.nan
+            s = cell.strip()
+            if s.lower() in MISSING_MARKERS:
+                values[i] = math.nan
+                continue
+            if self.first_text is None:
+                self.first_text = (i, cell)
+            if self.decimal_comma and "," in s:
+                try:
+                    values[i] = float(s.replace(",", "."))
+                except ValueError:
+                    pass
+                else:
+                    self.rescued = True
+                    continue
+            self.lost = True  # the column is dropped: its other values do not matter
+            return
 
 
 @dataclass
 class _Values:
-    """What the second pass returns."""
+    """What :func:`_read_values` returns."""
 
     table: np.ndarray  # (rows, columns other than the label), NaN where missing or text
     columns: list  # a _Column per column of ``table``
@@ -447,63 +561,67 @@ class _Values:
     codes: np.ndarray  # per row, its label's index in ``spellings``
 
 
-def _read_values(text: str, delimiter: str, shape: _Shape, start: int, width: int,
-                 label_idx: int, label_name: str) -> _Values:  # fmt: skip
-    """Second pass: numbers into one float64 array, labels as codes of their spellings.
+def _read_values(body: bytes, offset: int, encoding: str, delimiter: str, shape: _Shape,
+                 start: int, width: int, label_idx: int, label_name: str) -> _Values:  # fmt: skip
+    """The numbers into one float64 array, the labels as codes of their spellings.
 
-    Memory: 8 bytes per cell and per row, plus each different label once.
+    pandas' C reader splits the rows and reads the numbers; a column it
+    cannot read as numbers is read again as text and its values one by one
+    (missing markers, decimal commas, the first text for the message).
     """
-    n = len(shape.lines) - start
-    table = np.empty((n, width - 1))
-    columns = [_Column(delimiter != ",") for _ in range(width - 1)]
-    spellings: dict[str, int] = {}
-    codes = np.empty(n, dtype=np.int64)
-    _, rows = _csv_rows(text, delimiter)
-    for _ in range(start):
-        next(rows)
-    lost, commas = [], []
-    for i, row in enumerate(rows):
-        del row[width:]  # empty cells past the end (checked in the first pass)
-        label = row.pop(label_idx).strip()
-        code = spellings.get(label)
-        if code is None:
-            if len(spellings) == _MAX_LABEL_SPELLINGS:
-                raise DataError(
-                    f"The label column {_quoted(label_name)} has more than "
-                    f"{_MAX_LABEL_SPELLINGS:,} different values; a classifier needs a few "
-                    f"classes (two for a binary task, at most {_MAX_CLASSES} for a multi-class "
-                    "one). It looks like a measurement or an identifier rather than a class; "
-                    "choose another label column."
-                )
-            code = spellings[label] = len(spellings)
-        codes[i] = code
-        # Columns already known to be text or to use decimal commas are made readable
-        # first, so that most rows are read by float() alone, without a call per cell.
-        for k in lost:
-            row[k] = "nan"
-        for k in commas:
-            row[k] = row[k].replace(",", ".")
-        try:
-            table[i] = list(map(float, row))
-            continue
-        except ValueError:
-            pass
-        try:
-            table[i] = [math.nan if c in _MISSING_SPELLINGS else float(c) for c in row]
-            continue
-        except ValueError:
-            pass
-        table[i] = [_cell(c, column, i) for c, column in zip(row, columns)]
-        lost = [k for k, column in enumerate(columns) if column.lost]
-        commas = [k for k, column in enumerate(columns) if column.rescued and not column.lost]
-    return _Values(table, columns, list(spellings), codes)
+    import pandas as pd  # here, not at the top: importing perceptron_core stays fast
 
-
-def _cell(cell: str, column: _Column, row: int) -> float:
+    features = [j for j in range(width) if j != label_idx]
+    # pandas reads from just after the header row (its names would make every column text)
+    skipped = int(shape.records[0]) + 1 if start else 0
+    begin = _after_line(body, offset, int(shape.lines[0])) if start else offset
+    rows = shape.records[start:] - skipped
+    options = dict(sep=delimiter, header=None, names=range(width), usecols=range(width),
+                   index_col=False, skip_blank_lines=False, keep_default_na=False,
+                   encoding=encoding, engine="c")  # fmt: skip
     try:
-        return float(cell)
-    except ValueError:
-        return column.value(cell, row)
+        stream = io.BytesIO(body)
+        stream.seek(begin)
+        with catch_warnings():  # a column of numbers and text is read again as text below
+            simplefilter("ignore", pd.errors.DtypeWarning)
+            frame = pd.read_csv(stream, dtype={label_idx: object},
+                                na_values=dict.fromkeys(features, sorted(_MISSING_SPELLINGS)),
+                                **options)
+        if len(frame) != shape.n_records - skipped:
+            raise ValueError(f"{len(frame):,} rows where {shape.n_records - skipped:,} "
+                             "were found")
+    except (ValueError, pd.errors.ParserError) as err:
+        raise DataError(f"The file cannot be read as CSV ({str(err).strip()[:200]}). Look for "
+                        "a quote that is never closed.") from None
+    # the labels as written, then as stripped: strip() once per different spelling
+    written, spellings = pd.factorize(frame[label_idx].to_numpy(dtype=object)[rows],
+                                      use_na_sentinel=False)
+    stripped: dict[str, int] = {}
+    same = [stripped.setdefault(s.strip() if isinstance(s, str) else "", len(stripped))
+            for s in spellings]
+    codes, spellings = np.array(same, dtype=np.int64)[written], list(stripped)
+    if len(spellings) > _MAX_LABEL_SPELLINGS:
+        raise DataError(
+            f"The label column {_quoted(label_name)} has more than "
+            f"{_MAX_LABEL_SPELLINGS:,} different values; a classifier needs a few "
+            f"classes (two for a binary task, at most {_MAX_CLASSES} for a multi-class "
+            "one). It looks like a measurement or an identifier rather than a class; "
+            "choose another label column."
+        )
+    table = np.empty((len(rows), width - 1))
+    columns = [_Column(delimiter != ",") for _ in features]
+    text = [k for k, j in enumerate(features) if frame[j].dtype.kind not in "fiu"]
+    for k, j in enumerate(features):
+        if k not in text:
+            table[:, k] = frame[j].to_numpy(dtype=np.float64)[rows]
+    del frame
+    if text:  # read as written: pandas turns true/false into booleans, mixes types per block
+        stream.seek(begin)
+        cells = pd.read_csv(stream, dtype=object, na_filter=False,
+                            **(options | {"usecols": [features[k] for k in text]}))
+        for k in text:
+            columns[k].read(cells[features[k]].to_numpy(dtype=object)[rows], table[:, k])
+    return _Values(table, columns, spellings, codes)
 
 
 def _detect_header(rows: list[list[str]]) -> bool:
@@ -656,15 +774,16 @@ def load_csv(
     warnings: list[str] = []
     limits = CSVLimits() if limits is None else limits
     _check_options(task, nan_policy, delimiter, header, limits)
-    text, encoding, name, delim, shape, has_header, names = _layout(
+    (body, offset), encoding, name, delim, shape, has_header, names = _layout(
         source, delimiter, header, limits, warnings)
     start, width = int(has_header), len(names)
 
     label_idx = _pick_label(label_column, names, has_header)
     label_name = names[label_idx]
-    values = _read_values(text, delim, shape, start, width, label_idx, label_name)
-    del text
-    lines = np.frombuffer(shape.lines, dtype=np.int64)[start:]
+    values = _read_values(body, offset, _PANDAS_ENCODING.get(encoding, encoding), delim, shape,
+                          start, width, label_idx, label_name)
+    del body
+    lines = shape.lines[start:]
     X, feature_names, dropped = _features(values, names[:label_idx] + names[label_idx + 1:],
                                           lines, label_name, warnings)
 
@@ -709,13 +828,17 @@ def load_csv(
 
 
 def _layout(source, delimiter, header, limits: CSVLimits, warnings: list[str]):
-    """Steps 1-5 of the module docstring: ``(text, encoding, name, delimiter, shape,
-    has_header, column names)``, with the notes on the header in ``warnings``."""
+    """Steps 1-5 of the module docstring: ``((bytes, where the text starts in them),
+    encoding, name, delimiter, shape, has_header, column names)``, with the notes on the
+    header in ``warnings``."""
     raw, name = _read_source(source, limits.max_bytes)
     text, encoding = _text(raw, warnings)
     delim = delimiter or _sniff_delimiter(text)
-    shape = _scan(text, delim, limits)
-    if not shape.lines:
+    body = text.encode("utf-8", "replace") if encoding == "text" else raw
+    offset = 3 if encoding == "utf-8-sig" else 0
+    shape = _scan(text, body, offset, delim, limits)
+    del text
+    if not len(shape.lines):
         raise DataError("The file has no rows with values.")
     has_header = _detect_header(shape.head) if header == "auto" else bool(header)
     width = _table_width(shape)
@@ -745,7 +868,7 @@ def _layout(source, delimiter, header, limits: CSVLimits, warnings: list[str]):
         warnings.append("Some columns have the same name, so they were renamed: "
                         + "; ".join(renamed[:10]) + more + ".")
     _check_row_widths(shape, start, width, has_header)
-    return text, encoding, name, delim, shape, has_header, names
+    return (body, offset), encoding, name, delim, shape, has_header, names
 
 
 class CSVColumns(NamedTuple):
