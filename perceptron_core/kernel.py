@@ -613,6 +613,15 @@ class KernelPerceptron(KWPerceptron):
     #: The dual loop counts updates per example in 64 bits.
     _count_dtype = np.int64
 
+    def _keeps_list(self) -> bool:
+        """Always: the dual hypotheses are read from the update record (the support and
+        each update's coefficient), whatever ``predict_with``."""
+        return True
+
+    def _keeps_clock(self) -> bool:
+        """Never: the averaged dual coefficients come from the record (:meth:`_dual_model`)."""
+        return False
+
     def _start(self, X, classes):
         """Fresh state for a new fit (the dual counterpart of KWPerceptron._start)."""
         K = self._problems(classes)
