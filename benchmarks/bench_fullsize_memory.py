@@ -30,9 +30,9 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
-import time
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -145,7 +145,8 @@ def main() -> None:
             "kw:partial_fit chunks, memmap",
         ]
         print(f"{'scenario':42s} {'data MiB':>9s} {'before MiB':>11s} {'peak MiB':>9s} "
-              f"{'added MiB':>10s} {'added/data':>11s} {'kept MiB':>9s} {'seconds':>8s}")  # fmt: skip
+              f"{'added MiB':>10s} {'added/data':>11s} {'kept MiB':>9s} "
+              f"{'seconds':>8s}")  # fmt: skip
         for scenario in scenarios:
             out = subprocess.run(
                 [sys.executable, __file__, "--child", scenario, "--folder", str(folder)],

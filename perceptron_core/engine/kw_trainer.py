@@ -87,7 +87,8 @@ def grown_records(needed, log):
     array's address after each update. A run without the update list has
     nothing to grow.
     """
-    votes, upd_rows, upd_step, upd_kind, upd_score, visit_kind, visit_score, per_epoch, full = log[:9]
+    votes, upd_rows, upd_step, upd_kind, upd_score = log[:5]
+    full = log[8]
     if keeps_list(log) and needed > upd_rows.shape[1]:
         capacity = max(needed, 2 * upd_rows.shape[1])
         upd_rows = _grown(upd_rows, capacity)
@@ -96,8 +97,7 @@ def grown_records(needed, log):
             upd_step = _grown(upd_step, capacity)
             upd_kind = _grown(upd_kind, capacity)
             upd_score = _grown(upd_score, capacity)
-    return (votes, upd_rows, upd_step, upd_kind, upd_score, visit_kind, visit_score, per_epoch,
-            full, log[9], log[10], log[11])  # fmt: skip
+    return (votes, upd_rows, upd_step, upd_kind, upd_score) + log[5:]
 
 
 @jit

@@ -136,7 +136,7 @@ class SupportStore:
 
 
 class RunningAverage:
-    """The averaged hypotheses of ``K`` problems, kept in O(features) memory, no update list.
+    r"""The averaged hypotheses of ``K`` problems, kept in O(features) memory, no update list.
 
     The averaged hypothesis is :math:`\sum_{k\ge1} c_k w_k / T` with ``T`` the
     votes of hypotheses 1 on. Update ``i`` (on example ``x_i``, label ``y_i``)
