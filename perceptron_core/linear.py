@@ -809,8 +809,10 @@ class AveragedPerceptron(KWPerceptron):
 
     :math:`w_{avg} = \sum_k c_k w_k / \sum_k c_k` (and the same for
     :math:`\theta`), a single linear classifier that approximates the voted
-    one; computed from the update sequence by a reverse cumulative sum of
-    the votes.
+    one. Update :math:`i` is part of every later hypothesis, so it counts
+    with the votes those got; training keeps one integer per example for
+    that (:class:`~perceptron_core.engine.record.RunningAverage`), not the
+    update sequence.
 
     Parameters
     ----------
