@@ -83,7 +83,7 @@ def child(scenario: str, folder: Path) -> dict:
         before, peak = measure_rss(stream)
     elif what.startswith("voted"):
         X_test = np.load(folder / f"{kind}_Xtest.npy")
-        clf = KWPerceptron(epochs=1, random_state=0).fit(X, y)
+        clf = KWPerceptron(epochs=1, random_state=0, predict_with="voted").fit(X, y)
         last_word = what.rsplit(" ", 1)[-1]
         chunk = int(last_word) if last_word.isdigit() else None
         before, peak = measure_rss(lambda: clf.decision_function(X_test, "voted", chunk))
