@@ -16,16 +16,9 @@ of the unified trainer (docs/algorithms.md §1: threshold step, margin band, λ-
 same updates as :class:`~perceptron_core.linear.KWPerceptron` and its scores
 agree to rounding.
 
-How the training loop stays fast: it keeps a *running score*
-:math:`S_j = \sum_i \eta\, a_i\, y_i\, k(x_i, x_j)` for every training
-example. A visit reads :math:`S_j` (O(1)); an update on example :math:`j`
-adds :math:`\eta y_j k(\cdot, x_j)`, one kernel column, to all of them (O(m)).
-Columns come from a cache: when the whole Gram matrix fits ``cache_size_mb``
-every column is computed at most once (lazily, only for examples that do
-update); otherwise a smaller column cache keeps the columns of the examples
-that update most often (least-frequently-used eviction). The same compiled
-function computes a column wherever it is needed, so the cache size never
-changes a result.
+The training loop keeps a running score per training example and adds one
+kernel column per update (:mod:`perceptron_core.engine.dual_trainer`); the
+columns come from a cache (:mod:`perceptron_core.engine.kernel_cache`).
 
 At prediction time the record of updates and votes of
 :mod:`perceptron_core.engine.record` yields the last, longest-survivor, voted and
@@ -36,13 +29,12 @@ update sequence of :func:`perceptron_core.engine.kw_trainer.voted_scores`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from perceptron_core import vectors
-from perceptron_core._jit import compiled_or_plain, jit
+from perceptron_core._jit import compiled_or_plain
 from perceptron_core._validation import (
     Anything,
     Number,
@@ -53,377 +45,24 @@ from perceptron_core._validation import (
     hyperparameters,
     parameter,
 )
-from perceptron_core.engine import kw_trainer
-from perceptron_core.engine.kw_trainer import (
-    grown_records,
-    note_correct,
-    note_update,
-    note_visit,
-    with_epoch_room,
+from perceptron_core.engine.dual_record import KernelTrace, dual_model, dual_scores
+from perceptron_core.engine.dual_trainer import dual_epoch as _dual_epoch  # noqa: F401 (lesson 8)
+from perceptron_core.engine.dual_trainer import run_dual_epochs
+from perceptron_core.engine.kernel_cache import (
+    KERNELS,
+    LINEAR,
+    MIB,
+    PRECOMPUTED,
+    RBF,
+    KernelBatch,
+    KernelSpec,
 )
 from perceptron_core.engine.record import DEFAULT_CHUNK_BYTES
 from perceptron_core.linear import MODES, KWPerceptron
 from perceptron_core.metrics import sparsity
-from perceptron_core.rules import kw
-from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE, Trace
+from perceptron_core.trace import Trace
 
 __all__ = ["AveragedKernelPerceptron", "KernelPerceptron", "KernelTrace"]
-
-#: Kernel codes understood by the compiled functions.
-LINEAR, POLY, RBF, PRECOMPUTED = 0, 1, 2, 3
-KERNELS = {"linear": LINEAR, "poly": POLY, "rbf": RBF}
-
-MIB = 2**20
-
-
-# --------------------------------------------------------------------------
-# Compiled kernel functions
-# --------------------------------------------------------------------------
-
-
-@jit
-def kernel_column(Zt, A, a, code, gamma, coef0, degree, out):
-    """``out[r] = k(z_r, A[a])`` for every row ``z_r`` of ``Z``, given ``Zt = Z.T``.
-
-    The one function that computes kernel values, in training (columns of
-    the Gram matrix) and prediction (rows of ``k(support, X_test)``) alike.
-    The sum over features runs in order for each ``r``, and the loop over
-    ``r`` is what LLVM vectorises (no floating-point licence needed). Both
-    arguments enter symmetrically, bit for bit (a product or a squared
-    difference does not depend on their order), so a Gram matrix computed
-    by columns is exactly symmetric and its linear diagonal equals
-    :func:`perceptron_core.vectors.squared_norms`.
-
-    Kernels: linear ``<x, x'>``; poly ``(gamma <x, x'> + coef0)^degree``;
-    rbf ``exp(-gamma ||x - x'||^2)``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> X = np.array([[1.0, 2.0], [3.0, 0.0]])
-    >>> out = np.empty(2)
-    >>> kernel_column(np.ascontiguousarray(X.T), X, 1, POLY, 1.0, 1.0, 2, out)
-    >>> out.tolist()                   # (3 + 1)^2 and (9 + 1)^2
-    [16.0, 100.0]
-    """
-    n, m = Zt.shape
-    for r in range(m):
-        out[r] = 0.0
-    if code == RBF:
-        for f in range(n):
-            v = np.float64(A[a, f])
-            for r in range(m):
-                d = np.float64(Zt[f, r]) - v
-                out[r] += d * d
-        for r in range(m):
-            out[r] = np.exp(-gamma * out[r])
-        return
-    for f in range(n):
-        v = np.float64(A[a, f])
-        for r in range(m):
-            out[r] += np.float64(Zt[f, r]) * v
-    if code == POLY:
-        for r in range(m):
-            out[r] = (gamma * out[r] + coef0) ** degree
-
-
-@jit
-def _cross_kernel(A, Bt, code, gamma, coef0, degree, out):
-    """``out[s, r] = k(b_r, A[s])``: support rows ``A`` against test rows (``Bt = B.T``)."""
-    for s in range(A.shape[0]):
-        kernel_column(Bt, A, s, code, gamma, coef0, degree, out[s])
-
-
-@jit
-def _fetch_column(j, columns):
-    """The cache row holding kernel column ``j``, computing it on a miss.
-
-    ``columns = (X, Xt, code, gamma, coef0, degree, cache, slot_of, owner,
-    uses, stats)``: the training rows (and their transpose), the kernel, and
-    the column cache.
-
-    ``stats = [slots filled, columns computed, hits]``; ``uses[j]`` counts the
-    requests for column ``j``. With one row per example (the whole Gram
-    matrix fits) column ``j`` lives in row ``j``. Otherwise the last row is
-    scratch space and the others keep the most requested columns (least
-    frequently used eviction, with admission): a column replaces the least
-    requested cached one only if it has been requested more often. An
-    update cycle over more support vectors than the cache holds would make
-    a recency rule (LRU, clock) miss every time; the examples that update
-    most often (hard or mislabelled ones) are the ones worth keeping.
-    """
-    X, Xt, code, gamma, coef0, degree, cache, slot_of, owner, uses, stats = columns
-    uses[j] += 1
-    s = slot_of[j]
-    if s >= 0:
-        stats[2] += 1
-        return s
-    n_slots = cache.shape[0]
-    if n_slots == X.shape[0]:
-        s = j
-        slot_of[j] = s
-    else:
-        s = n_slots - 1  # scratch
-        if stats[0] < n_slots - 1:  # a free slot
-            s = stats[0]
-            stats[0] += 1
-        elif n_slots > 1:
-            victim = 0
-            for v in range(1, n_slots - 1):
-                if uses[owner[v]] < uses[owner[victim]]:
-                    victim = v
-            if uses[owner[victim]] < uses[j]:
-                slot_of[owner[victim]] = -1
-                s = victim
-        if s < n_slots - 1:
-            owner[s] = j
-            slot_of[j] = s
-    kernel_column(Xt, X, j, code, gamma, coef0, degree, cache[s])
-    stats[1] += 1
-    return s
-
-
-@jit
-def _dual_epoch(Y, order, diag, settings, model, log, e, span, columns):
-    """One epoch of docs/algorithms.md §1 in dual form: scores are read, columns are added.
-
-    The decisions are :func:`perceptron_core.rules.kw.decide`, as in
-    :func:`perceptron_core.engine.kw_trainer._epoch`, and the bookkeeping
-    (votes, survival tally, records) is its very code
-    (:func:`~perceptron_core.engine.kw_trainer.note_update`,
-    :func:`~perceptron_core.engine.kw_trainer.note_correct`); only the score
-    (``S[c, j]`` instead of ``<w, x_j>``) and the update (one kernel column
-    added to every running score instead of ``x_j`` added to ``w``) differ.
-    ``model`` holds the running scores ``S`` where the primal loop has ``W``;
-    ``span = (step, visit0)``; ``columns`` is :func:`_fetch_column`'s.
-    """
-    eta, C, t_margin, lam, alpha_bound = settings
-    S, theta, counts, state, n_upd = model
-    votes, visit_kind, visit_score = log[0], log[5], log[6]
-    step, visit0 = span
-    cache = columns[6]
-    K, m = Y.shape
-    for p in range(m):
-        j = order[p]
-        slot = -1  # the column of j is fetched once per visit, for all problems
-        for c in range(K):
-            y = Y[c, j]
-            a = counts[c, j]
-            # the λ-trick's k(x_j, x_j) plays ||x_j||^2
-            kind, s, push = kw.decide(S[c, j], y, a, theta[c], t_margin, lam, diag, j, alpha_bound)
-            if kind == MISTAKE or kind == MARGIN:
-                if slot < 0:
-                    slot = _fetch_column(j, columns)
-                step_w = eta * y
-                for r in range(m):
-                    S[c, r] += step_w * cache[slot, r]
-                theta[c] -= step_w * C  # minus: f = ... - theta (docs/algorithms.md §1.3)
-                note_update(c, j, a, kind, s, step, e, model, log)
-            elif kind != BLOCKED:
-                note_correct(c, n_upd[c], votes, state)
-            note_visit(visit_kind, visit_score, c, step - visit0, kind, s, push)
-        step += 1
-
-
-@jit
-def _dual_run(Y, order, diag, settings, model, log, n_epochs, first_step, columns):
-    """``n_epochs`` epochs of :func:`_dual_epoch`; the record grows between epochs.
-
-    The arguments are those of :func:`perceptron_core.engine.kw_trainer.run_epochs`
-    with the dual form's ``diag`` (``k(x_j, x_j)``) for the squared norms and
-    ``columns`` (the training rows, the kernel and the column cache, see
-    :func:`_fetch_column`). Every epoch is run (an epoch without updates
-    costs O(m) here).
-    """
-    m = Y.shape[1]
-    n_upd = model[4]
-    step = first_step
-    for e in range(n_epochs):
-        log = with_epoch_room(grown_records(n_upd.max() + m, log), e)
-        _dual_epoch(Y, order, diag, settings, model, log, e, (step, first_step), columns)
-        step += m
-    return log
-
-
-# --------------------------------------------------------------------------
-# The kernel as an object, and the per-batch training state
-# --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class KernelSpec:
-    """A fitted kernel: a built-in one (code and parameters) or a Python callable.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> spec = KernelSpec("rbf", RBF, gamma=0.5)
-    >>> X = np.array([[0.0, 0.0], [1.0, 1.0]])
-    >>> spec.matrix(X, X).round(4).tolist()       # exp(-0.5 * 2) off the diagonal
-    [[1.0, 0.3679], [0.3679, 1.0]]
-    """
-
-    name: str
-    code: int
-    gamma: float = 1.0
-    coef0: float = 0.0
-    degree: int = 1
-    func: object = None
-
-    def matrix(self, A, B) -> np.ndarray:
-        """``K[s, r] = k(A[s], B[r])`` as float64, shape ``(len(A), len(B))``."""
-        if self.func is not None:
-            K = np.asarray(self.func(A, B), dtype=np.float64)
-            if K.shape != (len(A), len(B)):
-                raise ValueError(
-                    f"The kernel function returned an array of shape {K.shape}; for inputs "
-                    f"with {len(A)} and {len(B)} rows it must return shape "
-                    f"({len(A)}, {len(B)}): one value k(a, b) per pair of rows."
-                )
-            if not np.isfinite(K).all():
-                raise ValueError("The kernel function returned NaN or infinite values.")
-            return K
-        out = np.empty((len(A), len(B)))
-        Bt = np.ascontiguousarray(B.T)
-        compiled_or_plain(_cross_kernel)(
-            A, Bt, self.code, self.gamma, self.coef0, self.degree, out
-        )
-        return out
-
-    def diagonal(self, X) -> np.ndarray:
-        """``k(x_j, x_j)`` of every row (the kernel-space squared norms)."""
-        if self.func is not None:
-            return np.array([self.matrix(X[j : j + 1], X[j : j + 1])[0, 0] for j in range(len(X))])
-        norms2 = compiled_or_plain(vectors.squared_norms)(X)
-        if self.code == RBF:
-            return np.ones(len(X))
-        if self.code == POLY:
-            return (self.gamma * norms2 + self.coef0) ** self.degree
-        return norms2
-
-
-class _Batch:
-    """Training state tied to one training matrix: running scores and column cache."""
-
-    def __init__(self, X, spec: KernelSpec, budget_bytes: float):
-        self.X = np.array(X, copy=True)  # compared with later partial_fit batches
-        self.spec = spec
-        self.budget_bytes = budget_bytes
-        self.S = None  # running scores (K, m), set by the estimator
-        self.diag = None
-        self.cache = None
-        self.n_columns = 0
-
-    def matches(self, X) -> bool:
-        return X.shape == self.X.shape and X.dtype == self.X.dtype and np.array_equal(X, self.X)
-
-    @property
-    def full(self) -> bool:
-        m = len(self.X)
-        return self.spec.func is not None or m * m * 8 <= self.budget_bytes
-
-    def ensure_cache(self):
-        """Allocate the column cache (or compute the Gram matrix of a callable kernel)."""
-        if self.cache is not None:
-            return
-        m = len(self.X)
-        if self.spec.func is not None:
-            if m * m * 8 > self.budget_bytes:
-                raise ValueError(
-                    f"A kernel given as a function is evaluated on the whole training set at "
-                    f"once: its {m} x {m} Gram matrix needs {m * m * 8 / MIB:,.0f} MiB, more "
-                    f"than cache_size_mb={self.budget_bytes / MIB:g}. Raise cache_size_mb, "
-                    "use fewer examples, or use a built-in kernel ('linear', 'poly', 'rbf'), "
-                    "whose columns are computed on demand."
-                )
-            G = self.spec.matrix(self.X, self.X)
-            self.cache = np.ascontiguousarray(G.T)  # row j = column j
-            self.slot_of = np.arange(m, dtype=np.int64)
-            self.n_columns += m
-        else:
-            n_slots = m if self.full else int(max(1, min(m, self.budget_bytes // (8 * m))))
-            self.cache = np.empty((n_slots, m))
-            self.slot_of = np.full(m, -1, dtype=np.int64)
-        self.Xt = np.ascontiguousarray(self.X.T)
-        self.owner = np.full(len(self.cache), -1, dtype=np.int64)
-        self.uses = np.zeros(m, dtype=np.int64)
-        self.stats = np.zeros(3, dtype=np.int64)
-
-    def release_cache(self):
-        if self.cache is not None:
-            if self.spec.func is None:
-                self.n_columns += int(self.stats[1])
-            self.cache = self.Xt = None
-
-    @property
-    def columns_computed(self) -> int:
-        live = int(self.stats[1]) if self.cache is not None and self.spec.func is None else 0
-        return self.n_columns + live
-
-
-# --------------------------------------------------------------------------
-# Trace
-# --------------------------------------------------------------------------
-
-
-@dataclass
-class KernelTrace(Trace):
-    """A :class:`~perceptron_core.trace.Trace` whose hypotheses live in kernel space.
-
-    ``rows``, ``coef`` and ``theta_delta`` describe the updates exactly as for
-    the primal learners, but hypothesis ``k`` is a function,
-    :math:`f_k(x) = \\sum_{i<k} \\mathrm{coef}_i\\, k(x_{rows_i}, x) - \\theta_k`,
-    not a weight vector: use :meth:`scores` to evaluate it (e.g. on a grid,
-    to animate the boundary). :meth:`hypotheses` works for the linear kernel
-    only, where the two views coincide.
-    """
-
-    kernel: KernelSpec | None = None
-
-    def hypotheses(self):
-        if self.kernel is not None and self.kernel.code != LINEAR:
-            raise ValueError(
-                f"A {self.kernel.name} kernel's hypotheses have no weight vector in input "
-                "space; evaluate them with trace.scores(X) (all of them) or "
-                "trace.scores(X, k) (the one after k updates)."
-            )
-        return super().hypotheses()
-
-    def scores(self, X, k=None) -> np.ndarray:
-        """Scores ``f_k(x)`` on the rows of ``X``.
-
-        Parameters
-        ----------
-        X : ndarray of shape (n_samples, n_features)
-        k : int or None
-            The number of updates; None gives every hypothesis.
-
-        Returns
-        -------
-        ndarray of shape (n_updates + 1, n_samples), or (n_samples,) for one ``k``
-        """
-        X = np.ascontiguousarray(X)
-        n = self.total_updates if k is None else k
-        if not 0 <= n <= self.total_updates:
-            raise IndexError(f"k must be between 0 and {self.total_updates}; got {k}.")
-        rows = self.rows[:n]
-        theta = self.theta0 + np.concatenate(([0.0], np.cumsum(self.theta_delta[:n])))
-        if n:
-            R = np.stack([self.x_rows[int(r)] for r in rows]).astype(np.float64)
-            steps = self.coef[:n, None] * self.kernel.matrix(R, X.astype(np.float64))
-        else:
-            steps = np.zeros((0, len(X)))
-        if k is not None:
-            return steps.sum(axis=0) - theta[-1]
-        F = np.vstack([np.zeros((1, len(X))), np.cumsum(steps, axis=0)])
-        return F - theta[:, None]
-
-    def extend(self, other):
-        base = super().extend(other)
-        return KernelTrace(
-            **{f.name: getattr(base, f.name) for f in fields(Trace)}, kernel=self.kernel
-        )
-
 
 # --------------------------------------------------------------------------
 # Estimators
@@ -613,6 +252,15 @@ class KernelPerceptron(KWPerceptron):
     #: The dual loop counts updates per example in 64 bits.
     _count_dtype = np.int64
 
+    def _keeps_list(self) -> bool:
+        """Always: the dual hypotheses are read from the update record (the support and
+        each update's coefficient), whatever ``predict_with``."""
+        return True
+
+    def _keeps_clock(self) -> bool:
+        """Never: the averaged dual coefficients come from the record (:meth:`_dual_model`)."""
+        return False
+
     def _start(self, X, classes):
         """Fresh state for a new fit (the dual counterpart of KWPerceptron._start)."""
         K = self._problems(classes)
@@ -624,8 +272,8 @@ class KernelPerceptron(KWPerceptron):
         self._n_columns_before = 0
         self._models = {}
 
-    def _new_batch(self, X, K) -> _Batch:
-        batch = _Batch(X, self._spec, float(self.cache_size_mb) * MIB)
+    def _new_batch(self, X, K) -> KernelBatch:
+        batch = KernelBatch(X, self._spec, float(self.cache_size_mb) * MIB)
         if self._spec.func is not None:
             batch.ensure_cache()  # the Gram matrix gives the diagonal for free
             batch.diag = np.diag(batch.cache).copy()
@@ -658,8 +306,10 @@ class KernelPerceptron(KWPerceptron):
         model = (batch.S, self._theta, self._counts, self._state, self._n_upd)
         columns = (batch.X, batch.Xt, spec.code, spec.gamma, spec.coef0, spec.degree,
                    batch.cache, batch.slot_of, batch.owner, batch.uses, batch.stats)  # fmt: skip
-        log = compiled_or_plain(_dual_run)(Y, self._order, batch.diag, self._settings(), model,
-                                           log, n_epochs, self._steps, columns)  # fmt: skip
+        log = compiled_or_plain(run_dual_epochs)(
+            Y, self._order, batch.diag, self._settings(), model, log, n_epochs, self._steps,
+            columns,
+        )  # fmt: skip
         self._models = {}
         self._keep(X, Y, log, n_before, n_epochs)
 
@@ -672,78 +322,17 @@ class KernelPerceptron(KWPerceptron):
     # -- the dual hypotheses -----------------------------------------------------
 
     def _dual_model(self, mode: str):
-        """``(coef, theta)``: support-vector weights (K, n_support) and thresholds (K,).
-
-        Hypothesis ``k`` is ``f_k(x) = eta * sum_{i<k} y_i k(x_{rows[i]}, x) - theta_k``;
-        "longest" keeps the updates before the longest survivor, "averaged"
-        weights update ``i`` by the votes of the hypotheses after it,
-        ``sum_{k>i} c_k / sum_{k>=1} c_k`` (see ``HypothesisRecord.averaged``).
-        """
-        if mode in self._models:
-            return self._models[mode]
-        rec = self._hyp
-        n_sv = len(rec.support)
-        K = rec.n_problems
-        coef = np.zeros((K, n_sv))
-        theta = np.empty(K)
-        for c in range(K):
-            n = len(rec.signs[c])
-            weights = np.ones(n)
-            exact_theta = mode == "last"
-            if mode == "longest":
-                weights = (np.arange(n) < rec.longest_k[c]).astype(np.float64)
-            elif mode == "averaged":
-                total = rec.total_votes(c)
-                if total == 0:  # no vote from hypothesis 1 on: the last one stands in
-                    exact_theta = True
-                else:
-                    later_votes = np.cumsum(rec.votes[c][:0:-1])[::-1].astype(np.float64)
-                    weights = later_votes / total
-            step = rec.eta * weights * rec.signs[c]
-            coef[c] = np.bincount(rec.positions[c], weights=step, minlength=n_sv)
-            theta[c] = self._theta[c] if exact_theta else rec.theta_init - rec.C * step.sum()
-        self._models[mode] = (coef, theta)
-        return coef, theta
+        """``(coef, theta)`` of ``mode`` (:func:`~perceptron_core.engine.dual_record.dual_model`),
+        computed once per fit."""
+        if mode not in self._models:
+            self._models[mode] = dual_model(self._hyp, mode, self._theta)
+        return self._models[mode]
 
     def _all_scores(self, X, modes, chunk_size=None) -> dict:
         """Raw scores ``{mode: (n_samples, K)}``, one kernel matrix per test chunk."""
-        rec = self._hyp
-        m, n_sv, K = len(X), len(rec.support), rec.n_problems
-        out = {mode: np.empty((m, K)) for mode in modes}
-        needed = set(modes) - {"voted"}
-        if "voted" in modes:
-            needed.add("last")  # stands in for problems without votes
-        linear = {mode: self._dual_model(mode) for mode in needed}
-        if chunk_size is None:
-            chunk_size = max(1, DEFAULT_CHUNK_BYTES // (8 * max(n_sv, 1)))
-        walks = []
-        if "voted" in modes:
-            for c in range(K):
-                if rec.total_votes(c) > 0:
-                    steps = rec.eta * rec.signs[c]
-                    thetas = rec.theta_init - rec.C * np.cumsum(steps)
-                    walks.append((c, rec.positions[c], steps, thetas, rec.votes[c]))
-        support = rec.support.vectors
-        column = np.empty(min(chunk_size, m)) if m else np.empty(0)
-        for start in range(0, m, chunk_size):
-            stop = min(start + chunk_size, m)
-            GT = (
-                self._kernel_matrix(support, X[start:stop])
-                if n_sv
-                else np.zeros((0, stop - start))
-            )
-            for mode, (coef, theta) in linear.items():
-                scores = (coef @ GT).T - theta
-                if mode in out:
-                    out[mode][start:stop] = scores
-                if mode == "last" and "voted" in out:
-                    out["voted"][start:stop] = scores  # stands in for non-voting problems
-            for c, positions, steps, thetas, votes in walks:
-                compiled_or_plain(kw_trainer.voted_scores)(
-                    GT, positions, steps, thetas, votes, column[: stop - start]
-                )
-                out["voted"][start:stop, c] = column[: stop - start]
-        return out
+        needed = set(modes) - {"voted"} | ({"last"} if "voted" in modes else set())
+        models = {mode: self._dual_model(mode) for mode in needed}
+        return dual_scores(self._hyp, X, modes, models, self._kernel_matrix, chunk_size)
 
     def _scores(self, X, mode, chunk_size=None, last=None):  # KW's signature
         return self._all_scores(X, [mode], chunk_size)[mode]
@@ -820,7 +409,7 @@ class KernelPerceptron(KWPerceptron):
         state = self.__dict__.copy()
         batch = state.get("_batch")
         if batch is not None and batch.cache is not None:  # never pickle the column cache
-            light = _Batch.__new__(_Batch)
+            light = KernelBatch.__new__(KernelBatch)
             light.__dict__.update(batch.__dict__)
             light.n_columns = batch.columns_computed
             light.cache = light.Xt = None

@@ -36,7 +36,8 @@ from perceptron_core._validation import (
     warn_about_range,
 )
 from perceptron_core.engine import kw_trainer
-from perceptron_core.engine.record import HypothesisRecord
+from perceptron_core.engine.kw_trainer import LONGEST_K, SNAPSHOT_K, TOTAL_VOTES
+from perceptron_core.engine.record import HypothesisRecord, RunningAverage
 from perceptron_core.trace import MARGIN, MISTAKE, Trace
 
 MODES = ("last", "longest", "voted", "averaged")
@@ -146,6 +147,14 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         every visit, in ``trace_`` (for animations; "all" is for teaching-size
         data: it keeps one event per visit).
 
+    What a fit keeps: the update record (every update's example and every
+    hypothesis's vote, memory growing with the updates) only with
+    ``predict_with="voted"`` or ``record`` other than "none"; the voted
+    prediction, :meth:`predict_all` and ``votes_`` need it. Otherwise the
+    memory kept does not grow with the epochs: the last and longest-survivor
+    hypotheses are always kept, and the averaged one with
+    ``predict_with="averaged"`` (one counter per example while fitting).
+
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
@@ -164,7 +173,8 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
     updates_per_epoch_ : ndarray of shape (n_iter_,)
         Updates made in each epoch (all problems).
     votes_ : ndarray of shape (n_updates + 1,), or a list of them per class
-        The vote of each hypothesis (index 0 is the initial hypothesis).
+        The vote of each hypothesis (index 0 is the initial hypothesis); only
+        when the update record is kept (see above).
     trace_ : Trace, dict of Trace, or None
         With ``record`` other than "none" (None otherwise).
 
@@ -179,7 +189,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
     >>> from sklearn.datasets import make_classification
     >>> from perceptron_core import KWPerceptron
     >>> X, y = make_classification(n_samples=200, random_state=0)
-    >>> clf = KWPerceptron(tau=0.5, epochs=20, random_state=0).fit(X, y)
+    >>> clf = KWPerceptron(tau=0.5, epochs=20, random_state=0, record="updates").fit(X, y)
     >>> acc = {mode: float((pred == y).mean()) for mode, pred in clf.predict_all(X).items()}
     >>> sorted(acc)
     ['averaged', 'last', 'longest', 'voted']
@@ -307,6 +317,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         K = self._problems(classes)
         self._start_state(X, K, lambda: compiled_or_plain(vectors.squared_norms)(X).mean())
         self._W = np.zeros((K, X.shape[1]))
+        self._W_best = np.zeros((K, X.shape[1]))
         self._traced_X = None
 
     def _problems(self, classes) -> int:
@@ -335,16 +346,32 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         self._epoch_updates = []
         self._theta = np.full(K, self.theta_init_)
         self._counts = np.zeros((K, m), dtype=self._count_dtype)  # updates per example
-        self._state = np.zeros((K, 3), dtype=np.int64)
+        self._state = np.zeros((K, 6), dtype=np.int64)  # columns: see engine.kw_trainer
+        self._state[:, SNAPSHOT_K] = -1
         self._n_upd = np.zeros(K, dtype=np.int64)
-        self._votes = np.zeros((K, 1), dtype=np.int64)
+        self._votes = np.zeros((K, 1 if self._keeps_list() else 0), dtype=np.int64)
         self._upd_rows = np.zeros((K, 0), dtype=np.int64)
         self._upd_step = np.zeros((K, 0), dtype=np.int64)
         self._upd_kind = np.zeros((K, 0), dtype=np.int8)
         self._upd_score = np.zeros((K, 0))
         self._steps = 0
-        self._hyp = HypothesisRecord(K, n, self.eta, self.C_, self.theta_init_, X.dtype)
+        self._hyp = (
+            HypothesisRecord(K, n, self.eta, self.C_, self.theta_init_, X.dtype)
+            if self._keeps_list()
+            else None
+        )
+        self._average = RunningAverage(K, n) if self._keeps_clock() else None
+        # the longest survivor's snapshot: the primal loop's (see _start)
+        self._W_best, self._theta_best = np.zeros((K, 0)), self._theta.copy()
         self._traces = [None] * K if self.record != "none" else None
+
+    def _keeps_list(self) -> bool:
+        """Whether a fit keeps the update record (the voted prediction and the replay need it)."""
+        return self.predict_with == "voted" or self.record != "none"
+
+    def _keeps_clock(self) -> bool:
+        """Whether a fit keeps the averaged hypothesis (:class:`RunningAverage`)."""
+        return self._keeps_list() or self.predict_with == "averaged"
 
     def _records(self, m: int, n_epochs: int):
         """Check a batch of ``m`` rows against the state; the records a compiled run fills."""
@@ -368,8 +395,10 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         visit_kind = np.zeros((K, n_visits), dtype=np.int8)
         visit_score = np.zeros((K, n_visits, 2))  # the score and the λ-trick's term in it
         epoch_updates = np.zeros((K, min(n_epochs, FIRST_EPOCHS)), dtype=np.int64)
+        clock = np.zeros((K, m if self._average is not None else 0), dtype=np.int64)
         return (self._votes, self._upd_rows, self._upd_step, self._upd_kind, self._upd_score,
-                visit_kind, visit_score, epoch_updates, self._traces is not None)  # fmt: skip
+                visit_kind, visit_score, epoch_updates, self._traces is not None, clock,
+                self._W_best, self._theta_best)  # fmt: skip
 
     def _settings(self) -> tuple:
         """The switches (docs/algorithms.md §1.1) as the compiled decision reads them."""
@@ -382,11 +411,12 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         """Fold a compiled run's records (``log``, grown by it) into the estimator."""
         K, m = len(self._theta), len(X)
         self._votes, self._upd_rows, self._upd_step, self._upd_kind, self._upd_score = log[:5]
-        new_rows = [self._upd_rows[c, n_before[c] : self._n_upd[c]] for c in range(K)]
-        self._hyp.extend(
-            X, Y, new_rows, [self._votes[c, : self._n_upd[c] + 1] for c in range(K)],
-            self._state[:, 2],
-        )  # fmt: skip
+        if self._hyp is not None:
+            new_rows = [self._upd_rows[c, n_before[c] : self._n_upd[c]] for c in range(K)]
+            self._hyp.extend(
+                X, Y, new_rows, [self._votes[c, : self._n_upd[c] + 1] for c in range(K)],
+                self._state[:, LONGEST_K],
+            )  # fmt: skip
         if self._traces is not None:
             visit_kind, visit_score = log[5], log[6]
             for c in range(K):
@@ -417,26 +447,41 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
                     "(an epoch-by-epoch fit), or use record='none' to stream batches."
                 )
         Y = encode_labels(y, self.classes_, np.int8)  # small: one row per class
-        Xk, Yk, counts, visit = X, Y, self._counts, self._order
+        Xk, Yk, visit = X, Y, self._order
         permuted_copy = permuted_copy and self.shuffle
         if permuted_copy:
             # C order, as the unpermuted arrays: numba would compile the loop again for the
-            # Fortran order that picking columns of several rows gives
-            Yk, counts = np.ascontiguousarray(Y[:, visit]), np.ascontiguousarray(counts[:, visit])
-            Xk, visit = X[visit], np.arange(m)
+            # Fortran order that picking columns of several rows gives. The counts are
+            # permuted in place of the originals (restored below), before X is copied:
+            # the fit's peak holds one copy of each.
+            self._counts = np.ascontiguousarray(self._counts[:, visit])
+            Yk, Xk = np.ascontiguousarray(Y[:, visit]), X[visit]
+        if permuted_copy or not self.shuffle:
+            visit = np.zeros(0, dtype=np.int64)  # rows in order, no index array
+        counts = self._counts
         n_before = self._n_upd.copy()
+        counts_before = counts.copy() if self._average is not None else None
         norms2 = compiled_or_plain(vectors.squared_norms)(Xk) if self.lam > 0 else np.zeros(0)
         model = (self._W, self._theta, counts, self._state, self._n_upd)
         log = compiled_or_plain(kw_trainer.run_epochs)(
             Xk, Yk, visit, norms2, self._settings(), model, log, n_epochs, self._steps,
             kw_trainer.prefetch_distance(Xk, visit),
         )  # fmt: skip
+        del Xk, Yk
         if permuted_copy:  # back from positions in the copy to rows of X
+            self._counts = np.empty_like(counts)
             self._counts[:, self._order] = counts
+            if counts_before is not None:
+                counts_before[:, self._order] = counts_before.copy()
+                log[9][:, self._order] = log[9].copy()
             rows = log[1]
             for c in range(len(self._theta)):
                 new = slice(n_before[c], self._n_upd[c])
                 rows[c, new] = self._order[rows[c, new]]
+        del counts
+        if self._average is not None:  # the rows of X in order, with or without a copy
+            made = self._counts - counts_before
+            self._average.fold(X, Y, made, log[9], self._state[:, TOTAL_VOTES])
         self._keep(X, Y, log, n_before, n_epochs)
 
     def _note_epochs(self, per_epoch, n_epochs):
@@ -489,15 +534,35 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         """``(W, theta)`` of the last, longest or averaged hypothesis, all problems."""
         if mode == "last":
             return self._W, self._theta
+        if mode == "longest":  # the current hypothesis, or the snapshot taken when it ended
+            current = self._state[:, LONGEST_K] == self._n_upd
+            return (np.where(current[:, None], self._W, self._W_best),
+                    np.where(current, self._theta, self._theta_best))  # fmt: skip
+        self._require_kept(mode)
         pairs = []
         for c in range(self._W.shape[0]):
-            pair = self._hyp.longest(c) if mode == "longest" else self._hyp.averaged(c)
+            pair = self._average.hypothesis(c, self.eta, self.C_, self.theta_init_)
             pairs.append(pair if pair is not None else (self._W[c], self._theta[c]))
         return np.stack([w for w, _ in pairs]), np.array([t for _, t in pairs])
+
+    def _require_kept(self, what: str) -> None:
+        """Raise a clear error when ``what`` needs a record this fit did not keep."""
+        if what == "averaged" and self._average is not None:
+            return
+        if what != "averaged" and self._hyp is not None:
+            return
+        keeps = "predict_with='averaged', " if what == "averaged" else ""
+        raise ValueError(
+            f"{what} needs the update record, which this fit did not keep (with "
+            f"predict_with={self.predict_with!r} and record={self.record!r} the memory kept "
+            f"does not grow with the updates). Fit with {keeps}predict_with='voted' or "
+            "record='updates' to keep it."
+        )
 
     def _scores(self, X, mode: str, chunk_size=None, last=None) -> np.ndarray:
         """Raw scores of shape (n_samples, n_problems)."""
         if mode == "voted":
+            self._require_kept("the voted prediction")
             if last is None:
                 last = self._scores(X, "last")
             return self._hyp.voted_scores(X, last, chunk_size)
@@ -560,6 +625,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
             each an array of labels of shape (n_samples,).
         """
         check_is_fitted(self)
+        self._require_kept("predict_all")
         X = check_test_data(self, X)
         last = self._scores(X, "last")
         return {
@@ -589,6 +655,11 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
     @property
     def votes_(self):
         check_is_fitted(self)
+        if self._hyp is None:
+            try:
+                self._require_kept("votes_")
+            except ValueError as error:  # an attribute this fit does not have
+                raise AttributeError(str(error)) from None
         votes = [v.copy() for v in self._hyp.votes]
         return votes[0] if len(votes) == 1 else votes
 
@@ -738,8 +809,10 @@ class AveragedPerceptron(KWPerceptron):
 
     :math:`w_{avg} = \sum_k c_k w_k / \sum_k c_k` (and the same for
     :math:`\theta`), a single linear classifier that approximates the voted
-    one; computed from the update sequence by a reverse cumulative sum of
-    the votes.
+    one. Update :math:`i` is part of every later hypothesis, so it counts
+    with the votes those got; training keeps one integer per example for
+    that (:class:`~perceptron_core.engine.record.RunningAverage`), not the
+    update sequence.
 
     Parameters
     ----------

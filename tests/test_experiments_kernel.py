@@ -31,7 +31,7 @@ def _split(n, seed, test_share=0.25):
 def _estimator_counts(X, y, train, test, settings, i, perm_seed, epochs):
     clf = KWPerceptron(tau=float(settings.tau[i]), lam=float(settings.lam[i]),
                        alpha_bound=settings.alpha_value(i), epochs=epochs,
-                       random_state=perm_seed).fit(X[train], y[train])
+                       random_state=perm_seed, record="updates").fit(X[train], y[train])
     predictions = clf.predict_all(X[test])
     return [int((predictions[mode] == y[test]).sum()) for mode in MODES], clf.n_updates_
 

@@ -36,8 +36,8 @@ def test_fit_from_a_memmap_equals_the_fit_in_memory(kw_int8, tmp_path, epochs):
     np.save(path, X)
     on_disk = np.load(path, mmap_mode="r")
     assert isinstance(on_disk, np.memmap)
-    a = KWPerceptron(epochs=epochs, random_state=0).fit(on_disk, y)
-    b = KWPerceptron(epochs=epochs, random_state=0).fit(X, y)
+    a = KWPerceptron(epochs=epochs, random_state=0, predict_with="voted").fit(on_disk, y)
+    b = KWPerceptron(epochs=epochs, random_state=0, predict_with="voted").fit(X, y)
     _same_model(a, b)
     for mode in ("voted", "averaged", "longest"):
         np.testing.assert_array_equal(
@@ -47,9 +47,10 @@ def test_fit_from_a_memmap_equals_the_fit_in_memory(kw_int8, tmp_path, epochs):
 
 def test_reading_in_place_and_reading_a_permuted_copy_give_the_same_model(kw_int8, monkeypatch):
     X, y = kw_int8
-    copied = KWPerceptron(epochs=4, random_state=1).fit(X, y)
+    # the voted setting keeps every record, the averaged hypothesis's vote clocks included
+    copied = KWPerceptron(epochs=4, random_state=1, predict_with="voted").fit(X, y)
     monkeypatch.setattr(linear, "PERMUTED_COPY_MAX_BYTES", 0)  # never copy
-    in_place = KWPerceptron(epochs=4, random_state=1).fit(X, y)
+    in_place = KWPerceptron(epochs=4, random_state=1, predict_with="voted").fit(X, y)
     _same_model(copied, in_place)
     np.testing.assert_array_equal(copied.votes_, in_place.votes_)
 
@@ -87,7 +88,7 @@ def test_prediction_chunk_size_bounds_memory_without_changing_scores():
     rng = np.random.default_rng(0)
     X = rng.integers(0, 256, size=(800, 30)).astype(np.uint8)
     y = rng.integers(0, 4, size=800)  # four classes, one-vs-rest in one pass
-    clf = KWPerceptron(epochs=2, random_state=0).fit(X, y)
+    clf = KWPerceptron(epochs=2, random_state=0, predict_with="voted").fit(X, y)
     whole = clf.decision_function(X, mode="voted")
     for chunk in (1, 7, 128):
         np.testing.assert_array_equal(
@@ -138,7 +139,7 @@ def test_voted_scores_of_uint8_rows_equal_those_of_their_float64_copies():
     X = np.where(bright, rng.integers(200, 256, (600, 784)), rng.integers(0, 31, (600, 784)))
     X = X.astype(np.uint8)
     y = rng.integers(0, 3, size=600)
-    clf = KWPerceptron(epochs=2, random_state=0).fit(X, y)
+    clf = KWPerceptron(epochs=2, random_state=0, predict_with="voted").fit(X, y)
     np.testing.assert_array_equal(  # float32 products (uint8) against float64 products
         clf.decision_function(X, mode="voted", chunk_size=50),
         clf.decision_function(X.astype(np.float64), mode="voted"),
@@ -152,7 +153,7 @@ def test_models_trained_and_used_on_threads_equal_serial_ones(kw_int8):
     y4 = np.arange(len(y)) % 4 + 2 * (y == 1)  # six classes: one-vs-rest in one pass
 
     def run(seed):
-        clf = KWPerceptron(epochs=3, random_state=seed).fit(X, y4)
+        clf = KWPerceptron(epochs=3, random_state=seed, predict_with="voted").fit(X, y4)
         return clf, clf.decision_function(X[:500], mode="voted")
 
     serial = [run(seed) for seed in range(4)]

@@ -124,7 +124,8 @@ def compiled(tmp_path_factory):
     out = subprocess.run([sys.executable, "-c", COMPILED, *learners],
                          check=True, capture_output=True, text=True, env=env)  # fmt: skip
     compiled = json.loads(out.stdout)
-    drivers = ("kw_trainer.run_epochs", "online.run_online", "parallel._p_delta", "_dual_run",
+    drivers = ("kw_trainer.run_epochs", "online.run_online", "parallel._p_delta",
+               "dual_trainer.run_dual_epochs",
                "_grid_kernel.run_grid")  # fmt: skip
     assert all(any(name.endswith(d) for name, _ in compiled) for d in drivers)
     return compiled

@@ -142,7 +142,7 @@ def test_lesson_4_final_accuracies_come_from_predict_all():
         at.number_input(key="l04_seed").set_value(seed).run()
         _ok(at)
         data = make_dataset(noisy_line(seed, 0.15))
-        direct = KWPerceptron(epochs=20, random_state=seed).fit(data.X, data.y)
+        direct = KWPerceptron(epochs=20, random_state=seed, record="updates").fit(data.X, data.y)
         caption = next(
             label for label in panel_items(player_args(at, "l04_player")) if "predict_all" in label
         )

@@ -45,9 +45,10 @@ def test_same_seed_same_model_other_seed_other_order():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(200, 6))
     y = np.where(X[:, 0] + 0.5 * rng.normal(size=200) > 0, "yes", "no")
-    a = KWPerceptron(tau=0.5, lam=0.25, epochs=10, random_state=7).fit(X, y)
-    b = KWPerceptron(tau=0.5, lam=0.25, epochs=10, random_state=7).fit(X, y)
-    c = KWPerceptron(tau=0.5, lam=0.25, epochs=10, random_state=8).fit(X, y)
+    kw = dict(tau=0.5, lam=0.25, epochs=10, record="updates")
+    a = KWPerceptron(random_state=7, **kw).fit(X, y)
+    b = KWPerceptron(random_state=7, **kw).fit(X, y)
+    c = KWPerceptron(random_state=8, **kw).fit(X, y)
     for mode in MODES:
         np.testing.assert_array_equal(a.decision_function(X, mode=mode),
                                       b.decision_function(X, mode=mode))  # fmt: skip
@@ -81,7 +82,7 @@ def test_int8_storage_is_kept_for_the_support_vectors():
     rng = np.random.default_rng(2)
     X = rng.integers(-10, 11, size=(300, 20)).astype(np.int8)
     y = np.where(X.astype(float) @ rng.normal(size=20) > 0, 1, -1)
-    clf = KWPerceptron(epochs=3, random_state=0).fit(X, y)
+    clf = KWPerceptron(epochs=3, random_state=0, predict_with="voted").fit(X, y)
     assert clf._hyp.support.vectors.dtype == np.int8
 
 
@@ -91,7 +92,8 @@ def test_shuffling_features_permutes_coef_and_nothing_else():
     X = rng.integers(-10, 11, size=(150, 7)).astype(np.float64)
     y = np.where(X @ rng.normal(size=7) + rng.normal(size=150) * 3 > 0, 1, -1)
     perm = rng.permutation(7)
-    kw = dict(eta=1.0, theta_init=40.0, C=8.0, tau=0.5, lam=1.0, epochs=6, random_state=4)
+    kw = dict(eta=1.0, theta_init=40.0, C=8.0, tau=0.5, lam=1.0, epochs=6, random_state=4,
+              record="updates")  # fmt: skip
     a = KWPerceptron(**kw).fit(X, y)
     b = KWPerceptron(**kw).fit(X[:, perm], y)
     np.testing.assert_array_equal(b.votes_, a.votes_)
@@ -107,7 +109,7 @@ def test_partial_fit_epochs_equal_one_fit():
     rng = np.random.default_rng(5)
     X = rng.normal(size=(90, 3))
     y = rng.integers(0, 3, size=90)
-    kw = dict(tau=0.5, lam=0.5, alpha_bound=4, random_state=2)
+    kw = dict(tau=0.5, lam=0.5, alpha_bound=4, random_state=2, predict_with="voted")
     whole = KWPerceptron(epochs=4, **kw).fit(X, y)
     steps = KWPerceptron(**kw)
     for _ in range(4):
@@ -198,7 +200,7 @@ def test_predict_modes_need_no_retraining():
     rng = np.random.default_rng(8)
     X = rng.normal(size=(100, 3))
     y = np.where(X[:, 0] > 0, 1, -1)
-    clf = KWPerceptron(epochs=5, random_state=0).fit(X, y)
+    clf = KWPerceptron(epochs=5, random_state=0, record="updates").fit(X, y)
     votes = clf.votes_.copy()
     for mode in MODES:
         clf.set_params(predict_with=mode)

@@ -75,7 +75,7 @@ def test_multiclass_is_one_reference_run_per_class(params, seed):
     y = rng.integers(0, 3, size=40)
     y[:3] = [0, 1, 2]
     labels = np.array(["cat", "dog", "eel"])[y]
-    clf = KWPerceptron(random_state=seed, **params).fit(X, labels)
+    clf = KWPerceptron(random_state=seed, record="updates", **params).fit(X, labels)
     kwargs = dict(
         eta=params["eta"], tau=params["tau"], lam=params["lam"],
         alpha_bound=params["alpha_bound"], epochs=params["epochs"], order=clf._order,
@@ -104,7 +104,7 @@ def test_threshold_moves_down_after_a_missed_positive():
 
 def test_voted_chunking_does_not_change_scores():
     X, y = noisy_data(3, 200, 5)
-    clf = KWPerceptron(epochs=5, random_state=0).fit(X, y)
+    clf = KWPerceptron(epochs=5, random_state=0, predict_with="voted").fit(X, y)
     whole = clf.decision_function(X, mode="voted")
     for chunk in (1, 7, 64):
         np.testing.assert_array_equal(
@@ -115,7 +115,7 @@ def test_voted_chunking_does_not_change_scores():
 @pytest.mark.parametrize("mode", MODES)
 def test_predict_with_selects_the_mode(mode):
     X, y = noisy_data(5, 120, 4)
-    clf = KWPerceptron(epochs=8, random_state=1, predict_with=mode).fit(X, y)
+    clf = KWPerceptron(epochs=8, random_state=1, predict_with=mode, record="updates").fit(X, y)
     np.testing.assert_array_equal(clf.predict(X), clf.predict_all(X)[mode])
     np.testing.assert_array_equal(clf.decision_function(X), clf.decision_function(X, mode=mode))
 

@@ -8,6 +8,10 @@
   counts every hypothesis's votes; :mod:`~perceptron_core.engine.record`
   turns its record into the last, longest-survivor, voted and averaged
   predictors;
+* :mod:`~perceptron_core.engine.dual_trainer` runs the same rule in dual form, for kernels:
+  one running score per example, one kernel column added per update, the columns from
+  :mod:`~perceptron_core.engine.kernel_cache`; :mod:`~perceptron_core.engine.dual_record`
+  turns its record into kernel-space predictors;
 * the few vector loops they share with the rules are in :mod:`perceptron_core.vectors`.
 
 A rule never loops over epochs or examples itself: it says what one visit

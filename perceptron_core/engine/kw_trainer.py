@@ -6,19 +6,30 @@ once: each example is read from memory once per visit and scored against all
 epoch. Everything a variant needs is a switch (``t_margin``, ``lam``,
 ``alpha_bound``); the loop never allocates per example.
 
-What one run records, per binary problem ``c`` (enough for the last,
-longest-survivor, voted and averaged predictions without retraining):
+What one run keeps, per binary problem ``c``, in O(features + examples) memory
+whatever the number of updates:
 
-* ``upd_rows[c, i]``: the training row of update ``i`` (its label is known), so
-  hypothesis ``k`` is ``w_k = eta * sum_{i<k} y_i x_{rows[i]}`` and
-  ``theta_k = theta_init - eta * C * sum_{i<k} y_i``;
-* ``votes[c, k]``: the number of correct predictions hypothesis ``k`` made;
-* ``state[c]``: the current survival tally, the best tally so far and the
-  number ``k`` of the longest-surviving hypothesis.
+* ``state[c]``: the current survival tally, the best tally so far, the
+  number ``k`` of the longest-surviving hypothesis, the votes of hypotheses
+  1 on, the votes of the current hypothesis and the number of the hypothesis
+  in the longest-survivor snapshot;
+* the longest-survivor snapshot (primal loop): the weights and threshold of
+  hypothesis ``state[c, 2]``, copied just before the update that ends it
+  (:func:`keep_longest`);
+* with the vote clock on (the averaged hypothesis), ``clock[c, j]``: the sum,
+  over the updates example ``j`` made, of the votes hypotheses 1 on had when
+  it made them. Update ``i`` is part of every later hypothesis, so the
+  averaged hypothesis weights it by ``T - clock`` (``T``: all votes), one
+  integer per example, exact.
 
-With ``record_updates`` each update also stores its visit step, event code and
-score (for the app's trace); with ``record_visits`` every visit stores its
-event code and score.
+The update list, only when a fit keeps it (the voted prediction, the
+replay): ``upd_rows[c, i]``, the training row of update ``i`` (its label is
+known), so hypothesis ``k`` is ``w_k = eta * sum_{i<k} y_i x_{rows[i]}`` and
+``theta_k = theta_init - eta * C * sum_{i<k} y_i``, and ``votes[c, k]``, the
+number of correct predictions hypothesis ``k`` made. With ``full`` each
+update also stores its visit step, event code and score (for the app's
+trace); with the per-visit record every visit stores its event code and
+score.
 
 The dot product (:func:`row_dot`) is the only code compiled with a
 floating-point licence: ``reassoc``, which lets LLVM split the sum over
@@ -57,16 +68,28 @@ def _grown(a, capacity):
     return out
 
 
+#: Columns of ``state`` (see the module's docstring).
+TALLY, BEST_TALLY, LONGEST_K, TOTAL_VOTES, CURRENT_VOTES, SNAPSHOT_K = range(6)
+
+
+@jit
+def keeps_list(log):
+    """Whether this run keeps the update list (``votes`` has a column per hypothesis)."""
+    return log[0].shape[1] > 0
+
+
 @jit
 def grown_records(needed, log):
     """The record ``log``, grown (doubling) if it has room for fewer than ``needed`` updates.
 
     Called between the segments of an epoch only (:func:`run_epochs`):
     growing inside :func:`_epoch`'s loop would make LLVM reload every
-    array's address after each update.
+    array's address after each update. A run without the update list has
+    nothing to grow.
     """
-    votes, upd_rows, upd_step, upd_kind, upd_score, visit_kind, visit_score, per_epoch, full = log
-    if needed > upd_rows.shape[1]:
+    votes, upd_rows, upd_step, upd_kind, upd_score = log[:5]
+    full = log[8]
+    if keeps_list(log) and needed > upd_rows.shape[1]:
         capacity = max(needed, 2 * upd_rows.shape[1])
         upd_rows = _grown(upd_rows, capacity)
         votes = _grown(votes, capacity + 1)
@@ -74,7 +97,7 @@ def grown_records(needed, log):
             upd_step = _grown(upd_step, capacity)
             upd_kind = _grown(upd_kind, capacity)
             upd_score = _grown(upd_score, capacity)
-    return votes, upd_rows, upd_step, upd_kind, upd_score, visit_kind, visit_score, per_epoch, full
+    return (votes, upd_rows, upd_step, upd_kind, upd_score) + log[5:]
 
 
 @jit
@@ -84,10 +107,10 @@ def with_epoch_room(log, e):
     Growing as the epochs run, not ``epochs`` columns at the start: a fit with
     ``epochs=10**8`` that converges in five allocates for five.
     """
-    votes, upd_rows, upd_step, upd_kind, upd_score, visit_kind, visit_score, per_epoch, full = log
+    per_epoch = log[7]
     if e >= per_epoch.shape[1]:
         per_epoch = _grown(per_epoch, max(e + 1, 2 * per_epoch.shape[1]))
-    return votes, upd_rows, upd_step, upd_kind, upd_score, visit_kind, visit_score, per_epoch, full
+    return log[:7] + (per_epoch,) + log[8:]
 
 
 @jit_visit
@@ -99,16 +122,20 @@ def note_update(c, j, a, kind, s, step, e, model, log):
     dual form) and the threshold.
     """
     _, _, counts, state, n_upd = model
-    _, upd_rows, upd_step, upd_kind, upd_score, _, _, per_epoch, full = log
+    _, upd_rows, upd_step, upd_kind, upd_score, _, _, per_epoch, full, clock = log[:10]
     k = n_upd[c]
     counts[c, j] = a + 1
-    upd_rows[c, k] = j
-    if full:
-        upd_step[c, k] = step
-        upd_kind[c, k] = kind
-        upd_score[c, k] = s
+    if keeps_list(log):
+        upd_rows[c, k] = j
+        if full:
+            upd_step[c, k] = step
+            upd_kind[c, k] = kind
+            upd_score[c, k] = s
+    if clock.shape[1] > 0:
+        clock[c, j] += state[c, TOTAL_VOTES]
     n_upd[c] = k + 1
-    state[c, 0] = 0
+    state[c, TALLY] = 0
+    state[c, CURRENT_VOTES] = 0
     per_epoch[c, e] += 1
 
 
@@ -116,12 +143,33 @@ def note_update(c, j, a, kind, s, step, e, model, log):
 def note_correct(c, k, votes, state):
     """Step 4 of docs/algorithms.md §1.2: hypothesis ``k`` of problem ``c`` earns a vote (also
     when the prediction is right only thanks to the λ-trick) and its survival tally grows.
+
+    ``votes`` has no column when the run keeps no update list; the totals in
+    ``state`` are kept either way.
     """
-    votes[c, k] += 1
-    state[c, 0] += 1
-    if state[c, 0] > state[c, 1]:
-        state[c, 1] = state[c, 0]
-        state[c, 2] = k
+    if votes.shape[1] > 0:
+        votes[c, k] += 1
+    state[c, CURRENT_VOTES] += 1
+    if k > 0:  # hypothesis 0 does not vote in the voted and averaged predictions
+        state[c, TOTAL_VOTES] += 1
+    state[c, TALLY] += 1
+    if state[c, TALLY] > state[c, BEST_TALLY]:
+        state[c, BEST_TALLY] = state[c, TALLY]
+        state[c, LONGEST_K] = k
+
+
+@jit_visit
+def keep_longest(c, W, theta, state, n_upd, log):
+    """Before problem ``c``'s next update: snapshot the current hypothesis if it is the
+    longest survivor so far and not already in the snapshot (at most one copy of ``w``
+    per update, none per vote)."""
+    k = n_upd[c]
+    if state[c, LONGEST_K] == k and state[c, SNAPSHOT_K] != k:
+        W_best, theta_best = log[10], log[11]
+        for f in range(W.shape[1]):
+            W_best[c, f] = W[c, f]
+        theta_best[c] = theta[c]
+        state[c, SNAPSHOT_K] = k
 
 
 @jit_visit
@@ -181,8 +229,8 @@ PREFETCH_BYTES = 16 * 1024
 
 
 def prefetch_distance(X, order) -> int:
-    """How many rows ahead :func:`run_epochs` prefetches (0: the order is sequential)."""
-    if len(order) < 2 or np.all(np.diff(order) == 1):
+    """How many rows ahead :func:`run_epochs` prefetches (0: the rows are read in order)."""
+    if len(order) < 2:
         return 0  # hardware prefetchers already follow a sequential scan
     return int(min(32, max(2, PREFETCH_BYTES // max(1, X.shape[1] * X.itemsize))))
 
@@ -206,7 +254,7 @@ def _epoch(X, Y, order, norms2, settings, model, log, e, span):
     m = X.shape[0]
     K = Y.shape[0]
     for p in range(p0, p1):
-        j = order[p]
+        j = order[p] if order.shape[0] > 0 else p
         if ahead > 0 and p + ahead < m:
             later = order[p + ahead]
             prefetch_row(X, later)
@@ -220,6 +268,7 @@ def _epoch(X, Y, order, norms2, settings, model, log, e, span):
                 row_dot(W, c, X, j), y, a, theta[c], t_margin, lam, norms2, j, alpha_bound
             )
             if kind == MISTAKE or kind == MARGIN:
+                keep_longest(c, W, theta, state, n_upd, log)
                 kw.update(W, c, X, j, theta, eta, C, y)
                 note_update(c, j, a, kind, s, step, e, model, log)
             elif kind != BLOCKED:
@@ -243,7 +292,7 @@ def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, 
     X : (m, n) array, float64/float32/int8/uint8
         C-contiguous; a ``numpy.memmap`` is read in place.
     Y : (K, m) float64 array of ±1 targets, one row per binary problem
-    order : (m,) int64 visiting order
+    order : (m,) int64 visiting order, or empty: the rows in order
     norms2 : (m,) float64 squared norms (read only when ``lam > 0``)
     settings : (eta, C, t_margin, lam, alpha_bound)
         Learning rate, threshold step, absolute margin ``tau * theta_init``,
@@ -253,14 +302,17 @@ def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, 
         Weights (K, n), thresholds (K,), per-example update counts (K, m),
         ``[tally, best_tally, longest_k]`` (K, 3), updates so far (K,).
     log : (votes, upd_rows, upd_step, upd_kind, upd_score, visit_kind, visit_score,
-           per_epoch, full)
+           per_epoch, full, clock, W_best, theta_best)
         The record: votes per hypothesis and the update sequence (2-D,
-        grown between segments, so the possibly new arrays are returned);
+        grown between segments, so the possibly new arrays are returned;
+        ``votes`` of shape ``(K, 0)`` keeps no list, and nothing grows);
         the per-visit record, events ``(K, n_epochs * m)`` and ``(score, λ term)``
         ``(K, n_epochs * m, 2)``, or ``(K, 0)`` and ``(K, 0, 2)`` to skip;
         updates per problem and epoch ``(K, any)``, grown to the epochs run
         (:func:`with_epoch_room`); ``full``: also fill
-        ``upd_step``, ``upd_kind`` and ``upd_score``.
+        ``upd_step``, ``upd_kind`` and ``upd_score``; the vote clock ``(K, m)``
+        int64, or ``(K, 0)`` to skip; the longest-survivor snapshot, weights
+        ``(K, n)`` and thresholds ``(K,)``.
     n_epochs, first_step : int
         Epochs to run; the global number of this call's first visit.
     ahead : int
@@ -279,17 +331,19 @@ def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, 
     for e in range(n_epochs):
         log = with_epoch_room(log, e)
         for c in range(K):
-            votes_before[c] = log[0][c, n_upd[c]]
+            votes_before[c] = state[c, CURRENT_VOTES]
         # The epoch runs in segments of as many visits as the records have
         # room for updates (one visit makes at most one update per problem),
         # growing them in between: they stay about twice the updates made,
         # not the m per problem an epoch could make.
         p = np.int64(0)  # typed, not 0: see perceptron_core._jit
         while p < m:
-            want = min(m - p, MIN_SEGMENT)
-            if log[1].shape[1] - n_upd.max() < want:
-                log = grown_records(n_upd.max() + want, log)
-            q = min(m, p + log[1].shape[1] - n_upd.max())
+            q = m  # without the update list, the whole epoch at once
+            if keeps_list(log):
+                want = min(m - p, MIN_SEGMENT)
+                if log[1].shape[1] - n_upd.max() < want:
+                    log = grown_records(n_upd.max() + want, log)
+                q = min(m, p + log[1].shape[1] - n_upd.max())
             _epoch(X, Y, order, norms2, settings, model, log, e, (step, first_step, ahead, p, q))
             step += q - p
             p = q
@@ -303,12 +357,16 @@ def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, 
             rest = n_epochs - e - 1
             for c in range(K):
                 k = n_upd[c]
-                gained = rest * (votes[c, k] - votes_before[c])
-                votes[c, k] += gained
-                state[c, 0] += gained
-                if state[c, 0] > state[c, 1]:
-                    state[c, 1] = state[c, 0]
-                    state[c, 2] = k
+                gained = rest * (state[c, CURRENT_VOTES] - votes_before[c])
+                if keeps_list(log):
+                    votes[c, k] += gained
+                state[c, CURRENT_VOTES] += gained
+                if k > 0:
+                    state[c, TOTAL_VOTES] += gained
+                state[c, TALLY] += gained
+                if state[c, TALLY] > state[c, BEST_TALLY]:
+                    state[c, BEST_TALLY] = state[c, TALLY]
+                    state[c, LONGEST_K] = k
             break
     return log
 

@@ -1,4 +1,4 @@
-"""The compact record of one fit, and the four predictions it yields.
+"""The record of one fit, and the four predictions it yields.
 
 A run of the on-line loop stores, per binary problem, the sequence of updated
 examples and the vote of every hypothesis (see :mod:`perceptron_core.engine.kw_trainer`).
@@ -13,6 +13,10 @@ derives from it:
   along the update sequence (:func:`perceptron_core.engine.kw_trainer.voted_scores`).
 
 Nothing here retrains; switching prediction mode only reads the record.
+:class:`RunningAverage` keeps the averaged hypothesis without the update
+sequence, for a fit that keeps no list (the linear estimators take their
+longest survivor and averaged hypothesis from it and from a snapshot the
+trainer keeps, whether or not the list is kept).
 """
 
 from __future__ import annotations
@@ -129,6 +133,68 @@ class SupportStore:
 
     def as_float64(self) -> np.ndarray:
         return self.vectors.astype(np.float64, copy=False)
+
+
+class RunningAverage:
+    r"""The averaged hypotheses of ``K`` problems, kept in O(features) memory, no update list.
+
+    The averaged hypothesis is :math:`\sum_{k\ge1} c_k w_k / T` with ``T`` the
+    votes of hypotheses 1 on. Update ``i`` (on example ``x_i``, label ``y_i``)
+    is part of every hypothesis after it, so it counts with the votes those
+    got, ``T - V_i``, where ``V_i`` is the vote total when it was made:
+    :math:`\sum_k c_k w_k = \eta \sum_i y_i (T - V_i) x_i`. The trainer adds
+    ``V_i`` to a per-example clock (:func:`~perceptron_core.engine.kw_trainer.note_update`);
+    :meth:`fold` turns one call's clocks and update counts into the weighted
+    sum, an exact integer weight per example (``y (T n_j - clock_j)``), read
+    in row order. A later ``partial_fit`` call raises ``T``, which adds
+    ``(T' - T)`` times the plain sum of the earlier updates.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 0.0], [0.0, 2.0]])
+    >>> Y = np.array([[1, -1]])
+    >>> avg = RunningAverage(1, 2)
+    >>> # update on row 0 with 0 votes so far, then on row 1 with 3; 5 votes in all
+    >>> avg.fold(X, Y, np.array([[1, 1]]), np.array([[0, 3]]), np.array([5]))
+    >>> w, theta = avg.hypothesis(0, eta=1.0, C=1.0, theta_init=0.0)
+    >>> w.tolist(), theta   # (5 * x_0 - 2 * x_1) / 5 and -(5 - 2) / 5
+    ([1.0, -0.8], -0.6)
+    """
+
+    def __init__(self, n_problems: int, n_features: int):
+        self.weighted = np.zeros((n_problems, n_features))  # sum_i y_i (T - V_i) x_i
+        self.plain = np.zeros((n_problems, n_features))  # sum_i y_i x_i
+        self.weighted_signs = np.zeros(n_problems, dtype=np.int64)  # sum_i y_i (T - V_i)
+        self.plain_signs = np.zeros(n_problems, dtype=np.int64)  # sum_i y_i
+        self.total = np.zeros(n_problems, dtype=np.int64)  # T when last folded
+
+    def fold(self, X, Y, n_updates, clock, total) -> None:
+        """Add one call's updates: ``n_updates[c, j]`` updates on row ``j`` of ``X``,
+        ``clock[c, j]`` their summed vote totals, ``total[c]`` the votes after the call."""
+        add_rows = compiled_or_plain(weighted_row_sum)
+        for c in range(len(self.total)):
+            grown = int(total[c] - self.total[c])
+            if grown:
+                self.weighted[c] += grown * self.plain[c]
+                self.weighted_signs[c] += grown * self.plain_signs[c]
+            rows = np.flatnonzero(n_updates[c])
+            signs = Y[c, rows].astype(np.int64)
+            made = n_updates[c, rows].astype(np.int64)
+            weights = signs * (int(total[c]) * made - clock[c, rows])
+            plain = signs * made
+            add_rows(X, rows, weights.astype(np.float64), self.weighted[c])
+            add_rows(X, rows, plain.astype(np.float64), self.plain[c])
+            self.weighted_signs[c] += weights.sum()
+            self.plain_signs[c] += plain.sum()
+            self.total[c] = total[c]
+
+    def hypothesis(self, c: int, eta: float, C: float, theta_init: float):
+        """``(w, theta)`` of problem ``c``'s averaged hypothesis, or None without votes."""
+        if self.total[c] == 0:
+            return None
+        T = float(self.total[c])
+        return eta * self.weighted[c] / T, theta_init - eta * C * float(self.weighted_signs[c]) / T
 
 
 class HypothesisRecord:
