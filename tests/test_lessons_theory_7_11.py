@@ -1,0 +1,196 @@
+"""Lessons 7–11, the theory the lecturer asked for, against direct computation.
+
+Lesson 8: the Gram-matrix check (a kernel's Gram matrix is positive
+semi-definite, Cristianini & Shawe-Taylor 2000, chapter 3) and the
+one-vs-rest prediction (the class of the largest score, Khardon & Wachman
+2007, §2.7). Lesson 10: AdaBoost's ``ε_t`` and ``α_t`` (Cantador &
+Dorronsoro 2005, §3). Lesson 9: the setting where the perceptron makes fewer
+mistakes than Winnow. Every lesson's computation question: its right option
+is the live computation.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app_logic.datasource import make_dataset
+from lessons._bounds import (
+    gram_matrix,
+    one_vs_rest_label,
+    smallest_eigenvalue,
+)
+from perceptron_core.kernel import KernelPerceptron
+
+LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
+SEEDS = range(10)
+
+
+def _module(stem: str):
+    """The lesson file as a module, for its helpers (it renders nothing outside Streamlit)."""
+    spec = importlib.util.spec_from_file_location(f"theory_{stem}", LESSON_DIR / f"{stem}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(stem: str) -> AppTest:
+    at = AppTest.from_file(str(LESSON_DIR / f"{stem}.py"), default_timeout=300)
+    at.run()
+    _ok(at)
+    return at
+
+
+def _ok(at: AppTest) -> None:
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def _answers_right(at: AppTest, key: str, answer: int) -> None:
+    """Picking option ``answer`` of the question ``key`` says "Right."; the others do not."""
+    radio = at.radio(key=key)
+    options = list(radio.options)
+    assert len(set(options)) == len(options)  # no two options look alike
+    radio.set_value(options[answer]).run()
+    assert any(s.value.startswith("Right.") for s in at.success)
+    for wrong in (i for i in range(len(options)) if i != answer):
+        at.radio(key=key).set_value(options[wrong]).run()
+        assert any(e.value.startswith("Not quite.") for e in at.error)
+
+
+LESSON_8 = _module("08_kernels")
+
+
+def _loop_kernel(name, a, b, gamma=1.0, degree=2, coef0=1.0):
+    """One kernel value from its formula, written out."""
+    inner = float(sum(u * v for u, v in zip(a, b)))
+    squared = float(sum((u - v) ** 2 for u, v in zip(a, b)))
+    return {
+        "linear": inner,
+        "poly": (gamma * inner + coef0) ** degree,
+        "rbf": np.exp(-gamma * squared),
+        "tanh": np.tanh(gamma * inner - coef0),
+        "distance": np.sqrt(squared),
+    }[name]
+
+
+def _xor(seed):
+    request = LESSON_8.DataRequest("xor", (("n_samples", 200),), test_fraction=0.5, seed=seed)
+    return make_dataset(request)
+
+
+@pytest.mark.parametrize("name", ["linear", "poly", "rbf", "tanh", "distance"])
+def test_gram_matrix_and_its_smallest_eigenvalue_match_a_direct_loop(name):
+    X = _xor(3).X[:40]
+    K = gram_matrix(X, name, gamma=0.7, degree=3, coef0=1.0)
+    loop = np.array([[_loop_kernel(name, a, b, 0.7, 3, 1.0) for b in X] for a in X])
+    np.testing.assert_allclose(K, loop, rtol=1e-12, atol=1e-12)
+    # the smallest eigenvalue, by numpy's general (non-symmetric) solver on the loop matrix
+    assert smallest_eigenvalue(K) == pytest.approx(
+        float(np.min(np.linalg.eigvals(loop).real)), abs=1e-9
+    )
+
+
+def test_a_negative_eigenvalue_has_a_vector_with_a_negative_quadratic_form():
+    # c^T K c < 0 for the eigenvector c: no feature map can give that matrix
+    K = gram_matrix(_xor(0).X, "tanh", gamma=1.0, coef0=1.0)
+    values, vectors = np.linalg.eigh(K)
+    c = vectors[:, 0]
+    assert float(c @ K @ c) == pytest.approx(values[0]) and values[0] < -1
+
+
+@pytest.mark.parametrize("data_name", ["xor", "circles"])
+def test_lesson_8_kernels_pass_and_the_two_functions_fail_on_every_seed(data_name):
+    for seed in SEEDS:
+        request = LESSON_8.DataRequest(
+            data_name, (("n_samples", 200),), test_fraction=0.5, seed=seed
+        )
+        X = make_dataset(request).X
+        for gamma in LESSON_8.GAMMAS:
+            table = LESSON_8.gram_check(X, {"kernel": "rbf", "gamma": gamma, "degree": 2})
+            assert table["Gram matrix"].tolist() == ["positive semi-definite"] + [
+                "NOT positive semi-definite"
+            ] * len(LESSON_8.NOT_KERNELS)
+            assert all(float(v) < -1 for v in table["smallest eigenvalue"][1:])
+        for degree in LESSON_8.DEGREES:
+            table = LESSON_8.gram_check(X, {"kernel": "poly", "gamma": 1.0, "degree": degree})
+            assert table["Gram matrix"][0] == "positive semi-definite"
+        table = LESSON_8.gram_check(X, {"kernel": "linear", "gamma": 1.0, "degree": 2})
+        assert table["Gram matrix"][0] == "positive semi-definite"
+
+
+def test_lesson_8_page_shows_the_gram_check_of_its_training_points():
+    at = _run("08_kernels")
+    for seed in (0, 4):
+        at.number_input(key="l08_seed").set_value(seed).run()
+        _ok(at)
+        shown = next(d.value for d in at.dataframe if "smallest eigenvalue" in d.value.columns)
+        X = _xor(seed).X
+        for row, name in zip(range(3), ["rbf", "tanh", "distance"]):
+            loop = np.array([[_loop_kernel(name, a, b) for b in X] for a in X])
+            expected = float(np.min(np.linalg.eigvalsh(loop)))
+            if name == "rbf":  # rounding: only the sign is meaningful, and it is "≥ 0 or tiny"
+                assert abs(float(shown["smallest eigenvalue"][row])) < 1e-9
+            else:
+                assert shown["smallest eigenvalue"][row] == f"{expected:.3g}"
+
+
+def test_one_vs_rest_label_is_the_argmax_of_the_kernel_perceptrons_scores():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(90, 2))
+    y = np.digitize(X[:, 0], [-0.5, 0.5])  # three classes in bands
+    clf = KernelPerceptron(kernel="rbf", gamma=1.0, epochs=5, random_state=0).fit(X, y)
+    X_new = rng.normal(size=(50, 2))
+    scores = clf.decision_function(X_new)
+    assert scores.shape == (50, 3)
+    np.testing.assert_array_equal(one_vs_rest_label(scores, clf.classes_), clf.predict(X_new))
+    # written out: the class whose score no other class beats
+    for row, label in zip(scores, one_vs_rest_label(scores, clf.classes_)):
+        assert all(row[list(clf.classes_).index(label)] >= s for s in row)
+
+
+def test_lesson_8_one_digit_scores_are_the_ten_problems_and_follow_the_seed():
+    at = _run("08_kernels")
+    at.toggle(key="l08_ovr").set_value(True).run()
+    _ok(at)
+    scores, classes, predicted, label = LESSON_8.digit_scores(0)
+    assert predicted == classes[np.argmax(scores)] and len(scores) == 10
+    text = next(m.value for m in at.markdown if m.value.startswith("Largest score"))
+    assert f"class **{predicted}** (f = {scores.max():.3f})" in text
+    assert f"{int(np.sum(scores > 0))} of the 10 scores are positive" in text
+    shown = next(d.value for d in at.dataframe if "c = 0" in d.value.columns)
+    np.testing.assert_allclose(shown.iloc[0].to_numpy(float), scores)
+    other = LESSON_8.digit_scores(1)
+    assert not np.allclose(other[0], scores)
+
+
+def test_lesson_8_kernel_question_is_the_kernel_on_screen():
+    at = _run("08_kernels")
+    for seed, gamma in ((0, 1.0), (2, 100.0)):
+        at.number_input(key="l08_seed").set_value(seed).run()
+        at.select_slider(key="l08_gamma").set_value(gamma).run()
+        _ok(at)
+        x1, x2 = LESSON_8.kernel_question_points(_xor(seed).X)
+        right = _loop_kernel("rbf", x1, x2, gamma=gamma)
+        radio = at.radio(key="l08_kcheck")
+        assert radio.options[1] == f"{right:.4g}"
+        assert f"({x1[0]:.3f}, {x1[1]:.3f})" in radio.label
+        _answers_right(at, "l08_kcheck", 1)
+
+
+def test_lesson_8_kernel_question_options_differ_for_every_seed_and_width():
+    for data_name in ("xor", "circles"):
+        for seed in SEEDS:
+            request = LESSON_8.DataRequest(
+                data_name, (("n_samples", 200),), test_fraction=0.5, seed=seed
+            )
+            X = make_dataset(request).X
+            for gamma in LESSON_8.GAMMAS:
+                options, right = LESSON_8.kernel_value_options(X, gamma)
+                assert len(set(options)) == 3 and options[1] == f"{right:.4g}"
