@@ -12,6 +12,7 @@ is the live computation.
 from __future__ import annotations
 
 import importlib.util
+import math
 import sys
 from pathlib import Path
 
@@ -20,11 +21,15 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_logic.datasource import make_dataset
+from app_logic.learners import LEARNERS
 from lessons._bounds import (
+    adaboost_vote,
     gram_matrix,
     one_vs_rest_label,
     smallest_eigenvalue,
+    weighted_error,
 )
+from perceptron_core.boosting import AdaBoost, NRBoost
 from perceptron_core.kernel import KernelPerceptron
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
@@ -194,3 +199,67 @@ def test_lesson_8_kernel_question_options_differ_for_every_seed_and_width():
             for gamma in LESSON_8.GAMMAS:
                 options, right = LESSON_8.kernel_value_options(X, gamma)
                 assert len(set(options)) == 3 and options[1] == f"{right:.4g}"
+
+
+LESSON_10 = _module("10_parallel_perceptrons")
+
+
+def test_adaboost_vote_and_weighted_error_are_the_formulas():
+    for eps in (1e-10, 0.01, 0.12, 0.3, 0.5, 0.7):
+        assert float(adaboost_vote(eps)) == pytest.approx(0.5 * math.log((1 - eps) / eps))
+    assert float(adaboost_vote(0.5)) == 0.0 and float(adaboost_vote(0.7)) < 0
+    d = np.array([0.1, 0.2, 0.3, 0.4])
+    wrong = np.array([True, False, True, False])
+    assert weighted_error(d, wrong) == pytest.approx(0.1 + 0.3)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_lesson_10_rounds_are_the_boosters_eps_and_alpha_recomputed(seed):
+    data = make_dataset(LESSON_10.noisy_clouds(seed, 0.1))
+    rounds = LESSON_10.boosting_rounds(data, 3, seed)
+    y_pm = np.where(data.y > 0, 1.0, -1.0)
+    for name, booster in (("AdaBoost", AdaBoost), ("NR boosting", NRBoost)):
+        part = rounds[rounds["booster"] == name]
+        base = LEARNERS["parallel"].make({"n_perceptrons": 3}, LESSON_10.EPOCHS, seed)
+        base.set_params(record="none")
+        fit = booster(base, n_rounds=LESSON_10.ROUNDS, random_state=seed).fit(data.X, data.y)
+        kept = 0
+        for t in range(LESSON_10.ROUNDS):
+            eps_shown, alpha_shown = part["ε_t"].iloc[t], part["α_t"].iloc[t]
+            if not part["kept"].iloc[t]:
+                assert eps_shown >= 0.5 and np.isnan(alpha_shown)
+                continue
+            h = np.where(fit.estimators_[kept].predict(data.X) > 0, 1.0, -1.0)
+            eps = min(max(weighted_error(fit.distributions_[t], h != y_pm), 1e-10), 1 - 1e-10)
+            assert eps_shown == pytest.approx(eps, abs=1e-12)
+            assert alpha_shown == pytest.approx(0.5 * math.log((1 - eps) / eps))
+            if name == "AdaBoost" and t + 1 < LESSON_10.ROUNDS and part["kept"].iloc[t]:
+                # d_{t+1} ∝ d_t exp(-α_t y h_t): R = 1
+                nxt = fit.distributions_[t] * np.exp(-alpha_shown * y_pm * h)
+                np.testing.assert_allclose(fit.distributions_[t + 1], nxt / nxt.sum())
+            kept += 1
+
+
+def test_lesson_10_alpha_question_is_the_round_on_screen():
+    at = _run("10_parallel_perceptrons")
+    for seed in (0, 3):
+        at.number_input(key="l10_seed").set_value(seed).run()
+        _ok(at)
+        data = make_dataset(LESSON_10.noisy_clouds(seed, 0.1))
+        rounds = LESSON_10.boosting_rounds(data, 3, seed)
+        first = rounds[(rounds["booster"] == "AdaBoost") & rounds["kept"]].iloc[0]
+        eps = first["ε_t"]
+        radio = at.radio(key="l10_acheck")
+        assert f"ε_t = {eps:.4f}" in radio.label
+        assert radio.options[0] == f"{0.5 * math.log((1 - eps) / eps):.3f}"
+        _answers_right(at, "l10_acheck", 0)
+
+
+def test_lesson_10_p_delta_sentence_is_the_runs_history():
+    at = _run("10_parallel_perceptrons")
+    data = make_dataset(LESSON_10.noisy_clouds(0, 0.1))
+    pp = LEARNERS["parallel"].make({"n_perceptrons": 3}, LESSON_10.EPOCHS, 0).fit(data.X, data.y)
+    text = next(m.value for m in at.markdown if m.value.startswith("In this run"))
+    assert f"{int(pp.errors_per_epoch_[0])} committee mistakes in the first epoch" in text
+    assert f"{int(pp.errors_per_epoch_[-1])} in the last" in text
+    assert f"**{pp.gamma_:.3f}**" in text
