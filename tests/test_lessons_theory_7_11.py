@@ -263,3 +263,60 @@ def test_lesson_10_p_delta_sentence_is_the_runs_history():
     assert f"{int(pp.errors_per_epoch_[0])} committee mistakes in the first epoch" in text
     assert f"{int(pp.errors_per_epoch_[-1])} in the last" in text
     assert f"**{pp.gamma_:.3f}**" in text
+
+
+LESSON_9 = _module("09_winnow")
+
+
+def _mistakes_at(n, k, m, seed, side):
+    """Mean mistakes of one pass (Winnow, perceptron) at ``n``, as the lesson's chart counts
+    them, recomputed from the draws."""
+    from app_logic import studies_winnow
+
+    if side == "perceptron":
+        row = LESSON_9.perceptron_side(m, seed, n_list=(n,)).iloc[0]
+        return row["Winnow mistakes"], row["Perceptron mistakes"]
+    counts = {"Winnow": [], "Perceptron": []}
+    for r in range(studies_winnow.DRAWS):
+        X, y, *_ = studies_winnow.draw(n, k, m, seed, r)
+        for name, clf in studies_winnow.learners().items():
+            counts[name].append(clf.fit(X, y).n_updates_)
+    return np.mean(counts["Winnow"]), np.mean(counts["Perceptron"])
+
+
+def test_lesson_9_perceptron_side_draws_have_few_active_features_and_k_half_of_n():
+    table = LESSON_9.perceptron_side(2000, 0, n_list=(64, 256))
+    assert table["k = n/2"].tolist() == [32, 128]
+    # 2 ln 2 ≈ 1.39 active features per example, whatever n
+    assert np.allclose(table["active features per example"], 2 * np.log(2), atol=0.1)
+
+
+@pytest.mark.parametrize("m", LESSON_9.PASSES)
+def test_lesson_9_each_side_wins_its_setting_on_every_seed(m):
+    n = LESSON_9.N_COMPARED
+    for seed in SEEDS:
+        winnow, perceptron = _mistakes_at(n, None, m, seed, "perceptron")
+        assert perceptron < winnow, (seed, winnow, perceptron)
+        for k in LESSON_9.KS:
+            winnow, perceptron = _mistakes_at(n, k, m, seed, "winnow")
+            assert winnow < perceptron, (seed, k, winnow, perceptron)
+
+
+def test_lesson_9_sentence_and_bound_question_are_the_live_numbers():
+    at = _run("09_winnow")
+    n = LESSON_9.N_COMPARED
+    winnow, perceptron = _mistakes_at(n, 3, 2000, 0, "winnow")
+    text = next(m.value for m in at.markdown if m.value.startswith("At n ="))
+    assert f"Winnow **{winnow:.1f}**" in text and f"perceptron **{perceptron:.1f}**" in text
+    assert text.endswith("fewer for **Winnow**.")
+    radio = at.radio(key="l09_bcheck")
+    assert radio.options[0] == f"{2 + 3 * 3 * (1 + math.log2(n)):.1f}"  # = 83.0
+    _answers_right(at, "l09_bcheck", 0)
+    at.select_slider(key="l09_k").set_value(8).run()
+    assert at.radio(key="l09_bcheck").options[0] == f"{2 + 3 * 8 * (1 + math.log2(n)):.1f}"
+    at.radio(key="l09_side").set_value(at.radio(key="l09_side").options[1]).run()
+    _ok(at)
+    winnow, perceptron = _mistakes_at(n, None, 2000, 0, "perceptron")
+    text = next(m.value for m in at.markdown if m.value.startswith("At n ="))
+    assert f"Winnow **{winnow:.1f}**" in text and f"perceptron **{perceptron:.1f}**" in text
+    assert text.endswith("fewer for **the perceptron**.")
