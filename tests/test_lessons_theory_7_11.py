@@ -320,3 +320,61 @@ def test_lesson_9_sentence_and_bound_question_are_the_live_numbers():
     text = next(m.value for m in at.markdown if m.value.startswith("At n ="))
     assert f"Winnow **{winnow:.1f}**" in text and f"perceptron **{perceptron:.1f}**" in text
     assert text.endswith("fewer for **the perceptron**.")
+
+
+LESSON_7 = _module("07_soft_margins")
+
+
+def test_lesson_7_push_question_is_the_kw_rules_push():
+    from perceptron_core.rules import kw
+    from perceptron_core.vectors import squared_norms
+
+    decide = getattr(kw.decide, "py_func", kw.decide)
+    at = _run("07_soft_margins")
+    for seed, lam in ((1, 1.0), (4, 0.25)):
+        at.number_input(key="l07_seed").set_value(seed).run()
+        at.select_slider(key="l07_lam").set_value(lam).run()
+        _ok(at)
+        data = make_dataset(LESSON_7.noisy_line(seed, LESSON_7.NOISE))
+        j = int(np.flatnonzero(data.flipped)[0])
+        norms2 = getattr(squared_norms, "py_func", squared_norms)(data.X)
+        # the KW rule's own push for point j once it has updated (a_j = 1)
+        *_, push = decide(0.0, float(data.y[j]), 1, 0.0, 0.0, lam, norms2, j, 10**9)
+        radio = at.radio(key="l07_pcheck")
+        assert radio.options[1] == f"{push:+.3f}"
+        assert f"({data.X[j][0]:.3f}, {data.X[j][1]:.3f})" in radio.label
+        _answers_right(at, "l07_pcheck", 1)
+
+
+def test_lesson_7_push_options_differ_on_every_seed():
+    for seed in range(30):
+        data = make_dataset(LESSON_7.noisy_line(seed, LESSON_7.NOISE))
+        x, y = data.X[data.flipped][0], int(data.y[data.flipped][0])
+        for lam in LESSON_7.LAMS[1:]:
+            assert len(set(LESSON_7.push_options(x, y, lam))) == 3, (seed, lam)
+
+
+LESSON_11 = _module("11_choosing_parameters")
+
+
+def test_lesson_11_half_width_question_is_the_t_interval_of_the_chart():
+    from app_logic.studies_honest import estimates
+    from perceptron_core.experiments import t_interval
+
+    at = _run("11_choosing_parameters")
+    est = estimates(0.2, 10, 0)
+    folds = np.asarray(est["cv_folds"])
+    mean, half = t_interval(folds)
+    # written out: t_{9, 0.975} = 2.262 times sqrt(Σ(y - ȳ)² / (k (k - 1)))
+    direct = 2.2621571627 * math.sqrt(((folds - folds.mean()) ** 2).sum() / (10 * 9))
+    assert half == pytest.approx(direct, rel=1e-9)
+    radio = at.radio(key="l11_tcheck")
+    assert radio.options[1] == f"{half:.2%}"
+    assert f"mean {mean:.2%}" in radio.label and "t_{9, 0.975} = 2.262" in radio.label
+    _answers_right(at, "l11_tcheck", 1)
+
+
+def test_lesson_11_half_width_options_differ_for_every_fold_count():
+    for k in LESSON_11.FOLDS:
+        for sd in (0.02, 0.05, 0.1):
+            assert len(set(LESSON_11.half_width_options(sd, k))) == 3
