@@ -241,13 +241,13 @@ Vert_2^2 = a$, so the numerators are
 """
 )
 st.latex(
-    r"	ext{Winnow: } 2\ln n \cdot k^2 \qquad	ext{perceptron: } k \cdot a"
+    r"\text{Winnow: } 2\ln n \cdot k^2 \qquad\text{perceptron: } k \cdot a"
 )
 st.markdown(
     r"""
 With few relevant features ($k$ small) and many active ones ($a$ grows with
 $n$), Winnow's is the smaller; with many relevant features and few active
-ones ($k = n/2$, $a pprox 1.4$) the perceptron's is. Pick **the
+ones ($k = n/2$, $a \approx 1.4$) the perceptron's is. Pick **the
 perceptron's side** under **Setting** to see the second case: the chart
 then counts the mistakes with $k = n/2$, each feature on with chance
 $1 - 2^{-1/k}$ (so half the labels are still positive), and the sentence
