@@ -3,10 +3,13 @@
 The figure trains the kernel perceptron on XOR or two circles with a linear,
 polynomial or Gaussian kernel; the support points (``a_j > 0``) are ringed.
 Beside it: support points, sparsity, updates and the test accuracy at the
-current step. The research box runs polynomial kernels of growing degree
-on handwritten digits, with the last, voted and averaged predictors, next
-to an SVM. Session keys start
-with ``l08_``.
+current step. Under it: the smallest eigenvalue of the Gram matrix of the
+figure's training points, for the figure's kernel and for two functions that
+are not kernels, and a question that asks for a kernel value. The research
+box runs polynomial kernels of growing degree on handwritten digits, with
+the last, voted and averaged predictors, next to an SVM; after it, how the
+ten one-vs-rest scores give one prediction (one test digit's scores on
+demand). Session keys start with ``l08_``.
 """
 
 from __future__ import annotations

@@ -4,8 +4,10 @@ The data are boolean and labelled by a disjunction of ``k`` of their ``n``
 features; everything else is irrelevant. The figure counts the mistakes of
 one on-line pass of Winnow and of the perceptron as ``n`` grows (computed
 live, averaged over a few draws), next to Winnow's bound; a second chart
-shows the weights each learner ends with. The research box tabulates the
-same runs. Session keys start with ``l09_``.
+shows the weights each learner ends with. A second setting (k = n/2, about
+1.4 active features per example) shows the perceptron's side, computed only
+when picked. A question asks for Winnow's bound. The research box tabulates
+the same runs. Session keys start with ``l09_``.
 """
 
 from __future__ import annotations
