@@ -378,3 +378,50 @@ def test_lesson_11_half_width_options_differ_for_every_fold_count():
     for k in LESSON_11.FOLDS:
         for sd in (0.02, 0.05, 0.1):
             assert len(set(LESSON_11.half_width_options(sd, k))) == 3
+
+
+# The sentences lessons 8-10 write about their live numbers, on every seed of SEEDS.
+
+
+def test_lesson_8_try_this_linear_kernel_on_xor_is_a_coin_toss_with_most_points_support():
+    for seed in SEEDS:
+        data = _xor(seed)
+        clf = KernelPerceptron(kernel="linear", epochs=LESSON_8.EPOCHS, random_state=seed)
+        clf.fit(data.X, data.y)
+        # "most points become support points and the test accuracy is near a coin toss"
+        assert len(clf.support_) > len(data.X) / 2, seed
+        assert 0.35 <= clf.score(data.X_test, data.y_test) <= 0.65, seed
+
+
+@pytest.mark.slow  # 1,050 passes: about 45 s
+def test_lesson_9_winnow_stays_under_its_bound_on_every_draw():
+    from app_logic import studies_winnow
+
+    # the dotted curve is a worst-case bound: no single pass may cross it
+    for seed in SEEDS:
+        for k in LESSON_9.KS:
+            for n in studies_winnow.NS:
+                bound = 2 + 3 * k * (1 + math.log2(n))
+                for r in range(studies_winnow.DRAWS):
+                    X, y, *_ = studies_winnow.draw(n, k, 2000, seed, r)
+                    mistakes = studies_winnow.learners()["Winnow"].fit(X, y).n_updates_
+                    assert mistakes <= bound, (seed, k, n, r, mistakes, bound)
+
+
+def _flags(seed, noise, H=3):
+    """Lesson 10's figure at the end: (noisy flags, flag precision)."""
+    from perceptron_core.metrics import flag_precision_recall
+
+    data = make_dataset(LESSON_10.noisy_clouds(seed, noise))
+    pp = LEARNERS["parallel"].make({"n_perceptrons": H}, LESSON_10.EPOCHS, seed)
+    categories = pp.fit(data.X, data.y).categorize(data.X, data.y)
+    precision, _ = flag_precision_recall(categories, data.flipped)
+    return int(np.sum(categories == "noisy")), precision
+
+
+def test_lesson_10_try_this_flags_follow_the_noise_on_every_seed():
+    for seed in SEEDS:
+        # try this 2: at 0 % flipped "the committee raises none or almost none" (≤ 5 of 100)
+        assert _flags(seed, 0.0)[0] <= 5, seed
+        # try this 1: from 10 % to 30 % flipped "precision drops"
+        assert _flags(seed, 0.3)[1] < _flags(seed, 0.1)[1], seed
