@@ -226,20 +226,14 @@ st.markdown(
     r"""
 The course notes (section 2.1) compare the two families by their mistake
 bounds. For the multiplicative family (Winnow) the bound is
-$2 \ln n\,\lVert u
-Vert_1^2 \max_i \lVert x^{(i)}
-Vert_\infty^2 / \min_i (u
+$2 \ln n\,\lVert u\rVert_1^2 \max_i \lVert x^{(i)}\rVert_\infty^2 / \min_i (u
 \cdot x^{(i)})^2$, the better one when the concept has few relevant
 features; for the additive family (the perceptron) it is $\lVert
-u
-Vert_2^2 \max_i \lVert x^{(i)}
-Vert_2^2 / \min_i (u \cdot x^{(i)})^2$,
+u\rVert_2^2 \max_i \lVert x^{(i)}\rVert_2^2 / \min_i (u \cdot x^{(i)})^2$,
 which "has an advantage when there are few active features per example"
 (their words). For a disjunction of $k$ features, $u$ has $k$ ones and a
-boolean $x$ with $a$ active features has $\lVert x
-Vert_\infty = 1$ and
-$\lVert x
-Vert_2^2 = a$, so the numerators are
+boolean $x$ with $a$ active features has $\lVert x\rVert_\infty = 1$ and
+$\lVert x\rVert_2^2 = a$, so the numerators are
 """
 )
 st.latex(
