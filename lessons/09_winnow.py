@@ -233,7 +233,8 @@ u\rVert_2^2 \max_i \lVert x^{(i)}\rVert_2^2 / \min_i (u \cdot x^{(i)})^2$,
 which "has an advantage when there are few active features per example"
 (their words). For a disjunction of $k$ features, $u$ has $k$ ones and a
 boolean $x$ with $a$ active features has $\lVert x\rVert_\infty = 1$ and
-$\lVert x\rVert_2^2 = a$, so the numerators are
+$\lVert x\rVert_2^2 = a$, so the numerators are (the denominators are the
+same)
 """
 )
 st.latex(
@@ -242,8 +243,9 @@ st.latex(
 st.markdown(
     r"""
 With few relevant features ($k$ small) and many active ones ($a$ grows with
-$n$), Winnow's is the smaller; with many relevant features and few active
-ones ($k = n/2$, $a \approx 1.4$) the perceptron's is. Pick **the
+$n$), Winnow's is the smaller once $n$ is large; with many relevant features
+and few active ones ($k = n/2$, $a \approx 1.4$) the perceptron's is, for
+every $n$. Pick **the
 perceptron's side** under **Setting** to see the second case: the chart
 then counts the mistakes with $k = n/2$, each feature on with chance
 $1 - 2^{-1/k}$ (so half the labels are still positive), and the sentence
