@@ -82,12 +82,25 @@ def last_pass(run, data) -> list[Panel]:
                 Value("…forced by flipped points", per_pass(updating & data.flipped[tl.index]),
                       per="step", format=","),
                 Value("rescued by the λ push", per_pass(kinds == RESCUED), per="step", format=","),
-                Value("blocked by the α-bound", per_pass(kinds == BLOCKED), per="step", format=","),
+                Value("blocked by the α-bound", per_pass(kinds == BLOCKED), per="step",
+                      format=","),
                 Value("test accuracy of this line", line_accuracies(run, data.X_test, data.y_test),
                       format=".1%"),
             ],
         )
     ]  # fmt: skip
+
+
+def push_options(x: np.ndarray, y: int, lam: float) -> list[str]:
+    """The computation question's options for the KW push λ y ‖x‖² of one point: the right one
+    second, −λ y ‖x‖² (the wrong way) third, and first λ y ‖x‖ (not squared), or, when that
+    shows the same three decimals (‖x‖ near 1), λ y (|x₁| + |x₂|)."""
+    squared = float(np.sum(x**2))
+    right, away = f"{lam * y * squared:+.3f}", f"{-lam * y * squared:+.3f}"
+    unsquared = f"{lam * y * np.sqrt(squared):+.3f}"
+    if unsquared in (right, away):
+        unsquared = f"{lam * y * float(np.sum(np.abs(x))):+.3f}"
+    return [unsquared, right, away]
 
 
 def listed(values) -> str:
@@ -227,6 +240,24 @@ check_question(
     hints={
         0: "[a > 0] is 0 or 1: does it grow after the first update?",
         2: "Look at where a_j enters each formula.",
+    },
+)
+
+data = get_dataset(request)
+lam_q = strength if form != "alpha" and strength > 0 else 1.0
+x_q, y_q = data.X[data.flipped][0], int(data.y[data.flipped][0])
+check_question(
+    f"{PREFIX}p",
+    f"A push by hand: the first flipped training point (a × in the figure) is x = "
+    f"({x_q[0]:.3f}, {x_q[1]:.3f}) with the label y = {y_q:+d}. Once it has caused an update, "
+    f"what does the KW λ-trick at λ = {lam_q:g} add to its score s_j?",
+    push_options(x_q, y_q, lam_q),
+    answer=1,
+    why=f"λ y ‖x‖² = {lam_q:g} · ({y_q:+d}) · {float(np.sum(x_q**2)):.4f} = "
+    f"{lam_q * y_q * float(np.sum(x_q**2)):+.3f}: towards the side of its (flipped) label.",
+    hints={
+        0: "The indicator form pushes by λ times the squared Euclidean norm ‖x‖² = x₁² + x₂².",
+        2: "The push moves the score towards the point's own label y, so it has y's sign.",
     },
 )
 

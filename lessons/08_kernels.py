@@ -3,15 +3,19 @@
 The figure trains the kernel perceptron on XOR or two circles with a linear,
 polynomial or Gaussian kernel; the support points (``a_j > 0``) are ringed.
 Beside it: support points, sparsity, updates and the test accuracy at the
-current step. The research box runs polynomial kernels of growing degree
-on handwritten digits, with the last, voted and averaged predictors, next
-to an SVM. Session keys start
-with ``l08_``.
+current step. Under it: the smallest eigenvalue of the Gram matrix of the
+figure's training points, for the figure's kernel and for two functions that
+are not kernels, and a question that asks for a kernel value. The research
+box runs polynomial kernels of growing degree on handwritten digits, with
+the last, voted and averaged predictors, next to an SVM; after it, how the
+ten one-vs-rest scores give one prediction (one test digit's scores on
+demand). Session keys start with ``l08_``.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from app_logic.datasource import DataRequest
@@ -20,8 +24,10 @@ from app_logic.studies_variants import DIGITS_EPOCHS, DIGITS_TRAIN
 from app_logic.style import Show
 from app_logic.timeline import UPDATE_KINDS
 from lessons._basics import at_end, seed_control
+from lessons._bounds import gram_matrix, one_vs_rest_label, smallest_eigenvalue
 from lessons._charts import one_decimal
-from perceptron_core.kernel import _dual_epoch
+from perceptron_core.datasets import load
+from perceptron_core.kernel import KernelPerceptron, _dual_epoch
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 from ui.studies import lesson_study
 
@@ -31,6 +37,78 @@ KERNELS = {"Gaussian (rbf)": "rbf", "Polynomial": "poly", "Linear": "linear"}
 GAMMAS = (0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 DEGREES = (1, 2, 3, 4, 6)
 EPOCHS = 20
+#: Two functions of two points that are not kernels, for the Gram-matrix check.
+NOT_KERNELS = {
+    "tanh(⟨x, x'⟩ − 1)": ("tanh", {"gamma": 1.0, "coef0": 1.0}),
+    "‖x − x'‖ (a distance)": ("distance", {}),
+}
+#: Relative size below which a negative eigenvalue is rounding: |λ| < 1e-9 · the largest.
+ROUNDING = 1e-9
+
+
+def gram_check(X: np.ndarray, values: dict) -> pd.DataFrame:
+    """The smallest eigenvalue of the Gram matrix of ``X`` for the lesson's kernel and two
+    functions that are not kernels, with the verdict.
+
+    ``values`` are the lesson's kernel settings (``kernel``, ``gamma``,
+    ``degree``; the polynomial kernel's constant is 1).
+    """
+    name = {
+        "rbf": f"Gaussian, γ = {values['gamma']:g}",
+        "poly": f"polynomial, d = {values['degree']}",
+        "linear": "linear ⟨x, x'⟩",
+    }[values["kernel"]]
+    settings = {"gamma": values["gamma"], "degree": values["degree"]}
+    shown = {name: (values["kernel"], settings), **NOT_KERNELS}
+    rows = []
+    for name, (kernel, params) in shown.items():
+        K = gram_matrix(X, kernel, **params)
+        smallest = smallest_eigenvalue(K)
+        largest = float(np.linalg.eigvalsh(K)[-1])
+        psd = smallest >= -ROUNDING * abs(largest)
+        rows.append({
+            "function k(x, x')": name,
+            "smallest eigenvalue": f"{smallest:.3g}",
+            "largest eigenvalue": f"{largest:.3g}",
+            "Gram matrix": "positive semi-definite" if psd else "NOT positive semi-definite",
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def digit_scores(seed: int, degree: int = 2):
+    """One-vs-rest on the digits, one test digit: its ten class scores, the prediction, its label.
+
+    The research box's split and kernel (first ``DIGITS_TRAIN`` rows of a
+    permutation seeded by ``seed`` train; ``(<x,x'>/16 + 1)^d`` on pixels in
+    [0, 1]); the digit is the first test row.
+    """
+    X, y, _ = load("digits")
+    X = X / 16.0
+    order = np.random.default_rng(seed).permutation(len(y))
+    train, first_test = order[:DIGITS_TRAIN], order[DIGITS_TRAIN]
+    clf = KernelPerceptron(
+        kernel="poly", gamma=1 / 16, coef0=1.0, degree=degree, epochs=DIGITS_EPOCHS,
+        random_state=seed,
+    ).fit(X[train], y[train])  # fmt: skip
+    scores = clf.decision_function(X[[first_test]])
+    return scores[0], clf.classes_, one_vs_rest_label(scores, clf.classes_)[0], y[first_test]
+
+
+def kernel_question_points(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The computation question's two points: the first training point and its nearest
+    other training point (near, so the Gaussian kernel is not 0 to four digits)."""
+    distances = np.sum((X[1:] - X[0]) ** 2, axis=1)
+    return X[0], X[1 + int(np.argmin(distances))]
+
+
+def kernel_value_options(X: np.ndarray, gamma: float) -> tuple[list[str], float]:
+    """The options for k_rbf(x₁, x₂) of :func:`kernel_question_points` (the right one second:
+    ``exp(-γ d²)``; the others ``exp(-γ d)`` and ``exp(-d²/2γ)``) and the right value."""
+    x1, x2 = kernel_question_points(X)
+    squared = float(np.sum((x1 - x2) ** 2))
+    right = float(np.exp(-gamma * squared))
+    wrong = (float(np.exp(-gamma * np.sqrt(squared))), float(np.exp(-squared / (2 * gamma))))
+    return [f"{wrong[0]:.4g}", f"{right:.4g}", f"{wrong[1]:.4g}"], right
 
 
 def support_numbers(run, data) -> list[Panel]:
@@ -140,7 +218,7 @@ with cols[2]:
         st.caption("The linear kernel has no setting: k(x, x') = ⟨x, x'⟩.")
 with cols[3]:
     seed = seed_control(PREFIX)
-stage(
+data, _ = stage(
     PREFIX,
     DataRequest(data_name, (("n_samples", 200),), test_fraction=0.5, seed=seed),
     "kernel",
@@ -181,6 +259,62 @@ check_question(
     },
 )
 
+st.subheader("What makes a kernel a kernel", anchor="what-makes-a-kernel")
+st.markdown(
+    r"""
+Not every function of two points is an inner product of feature vectors.
+For any points $x_1, \dots, x_m$, the **Gram matrix** $K_{ij} = k(x_i, x_j)$
+of a kernel is the matrix of inner products $\langle\varphi(x_i),
+\varphi(x_j)\rangle$, so it is symmetric and **positive semi-definite**:
+"""
+)
+st.latex(
+    r"\begin{gathered}c^\top K c = \Big\lVert \sum_i c_i\,\varphi(x_i)\Big\rVert^2 \ge 0"
+    r"\ \text{ for every } c \in \mathbb{R}^m\\ \iff"
+    r"\ \text{every eigenvalue of } K \text{ is} \ge 0\end{gathered}"
+)
+st.markdown(
+    r"""
+Mercer's condition turns this around: a symmetric $k$ whose Gram matrices
+are all positive semi-definite *is* an inner product in some feature space
+(Cristianini & Shawe-Taylor 2000, chapter 3). One set of points with a
+negative eigenvalue is enough to show a function is not a kernel. Below, the
+Gram matrix of the figure's training points for the kernel you picked, and
+for two functions that fail: $\tanh(\langle x, x'\rangle - 1)$ (the
+"sigmoid kernel" with these parameters) and the distance $\lVert x -
+x'\rVert$, whose matrix has zeros on the diagonal, so its eigenvalues add up
+to 0 and one of them must be negative. Computed live with numpy
+(`numpy.linalg.eigvalsh`); a negative eigenvalue smaller in size than
+$10^{-9}$ times the largest counts as rounding.
+"""
+)
+if data is not None:
+    st.dataframe(gram_check(data.X, values), hide_index=True)
+    st.caption(
+        f"The Gram matrices of the figure's {len(data.X)} training points ({data_name}, seed "
+        f"{seed}); the first row is the kernel the figure uses, with its setting."
+    )
+    gamma_q = values["gamma"] if kernel == "rbf" else 1.0
+    options, _ = kernel_value_options(data.X, gamma_q)
+    x1, x2 = kernel_question_points(data.X)
+    check_question(
+        f"{PREFIX}k",
+        f"A kernel value by hand: the first training point is x₁ = ({x1[0]:.3f}, "
+        f"{x1[1]:.3f}) and its nearest neighbour among the training points x₂ = "
+        f"({x2[0]:.3f}, {x2[1]:.3f}). What is the Gaussian kernel "
+        f"k(x₁, x₂) = exp(−γ‖x₁ − x₂‖²) at γ = {gamma_q:g}?",
+        options,
+        answer=1,
+        why="‖x₁ − x₂‖² is the sum of the squared coordinate differences, "
+        f"{np.sum((x1 - x2) ** 2):.4f}; times γ = {gamma_q:g}, negated and exponentiated: "
+        f"{options[1]}.",
+        hints={
+            0: "That is exp(−γ‖x₁ − x₂‖): the distance is squared in the Gaussian kernel.",
+            2: "That is exp(−‖x₁ − x₂‖²/2γ), γ taken for σ²: here γ multiplies the squared "
+            "distance.",
+        },
+    )
+
 research(
     r"""
 The voted perceptron of Freund & Schapire (1999) needs only inner
@@ -200,6 +334,46 @@ scikit-learn's small 8×8 digits, live (test accuracy in %):
     "points with a_j > 0 for some class (perceptron_core.kernel.KernelPerceptron). SVM: "
     "scikit-learn's SVC(C = 10) with the same kernel.",
 )
+
+st.subheader("Several classes: one-vs-rest", anchor="one-vs-rest")
+st.markdown(
+    r"""
+The digits have ten classes and a perceptron separates two. The table above
+trains one kernel perceptron per class $c$, "$c$ against the rest" (the
+examples of $c$ positive, all others negative), all ten in the same pass, and
+predicts the class whose score is largest (Khardon & Wachman 2007, §2.7):
+"""
+)
+st.latex(
+    r"\hat y(x) = \operatorname*{arg\,max}_{c}\ f_c(x),\qquad "
+    r"f_c(x) = \sum_j \eta\,a_{c,j}\,y_{c,j}\,k(x_j, x) - \theta_c"
+)
+st.markdown(
+    r"""
+with $y_{c,j} = +1$ if $x_j$ is a $c$ and $-1$ otherwise, and $a_{c,j}$ the
+updates of problem $c$ on $x_j$. The scores are compared *before* the sign:
+the prediction is a class even when every $f_c$ is negative, or when several
+are positive. On a tie the smaller class label wins (`numpy.argmax`, as
+`perceptron_core` predicts).
+"""
+)
+if st.toggle("Show one test digit's ten scores (trains degree 2, under a second)",
+             key=f"{PREFIX}ovr"):  # fmt: skip
+    scores, classes, predicted, label = digit_scores(seed)
+    st.dataframe(
+        pd.DataFrame([scores], columns=[f"c = {c}" for c in classes], index=["f_c(x)"]),
+        hide_index=False,
+    )
+    st.markdown(
+        f"Largest score: class **{predicted}** (f = {scores.max():.3f}); "
+        f"{int(np.sum(scores > 0))} of the {len(classes)} scores are positive; the digit "
+        f"is a **{label}**."
+    )
+    st.caption(
+        f"Computed live: the research box's split (seed {seed}), kernel (⟨x,x'⟩/16 + 1)², "
+        f"{DIGITS_EPOCHS} epochs, η = 0.1 (perceptron_core.kernel.KernelPerceptron."
+        "decision_function); the first test digit."
+    )
 
 show_code(
     _dual_epoch,

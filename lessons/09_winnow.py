@@ -4,8 +4,10 @@ The data are boolean and labelled by a disjunction of ``k`` of their ``n``
 features; everything else is irrelevant. The figure counts the mistakes of
 one on-line pass of Winnow and of the perceptron as ``n`` grows (computed
 live, averaged over a few draws), next to Winnow's bound; a second chart
-shows the weights each learner ends with. The research box tabulates the
-same runs. Session keys start with ``l09_``.
+shows the weights each learner ends with. A second setting (k = n/2, about
+1.4 active features per example) shows the perceptron's side, computed only
+when picked. A question asks for Winnow's bound. The research box tabulates
+the same runs. Session keys start with ``l09_``.
 """
 
 from __future__ import annotations
@@ -15,10 +17,13 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from app_logic.memory import SERVER
 from app_logic.studies_winnow import DRAWS, N_TEST, NS, learners
 from app_logic.style import BLUE, GREY, ORANGE, VERMILLION
 from lessons._basics import seed_control
 from lessons._charts import one_decimal, small_chart
+from perceptron_core import make_k_of_n_disjunction
+from perceptron_core.experiments import derive_seed
 from perceptron_core.rules import winnow
 from ui.lesson import CHART_CONFIG, check_question, lesson_header, research, show_code, try_this
 from ui.studies import lesson_study
@@ -26,6 +31,53 @@ from ui.studies import lesson_study
 PREFIX = "l09_"
 KS = (1, 2, 3, 5, 8)
 PASSES = (500, 1000, 2000, 4000)
+#: The two settings: k from the slider (few relevant features, Winnow's side), or half of the
+#: n features relevant, which leaves about 2 ln 2 ≈ 1.4 active features per example.
+SIDES = {
+    "Few relevant features (Winnow's side)": "winnow",
+    "Few active features per example (the perceptron's side)": "perceptron",
+}
+N_COMPARED = 256  # the n of the sentence under the chart and of the bound question
+
+
+def perceptron_side(m: int, seed: int, n_list=NS) -> pd.DataFrame:
+    """Mistakes in one pass over ``m`` examples for every n, with ``k = n/2`` relevant features.
+
+    Each feature is on with chance ``1 - 2^(-1/k)`` (half the labels
+    positive), so an example has about ``2 ln 2 ≈ 1.4`` active features
+    whatever ``n``; the mean over :data:`DRAWS` draws, as in the other
+    setting (:func:`app_logic.studies_winnow.mistakes_vs_n`).
+    """
+    rows = []
+    for n in n_list:
+        runs = {name: [] for name in learners()}
+        active = []
+        for r in range(DRAWS):
+            X, y = make_k_of_n_disjunction(
+                n, n // 2, m + N_TEST, random_state=derive_seed(seed, "kofn-dense", n, r)
+            )
+            active.append(X[:m].sum(axis=1).mean())
+            for name, clf in learners().items():
+                clf.fit(X[:m], y[:m])
+                runs[name].append((clf.n_updates_, clf.score(X[m:], y[m:])))
+        row = {"n features": n, "k = n/2": n // 2,
+               "active features per example": round(float(np.mean(active)), 2)}  # fmt: skip
+        for name, values in runs.items():
+            mistakes, accuracy = np.mean(values, axis=0)
+            row[f"{name} mistakes"] = round(float(mistakes), 1)
+            row[f"{name} test accuracy"] = f"{accuracy:.1%}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def bound_options(k: int, n: int) -> list[str]:
+    """The computation question's options for Winnow's bound at ``k``, ``n`` (the right one
+    first: ``2 + 3k(1 + log₂ n)``; then ``3k log₂ n`` and ``2 + 3k(1 + ln n)``)."""
+    return [
+        f"{2 + 3 * k * (1 + np.log2(n)):.1f}",
+        f"{3 * k * np.log2(n):.1f}",
+        f"{2 + 3 * k * (1 + np.log(n)):.1f}",
+    ]
 
 
 def mistakes_figure(table: pd.DataFrame) -> go.Figure:
@@ -36,10 +88,12 @@ def mistakes_figure(table: pd.DataFrame) -> go.Figure:
             x=table["n features"], y=table[f"{name} mistakes"], name=name,
             mode="lines+markers", line={"color": color, "width": 3},
         )  # fmt: skip
-    fig.add_scatter(
-        x=table["n features"], y=table["Winnow bound"], name="Winnow's bound 2 + 3k(1 + log₂n)",
-        mode="lines", line={"color": ORANGE, "dash": "dot"},
-    )  # fmt: skip
+    if "Winnow bound" in table:  # the perceptron's side: k = n/2 puts the bound off the chart
+        fig.add_scatter(
+            x=table["n features"], y=table["Winnow bound"],
+            name="Winnow's bound 2 + 3k(1 + log₂n)", mode="lines",
+            line={"color": ORANGE, "dash": "dot"},
+        )  # fmt: skip
     return small_chart(
         fig,
         420,
@@ -88,7 +142,8 @@ the weights of the active features:
 )
 st.latex(
     r"\begin{gathered}\text{perceptron: } w \leftarrow w + \eta\,y\,x \\"
-    r"\text{Winnow: } w_i \leftarrow w_i \cdot 2^{\,y} \ \text{ for every } i \text{ with } x_i = 1"
+    r"\text{Winnow: } w_i \leftarrow w_i \cdot 2^{\,y} \ "
+    r"\text{ for every } i \text{ with } x_i = 1"
     r"\end{gathered}"
 )
 st.markdown(
@@ -114,16 +169,19 @@ positive), and each learner makes one on-line pass in the same order,
 predicting each example before learning from it. The curves are the
 mistakes of that pass, the mean over three draws; the dotted curve is
 Winnow's bound (a pass over $m$ examples can make at most $m$ mistakes,
-which is why the perceptron's curve bends at large $n$). The second chart shows the weights after the pass, divided by the
-threshold: a feature at 1 or more fires a positive on its own.
+which is why the perceptron's curve bends at large $n$). The second chart
+shows the weights after the pass, divided by the threshold: a feature at 1
+or more fires a positive on its own.
 """
 )
 
+side = SIDES[st.radio("Setting", list(SIDES), key=f"{PREFIX}side", horizontal=True)]
 cols = st.columns(3)
 with cols[0]:
     k = st.select_slider(
         "Relevant features k", options=KS, value=3, key=f"{PREFIX}k",
-        help="How many features the disjunction uses.",
+        help="How many features the disjunction uses (Winnow's side; on the perceptron's "
+        "side k = n/2).", disabled=side == "perceptron",
     )  # fmt: skip
 with cols[1]:
     m = st.select_slider(
@@ -132,18 +190,68 @@ with cols[1]:
     )  # fmt: skip
 with cols[2]:
     seed = seed_control(PREFIX)
-table = lesson_study("l09_mistakes", k=k, m=m, seed=seed)  # prepared by perceptron-lab warm
+if side == "winnow":
+    table = lesson_study("l09_mistakes", k=k, m=m, seed=seed)  # prepared by perceptron-lab warm
+else:  # about 1.5 s, only when asked for; kept for every visitor
+    with st.spinner("One pass of each learner, 7 values of n, 3 draws each …"):
+        table = SERVER.cached("l09 perceptron side", (m, seed), lambda: perceptron_side(m, seed))
 st.plotly_chart(
     mistakes_figure(table), width="stretch", config=CHART_CONFIG, key=f"{PREFIX}mistakes"
 )
-n_shown = st.select_slider(
-    "Weights after the pass for n =", options=NS, value=256, key=f"{PREFIX}n",
-)  # fmt: skip
-st.plotly_chart(
-    weights_figure(lesson_study("l09_weights", n=n_shown, k=k, m=m, seed=seed)),
-    width="stretch", config=CHART_CONFIG,
-    key=f"{PREFIX}weights",
-)  # fmt: skip
+compared = table[table["n features"] == N_COMPARED].iloc[0]
+winner = min(learners(), key=lambda name: compared[f"{name} mistakes"])
+setting = (
+    f"k = {k} relevant features"
+    if side == "winnow"
+    else f"k = {N_COMPARED // 2} relevant features, "
+    f"{compared['active features per example']:.2f} active features per example on average"
+)
+st.markdown(
+    f"At n = {N_COMPARED} ({setting}): Winnow **{compared['Winnow mistakes']:.1f}** mistakes, "
+    f"the perceptron **{compared['Perceptron mistakes']:.1f}**: fewer for "
+    f"**{'Winnow' if winner == 'Winnow' else 'the perceptron'}**."
+)
+if side == "winnow":
+    n_shown = st.select_slider(
+        "Weights after the pass for n =", options=NS, value=256, key=f"{PREFIX}n",
+    )  # fmt: skip
+    st.plotly_chart(
+        weights_figure(lesson_study("l09_weights", n=n_shown, k=k, m=m, seed=seed)),
+        width="stretch", config=CHART_CONFIG,
+        key=f"{PREFIX}weights",
+    )  # fmt: skip
+
+st.subheader("The other side: few active features", anchor="the-other-side")
+st.markdown(
+    r"""
+The course notes (section 2.1) compare the two families by their mistake
+bounds. For the multiplicative family (Winnow) the bound is
+$2 \ln n\,\lVert u\rVert_1^2 \max_i \lVert x^{(i)}\rVert_\infty^2 / \min_i (u
+\cdot x^{(i)})^2$, the better one when the concept has few relevant
+features; for the additive family (the perceptron) it is $\lVert
+u\rVert_2^2 \max_i \lVert x^{(i)}\rVert_2^2 / \min_i (u \cdot x^{(i)})^2$,
+which "has an advantage when there are few active features per example"
+(their words). For a disjunction of $k$ features, $u$ has $k$ ones and a
+boolean $x$ with $a$ active features has $\lVert x\rVert_\infty = 1$ and
+$\lVert x\rVert_2^2 = a$, so the numerators are (the denominators are the
+same)
+"""
+)
+st.latex(
+    r"\text{Winnow: } 2\ln n \cdot k^2 \qquad\text{perceptron: } k \cdot a"
+)
+st.markdown(
+    r"""
+With few relevant features ($k$ small) and many active ones ($a$ grows with
+$n$), Winnow's is the smaller once $n$ is large; with many relevant features
+and few active ones ($k = n/2$, $a \approx 1.4$) the perceptron's is, for
+every $n$. Pick **the
+perceptron's side** under **Setting** to see the second case: the chart
+then counts the mistakes with $k = n/2$, each feature on with chance
+$1 - 2^{-1/k}$ (so half the labels are still positive), and the sentence
+under it compares the two at $n = 256$.
+"""
+)
 
 try_this(
     "Read the two curves at n = 16 and at n = 1024: Winnow's mistakes grow by a constant "
@@ -177,6 +285,22 @@ check_question(
     },
 )
 
+compared_bound = 2 + 3 * k * (1 + np.log2(N_COMPARED))
+check_question(
+    f"{PREFIX}b",
+    f"A bound by hand: with k = {k} relevant features (the slider) and n = {N_COMPARED}, what "
+    "is Winnow's mistake bound 2 + 3k(1 + log₂ n)?",
+    bound_options(k, N_COMPARED),
+    answer=0,
+    why=f"log₂ {N_COMPARED} = {np.log2(N_COMPARED):g}, so 2 + 3·{k}·(1 + "
+    f"{np.log2(N_COMPARED):g}) = {compared_bound:.1f}: the dotted curve at n = {N_COMPARED} "
+    "on Winnow's side.",
+    hints={
+        1: "That leaves out the 2 and the 1 in 2 + 3k(1 + log₂ n).",
+        2: "The logarithm is base 2: one doubling of a weight per step of log₂ n.",
+    },
+)
+
 research(
     r"""
 Littlestone (1988) introduced Winnow to learn "quickly when irrelevant
@@ -198,8 +322,10 @@ behind the chart above:
     compute=lambda: one_decimal(table),
     caption=f"Computed live (perceptron_core.Winnow with α = 2, θ = n; perceptron_core."
     f"Perceptron with η = 0.1, θ_init = C = mean ‖x‖²): one pass over m = {m} examples of "
-    f"make_k_of_n_disjunction with k = {k}, mean over {DRAWS} draws (seed {seed}); test "
-    f"accuracy on {N_TEST} fresh examples after the pass.",
+    "make_k_of_n_disjunction with "
+    + (f"k = {k}" if side == "winnow" else "k = n/2 (the perceptron's side)")
+    + f", mean over {DRAWS} draws (seed {seed}); test accuracy on {N_TEST} fresh examples "
+    "after the pass.",
 )
 growth = {
     name: table[f"{name} mistakes"].iloc[-1] / table[f"{name} mistakes"].iloc[0]

@@ -1,10 +1,13 @@
 """Lesson 10. Committees and NR boosting: parallel perceptrons' margins flag label noise.
 
-The figure trains a committee of perceptrons (p-delta rule) on two Gaussian
-clouds with some training labels flipped; at the end of training it marks
-the patterns the committee calls noisy or borderline. Beside it: the
-categories, and the precision and recall of the "noisy" flag against the
-flips the lesson injected. The research box runs the NR comparison
+Three sections, one figure each. 1: the figure trains a committee of
+perceptrons (p-delta rule) on two Gaussian clouds with some training labels
+flipped; at the end of training it marks the patterns the committee calls
+noisy or borderline. Beside it: the categories, and the precision and recall
+of the "noisy" flag against the flips the lesson injected. 2: the same run's
+committee mistakes and margin γ epoch by epoch (batch p-delta). 3: AdaBoost's
+and NR boosting's ε_t and α_t, round by round, on the same training set, with
+a question that asks for α_t from ε_t. The research box runs the NR comparison
 (:func:`perceptron_core.experiments.nr_comparison`) small. Session keys
 start with ``l10_``.
 """
@@ -12,24 +15,36 @@ start with ``l10_``.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from app_logic.datasource import DataRequest
 from app_logic.payload.extras import Panel, Text, Value
 from app_logic.studies_variants import NR_FOLDS, NR_PROBLEM
-from app_logic.style import Show
+from app_logic.style import BLUE, ORANGE, Show
 from lessons._basics import at_end, seed_control
-from lessons._charts import one_decimal
-from perceptron_core.boosting import NRBoost
+from lessons._bounds import adaboost_vote
+from lessons._charts import one_decimal, small_chart
+from perceptron_core.boosting import AdaBoost, NRBoost
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import _p_delta
-from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from ui.lesson import (
+    CHART_CONFIG,
+    check_question,
+    lesson_header,
+    research,
+    show_code,
+    stage,
+    try_this,
+)
 from ui.studies import lesson_study
 
 PREFIX = "l10_"
 NOISE = (0.0, 0.05, 0.1, 0.2, 0.3)
 COMMITTEES = (1, 3, 5, 7)
 EPOCHS = 250
+ROUNDS = 10  # boosting rounds, as in the research box
 
 
 def noisy_clouds(seed: int, noise: float) -> DataRequest:
@@ -71,12 +86,81 @@ def flag_numbers(run, data) -> list[Panel]:
     ]  # fmt: skip
 
 
+def boosting_rounds(data, H: int, seed: int) -> pd.DataFrame:
+    """AdaBoost and NR boosting of committees of ``H`` on the figure's training set, per round:
+    ``ε_t``, whether the round was kept (``ε_t < 1/2``) and ``α_t`` (NaN for a dropped round).
+
+    The same committees as the figure (``H`` members, :data:`EPOCHS` epochs,
+    the app's η and starting γ), :data:`ROUNDS` rounds, seeded by ``seed``.
+    """
+    from app_logic.learners import LEARNERS  # the menu imports every learner: only here
+
+    base = LEARNERS["parallel"].make({"n_perceptrons": H}, EPOCHS, seed)
+    base.set_params(record="none")  # the rounds' committees are not drawn
+    frames = []
+    for name, booster in (("AdaBoost", AdaBoost), ("NR boosting", NRBoost)):
+        fit = booster(base, n_rounds=ROUNDS, random_state=seed).fit(data.X, data.y)
+        alpha = np.full(ROUNDS, np.nan)
+        alpha[fit.kept_] = fit.estimator_weights_
+        frames.append(pd.DataFrame({
+            "booster": name, "round t": np.arange(1, ROUNDS + 1),
+            "ε_t": fit.estimator_errors_, "kept": fit.kept_, "α_t": alpha,
+        }))  # fmt: skip
+    return pd.concat(frames, ignore_index=True)
+
+
+def rounds_figure(rounds: pd.DataFrame, column: str, title: str) -> go.Figure:
+    """``column`` (ε_t or α_t) against the round, one line per booster."""
+    fig = go.Figure()
+    for name, color in (("AdaBoost", BLUE), ("NR boosting", ORANGE)):
+        part = rounds[rounds["booster"] == name]
+        fig.add_scatter(
+            x=part["round t"], y=part[column], name=name, mode="lines+markers",
+            line={"color": color, "width": 3},
+        )  # fmt: skip
+    return small_chart(fig, 300, {"title": "boosting round t", "dtick": 1}, {"title": title})
+
+
+def p_delta_figure(est) -> go.Figure:
+    """The committee's mistakes on the training set and the margin γ after every epoch."""
+    epochs = np.arange(1, len(est.errors_per_epoch_) + 1)
+    fig = go.Figure()
+    fig.add_scatter(x=epochs, y=est.errors_per_epoch_, name="committee mistakes in the epoch",
+                    line={"color": BLUE, "width": 3})  # fmt: skip
+    fig.add_scatter(x=epochs, y=est.gamma_history_, name="margin γ after the epoch",
+                    line={"color": ORANGE, "width": 3}, yaxis="y2")  # fmt: skip
+    fig = small_chart(fig, 300, {"title": "epoch"}, {"title": "mistakes", "rangemode": "tozero"})
+    fig.update_layout(yaxis2={"title": "γ", "overlaying": "y", "side": "right",
+                              "rangemode": "tozero", "showgrid": False})  # fmt: skip
+    return fig
+
+
+def alpha_question_options(epsilon: float) -> list[str]:
+    """The computation question's options for ``α_t`` at ``ε_t`` (the right one first):
+    ``½ ln((1 − ε)/ε)``, then ``ln((1 − ε)/ε)`` (no ½) and ``½ ln(1/ε)``."""
+    return [
+        f"{float(adaboost_vote(epsilon)):.3f}",
+        f"{2 * float(adaboost_vote(epsilon)):.3f}",
+        f"{0.5 * np.log(1 / epsilon):.3f}",
+    ]
+
+
 lesson_header(
     10,
     "Committees and NR boosting",
     "Let a committee of perceptrons say which training labels look wrong, and use that to "
     "keep boosting from chasing noise.",
 )
+st.markdown(
+    r"""
+Three ideas, one figure each: a **committee** of perceptrons that votes and
+sorts the training patterns by its margins; the **batch p-delta rule** that
+trains it; and **boosting**, which trains committee after committee on
+re-weighted data, in AdaBoost's form and in Cantador & Dorronsoro's NR form.
+"""
+)
+
+st.subheader("1. A committee that votes", anchor="a-committee-that-votes")
 st.markdown(
     r"""
 A **parallel perceptron** is an odd committee of $H$ perceptrons that vote.
@@ -89,28 +173,7 @@ st.latex(
 )
 st.markdown(
     r"""
-Cantador & Dorronsoro (2005, section 2) train it with the rule of Auer,
-Burgsteiner & Maass (2002), known as the **p-delta rule**: where classic
-committee training corrects the fewest wrong members that fix the vote, it
-corrects every member that voted wrong. Over an epoch it sums, then
-applies, the steps
-"""
-)
-st.latex(
-    r"\begin{gathered}\Delta W_i \mathrel{+}= \eta\,y\,(x,1)\quad\text{if}\\"
-    r"\begin{cases} h(x) \ne y \text{ and } y\,\mathrm{act}_i(x) < 0 "
-    r"& \text{(voted wrong)}\\"
-    r"h(x) = y \text{ and } 0 < y\,\mathrm{act}_i(x) < \gamma"
-    r"& \text{(right, too close)}\end{cases}\end{gathered}"
-)
-st.markdown(
-    r"""
-then scales every $W_i$ back to unit length. The margin $\gamma$ adapts,
-and only after a pattern the committee gets right: it grows by $0.25\,\eta$
-if every right member clears it ($y\,\mathrm{act}_i > \gamma$), and shrinks
-by $0.75\,\eta$ if at least one right member is inside the band
-($0 < y\,\mathrm{act}_i < \gamma$): Cantador and Dorronsoro's rule (2005,
-section 2, after Auer, Burgsteiner and Maass 2002), as the app runs it. After training, the
+Training (section 2) leaves a margin $\gamma$. After training, the
 activation margins $y\,\mathrm{act}_i(x)$ sort the training patterns, with
 their labels as given; a majority is $\lfloor H/2\rfloor + 1$ members:
 """
@@ -122,25 +185,13 @@ st.latex(
 )
 st.markdown(
     r"""
-(The NR paper writes $\lfloor H/2\rfloor$ "i.e., their majority"; for odd $H$
-that is one member short of a majority, and with it a pattern of a
-committee of 3 could be safe and noisy at once, so the lesson counts the
-majority the paper names.) A *noisy* pattern sits clearly on the other
-class's side: a candidate for
-a flipped label. **NR boosting** (Cantador & Dorronsoro) is AdaBoost with
-such committees, changing one thing: AdaBoost raises the weight of every
-misclassified pattern, which with label noise means the flipped ones, again
-and again; NR boosting *lowers* the weight of the noisy patterns, raises
-that of the safe ones and leaves the borderline ones alone:
-"""
-)
-st.latex(
-    r"d_{t+1}(x) \propto d_t(x)\,e^{-\alpha_t R(x)\,y\,h_t(x)},\qquad "
-    r"R = \begin{cases}1 & \text{AdaBoost}\\ -1 & \text{NR, safe or noisy}\\"
-    r"0 & \text{NR, borderline}\end{cases}"
-)
-st.markdown(
-    r"""
+(Cantador & Dorronsoro 2005, section 3. The NR paper writes
+$\lfloor H/2\rfloor$ "i.e., their majority"; for odd $H$ that is one member
+short of a majority, and with it a pattern of a committee of 3 could be safe
+and noisy at once, so the lesson counts the majority the paper names.) A
+*noisy* pattern sits clearly on the other class's side: a candidate for a
+flipped label.
+
 **In the figure:** every member's line is drawn (solid, dashed, dotted, …),
 the tint is the committee's vote, × marks the training labels the lesson
 flipped and the dotted line is the true (Bayes) boundary. At the end of
@@ -164,7 +215,7 @@ with cols[1]:
     )  # fmt: skip
 with cols[2]:
     seed = seed_control(PREFIX)
-stage(
+data, run = stage(
     PREFIX,
     noisy_clouds(seed, noise),
     "parallel",
@@ -186,6 +237,119 @@ try_this(
     "*borderline* means just |act| ≤ γ. With H = 5 or 7 the categories need a majority and "
     "the borderline set changes.",
 )
+
+st.subheader("2. Training the committee: batch p-delta", anchor="batch-p-delta")
+st.markdown(
+    r"""
+Cantador & Dorronsoro (2005, section 2) train the committee with the rule of
+Auer, Burgsteiner & Maass (2002), known as the **p-delta rule**: where
+classic committee training corrects the fewest wrong members that fix the
+vote, it corrects every member that voted wrong. They run it in batch mode:
+over an epoch it sums, then applies, the steps
+"""
+)
+st.latex(
+    r"\begin{gathered}\Delta W_i \mathrel{+}= \eta\,y\,(x,1)\quad\text{if}\\"
+    r"\begin{cases} h(x) \ne y \text{ and } y\,\mathrm{act}_i(x) < 0 "
+    r"& \text{(voted wrong)}\\"
+    r"h(x) = y \text{ and } 0 < y\,\mathrm{act}_i(x) < \gamma"
+    r"& \text{(right, too close)}\end{cases}\end{gathered}"
+)
+st.markdown(
+    r"""
+then scales every $W_i$ back to unit length. The margin $\gamma$ adapts,
+and only after a pattern the committee gets right: it grows by $0.25\,\eta$
+if every right member clears it ($y\,\mathrm{act}_i > \gamma$), and shrinks
+by $0.75\,\eta$ if at least one right member is inside the band
+($0 < y\,\mathrm{act}_i < \gamma$): Cantador and Dorronsoro's rule (2005,
+section 2, after Auer, Burgsteiner and Maass 2002), as the app runs it.
+
+**In the chart:** the run of the figure above, epoch by epoch: the
+committee's mistakes on the training set during the epoch (blue, left axis)
+and the margin $\gamma$ at the end of the epoch (orange, right axis). The
+final $\gamma$ is the one the categories of section 1 use.
+"""
+)
+if run is not None:
+    est = run.estimator
+    st.plotly_chart(p_delta_figure(est), width="stretch", config=CHART_CONFIG,
+                    key=f"{PREFIX}pdelta")  # fmt: skip
+    st.markdown(
+        f"In this run: {int(est.errors_per_epoch_[0])} committee mistakes in the first epoch, "
+        f"{int(est.errors_per_epoch_[-1])} in the last ({len(data.y)} training patterns, "
+        f"{int(data.flipped.sum())} flipped); γ went from {est.gamma:g} at the start to "
+        f"**{est.gamma_:.3f}**."
+    )
+
+st.subheader("3. Boosting committees: AdaBoost and NR boosting", anchor="boosting")
+st.markdown(
+    r"""
+Boosting trains a new committee $h_t$ in every round $t$ on a distribution
+$d_t$ over the training patterns ($d_1$ uniform), and gives it a vote
+$\alpha_t$ that grows as its **weighted error** $\varepsilon_t$ falls
+(Cantador & Dorronsoro 2005: the update in section 1, the error and the
+vote in section 3):
+"""
+)
+st.latex(
+    r"\begin{gathered}\varepsilon_t = \sum_{x:\ y\,h_t(x) = -1} d_t(x),\qquad"
+    r"\alpha_t = \tfrac12 \ln\frac{1 - \varepsilon_t}{\varepsilon_t},\\"
+    r"H(x) = \operatorname{sign}\Big(\sum_t \alpha_t\,h_t(x)\Big)\end{gathered}"
+)
+st.markdown(
+    r"""
+A committee no better than a coin toss ($\varepsilon_t = \tfrac12$) gets
+$\alpha_t = 0$. As `perceptron_core.boosting` runs it, a round with
+$\varepsilon_t \ge \tfrac12$ is dropped and $d$ starts again from uniform,
+and $\varepsilon_t$ is kept at least $10^{-10}$, so a round without a
+weighted error gets $\alpha_t = \tfrac12\ln(10^{10}) \approx 11.5$ rather
+than an infinite vote. Then the weights change: **AdaBoost** raises the
+weight of every misclassified pattern, which with label noise means the
+flipped ones, again and again; **NR boosting** (Cantador & Dorronsoro)
+*lowers* the weight of the noisy patterns, raises that of the safe ones and
+leaves the borderline ones alone:
+"""
+)
+st.latex(
+    r"d_{t+1}(x) \propto d_t(x)\,e^{-\alpha_t R(x)\,y\,h_t(x)},\qquad "
+    r"R = \begin{cases}1 & \text{AdaBoost}\\ -1 & \text{NR, safe or noisy}\\"
+    r"0 & \text{NR, borderline}\end{cases}"
+)
+st.markdown(
+    r"""
+**In the charts:** both boosters on the figure's training set, with
+committees like the figure's ($H$ members, 250 epochs), computed live:
+$\varepsilon_t$ (left) and $\alpha_t$ (right) for each round; a missing
+$\alpha_t$ is a dropped round.
+"""
+)
+if data is not None:
+    rounds = boosting_rounds(data, H, seed)
+    left, right = st.columns(2)
+    left.plotly_chart(rounds_figure(rounds, "ε_t", "weighted error ε_t"), width="stretch",
+                      config=CHART_CONFIG, key=f"{PREFIX}eps")  # fmt: skip
+    right.plotly_chart(rounds_figure(rounds, "α_t", "vote α_t"), width="stretch",
+                       config=CHART_CONFIG, key=f"{PREFIX}alpha")  # fmt: skip
+    st.caption(
+        f"Computed live: perceptron_core.boosting.AdaBoost and NRBoost, {ROUNDS} rounds, "
+        f"committees of H = {H}, {EPOCHS} epochs, the figure's {len(data.y)} training patterns "
+        f"(seed {seed}, {noise:.0%} flipped); ε_t after the floor of 10⁻¹⁰."
+    )
+    first = rounds[(rounds["booster"] == "AdaBoost") & rounds["kept"]].iloc[0]
+    check_question(
+        f"{PREFIX}a",
+        f"AdaBoost's round {int(first['round t'])} on screen has weighted error "
+        f"ε_t = {first['ε_t']:.4f}. What vote α_t does its committee get?",
+        alpha_question_options(first["ε_t"]),
+        answer=0,
+        why=f"α_t = ½ ln((1 − ε_t)/ε_t) = ½ ln({1 - first['ε_t']:.4f} / {first['ε_t']:.4f}) "
+        f"= {first['α_t']:.3f}, the right chart's value for that round.",
+        hints={
+            1: "That is ln((1 − ε_t)/ε_t): the formula has a factor ½ in front.",
+            2: "That is ½ ln(1/ε_t): the numerator is 1 − ε_t, the committee's weighted "
+            "accuracy.",
+        },
+    )
 
 check_question(
     PREFIX,

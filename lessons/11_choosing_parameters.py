@@ -30,11 +30,25 @@ TEST_SHARES = (0.1, 0.2, 0.3, 0.5)
 FOLDS = (5, 10, 20)
 
 
+def t_quantile(k: int) -> float:
+    """``t_{k-1, 0.975}``: the factor of the 95 % t-interval of ``k`` values."""
+    from scipy.stats import t as student_t
+
+    return float(student_t.ppf(0.975, k - 1))
+
+
+def half_width_options(sd: float, k: int) -> list[str]:
+    """The computation question's options for the t-interval's half-width (the right one,
+    ``t s/√k``, second; the others ``t s`` and ``s/√k``)."""
+    t = t_quantile(k)
+    return [f"{t * sd:.2%}", f"{t * sd / np.sqrt(k):.2%}", f"{sd / np.sqrt(k):.2%}"]
+
+
 def estimates_figure(est: dict, test_share: float, k: int) -> go.Figure:
     """One row per way of estimating; dots are single measurements, bars 95 % t-intervals."""
     rows = [
-        (f"one {1 - test_share:.0%}/{test_share:.0%} split, τ = {FIXED_TAU:g}", est["single_fixed"],
-         BLUE, False),
+        (f"one {1 - test_share:.0%}/{test_share:.0%} split, τ = {FIXED_TAU:g}",
+         est["single_fixed"], BLUE, False),
         ("one split, best τ on its own test part", est["single_best"], PURPLE, False),
         (f"{k}-fold CV, τ = {FIXED_TAU:g}", est["cv_folds"], ORANGE, True),
         (f"double CV ({k} outer × {N_INNER} inner), τ chosen inside", est["double_folds"], GREEN,
@@ -188,6 +202,25 @@ check_question(
         2: "There is a small pessimistic effect of that kind (it is why, averaged over data "
         "draws, the truth lines sit a little to the right), but the choice among six values "
         "biases the number upwards. Compare the red × with the green double-CV diamond.",
+    },
+)
+
+folds_q = np.asarray(est["cv_folds"])
+mean_q, half_q = t_interval(folds_q)
+sd_q = float(np.std(folds_q, ddof=1))
+t_q = t_quantile(k)
+check_question(
+    f"{PREFIX}t",
+    f"A t-interval by hand: the chart's {k} fold accuracies (τ = {FIXED_TAU:g}) have mean "
+    f"{mean_q:.2%} and standard deviation s = √(Σ(y_i − ȳ)²/(k − 1)) = {sd_q:.2%}; "
+    f"t_{{{k - 1}, 0.975}} = {t_q:.3f}. What is the half-width of the 95 % t-interval?",
+    half_width_options(sd_q, k),
+    answer=1,
+    why=f"√(Σ(y_i − ȳ)²/(k(k − 1))) = s/√k = {sd_q / np.sqrt(k):.2%}; times {t_q:.3f}: "
+    f"{half_q:.2%}, the bar of the chart's orange diamond.",
+    hints={
+        0: "That is t·s: the formula divides by k(k − 1) under the root, so by √k more.",
+        2: "That is s/√k without the factor t_{k−1, 0.975}.",
     },
 )
 

@@ -1,0 +1,427 @@
+"""Lessons 7–11, the theory the lecturer asked for, against direct computation.
+
+Lesson 8: the Gram-matrix check (a kernel's Gram matrix is positive
+semi-definite, Cristianini & Shawe-Taylor 2000, chapter 3) and the
+one-vs-rest prediction (the class of the largest score, Khardon & Wachman
+2007, §2.7). Lesson 10: AdaBoost's ``ε_t`` and ``α_t`` (Cantador &
+Dorronsoro 2005, §3). Lesson 9: the setting where the perceptron makes fewer
+mistakes than Winnow. Every lesson's computation question: its right option
+is the live computation.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app_logic.datasource import make_dataset
+from app_logic.learners import LEARNERS
+from lessons._bounds import (
+    adaboost_vote,
+    gram_matrix,
+    one_vs_rest_label,
+    smallest_eigenvalue,
+    weighted_error,
+)
+from perceptron_core.boosting import AdaBoost, NRBoost
+from perceptron_core.kernel import KernelPerceptron
+
+LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
+SEEDS = range(10)
+
+
+def _module(stem: str):
+    """The lesson file as a module, for its helpers (it renders nothing outside Streamlit)."""
+    spec = importlib.util.spec_from_file_location(f"theory_{stem}", LESSON_DIR / f"{stem}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(stem: str) -> AppTest:
+    at = AppTest.from_file(str(LESSON_DIR / f"{stem}.py"), default_timeout=300)
+    at.run()
+    _ok(at)
+    return at
+
+
+def _ok(at: AppTest) -> None:
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def _answers_right(at: AppTest, key: str, answer: int) -> None:
+    """Picking option ``answer`` of the question ``key`` says "Right."; the others do not."""
+    radio = at.radio(key=key)
+    options = list(radio.options)
+    assert len(set(options)) == len(options)  # no two options look alike
+    radio.set_value(options[answer]).run()
+    assert any(s.value.startswith("Right.") for s in at.success)
+    for wrong in (i for i in range(len(options)) if i != answer):
+        at.radio(key=key).set_value(options[wrong]).run()
+        assert any(e.value.startswith("Not quite.") for e in at.error)
+
+
+LESSON_8 = _module("08_kernels")
+
+
+def _loop_kernel(name, a, b, gamma=1.0, degree=2, coef0=1.0):
+    """One kernel value from its formula, written out."""
+    inner = float(sum(u * v for u, v in zip(a, b)))
+    squared = float(sum((u - v) ** 2 for u, v in zip(a, b)))
+    return {
+        "linear": inner,
+        "poly": (gamma * inner + coef0) ** degree,
+        "rbf": np.exp(-gamma * squared),
+        "tanh": np.tanh(gamma * inner - coef0),
+        "distance": np.sqrt(squared),
+    }[name]
+
+
+def _xor(seed):
+    request = LESSON_8.DataRequest("xor", (("n_samples", 200),), test_fraction=0.5, seed=seed)
+    return make_dataset(request)
+
+
+@pytest.mark.parametrize("name", ["linear", "poly", "rbf", "tanh", "distance"])
+def test_gram_matrix_and_its_smallest_eigenvalue_match_a_direct_loop(name):
+    X = _xor(3).X[:40]
+    K = gram_matrix(X, name, gamma=0.7, degree=3, coef0=1.0)
+    loop = np.array([[_loop_kernel(name, a, b, 0.7, 3, 1.0) for b in X] for a in X])
+    np.testing.assert_allclose(K, loop, rtol=1e-12, atol=1e-12)
+    # the smallest eigenvalue, by numpy's general (non-symmetric) solver on the loop matrix
+    assert smallest_eigenvalue(K) == pytest.approx(
+        float(np.min(np.linalg.eigvals(loop).real)), abs=1e-9
+    )
+
+
+def test_a_negative_eigenvalue_has_a_vector_with_a_negative_quadratic_form():
+    # c^T K c < 0 for the eigenvector c: no feature map can give that matrix
+    K = gram_matrix(_xor(0).X, "tanh", gamma=1.0, coef0=1.0)
+    values, vectors = np.linalg.eigh(K)
+    c = vectors[:, 0]
+    assert float(c @ K @ c) == pytest.approx(values[0]) and values[0] < -1
+
+
+@pytest.mark.parametrize("data_name", ["xor", "circles"])
+def test_lesson_8_kernels_pass_and_the_two_functions_fail_on_every_seed(data_name):
+    for seed in SEEDS:
+        request = LESSON_8.DataRequest(
+            data_name, (("n_samples", 200),), test_fraction=0.5, seed=seed
+        )
+        X = make_dataset(request).X
+        for gamma in LESSON_8.GAMMAS:
+            table = LESSON_8.gram_check(X, {"kernel": "rbf", "gamma": gamma, "degree": 2})
+            assert table["Gram matrix"].tolist() == ["positive semi-definite"] + [
+                "NOT positive semi-definite"
+            ] * len(LESSON_8.NOT_KERNELS)
+            assert all(float(v) < -1 for v in table["smallest eigenvalue"][1:])
+        for degree in LESSON_8.DEGREES:
+            table = LESSON_8.gram_check(X, {"kernel": "poly", "gamma": 1.0, "degree": degree})
+            assert table["Gram matrix"][0] == "positive semi-definite"
+        table = LESSON_8.gram_check(X, {"kernel": "linear", "gamma": 1.0, "degree": 2})
+        assert table["Gram matrix"][0] == "positive semi-definite"
+
+
+def test_lesson_8_page_shows_the_gram_check_of_its_training_points():
+    at = _run("08_kernels")
+    for seed in (0, 4):
+        at.number_input(key="l08_seed").set_value(seed).run()
+        _ok(at)
+        shown = next(d.value for d in at.dataframe if "smallest eigenvalue" in d.value.columns)
+        X = _xor(seed).X
+        for row, name in zip(range(3), ["rbf", "tanh", "distance"]):
+            loop = np.array([[_loop_kernel(name, a, b) for b in X] for a in X])
+            expected = float(np.min(np.linalg.eigvalsh(loop)))
+            if name == "rbf":  # rounding: only the sign is meaningful, and it is "≥ 0 or tiny"
+                assert abs(float(shown["smallest eigenvalue"][row])) < 1e-9
+            else:
+                assert shown["smallest eigenvalue"][row] == f"{expected:.3g}"
+
+
+def test_one_vs_rest_label_is_the_argmax_of_the_kernel_perceptrons_scores():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(90, 2))
+    y = np.digitize(X[:, 0], [-0.5, 0.5])  # three classes in bands
+    clf = KernelPerceptron(kernel="rbf", gamma=1.0, epochs=5, random_state=0).fit(X, y)
+    X_new = rng.normal(size=(50, 2))
+    scores = clf.decision_function(X_new)
+    assert scores.shape == (50, 3)
+    np.testing.assert_array_equal(one_vs_rest_label(scores, clf.classes_), clf.predict(X_new))
+    # written out: the class whose score no other class beats
+    for row, label in zip(scores, one_vs_rest_label(scores, clf.classes_)):
+        assert all(row[list(clf.classes_).index(label)] >= s for s in row)
+
+
+def test_lesson_8_one_digit_scores_are_the_ten_problems_and_follow_the_seed():
+    at = _run("08_kernels")
+    at.toggle(key="l08_ovr").set_value(True).run()
+    _ok(at)
+    scores, classes, predicted, label = LESSON_8.digit_scores(0)
+    assert predicted == classes[np.argmax(scores)] and len(scores) == 10
+    text = next(m.value for m in at.markdown if m.value.startswith("Largest score"))
+    assert f"class **{predicted}** (f = {scores.max():.3f})" in text
+    assert f"{int(np.sum(scores > 0))} of the 10 scores are positive" in text
+    shown = next(d.value for d in at.dataframe if "c = 0" in d.value.columns)
+    np.testing.assert_allclose(shown.iloc[0].to_numpy(float), scores)
+    other = LESSON_8.digit_scores(1)
+    assert not np.allclose(other[0], scores)
+
+
+def test_lesson_8_kernel_question_is_the_kernel_on_screen():
+    at = _run("08_kernels")
+    for seed, gamma in ((0, 1.0), (2, 100.0)):
+        at.number_input(key="l08_seed").set_value(seed).run()
+        at.select_slider(key="l08_gamma").set_value(gamma).run()
+        _ok(at)
+        x1, x2 = LESSON_8.kernel_question_points(_xor(seed).X)
+        right = _loop_kernel("rbf", x1, x2, gamma=gamma)
+        radio = at.radio(key="l08_kcheck")
+        assert radio.options[1] == f"{right:.4g}"
+        assert f"({x1[0]:.3f}, {x1[1]:.3f})" in radio.label
+        _answers_right(at, "l08_kcheck", 1)
+
+
+def test_lesson_8_kernel_question_options_differ_for_every_seed_and_width():
+    for data_name in ("xor", "circles"):
+        for seed in SEEDS:
+            request = LESSON_8.DataRequest(
+                data_name, (("n_samples", 200),), test_fraction=0.5, seed=seed
+            )
+            X = make_dataset(request).X
+            for gamma in LESSON_8.GAMMAS:
+                options, right = LESSON_8.kernel_value_options(X, gamma)
+                assert len(set(options)) == 3 and options[1] == f"{right:.4g}"
+
+
+LESSON_10 = _module("10_parallel_perceptrons")
+
+
+def test_adaboost_vote_and_weighted_error_are_the_formulas():
+    for eps in (1e-10, 0.01, 0.12, 0.3, 0.5, 0.7):
+        assert float(adaboost_vote(eps)) == pytest.approx(0.5 * math.log((1 - eps) / eps))
+    assert float(adaboost_vote(0.5)) == 0.0 and float(adaboost_vote(0.7)) < 0
+    d = np.array([0.1, 0.2, 0.3, 0.4])
+    wrong = np.array([True, False, True, False])
+    assert weighted_error(d, wrong) == pytest.approx(0.1 + 0.3)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_lesson_10_rounds_are_the_boosters_eps_and_alpha_recomputed(seed):
+    data = make_dataset(LESSON_10.noisy_clouds(seed, 0.1))
+    rounds = LESSON_10.boosting_rounds(data, 3, seed)
+    y_pm = np.where(data.y > 0, 1.0, -1.0)
+    for name, booster in (("AdaBoost", AdaBoost), ("NR boosting", NRBoost)):
+        part = rounds[rounds["booster"] == name]
+        base = LEARNERS["parallel"].make({"n_perceptrons": 3}, LESSON_10.EPOCHS, seed)
+        base.set_params(record="none")
+        fit = booster(base, n_rounds=LESSON_10.ROUNDS, random_state=seed).fit(data.X, data.y)
+        kept = 0
+        for t in range(LESSON_10.ROUNDS):
+            eps_shown, alpha_shown = part["ε_t"].iloc[t], part["α_t"].iloc[t]
+            if not part["kept"].iloc[t]:
+                assert eps_shown >= 0.5 and np.isnan(alpha_shown)
+                continue
+            h = np.where(fit.estimators_[kept].predict(data.X) > 0, 1.0, -1.0)
+            eps = min(max(weighted_error(fit.distributions_[t], h != y_pm), 1e-10), 1 - 1e-10)
+            assert eps_shown == pytest.approx(eps, abs=1e-12)
+            assert alpha_shown == pytest.approx(0.5 * math.log((1 - eps) / eps))
+            if name == "AdaBoost" and t + 1 < LESSON_10.ROUNDS and part["kept"].iloc[t]:
+                # d_{t+1} ∝ d_t exp(-α_t y h_t): R = 1
+                nxt = fit.distributions_[t] * np.exp(-alpha_shown * y_pm * h)
+                np.testing.assert_allclose(fit.distributions_[t + 1], nxt / nxt.sum())
+            kept += 1
+
+
+def test_lesson_10_alpha_question_is_the_round_on_screen():
+    at = _run("10_parallel_perceptrons")
+    for seed in (0, 3):
+        at.number_input(key="l10_seed").set_value(seed).run()
+        _ok(at)
+        data = make_dataset(LESSON_10.noisy_clouds(seed, 0.1))
+        rounds = LESSON_10.boosting_rounds(data, 3, seed)
+        first = rounds[(rounds["booster"] == "AdaBoost") & rounds["kept"]].iloc[0]
+        eps = first["ε_t"]
+        radio = at.radio(key="l10_acheck")
+        assert f"ε_t = {eps:.4f}" in radio.label
+        assert radio.options[0] == f"{0.5 * math.log((1 - eps) / eps):.3f}"
+        _answers_right(at, "l10_acheck", 0)
+
+
+def test_lesson_10_p_delta_sentence_is_the_runs_history():
+    at = _run("10_parallel_perceptrons")
+    data = make_dataset(LESSON_10.noisy_clouds(0, 0.1))
+    pp = LEARNERS["parallel"].make({"n_perceptrons": 3}, LESSON_10.EPOCHS, 0).fit(data.X, data.y)
+    text = next(m.value for m in at.markdown if m.value.startswith("In this run"))
+    assert f"{int(pp.errors_per_epoch_[0])} committee mistakes in the first epoch" in text
+    assert f"{int(pp.errors_per_epoch_[-1])} in the last" in text
+    assert f"**{pp.gamma_:.3f}**" in text
+
+
+LESSON_9 = _module("09_winnow")
+
+
+def _mistakes_at(n, k, m, seed, side):
+    """Mean mistakes of one pass (Winnow, perceptron) at ``n``, as the lesson's chart counts
+    them, recomputed from the draws."""
+    from app_logic import studies_winnow
+
+    if side == "perceptron":
+        row = LESSON_9.perceptron_side(m, seed, n_list=(n,)).iloc[0]
+        return row["Winnow mistakes"], row["Perceptron mistakes"]
+    counts = {"Winnow": [], "Perceptron": []}
+    for r in range(studies_winnow.DRAWS):
+        X, y, *_ = studies_winnow.draw(n, k, m, seed, r)
+        for name, clf in studies_winnow.learners().items():
+            counts[name].append(clf.fit(X, y).n_updates_)
+    return np.mean(counts["Winnow"]), np.mean(counts["Perceptron"])
+
+
+def test_lesson_9_perceptron_side_draws_have_few_active_features_and_k_half_of_n():
+    table = LESSON_9.perceptron_side(2000, 0, n_list=(64, 256))
+    assert table["k = n/2"].tolist() == [32, 128]
+    # 2 ln 2 ≈ 1.39 active features per example, whatever n
+    assert np.allclose(table["active features per example"], 2 * np.log(2), atol=0.1)
+
+
+@pytest.mark.parametrize("m", LESSON_9.PASSES)
+def test_lesson_9_each_side_wins_its_setting_on_every_seed(m):
+    n = LESSON_9.N_COMPARED
+    for seed in SEEDS:
+        winnow, perceptron = _mistakes_at(n, None, m, seed, "perceptron")
+        assert perceptron < winnow, (seed, winnow, perceptron)
+        for k in LESSON_9.KS:
+            winnow, perceptron = _mistakes_at(n, k, m, seed, "winnow")
+            assert winnow < perceptron, (seed, k, winnow, perceptron)
+
+
+def test_lesson_9_sentence_and_bound_question_are_the_live_numbers():
+    at = _run("09_winnow")
+    n = LESSON_9.N_COMPARED
+    winnow, perceptron = _mistakes_at(n, 3, 2000, 0, "winnow")
+    text = next(m.value for m in at.markdown if m.value.startswith("At n ="))
+    assert f"Winnow **{winnow:.1f}**" in text and f"perceptron **{perceptron:.1f}**" in text
+    assert text.endswith("fewer for **Winnow**.")
+    radio = at.radio(key="l09_bcheck")
+    assert radio.options[0] == f"{2 + 3 * 3 * (1 + math.log2(n)):.1f}"  # = 83.0
+    _answers_right(at, "l09_bcheck", 0)
+    at.select_slider(key="l09_k").set_value(8).run()
+    assert at.radio(key="l09_bcheck").options[0] == f"{2 + 3 * 8 * (1 + math.log2(n)):.1f}"
+    at.radio(key="l09_side").set_value(at.radio(key="l09_side").options[1]).run()
+    _ok(at)
+    winnow, perceptron = _mistakes_at(n, None, 2000, 0, "perceptron")
+    text = next(m.value for m in at.markdown if m.value.startswith("At n ="))
+    assert f"Winnow **{winnow:.1f}**" in text and f"perceptron **{perceptron:.1f}**" in text
+    assert text.endswith("fewer for **the perceptron**.")
+
+
+LESSON_7 = _module("07_soft_margins")
+
+
+def test_lesson_7_push_question_is_the_kw_rules_push():
+    from perceptron_core.rules import kw
+    from perceptron_core.vectors import squared_norms
+
+    decide = getattr(kw.decide, "py_func", kw.decide)
+    at = _run("07_soft_margins")
+    for seed, lam in ((1, 1.0), (4, 0.25)):
+        at.number_input(key="l07_seed").set_value(seed).run()
+        at.select_slider(key="l07_lam").set_value(lam).run()
+        _ok(at)
+        data = make_dataset(LESSON_7.noisy_line(seed, LESSON_7.NOISE))
+        j = int(np.flatnonzero(data.flipped)[0])
+        norms2 = getattr(squared_norms, "py_func", squared_norms)(data.X)
+        # the KW rule's own push for point j once it has updated (a_j = 1)
+        *_, push = decide(0.0, float(data.y[j]), 1, 0.0, 0.0, lam, norms2, j, 10**9)
+        radio = at.radio(key="l07_pcheck")
+        assert radio.options[1] == f"{push:+.3f}"
+        assert f"({data.X[j][0]:.3f}, {data.X[j][1]:.3f})" in radio.label
+        _answers_right(at, "l07_pcheck", 1)
+
+
+def test_lesson_7_push_options_differ_on_every_seed():
+    for seed in range(30):
+        data = make_dataset(LESSON_7.noisy_line(seed, LESSON_7.NOISE))
+        x, y = data.X[data.flipped][0], int(data.y[data.flipped][0])
+        for lam in LESSON_7.LAMS[1:]:
+            assert len(set(LESSON_7.push_options(x, y, lam))) == 3, (seed, lam)
+
+
+LESSON_11 = _module("11_choosing_parameters")
+
+
+def test_lesson_11_half_width_question_is_the_t_interval_of_the_chart():
+    from app_logic.studies_honest import estimates
+    from perceptron_core.experiments import t_interval
+
+    at = _run("11_choosing_parameters")
+    est = estimates(0.2, 10, 0)
+    folds = np.asarray(est["cv_folds"])
+    mean, half = t_interval(folds)
+    # written out: t_{9, 0.975} = 2.262 times sqrt(Σ(y - ȳ)² / (k (k - 1)))
+    direct = 2.2621571627 * math.sqrt(((folds - folds.mean()) ** 2).sum() / (10 * 9))
+    assert half == pytest.approx(direct, rel=1e-9)
+    radio = at.radio(key="l11_tcheck")
+    assert radio.options[1] == f"{half:.2%}"
+    assert f"mean {mean:.2%}" in radio.label and "t_{9, 0.975} = 2.262" in radio.label
+    _answers_right(at, "l11_tcheck", 1)
+
+
+def test_lesson_11_half_width_options_differ_for_every_fold_count():
+    for k in LESSON_11.FOLDS:
+        for sd in (0.02, 0.05, 0.1):
+            assert len(set(LESSON_11.half_width_options(sd, k))) == 3
+
+
+# The sentences lessons 8-10 write about their live numbers, on every seed of SEEDS.
+
+
+def test_lesson_8_try_this_linear_kernel_on_xor_is_a_coin_toss_with_most_points_support():
+    for seed in SEEDS:
+        data = _xor(seed)
+        clf = KernelPerceptron(kernel="linear", epochs=LESSON_8.EPOCHS, random_state=seed)
+        clf.fit(data.X, data.y)
+        # "most points become support points and the test accuracy is near a coin toss"
+        assert len(clf.support_) > len(data.X) / 2, seed
+        assert 0.35 <= clf.score(data.X_test, data.y_test) <= 0.65, seed
+
+
+@pytest.mark.slow  # 1,050 passes: about 45 s
+def test_lesson_9_winnow_stays_under_its_bound_on_every_draw():
+    from app_logic import studies_winnow
+
+    # the dotted curve is a worst-case bound: no single pass may cross it
+    for seed in SEEDS:
+        for k in LESSON_9.KS:
+            for n in studies_winnow.NS:
+                bound = 2 + 3 * k * (1 + math.log2(n))
+                for r in range(studies_winnow.DRAWS):
+                    X, y, *_ = studies_winnow.draw(n, k, 2000, seed, r)
+                    mistakes = studies_winnow.learners()["Winnow"].fit(X, y).n_updates_
+                    assert mistakes <= bound, (seed, k, n, r, mistakes, bound)
+
+
+def _flags(seed, noise, H=3):
+    """Lesson 10's figure at the end: (noisy flags, flag precision)."""
+    from perceptron_core.metrics import flag_precision_recall
+
+    data = make_dataset(LESSON_10.noisy_clouds(seed, noise))
+    pp = LEARNERS["parallel"].make({"n_perceptrons": H}, LESSON_10.EPOCHS, seed)
+    categories = pp.fit(data.X, data.y).categorize(data.X, data.y)
+    precision, _ = flag_precision_recall(categories, data.flipped)
+    return int(np.sum(categories == "noisy")), precision
+
+
+def test_lesson_10_try_this_flags_follow_the_noise_on_every_seed():
+    for seed in SEEDS:
+        # try this 2: at 0 % flipped "the committee raises none or almost none" (≤ 5 of 100)
+        assert _flags(seed, 0.0)[0] <= 5, seed
+        # try this 1: from 10 % to 30 % flipped "precision drops"
+        assert _flags(seed, 0.3)[1] < _flags(seed, 0.1)[1], seed
