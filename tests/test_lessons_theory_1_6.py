@@ -1,0 +1,168 @@
+"""Lessons 1–6: the theory the lecturer's review asked for, against direct computations.
+
+Lesson 1's forms of the rule (textbook start at 0 against Khardon & Wachman's θ_init = C, and
+what η then does), its computation question, and the math panel's test without zero terms;
+each live number the pages show is recomputed here with ``perceptron_core``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app_logic.datasource import DataRequest, make_dataset
+from app_logic.learners import LEARNERS
+from app_logic.math_panel import CORRECT_NO_BAND, WHY
+from app_logic.playback_args import texts
+from app_logic.timeline import CORRECT
+from app_logic.training import fit_run
+from perceptron_core import Perceptron
+from tests.player_args import panel_value, player_args
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSON_DIR = ROOT / "lessons"
+
+
+def _lesson(stem: str):
+    """The lesson file as a module, for its helpers (it renders nothing outside Streamlit)."""
+    spec = importlib.util.spec_from_file_location(f"lesson_{stem}", LESSON_DIR / f"{stem}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _page(stem: str) -> AppTest:
+    at = AppTest.from_file(str(LESSON_DIR / f"{stem}.py"), default_timeout=300)
+    at.run()
+    _ok(at)
+    return at
+
+
+def _ok(at: AppTest) -> None:
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def _lesson_1_data(seed: int):
+    return make_dataset(DataRequest("separable", (("margin", 0.15), ("n_samples", 20)), seed=seed))
+
+
+LESSON_1 = _lesson("01_the_perceptron_rule")
+
+
+# --- lesson 1: the textbook form, Khardon & Wachman's form, and what η does ---------------
+
+
+@pytest.mark.parametrize("eta", [0.1, 0.5, 2.0])
+def test_lesson_1_forms_table_is_the_direct_runs_and_shows_what_eta_does(eta):
+    differs = 0
+    for seed in range(10):
+        data = _lesson_1_data(seed)
+        table = LESSON_1.eta_forms(data.X, data.y, eta, seed).set_index("form")["updates"]
+        C = float(np.mean((data.X**2).sum(axis=1)))
+
+        def updates(rate, start, step, seed=seed, data=data):
+            est = Perceptron(eta=rate, theta_init=start, C=step, epochs=20, random_state=seed)
+            return est.fit(data.X, data.y).n_updates_
+
+        assert table["textbook: θ starts at 0, η = 1, C = 1"] == updates(1.0, 0.0, 1.0)
+        # started at 0, η changes nothing (Khardon & Wachman 2007, §2.1)
+        assert table[f"θ starts at 0, η = {eta:g}"] == table["θ starts at 0, η = 1"]
+        assert table["θ starts at 0, η = 1"] == updates(1.0, 0.0, C)
+        figure = table[f"θ_init = C, η = {eta:g} (the figure)"]
+        assert figure == Perceptron(eta=eta, epochs=20, random_state=seed).fit(
+            data.X, data.y).n_updates_  # fmt: skip
+        # one degree of freedom: η and θ_init divided by the same number, the same run
+        assert table[f"θ_init = C / {eta:g}, η = 1 (both divided by {eta:g})"] == figure
+        differs += figure != table["θ_init = C, η = 1"]
+    assert differs >= 3  # with θ_init = C, η matters on most of these seeds
+
+
+def test_lesson_1_page_shows_the_forms_of_its_seed_and_eta():
+    at = _page("01_the_perceptron_rule")
+    for seed, eta in ((0, 0.5), (3, 0.1)):
+        at.number_input(key="l01_seed").set_value(seed).run()
+        at.select_slider(key="l01_eta").set_value(eta).run()
+        _ok(at)
+        shown = at.dataframe[0].value
+        data = _lesson_1_data(seed)
+        direct = LESSON_1.eta_forms(data.X, data.y, eta, seed)
+        assert shown["updates"].tolist() == direct["updates"].tolist()
+        assert shown["form"].tolist() == direct["form"].tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 2, 5])
+def test_lesson_1_computation_question_is_the_change_the_panel_shows(seed):
+    at = _page("01_the_perceptron_rule")
+    at.number_input(key="l01_seed").set_value(seed).run()
+    _ok(at)
+    args = player_args(at, "l01_player")
+    t = args["options"]["initial_t"]
+    change = panel_value(args, "change", t)
+    radio = at.radio(key="l01_calc_check")
+    data = _lesson_1_data(seed)
+    run = fit_run("perceptron", tuple(sorted({**LEARNERS["perceptron"].defaults(),
+                                             "eta": 0.5}.items())),
+                  20, seed, data.X, data.y, data.X_test, data.y_test)  # fmt: skip
+    options, right = LESSON_1.change_options(LESSON_1.first_update(run, data))
+    assert list(radio.options) == options
+    assert float(options[right]) == pytest.approx(change, abs=5e-4)  # 3 decimals
+    x = data.X[int(run.timeline.index[t - 1])]
+    assert float(options[right]) == pytest.approx(0.5 * (x @ x + run.estimator.C_), abs=5e-4)
+    radio.set_value(options[right]).run()
+    assert any(s.value.startswith("Right.") for s in at.success)
+    wrong = (right + 1) % 3
+    at.radio(key="l01_calc_check").set_value(options[wrong]).run()
+    assert any(e.value.startswith("Not quite.") for e in at.error)
+
+
+def test_the_panel_names_no_margin_band_for_the_classic_perceptron():
+    data = _lesson_1_data(0)
+
+    def words(key, **values):
+        settings = {**LEARNERS[key].defaults(), **values}
+        run = fit_run(key, tuple(sorted(settings.items())), 5, 0, data.X, data.y,
+                      data.X_test, data.y_test)  # fmt: skip
+        return texts(run, data)["why"][str(CORRECT)]
+
+    assert words("perceptron") == CORRECT_NO_BAND and "margin" not in CORRECT_NO_BAND
+    assert words("margin", tau=0.5) == WHY[CORRECT]
+
+
+MATH_JS = """async ({payload, texts, times}) => {
+    const d = await (DECODE)(payload);
+    const {MathPanel} = await import('/mathpanel.js');
+    const node = document.createElement('div');
+    document.body.append(node);
+    const panel = new MathPanel(node, {lane: d.lanes[0], scene: d.scene, texts});
+    return times.map(t => { panel.update(t); return node.innerText; });
+}"""
+
+
+@pytest.mark.browser
+def test_the_classic_perceptrons_panel_tests_against_0_without_a_zero_margin_term():
+    from app_logic.payload import build_payload
+    from app_logic.timeline import MISTAKE
+    from tests.browser import DECODE_JS, payload_arg, playback_page
+
+    data = _lesson_1_data(0)
+    settings = {**LEARNERS["perceptron"].defaults(), "eta": 0.5}
+    run = fit_run("perceptron", tuple(sorted(settings.items())), 20, 0, data.X, data.y,
+                  data.X_test, data.y_test)  # fmt: skip
+    kinds = run.timeline.kind[0]
+    times = [int(np.flatnonzero(kinds == kind)[0]) + 1 for kind in (MISTAKE, CORRECT)]
+    with playback_page(plotly=True) as page:
+        mistake, correct = page.evaluate(
+            MATH_JS.replace("DECODE", DECODE_JS),
+            {"payload": payload_arg(build_payload(data, [run])), "texts": texts(run, data),
+             "times": times},
+        )  # fmt: skip
+    assert "≤ 0" in mistake and "> 0" in correct
+    for text in (mistake, correct):
+        assert "τθ" not in text and "margin band" not in text
