@@ -45,3 +45,21 @@ def noisy_mistake_bound(X, y, w_star, theta_star, C: float, n_gammas: int = 400)
         if bound < best[0]:
             best = (bound, float(gamma), D)
     return best[0], best[1], best[2], R
+
+
+# --- Lessons 4-6 (course-a): the voted perceptron's guarantee, PAM/PAUM's (Li et al. 2002) ---
+
+
+def voted_error_bound(mistake_bound: float, m: int) -> float:
+    """Freund & Schapire's (1999) guarantee for the voted perceptron, on one data set.
+
+    Trained in one pass over ``m`` examples drawn independently, the voted
+    perceptron errs on a new example with probability at most ``2/(m + 1)``
+    times the expected mistake bound on ``m + 1`` examples; this is that
+    factor times ``mistake_bound`` (the bound of the set at hand, not its
+    expectation over sets).
+
+    >>> voted_error_bound(30.0, 59)
+    1.0
+    """
+    return 2.0 * mistake_bound / (m + 1)

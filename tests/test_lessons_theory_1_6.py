@@ -166,3 +166,42 @@ def test_the_classic_perceptrons_panel_tests_against_0_without_a_zero_margin_ter
     assert "≤ 0" in mistake and "> 0" in correct
     for text in (mistake, correct):
         assert "τθ" not in text and "margin band" not in text
+
+
+# --- lesson 4: the mistake bound behind the voted perceptron, and its guarantee -------------
+
+
+def _lesson_4_shown(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_lesson_4_guarantee_numbers_are_the_formula_on_the_figures_data():
+    from lessons._basics import noisy_line
+    from lessons._bounds import deviations, noisy_mistake_bound
+
+    at = _page("04_from_online_to_batch")
+    for seed, noise in ((4, 0.15), (1, 0.0), (7, 0.3)):
+        at.number_input(key="l04_seed").set_value(seed).run()
+        at.select_slider(key="l04_noise").set_value(noise).run()
+        _ok(at)
+        shown = _lesson_4_shown(at)
+        data = make_dataset(noisy_line(seed, noise))
+        C = float(np.mean((data.X**2).sum(axis=1)))
+        R, D, gamma = map(float, shown["R, D, γ"].split(", "))
+        # the formula, by hand, from the deviations of the shown γ
+        xi, R_direct = deviations(data.X, data.y, data.w_star, data.theta_star, C, gamma)
+        assert R == pytest.approx(R_direct, abs=5e-4)
+        # γ is shown to 3 decimals; each of the m deviations moves with it
+        assert D == pytest.approx(np.sqrt((xi**2).sum()), abs=np.sqrt(len(xi)) * 5e-4 + 5e-4)
+        direct = noisy_mistake_bound(data.X, data.y, data.w_star, data.theta_star, C)
+        assert shown["Mistake bound (2(R+D)/γ)²"] == f"{direct[0]:.1f}"
+        bound = float(shown["Mistake bound (2(R+D)/γ)²"])
+        assert bound == pytest.approx((2 * (R + D) / gamma) ** 2, rel=1e-2)
+        m = len(data.y)
+        assert float(shown[f"2/(m+1) × bound, m = {m}"]) == pytest.approx(
+            2 * bound / (m + 1), abs=0.01
+        )
+        mistakes = Perceptron(theta_init=0.0, C=C, epochs=1, random_state=seed).fit(
+            data.X, data.y).n_updates_  # fmt: skip
+        assert shown["Mistakes, one pass from 0"] == str(mistakes)
+        assert mistakes <= bound
