@@ -205,3 +205,75 @@ def test_lesson_4_guarantee_numbers_are_the_formula_on_the_figures_data():
             data.X, data.y).n_updates_  # fmt: skip
         assert shown["Mistakes, one pass from 0"] == str(mistakes)
         assert mistakes <= bound
+
+
+# --- lesson 6: Li et al.'s Theorem 2.1 for PAM and PAUM on separable data -------------------
+
+LESSON_6 = _lesson("06_rare_positives")
+
+
+def _separable(seed):
+    return make_dataset(LESSON_6.separable_request(seed))
+
+
+def test_li_et_al_formulas_against_a_direct_computation():
+    from lessons._bounds import class_margins, paum_guarantee
+
+    data = _separable(3)
+    R2 = float((data.X**2).sum(axis=1).max())
+    tau_neg, tau_pos, eta = 0.1 * R2, 2.0 * R2, 0.5
+    g = paum_guarantee(data.X, data.y, data.w_star, -data.theta_star, tau_neg, tau_pos, eta)
+    w = data.w_star / np.linalg.norm(data.w_star)
+    b = -data.theta_star / np.linalg.norm(data.w_star)
+    neg = min(-(x @ w + b) for x, y in zip(data.X, data.y) if y < 0)
+    pos = min(x @ w + b for x, y in zip(data.X, data.y) if y > 0)
+    assert (g["margin_neg_opt"], g["margin_pos_opt"]) == pytest.approx((neg, pos))
+    assert class_margins(data.X, data.y, 3 * w, 3 * b) == pytest.approx((neg, pos))
+    R, gamma = np.sqrt(R2), min(neg, pos)
+    assert g["R"] == pytest.approx(R) and g["gamma"] == pytest.approx(gamma)
+    assert g["updates"] == pytest.approx(4 * (R2 / gamma**2 + tau_pos / (eta * gamma**2)))
+    psi = (eta * R2 + tau_pos) / (eta * R2 + tau_neg)
+    assert g["psi"] == pytest.approx(psi)
+    # Γ₊₁ = ψΓ₋₁ and both within what the reference keeps
+    assert g["Gamma_pos"] == pytest.approx(psi * g["Gamma_neg"])
+    assert g["Gamma_neg"] <= neg + 1e-12 and g["Gamma_pos"] <= pos + 1e-12
+    assert g["Gamma_neg"] == pytest.approx(neg) or g["Gamma_pos"] == pytest.approx(pos)
+    for j, tau in (("neg", tau_neg), ("pos", tau_pos)):
+        big = g[f"Gamma_{j}"]
+        assert g[f"margin_{j}"] == pytest.approx(big * tau / (np.sqrt(8) * (eta * R2 + tau)))
+    with pytest.raises(ValueError, match="margins >= 0"):
+        paum_guarantee(data.X, data.y, data.w_star, -data.theta_star, -1.0, 1.0, 1.0)
+    with pytest.raises(ValueError, match="does not separate"):
+        paum_guarantee(data.X, -data.y, data.w_star, -data.theta_star, 1.0, 1.0, 1.0)
+
+
+@pytest.mark.parametrize("tau_pos", LESSON_6.TAU_POS)
+def test_lesson_6_live_runs_keep_li_et_als_guarantee_on_the_seeds_offered(tau_pos):
+    for seed in range(30):
+        data = _separable(seed)
+        for tau_neg in LESSON_6.TAU_NEG:
+            rows, _ = LESSON_6.guarantee_rows(
+                data.X, data.y, data.w_star, data.theta_star, seed, tau_neg, tau_pos
+            )
+            assert len(rows) == (2 if tau_neg >= 0 and tau_neg != tau_pos else 1)
+            assert rows["stopped"].all()
+            assert (rows["updates"] <= rows["bound (2.4)"]).all()
+            assert (rows["γ₋₁ of the line"] > rows["guaranteed γ₋₁ >"]).all()
+            assert (rows["γ₊₁ of the line"] > rows["guaranteed γ₊₁ >"]).all()
+
+
+def test_lesson_6_page_shows_the_guarantee_of_its_seed_and_margins():
+    from perceptron_core import PAUMPerceptron
+
+    at = _page("06_rare_positives")
+    for seed in (0, 5):
+        at.number_input(key="l06_seed").set_value(seed).run()
+        _ok(at)
+        table = next(d.value for d in at.dataframe if "bound (2.4)" in d.value.columns)
+        table = table.data if hasattr(table, "data") else table
+        assert table["learner"].tolist() == ["PAM(1, 1)", "PAUM(0, 1)"]  # the lesson's τ
+        data = _separable(seed)
+        R2 = float((data.X**2).sum(axis=1).max())
+        direct = PAUMPerceptron(tau_neg=0.0, tau_pos=R2, eta=1.0, max_epochs=100_000,
+                                random_state=seed).fit(data.X, data.y)  # fmt: skip
+        assert table["updates"].iloc[1] == direct.n_updates_
