@@ -16,6 +16,7 @@ from app_logic.datasource import DataRequest
 from app_logic.payload.extras import Panel, Text, Value
 from app_logic.style import Show
 from lessons._basics import seed_control
+from lessons._questions import computation_question
 from perceptron_core import Perceptron
 from perceptron_core.rules import kw
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
@@ -131,14 +132,11 @@ def first_update(run, data) -> dict:
             "change": float(change[0])}  # fmt: skip
 
 
-def change_options(numbers: dict) -> tuple[list[str], int]:
-    """Three candidate score changes for the first update, the rule's one among them:
-    η(‖x‖² + C), η‖x‖² (forgetting θ's step) and η(‖x‖² − C) (Khardon & Wachman's printed
-    sign). Returns the options sorted by value and the index of the right one."""
+def change_candidates(numbers: dict) -> dict[str, float]:
+    """Candidate score changes for the first update: the rule's η(‖x‖² + C), η‖x‖²
+    (forgetting θ's step) and η(‖x‖² − C) (Khardon & Wachman's printed sign)."""
     sq, eta, C = float(numbers["x"] @ numbers["x"]), numbers["eta"], numbers["C"]
-    values = {"right": eta * (sq + C), "no θ": eta * sq, "printed sign": eta * (sq - C)}
-    order = sorted(values, key=values.get)
-    return [f"{values[k]:.3f}" for k in order], order.index("right")
+    return {"right": eta * (sq + C), "no θ": eta * sq, "printed sign": eta * (sq - C)}
 
 
 lesson_header(
@@ -290,24 +288,19 @@ check_question(
 
 if run is not None:
     numbers = first_update(run, data)
-    options, right = change_options(numbers)
     x1, x2 = numbers["x"]
-    check_question(
-        f"{PREFIX}calc_",
+    computation_question(
+        PREFIX,
         f"Compute it: the figure opens on its first update, on x = ({x1:.3f}, {x2:.3f}) "
         f"with y = {numbers['y']:+d}, η = {numbers['eta']:g} and C = {numbers['C']:.4f}. "
         "By how much does this update raise the example's score y(⟨w,x⟩ − θ)?",
-        options,
-        answer=right,
+        change_candidates(numbers),
+        "right",
+        ".3f",
         why=f"η(‖x‖² + C) = {numbers['eta']:g} × ({x1:.3f}² + {x2:.3f}² + {numbers['C']:.4f}) "
-        f"= {options[right]}, the change the box under the panel shows at this step.",
-        hints={
-            i: "Both w and θ move: the change is η‖x‖² from w plus η·C from θ, both "
-            "raising the score."
-            for i in range(3)
-            if i != right
-        },
-        heading=False,
+        "= {answer}, the change the box under the panel shows at this step.",
+        hint="Both w and θ move: the change is η‖x‖² from w plus η·C from θ, both raising "
+        "the score.",
     )
 
 if run is not None:

@@ -16,6 +16,7 @@ from app_logic.payload.extras import Accuracies, Panel, Text
 from app_logic.style import Show
 from lessons._basics import accuracy, at_end, kw_caption, noisy_line, seed_control
 from lessons._bounds import noisy_mistake_bound, voted_error_bound
+from lessons._questions import computation_question
 from perceptron_core import Perceptron
 from perceptron_core.engine import kw_trainer
 from perceptron_core.engine.record import HypothesisRecord
@@ -217,6 +218,22 @@ check_question(
         2: "Averaging uses every hypothesis from the first update on, weighted by its votes.",
     },
 )
+
+if data is not None:
+    computation_question(
+        PREFIX,
+        f"Compute it: the guarantee box above gives the mistake bound {bound['bound']:.1f} "
+        f"for the m = {bound['m']} training examples. What does Freund & Schapire's "
+        "guarantee make of it for the voted perceptron's chance of an error?",
+        {"right": voted_error_bound(bound["bound"], bound["m"]),
+         "without the 2": bound["bound"] / (bound["m"] + 1),
+         "over m²": bound["bound"] / bound["m"] ** 2},  # fmt: skip
+        "right",
+        ".3f",
+        why="2/(m + 1) × bound = " + f"2 / {bound['m'] + 1} × {bound['bound']:.1f} ≈ "
+        + "{answer}: a probability bound only when it is below 1.",
+        hint="The guarantee is 2/(m + 1) times the mistake bound.",
+    )
 
 research(
     r"""

@@ -19,8 +19,9 @@ from app_logic.payload.extras import Curves, Panel, Text, Value
 from app_logic.studies_variants import PAUM_FOLDS, PAUM_MARGINS, PAUM_SAMPLES
 from app_logic.style import Show
 from lessons._basics import at_end, seed_control
-from lessons._bounds import class_margins, paum_guarantee
+from lessons._bounds import class_margins, paum_guarantee, paum_update_bound
 from lessons._charts import one_decimal
+from lessons._questions import computation_question
 from perceptron_core import PAUMPerceptron
 from perceptron_core.metrics import average_precision, precision_recall_curve
 from perceptron_core.rules import paum
@@ -230,6 +231,9 @@ stage(
     extras=ranking_numbers,
     start=at_end,
 )
+# Li et al.'s guarantee on separable data (shown under the research box; the question uses it)
+sep = get_dataset(separable_request(seed))
+rows, ref = guarantee_rows(sep.X, sep.y, sep.w_star, sep.theta_star, seed, tau_neg, tau_pos)
 st.caption(f"R² = {R2:.3g} on this training set; at most 20 epochs (PAUM stops after an epoch "
            "without an update).")  # fmt: skip
 
@@ -266,6 +270,22 @@ check_question(
         2: "Prediction is sign f(x), true, but the margins change which updates training "
         "makes, and so the w and b it ends with.",
     },
+)
+
+sep_R, sep_gamma, sep_tau = ref["R"], ref["gamma"], tau_pos * ref["R"] ** 2
+computation_question(
+    PREFIX,
+    f"Compute it: below, the separable data have R = {sep_R:.4g} and the reference margin "
+    f"Γ = {sep_gamma:.4g}; PAM asks τ = {tau_pos:g} R² = {sep_tau:.4g} of both classes, with "
+    "η = 1. At most how many updates does Li et al.'s bound (2.4) allow?",
+    {"right": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0),
+     "R/Γ not squared": 4 * (sep_R / sep_gamma + sep_tau / sep_gamma**2),
+     "without the 4": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0) / 4},
+    "right",
+    ",.0f",
+    why="4((R/Γ)² + τ/(ηΓ²)) = " + f"4(({sep_R:.4g}/{sep_gamma:.4g})² + "
+    f"{sep_tau:.4g}/{sep_gamma:.4g}²) ≈ " + "{answer}, the PAM row's bound in the table.",
+    hint="Bound (2.4) is 4((R/Γ)² + max τ/(ηΓ²)): the margin adds its own term.",
 )
 
 table = research(
@@ -342,8 +362,6 @@ margins set above ($\eta = 1$) on 100 points that a known line separates
 with a gap, drawn with the lesson's seed, that line as the reference:
 """
 )
-sep = get_dataset(separable_request(seed))
-rows, ref = guarantee_rows(sep.X, sep.y, sep.w_star, sep.theta_star, seed, tau_neg, tau_pos)
 st.dataframe(rows.style.format(precision=4).format("{:.1f}", subset=["bound (2.4)"]),
              hide_index=True)  # fmt: skip
 st.caption(

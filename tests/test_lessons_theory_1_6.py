@@ -21,6 +21,7 @@ from app_logic.math_panel import CORRECT_NO_BAND, WHY
 from app_logic.playback_args import texts
 from app_logic.timeline import CORRECT
 from app_logic.training import fit_run
+from lessons._questions import numeric_options
 from perceptron_core import Perceptron
 from tests.player_args import panel_value, player_args
 
@@ -110,7 +111,9 @@ def test_lesson_1_computation_question_is_the_change_the_panel_shows(seed):
     run = fit_run("perceptron", tuple(sorted({**LEARNERS["perceptron"].defaults(),
                                              "eta": 0.5}.items())),
                   20, seed, data.X, data.y, data.X_test, data.y_test)  # fmt: skip
-    options, right = LESSON_1.change_options(LESSON_1.first_update(run, data))
+    options, right = numeric_options(
+        LESSON_1.change_candidates(LESSON_1.first_update(run, data)), "right", ".3f"
+    )
     assert list(radio.options) == options
     assert float(options[right]) == pytest.approx(change, abs=5e-4)  # 3 decimals
     x = data.X[int(run.timeline.index[t - 1])]
@@ -277,3 +280,80 @@ def test_lesson_6_page_shows_the_guarantee_of_its_seed_and_margins():
         direct = PAUMPerceptron(tau_neg=0.0, tau_pos=R2, eta=1.0, max_epochs=100_000,
                                 random_state=seed).fit(data.X, data.y)  # fmt: skip
         assert table["updates"].iloc[1] == direct.n_updates_
+
+
+# --- the computation questions of lessons 2-6 against the live computation ------------------
+
+
+def _lesson_2_answer(seed):
+    from app_logic.diagnostics import novikoff_bound
+
+    data = make_dataset(DataRequest("separable", (("margin", 0.1), ("n_samples", 60)), seed=seed))
+    C = float(np.mean((data.X**2).sum(axis=1)))
+    _, R, gamma = novikoff_bound(data.X, data.y, data.w_star, data.theta_star, 1.0, C, 0.0)
+    return f"{(R / gamma) ** 2:,.0f}"
+
+
+def _lesson_3_answer(seed):
+    from lessons._basics import noisy_line
+    from lessons._bounds import noisy_mistake_bound
+
+    data = make_dataset(noisy_line(seed, 0.1))
+    C = float(np.mean((data.X**2).sum(axis=1)))
+    _, gamma, D, R = noisy_mistake_bound(data.X, data.y, data.w_star, data.theta_star, C)
+    return f"{(2 * (R + D) / gamma) ** 2:,.0f}"
+
+
+def _lesson_4_answer(seed):
+    from lessons._basics import noisy_line
+    from lessons._bounds import noisy_mistake_bound
+
+    data = make_dataset(noisy_line(seed, 0.15))
+    C = float(np.mean((data.X**2).sum(axis=1)))
+    bound = noisy_mistake_bound(data.X, data.y, data.w_star, data.theta_star, C)[0]
+    return f"{2 * bound / (len(data.y) + 1):.3f}"
+
+
+def _lesson_5_answer(seed):
+    from lessons._basics import noisy_line
+    from perceptron_core import MarginPerceptron
+
+    data = make_dataset(noisy_line(seed, 0.1))
+    est = MarginPerceptron(tau=0.5, epochs=20, random_state=seed).fit(data.X, data.y)
+    return f"{0.5 * est.theta_init_ / np.linalg.norm(est.coef_[0]):.3g}"
+
+
+def _lesson_6_answer(seed):
+    from lessons._bounds import paum_guarantee
+
+    data = _separable(seed)
+    R2 = float((data.X**2).sum(axis=1).max())
+    g = paum_guarantee(data.X, data.y, data.w_star, -data.theta_star, R2, R2, 1.0)
+    return f"{g['updates']:,.0f}"
+
+
+@pytest.mark.parametrize(
+    "stem, prefix, answer",
+    [
+        ("02_convergence", "l02_", _lesson_2_answer),
+        ("03_when_data_are_not_separable", "l03_", _lesson_3_answer),
+        ("04_from_online_to_batch", "l04_", _lesson_4_answer),
+        ("05_margins", "l05_", _lesson_5_answer),
+        ("06_rare_positives", "l06_", _lesson_6_answer),
+    ],
+)
+def test_computation_question_answer_is_the_live_computation(stem, prefix, answer):
+    at = _page(stem)
+    for seed in (1, 3):
+        at.number_input(key=f"{prefix}seed").set_value(seed).run()
+        _ok(at)
+        radio = at.radio(key=f"{prefix}calc_check")
+        right = answer(seed)
+        assert right in radio.options, (right, radio.options)
+        assert len(radio.options) >= 2
+        radio.set_value(right).run()
+        assert any(s.value.startswith("Right.") for s in at.success)
+        wrong = next(o for o in at.radio(key=f"{prefix}calc_check").options if o != right)
+        at.radio(key=f"{prefix}calc_check").set_value(wrong).run()
+        assert any(e.value.startswith("Not quite.") for e in at.error)
+        at.radio(key=f"{prefix}calc_check").set_value(None).run()
