@@ -357,3 +357,30 @@ def test_computation_question_answer_is_the_live_computation(stem, prefix, answe
         at.radio(key=f"{prefix}calc_check").set_value(wrong).run()
         assert any(e.value.startswith("Not quite.") for e in at.error)
         at.radio(key=f"{prefix}calc_check").set_value(None).run()
+
+
+# --- the KW data's controls: no count called "N" (KW's N is the noise rate) ------------------
+
+
+def _data_panel_script():
+    from ui.data_panel import data_panel
+
+    data_panel("t_")
+
+
+def test_kw_data_controls_use_khardon_wachmans_letters_and_no_count_is_called_n():
+    at = AppTest.from_function(_data_panel_script, default_timeout=120)
+    at.run()
+    _ok(at)
+    at.selectbox(key="t_data").set_value("kw").run()
+    at.selectbox(key="t_noise").set_value(
+        next(o for o in at.selectbox(key="t_noise").options if o != "none")
+    ).run()
+    _ok(at)
+    labels = [s.label for s in at.slider]
+    assert {"Features (f)", "Margin (M)", "Examples", "Noise rate (N)"} <= set(labels), labels
+    assert not any(label.startswith("N ") for label in labels), labels
+    at.selectbox(key="t_data").set_value("gaussians").run()
+    labels = [s.label for s in at.slider]
+    assert "Examples" in labels and "Noise rate" in labels
+    assert not any(label.startswith("N ") or "(N)" in label for label in labels), labels
