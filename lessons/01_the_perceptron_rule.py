@@ -190,7 +190,7 @@ figure does the same.
 **Does $\eta$ matter?** Started at $\theta = 0$, every $w$ and $\theta$ of
 a run is $\eta$ times what $\eta = 1$ gives, so every prediction
 $\operatorname{sign}(\langle w,x\rangle-\theta)$, and so every update, is
-the same: $\eta$ has no effect. Started at $\theta_{init} \ne 0$ it has,
+the same: $\eta$ has no effect. Started at $\theta_{init} \ne 0$ it matters,
 because the start does not grow with $\eta$. Scaling $\eta$ and
 $\theta_{init}$ by the same factor scales the whole run again, so there is
 only one degree of freedom between the two: one could fix $\eta = 1$ and

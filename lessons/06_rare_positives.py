@@ -27,6 +27,7 @@ from perceptron_core.metrics import average_precision, precision_recall_curve
 from perceptron_core.rules import paum
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 from ui.runs import get_dataset
+from ui.safety import attempt
 from ui.studies import lesson_study
 
 PREFIX = "l06_"
@@ -233,7 +234,9 @@ stage(
 )
 # Li et al.'s guarantee on separable data (shown under the research box; the question uses it)
 sep = get_dataset(separable_request(seed))
-rows, ref = guarantee_rows(sep.X, sep.y, sep.w_star, sep.theta_star, seed, tau_neg, tau_pos)
+# attempt: a message, not a traceback, on a set where the theorem's conditions would fail
+rows, ref = attempt("Applying Li et al.'s theorem", guarantee_rows, sep.X, sep.y, sep.w_star,
+                    sep.theta_star, seed, tau_neg, tau_pos) or (None, None)  # fmt: skip
 st.caption(f"R² = {R2:.3g} on this training set; at most 20 epochs (PAUM stops after an epoch "
            "without an update).")  # fmt: skip
 
@@ -272,21 +275,22 @@ check_question(
     },
 )
 
-sep_R, sep_gamma, sep_tau = ref["R"], ref["gamma"], tau_pos * ref["R"] ** 2
-computation_question(
-    PREFIX,
-    f"Compute it: below, the separable data have R = {sep_R:.4g} and the reference margin "
-    f"Γ = {sep_gamma:.4g}; PAM asks τ = {tau_pos:g} R² = {sep_tau:.4g} of both classes, with "
-    "η = 1. At most how many updates does Li et al.'s bound (2.4) allow?",
-    {"right": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0),
-     "R/Γ not squared": 4 * (sep_R / sep_gamma + sep_tau / sep_gamma**2),
-     "without the 4": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0) / 4},
-    "right",
-    ",.0f",
-    why="4((R/Γ)² + τ/(ηΓ²)) = " + f"4(({sep_R:.4g}/{sep_gamma:.4g})² + "
-    f"{sep_tau:.4g}/{sep_gamma:.4g}²) ≈ " + "{answer}, the PAM row's bound in the table.",
-    hint="Bound (2.4) is 4((R/Γ)² + max τ/(ηΓ²)): the margin adds its own term.",
-)
+if ref is not None:
+    sep_R, sep_gamma, sep_tau = ref["R"], ref["gamma"], tau_pos * ref["R"] ** 2
+    computation_question(
+        PREFIX,
+        f"Compute it: below, the separable data have R = {sep_R:.4g} and the reference margin "
+        f"Γ = {sep_gamma:.4g}; PAM asks τ = {tau_pos:g} R² = {sep_tau:.4g} of both classes, with "
+        "η = 1. At most how many updates does Li et al.'s bound (2.4) allow?",
+        {"right": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0),
+         "R/Γ not squared": 4 * (sep_R / sep_gamma + sep_tau / sep_gamma**2),
+         "without the 4": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0) / 4},
+        "right",
+        ",.0f",
+        why="4((R/Γ)² + τ/(ηΓ²)) = " + f"4(({sep_R:.4g}/{sep_gamma:.4g})² + "
+        f"{sep_tau:.4g}/{sep_gamma:.4g}²) ≈ " + "{answer}, the PAM row's bound in the table.",
+        hint="Bound (2.4) is 4((R/Γ)² + max τ/(ηΓ²)): the margin adds its own term.",
+    )
 
 table = research(
     r"""
@@ -362,16 +366,17 @@ margins set above ($\eta = 1$) on 100 points that a known line separates
 with a gap, drawn with the lesson's seed, that line as the reference:
 """
 )
-st.dataframe(rows.style.format(precision=4).format("{:.1f}", subset=["bound (2.4)"]),
-             hide_index=True)  # fmt: skip
-st.caption(
-    f"Computed live (seed {seed}): R = {ref['R']:.3f}, the reference line's margin "
-    f"Γ = {ref['gamma']:.4f} (negatives {ref['margin_neg_opt']:.4f}, positives "
-    f"{ref['margin_pos_opt']:.4f}), |b_opt| ≤ R holds. The guaranteed margins use the largest "
-    "Γ₋₁ with ψΓ₋₁ within the reference's positive margin. "
-    + ("" if tau_neg >= 0 else "τ₋₁ < 0 is outside the theorem: only PAM is shown. ")
-    + "A better reference (the widest-margin line) would give larger guarantees."
-)
+if rows is not None:
+    st.dataframe(rows.style.format(precision=4).format("{:.1f}", subset=["bound (2.4)"]),
+                 hide_index=True)  # fmt: skip
+    st.caption(
+        f"Computed live (seed {seed}): R = {ref['R']:.3f}, the reference line's margin "
+        f"Γ = {ref['gamma']:.4f} (negatives {ref['margin_neg_opt']:.4f}, positives "
+        f"{ref['margin_pos_opt']:.4f}), |b_opt| ≤ R holds. The guaranteed margins use the largest "
+        "Γ₋₁ with ψΓ₋₁ within the reference's positive margin. "
+        + ("" if tau_neg >= 0 else "τ₋₁ < 0 is outside the theorem: only PAM is shown. ")
+        + "A better reference (the widest-margin line) would give larger guarantees."
+    )
 
 show_code(
     paum.step,
