@@ -2,8 +2,10 @@
 
 The playground's figure on 20 separable points; beside it, the numbers of
 the current update, which show that an update always moves the example's
-score towards its label by exactly η(‖x‖² + C). Session keys start with
-``l01_``.
+score towards its label by exactly η(‖x‖² + C). The text starts from the
+textbook rule (θ folded in as a bias feature, w = 0) and a table counts the
+updates of each form of the rule, to show when η matters. Session keys start
+with ``l01_``.
 """
 
 from __future__ import annotations

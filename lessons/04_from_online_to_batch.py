@@ -2,7 +2,9 @@
 
 One run, four predictors: the figure draws the last line, the longest
 survivor, the averaged line and the voted ensemble at once; beside it, their
-accuracies at the current step. The research box repeats Khardon &
+accuracies at the current step; under it, the mistake bound behind the vote
+(Freund & Schapire 1999, as Khardon & Wachman quote it) on the figure's data.
+The research box repeats Khardon &
 Wachman's comparison on their artificial data. Session keys start with ``l04_``.
 """
 

@@ -4,7 +4,9 @@ The figure trains PAUM on two Gaussian clouds with a rare positive class,
 the band between ``-tau_-1`` and ``tau_+1`` drawn; beside it, the current
 line's precision, recall and macro-averaged precision on the clean test half, and
 its precision–recall curve. The research box runs the PAUM study
-(:func:`perceptron_core.experiments.paum_study`) on the same kind of data.
+(:func:`perceptron_core.experiments.paum_study`) on the same kind of data,
+then Li et al.'s Theorem 2.1 (updates and class margins) checked live on a
+separable set drawn with the lesson's seed.
 Session keys start with ``l06_``.
 """
 
