@@ -11,6 +11,12 @@ from __future__ import annotations
 
 from app_logic.timeline import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
 
+#: Said of a correct step when the learner has no margin band (lesson 1's classic perceptron):
+#: the panel names only what the learner on screen has.
+CORRECT_NO_BAND = (
+    "Right side of the boundary: nothing moves; the current hypothesis's run of correct "
+    "answers (its vote) grows by one."
+)
 WHY = {
     CORRECT: "Right side of the boundary (and outside any margin band): nothing moves; the "
     "current hypothesis's run of correct answers (its vote) grows by one.",
@@ -37,3 +43,14 @@ COMMITTEE_NOTE = (
     "at its end (then every W is rescaled to unit length), so the lines move once "
     "per epoch."
 )
+
+
+def why(has_band: bool) -> dict[int, str]:
+    """:data:`WHY` as the panel says it for a learner with or without a margin band.
+
+    Examples
+    --------
+    >>> "margin band" in why(has_band=False)[CORRECT], "margin band" in why(True)[CORRECT]
+    (False, True)
+    """
+    return WHY if has_band else {**WHY, CORRECT: CORRECT_NO_BAND}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app_logic.diagnostics import novikoff_for
-from app_logic.math_panel import COMMITTEE_NOTE, OUTCOME, WHY
+from app_logic.math_panel import COMMITTEE_NOTE, OUTCOME, why
 from app_logic.style import STYLE, Show
 
 #: The parts of the replay a page (or a student link) may hide; playback always shows.
@@ -24,11 +24,17 @@ def texts(run, data) -> dict:
     sentence, bound = novikoff_for(run, data)
     return {
         "outcome": {str(k): v for k, v in OUTCOME.items()},
-        "why": {str(k): v for k, v in WHY.items()},
+        "why": {str(k): v for k, v in why(_has_band(run)).items()},
         "committee": COMMITTEE_NOTE,
         "novikoff": sentence,
         "novikoff_bound": bound,
     }
+
+
+def _has_band(run) -> bool:
+    """Whether the run's learner updates inside a margin band with its settings."""
+    band = getattr(run.learner, "band", None)
+    return band is not None and band(run.estimator) is not None
 
 
 @dataclass(frozen=True)

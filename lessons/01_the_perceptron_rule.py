@@ -2,19 +2,24 @@
 
 The playground's figure on 20 separable points; beside it, the numbers of
 the current update, which show that an update always moves the example's
-score towards its label by exactly η(‖x‖² + C). Session keys start with
-``l01_``.
+score towards its label by exactly η(‖x‖² + C). The text starts from the
+textbook rule (θ folded in as a bias feature, w = 0) and a table counts the
+updates of each form of the rule, to show when η matters. Session keys start
+with ``l01_``.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from app_logic.datasource import DataRequest
 from app_logic.payload.extras import Panel, Text, Value
 from app_logic.style import Show
 from lessons._basics import seed_control
+from lessons._questions import computation_question
+from perceptron_core import Perceptron
 from perceptron_core.rules import kw
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 
@@ -85,6 +90,57 @@ def live_numbers(run, data) -> dict:
     }
 
 
+def eta_forms(X, y, eta: float, seed: int) -> pd.DataFrame:
+    """Updates of the textbook form and of Khardon & Wachman's form at ``eta`` and at η = 1.
+
+    Every run sees the examples in the figure's order (``random_state=seed``)
+    for :data:`EPOCHS` epochs; C is the mean of ‖x‖² throughout, except in the
+    textbook row.
+
+    Examples
+    --------
+    >>> X, y = np.array([[1.0, 0.2], [-1.0, 0.1], [0.8, -0.3]]), np.array([1, -1, 1])
+    >>> table = eta_forms(X, y, 0.5, 0)
+    >>> bool(table["updates"].iloc[1] == table["updates"].iloc[2])  # θ from 0: η changes nothing
+    True
+    """
+    C = float(np.mean((X**2).sum(axis=1)))
+    forms = [("textbook: θ starts at 0, η = 1, C = 1", 1.0, 0.0, 1.0)]
+    for rate in dict.fromkeys((eta, 1.0)):  # η = 1 once when the slider is at 1
+        forms.append((f"θ starts at 0, η = {rate:g}", rate, 0.0, C))
+    for rate in dict.fromkeys((eta, 1.0)):
+        forms.append((f"θ_init = C, η = {rate:g}" + (" (the figure)" if rate == eta else ""),
+                      rate, C, C))  # fmt: skip
+    if eta != 1.0:
+        forms.append((f"θ_init = C / {eta:g}, η = 1 (both divided by {eta:g})", 1.0, C / eta, C))
+    rows = []
+    for name, rate, start, step in forms:
+        est = Perceptron(eta=rate, theta_init=start, C=step, epochs=EPOCHS, random_state=seed)
+        est.fit(X, y)
+        clean = np.flatnonzero(np.asarray(est.updates_per_epoch_) == 0)
+        rows.append({"form": name, "updates": est.n_updates_,
+                     "first epoch without a mistake": int(clean[0]) + 1 if len(clean) else None})
+    return pd.DataFrame(rows)
+
+
+def first_update(run, data) -> dict:
+    """The figure's first update, for the computation question: the example, η, C and the
+    score change the run made (η(‖x‖² + C) by the rule)."""
+    tl, est = run.timeline, run.estimator
+    i = tl.next_update(0) - 1
+    j = int(tl.index[i])
+    change, _ = score_changes(run, data)
+    return {"x": data.X[j], "y": int(data.y[j]), "eta": float(est.eta), "C": float(est.C_),
+            "change": float(change[0])}  # fmt: skip
+
+
+def change_candidates(numbers: dict) -> dict[str, float]:
+    """Candidate score changes for the first update: the rule's η(‖x‖² + C), η‖x‖²
+    (forgetting θ's step) and η(‖x‖² − C) (Khardon & Wachman's printed sign)."""
+    sq, eta, C = float(numbers["x"] @ numbers["x"]), numbers["eta"], numbers["C"]
+    return {"right": eta * (sq + C), "no θ": eta * sq, "printed sign": eta * (sq - C)}
+
+
 lesson_header(
     1,
     "The perceptron rule",
@@ -102,16 +158,49 @@ st.latex(r"\hat y(x) = \operatorname{sign}\big(\langle w, x\rangle - \theta\big)
 st.markdown(
     r"""
 Training visits the examples one by one. When the prediction for $(x, y)$ is
-right nothing changes; when it is wrong (Rosenblatt's *error correction*):
+right nothing changes; when it is wrong, the perceptron corrects itself with
+the example (Rosenblatt's *error correction*). The textbook form folds the
+threshold into the weights: give every example a constant extra feature 1,
+$\tilde x = (x, 1)$, and write $\tilde w = (w, -\theta)$, so that
+$\langle \tilde w, \tilde x\rangle = \langle w,x\rangle - \theta$. Start at
+$\tilde w = 0$ and, on a mistake, add the example signed by its label (the
+form in which the course notes state Novikoff's theorem, lesson 2):
+"""
+)
+st.latex(
+    r"\tilde w \leftarrow \tilde w + y\,\tilde x"
+    r"\qquad\text{that is}\qquad w \leftarrow w + y\,x,\quad \theta \leftarrow \theta - y"
+)
+st.markdown(
+    r"""
+Khardon & Wachman (2007, section 2.1 and Figure 1), whose variants this
+course follows, write the same rule with two more numbers, a learning rate
+$\eta$ and a threshold step $C$, and let $\theta$ start at $\theta_{init}$
+instead of 0:
 """
 )
 st.latex(r"w \leftarrow w + \eta\, y\, x \qquad \theta \leftarrow \theta - \eta\, y\, C")
 st.markdown(
     r"""
-$\eta$ is the learning rate, $C$ the threshold step; both start from
-$\theta_{init} = C = $ the mean of $\lVert x_j\rVert^2$ and $w = 0$. Why this
-fixes the mistake: the example's own score $y(\langle w,x\rangle-\theta)$,
-negative before the update, grows by
+The textbook form is $\eta = 1$, $C = 1$, $\theta_{init} = 0$ (the extra
+feature is $\sqrt C$). In their experiments they set
+$\theta_{init} = C = $ the mean of $\lVert x_j\rVert^2$, the scale of the
+inner products, so that $\theta$ is kept in units of $\theta_{init}$
+(Khardon & Wachman 2007, section 3); $w$ still starts at 0. This lesson's
+figure does the same.
+
+**Does $\eta$ matter?** Started at $\theta = 0$, every $w$ and $\theta$ of
+a run is $\eta$ times what $\eta = 1$ gives, so every prediction
+$\operatorname{sign}(\langle w,x\rangle-\theta)$, and so every update, is
+the same: $\eta$ has no effect. Started at $\theta_{init} \ne 0$ it matters,
+because the start does not grow with $\eta$. Scaling $\eta$ and
+$\theta_{init}$ by the same factor scales the whole run again, so there is
+only one degree of freedom between the two: one could fix $\eta = 1$ and
+vary $\theta_{init}$ alone (Khardon & Wachman 2007, section 2.1). The table
+under the figure counts the updates of each form on the figure's data.
+
+Why an update fixes the mistake: the example's own score
+$y(\langle w,x\rangle-\theta)$, negative before the update, grows by
 """
 )
 st.latex(
@@ -157,6 +246,17 @@ data, run = stage(
     start=lambda timeline: timeline.next_update(0),  # open on the first update
 )
 
+if run is not None:
+    forms = eta_forms(data.X, data.y, eta, seed)
+    st.dataframe(forms, hide_index=True)
+    st.caption(
+        f"Computed live on the figure's {len(data.y)} points (seed {seed}, the figure's order, "
+        f"{EPOCHS} epochs, C = mean ‖x‖² = {run.estimator.C_:.4g} except in the textbook row): "
+        "the two runs started at θ = 0 make the same updates whatever η; started at "
+        "θ_init = C they need not, and dividing η and θ_init by the same number gives the "
+        "figure's run back."
+    )
+
 try_this(
     "The figure opens on the first update. Press **Next update** a few times. On a +1 "
     "example (orange) the red arrow Δw points *towards* the example, on a −1 example "
@@ -187,6 +287,23 @@ check_question(
         2: "Look at the math panel during an update: both w and θ change.",
     },
 )
+
+if run is not None:
+    numbers = first_update(run, data)
+    x1, x2 = numbers["x"]
+    computation_question(
+        PREFIX,
+        f"Compute it: the figure opens on its first update, on x = ({x1:.3f}, {x2:.3f}) "
+        f"with y = {numbers['y']:+d}, η = {numbers['eta']:g} and C = {numbers['C']:.4f}. "
+        "By how much does this update raise the example's score y(⟨w,x⟩ − θ)?",
+        change_candidates(numbers),
+        "right",
+        ".3f",
+        why=f"η(‖x‖² + C) = {numbers['eta']:g} × ({x1:.3f}² + {x2:.3f}² + {numbers['C']:.4f}) "
+        "= {answer}, the change the box under the panel shows at this step.",
+        hint="Both w and θ move: the change is η‖x‖² from w plus η·C from θ, both raising "
+        "the score.",
+    )
 
 if run is not None:
     research(

@@ -19,6 +19,7 @@ from app_logic.payload.extras import Panel, Progress, Text
 from app_logic.studies_basics import SWEEP_POINTS, SWEEP_SETS
 from app_logic.style import BLACK, BLUE, VERMILLION, Show
 from lessons._basics import at_end, seed_control
+from lessons._questions import computation_question
 from perceptron_core.rules import kw
 from ui.lesson import (
     CHART_CONFIG,
@@ -204,6 +205,20 @@ check_question(
         2: "The bound does not depend on the number of examples at all.",
     },
 )
+
+if run is not None:
+    _, R, gamma = novikoff_bound(data.X, data.y, data.w_star, data.theta_star,
+                                 run.estimator.eta, run.estimator.C_, 0.0)  # fmt: skip
+    computation_question(
+        PREFIX,
+        f"Compute it: for the figure's data the box gives R = {R:.4g} and γ = {gamma:.4g}. "
+        "How many updates at most does Novikoff's bound allow a perceptron started at θ = 0?",
+        {"right": (R / gamma) ** 2, "no square": R / gamma, "R² over γ": R**2 / gamma},
+        "right",
+        ",.0f",
+        why="(R/γ)² = " + f"({R:.4g} / {gamma:.4g})² ≈ " + "{answer}.",
+        hint="Novikoff's bound is a square: (R/γ)².",
+    )
 
 research_result = research(
     r"""

@@ -14,6 +14,7 @@ from app_logic.payload.extras import Panel, Trail
 from app_logic.style import BLUE, ORANGE, Show
 from lessons._basics import accuracy, at_end, line_accuracies, noisy_line, seed_control
 from lessons._bounds import noisy_mistake_bound
+from lessons._questions import computation_question
 from perceptron_core import Perceptron
 from perceptron_core.rules import kw
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
@@ -218,6 +219,23 @@ check_question(
         "grow for ever; the updates per epoch stay roughly level.",
     },
 )
+
+if run is not None:
+    bound, gamma, D, R = noisy_mistake_bound(
+        data.X, data.y, data.w_star, data.theta_star, run.estimator.C_
+    )
+    computation_question(
+        PREFIX,
+        f"Compute it: on the figure's training data the text above gives R = {R:.4g}, "
+        f"γ = {gamma:.4g} and D = {D:.4g}. At most how many mistakes does a perceptron "
+        "started at 0 make in one pass?",
+        {"right": (2 * (R + D) / gamma) ** 2, "without the 2": ((R + D) / gamma) ** 2,
+         "without D": (2 * R / gamma) ** 2},  # fmt: skip
+        "right",
+        ",.0f",
+        why="(2(R + D)/γ)² = " + f"(2 × ({R:.4g} + {D:.4g}) / {gamma:.4g})² ≈ " + "{answer}.",
+        hint="The bound is (2(R + D)/γ)²: both R and the deviations D count, doubled.",
+    )
 
 if run is not None:
     research(

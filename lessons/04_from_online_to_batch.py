@@ -2,18 +2,24 @@
 
 One run, four predictors: the figure draws the last line, the longest
 survivor, the averaged line and the voted ensemble at once; beside it, their
-accuracies at the current step. The research box repeats Khardon &
+accuracies at the current step; under it, the mistake bound behind the vote
+(Freund & Schapire 1999, as Khardon & Wachman quote it) on the figure's data.
+The research box repeats Khardon &
 Wachman's comparison on their artificial data. Session keys start with ``l04_``.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from app_logic.learners import KW_SWITCHES_OFF, MODES
 from app_logic.payload.extras import Accuracies, Panel, Text
 from app_logic.style import Show
 from lessons._basics import accuracy, at_end, kw_caption, noisy_line, seed_control
+from lessons._bounds import noisy_mistake_bound, voted_error_bound
+from lessons._questions import computation_question
+from perceptron_core import Perceptron
 from perceptron_core.engine import kw_trainer
 from perceptron_core.engine.record import HypothesisRecord
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
@@ -39,6 +45,18 @@ def four_predictors(run, data) -> list[Panel]:
             ],
         )
     ]
+
+
+def guarantee_numbers(data, seed: int) -> dict:
+    """The mistake bound behind the voted perceptron on the figure's training set, the
+    mistakes of one pass of a perceptron started at 0 there, and Freund & Schapire's
+    2/(m+1) times the bound (the examples' order: the figure's, ``random_state=seed``)."""
+    C = float(np.mean((data.X**2).sum(axis=1)))
+    bound, gamma, D, R = noisy_mistake_bound(data.X, data.y, data.w_star, data.theta_star, C)
+    one_pass = Perceptron(theta_init=0.0, C=C, epochs=1, random_state=seed).fit(data.X, data.y)
+    m = len(data.y)
+    return {"bound": bound, "gamma": gamma, "D": D, "R": R, "m": m,
+            "mistakes": one_pass.n_updates_, "error": voted_error_bound(bound, m)}  # fmt: skip
 
 
 lesson_header(
@@ -126,6 +144,53 @@ data, run = stage(
     start=at_end,
 )
 
+st.subheader("The guarantee behind the vote", anchor="the-guarantee-behind-the-vote")
+st.markdown(
+    r"""
+Freund & Schapire (1999) built the voted perceptron on the perceptron's
+mistake bound for data no line separates, as Khardon & Wachman (2007,
+section 2.1) quote it. Take any unit vector $u$ and any margin
+$\gamma > 0$; an example's *deviation* is how far it falls short of that
+margin, $\xi_j = \max(0, \gamma - y_j\langle u, z_j\rangle)$, with the
+threshold folded in as a coordinate, $z_j = (x_j, -\sqrt C)$, as in lesson 3.
+A perceptron started at $w = 0$, $\theta = 0$ then makes on $m$ examples at
+most
+"""
+)
+st.latex(
+    r"\Big(\frac{2(R + D)}{\gamma}\Big)^2\ \text{mistakes},\qquad "
+    r"R = \max_j \lVert z_j\rVert,\quad D = \sqrt{\textstyle\sum_j \xi_j^2}"
+)
+st.markdown(
+    r"""
+The margin enters squared: the larger the margin that most examples keep,
+the fewer mistakes. Freund & Schapire turn the mistake count into the voted
+perceptron's guarantee: trained in one pass over $m$ examples drawn
+independently from one distribution, it errs on a new example from that
+distribution with probability at most $\frac{2}{m+1}$ times the expected
+mistake bound on $m + 1$ examples. On the figure's training set, with $u$
+the true line and the best $\gamma$ of a grid:
+"""
+)
+if data is not None:
+    bound = guarantee_numbers(data, seed)
+    shown = {
+        "R, D, γ": f"{bound['R']:.3f}, {bound['D']:.3f}, {bound['gamma']:.3f}",
+        "Mistake bound (2(R+D)/γ)²": f"{bound['bound']:.1f}",
+        "Mistakes, one pass from 0": f"{bound['mistakes']}",
+        f"2/(m+1) × bound, m = {bound['m']}": f"{bound['error']:.2f}",
+    }
+    cols = st.columns(2)  # two per row: four side by side cut their labels at 1024 px
+    for i, (name, value) in enumerate(shown.items()):
+        cols[i % 2].metric(name, value)
+    st.caption(
+        f"Computed live (seed {seed}, {noise:.0%} of the labels flipped): γ is the best of "
+        "400 values in (0, R], D the deviations of the training examples from the true "
+        "line at that γ; the one-pass perceptron starts at w = 0, θ = 0 with C = mean ‖x‖². "
+        + ("Above 1: on this few examples the guarantee says nothing about the vote."
+           if bound["error"] >= 1 else "Below 1: a real bound on the vote's test error.")
+    )  # fmt: skip
+
 try_this(
     "Press **Play** (or drag the time slider) and watch the black last line jump at every "
     "update while the dashed green averaged line and the voted tint barely move.",
@@ -155,6 +220,22 @@ check_question(
         2: "Averaging uses every hypothesis from the first update on, weighted by its votes.",
     },
 )
+
+if data is not None:
+    computation_question(
+        PREFIX,
+        f"Compute it: the guarantee box above gives the mistake bound {bound['bound']:.1f} "
+        f"for the m = {bound['m']} training examples. What does Freund & Schapire's "
+        "guarantee make of it for the voted perceptron's chance of an error?",
+        {"right": voted_error_bound(bound["bound"], bound["m"]),
+         "without the 2": bound["bound"] / (bound["m"] + 1),
+         "over m²": bound["bound"] / bound["m"] ** 2},  # fmt: skip
+        "right",
+        ".3f",
+        why="2/(m + 1) × bound = " + f"2 / {bound['m'] + 1} × {bound['bound']:.1f} ≈ "
+        + "{answer}: a probability bound only when it is below 1.",
+        hint="The guarantee is 2/(m + 1) times the mistake bound.",
+    )
 
 research(
     r"""

@@ -16,6 +16,7 @@ from app_logic.payload.extras import Panel, Text, Value
 from app_logic.style import Show
 from app_logic.timeline import MARGIN, MISTAKE
 from lessons._basics import at_end, kw_caption, line_accuracies, noisy_line, seed_control
+from lessons._questions import computation_question
 from perceptron_core.rules import kw, thick_separator
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 from ui.studies import lesson_study
@@ -245,6 +246,22 @@ check_question(
         2: "The step does not depend on the score here (Passive-Aggressive does that).",
     },
 )
+
+if run is not None and run.learner.band(run.estimator):
+    half = run.learner.band(run.estimator)[1]
+    norm = float(np.linalg.norm(run.timeline.W[0][-1]))
+    computation_question(
+        PREFIX,
+        f"Compute it: at the end of training the panel gives ‖w‖ = {norm:.3g}, and the band "
+        f"reaches the scores ±{half:.3g}. How far from the line, in the plane, does the band "
+        "reach on each side?",
+        {"right": half / norm, "times ‖w‖": half * norm, "over ‖w‖²": half / norm**2},
+        "right",
+        ".3g",
+        why="The score ⟨w,x⟩ − θ changes by ‖w‖ per unit of distance, so a score of "
+        + f"{half:.3g} is {half:.3g} / {norm:.3g} = " + "{answer} from the line.",
+        hint="Distance from the line is the score divided by ‖w‖.",
+    )
 
 table = research(
     r"""

@@ -4,7 +4,9 @@ The figure trains PAUM on two Gaussian clouds with a rare positive class,
 the band between ``-tau_-1`` and ``tau_+1`` drawn; beside it, the current
 line's precision, recall and macro-averaged precision on the clean test half, and
 its precision–recall curve. The research box runs the PAUM study
-(:func:`perceptron_core.experiments.paum_study`) on the same kind of data.
+(:func:`perceptron_core.experiments.paum_study`) on the same kind of data,
+then Li et al.'s Theorem 2.1 (updates and class margins) checked live on a
+separable set drawn with the lesson's seed.
 Session keys start with ``l06_``.
 """
 
@@ -19,11 +21,15 @@ from app_logic.payload.extras import Curves, Panel, Text, Value
 from app_logic.studies_variants import PAUM_FOLDS, PAUM_MARGINS, PAUM_SAMPLES
 from app_logic.style import Show
 from lessons._basics import at_end, seed_control
+from lessons._bounds import class_margins, paum_guarantee, paum_update_bound
 from lessons._charts import one_decimal
+from lessons._questions import computation_question
+from perceptron_core import PAUMPerceptron
 from perceptron_core.metrics import average_precision, precision_recall_curve
 from perceptron_core.rules import paum
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 from ui.runs import get_dataset
+from ui.safety import attempt
 from ui.studies import lesson_study
 
 PREFIX = "l06_"
@@ -104,6 +110,39 @@ def study_summary(table: pd.DataFrame) -> str:
         f"**{even['precision']:.1f}% → {uneven['precision']:.1f}%**, macro-averaged precision "
         f"**{even['MAP']:.1f}% → {uneven['MAP']:.1f}%**."
     )
+
+
+def separable_request(seed: int) -> DataRequest:
+    """100 points a known line separates with a gap (both classes alike): the data of Li et
+    al.'s guarantee, drawn with the lesson's seed."""
+    return DataRequest("separable", (("margin", 0.1), ("n_samples", 100)), seed=seed)
+
+
+def guarantee_rows(X, y, w_star, theta_star, seed: int, tau_neg: float, tau_pos: float):
+    """PAM(τ₊₁, τ₊₁) and, when τ₋₁ ≥ 0, PAUM(τ₋₁, τ₊₁) (margins in units of R², η = 1) on
+    separable ``(X, y)``: each run's updates and class margins beside Li et al.'s Theorem 2.1
+    for them, with the true line ``<w*, x> = θ*`` as the reference.
+
+    Each run may take as many epochs as the theorem's update bound allows (every epoch
+    before the last makes an update), so it stops by itself.
+    """
+    R2 = float(np.max(np.sum(X**2, axis=1)))
+    pairs = {f"PAM({tau_pos:g}, {tau_pos:g})": (tau_pos, tau_pos)}
+    if tau_neg >= 0 and tau_neg != tau_pos:
+        pairs[f"PAUM({tau_neg:g}, {tau_pos:g})"] = (tau_neg, tau_pos)
+    rows = []
+    for name, (neg, pos) in pairs.items():
+        bound = paum_guarantee(X, y, w_star, -theta_star, neg * R2, pos * R2, 1.0)
+        est = PAUMPerceptron(tau_neg=neg * R2, tau_pos=pos * R2, eta=1.0,
+                             max_epochs=int(bound["updates"]) + 2, random_state=seed).fit(X, y)
+        margin_neg, margin_pos = class_margins(X, y, est.coef_.ravel(), est.intercept_[0])
+        rows.append({
+            "learner": name, "stopped": bool(est.converged_),
+            "updates": est.n_updates_, "bound (2.4)": bound["updates"],
+            "γ₋₁ of the line": margin_neg, "guaranteed γ₋₁ >": bound["margin_neg"],
+            "γ₊₁ of the line": margin_pos, "guaranteed γ₊₁ >": bound["margin_pos"],
+        })  # fmt: skip
+    return pd.DataFrame(rows), bound
 
 
 lesson_header(
@@ -195,6 +234,11 @@ stage(
     extras=ranking_numbers,
     start=at_end,
 )
+# Li et al.'s guarantee on separable data (shown under the research box; the question uses it)
+sep = get_dataset(separable_request(seed))
+# attempt: a message, not a traceback, on a set where the theorem's conditions would fail
+rows, ref = attempt("Applying Li et al.'s theorem", guarantee_rows, sep.X, sep.y, sep.w_star,
+                    sep.theta_star, seed, tau_neg, tau_pos) or (None, None)  # fmt: skip
 st.caption(f"R² = {R2:.3g} on this training set; at most 20 epochs (PAUM stops after an epoch "
            "without an update).")  # fmt: skip
 
@@ -233,6 +277,23 @@ check_question(
     },
 )
 
+if ref is not None:
+    sep_R, sep_gamma, sep_tau = ref["R"], ref["gamma"], tau_pos * ref["R"] ** 2
+    computation_question(
+        PREFIX,
+        f"Compute it: below, the separable data have R = {sep_R:.4g} and the reference margin "
+        f"Γ = {sep_gamma:.4g}; PAM asks τ = {tau_pos:g} R² = {sep_tau:.4g} of both classes, with "
+        "η = 1. At most how many updates does Li et al.'s bound (2.4) allow?",
+        {"right": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0),
+         "R/Γ not squared": 4 * (sep_R / sep_gamma + sep_tau / sep_gamma**2),
+         "without the 4": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0) / 4},
+        "right",
+        ",.0f",
+        why="4((R/Γ)² + τ/(ηΓ²)) = " + f"4(({sep_R:.4g}/{sep_gamma:.4g})² + "
+        f"{sep_tau:.4g}/{sep_gamma:.4g}²) ≈ " + "{answer}, the PAM row's bound in the table.",
+        hint="Bound (2.4) is 4((R/Γ)² + max τ/(ηΓ²)): the margin adds its own term.",
+    )
+
 table = research(
     r"""
 Li, Zaragoza, Herbrich, Shawe-Taylor and Kandola (2002) ran PAUM on document
@@ -264,6 +325,59 @@ if table is not None:
         + " In two dimensions the ranking depends only on the direction of w, which the "
         "margins barely turn, so MAP moves little while the threshold moves a lot; in the "
         "paper's thousands of word features the margins also reshape w."
+    )
+
+st.markdown("#### Li et al.'s guarantee, on data a line separates")
+st.markdown(
+    r"""
+Li et al. (2002, Theorem 2.1, proof in their appendix A) prove two things
+about PAUM started at $w = 0$, $b = 0$ on a sample that some line
+$(w_{opt}, b_{opt})$ with $\lVert w_{opt}\rVert = 1$ and
+$|b_{opt}| \le R$ separates with margin $\Gamma$ (their margin is
+$\min_j y_j(\langle w,x_j\rangle + b)/\lVert w\rVert$, eq. 2.1). First,
+it stops after at most
+"""
+)
+st.latex(
+    r"4\Big(\Big(\frac{R}{\Gamma}\Big)^2 + "
+    r"\frac{\max\{\tau_{+1}, \tau_{-1}\}}{\eta\,\Gamma^2}\Big)\ \text{updates}"
+)
+st.markdown(
+    r"""
+(eq. 2.4; with both margins 0, Novikoff's bound for the examples extended by
+a coordinate $R$). Second, with margins $\tau_{\pm1} \ge 0$ and
+$\psi = (\eta R^2 + \tau_{+1})/(\eta R^2 + \tau_{-1})$: if a unit line
+keeps margin at least $\Gamma_{-1}$ on the negatives and
+$\Gamma_{+1} = \psi\,\Gamma_{-1}$ on the positives, the line PAUM stops
+with keeps on class $j$ a margin (eq. 2.2: the smallest $\pm f(x)/\lVert w\rVert$
+over that class)
+"""
+)
+st.latex(
+    r"\gamma_j(w_t, b_t) > \Gamma_j\,\frac{\tau_j}{\sqrt 8\,(\eta R^2 + \tau_j)}"
+)
+st.markdown(
+    r"""
+For the perceptron with margin, PAM($\tau$) = PAUM($\tau$, $\tau$), $\psi = 1$
+and both classes get $\Gamma\tau/(\sqrt 8(\eta R^2 + \tau))$. The smaller
+$\eta$ against $\tau$, the closer the guarantee comes to the best margin
+(up to $1/\sqrt 8$) and the larger the update bound: $\eta$ trades time for
+margin (Li et al. 2002, section 2.1). The lesson's clouds overlap, so the
+theorem says nothing about them; the table runs PAM and PAUM with the
+margins set above ($\eta = 1$) on 100 points that a known line separates
+with a gap, drawn with the lesson's seed, that line as the reference:
+"""
+)
+if rows is not None:
+    st.dataframe(rows.style.format(precision=4).format("{:.1f}", subset=["bound (2.4)"]),
+                 hide_index=True)  # fmt: skip
+    st.caption(
+        f"Computed live (seed {seed}): R = {ref['R']:.3f}, the reference line's margin "
+        f"Γ = {ref['gamma']:.4f} (negatives {ref['margin_neg_opt']:.4f}, positives "
+        f"{ref['margin_pos_opt']:.4f}), |b_opt| ≤ R holds. The guaranteed margins use the largest "
+        "Γ₋₁ with ψΓ₋₁ within the reference's positive margin. "
+        + ("" if tau_neg >= 0 else "τ₋₁ < 0 is outside the theorem: only PAM is shown. ")
+        + "A better reference (the widest-margin line) would give larger guarantees."
     )
 
 show_code(

@@ -133,3 +133,107 @@ def weighted_error(d, wrong) -> float:
     0.25
     """
     return float(np.sum(np.asarray(d)[np.asarray(wrong, dtype=bool)]))
+
+
+# --- Lessons 4-6 (course-a): the voted perceptron's guarantee, PAM/PAUM's (Li et al. 2002) ---
+
+
+def voted_error_bound(mistake_bound: float, m: int) -> float:
+    """Freund & Schapire's (1999) guarantee for the voted perceptron, on one data set.
+
+    Trained in one pass over ``m`` examples drawn independently, the voted
+    perceptron errs on a new example with probability at most ``2/(m + 1)``
+    times the expected mistake bound on ``m + 1`` examples; this is that
+    factor times ``mistake_bound`` (the bound of the set at hand, not its
+    expectation over sets).
+
+    >>> voted_error_bound(30.0, 59)
+    1.0
+    """
+    return 2.0 * mistake_bound / (m + 1)
+
+
+def class_margins(X, y, w, b) -> tuple[float, float]:
+    """Li et al.'s (2002, eq. 2.2) negative and positive margins of ``f(x) = <w,x> + b``:
+    ``(min over negatives of -f(x)/||w||, min over positives of f(x)/||w||)``.
+
+    >>> X, y = np.array([[-1.0], [-3.0], [2.0]]), np.array([-1, -1, 1])
+    >>> class_margins(X, y, np.array([2.0]), 0.0)  # the nearest negative counts
+    (1.0, 2.0)
+    """
+    f = (np.asarray(X) @ np.asarray(w) + b) / np.linalg.norm(w)
+    y = np.asarray(y)
+    return float((-f[y < 0]).min()), float(f[y > 0].min())
+
+
+def paum_update_bound(R: float, gamma: float, tau_neg: float, tau_pos: float, eta: float):
+    """Li et al.'s (2002, Theorem 2.1, eq. 2.4) bound on PAUM's updates on data that a unit
+    ``w_opt`` with ``|b_opt| <= R`` separates with margin ``gamma``:
+    ``4((R/gamma)^2 + max(tau_pos, tau_neg)/(eta gamma^2))``.
+
+    With both margins 0 it is Novikoff's bound for the augmented examples,
+    ``4 (R/gamma)^2``:
+
+    >>> paum_update_bound(1.0, 0.5, 0.0, 0.0, 1.0)
+    16.0
+    """
+    return 4.0 * ((R / gamma) ** 2 + max(tau_pos, tau_neg) / (eta * gamma**2))
+
+
+def paum_margin_guarantee(gamma_j: float, tau_j: float, eta: float, R: float) -> float:
+    """The margin PAUM's final line keeps on class ``j`` (Li et al. 2002, Theorem 2.1,
+    eq. 2.6): more than ``gamma_j tau_j / (sqrt(8) (eta R^2 + tau_j))``.
+
+    ``gamma_j`` is a margin a reference line keeps on class ``j``, with
+    ``gamma_{+1} = psi gamma_{-1}`` (:func:`paum_guarantee`). With
+    ``tau_j = 0`` nothing is guaranteed beyond separation:
+
+    >>> paum_margin_guarantee(0.3, 0.0, 1.0, 1.0)
+    0.0
+    """
+    return float(gamma_j * tau_j / (np.sqrt(8.0) * (eta * R**2 + tau_j)))
+
+
+def paum_guarantee(X, y, w_opt, b_opt, tau_neg: float, tau_pos: float, eta: float) -> dict:
+    """Both parts of Li et al.'s (2002) Theorem 2.1 for PAUM(tau_neg, tau_pos) on ``(X, y)``,
+    with ``(w_opt, b_opt)`` (rescaled to unit ``w``) as the reference line.
+
+    Returns ``R``, the reference's margin ``gamma`` and class margins, ``psi =
+    (eta R^2 + tau_pos)/(eta R^2 + tau_neg)``, the ``Gamma_{-1}, Gamma_{+1} =
+    psi Gamma_{-1}`` the theorem's second part uses (the largest the
+    reference allows), the update bound and the two guaranteed margins.
+
+    Raises
+    ------
+    ValueError
+        When the theorem does not apply: a margin below 0, a reference that
+        does not separate the data, or ``|b_opt| > R``.
+
+    >>> X, y = np.array([[-1.0, 0.0], [1.0, 0.0]]), np.array([-1, 1])
+    >>> g = paum_guarantee(X, y, np.array([1.0, 0.0]), 0.0, 0.5, 0.5, 1.0)
+    >>> g["gamma"], g["updates"], round(g["margin_pos"], 4)
+    (1.0, 6.0, 0.1179)
+    """
+    if min(tau_neg, tau_pos) < 0:
+        raise ValueError(
+            f"Li et al.'s Theorem 2.1 needs margins >= 0, got tau_-1 = {tau_neg:g}, "
+            f"tau_+1 = {tau_pos:g}."
+        )
+    norm = float(np.linalg.norm(w_opt))
+    w, b = np.asarray(w_opt) / norm, b_opt / norm
+    R = float(np.sqrt((np.asarray(X) ** 2).sum(axis=1).max()))
+    neg, pos = class_margins(X, y, w, b)
+    gamma = min(neg, pos)
+    if gamma <= 0:
+        raise ValueError(f"the reference line does not separate the data (margin {gamma:.3g}).")
+    if abs(b) > R:
+        raise ValueError(f"Theorem 2.1 needs |b_opt| <= R; here |b_opt| = {abs(b):.3g} > R.")
+    psi = (eta * R**2 + tau_pos) / (eta * R**2 + tau_neg)
+    big_neg = min(neg, pos / psi)  # the largest Gamma_-1 with psi Gamma_-1 <= pos too
+    return {
+        "R": R, "gamma": gamma, "margin_neg_opt": neg, "margin_pos_opt": pos, "psi": psi,
+        "Gamma_neg": big_neg, "Gamma_pos": psi * big_neg,
+        "updates": paum_update_bound(R, gamma, tau_neg, tau_pos, eta),
+        "margin_neg": paum_margin_guarantee(big_neg, tau_neg, eta, R),
+        "margin_pos": paum_margin_guarantee(psi * big_neg, tau_pos, eta, R),
+    }  # fmt: skip

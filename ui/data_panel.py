@@ -50,6 +50,17 @@ RANGES = {
     ("kw", "margin"): (0.0, 1.0, 0.05),
     ("kw", "n_samples"): (50, 2000, 50),
 }
+#: Slider labels per option name, overridden per (set, option). Khardon & Wachman name their
+#: data's parameters (f, M, N), N the label-noise rate (2007, section 3.1), so no count is
+#: called "N ..." here; their letters go with their controls.
+LABELS = {
+    "n_samples": "Examples",
+    "n_features": "Features",
+    ("kw", "n_features"): "Features (f)",
+    ("kw", "margin"): "Margin (M)",
+}
+#: The label of the panel's noise-rate slider, per set (the default: "Noise rate").
+NOISE_RATE_LABELS = {"kw": "Noise rate (N)"}
 #: Generator options the panel does not show (noise is the panel's own; the rest are technical).
 HIDDEN_OPTIONS = ("noise", "random_state", "dtype", "pool_size", "path")
 #: Upload cap: the same as server.maxUploadSize in .streamlit/config.toml.
@@ -59,6 +70,21 @@ MAX_UPLOAD_BYTES = 2_000_000
 def _specs():
     specs = {s.name: s for s in list_datasets() if s.available}
     return {name: specs[name] for name in OFFERED if name in specs}
+
+
+def option_label(set_name: str, option: str) -> str:
+    """The label of a generator option's control.
+
+    Examples
+    --------
+    >>> option_label("kw", "n_features"), option_label("gaussians", "n_samples")
+    ('Features (f)', 'Examples')
+    >>> option_label("circles", "factor")
+    'Factor'
+    """
+    return LABELS.get((set_name, option)) or LABELS.get(option) or (
+        option.replace("_", " ").capitalize()
+    )
 
 
 def _option_widget(spec, option, prefix):
@@ -90,7 +116,7 @@ def _option_widget(spec, option, prefix):
         default = type(low)(option.default)
         return control(
             st.slider,
-            option.name.replace("_", " ").capitalize(),
+            option_label(spec.name, option.name),
             key,
             default,
             min_value=low,
@@ -295,7 +321,7 @@ def data_panel(prefix: str, default: str = "separable") -> DataRequest | None:
     if noise_kind != "none":
         noise_rate = control(
             st.slider,
-            "Noise rate",
+            NOISE_RATE_LABELS.get(name, "Noise rate"),
             f"{prefix}noise_rate",
             0.1,
             min_value=0.0,

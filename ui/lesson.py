@@ -195,7 +195,8 @@ def try_this(*tasks: str) -> None:
 
 
 def check_question(prefix: str, question: str, options: Sequence[str], answer: int, why: str,
-                   hints: dict[int, str] | None = None) -> bool | None:  # fmt: skip
+                   hints: dict[int, str] | None = None,
+                   heading: bool = True) -> bool | None:  # fmt: skip
     """A multiple-choice question that answers as soon as an option is picked.
 
     Parameters
@@ -211,13 +212,17 @@ def check_question(prefix: str, question: str, options: Sequence[str], answer: i
     hints : dict, optional
         ``{option index: text}`` shown after that wrong option (default: a
         general nudge to look at the figure again).
+    heading : bool
+        Write the "Check yourself" heading (a second question on the page
+        sits under the first one's heading).
 
     Returns
     -------
     bool or None
         Whether the picked option is right; None before any pick.
     """
-    st.subheader("Check yourself", anchor="check-yourself")
+    if heading:
+        st.subheader("Check yourself", anchor="check-yourself")
     choice = st.radio(question, options, index=None, key=f"{prefix}check")
     if choice is None:
         return None

@@ -105,9 +105,10 @@ export class MathPanel {
       : [v("s"), ` = ${n(score)}`]);
     const margin = s.tau_margin;
     const test = [Y(), " (", v("s"), ` ${MINUS} `, THETA(), `) = ${sgn(y)} × (${minus(score, thOld)}) = ${n(y * (score - thOld))}`];
-    if ([MISTAKE, MARGIN, BLOCKED].includes(kind)) test.push(" ≤ τθ", el("sub", {}, "init"), ` = ${n(margin)}`);
-    else if (margin > 0) test.push(" > τθ", el("sub", {}, "init"), ` = ${n(margin)}`);
-    else test.push(" > 0");
+    // only the terms the learner on screen has: without a margin the test is against 0
+    const updated = [MISTAKE, MARGIN, BLOCKED].includes(kind);
+    if (margin > 0) test.push(updated ? " ≤ τθ" : " > τθ", el("sub", {}, "init"), ` = ${n(margin)}`);
+    else test.push(updated ? " ≤ 0" : " > 0");
     lines.push(test);
     if (kind === BLOCKED) lines.push([v("a", "j"), ` = ${before} = α: no update`]);
     if (isUpdateKind(kind)) {
