@@ -21,7 +21,7 @@ from lessons._bounds import noisy_mistake_bound, voted_error_bound
 from lessons._questions import computation_question
 from perceptron_core import Perceptron
 from perceptron_core.engine import kw_trainer
-from perceptron_core.engine.record import HypothesisRecord
+from perceptron_core.engine.record import HypothesisRecord, RunningAverage
 from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
 from ui.studies import lesson_study
 
@@ -261,10 +261,12 @@ run with each other (lesson 5's table sets τ against them), computed live:
 show_code(
     kw_trainer.note_correct,
     kw_trainer.note_update,
-    HypothesisRecord.longest,
-    HypothesisRecord.averaged,
+    kw_trainer.keep_longest,
+    RunningAverage.fold,
     HypothesisRecord.voted_scores,
-    intro="The trainer counts the votes: `votes[c, k] += 1` for a correct prediction, the "
-    "survival tally `state[c, 0]` and the longest survivor `state[c, 2]`, reset only "
-    "by an update. The record then builds the other predictors from the stored updates.",
+    intro="The trainer counts the votes: a correct prediction adds one to the current "
+    "hypothesis's vote and survival tally, an update starts a new hypothesis with none. "
+    "Before the update that ends the longest survivor so far, the trainer copies it; the "
+    "averaged hypothesis is summed per example (each update weighted by the votes cast "
+    "after it); only the voted prediction keeps every hypothesis and scores each of them.",
 )

@@ -259,6 +259,7 @@ check_question(
         0: "The indicator form pushes by λ times the squared Euclidean norm ‖x‖² = x₁² + x₂².",
         2: "The push moves the score towards the point's own label y, so it has y's sign.",
     },
+    heading=False,
 )
 
 table = research(

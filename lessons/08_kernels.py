@@ -313,6 +313,7 @@ if data is not None:
             2: "That is exp(−‖x₁ − x₂‖²/2γ), γ taken for σ²: here γ multiplies the squared "
             "distance.",
         },
+        heading=False,
     )
 
 research(

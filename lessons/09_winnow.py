@@ -299,6 +299,7 @@ check_question(
         1: "That leaves out the 2 and the 1 in 2 + 3k(1 + log₂ n).",
         2: "The logarithm is base 2: one doubling of a weight per step of log₂ n.",
     },
+    heading=False,
 )
 
 research(

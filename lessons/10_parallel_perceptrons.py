@@ -369,6 +369,7 @@ check_question(
         1: "That is AdaBoost's rule for every pattern. What does R = −1 do to the exponent?",
         2: "Leaving the weight alone is NR's rule for the borderline patterns (R = 0).",
     },
+    heading=data is None  # the first one sits in section 3,
 )
 
 research(

@@ -222,6 +222,7 @@ check_question(
         0: "That is t·s: the formula divides by k(k − 1) under the root, so by √k more.",
         2: "That is s/√k without the factor t_{k−1, 0.975}.",
     },
+    heading=False,
 )
 
 research(

@@ -4,19 +4,16 @@ A run of the on-line loop stores, per binary problem, the sequence of updated
 examples and the vote of every hypothesis (see :mod:`perceptron_core.engine.kw_trainer`).
 :class:`HypothesisRecord` keeps that sequence as positions in a shared
 :class:`SupportStore` (the distinct example vectors that caused an update), and
-derives from it:
-
-* the **longest survivor** and the **averaged** hypothesis, each one weighted
-  sum of support vectors (the averaged weights come from the reverse
-  cumulative sum of the votes), computed on first use and cached;
-* **voted** scores, by one matrix product per test chunk and a running sum
-  along the update sequence (:func:`perceptron_core.engine.kw_trainer.voted_scores`).
+derives from it the **voted** scores, by one matrix product per test chunk and
+a running sum along the update sequence
+(:func:`perceptron_core.engine.kw_trainer.voted_scores`); the dual form reads
+its hypotheses from it too (:mod:`perceptron_core.engine.dual_record`).
 
 Nothing here retrains; switching prediction mode only reads the record.
 :class:`RunningAverage` keeps the averaged hypothesis without the update
-sequence, for a fit that keeps no list (the linear estimators take their
-longest survivor and averaged hypothesis from it and from a snapshot the
-trainer keeps, whether or not the list is kept).
+sequence (the linear estimators take their averaged hypothesis from it, and
+their longest survivor from a snapshot the trainer keeps, whether or not the
+list is kept).
 """
 
 from __future__ import annotations
@@ -237,40 +234,9 @@ class HypothesisRecord:
 
     # -- single hypotheses -------------------------------------------------
 
-    def _weighted_hypothesis(self, c: int, update_weights: np.ndarray):
-        """``w = eta * sum_i u_i y_i x_i``, ``theta = theta_init - eta*C*sum_i u_i y_i``."""
-        coef = self.eta * update_weights * self.signs[c]
-        per_support = np.bincount(self.positions[c], weights=coef, minlength=len(self.support))
-        used = np.flatnonzero(per_support)
-        w = np.zeros(self.support.vectors.shape[1])
-        compiled_or_plain(weighted_row_sum)(self.support.vectors, used, per_support[used], w)
-        return w, self.theta_init - self.C * coef.sum()
-
-    def longest(self, c: int):
-        """The longest-surviving hypothesis ``(w, theta)`` of problem ``c``."""
-        key = ("longest", c)
-        if key not in self._cache:
-            k = self.longest_k[c]
-            weights = (np.arange(len(self.signs[c])) < k).astype(np.float64)
-            self._cache[key] = self._weighted_hypothesis(c, weights)
-        return self._cache[key]
-
     def total_votes(self, c: int) -> int:
         """Votes of the hypotheses from 1 on (hypothesis 0 does not vote)."""
         return int(self.votes[c][1:].sum())
-
-    def averaged(self, c: int):
-        """``sum_{k>=1} c_k (w_k, theta_k) / sum_{k>=1} c_k``, or None without votes."""
-        key = ("averaged", c)
-        if key not in self._cache:
-            total = self.total_votes(c)
-            if total == 0:
-                self._cache[key] = None
-            else:
-                # update i is part of every hypothesis k > i: weight sum_{k>i} c_k
-                later_votes = np.cumsum(self.votes[c][:0:-1])[::-1].astype(np.float64)
-                self._cache[key] = self._weighted_hypothesis(c, later_votes / total)
-        return self._cache[key]
 
     # -- voted --------------------------------------------------------------
 
