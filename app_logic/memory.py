@@ -14,8 +14,10 @@ payload is keyed by the serial numbers of its runs, not by the runs.
 The limit and the idle time come from the environment, read when the app
 starts (``docs/deploy.md``):
 
-* ``PERCEPTRON_LAB_MEMORY_MB``: the limit in MB (default
-  :data:`DEFAULT_LIMIT_MB`);
+* ``PERCEPTRON_LAB_MEMORY_MB``: the most the server keeps for its visitors
+  beyond its memory at rest, in MB (default :data:`DEFAULT_LIMIT_MB`); the
+  caches hold at most :data:`CACHED_SHARE` of it, the rest is room for what
+  the process keeps around them;
 * ``PERCEPTRON_LAB_IDLE_MINUTES``: the idle time (default
   :data:`DEFAULT_IDLE_MINUTES`).
 
@@ -35,8 +37,13 @@ from collections.abc import Callable, Hashable
 
 import numpy as np
 
-#: The default limit of all caches together, in MB.
+#: The default memory budget of the server beyond its memory at rest, in MB.
 DEFAULT_LIMIT_MB = 1536
+#: The share of the budget the caches may hold. The process keeps more than the bytes the
+#: caches count: the allocator's partly used pages in every session thread's arena, the
+#: sessions' own state, the messages Streamlit keeps for reconnecting browsers
+#: (docs/benchmarks.md#memory-attacks measures the difference).
+CACHED_SHARE = 0.85
 #: The default time after which an entry nobody used is dropped, in minutes.
 DEFAULT_IDLE_MINUTES = 30
 #: How often the sweeper looks for idle entries, in seconds.
@@ -273,7 +280,7 @@ def _from_environment(name: str, default: float) -> float:
 
 #: The budget every process-wide cache of the app shares.
 SERVER = Budget(
-    limit=int(_from_environment("PERCEPTRON_LAB_MEMORY_MB", DEFAULT_LIMIT_MB) * 2**20),
+    limit=int(_from_environment("PERCEPTRON_LAB_MEMORY_MB", DEFAULT_LIMIT_MB) * 2**20 * CACHED_SHARE),
     idle_seconds=_from_environment("PERCEPTRON_LAB_IDLE_MINUTES", DEFAULT_IDLE_MINUTES) * 60,
     sweep_every=SWEEP_SECONDS,
 )

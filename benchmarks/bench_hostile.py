@@ -262,8 +262,7 @@ def attacks() -> None:
             page.goto(server.url + "/")
             page.frame_locator("iframe[title$='playback']").locator(".btn-step").wait_for()
             page.close()
-            time.sleep(30)  # the background warm-up compiles and loads every learner
-            idle = process.memory_info().rss
+            idle = _settled(process)  # the background warm-up has compiled every learner
             threading.Thread(target=sample, daemon=True).start()
             pages = [browser.new_context().new_page() for _ in CRAFTED]
             start = time.perf_counter()
@@ -311,6 +310,23 @@ def attacks() -> None:
           f"{compare_peak / mib:,.0f} MiB over idle; retained 10 s after the tab closed "
           f"{retained / mib:,.0f} MiB, 150 s after {retained_later / mib:,.0f} MiB (target: at "
           "most the budget)")
+
+
+def _settled(process, quiet_s: float = 20.0, most_s: float = 600.0) -> int:
+    """The resident size of ``process`` once its warm-up has ended: no child process left
+    and the size steady (within 4 MiB) for ``quiet_s``; the idle memory the attacks add to."""
+    import psutil
+
+    start, last, since = time.perf_counter(), process.memory_info().rss, time.perf_counter()
+    while time.perf_counter() - start < most_s:
+        time.sleep(2)
+        rss = process.memory_info().rss
+        busy = bool(process.children(recursive=True)) or abs(rss - last) > 4 * 2**20
+        if busy:
+            last, since = rss, time.perf_counter()
+        elif time.perf_counter() - since >= quiet_s:
+            return rss
+    return process.memory_info().rss
 
 
 def _visit(page, case: str, frame_selector: str) -> str:
