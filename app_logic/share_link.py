@@ -68,7 +68,9 @@ def _value(text: str, default, name: str, low=None, high=None, choices=()):
             else f"a number from {low} to {high}" if low is not None
             else f"a value like {default!r}"
         )  # fmt: skip
-        raise ValueError(f"The link's {name}={text!r} is not accepted; {name} takes {accepted}.")
+        raise ValueError(
+            f"The link's {name}={text!r} is not accepted; {name} takes {accepted}."
+        ) from None
     return value
 
 

@@ -203,11 +203,11 @@ def sessions() -> None:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             pages = []
-            for link, _ in VISITORS:  # all six open at once
+            for link, _case in VISITORS:  # all six open at once
                 page = browser.new_context().new_page()
                 page.goto(server.url + link, wait_until="commit")
                 pages.append(page)
-            for page, (link, case) in zip(pages, VISITORS):
+            for page, (_link, case) in zip(pages, VISITORS):
                 page.get_by_text("Data set").first.wait_for(timeout=180_000)
                 page.wait_for_timeout(2_000)
                 rows.append(_visit(page, case, FRAME))
@@ -315,8 +315,6 @@ def attacks() -> None:
 def _settled(process, quiet_s: float = 20.0, most_s: float = 600.0) -> int:
     """The resident size of ``process`` once its warm-up has ended: no child process left
     and the size steady (within 4 MiB) for ``quiet_s``; the idle memory the attacks add to."""
-    import psutil
-
     start, last, since = time.perf_counter(), process.memory_info().rss, time.perf_counter()
     while time.perf_counter() - start < most_s:
         time.sleep(2)

@@ -264,7 +264,7 @@ def readme(manifest: dict) -> str:
         "baseline | file size |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for fname, entry in manifest["files"].items():
+    for entry in manifest["files"].values():
         name = entry["dataset"]
         X, _, info = load(name)
         counts = info.class_counts
@@ -285,7 +285,7 @@ def readme(manifest: dict) -> str:
         "## Per set",
         "",
     ]
-    for fname, entry in manifest["files"].items():
+    for entry in manifest["files"].values():
         spec = REGISTRY[entry["dataset"]]
         lines += [
             f"### `{spec.name}`: {spec.title}",

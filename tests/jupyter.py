@@ -69,8 +69,9 @@ def jupyterlab(folder: Path):
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     proc.kill()
-                    raise RuntimeError("jupyter lab did not start: "
-                                       + proc.stdout.read().decode()[-3000:])  # fmt: skip
+                    raise RuntimeError(
+                        "jupyter lab did not start: " + proc.stdout.read().decode()[-3000:]
+                    ) from None
                 time.sleep(0.3)
         yield url, token
     finally:

@@ -375,7 +375,7 @@ def test_support_and_dual_coefficients():
     manual = clf.dual_coef_[0] @ kernel_matrix(clf.support_vectors_, X, "rbf", gamma=1.0)
     np.testing.assert_allclose(clf.decision_function(X), manual + clf.intercept_[0], atol=1e-10)
     with pytest.raises(AttributeError, match="only available with kernel='linear'"):
-        clf.coef_
+        _ = clf.coef_
     with pytest.raises(ValueError, match="no weight vector"):
         KernelPerceptron(kernel="rbf", epochs=2, record="updates").fit(X, y).trace_.hypotheses()
 

@@ -331,7 +331,10 @@ def test_thick_separator_with_gamma_zero_is_the_textbook_perceptron_and_gamma_bu
     thick = ThickSeparatorPerceptron(gamma=20.0, random_state=0).fit(X, y)
     for clf in (plain, thick):
         assert clf.score(X, y) == 1.0
-    geometric = lambda c: (y * c.decision_function(X)).min() / np.linalg.norm(c.coef_)
+
+    def geometric(c):
+        return (y * c.decision_function(X)).min() / np.linalg.norm(c.coef_)
+
     assert geometric(thick) > geometric(plain)
     assert geometric(thick) > 0.6 * 0.5  # a good share of the true margin 0.5
 

@@ -49,15 +49,18 @@ def _floats(text: str) -> tuple[float, ...]:
     try:
         return tuple(float(v) for v in text.split(",") if v.strip())
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected numbers separated by commas; got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected numbers separated by commas; got {text!r}"
+        ) from None
 
 
 def _ints(text: str) -> tuple[int, ...]:
     try:
         return tuple(int(v) for v in text.split(",") if v.strip())
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected whole numbers separated by commas; got "
-                                         f"{text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected whole numbers separated by commas; got {text!r}"
+        ) from None
 
 
 def _at_least(low: int, what: str):

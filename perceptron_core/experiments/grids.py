@@ -111,7 +111,7 @@ class Settings:
 
     def key(self) -> list:
         """A JSON-able description (part of a cache key)."""
-        return [[float(t), float(l), int(a)] for t, l, a in zip(self.tau, self.lam, self.alpha)]
+        return [[float(t), float(lam), int(a)] for t, lam, a in zip(self.tau, self.lam, self.alpha)]
 
 
 def kw_settings(tau_grid=TAU_GRID, lam_grid=LAM_GRID, alpha_grid=ALPHA_GRID) -> Settings:
@@ -131,7 +131,7 @@ def kw_settings(tau_grid=TAU_GRID, lam_grid=LAM_GRID, alpha_grid=ALPHA_GRID) -> 
     if tau_grid[0] != 0 or lam_grid[0] != 0 or alpha_grid[0] is not None:
         raise ValueError("Each grid must start with its inactive value: tau 0, lam 0, "
                          "alpha None (no bound).")
-    rows = [(t, l, None) for t in tau_grid for l in lam_grid]
+    rows = [(t, lam, None) for t in tau_grid for lam in lam_grid]
     rows += [(t, 0.0, a) for t in tau_grid for a in alpha_grid[1:]]
     return Settings.from_tuples(rows)
 
