@@ -399,9 +399,9 @@ def _markdown_is_escaped(shown: str) -> bool:
 def test_as_text_leaves_no_markup_and_cuts():
     import doctest
 
-    import app_logic.visitor_text
+    from app_logic import visitor_text
 
-    assert doctest.testmod(app_logic.visitor_text).failed == 0
+    assert doctest.testmod(visitor_text).failed == 0
     shown = as_text(MARKDOWN, 500)
     assert _markdown_is_escaped(shown)
     assert _as_read(shown) == MARKDOWN  # as typed

@@ -216,8 +216,14 @@ def test_the_sizes_of_a_big_run_grow_with_steps_not_features():
 
 @pytest.mark.parametrize(
     "module",
-    ["app_logic.payload.pack", "app_logic.payload.scene", "app_logic.payload.snapshots",
-     "app_logic.payload.extras", "app_logic.style", "ui.player"],
+    [
+        "app_logic.payload.pack",
+        "app_logic.payload.scene",
+        "app_logic.payload.snapshots",
+        "app_logic.payload.extras",
+        "app_logic.style",
+        "ui.player",
+    ],
 )  # fmt: skip
 def test_docstring_examples(module):
     """The examples in the docstrings run (the suite's doctests cover perceptron_core only)."""
