@@ -30,8 +30,8 @@ async def first_page_ready(app):
         for module in sorted((HERE / package).glob("*.py")):
             importlib.import_module(f"{package}.{module.stem}")
     # the menu's lesson titles: 0.2 s to parse the lessons the first time, 0.4 ms after
-    importlib.import_module("ui.lesson").lessons(HERE / "lessons")
-    training = importlib.import_module("app_logic.training")
+    importlib.import_module("perceptron_lab.ui.lesson").lessons(HERE / "lessons")
+    training = importlib.import_module("perceptron_lab.app_logic.training")
     if training.first_page_learner_cached():  # else the first page trains uncompiled
         threading.Thread(
             target=training.WARMUP.ensure,

@@ -15,8 +15,8 @@ import io
 
 import numpy as np
 
-from app_logic.edits import PointEdits
 from perceptron_core.trace import EVENT_KINDS
+from perceptron_lab.app_logic.edits import PointEdits
 
 
 def _plain(value):

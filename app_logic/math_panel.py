@@ -9,7 +9,7 @@ the rest of the app's explanations, and travels to the browser as it is.
 
 from __future__ import annotations
 
-from app_logic.timeline import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
+from perceptron_lab.app_logic.timeline import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
 
 WHY = {
     CORRECT: "Right side of the boundary (and outside any margin band): nothing moves; the "

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from app_logic.learners import LEARNERS
-from app_logic.training import WARMUP
-from lessons._references import REFERENCES
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.training import WARMUP
+from perceptron_lab.lessons._references import REFERENCES
 
 st.title("About Perceptron Lab")
 st.markdown(

@@ -454,7 +454,7 @@ def _lesson_pages() -> list[tuple[str, str]]:
     """``(menu title, URL path)`` of every lesson, in menu order (Streamlit names the path)."""
     from streamlit.source_util import page_icon_and_name
 
-    from ui.lesson import lessons
+    from perceptron_lab.ui.lesson import lessons
 
     return [(title, page_icon_and_name(path)[1]) for path, title in lessons(ROOT / "lessons")]
 
@@ -573,10 +573,10 @@ def payload_bytes() -> list[tuple[str, str]]:
     """Bytes sent for 2-D 1,000 points x 100 epochs and for the 60,000-point projection."""
     import numpy as np
 
-    from app_logic.datasource import DataRequest, Dataset, make_dataset
-    from app_logic.learners import LEARNERS
-    from app_logic.payload import build_payload
-    from app_logic.training import fit_run
+    from perceptron_lab.app_logic.datasource import DataRequest, Dataset, make_dataset
+    from perceptron_lab.app_logic.learners import LEARNERS
+    from perceptron_lab.app_logic.payload import build_payload
+    from perceptron_lab.app_logic.training import fit_run
 
     def run(key, data, epochs):
         settings = tuple(sorted(LEARNERS[key].defaults().items()))

@@ -10,14 +10,21 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_logic.learners import KW_SWITCHES_OFF, MODES
-from app_logic.payload.extras import Accuracies, Panel, Text
-from app_logic.style import Show
-from lessons._basics import accuracy, at_end, kw_caption, noisy_line, seed_control
 from perceptron_core.engine import kw_trainer
 from perceptron_core.engine.record import HypothesisRecord
-from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
-from ui.studies import lesson_study
+from perceptron_lab.app_logic.learners import KW_SWITCHES_OFF, MODES
+from perceptron_lab.app_logic.payload.extras import Accuracies, Panel, Text
+from perceptron_lab.app_logic.style import Show
+from perceptron_lab.lessons._basics import accuracy, at_end, kw_caption, noisy_line, seed_control
+from perceptron_lab.ui.lesson import (
+    check_question,
+    lesson_header,
+    research,
+    show_code,
+    stage,
+    try_this,
+)
+from perceptron_lab.ui.studies import lesson_study
 
 PREFIX = "l04_"
 

@@ -14,17 +14,24 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from app_logic.datasource import DataRequest
-from app_logic.payload.extras import Panel, Text, Value
-from app_logic.studies_variants import NR_FOLDS, NR_PROBLEM
-from app_logic.style import Show
-from lessons._basics import at_end, seed_control
-from lessons._charts import one_decimal
 from perceptron_core.boosting import NRBoost
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import _p_delta
-from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
-from ui.studies import lesson_study
+from perceptron_lab.app_logic.datasource import DataRequest
+from perceptron_lab.app_logic.payload.extras import Panel, Text, Value
+from perceptron_lab.app_logic.studies_variants import NR_FOLDS, NR_PROBLEM
+from perceptron_lab.app_logic.style import Show
+from perceptron_lab.lessons._basics import at_end, seed_control
+from perceptron_lab.lessons._charts import one_decimal
+from perceptron_lab.ui.lesson import (
+    check_question,
+    lesson_header,
+    research,
+    show_code,
+    stage,
+    try_this,
+)
+from perceptron_lab.ui.studies import lesson_study
 
 PREFIX = "l10_"
 NOISE = (0.0, 0.05, 0.1, 0.2, 0.3)

@@ -161,7 +161,7 @@ def _load_training(folder: Path):
     """Import the app's ``app_logic.training`` from ``folder`` (first on ``sys.path``)."""
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
-    return importlib.import_module("app_logic.training")
+    return importlib.import_module("perceptron_lab.app_logic.training")
 
 
 def run_app(args: argparse.Namespace) -> int:
@@ -189,8 +189,8 @@ def run_warm(args: argparse.Namespace) -> int:
     """Compile the app's learners one after the other, then prepare every lesson's study
     (:mod:`app_logic.lesson_studies`), and say what each cost."""
     training = _load_training(_app_folder())
-    from app_logic.learners import LEARNERS
-    from app_logic.warmup import Warmup
+    from perceptron_lab.app_logic.learners import LEARNERS
+    from perceptron_lab.app_logic.warmup import Warmup
 
     keys = list(LEARNERS) if args.learners is None else [
         key.strip() for key in args.learners.split(",") if key.strip()
@@ -211,7 +211,7 @@ def run_warm(args: argparse.Namespace) -> int:
     if args.learners is not None:  # a list of learners asks for those only, not the lessons
         return 1 if status.failed else 0
     # Then what the lessons compute: their studies, which also compiles their own code.
-    from app_logic.lesson_studies import cache_folder, prepare_lessons
+    from perceptron_lab.app_logic.lesson_studies import cache_folder, prepare_lessons
 
     print(f"{'lesson study':18s} {'seconds':>8s}", flush=True)
     studies = []
@@ -240,7 +240,7 @@ def run_export_html(args: argparse.Namespace) -> int:
 
     check_file(args.output, "--output")
     _load_training(_app_folder())  # the app's folder on sys.path, as for `warm`
-    from app_logic.standalone_page import link_page
+    from perceptron_lab.app_logic.standalone_page import link_page
 
     page, what = link_page(args.link)
     args.output.write_text(page, encoding="utf-8")

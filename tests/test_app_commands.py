@@ -94,8 +94,8 @@ def test_app_serves_the_checkout_and_answers_its_health_check(tmp_path):
 
 
 def test_the_first_page_learner_is_the_playgrounds_default():
-    from app_logic.training import FIRST_PAGE_LEARNER
-    from ui.learner_panel import learner_panel
+    from perceptron_lab.app_logic.training import FIRST_PAGE_LEARNER
+    from perceptron_lab.ui.learner_panel import learner_panel
 
     default = inspect.signature(learner_panel).parameters["default"].default
     assert FIRST_PAGE_LEARNER == default

@@ -103,7 +103,7 @@ COMPILED = textwrap.dedent("""
     import numpy as np
     from perceptron_core.experiments.fold_run import run_fold
     from perceptron_core.experiments.grids import kw_settings
-    from app_logic.training import compile_learner
+    from perceptron_lab.app_logic.training import compile_learner
     for key in sys.argv[1:]:
         compile_learner(key)
     X = np.random.default_rng(0).normal(size=(40, 3))  # the experiments' grid

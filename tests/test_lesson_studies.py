@@ -18,10 +18,10 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_logic import lesson_studies
-from app_logic.lesson_studies import STUDIES, Study, forget, prepare_lessons, stored
-from app_logic.warmup import Warmup
 from perceptron_core.cli import main
+from perceptron_lab.app_logic import lesson_studies
+from perceptron_lab.app_logic.lesson_studies import STUDIES, Study, forget, prepare_lessons, stored
+from perceptron_lab.app_logic.warmup import Warmup
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
 #: Each lesson with a study -> the studies its first view reads.
@@ -120,7 +120,7 @@ def test_a_second_session_waits_for_the_first_ones_computation_and_follows_it(mo
 
 
 def test_warm_prepares_the_lessons_after_the_learners_and_reports_each(monkeypatch, capsys):
-    from app_logic import training
+    from perceptron_lab.app_logic import training
 
     compiled, prepared = [], []
     monkeypatch.setattr(training, "compile_learner", compiled.append)
@@ -224,7 +224,7 @@ def test_the_servers_warm_up_prepares_the_lessons_after_its_learners(monkeypatch
     assert warmup.wait(60)
     warmup._thread.join(60)
     assert order == ["a", "b", "lessons"]
-    from app_logic import training
+    from perceptron_lab.app_logic import training
 
     assert training.WARMUP._then is lesson_studies.prepare_in_background
 

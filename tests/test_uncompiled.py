@@ -17,13 +17,13 @@ import textwrap
 import numpy as np
 import pytest
 
-from app_logic import training
-from app_logic.datasource import DataRequest, make_dataset
-from app_logic.learners import LEARNERS
-from app_logic.payload import build_payload
-from app_logic.training import fit_run
-from app_logic.warmup import APP_FOLDER
 from perceptron_core._jit import uncompiled
+from perceptron_lab.app_logic import training
+from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.payload import build_payload
+from perceptron_lab.app_logic.training import fit_run
+from perceptron_lab.app_logic.warmup import APP_FOLDER
 
 #: The default page, noisy overlapping clouds with a test part, and three features (the
 #: most a run may have to train uncompiled).
@@ -83,9 +83,9 @@ NOTHING_COMPILES = textwrap.dedent("""
         def on_end(self, ev):
             pass
     event.register("numba:compile", Listener())
-    from app_logic.datasource import DataRequest, make_dataset
-    from app_logic.learners import LEARNERS
-    from app_logic.training import fit_run
+    from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+    from perceptron_lab.app_logic.learners import LEARNERS
+    from perceptron_lab.app_logic.training import fit_run
     from perceptron_core._jit import uncompiled
     data = make_dataset(DataRequest("separable"))
     with uncompiled():

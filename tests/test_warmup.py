@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_logic import training
-from app_logic.learners import LEARNERS
-from app_logic.training import compile_learner
-from app_logic.warmup import Warmup
+from perceptron_lab.app_logic import training
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.training import compile_learner
+from perceptron_lab.app_logic.warmup import Warmup
 from tests.player_args import player_args
 
 APP = str(Path(__file__).resolve().parents[1] / "router.py")
@@ -257,7 +257,7 @@ def test_the_child_process_fills_numbas_cache_and_this_process_then_only_loads(
 #: A server process that starts compile_in_child and prints the child's pid.
 SERVER_WITH_CHILD = textwrap.dedent("""
     import subprocess
-    from app_logic import training
+    from perceptron_lab.app_logic import training
     class Announced(subprocess.Popen):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)

@@ -12,13 +12,13 @@ import hashlib
 
 import streamlit as st
 
-from app_logic.datasource import NOISE_KINDS, DataRequest, read_csv
-from app_logic.memory import SERVER
-from app_logic.visitor_text import MESSAGE_LIMIT, as_text
 from perceptron_core.datasets import CSVLimits, list_datasets
 from perceptron_core.datasets.csvfile import LABELS_NOTE, csv_columns
-from ui.safety import attempt
-from ui.state import control, hidden
+from perceptron_lab.app_logic.datasource import NOISE_KINDS, DataRequest, read_csv
+from perceptron_lab.app_logic.memory import SERVER
+from perceptron_lab.app_logic.visitor_text import MESSAGE_LIMIT, as_text
+from perceptron_lab.ui.safety import attempt
+from perceptron_lab.ui.state import control, hidden
 
 #: Registry sets offered (the 2-D teaching sets first); Fashion-MNIST is too big to animate.
 TEACHING = ("separable", "gaussians", "imbalanced", "xor", "circles", "moons")

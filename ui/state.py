@@ -15,7 +15,7 @@ import math
 
 import streamlit as st
 
-from app_logic.visitor_text import as_text
+from perceptron_lab.app_logic.visitor_text import as_text
 
 _REGISTRY = "_url_controls"  # session key: {widget key: default} of this run
 _LOADED = "_url_loaded"  # session key: the URL has been read once

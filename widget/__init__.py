@@ -38,16 +38,16 @@ import anywidget  # noqa: E402
 import numpy as np  # noqa: E402
 import traitlets  # noqa: E402
 
-from app_logic import training  # noqa: E402
-from app_logic.datasource import Dataset, check_magnitudes  # noqa: E402
-from app_logic.learners import LEARNERS  # noqa: E402
-from app_logic.payload import build_payload  # noqa: E402
-from app_logic.standalone_page import PLAYBACK, about_run, page_html  # noqa: E402
-from app_logic.playback_args import View  # noqa: E402
-from app_logic.style import Show  # noqa: E402
-from app_logic.training import fit_run  # noqa: E402
 from perceptron_core._jit import uncompiled  # noqa: E402
 from perceptron_core.datasets import DataError  # noqa: E402
+from perceptron_lab.app_logic import training  # noqa: E402
+from perceptron_lab.app_logic.datasource import Dataset, check_magnitudes  # noqa: E402
+from perceptron_lab.app_logic.learners import LEARNERS  # noqa: E402
+from perceptron_lab.app_logic.payload import build_payload  # noqa: E402
+from perceptron_lab.app_logic.playback_args import View  # noqa: E402
+from perceptron_lab.app_logic.standalone_page import PLAYBACK, about_run, page_html  # noqa: E402
+from perceptron_lab.app_logic.style import Show  # noqa: E402
+from perceptron_lab.app_logic.training import fit_run  # noqa: E402
 
 
 class Replay(anywidget.AnyWidget):

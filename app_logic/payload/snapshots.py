@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from app_logic.payload.pack import Packer
+from perceptron_lab.app_logic.payload.pack import Packer
 
 MAX_SNAPSHOTS = 400
 MIN_SNAPSHOTS = 100
