@@ -331,7 +331,7 @@ def fresh_install(browser, rounds: int) -> list[tuple[str, str]]:
         subprocess.run([python, "-m", "pip", "install", "--quiet", str(ROOT)], check=True)
         installed = time.perf_counter() - start
         app = subprocess.run(
-            [python, "-c", "from perceptron_core.shipped import app_folder; print(app_folder())"],
+            [python, "-c", "from perceptron_lab.cli import APP_FOLDER; print(APP_FOLDER)"],
             cwd=tmp, env={**os.environ, "PYTHONPATH": ""}, check=True, capture_output=True,
             text=True,
         ).stdout.strip()  # fmt: skip
@@ -524,7 +524,7 @@ def _lesson_figures(browser, warm: bool, env: dict) -> list[tuple[str, str]]:
                      "XDG_CACHE_HOME in a new temporary folder)"))
     if warm:
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "perceptron_core.cli", "warm"], cwd=ROOT,
+        done = subprocess.run([sys.executable, "-m", "perceptron_lab.cli", "warm"], cwd=ROOT,
                               env={**os.environ, **env}, capture_output=True, text=True,
                               check=False)  # fmt: skip
         rows.append(("lessons: perceptron-lab warm before the restart",

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from perceptron_core.shipped import app_folder
+from perceptron_lab.cli import APP_FOLDER
 from tests.live import perceptron_lab, serve_once
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,7 +35,7 @@ def _folders(top: Path, python_only: bool) -> list[Path]:
 
 
 def test_app_folder_of_a_checkout_is_its_root():
-    assert app_folder() == ROOT
+    assert APP_FOLDER == ROOT
 
 
 def test_every_folder_of_the_app_and_every_python_folder_of_the_core_is_a_listed_package():
@@ -131,11 +131,11 @@ def test_installed_wheel_finds_its_app_and_data_from_any_folder(installed, tmp_p
 import json
 import perceptron_core
 from perceptron_core.datasets import list_datasets, load
-from perceptron_core.shipped import app_folder
+from perceptron_lab.cli import APP_FOLDER
 X, y, info = load("sonar")
 print(json.dumps({
     "core": perceptron_core.__file__,
-    "app": str(app_folder()),
+    "app": str(APP_FOLDER),
     "sonar": list(X.shape),
     "available": sorted(s.name for s in list_datasets("shipped") if s.available),
 }))

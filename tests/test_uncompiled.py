@@ -23,7 +23,6 @@ from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.training import fit_run
-from perceptron_lab.app_logic.warmup import APP_FOLDER
 
 #: The default page, noisy overlapping clouds with a test part, and three features (the
 #: most a run may have to train uncompiled).
@@ -99,5 +98,5 @@ NOTHING_COMPILES = textwrap.dedent("""
 def test_an_uncompiled_run_compiles_nothing(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", NOTHING_COMPILES], env=env, check=True,
-                         capture_output=True, text=True, cwd=APP_FOLDER)  # fmt: skip
+                         capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
     assert json.loads(out.stdout) == []

@@ -280,7 +280,7 @@ def _running(pid: int) -> bool:
 def test_the_child_stops_compiling_when_the_server_process_ends(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # cold: 10 s of work for the child
     server = subprocess.Popen([sys.executable, "-c", SERVER_WITH_CHILD], stdout=subprocess.PIPE,
-                              text=True, env=env, cwd=app_logic.warmup.APP_FOLDER)  # fmt: skip
+                              text=True, env=env, cwd=tmp_path)  # fmt: skip
     child = int(server.stdout.readline())
     time.sleep(1)
     server.kill()
