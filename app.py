@@ -26,7 +26,7 @@ async def first_page_ready(app):
     for package in ("app_logic", "ui"):
         for module in sorted((HERE / package).glob("*.py")):
             importlib.import_module(f"perceptron_lab.{package}.{module.stem}")
-    # the menu's lesson titles: 0.2 s to parse the lessons the first time, 0.4 ms after
+    # the menu's lesson titles: parsing the lessons is slow the first time, cached after
     importlib.import_module("perceptron_lab.ui.lesson").lessons(HERE / "lessons")
     training = importlib.import_module("perceptron_lab.app_logic.training")
     if training.first_page_learner_cached():  # else the first page trains uncompiled

@@ -216,8 +216,8 @@ def compile_in_child(keys: list[str]) -> None:
 #: ``app.py`` starts loading it as the server starts, when numba's cache has it.
 FIRST_PAGE_LEARNER = "perceptron"
 #: The largest runs a page trains uncompiled while their learner is not compiled yet, in
-#: visits and in features. Uncompiled, a visit of 2-D data costs tens of microseconds
-#: (``benchmarks/bench_app.py``). Up to 3 features, a dot product adds its terms in the
+#: visits and in features: small enough for plain Python to train while the visitor waits
+#: (``benchmarks/bench_app.py`` times it). Up to 3 features, a dot product adds its terms in the
 #: order the compiled loop does, so both give the same numbers; on longer rows the
 #: compiled loop may sum in vector lanes, and the last bits differ.
 UNCOMPILED_VISITS = 20_000

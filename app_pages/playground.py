@@ -283,8 +283,8 @@ def render() -> None:
     if not hidden("export"):
         _downloads(request, run, data, epochs, show, image)
     if data.n_features == 2 and not hidden("data") and not hidden("edits"):
-        # Built only while open: with the table's editor on the page, the component's frame
-        # opened 0.25-0.5 s later (measured), and the first figure with it.
+        # Built only while open: the table's editor on the page delays the component's frame,
+        # and the first figure with it (docs/benchmarks.md).
         table = st.expander(
             "Points table: edit, add or delete rows", key=f"{PREFIX}table_open", on_change="rerun"
         )

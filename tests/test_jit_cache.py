@@ -143,7 +143,7 @@ def test_the_loops_compile_without_numbas_error_message_formatting(compiled):
 def test_no_loop_compiles_again_for_a_constant_argument(compiled):
     """A call that passes a variable still holding a constant (``n = 0; f(n)``) is typed
     with that literal, and numba compiles ``f`` once more for it: the KW driver's first
-    segment compiled the epoch loop twice (0.7-1.2 s of the default page's cold start)."""
+    segment compiled the epoch loop twice, on the default page's cold start."""
     literal = [
         (n, sig) for n, sig in compiled if n.startswith("perceptron_core") and "Literal[" in sig
     ]

@@ -108,7 +108,8 @@ def _shown(name: str) -> str:
 
 def _read_upload(data: bytes, label: str | int | None):
     """The upload as the core reads it, once per file and label column (not at every rerun:
-    a 2 MB file takes up to 1.75 s to read), kept in the server's memory budget."""
+    a file near the size limit takes a noticeable time to read), kept in the server's memory
+    budget."""
     key = (hashlib.blake2b(data).hexdigest(), label)
     return SERVER.cached("uploads", key, lambda: read_csv(data, label, MAX_UPLOAD_BYTES))
 
