@@ -18,7 +18,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from perceptron_core.cli import main
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload import build_payload
@@ -27,6 +26,7 @@ from perceptron_lab.app_logic.share_link import read_link
 from perceptron_lab.app_logic.standalone_page import ENTRY, HOST, PLAYBACK, module_order, run_page
 from perceptron_lab.app_logic.style import Show
 from perceptron_lab.app_logic.training import fit_run
+from perceptron_lab.cli import main
 from tests.repository import repository_files
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -18,10 +18,10 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from perceptron_core.cli import main
 from perceptron_lab.app_logic import lesson_studies
 from perceptron_lab.app_logic.lesson_studies import STUDIES, Study, forget, prepare_lessons, stored
 from perceptron_lab.app_logic.warmup import Warmup
+from perceptron_lab.cli import main
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
 #: Each lesson with a study -> the studies its first view reads.
