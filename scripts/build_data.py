@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "data"
+DATA = ROOT / "perceptron_core" / "data"
 MLBENCH = Path("/usr/lib/R/site-library/mlbench/data")
 KERNLAB = Path("/usr/lib/R/site-library/kernlab/data")
 
