@@ -16,11 +16,6 @@ one process.
 The tests keep what the lab caches on disk (experiment cells, the lessons'
 studies) in a folder of their own, never in the user's ``~/.cache``.
 
-pytest's ``--doctest-modules`` imports a file of the app by its path
-(``app_logic/training.py`` as ``app_logic.training``); :class:`_AppModulesByTheirPackage`
-hands it the module the app itself imports, ``perceptron_lab.app_logic.training``, so each
-of the app's files is one module in the test process, not two.
-
 The app's background warm-up stays off: it is a thread that compiles with
 numba while the tests run, and numba's compiler enters
 ``warnings.catch_warnings``, which is process-wide, so a test recording
@@ -30,38 +25,10 @@ its own.
 
 from __future__ import annotations
 
-import importlib
-import importlib.abc
-import importlib.util
 import os
-import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
-
-
-class _AppModulesByTheirPackage(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Imports ``app_logic.x`` (the doctest collector's name) as ``perceptron_lab.app_logic.x``.
-
-    Only the folders pyproject.toml's ``testpaths`` collect doctests from; the app's own code
-    never uses these names (tests/test_code_shape.py checks).
-    """
-
-    FOLDERS = ("app_logic", "ui", "widget")
-
-    def find_spec(self, name, path=None, target=None):
-        if name.partition(".")[0] in self.FOLDERS:
-            return importlib.util.spec_from_loader(name, self)
-        return None
-
-    def create_module(self, spec):
-        return importlib.import_module(f"perceptron_lab.{spec.name}")
-
-    def exec_module(self, module):
-        """Nothing to run: the module was run when ``perceptron_lab`` imported it."""
-
-
-sys.meta_path.insert(0, _AppModulesByTheirPackage())
 
 # deadline=None: the first example of a test may compile numba code for seconds.
 settings.register_profile("dev", max_examples=20, deadline=None)
