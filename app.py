@@ -11,7 +11,6 @@ learners compile in a child process in the background after the first page
 """
 
 import importlib
-import sys
 import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -24,14 +23,12 @@ HERE = Path(__file__).resolve().parent
 @asynccontextmanager
 async def first_page_ready(app):
     """Load what the first page needs, once per server process, before it serves anyone."""
-    if str(HERE) not in sys.path:  # the pages import their parts as ui.... and app_logic....
-        sys.path.insert(0, str(HERE))
     for package in ("app_logic", "ui"):
         for module in sorted((HERE / package).glob("*.py")):
-            importlib.import_module(f"{package}.{module.stem}")
-    # the menu's lesson titles: 0.2 s to parse the lessons the first time, 0.4 ms after
-    importlib.import_module("ui.lesson").lessons(HERE / "lessons")
-    training = importlib.import_module("app_logic.training")
+            importlib.import_module(f"perceptron_lab.{package}.{module.stem}")
+    # the menu's lesson titles: parsing the lessons is slow the first time, cached after
+    importlib.import_module("perceptron_lab.ui.lesson").lessons(HERE / "lessons")
+    training = importlib.import_module("perceptron_lab.app_logic.training")
     if training.first_page_learner_cached():  # else the first page trains uncompiled
         threading.Thread(
             target=training.WARMUP.ensure,

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from app_logic import training
-from ui.lesson import lessons
+from perceptron_lab.app_logic import training
+from perceptron_lab.ui.lesson import lessons
 
 HERE = Path(__file__).parent
 

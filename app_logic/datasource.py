@@ -19,8 +19,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app_logic.edits import ADDED, PointEdits, check_points
-from app_logic.visitor_text import as_text
 from perceptron_core._validation import largest_magnitude
 from perceptron_core.datasets import (
     CSVLimits,
@@ -34,6 +32,8 @@ from perceptron_core.datasets import (
     load_csv,
 )
 from perceptron_core.datasets.csvfile import LABELS_NOTE
+from perceptron_lab.app_logic.edits import ADDED, PointEdits, check_points
+from perceptron_lab.app_logic.visitor_text import as_text
 
 #: Label-noise kinds offered by the data panel: name -> what it does.
 NOISE_KINDS = {

@@ -3,7 +3,7 @@
 Figures export themselves in the browser: the playback component's button
 and the camera button of every Plotly chart download PNG or SVG, so no
 image server is needed. (Server-side export with kaleido also works offline
-here, with Debian's chromium, but it costs about 2 s per image.) The run's
+here, with Debian's chromium, but each image then waits on the server.) The run's
 JSON is assembled there too, from :func:`run_record` and the numbers of the
 step on screen.
 """
@@ -15,8 +15,8 @@ import io
 
 import numpy as np
 
-from app_logic.edits import PointEdits
 from perceptron_core.trace import EVENT_KINDS
+from perceptron_lab.app_logic.edits import PointEdits
 
 
 def _plain(value):

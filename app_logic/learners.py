@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from app_logic.timeline import Timeline
 from perceptron_core import (
     AveragedPerceptron,
     KWPerceptron,
@@ -33,6 +32,7 @@ from perceptron_core.kernel import KernelPerceptron
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_core.playground import Setting
 from perceptron_core.rules import RULES
+from perceptron_lab.app_logic.timeline import Timeline
 
 MODES = ("last", "longest", "voted", "averaged")
 #: What a learner's boundary is (:attr:`Learner.boundary`): one line; the lines of a

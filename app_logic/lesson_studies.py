@@ -51,11 +51,16 @@ import numpy as np
 import pandas as pd
 
 import perceptron_core
-from app_logic import studies_basics, studies_honest, studies_variants, studies_winnow
-from app_logic.memory import SERVER
-from app_logic.progress import Progress, quietly
-from app_logic.warmup import in_child_process
 from perceptron_core.experiments.cache import CacheWarning, DiskCache, cell_key, default_cache_dir
+from perceptron_lab.app_logic import (
+    studies_basics,
+    studies_honest,
+    studies_variants,
+    studies_winnow,
+)
+from perceptron_lab.app_logic.memory import SERVER
+from perceptron_lab.app_logic.progress import Progress, quietly
+from perceptron_lab.app_logic.warmup import in_child_process
 
 log = logging.getLogger("perceptron_lab")
 
@@ -395,7 +400,7 @@ def prepare_all() -> None:
 def prepare_in_child() -> None:
     """Compute the missing studies into the disk cache (and numba's) in a child process at the
     lowest priority (:func:`app_logic.warmup.in_child_process`)."""
-    in_child_process("app_logic.lesson_studies", "prepare_all")
+    in_child_process("perceptron_lab.app_logic.lesson_studies", "prepare_all")
 
 
 def _writable(folder: Path) -> bool:

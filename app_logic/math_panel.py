@@ -9,7 +9,7 @@ the rest of the app's explanations, and travels to the browser as it is.
 
 from __future__ import annotations
 
-from app_logic.timeline import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
+from perceptron_lab.app_logic.timeline import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
 
 #: Said of a correct step when the learner has no margin band (lesson 1's classic perceptron):
 #: the panel names only what the learner on screen has.

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app_logic.diagnostics import novikoff_for
-from app_logic.math_panel import COMMITTEE_NOTE, OUTCOME, why
-from app_logic.style import STYLE, Show
+from perceptron_lab.app_logic.diagnostics import novikoff_for
+from perceptron_lab.app_logic.math_panel import COMMITTEE_NOTE, OUTCOME, why
+from perceptron_lab.app_logic.style import STYLE, Show
 
 #: The parts of the replay a page (or a student link) may hide; playback always shows.
 HIDEABLE = ("math", "diagnostics", "link", "export")

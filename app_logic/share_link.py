@@ -14,10 +14,10 @@ import math
 from dataclasses import dataclass, fields
 from urllib.parse import parse_qs, urlsplit
 
-from app_logic.datasource import NOISE_KINDS, DataRequest
-from app_logic.edits import PointEdits
-from app_logic.learners import LEARNERS
-from app_logic.style import Show
+from perceptron_lab.app_logic.datasource import NOISE_KINDS, DataRequest
+from perceptron_lab.app_logic.edits import PointEdits
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.style import Show
 
 #: The playground's defaults (app_pages/playground.py, ui/data_panel.py, ui/learner_panel.py).
 DEFAULT_DATA, DEFAULT_LEARNER, DEFAULT_EPOCHS = "separable", "perceptron", 20

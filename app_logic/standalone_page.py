@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
-from app_logic.playback_args import View, component_args
+from perceptron_lab.app_logic.playback_args import View, component_args
 
 #: The playback's folder: the modules, the styles and the vendored Plotly.js.
 PLAYBACK = Path(__file__).resolve().parents[1] / "ui" / "playback"
@@ -245,9 +245,9 @@ def run_page(run, data, request, epochs: int, show=None, initial_t: int = 0,
     image : str
         The figure download's format, "png" or "svg".
     """
-    from app_logic.export import run_record
-    from app_logic.payload import build_payload
-    from app_logic.style import Show
+    from perceptron_lab.app_logic.export import run_record
+    from perceptron_lab.app_logic.payload import build_payload
+    from perceptron_lab.app_logic.style import Show
 
     payload = payload or build_payload(data, [run], request.seed)
     view = View(show=show or Show(), initial_t=initial_t, image=image,
@@ -257,9 +257,9 @@ def run_page(run, data, request, epochs: int, show=None, initial_t: int = 0,
 
 def link_page(link: str) -> tuple[str, LinkTitle]:
     """The page of a playground share link (see :func:`app_logic.share_link.read_link`)."""
-    from app_logic.datasource import make_dataset
-    from app_logic.share_link import read_link
-    from app_logic.training import fit_run
+    from perceptron_lab.app_logic.datasource import make_dataset
+    from perceptron_lab.app_logic.share_link import read_link
+    from perceptron_lab.app_logic.training import fit_run
 
     s = read_link(link)
     data = make_dataset(s.request)

@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from app_logic.diagnostics import novikoff_bound
-from app_logic.progress import Progress, folds, quietly
 from perceptron_core import Perceptron
 from perceptron_core.datasets import make_separable
 from perceptron_core.experiments import MODES, RunOptions, kw_sets, kw_settings, parameter_search
+from perceptron_lab.app_logic.diagnostics import novikoff_bound
+from perceptron_lab.app_logic.progress import Progress, folds, quietly
 
 #: The convergence sweep: margins of the 2-D separable sets, sets per margin, points per set.
 SWEEP_MARGINS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4)

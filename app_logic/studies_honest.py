@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 from sklearn.model_selection import train_test_split
 
-from app_logic.progress import Progress, folds, quietly
 from perceptron_core import KWPerceptron
 from perceptron_core.datasets import load
 from perceptron_core.experiments import (
@@ -26,6 +25,7 @@ from perceptron_core.experiments import (
 )
 from perceptron_core.experiments.fold_run import as_plus_minus
 from perceptron_core.experiments.optimize import OptimisationResult
+from perceptron_lab.app_logic.progress import Progress, folds, quietly
 
 N_DATA, N_FRESH, N_SPLITS, N_INNER = 300, 5000, 40, 5
 KW_DATA = {"n_features": 50, "margin": 0.1, "noise": 0.1}

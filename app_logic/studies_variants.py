@@ -10,8 +10,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from app_logic.progress import Progress, folds, quietly
-from app_logic.studies_basics import KW_FEATURES, KW_FOLDS, KW_MARGIN
 from perceptron_core.datasets import load
 from perceptron_core.experiments import (
     RunOptions,
@@ -23,6 +21,8 @@ from perceptron_core.experiments import (
     resolve,
 )
 from perceptron_core.kernel import KernelPerceptron
+from perceptron_lab.app_logic.progress import Progress, folds, quietly
+from perceptron_lab.app_logic.studies_basics import KW_FEATURES, KW_FOLDS, KW_MARGIN
 
 #: Lesson 6: the PAUM study's points, folds and margins (τ₋₁, τ₊₁) in units of R².
 PAUM_SAMPLES, PAUM_FOLDS = 1050, 10

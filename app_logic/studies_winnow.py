@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from app_logic.progress import Progress, quietly
 from perceptron_core import Perceptron, Winnow, make_k_of_n_disjunction
 from perceptron_core.experiments import derive_seed
+from perceptron_lab.app_logic.progress import Progress, quietly
 
 NS = (16, 32, 64, 128, 256, 512, 1024)
 DRAWS = 3  # data sets per n; the chart shows their mean

@@ -24,16 +24,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app_logic.datasource import MAX_ANIMATED_VISITS, DataRequest, make_dataset
-from app_logic.diagnostics import test_mistakes_per_epoch
-from app_logic.learners import LEARNERS, LINE
-from app_logic.lesson_studies import prepare_in_background
-from app_logic.timeline import Timeline
-from app_logic.warmup import Warmup, in_child_process
 from perceptron_core._jit import is_cached
 from perceptron_core._validation import OverflowedWarning, range_problems
 from perceptron_core.datasets import DataError
 from perceptron_core.engine import kw_trainer
+from perceptron_lab.app_logic.datasource import MAX_ANIMATED_VISITS, DataRequest, make_dataset
+from perceptron_lab.app_logic.diagnostics import test_mistakes_per_epoch
+from perceptron_lab.app_logic.learners import LEARNERS, LINE
+from perceptron_lab.app_logic.lesson_studies import prepare_in_background
+from perceptron_lab.app_logic.timeline import Timeline
+from perceptron_lab.app_logic.warmup import Warmup, in_child_process
 
 #: The most memory one run's replay may hold: every hypothesis (updates x features x 8 bytes)
 #: and every step. A run is refused before it starts when it could hold more
@@ -209,15 +209,15 @@ def compile_in_child(keys: list[str]) -> None:
     """Compile ``keys`` into numba's on-disk cache in a child process at the lowest priority
     (:func:`app_logic.warmup.in_child_process`); this process then loads them from the cache.
     """
-    in_child_process("app_logic.training", "compile_learners", *keys)
+    in_child_process("perceptron_lab.app_logic.training", "compile_learners", *keys)
 
 
 #: The learner of the app's first page (the playground's default in ui.learner_panel):
 #: ``app.py`` starts loading it as the server starts, when numba's cache has it.
 FIRST_PAGE_LEARNER = "perceptron"
 #: The largest runs a page trains uncompiled while their learner is not compiled yet, in
-#: visits and in features. Uncompiled, a visit of 2-D data costs tens of microseconds
-#: (``benchmarks/bench_app.py``). Up to 3 features, a dot product adds its terms in the
+#: visits and in features: small enough for plain Python to train while the visitor waits
+#: (``benchmarks/bench_app.py`` times it). Up to 3 features, a dot product adds its terms in the
 #: order the compiled loop does, so both give the same numbers; on longer rows the
 #: compiled loop may sum in vector lanes, and the last bits differ.
 UNCOMPILED_VISITS = 20_000

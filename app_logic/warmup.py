@@ -37,14 +37,11 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 log = logging.getLogger("perceptron_lab")
 
-#: The app's folder (app_logic/ is in it): the child process imports the app from there.
-APP_FOLDER = Path(__file__).resolve().parents[1]
-#: The child of :func:`in_child_process`: argv is the app's folder, a module, one of its
-#: functions, then the function's arguments.
+#: The child of :func:`in_child_process`: argv is a module of the app, one of its functions,
+#: then the function's arguments.
 _CHILD = """
 import importlib, os, sys, threading
 if hasattr(os, "nice"):
@@ -53,8 +50,7 @@ def orphaned():  # stdin ends when the server process does: stop working for nob
     sys.stdin.read()
     os._exit(0)
 threading.Thread(target=orphaned, daemon=True).start()
-folder, module, function, *args = sys.argv[1:]
-sys.path.insert(0, folder)
+module, function, *args = sys.argv[1:]
 getattr(importlib.import_module(module), function)(*args)
 """
 
@@ -70,7 +66,7 @@ def in_child_process(module: str, function: str, *args: str) -> None:
     stops when this process ends. Raises ``subprocess.CalledProcessError`` (with
     the child's output) when it fails.
     """
-    command = [sys.executable, "-c", _CHILD, str(APP_FOLDER), module, function, *args]
+    command = [sys.executable, "-c", _CHILD, module, function, *args]
     pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.STDOUT}
     with subprocess.Popen(command, text=True, **pipes) as child:
         output = child.stdout.read()  # until the child ends; its stdin stays open till then

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from app_logic.learners import LEARNERS
-from app_logic.training import WARMUP
-from lessons._references import REFERENCES
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.training import WARMUP
+from perceptron_lab.lessons._references import REFERENCES
 
 st.title("About Perceptron Lab")
 st.markdown(
@@ -28,7 +28,7 @@ st.markdown(
     "Every work a lesson cites; the first five are the sources the lab reproduces.\n\n"
     + "\n".join(f"- {entry}" for entry in REFERENCES)
     + "\n- Data: see each data set's description in the playground; sources and licences "
-    "are in `data/README.md`."
+    "are in `perceptron_core/data/README.md`."
 )
 st.subheader("How it is built")
 st.markdown(

@@ -21,7 +21,7 @@ from perceptron_core.experiments.cache import page_cache_dir
 from perceptron_core.experiments.grids import KW_SETTINGS, as_matrix
 from perceptron_core.experiments.limits import PAGE_LIMITS, Request, check
 from perceptron_core.experiments.reproduce import KW_NOISE, uci_names
-from ui.safety import attempt
+from perceptron_lab.ui.safety import attempt
 
 #: What each experiment computes, with the folds chosen below it.
 EXPERIMENTS = {

@@ -17,19 +17,26 @@ from functools import partial
 import numpy as np
 import streamlit as st
 
-from app_logic.export import events_csv, points_csv, run_record
-from app_logic.learners import LEARNERS
-from app_logic.standalone_page import run_page
-from app_logic.style import PRESENT, STYLE, Show
-from app_logic.visitor_text import MESSAGE_LIMIT, as_text
-from ui import state
-from ui.data_panel import data_panel
-from ui.edit_panel import drop_edits, edit_bar, plot_clicked, points_table, url_entry, with_edits
-from ui.learner_panel import learner_panel
-from ui.player import HIDEABLE, View, page_payload, playback, rule_box, url_step
-from ui.runs import get_dataset, train
-from ui.safety import attempt
-from ui.state import control, hidden
+from perceptron_lab.app_logic.export import events_csv, points_csv, run_record
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.standalone_page import run_page
+from perceptron_lab.app_logic.style import PRESENT, STYLE, Show
+from perceptron_lab.app_logic.visitor_text import MESSAGE_LIMIT, as_text
+from perceptron_lab.ui import state
+from perceptron_lab.ui.data_panel import data_panel
+from perceptron_lab.ui.edit_panel import (
+    drop_edits,
+    edit_bar,
+    plot_clicked,
+    points_table,
+    url_entry,
+    with_edits,
+)
+from perceptron_lab.ui.learner_panel import learner_panel
+from perceptron_lab.ui.player import HIDEABLE, View, page_payload, playback, rule_box, url_step
+from perceptron_lab.ui.runs import get_dataset, train
+from perceptron_lab.ui.safety import attempt
+from perceptron_lab.ui.state import control, hidden
 
 PREFIX = "pg_"
 PLAYER = f"{PREFIX}player"
@@ -276,8 +283,8 @@ def render() -> None:
     if not hidden("export"):
         _downloads(request, run, data, epochs, show, image)
     if data.n_features == 2 and not hidden("data") and not hidden("edits"):
-        # Built only while open: with the table's editor on the page, the component's frame
-        # opened 0.25-0.5 s later (measured), and the first figure with it.
+        # Built only while open: the table's editor on the page delays the component's frame,
+        # and the first figure with it (docs/benchmarks.md).
         table = st.expander(
             "Points table: edit, add or delete rows", key=f"{PREFIX}table_open", on_change="rerun"
         )

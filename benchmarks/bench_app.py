@@ -34,11 +34,11 @@ import numpy as np
 from streamlit import logger as st_logger
 from streamlit.testing.v1 import AppTest
 
-from app_logic.datasource import DataRequest, Dataset, make_dataset
-from app_logic.learners import LEARNERS
-from app_logic.payload import build_payload
-from app_logic.training import UNCOMPILED_VISITS, fit_run
 from perceptron_core._jit import uncompiled
+from perceptron_lab.app_logic.datasource import DataRequest, Dataset, make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.payload import build_payload
+from perceptron_lab.app_logic.training import UNCOMPILED_VISITS, fit_run
 
 
 def _fit(key: str, data: Dataset, epochs: int):

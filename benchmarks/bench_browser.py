@@ -331,7 +331,7 @@ def fresh_install(browser, rounds: int) -> list[tuple[str, str]]:
         subprocess.run([python, "-m", "pip", "install", "--quiet", str(ROOT)], check=True)
         installed = time.perf_counter() - start
         app = subprocess.run(
-            [python, "-c", "from perceptron_core.shipped import app_folder; print(app_folder())"],
+            [python, "-c", "from perceptron_lab.cli import APP_FOLDER; print(APP_FOLDER)"],
             cwd=tmp, env={**os.environ, "PYTHONPATH": ""}, check=True, capture_output=True,
             text=True,
         ).stdout.strip()  # fmt: skip
@@ -454,7 +454,7 @@ def _lesson_pages() -> list[tuple[str, str]]:
     """``(menu title, URL path)`` of every lesson, in menu order (Streamlit names the path)."""
     from streamlit.source_util import page_icon_and_name
 
-    from ui.lesson import lessons
+    from perceptron_lab.ui.lesson import lessons
 
     return [(title, page_icon_and_name(path)[1]) for path, title in lessons(ROOT / "lessons")]
 
@@ -524,7 +524,7 @@ def _lesson_figures(browser, warm: bool, env: dict) -> list[tuple[str, str]]:
                      "XDG_CACHE_HOME in a new temporary folder)"))
     if warm:
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "perceptron_core.cli", "warm"], cwd=ROOT,
+        done = subprocess.run([sys.executable, "-m", "perceptron_lab.cli", "warm"], cwd=ROOT,
                               env={**os.environ, **env}, capture_output=True, text=True,
                               check=False)  # fmt: skip
         rows.append(("lessons: perceptron-lab warm before the restart",
@@ -573,10 +573,10 @@ def payload_bytes() -> list[tuple[str, str]]:
     """Bytes sent for 2-D 1,000 points x 100 epochs and for the 60,000-point projection."""
     import numpy as np
 
-    from app_logic.datasource import DataRequest, Dataset, make_dataset
-    from app_logic.learners import LEARNERS
-    from app_logic.payload import build_payload
-    from app_logic.training import fit_run
+    from perceptron_lab.app_logic.datasource import DataRequest, Dataset, make_dataset
+    from perceptron_lab.app_logic.learners import LEARNERS
+    from perceptron_lab.app_logic.payload import build_payload
+    from perceptron_lab.app_logic.training import fit_run
 
     def run(key, data, epochs):
         settings = tuple(sorted(LEARNERS[key].defaults().items()))

@@ -19,11 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app_logic.datasource import DataRequest, make_dataset  # noqa: E402
-from app_logic.learners import LEARNERS  # noqa: E402
-from app_logic.payload import build_payload  # noqa: E402
-from app_logic.standalone_page import PLAYBACK, module_order, run_page  # noqa: E402
-from app_logic.training import fit_run  # noqa: E402
+from perceptron_lab.app_logic.datasource import DataRequest, make_dataset  # noqa: E402
+from perceptron_lab.app_logic.learners import LEARNERS  # noqa: E402
+from perceptron_lab.app_logic.payload import build_payload  # noqa: E402
+from perceptron_lab.app_logic.standalone_page import PLAYBACK, module_order, run_page  # noqa: E402
+from perceptron_lab.app_logic.training import fit_run  # noqa: E402
 
 #: (label, points, epochs, learner): the default run first.
 RUNS = [

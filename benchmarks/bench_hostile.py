@@ -243,7 +243,7 @@ def attacks() -> None:
     from bench_browser import CHROMIUM, CHROMIUM_ARGS, Server
     from playwright.sync_api import sync_playwright
 
-    from app_logic.memory import DEFAULT_LIMIT_MB
+    from perceptron_lab.app_logic.memory import DEFAULT_LIMIT_MB
 
     budget = float(os.environ.get("PERCEPTRON_LAB_MEMORY_MB") or DEFAULT_LIMIT_MB) * 2**20
     server = Server()

@@ -20,8 +20,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app_logic.datasource import DataRequest, make_dataset  # noqa: E402
-from app_logic.learners import LEARNERS  # noqa: E402
+from perceptron_lab.app_logic.datasource import DataRequest, make_dataset  # noqa: E402
+from perceptron_lab.app_logic.learners import LEARNERS  # noqa: E402
 
 SCALES = (1e-170, 1e-12, 1e-3, 1e-2, 1e-1, 1.0, 1e2, 1e3, 1e12)
 

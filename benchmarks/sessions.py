@@ -49,7 +49,7 @@ def perceptron_lab(bin_dir: Path | None = None) -> list[str]:
     """The ``perceptron-lab`` command: an install's console script, or this checkout's."""
     if bin_dir is not None:
         return [str(bin_dir / "perceptron-lab")]
-    return [sys.executable, "-m", "perceptron_core.cli"]
+    return [sys.executable, "-m", "perceptron_lab.cli"]
 
 
 def start_app(command: list[str], port: int, log: Path, env: dict | None = None):

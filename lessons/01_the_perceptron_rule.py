@@ -14,14 +14,21 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app_logic.datasource import DataRequest
-from app_logic.payload.extras import Panel, Text, Value
-from app_logic.style import Show
-from lessons._basics import seed_control
-from lessons._questions import computation_question
 from perceptron_core import Perceptron
 from perceptron_core.rules import kw
-from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from perceptron_lab.app_logic.datasource import DataRequest
+from perceptron_lab.app_logic.payload.extras import Panel, Text, Value
+from perceptron_lab.app_logic.style import Show
+from perceptron_lab.lessons._basics import seed_control
+from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.lesson import (
+    check_question,
+    lesson_header,
+    research,
+    show_code,
+    stage,
+    try_this,
+)
 
 PREFIX = "l01_"
 EPOCHS = 20

@@ -13,15 +13,15 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from app_logic.datasource import DataRequest
-from app_logic.diagnostics import novikoff_bound
-from app_logic.payload.extras import Panel, Progress, Text
-from app_logic.studies_basics import SWEEP_POINTS, SWEEP_SETS
-from app_logic.style import BLACK, BLUE, VERMILLION, Show
-from lessons._basics import at_end, seed_control
-from lessons._questions import computation_question
 from perceptron_core.rules import kw
-from ui.lesson import (
+from perceptron_lab.app_logic.datasource import DataRequest
+from perceptron_lab.app_logic.diagnostics import novikoff_bound
+from perceptron_lab.app_logic.payload.extras import Panel, Progress, Text
+from perceptron_lab.app_logic.studies_basics import SWEEP_POINTS, SWEEP_SETS
+from perceptron_lab.app_logic.style import BLACK, BLUE, VERMILLION, Show
+from perceptron_lab.lessons._basics import at_end, seed_control
+from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.lesson import (
     CHART_CONFIG,
     check_question,
     lesson_header,
@@ -30,7 +30,7 @@ from ui.lesson import (
     stage,
     try_this,
 )
-from ui.studies import lesson_study
+from perceptron_lab.ui.studies import lesson_study
 
 PREFIX = "l02_"
 EPOCHS = 30

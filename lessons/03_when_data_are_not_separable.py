@@ -10,14 +10,27 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_logic.payload.extras import Panel, Trail
-from app_logic.style import BLUE, ORANGE, Show
-from lessons._basics import accuracy, at_end, line_accuracies, noisy_line, seed_control
-from lessons._bounds import noisy_mistake_bound
-from lessons._questions import computation_question
 from perceptron_core import Perceptron
 from perceptron_core.rules import kw
-from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
+from perceptron_lab.app_logic.payload.extras import Panel, Trail
+from perceptron_lab.app_logic.style import BLUE, ORANGE, Show
+from perceptron_lab.lessons._basics import (
+    accuracy,
+    at_end,
+    line_accuracies,
+    noisy_line,
+    seed_control,
+)
+from perceptron_lab.lessons._bounds import noisy_mistake_bound
+from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.lesson import (
+    check_question,
+    lesson_header,
+    research,
+    show_code,
+    stage,
+    try_this,
+)
 
 PREFIX = "l03_"
 

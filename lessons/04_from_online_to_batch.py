@@ -13,17 +13,24 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from app_logic.learners import KW_SWITCHES_OFF, MODES
-from app_logic.payload.extras import Accuracies, Panel, Text
-from app_logic.style import Show
-from lessons._basics import accuracy, at_end, kw_caption, noisy_line, seed_control
-from lessons._bounds import noisy_mistake_bound, voted_error_bound
-from lessons._questions import computation_question
 from perceptron_core import Perceptron
 from perceptron_core.engine import kw_trainer
 from perceptron_core.engine.record import HypothesisRecord, RunningAverage
-from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
-from ui.studies import lesson_study
+from perceptron_lab.app_logic.learners import KW_SWITCHES_OFF, MODES
+from perceptron_lab.app_logic.payload.extras import Accuracies, Panel, Text
+from perceptron_lab.app_logic.style import Show
+from perceptron_lab.lessons._basics import accuracy, at_end, kw_caption, noisy_line, seed_control
+from perceptron_lab.lessons._bounds import noisy_mistake_bound, voted_error_bound
+from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.lesson import (
+    check_question,
+    lesson_header,
+    research,
+    show_code,
+    stage,
+    try_this,
+)
+from perceptron_lab.ui.studies import lesson_study
 
 PREFIX = "l04_"
 

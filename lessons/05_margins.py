@@ -12,14 +12,27 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from app_logic.payload.extras import Panel, Text, Value
-from app_logic.style import Show
-from app_logic.timeline import MARGIN, MISTAKE
-from lessons._basics import at_end, kw_caption, line_accuracies, noisy_line, seed_control
-from lessons._questions import computation_question
 from perceptron_core.rules import kw, thick_separator
-from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
-from ui.studies import lesson_study
+from perceptron_lab.app_logic.payload.extras import Panel, Text, Value
+from perceptron_lab.app_logic.style import Show
+from perceptron_lab.app_logic.timeline import MARGIN, MISTAKE
+from perceptron_lab.lessons._basics import (
+    at_end,
+    kw_caption,
+    line_accuracies,
+    noisy_line,
+    seed_control,
+)
+from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.lesson import (
+    check_question,
+    lesson_header,
+    research,
+    show_code,
+    stage,
+    try_this,
+)
+from perceptron_lab.ui.studies import lesson_study
 
 PREFIX = "l05_"
 NOISE = 0.1

@@ -16,21 +16,28 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app_logic.datasource import DataRequest
-from app_logic.payload.extras import Curves, Panel, Text, Value
-from app_logic.studies_variants import PAUM_FOLDS, PAUM_MARGINS, PAUM_SAMPLES
-from app_logic.style import Show
-from lessons._basics import at_end, seed_control
-from lessons._bounds import class_margins, paum_guarantee, paum_update_bound
-from lessons._charts import one_decimal
-from lessons._questions import computation_question
 from perceptron_core import PAUMPerceptron
 from perceptron_core.metrics import average_precision, precision_recall_curve
 from perceptron_core.rules import paum
-from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
-from ui.runs import get_dataset
-from ui.safety import attempt
-from ui.studies import lesson_study
+from perceptron_lab.app_logic.datasource import DataRequest
+from perceptron_lab.app_logic.payload.extras import Curves, Panel, Text, Value
+from perceptron_lab.app_logic.studies_variants import PAUM_FOLDS, PAUM_MARGINS, PAUM_SAMPLES
+from perceptron_lab.app_logic.style import Show
+from perceptron_lab.lessons._basics import at_end, seed_control
+from perceptron_lab.lessons._bounds import class_margins, paum_guarantee, paum_update_bound
+from perceptron_lab.lessons._charts import one_decimal
+from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.lesson import (
+    check_question,
+    lesson_header,
+    research,
+    show_code,
+    stage,
+    try_this,
+)
+from perceptron_lab.ui.runs import get_dataset
+from perceptron_lab.ui.safety import attempt
+from perceptron_lab.ui.studies import lesson_study
 
 PREFIX = "l06_"
 N_SAMPLES = 630  # half of them train, half test

@@ -16,24 +16,31 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app_logic.learners import KW_SWITCHES_OFF
-from app_logic.payload.extras import Panel, Value
-from app_logic.studies_basics import KW_FEATURES, KW_FOLDS, KW_MARGIN
-from app_logic.studies_variants import (
+from perceptron_core.rules import kw
+from perceptron_lab.app_logic.learners import KW_SWITCHES_OFF
+from perceptron_lab.app_logic.payload.extras import Panel, Value
+from perceptron_lab.app_logic.studies_basics import KW_FEATURES, KW_FOLDS, KW_MARGIN
+from perceptron_lab.app_logic.studies_variants import (
     SWITCH_ALPHAS,
     SWITCH_COLUMNS,
     SWITCH_LAMS,
     SWITCH_SETS,
     SWITCH_TAUS,
 )
-from app_logic.style import Show
-from app_logic.timeline import BLOCKED, RESCUED, UPDATE_KINDS
-from lessons._basics import at_end, line_accuracies, noisy_line, seed_control
-from lessons._charts import one_decimal
-from perceptron_core.rules import kw
-from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
-from ui.runs import get_dataset
-from ui.studies import lesson_study
+from perceptron_lab.app_logic.style import Show
+from perceptron_lab.app_logic.timeline import BLOCKED, RESCUED, UPDATE_KINDS
+from perceptron_lab.lessons._basics import at_end, line_accuracies, noisy_line, seed_control
+from perceptron_lab.lessons._charts import one_decimal
+from perceptron_lab.ui.lesson import (
+    check_question,
+    lesson_header,
+    research,
+    show_code,
+    stage,
+    try_this,
+)
+from perceptron_lab.ui.runs import get_dataset
+from perceptron_lab.ui.studies import lesson_study
 
 PREFIX = "l07_"
 NOISE = 0.15

@@ -18,18 +18,25 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app_logic.datasource import DataRequest
-from app_logic.payload.extras import Panel, Text, Value
-from app_logic.studies_variants import DIGITS_EPOCHS, DIGITS_TRAIN
-from app_logic.style import Show
-from app_logic.timeline import UPDATE_KINDS
-from lessons._basics import at_end, seed_control
-from lessons._bounds import gram_matrix, one_vs_rest_label, smallest_eigenvalue
-from lessons._charts import one_decimal
 from perceptron_core.datasets import load
 from perceptron_core.kernel import KernelPerceptron, _dual_epoch
-from ui.lesson import check_question, lesson_header, research, show_code, stage, try_this
-from ui.studies import lesson_study
+from perceptron_lab.app_logic.datasource import DataRequest
+from perceptron_lab.app_logic.payload.extras import Panel, Text, Value
+from perceptron_lab.app_logic.studies_variants import DIGITS_EPOCHS, DIGITS_TRAIN
+from perceptron_lab.app_logic.style import Show
+from perceptron_lab.app_logic.timeline import UPDATE_KINDS
+from perceptron_lab.lessons._basics import at_end, seed_control
+from perceptron_lab.lessons._bounds import gram_matrix, one_vs_rest_label, smallest_eigenvalue
+from perceptron_lab.lessons._charts import one_decimal
+from perceptron_lab.ui.lesson import (
+    check_question,
+    lesson_header,
+    research,
+    show_code,
+    stage,
+    try_this,
+)
+from perceptron_lab.ui.studies import lesson_study
 
 PREFIX = "l08_"
 DATA = {"XOR": "xor", "Two circles": "circles"}

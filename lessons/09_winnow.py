@@ -17,16 +17,23 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from app_logic.memory import SERVER
-from app_logic.studies_winnow import DRAWS, N_TEST, NS, learners
-from app_logic.style import BLUE, GREY, ORANGE, VERMILLION
-from lessons._basics import seed_control
-from lessons._charts import one_decimal, small_chart
 from perceptron_core import make_k_of_n_disjunction
 from perceptron_core.experiments import derive_seed
 from perceptron_core.rules import winnow
-from ui.lesson import CHART_CONFIG, check_question, lesson_header, research, show_code, try_this
-from ui.studies import lesson_study
+from perceptron_lab.app_logic.memory import SERVER
+from perceptron_lab.app_logic.studies_winnow import DRAWS, N_TEST, NS, learners
+from perceptron_lab.app_logic.style import BLUE, GREY, ORANGE, VERMILLION
+from perceptron_lab.lessons._basics import seed_control
+from perceptron_lab.lessons._charts import one_decimal, small_chart
+from perceptron_lab.ui.lesson import (
+    CHART_CONFIG,
+    check_question,
+    lesson_header,
+    research,
+    show_code,
+    try_this,
+)
+from perceptron_lab.ui.studies import lesson_study
 
 PREFIX = "l09_"
 KS = (1, 2, 3, 5, 8)

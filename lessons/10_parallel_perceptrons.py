@@ -19,17 +19,17 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from app_logic.datasource import DataRequest
-from app_logic.payload.extras import Panel, Text, Value
-from app_logic.studies_variants import NR_FOLDS, NR_PROBLEM
-from app_logic.style import BLUE, ORANGE, Show
-from lessons._basics import at_end, seed_control
-from lessons._bounds import adaboost_vote
-from lessons._charts import one_decimal, small_chart
 from perceptron_core.boosting import AdaBoost, NRBoost
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import _p_delta
-from ui.lesson import (
+from perceptron_lab.app_logic.datasource import DataRequest
+from perceptron_lab.app_logic.payload.extras import Panel, Text, Value
+from perceptron_lab.app_logic.studies_variants import NR_FOLDS, NR_PROBLEM
+from perceptron_lab.app_logic.style import BLUE, ORANGE, Show
+from perceptron_lab.lessons._basics import at_end, seed_control
+from perceptron_lab.lessons._bounds import adaboost_vote
+from perceptron_lab.lessons._charts import one_decimal, small_chart
+from perceptron_lab.ui.lesson import (
     CHART_CONFIG,
     check_question,
     lesson_header,
@@ -38,7 +38,7 @@ from ui.lesson import (
     stage,
     try_this,
 )
-from ui.studies import lesson_study
+from perceptron_lab.ui.studies import lesson_study
 
 PREFIX = "l10_"
 NOISE = (0.0, 0.05, 0.1, 0.2, 0.3)
@@ -93,7 +93,9 @@ def boosting_rounds(data, H: int, seed: int) -> pd.DataFrame:
     The same committees as the figure (``H`` members, :data:`EPOCHS` epochs,
     the app's η and starting γ), :data:`ROUNDS` rounds, seeded by ``seed``.
     """
-    from app_logic.learners import LEARNERS  # the menu imports every learner: only here
+    from perceptron_lab.app_logic.learners import (
+        LEARNERS,  # the menu imports every learner: only here
+    )
 
     base = LEARNERS["parallel"].make({"n_perceptrons": H}, EPOCHS, seed)
     base.set_params(record="none")  # the rounds' committees are not drawn

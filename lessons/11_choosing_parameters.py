@@ -15,15 +15,22 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from app_logic.studies_honest import FIXED_TAU, N_INNER, N_SPLITS, TAUS
-from app_logic.style import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION
-from lessons._basics import seed_control
-from lessons._charts import small_chart
 from perceptron_core.experiments import t_interval
 from perceptron_core.experiments.optimize import OptimisationResult
 from perceptron_core.experiments.stats import t_interval as t_interval_source
-from ui.lesson import CHART_CONFIG, check_question, lesson_header, research, show_code, try_this
-from ui.studies import lesson_study
+from perceptron_lab.app_logic.studies_honest import FIXED_TAU, N_INNER, N_SPLITS, TAUS
+from perceptron_lab.app_logic.style import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION
+from perceptron_lab.lessons._basics import seed_control
+from perceptron_lab.lessons._charts import small_chart
+from perceptron_lab.ui.lesson import (
+    CHART_CONFIG,
+    check_question,
+    lesson_header,
+    research,
+    show_code,
+    try_this,
+)
+from perceptron_lab.ui.studies import lesson_study
 
 PREFIX = "l11_"
 TEST_SHARES = (0.1, 0.2, 0.3, 0.5)

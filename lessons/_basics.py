@@ -10,8 +10,13 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from app_logic.datasource import DataRequest
-from app_logic.studies_basics import KW_FEATURES, KW_FOLDS, KW_MARGIN, KW_SETS_PER_CELL
+from perceptron_lab.app_logic.datasource import DataRequest
+from perceptron_lab.app_logic.studies_basics import (
+    KW_FEATURES,
+    KW_FOLDS,
+    KW_MARGIN,
+    KW_SETS_PER_CELL,
+)
 
 
 def seed_control(prefix: str, default: int = 0) -> int:

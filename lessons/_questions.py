@@ -8,7 +8,7 @@ always in the same place.
 
 from __future__ import annotations
 
-from ui.lesson import check_question
+from perceptron_lab.ui.lesson import check_question
 
 
 def numeric_options(values: dict[str, float], right: str, fmt: str) -> tuple[list[str], int]:

@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ im
     from perceptron_core.trace import EVENT_KINDS, Trace
 
 #: Where each public name lives. Importing the estimators loads scikit-learn and numba
-#: (about a second), so the package imports each on first use: ``perceptron-lab --help``
+#: (slow to import), so the package imports each on first use: ``perceptron-lab --help``
 #: and the data-set code never pay for them.
 _EXPORTS = {
     "AverageAlgorithm": "average_algorithm",

@@ -196,8 +196,8 @@ def jit_inline(func):
     """:func:`jit`, inlined into its callers by numba (a short vector loop, the KW decision).
 
     A call that LLVM does not inline passes every array argument as a struct
-    and returns a tuple through memory: tens of nanoseconds per visit, as
-    much as a rule's whole step on short rows.
+    and returns a tuple through memory, which on short rows costs as much as
+    a rule's whole step.
     """
     return jit(func, inline="always")
 
@@ -238,8 +238,8 @@ def uncompiled():
 
     The results are those of the compiled code: the same operations in the
     same order on the same float64 numbers (``tests/test_uncompiled.py``
-    compares every learner of the app's menu both ways). It costs
-    milliseconds for a few thousand visits of 2-D data, and no compilation.
+    compares every learner of the app's menu both ways). It is slow per
+    visit, but a small run of 2-D data needs no compilation at all.
 
     Examples
     --------

@@ -33,9 +33,10 @@ Subcommands:
   ``paum``: the experiments of :mod:`perceptron_core.experiments`, registered
   at the bottom of this module by
   :func:`~perceptron_core.experiments.cli.register_experiments`.
-* ``app``, ``warm`` and ``export-html``: serve the app, compile its learners ahead of
-  time, write a view as one web page that plays with no server
-  (:mod:`perceptron_core.app_commands`).
+
+The app adds ``app``, ``warm`` and ``export-html`` to this table in its own module
+(``perceptron_lab.cli``, the console script's entry point): the core knows nothing of the
+app, and ``python -m perceptron_core.cli`` runs the core's commands alone.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -140,8 +141,9 @@ class _CommandParser(argparse.ArgumentParser):
         return super().format_help()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser with every registered subcommand (each adds its arguments when used)."""
+def build_parser(subcommands: Mapping[str, Subcommand] | None = None) -> argparse.ArgumentParser:
+    """The parser of ``subcommands`` (default: every registered one); each adds its
+    arguments when used."""
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Perceptron Lab from the command line: data sets, experiments, "
@@ -150,15 +152,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                 parser_class=_CommandParser)
-    for cmd in SUBCOMMANDS.values():
+    for cmd in (SUBCOMMANDS if subcommands is None else subcommands).values():
         p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help,
                            add_arguments=cmd.add_arguments)
         p.set_defaults(_run=cmd.run)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``perceptron-lab`` console script; returns the exit status.
+def main(argv: list[str] | None = None,
+         subcommands: Mapping[str, Subcommand] | None = None) -> int:  # fmt: skip
+    """Run one command line of ``subcommands`` (default: the core's); returns the exit status.
 
     Examples
     --------
@@ -168,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     sonar ...
     0
     """
-    parser = build_parser()
+    parser = build_parser(subcommands)
     args = parser.parse_args(argv)
     try:
         return int(args._run(args) or 0)
@@ -358,11 +361,9 @@ def run_generate(args: argparse.Namespace) -> int:
     return 0
 
 
-from perceptron_core.app_commands import register_app_commands
 from perceptron_core.experiments.cli import register_experiments
 
 register_experiments(register)  # search, optimize, curve, dominance, reproduce, paum
-register_app_commands(register)  # app, warm, export-html
 
 
 if __name__ == "__main__":

@@ -52,15 +52,14 @@ FIRST_EPOCHS = 64
 #: With ``shuffle=True`` and two or more epochs, :meth:`KWPerceptron.fit` trains
 #: on a permuted copy of ``X`` when the copy takes at most this many bytes.
 #: The trade-off is speed against memory. Rows read in the shuffled order
-#: cost more than a sequential scan, even with prefetching; per epoch, copy
-#: against in place, on this project's 2-core benchmark machine: 100,000 x 500
-#: float64 38 ms against 64-69 ms, 300,000 x 100 float64 47-49 ms against
-#: 61-87 ms, 10^6 x 500 int8 182-189 ms against 243-260 ms. The copy, though,
+#: cost more than a sequential scan, even with prefetching, so an epoch over
+#: the copy is faster (docs/benchmarks.md, "A permuted copy against reading in
+#: place"). The copy, though,
 #: adds the data's whole size to the fit's memory. Data up to this budget take
 #: the copy; a single epoch, a ``numpy.memmap`` (data meant to stay on disk)
 #: and larger data are read in place, so such a fit adds no copy of ``X``. Set
-#: it to 0 to never copy (10^6 x 500 int8, 3 epochs: the fit then adds 0.36
-#: of the data's size instead of 1.38), or raise it to buy speed with memory;
+#: it to 0 to never copy (the fit then adds a fraction of the data's size
+#: instead of more than all of it), or raise it to buy speed with memory;
 #: results are identical either way.
 PERMUTED_COPY_MAX_BYTES = 2**30
 

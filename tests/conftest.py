@@ -67,7 +67,7 @@ def _cache_folder_of_the_tests(tmp_path_factory):
 @pytest.fixture(autouse=True, scope="session")
 def _no_background_warmup():
     """The process's ``WARMUP`` never starts its background thread (pages call it)."""
-    from app_logic import training
+    from perceptron_lab.app_logic import training
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(training.WARMUP, "start_background", lambda: False)

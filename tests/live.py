@@ -52,7 +52,7 @@ def perceptron_lab(pythonpath: Path, cwd: Path, *args: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PERCEPTRON_LAB_DATA")}
     env["PYTHONPATH"] = str(pythonpath)
     return subprocess.Popen(
-        [sys.executable, "-m", "perceptron_core.cli", *args], cwd=cwd, env=env,
+        [sys.executable, "-m", "perceptron_lab.cli", *args], cwd=cwd, env=env,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
 

@@ -12,7 +12,7 @@ import json
 
 import numpy as np
 
-from app_logic.payload.pack import unpack
+from perceptron_lab.app_logic.payload.pack import unpack
 
 
 def player_args(at, key: str) -> dict:

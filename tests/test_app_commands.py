@@ -16,12 +16,28 @@ from pathlib import Path
 
 import pytest
 
-from perceptron_core.app_commands import streamlit_arguments, streamlit_environment
-from perceptron_core.cli import main
+from perceptron_lab import cli
+from perceptron_lab.cli import main, streamlit_arguments, streamlit_environment
 from tests.live import perceptron_lab, serve_once
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / ".streamlit" / "config.toml"
+
+
+def test_the_docstring_examples_run():
+    import doctest
+
+    assert doctest.testmod(cli).failed == 0
+
+
+def test_the_core_alone_knows_no_app_command_and_the_console_script_adds_them(capsys):
+    from perceptron_core import cli as core_cli
+
+    assert not {"app", "warm", "export-html"} & set(core_cli.SUBCOMMANDS)
+    with pytest.raises(SystemExit):
+        core_cli.main(["app"])
+    assert "invalid choice: 'app'" in capsys.readouterr().err
+    assert list(cli.APP_COMMANDS) == ["app", "warm", "export-html"]
 
 
 def test_app_help_names_port_and_present_and_says_what_presentation_mode_does(capsys):
@@ -94,8 +110,8 @@ def test_app_serves_the_checkout_and_answers_its_health_check(tmp_path):
 
 
 def test_the_first_page_learner_is_the_playgrounds_default():
-    from app_logic.training import FIRST_PAGE_LEARNER
-    from ui.learner_panel import learner_panel
+    from perceptron_lab.app_logic.training import FIRST_PAGE_LEARNER
+    from perceptron_lab.ui.learner_panel import learner_panel
 
     default = inspect.signature(learner_panel).parameters["default"].default
     assert FIRST_PAGE_LEARNER == default

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_logic.edits import PointEdits
-from app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.edits import PointEdits
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.ui.lesson import lesson_title
 from tests.player_args import player_args
-from ui.lesson import lesson_title
 
 APP = str(Path(__file__).resolve().parents[1] / "router.py")
 
@@ -30,7 +30,7 @@ def _text(at: AppTest) -> str:
 def _shown(at: AppTest):
     """``(request, data, run)`` of the playground's view on screen: the session keeps what
     it was asked with; the data and run come from the server's caches (this process's)."""
-    from ui.runs import get_dataset, train
+    from perceptron_lab.ui.runs import get_dataset, train
 
     request, key, values, epochs = at.session_state["pg_last_good"]
     data = get_dataset(request)

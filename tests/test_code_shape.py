@@ -1,4 +1,5 @@
-"""The package's functions take few parameters: state travels as small records."""
+"""The code's shape: functions take few parameters (state travels as small records), and the
+layers hold: the pages over ``ui``, over ``app_logic``, over ``perceptron_core``."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ def test_no_function_takes_more_than_ten_parameters():
 def test_app_logic_runs_without_streamlit_and_ui_is_only_streamlit():
     """Logic lives in app_logic/, which never loads Streamlit; every module of ui/ uses it."""
     modules = sorted(
-        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        ".".join(("perceptron_lab", *path.relative_to(ROOT).with_suffix("").parts))
+        .removesuffix(".__init__")
         for path in (ROOT / "app_logic").rglob("*.py")
     )
     code = (
@@ -59,3 +61,155 @@ def _top_level_imports(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module:
             names.add(node.module.split(".")[0])
     return names
+
+
+#: The layers, top first: a module imports its own layer and those below it, never above.
+#: The pages (the Streamlit entry points, the lessons, the notebook's widget and the
+#: command line), the Streamlit parts, the UI-free app logic, the core.
+LAYERS = {
+    "pages": ("app.py", "router.py", "cli.py", "app_pages", "lessons", "widget"),
+    "ui": ("ui",),
+    "app_logic": ("app_logic",),
+    "perceptron_core": ("perceptron_core",),
+}
+#: The top-level names of the app's files in the repository; the app's modules are named
+#: ``perceptron_lab.<name>`` (the package the wheel and the editable install make of the root).
+APP_NAMES = {Path(part).stem for parts in list(LAYERS.values())[:-1] for part in parts}
+#: Calls that import the module their first argument names.
+IMPORTING_CALLS = {"import_module", "__import__", "in_child_process"}
+
+
+def _layer_of_name(name: str) -> int | None:
+    """The rank of the layer (0 = the top) of a file or folder of the root, by its name."""
+    for rank, parts in enumerate(LAYERS.values()):
+        if name in {Path(part).stem for part in parts}:
+            return rank
+    return None
+
+
+def _layer_of_module(name: str) -> int | None:
+    """The rank of the layer a module belongs to, None outside the project's layers."""
+    top, _, rest = name.partition(".")
+    if top == "perceptron_core":
+        return len(LAYERS) - 1
+    return _layer_of_name(rest.split(".")[0]) if top == "perceptron_lab" and rest else None
+
+
+def _imported_modules(relative: Path, source: str):
+    """``(line, module)`` for every import of the file ``relative`` (from the root) whose text
+    is ``source``: top level or in a function, relative ones resolved, and string-named ones
+    (``importlib.import_module("...")``)."""
+    package = ".".join(("perceptron_lab", *relative.parent.parts))
+    if relative.parts[0] == "perceptron_core":
+        package = ".".join(relative.parent.parts)
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1]
+            module = ".".join([*base, node.module] if node.level else [node.module])
+            yield node.lineno, module.rstrip(".")
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", None)) in IMPORTING_CALLS
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            yield node.lineno, node.args[0].value
+
+
+def _sources(folders):
+    """``(path from the root, text)`` of every Python file of ``folders`` (or files)."""
+    for part in folders:
+        paths = [ROOT / part] if part.endswith(".py") else sorted((ROOT / part).rglob("*.py"))
+        for path in paths:
+            yield path.relative_to(ROOT), path.read_text(encoding="utf-8")
+
+
+def _layer_breaks(sources) -> list[str]:
+    names = list(LAYERS)
+    breaks = []
+    for relative, source in sources:
+        own = _layer_of_name(Path(relative.parts[0]).stem)
+        for line, module in _imported_modules(relative, source):
+            if module.split(".")[0] in APP_NAMES:
+                breaks.append(f"{relative}:{line} imports {module}: name it perceptron_lab....")
+                continue
+            rank = _layer_of_module(module)
+            if rank is not None and rank < own:
+                breaks.append(
+                    f"{relative}:{line} imports {module}: {names[own]} is below {names[rank]}"
+                )
+    return breaks
+
+
+def test_every_import_keeps_to_the_layers():
+    """Parses every module's imports, those inside functions too."""
+    sources = list(_sources(part for parts in LAYERS.values() for part in parts))
+    assert len(sources) > 100  # the walk found the project
+    assert sum(1 for file in sources for _ in _imported_modules(*file)) > 900
+    assert _layer_breaks(sources) == []
+
+
+def test_the_layer_check_sees_an_import_against_the_layers():
+    """The check above fails on the kinds of import it is there to refuse."""
+    kernel = Path("perceptron_core/kernel.py")
+    source = (ROOT / kernel).read_text(encoding="utf-8")
+    assert _layer_breaks([(kernel, source)]) == []
+    line = source.count("\n") + 4
+    for wrong, says in [
+        ("from perceptron_lab.app_logic.learners import LEARNERS", "below app_logic"),
+        ("import app_logic", "name it perceptron_lab"),
+        ("importlib.import_module('perceptron_lab.ui.runs')", "below ui"),
+    ]:
+        patched = source + f"\n\ndef _load():\n    {wrong}\n"
+        (found,) = _layer_breaks([(kernel, patched)])
+        assert found.startswith(f"{kernel}:{line} ") and says in found
+    page = Path("ui/runs.py")
+    assert _layer_breaks([(page, "from ..app_pages import about")]) == [
+        "ui/runs.py:1 imports perceptron_lab.app_pages: ui is below pages"
+    ]
+
+
+def test_the_tests_benchmarks_and_scripts_name_the_apps_modules_by_their_package():
+    breaks = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for folder in ("tests", "benchmarks", "scripts")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for line, module in _imported_modules(path.relative_to(ROOT), path.read_text("utf-8"))
+        if module.split(".")[0] in APP_NAMES
+    ]
+    assert breaks == []
+
+
+#: Runs the app's server start and its first page as ``streamlit run`` does (the app's folder
+#: first on sys.path), then prints the top-level modules named like the app's folders.
+FIRST_PAGE = """
+import asyncio, sys
+sys.path.insert(0, sys.argv[1])
+from streamlit.testing.v1 import AppTest
+import perceptron_lab.app as app
+async def start():
+    async with app.first_page_ready(None):
+        pass
+asyncio.run(start())
+page = AppTest.from_file(sys.argv[1] + "/router.py", default_timeout=300)
+page.run()
+assert not page.exception, page.exception
+import perceptron_lab.cli, perceptron_lab.widget
+print(sorted(m for m in sys.modules if m.split(".")[0] in sys.argv[2].split(",")))
+print(sum(m.startswith("perceptron_lab.") for m in sys.modules))
+"""
+
+
+def test_the_app_imports_each_of_its_modules_once_by_its_package_name():
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_PAGE, str(ROOT), ",".join(sorted(APP_NAMES))],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    twice, loaded = done.stdout.splitlines()[-2:]
+    assert twice == "[]"
+    assert int(loaded) > 40  # the app's modules were imported, under perceptron_lab

@@ -19,9 +19,9 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from app_logic.datasource import DataRequest, make_dataset
-from app_logic.learners import LEARNERS
-from app_logic.training import fit_run
+from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.training import fit_run
 from tests.browser import ARTIFACTS, ROOT
 
 pytestmark = pytest.mark.browser

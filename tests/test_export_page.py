@@ -18,15 +18,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app_logic.datasource import DataRequest, make_dataset
-from app_logic.learners import LEARNERS
-from app_logic.payload import build_payload
-from app_logic.payload.pack import unpack
-from app_logic.share_link import read_link
-from app_logic.standalone_page import ENTRY, HOST, PLAYBACK, module_order, run_page
-from app_logic.style import Show
-from app_logic.training import fit_run
-from perceptron_core.cli import main
+from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.payload import build_payload
+from perceptron_lab.app_logic.payload.pack import unpack
+from perceptron_lab.app_logic.share_link import read_link
+from perceptron_lab.app_logic.standalone_page import ENTRY, HOST, PLAYBACK, module_order, run_page
+from perceptron_lab.app_logic.style import Show
+from perceptron_lab.app_logic.training import fit_run
+from perceptron_lab.cli import main
 from tests.repository import repository_files
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -193,8 +193,8 @@ def test_a_lessons_figure_downloads_as_a_web_page_with_its_own_panels():
     """Each lesson's figure offers the same page; a lesson's extra panels travel inside."""
     from streamlit.testing.v1 import AppTest
 
-    from app_logic.payload.extras import Panel
-    from ui.lesson import _web_page
+    from perceptron_lab.app_logic.payload.extras import Panel
+    from perceptron_lab.ui.lesson import _web_page
 
     at = AppTest.from_file(str(ROOT / "lessons" / "02_convergence.py"), default_timeout=300)
     at.run()

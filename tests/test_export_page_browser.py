@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import sync_playwright
 
-from app_logic.datasource import DataRequest, make_dataset
-from app_logic.learners import LEARNERS
-from app_logic.standalone_page import run_page
-from app_logic.training import fit_run
+from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.standalone_page import run_page
+from perceptron_lab.app_logic.training import fit_run
 from tests.browser import launch
 
 pytestmark = pytest.mark.browser

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.learners import LEARNERS
 from tests.test_e2e_browser import ARTIFACTS, FRAME, SIZES, _open, page, server  # noqa: F401
 
 pytestmark = pytest.mark.browser

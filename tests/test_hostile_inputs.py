@@ -23,7 +23,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app_logic.visitor_text import NAME_LIMIT, as_text
 from perceptron_core.datasets import CSVLimits, DataError, load_csv
 from perceptron_core.experiments import fold_run
 from perceptron_core.experiments.cache import CacheWarning, CorruptCellWarning, DiskCache
@@ -33,7 +32,8 @@ from perceptron_core.experiments.grids import kw_settings
 from perceptron_core.experiments.limits import KINDS, PAGE_LIMITS, Request, check
 from perceptron_core.experiments.reproduce import KW_NOISE
 from perceptron_core.experiments.search import parameter_search
-from ui.state import _parse
+from perceptron_lab.app_logic.visitor_text import NAME_LIMIT, as_text
+from perceptron_lab.ui.state import _parse
 
 ROOT = Path(__file__).resolve().parents[1]
 FUZZ = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -399,9 +399,9 @@ def _markdown_is_escaped(shown: str) -> bool:
 def test_as_text_leaves_no_markup_and_cuts():
     import doctest
 
-    import app_logic.visitor_text
+    from perceptron_lab.app_logic import visitor_text
 
-    assert doctest.testmod(app_logic.visitor_text).failed == 0
+    assert doctest.testmod(visitor_text).failed == 0
     shown = as_text(MARKDOWN, 500)
     assert _markdown_is_escaped(shown)
     assert _as_read(shown) == MARKDOWN  # as typed
@@ -446,7 +446,7 @@ def test_link_values_parse_to_an_allowed_value_or_a_value_error(text, kind):
 def _control_page():
     import streamlit as st
 
-    from ui.state import begin_run, control
+    from perceptron_lab.ui.state import begin_run, control
 
     begin_run()
     control(st.slider, "Epochs", "t_epochs", 10, prefix="t_", group="g", min_value=1,
@@ -571,9 +571,9 @@ def test_a_huge_learning_rate_is_named_in_the_warning():
 def test_a_link_or_a_session_keeps_at_most_a_thousand_point_edits():
     from streamlit.testing.v1 import AppTest
 
-    from app_logic.datasource import make_dataset
-    from app_logic.edits import MAX_EDITS, PointEdits, add_point, edited
     from perceptron_core.datasets import make_separable
+    from perceptron_lab.app_logic.datasource import make_dataset
+    from perceptron_lab.app_logic.edits import MAX_EDITS, PointEdits, add_point, edited
 
     crafted = "~".join(f"+{i / 5000:.4f},0.5,1" for i in range(5_000))
     with pytest.raises(ValueError, match="at most 1,000 point edits, not 5,000"):
@@ -611,10 +611,10 @@ def test_a_crafted_link_cannot_make_a_run_hold_more_than_its_budget():
 
 
 def test_the_largest_run_allowed_peaks_under_two_hundred_megabytes():
-    from app_logic.datasource import DataRequest, make_dataset
-    from app_logic.learners import LEARNERS
-    from app_logic.training import fit_run
     from perceptron_core.datasets import DataError as Refused
+    from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+    from perceptron_lab.app_logic.learners import LEARNERS
+    from perceptron_lab.app_logic.training import fit_run
 
     data = make_dataset(DataRequest("ringnorm", (("n_samples", 2000), ("n_features", 500)), seed=1))
     settings = tuple(sorted(LEARNERS["voted"].defaults().items()))
@@ -639,9 +639,9 @@ def test_the_largest_run_allowed_peaks_under_two_hundred_megabytes():
 def test_a_run_over_budget_is_refused_before_the_learner_trains(monkeypatch):
     """The crafted link's ALMA run (2,000 x 500, 200 epochs) is refused from its shape: the
     learner's fit is never called, so no visitor can hold gigabytes before the refusal."""
-    from app_logic.learners import LEARNERS
-    from app_logic.training import fit_run
     from perceptron_core.rules.alma import ALMA
+    from perceptron_lab.app_logic.learners import LEARNERS
+    from perceptron_lab.app_logic.training import fit_run
 
     def must_not_train(*args, **kwargs):
         raise AssertionError("the run trained before it was refused")
@@ -659,9 +659,9 @@ def test_the_server_caches_share_one_budget_and_keep_nothing_alive():
     import gc
     import weakref
 
-    from app_logic import memory
-    from app_logic.datasource import DataRequest
-    from ui import player, runs
+    from perceptron_lab.app_logic import memory
+    from perceptron_lab.app_logic.datasource import DataRequest
+    from perceptron_lab.ui import player, runs
 
     budget = memory.Budget(limit=3 * 2**20, idle_seconds=3600)
     original = memory.SERVER
@@ -686,7 +686,7 @@ def test_the_server_caches_share_one_budget_and_keep_nothing_alive():
 
 
 def test_a_cached_entry_nobody_used_for_a_while_is_dropped():
-    from app_logic.memory import Budget
+    from perceptron_lab.app_logic.memory import Budget
 
     now = [0.0]
     budget = Budget(limit=10**9, idle_seconds=60, clock=lambda: now[0])
@@ -702,7 +702,7 @@ def test_a_cached_entry_nobody_used_for_a_while_is_dropped():
 def test_two_sessions_asking_at_once_make_an_entry_once():
     import threading
 
-    from app_logic.memory import Budget
+    from perceptron_lab.app_logic.memory import Budget
 
     budget, made = Budget(limit=10**9, idle_seconds=60), []
     start = threading.Barrier(4)
@@ -728,8 +728,8 @@ def test_two_sessions_asking_at_once_make_an_entry_once():
 def test_values_the_figure_cannot_draw_are_refused_with_the_fix(edits):
     """A link's edit (or a file) with values near float64's ends is refused before a run,
     naming the range accepted and the fix; before, 1e200 reached the browser as Infinity."""
-    from app_logic.datasource import DataRequest, make_dataset
-    from app_logic.edits import PointEdits
+    from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+    from perceptron_lab.app_logic.edits import PointEdits
 
     request = DataRequest("separable", (("n_samples", 40),), edits=PointEdits.from_text(edits))
     with pytest.raises(DataError, match=r"accept features from 1e-100 to 1e\+100.*Scale"):
@@ -740,7 +740,7 @@ def test_values_the_figure_cannot_draw_are_refused_with_the_fix(edits):
 def test_a_table_of_tiny_values_is_refused_not_learned_at_chance(scale):
     """A 40-row table scaled by 1e-170 trained to accuracy 0.6 with an update at every step,
     silently: x.x underflows to 0. It is refused with the range accepted and the fix."""
-    from app_logic.datasource import DataRequest, make_dataset
+    from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 2))
@@ -784,8 +784,8 @@ def test_tiny_features_are_named_by_every_learner_and_scale_dependent_ones_warn_
 
 def test_the_page_tells_the_visitor_what_the_learner_warned():
     """A run's scale problems reach the page, not only the server's log."""
-    from app_logic.learners import LEARNERS
-    from app_logic.training import fit_run
+    from perceptron_lab.app_logic.learners import LEARNERS
+    from perceptron_lab.app_logic.training import fit_run
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 2)) * 1e-3
@@ -800,9 +800,9 @@ def test_a_bound_too_large_for_floating_point_says_so_instead_of_failing():
     raised OverflowError ("Drawing the run failed") and could send inf to the browser."""
     from dataclasses import replace
 
-    from app_logic.datasource import DataRequest, make_dataset
-    from app_logic.diagnostics import novikoff_for
-    from app_logic.training import fit_run
+    from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+    from perceptron_lab.app_logic.diagnostics import novikoff_for
+    from perceptron_lab.app_logic.training import fit_run
 
     data = make_dataset(DataRequest("separable", (("n_samples", 20),)))
     X = np.array([[1e-160, 0.0], [-1e-160, 0.0], [1e99, 0.0], [-1e99, 0.0]])
@@ -818,9 +818,9 @@ def test_an_entry_is_counted_at_what_it_holds():
     estimator's own arrays, which a dataclass's fields do not list, and those numba made."""
     import gc
 
-    from app_logic.datasource import DataRequest, make_dataset
-    from app_logic.memory import nbytes
-    from app_logic.training import fit_run
+    from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+    from perceptron_lab.app_logic.memory import nbytes
+    from perceptron_lab.app_logic.training import fit_run
 
     data = make_dataset(DataRequest("separable", (("n_samples", 500),), seed=1))
     fit_run("perceptron", (), 2, 1, data.X, data.y, data.X_test, data.y_test)  # compiled

@@ -12,7 +12,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 from test_e2e_browser import page, server  # noqa: F401  (the fixtures)
 
-from app_logic.visitor_text import as_text
+from perceptron_lab.app_logic.visitor_text import as_text
 
 pytestmark = pytest.mark.browser
 

@@ -41,7 +41,7 @@ def _upload(at, text: str):
 def _trained(at):
     """The request and the data of the figure on screen (the session keeps the request; the
     data come from the server's cache, in this process)."""
-    from ui.runs import get_dataset
+    from perceptron_lab.ui.runs import get_dataset
 
     request = at.session_state["pg_last_good"][0]
     return request, get_dataset(request)

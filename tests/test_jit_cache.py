@@ -103,7 +103,7 @@ COMPILED = textwrap.dedent("""
     import numpy as np
     from perceptron_core.experiments.fold_run import run_fold
     from perceptron_core.experiments.grids import kw_settings
-    from app_logic.training import compile_learner
+    from perceptron_lab.app_logic.training import compile_learner
     for key in sys.argv[1:]:
         compile_learner(key)
     X = np.random.default_rng(0).normal(size=(40, 3))  # the experiments' grid
@@ -144,7 +144,7 @@ def test_the_loops_compile_without_numbas_error_message_formatting(compiled):
 def test_no_loop_compiles_again_for_a_constant_argument(compiled):
     """A call that passes a variable still holding a constant (``n = 0; f(n)``) is typed
     with that literal, and numba compiles ``f`` once more for it: the KW driver's first
-    segment compiled the epoch loop twice (0.7-1.2 s of the default page's cold start)."""
+    segment compiled the epoch loop twice, on the default page's cold start."""
     literal = [
         (n, sig) for n, sig in compiled if n.startswith("perceptron_core") and "Literal[" in sig
     ]

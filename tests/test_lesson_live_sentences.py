@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app_logic.datasource import make_dataset
-from app_logic.learners import LEARNERS
-from app_logic.studies_honest import estimates
 from perceptron_core.experiments.stats import t_interval
+from perceptron_lab.app_logic.datasource import make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.studies_honest import estimates
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = range(30)

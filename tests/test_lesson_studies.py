@@ -18,10 +18,10 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_logic import lesson_studies
-from app_logic.lesson_studies import STUDIES, Study, forget, prepare_lessons, stored
-from app_logic.warmup import Warmup
-from perceptron_core.cli import main
+from perceptron_lab.app_logic import lesson_studies
+from perceptron_lab.app_logic.lesson_studies import STUDIES, Study, forget, prepare_lessons, stored
+from perceptron_lab.app_logic.warmup import Warmup
+from perceptron_lab.cli import main
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
 #: Each lesson with a study -> the studies its first view reads.
@@ -120,10 +120,10 @@ def test_a_second_session_waits_for_the_first_ones_computation_and_follows_it(mo
 
 
 def test_warm_prepares_the_lessons_after_the_learners_and_reports_each(monkeypatch, capsys):
-    import app_logic.training
+    from perceptron_lab.app_logic import training
 
     compiled, prepared = [], []
-    monkeypatch.setattr(app_logic.training, "compile_learner", compiled.append)
+    monkeypatch.setattr(training, "compile_learner", compiled.append)
 
     def prepare(folder=None, names=None):
         assert compiled  # after the learners
@@ -224,9 +224,9 @@ def test_the_servers_warm_up_prepares_the_lessons_after_its_learners(monkeypatch
     assert warmup.wait(60)
     warmup._thread.join(60)
     assert order == ["a", "b", "lessons"]
-    import app_logic.training
+    from perceptron_lab.app_logic import training
 
-    assert app_logic.training.WARMUP._then is lesson_studies.prepare_in_background
+    assert training.WARMUP._then is lesson_studies.prepare_in_background
 
 
 def test_the_background_step_failing_is_logged_not_raised(caplog):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui.lesson import SECTIONS
+from perceptron_lab.ui.lesson import SECTIONS
 
 LESSONS = sorted((Path(__file__).resolve().parents[1] / "lessons").glob("[0-9]*.py"))
 
@@ -46,7 +46,7 @@ def test_research_tables_show_a_dash_where_a_number_is_undefined():
     precision at 0 % noise did): such a column is shown as text with a dash."""
     import pandas as pd
 
-    from lessons._charts import one_decimal
+    from perceptron_lab.lessons._charts import one_decimal
 
     shown = one_decimal(pd.DataFrame({"PP": [97.3, 88.25], "flag precision": [float("nan"), 85.14]}))
     assert shown.data["flag precision"].tolist() == ["—", "85.1"]

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_logic.datasource import DataRequest, make_dataset
-from lessons._basics import noisy_line
 from perceptron_core import KWPerceptron, MarginPerceptron, Perceptron
 from perceptron_core.datasets import make_separable
+from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+from perceptron_lab.lessons._basics import noisy_line
 from tests.player_args import panel_items, panel_value, player_args, shown
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"

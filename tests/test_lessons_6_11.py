@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_logic.datasource import make_dataset
 from perceptron_core import KWPerceptron, Winnow
 from perceptron_core.experiments import make_dataset as experiment_data
 from perceptron_core.experiments import parameter_search, t_interval
@@ -24,6 +23,7 @@ from perceptron_core.kernel import KernelPerceptron
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_core.rules.paum import PAUMPerceptron
+from perceptron_lab.app_logic.datasource import make_dataset
 from tests.player_args import panel_value, player_args, shown
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
@@ -171,7 +171,9 @@ def test_lesson_8_support_points_are_the_kernel_perceptrons():
 
 
 def test_lesson_9_mistake_table_is_recomputed_from_the_draws():
-    from app_logic import studies_winnow as lesson  # the lesson's draws and constants
+    from perceptron_lab.app_logic import (
+        studies_winnow as lesson,  # the lesson's draws and constants
+    )
 
     at = _run("09_winnow")
     table = at.dataframe[0].value
@@ -211,7 +213,7 @@ def test_lesson_10_flags_are_scored_against_the_flips():
 
 
 def test_lesson_11_cv_interval_is_the_parameter_search():
-    from app_logic import studies_honest as lesson  # the lesson's data and grid
+    from perceptron_lab.app_logic import studies_honest as lesson  # the lesson's data and grid
 
     at = _run("11_choosing_parameters")
     shown = {}

@@ -15,14 +15,14 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_logic.datasource import DataRequest, make_dataset
-from app_logic.learners import LEARNERS
-from app_logic.math_panel import CORRECT_NO_BAND, WHY
-from app_logic.playback_args import texts
-from app_logic.timeline import CORRECT
-from app_logic.training import fit_run
-from lessons._questions import numeric_options
 from perceptron_core import Perceptron
+from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.math_panel import CORRECT_NO_BAND, WHY
+from perceptron_lab.app_logic.playback_args import texts
+from perceptron_lab.app_logic.timeline import CORRECT
+from perceptron_lab.app_logic.training import fit_run
+from perceptron_lab.lessons._questions import numeric_options
 from tests.player_args import panel_value, player_args
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,8 +150,8 @@ MATH_JS = """async ({payload, texts, times}) => {
 
 @pytest.mark.browser
 def test_the_classic_perceptrons_panel_tests_against_0_without_a_zero_margin_term():
-    from app_logic.payload import build_payload
-    from app_logic.timeline import MISTAKE
+    from perceptron_lab.app_logic.payload import build_payload
+    from perceptron_lab.app_logic.timeline import MISTAKE
     from tests.browser import DECODE_JS, payload_arg, playback_page
 
     data = _lesson_1_data(0)
@@ -179,8 +179,8 @@ def _lesson_4_shown(at) -> dict[str, str]:
 
 
 def test_lesson_4_guarantee_numbers_are_the_formula_on_the_figures_data():
-    from lessons._basics import noisy_line
-    from lessons._bounds import deviations, noisy_mistake_bound
+    from perceptron_lab.lessons._basics import noisy_line
+    from perceptron_lab.lessons._bounds import deviations, noisy_mistake_bound
 
     at = _page("04_from_online_to_batch")
     for seed, noise in ((4, 0.15), (1, 0.0), (7, 0.3)):
@@ -220,7 +220,7 @@ def _separable(seed):
 
 
 def test_li_et_al_formulas_against_a_direct_computation():
-    from lessons._bounds import class_margins, paum_guarantee
+    from perceptron_lab.lessons._bounds import class_margins, paum_guarantee
 
     data = _separable(3)
     R2 = float((data.X**2).sum(axis=1).max())
@@ -286,7 +286,7 @@ def test_lesson_6_page_shows_the_guarantee_of_its_seed_and_margins():
 
 
 def _lesson_2_answer(seed):
-    from app_logic.diagnostics import novikoff_bound
+    from perceptron_lab.app_logic.diagnostics import novikoff_bound
 
     data = make_dataset(DataRequest("separable", (("margin", 0.1), ("n_samples", 60)), seed=seed))
     C = float(np.mean((data.X**2).sum(axis=1)))
@@ -295,8 +295,8 @@ def _lesson_2_answer(seed):
 
 
 def _lesson_3_answer(seed):
-    from lessons._basics import noisy_line
-    from lessons._bounds import noisy_mistake_bound
+    from perceptron_lab.lessons._basics import noisy_line
+    from perceptron_lab.lessons._bounds import noisy_mistake_bound
 
     data = make_dataset(noisy_line(seed, 0.1))
     C = float(np.mean((data.X**2).sum(axis=1)))
@@ -305,8 +305,8 @@ def _lesson_3_answer(seed):
 
 
 def _lesson_4_answer(seed):
-    from lessons._basics import noisy_line
-    from lessons._bounds import noisy_mistake_bound
+    from perceptron_lab.lessons._basics import noisy_line
+    from perceptron_lab.lessons._bounds import noisy_mistake_bound
 
     data = make_dataset(noisy_line(seed, 0.15))
     C = float(np.mean((data.X**2).sum(axis=1)))
@@ -315,8 +315,8 @@ def _lesson_4_answer(seed):
 
 
 def _lesson_5_answer(seed):
-    from lessons._basics import noisy_line
     from perceptron_core import MarginPerceptron
+    from perceptron_lab.lessons._basics import noisy_line
 
     data = make_dataset(noisy_line(seed, 0.1))
     est = MarginPerceptron(tau=0.5, epochs=20, random_state=seed).fit(data.X, data.y)
@@ -324,7 +324,7 @@ def _lesson_5_answer(seed):
 
 
 def _lesson_6_answer(seed):
-    from lessons._bounds import paum_guarantee
+    from perceptron_lab.lessons._bounds import paum_guarantee
 
     data = _separable(seed)
     R2 = float((data.X**2).sum(axis=1).max())
@@ -363,7 +363,7 @@ def test_computation_question_answer_is_the_live_computation(stem, prefix, answe
 
 
 def _data_panel_script():
-    from ui.data_panel import data_panel
+    from perceptron_lab.ui.data_panel import data_panel
 
     data_panel("t_")
 

@@ -20,17 +20,17 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_logic.datasource import make_dataset
-from app_logic.learners import LEARNERS
-from lessons._bounds import (
+from perceptron_core.boosting import AdaBoost, NRBoost
+from perceptron_core.kernel import KernelPerceptron
+from perceptron_lab.app_logic.datasource import make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.lessons._bounds import (
     adaboost_vote,
     gram_matrix,
     one_vs_rest_label,
     smallest_eigenvalue,
     weighted_error,
 )
-from perceptron_core.boosting import AdaBoost, NRBoost
-from perceptron_core.kernel import KernelPerceptron
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
 SEEDS = range(10)
@@ -271,7 +271,7 @@ LESSON_9 = _module("09_winnow")
 def _mistakes_at(n, k, m, seed, side):
     """Mean mistakes of one pass (Winnow, perceptron) at ``n``, as the lesson's chart counts
     them, recomputed from the draws."""
-    from app_logic import studies_winnow
+    from perceptron_lab.app_logic import studies_winnow
 
     if side == "perceptron":
         row = LESSON_9.perceptron_side(m, seed, n_list=(n,)).iloc[0]
@@ -358,8 +358,8 @@ LESSON_11 = _module("11_choosing_parameters")
 
 
 def test_lesson_11_half_width_question_is_the_t_interval_of_the_chart():
-    from app_logic.studies_honest import estimates
     from perceptron_core.experiments import t_interval
+    from perceptron_lab.app_logic.studies_honest import estimates
 
     at = _run("11_choosing_parameters")
     est = estimates(0.2, 10, 0)
@@ -395,7 +395,7 @@ def test_lesson_8_try_this_linear_kernel_on_xor_is_a_coin_toss_with_most_points_
 
 @pytest.mark.slow  # 1,050 passes: about 45 s
 def test_lesson_9_winnow_stays_under_its_bound_on_every_draw():
-    from app_logic import studies_winnow
+    from perceptron_lab.app_logic import studies_winnow
 
     # the dotted curve is a worst-case bound: no single pass may cross it
     for seed in SEEDS:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app_logic.datasource import make_dataset
-from lessons._basics import noisy_line
-from lessons._bounds import deviations, noisy_mistake_bound
 from perceptron_core import Perceptron
+from perceptron_lab.app_logic.datasource import make_dataset
+from perceptron_lab.lessons._basics import noisy_line
+from perceptron_lab.lessons._bounds import deviations, noisy_mistake_bound
 
 
 def _data(seed, noise):

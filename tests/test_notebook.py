@@ -11,9 +11,9 @@ import re
 import numpy as np
 import pytest
 
-from app_logic.payload import build_payload
-from app_logic.standalone_page import PLAYBACK
 from perceptron_core.datasets import DataError, load
+from perceptron_lab.app_logic.payload import build_payload
+from perceptron_lab.app_logic.standalone_page import PLAYBACK
 from perceptron_lab.widget import Replay, dataset, show
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.learners import LEARNERS
 from tests.browser import launch
 from tests.jupyter import (
     FRAME,

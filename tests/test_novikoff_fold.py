@@ -13,9 +13,9 @@ import doctest
 import numpy as np
 import pytest
 
-from app_logic.diagnostics import novikoff_bound
 from perceptron_core import Perceptron
 from perceptron_core.datasets import make_separable
+from perceptron_lab.app_logic.diagnostics import novikoff_bound
 
 
 def _separable(seed):

@@ -19,13 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from perceptron_core.shipped import app_folder
+from perceptron_lab.cli import APP_FOLDER
 from tests.live import perceptron_lab, serve_once
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 APP_FOLDERS = ("ui", "app_logic", "app_pages", "lessons")
-SHIPPED_SETS = sorted(p.stem for p in (ROOT / "data").glob("*.npz"))
+DATA = ROOT / "perceptron_core" / "data"
+SHIPPED_SETS = sorted(p.stem for p in DATA.glob("*.npz"))
 
 
 def _folders(top: Path, python_only: bool) -> list[Path]:
@@ -35,7 +36,7 @@ def _folders(top: Path, python_only: bool) -> list[Path]:
 
 
 def test_app_folder_of_a_checkout_is_its_root():
-    assert app_folder() == ROOT
+    assert APP_FOLDER == ROOT
 
 
 def test_every_folder_of_the_app_and_every_python_folder_of_the_core_is_a_listed_package():
@@ -46,7 +47,7 @@ def test_every_folder_of_the_app_and_every_python_folder_of_the_core_is_a_listed
         ".".join(folder.relative_to(ROOT).parts)
         for folder in _folders(ROOT / "perceptron_core", python_only=True)
     }
-    for name in (*APP_FOLDERS, "data"):
+    for name in APP_FOLDERS:
         expected |= {
             ".".join(("perceptron_lab",) + folder.relative_to(ROOT).parts)
             for folder in _folders(ROOT / name, python_only=False)
@@ -99,15 +100,19 @@ def test_wheel_carries_the_app_and_the_data_without_generic_top_level_names(whee
     names = set(zipfile.ZipFile(wheel).namelist())
     tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert tops == {"perceptron_core", "perceptron_lab"}
-    shipped = [p for p in (ROOT / "data").iterdir() if p.suffix in (".npz", ".json", ".md")]
-    app_files = [ROOT / "app.py", ROOT / "router.py", ROOT / ".streamlit" / "config.toml"]
+    shipped = [p for p in DATA.iterdir() if p.suffix in (".npz", ".json", ".md")]
+    app_files = [ROOT / name for name in (
+        "app.py", "router.py", "cli.py", ".streamlit/config.toml"
+    )]
     for folder in APP_FOLDERS:
         app_files += [p for p in (ROOT / folder).rglob("*")
                       if p.suffix in (".py", ".html", ".js", ".css", ".txt")
                       and "__pycache__" not in p.parts]  # fmt: skip
-    for path in shipped + app_files:
+    for path in app_files:
         name = "perceptron_lab/" + path.relative_to(ROOT).as_posix()
         assert name in names, f"{name} is not in the wheel"
+    for path in shipped:
+        assert path.relative_to(ROOT).as_posix() in names, f"{path} is not in the wheel"
     core = [p for p in (ROOT / "perceptron_core").rglob("*.py") if "__pycache__" not in p.parts]
     for path in core:
         assert path.relative_to(ROOT).as_posix() in names
@@ -131,11 +136,11 @@ def test_installed_wheel_finds_its_app_and_data_from_any_folder(installed, tmp_p
 import json
 import perceptron_core
 from perceptron_core.datasets import list_datasets, load
-from perceptron_core.shipped import app_folder
+from perceptron_lab.cli import APP_FOLDER
 X, y, info = load("sonar")
 print(json.dumps({
     "core": perceptron_core.__file__,
-    "app": str(app_folder()),
+    "app": str(APP_FOLDER),
     "sonar": list(X.shape),
     "available": sorted(s.name for s in list_datasets("shipped") if s.available),
 }))

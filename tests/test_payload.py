@@ -6,16 +6,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app_logic.datasource import DataRequest, Dataset, make_dataset
-from app_logic.learners import LEARNERS
-from app_logic.payload import build_payload
-from app_logic.payload.extras import Panel, Text, Value, pack_panels
-from app_logic.payload.pack import Packer, unpack
-from app_logic.payload.scene import MAX_PROJECTED_POINTS
-from app_logic.payload.snapshots import MODES
-from app_logic.timeline import UPDATE_KINDS
-from app_logic.training import fit_run
 from perceptron_core.trace import BLOCKED, MISTAKE
+from perceptron_lab.app_logic.datasource import DataRequest, Dataset, make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.payload import build_payload
+from perceptron_lab.app_logic.payload.extras import Panel, Text, Value, pack_panels
+from perceptron_lab.app_logic.payload.pack import Packer, unpack
+from perceptron_lab.app_logic.payload.scene import MAX_PROJECTED_POINTS
+from perceptron_lab.app_logic.payload.snapshots import MODES
+from perceptron_lab.app_logic.timeline import UPDATE_KINDS
+from perceptron_lab.app_logic.training import fit_run
 
 
 def _run(key, data, epochs=5, **values):
@@ -216,8 +216,14 @@ def test_the_sizes_of_a_big_run_grow_with_steps_not_features():
 
 @pytest.mark.parametrize(
     "module",
-    ["app_logic.payload.pack", "app_logic.payload.scene", "app_logic.payload.snapshots",
-     "app_logic.payload.extras", "app_logic.style", "ui.player"],
+    [
+        "perceptron_lab.app_logic.payload.pack",
+        "perceptron_lab.app_logic.payload.scene",
+        "perceptron_lab.app_logic.payload.snapshots",
+        "perceptron_lab.app_logic.payload.extras",
+        "perceptron_lab.app_logic.style",
+        "perceptron_lab.ui.player",
+    ],
 )  # fmt: skip
 def test_docstring_examples(module):
     """The examples in the docstrings run (the suite's doctests cover perceptron_core only)."""

@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app_logic.datasource import make_dataset
-from app_logic.learners import LEARNERS
-from app_logic.timeline import UPDATE_KINDS
-from app_logic.training import fit_run
-from lessons._basics import noisy_line
+from perceptron_lab.app_logic.datasource import make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.timeline import UPDATE_KINDS
+from perceptron_lab.app_logic.training import fit_run
+from perceptron_lab.lessons._basics import noisy_line
 
 
 def _run(seed, tau):

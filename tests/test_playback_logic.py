@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app_logic.datasource import DataRequest, make_dataset
-from app_logic.payload import build_payload
-from app_logic.timeline import RESCUED
-from app_logic.training import fit_run
+from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+from perceptron_lab.app_logic.payload import build_payload
+from perceptron_lab.app_logic.timeline import RESCUED
+from perceptron_lab.app_logic.training import fit_run
 from tests.browser import payload_arg, playback_page
 
 pytestmark = pytest.mark.browser
@@ -95,7 +95,7 @@ def data():
 
 
 def _run(key, values, data, epochs=6):
-    from app_logic.learners import LEARNERS
+    from perceptron_lab.app_logic.learners import LEARNERS
 
     settings = {**LEARNERS[key].defaults(), **values}
     return fit_run(

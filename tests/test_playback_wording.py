@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from app_logic.datasource import DataRequest, make_dataset
-from app_logic.learners import LEARNERS
-from app_logic.payload import build_payload
-from app_logic.style import STYLE, Show
-from app_logic.training import fit_run
+from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.payload import build_payload
+from perceptron_lab.app_logic.style import STYLE, Show
+from perceptron_lab.app_logic.training import fit_run
 from tests.browser import DECODE_JS, FIGURE_JS, payload_arg, playback_page
 
 pytestmark = pytest.mark.browser

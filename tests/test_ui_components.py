@@ -9,9 +9,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from app_logic.datasource import DataRequest, make_dataset
-from app_logic.diagnostics import novikoff_bound
-from app_logic.edits import (
+from perceptron_core import KWPerceptron, Perceptron
+from perceptron_core.datasets import DataError, make_gaussians, make_separable
+from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+from perceptron_lab.app_logic.diagnostics import novikoff_bound
+from perceptron_lab.app_logic.edits import (
     ADDED,
     PointEdits,
     add_point,
@@ -20,13 +22,11 @@ from app_logic.edits import (
     remove_near,
     table_delta,
 )
-from app_logic.export import points_csv
-from app_logic.learners import CONTOUR, LEARNERS, MEMBERS, MODES
-from app_logic.timeline import Timeline
-from app_logic.training import fit_run
-from perceptron_core import KWPerceptron, Perceptron
-from perceptron_core.datasets import DataError, make_gaussians, make_separable
-from ui.state import _format, _parse
+from perceptron_lab.app_logic.export import points_csv
+from perceptron_lab.app_logic.learners import CONTOUR, LEARNERS, MEMBERS, MODES
+from perceptron_lab.app_logic.timeline import Timeline
+from perceptron_lab.app_logic.training import fit_run
+from perceptron_lab.ui.state import _format, _parse
 
 
 @pytest.fixture(scope="module")
@@ -192,9 +192,9 @@ def test_exported_points_read_back_as_the_same_data():
 
 def test_the_trace_csv_counts_steps_epochs_and_examples_from_one():
     """The page says "step 1 … example #5" for the fifth row of the points: so does the file."""
-    from app_logic.export import events_csv
-    from app_logic.learners import LEARNERS
-    from app_logic.training import fit_run
+    from perceptron_lab.app_logic.export import events_csv
+    from perceptron_lab.app_logic.learners import LEARNERS
+    from perceptron_lab.app_logic.training import fit_run
 
     data = make_dataset(DataRequest("separable", (("n_samples", 30),), seed=2))
     settings = tuple(sorted(LEARNERS["perceptron"].defaults().items()))

@@ -17,13 +17,12 @@ import textwrap
 import numpy as np
 import pytest
 
-from app_logic import training
-from app_logic.datasource import DataRequest, make_dataset
-from app_logic.learners import LEARNERS
-from app_logic.payload import build_payload
-from app_logic.training import fit_run
-from app_logic.warmup import APP_FOLDER
 from perceptron_core._jit import uncompiled
+from perceptron_lab.app_logic import training
+from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.payload import build_payload
+from perceptron_lab.app_logic.training import fit_run
 
 #: The default page, noisy overlapping clouds with a test part, and three features (the
 #: most a run may have to train uncompiled).
@@ -83,9 +82,9 @@ NOTHING_COMPILES = textwrap.dedent("""
         def on_end(self, ev):
             pass
     event.register("numba:compile", Listener())
-    from app_logic.datasource import DataRequest, make_dataset
-    from app_logic.learners import LEARNERS
-    from app_logic.training import fit_run
+    from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+    from perceptron_lab.app_logic.learners import LEARNERS
+    from perceptron_lab.app_logic.training import fit_run
     from perceptron_core._jit import uncompiled
     data = make_dataset(DataRequest("separable"))
     with uncompiled():
@@ -99,5 +98,5 @@ NOTHING_COMPILES = textwrap.dedent("""
 def test_an_uncompiled_run_compiles_nothing(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", NOTHING_COMPILES], env=env, check=True,
-                         capture_output=True, text=True, cwd=APP_FOLDER)  # fmt: skip
+                         capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
     assert json.loads(out.stdout) == []

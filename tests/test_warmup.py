@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import app_logic.training
-from app_logic.learners import LEARNERS
-from app_logic.training import compile_learner
-from app_logic.warmup import Warmup
+from perceptron_lab.app_logic import training
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.training import compile_learner
+from perceptron_lab.app_logic.warmup import Warmup
 from tests.player_args import player_args
 
 APP = str(Path(__file__).resolve().parents[1] / "router.py")
@@ -158,7 +158,7 @@ def gated_app(monkeypatch):
     """The app with a fresh warm-up whose background holds "kw" at a gate (others compile)."""
     compiler = GatedCompiler(gated=["kw"], failing=["alma"], real=True)
     warmup = Warmup(LEARNERS, compiler)
-    monkeypatch.setattr(app_logic.training, "WARMUP", warmup)
+    monkeypatch.setattr(training, "WARMUP", warmup)
     at = AppTest.from_file(APP, default_timeout=PATIENCE)
     yield at, warmup, compiler
     compiler.gate.set()
@@ -250,20 +250,20 @@ def test_the_child_process_fills_numbas_cache_and_this_process_then_only_loads(
     tmp_path, monkeypatch
 ):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    app_logic.training.compile_in_child(["pa"])
+    training.compile_in_child(["pa"])
     assert list(tmp_path.rglob("*.nbi"))  # numba's cache index, written by the child
 
 
 #: A server process that starts compile_in_child and prints the child's pid.
 SERVER_WITH_CHILD = textwrap.dedent("""
     import subprocess
-    import app_logic.training
+    from perceptron_lab.app_logic import training
     class Announced(subprocess.Popen):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             print(self.pid, flush=True)
     subprocess.Popen = Announced
-    app_logic.training.compile_in_child(["kernel", "paum", "parallel"])
+    training.compile_in_child(["kernel", "paum", "parallel"])
 """)
 
 
@@ -278,9 +278,9 @@ def _running(pid: int) -> bool:
 
 @pytest.mark.slow  # compiles from an empty numba cache
 def test_the_child_stops_compiling_when_the_server_process_ends(tmp_path):
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # cold: 10 s of work for the child
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # cold: still compiling when stopped
     server = subprocess.Popen([sys.executable, "-c", SERVER_WITH_CHILD], stdout=subprocess.PIPE,
-                              text=True, env=env, cwd=app_logic.warmup.APP_FOLDER)  # fmt: skip
+                              text=True, env=env, cwd=tmp_path)  # fmt: skip
     child = int(server.stdout.readline())
     time.sleep(1)
     server.kill()

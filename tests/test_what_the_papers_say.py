@@ -21,14 +21,14 @@ import pytest
 from player_args import player_args
 from streamlit.testing.v1 import AppTest
 
-from app_logic.learners import LEARNERS
-from app_logic.math_panel import WHY
-from app_logic.timeline import RESCUED
 from perceptron_core import LongestSurvivorPerceptron, Perceptron, average_algorithm
 from perceptron_core.datasets.teaching import make_separable
 from perceptron_core.kernel import AveragedKernelPerceptron
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_core.rules import relative_update, thick_separator
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.math_panel import WHY
+from perceptron_lab.app_logic.timeline import RESCUED
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = {p.stem[:2]: p for p in (ROOT / "lessons").glob("[0-9]*.py")}

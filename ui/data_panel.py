@@ -12,13 +12,13 @@ import hashlib
 
 import streamlit as st
 
-from app_logic.datasource import NOISE_KINDS, DataRequest, read_csv
-from app_logic.memory import SERVER
-from app_logic.visitor_text import MESSAGE_LIMIT, as_text
 from perceptron_core.datasets import CSVLimits, list_datasets
 from perceptron_core.datasets.csvfile import LABELS_NOTE, csv_columns
-from ui.safety import attempt
-from ui.state import control, hidden
+from perceptron_lab.app_logic.datasource import NOISE_KINDS, DataRequest, read_csv
+from perceptron_lab.app_logic.memory import SERVER
+from perceptron_lab.app_logic.visitor_text import MESSAGE_LIMIT, as_text
+from perceptron_lab.ui.safety import attempt
+from perceptron_lab.ui.state import control, hidden
 
 #: Registry sets offered (the 2-D teaching sets first); Fashion-MNIST is too big to animate.
 TEACHING = ("separable", "gaussians", "imbalanced", "xor", "circles", "moons")
@@ -134,7 +134,8 @@ def _shown(name: str) -> str:
 
 def _read_upload(data: bytes, label: str | int | None):
     """The upload as the core reads it, once per file and label column (not at every rerun:
-    a 2 MB file takes up to 1.75 s to read), kept in the server's memory budget."""
+    a file near the size limit takes a noticeable time to read), kept in the server's memory
+    budget."""
     key = (hashlib.blake2b(data).hexdigest(), label)
     return SERVER.cached("uploads", key, lambda: read_csv(data, label, MAX_UPLOAD_BYTES))
 

@@ -20,13 +20,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app_logic.edits import PointEdits, add_point, edited, remove_near, table_delta
-from app_logic.payload.scene import axis_box
-from app_logic.visitor_text import NAME_LIMIT, as_text
 from perceptron_core.datasets import DataError
-from ui.player import clicked_point
-from ui.runs import get_dataset
-from ui.state import control, hidden
+from perceptron_lab.app_logic.edits import PointEdits, add_point, edited, remove_near, table_delta
+from perceptron_lab.app_logic.payload.scene import axis_box
+from perceptron_lab.app_logic.visitor_text import NAME_LIMIT, as_text
+from perceptron_lab.ui.player import clicked_point
+from perceptron_lab.ui.runs import get_dataset
+from perceptron_lab.ui.state import control, hidden
 
 #: What a click on the plot does: widget value -> label.
 CLICK_MODES = {

@@ -11,9 +11,9 @@ import math
 
 import streamlit as st
 
-from app_logic.learners import LEARNERS
 from perceptron_core.playground import Setting
-from ui.state import control, hidden
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.ui.state import control, hidden
 
 
 def _setting_widget(setting: Setting, key: str, prefix: str):

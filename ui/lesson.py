@@ -36,11 +36,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from app_logic.datasource import DataRequest
-from app_logic.style import Show
-from ui.player import View, page_payload, playback, rule_box, url_step
-from ui.runs import get_dataset, train
-from ui.safety import attempt
+from perceptron_lab.app_logic.datasource import DataRequest
+from perceptron_lab.app_logic.style import Show
+from perceptron_lab.ui.player import View, page_payload, playback, rule_box, url_step
+from perceptron_lab.ui.runs import get_dataset, train
+from perceptron_lab.ui.safety import attempt
 
 #: Plotly's toolbar for the lessons' server-side charts (the research boxes).
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}
@@ -69,7 +69,7 @@ def lesson_title(path: Path) -> str:
 @functools.cache
 def _title(path: Path, modified: int) -> str:
     """:func:`lesson_title` once per version of the file: the menu is built on every run of
-    every visitor, and parsing the 11 lessons took 27-34 ms a run (measured)."""
+    every visitor, and parsing every lesson at each run slowed every page."""
     first = (ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or "").splitlines()
     number, _, rest = (first[0] if first else "").removeprefix("Lesson ").partition(". ")
     return f"{number} · {rest.partition(':')[0]}" if number.isdigit() and rest else path.stem
@@ -127,7 +127,7 @@ def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | No
     (data, run) : (Dataset, Run), or (None, None) after an error message.
     """
     # the menu imports every learner: keep the page's import light
-    from app_logic.learners import LEARNERS
+    from perceptron_lab.app_logic.learners import LEARNERS
 
     learner = LEARNERS[learner_key]
     settings = {**learner.defaults(), **(values or {})}
@@ -182,7 +182,7 @@ def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | No
 def _web_page(run, data, request, epochs, show, initial_t, payload) -> str:
     """The figure as one page that plays offline (built on the click, so a lesson does not
     load the page builder until a reader asks)."""
-    from app_logic.standalone_page import run_page
+    from perceptron_lab.app_logic.standalone_page import run_page
 
     return run_page(run, data, request, epochs, show, initial_t, payload=payload)
 

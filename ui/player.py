@@ -20,14 +20,14 @@ import numpy as np
 import streamlit as st
 import streamlit.components.v1 as components
 
-from app_logic.memory import SERVER
-from app_logic.payload import Payload, build_payload
+from perceptron_lab.app_logic.memory import SERVER
+from perceptron_lab.app_logic.payload import Payload, build_payload
 
 # View, HIDEABLE and texts are shared with the exported page and the notebook widget; the
 # pages import them from here as before.
-from app_logic.playback_args import HIDEABLE, View, component_args, texts  # noqa: F401
-from app_logic.style import STYLE
-from ui.state import GROUPS
+from perceptron_lab.app_logic.playback_args import HIDEABLE, View, component_args, texts  # noqa: F401
+from perceptron_lab.app_logic.style import STYLE
+from perceptron_lab.ui.state import GROUPS
 
 #: The component's folder: its page, scripts, styles and the vendored Plotly.js.
 PLAYBACK = Path(__file__).parent / "playback"

@@ -16,12 +16,12 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from app_logic import training
-from app_logic.datasource import DataRequest, Dataset, make_dataset
-from app_logic.learners import LEARNERS
-from app_logic.memory import SERVER, digest
-from app_logic.training import Run, fit_run
 from perceptron_core._jit import uncompiled
+from perceptron_lab.app_logic import training
+from perceptron_lab.app_logic.datasource import DataRequest, Dataset, make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.memory import SERVER, digest
+from perceptron_lab.app_logic.training import Run, fit_run
 
 
 def _read_only(data: Dataset) -> Dataset:

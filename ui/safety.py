@@ -13,7 +13,7 @@ import logging
 
 import streamlit as st
 
-from app_logic.visitor_text import MESSAGE_LIMIT, as_text
+from perceptron_lab.app_logic.visitor_text import MESSAGE_LIMIT, as_text
 
 log = logging.getLogger("perceptron_lab")
 

@@ -15,7 +15,7 @@ import math
 
 import streamlit as st
 
-from app_logic.visitor_text import as_text
+from perceptron_lab.app_logic.visitor_text import as_text
 
 _REGISTRY = "_url_controls"  # session key: {widget key: default} of this run
 _LOADED = "_url_loaded"  # session key: the URL has been read once
@@ -37,8 +37,8 @@ GROUPS = {
 #: An earlier spelling: ``hide=controls`` hid the playback itself; it now means the sidebar.
 _SIDEBAR = {"controls": ("data", "learner", "view")}
 #: The longest value a link may give a control; longer ones are not parsed at all (the
-#: longest real one, every learner's name in a list, is 111 characters; a 60,000-character
-#: value once froze the page for 42 s).
+#: longest real one, every learner's name in a list, is 111 characters; a value of tens of
+#: thousands of characters froze the page: docs/benchmarks.md).
 MAX_LINK_VALUE = 1_000
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_logic import lesson_studies
+from perceptron_lab.app_logic import lesson_studies
 
 
 def lesson_study(name: str, **settings):

@@ -23,31 +23,23 @@ Examples
 
 from __future__ import annotations
 
-import sys
+from functools import partial
 from pathlib import Path
 
-#: The app's folder (the repository root, or ``perceptron_lab/`` in an installed wheel): its
-#: modules import each other as ``app_logic....``, as under ``streamlit run``.
-APP = Path(__file__).resolve().parents[1]
-if str(APP) not in sys.path:
-    sys.path.insert(0, str(APP))
+import anywidget
+import numpy as np
+import traitlets
 
-from functools import partial  # noqa: E402
-
-import anywidget  # noqa: E402
-import numpy as np  # noqa: E402
-import traitlets  # noqa: E402
-
-from app_logic import training  # noqa: E402
-from app_logic.datasource import Dataset, check_magnitudes  # noqa: E402
-from app_logic.learners import LEARNERS  # noqa: E402
-from app_logic.payload import build_payload  # noqa: E402
-from app_logic.standalone_page import PLAYBACK, about_run, page_html  # noqa: E402
-from app_logic.playback_args import View  # noqa: E402
-from app_logic.style import Show  # noqa: E402
-from app_logic.training import fit_run  # noqa: E402
-from perceptron_core._jit import uncompiled  # noqa: E402
-from perceptron_core.datasets import DataError  # noqa: E402
+from perceptron_core._jit import uncompiled
+from perceptron_core.datasets import DataError
+from perceptron_lab.app_logic import training
+from perceptron_lab.app_logic.datasource import Dataset, check_magnitudes
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.payload import build_payload
+from perceptron_lab.app_logic.playback_args import View
+from perceptron_lab.app_logic.standalone_page import PLAYBACK, about_run, page_html
+from perceptron_lab.app_logic.style import Show
+from perceptron_lab.app_logic.training import fit_run
 
 
 class Replay(anywidget.AnyWidget):

@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from app_logic.payload.extras import pack_panels
-from app_logic.payload.lane import lane
-from app_logic.payload.pack import Packer, content_id
-from app_logic.payload.scene import scene
 from perceptron_core.datasets import DataError
+from perceptron_lab.app_logic.payload.extras import pack_panels
+from perceptron_lab.app_logic.payload.lane import lane
+from perceptron_lab.app_logic.payload.pack import Packer, content_id
+from perceptron_lab.app_logic.payload.scene import scene
 
 
 @dataclass(frozen=True, eq=False)

@@ -23,7 +23,7 @@ step), ``"before_end"``, ``"started"`` (after the first event), or
 Examples
 --------
 >>> import numpy as np
->>> from app_logic.payload.pack import Packer, unpack
+>>> from perceptron_lab.app_logic.payload.pack import Packer, unpack
 >>> p = Packer()
 >>> panel = Panel("Updates", [Value("score", np.array([np.nan, 0.5]), per="step")])
 >>> spec = pack_panels([panel], p, "lane0")
@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app_logic.payload.pack import Packer
+from perceptron_lab.app_logic.payload.pack import Packer
 
 WHEN = ("always", "update", "no_update", "end", "before_end", "started")
 PER = ("step", "hypothesis", "run")

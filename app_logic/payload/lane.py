@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from app_logic.learners import MEMBERS
-from app_logic.payload.pack import Packer, index_dtype
-from app_logic.payload.snapshots import snapshot_tables
-from app_logic.timeline import Timeline
+from perceptron_lab.app_logic.learners import MEMBERS
+from perceptron_lab.app_logic.payload.pack import Packer, index_dtype
+from perceptron_lab.app_logic.payload.snapshots import snapshot_tables
+from perceptron_lab.app_logic.timeline import Timeline
 
 #: Category codes of the committee's training points (parallel perceptrons).
 CATEGORY_CODES = {"safe": 0, "borderline": 1, "noisy": 2}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from app_logic.payload.pack import Packer, index_dtype
+from perceptron_lab.app_logic.payload.pack import Packer, index_dtype
 
 MAX_PROJECTED_POINTS = 2_000
 

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from app_logic.payload.pack import Packer
+from perceptron_lab.app_logic.payload.pack import Packer
 
 MAX_SNAPSHOTS = 400
 MIN_SNAPSHOTS = 100
-#: Multiply-adds allowed for scoring every point with every snapshot (about 0.1 s).
+#: Multiply-adds allowed for scoring every point with every snapshot (a small share of a page
+#: run's time; docs/benchmarks.md).
 SNAPSHOT_BUDGET = 2e8
 #: Multiply-adds allowed for the voted predictor (every hypothesis on every point).
 VOTED_BUDGET = 4e8

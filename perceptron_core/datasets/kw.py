@@ -177,7 +177,7 @@ def make_kw(
     standard deviations of ``<w*, x>``, roughly a third of the examples are
     positive (the exact share depends on ``M`` and the seed). Generation
     streams blocks of 2,048 candidates, so memory is the output plus a few
-    MB; ``10**6 x 500`` in int8 takes a few seconds.
+    MB, whatever the number of rows.
 
     Parameters
     ----------

@@ -1,7 +1,7 @@
 """Reading the real data sets: the ``.npz`` files shipped in ``data/`` and scikit-learn's.
 
 The shipped files were converted once from Debian's R packages by
-``scripts/build_data.py`` (see ``data/README.md`` for sources, licences and
+``scripts/build_data.py`` (see ``perceptron_core/data/README.md`` for sources, licences and
 what was done to each set); reading them needs NumPy only. Each file holds
 
 * ``X``: the features (``float64`` for measurements, ``uint8`` for one-hot
@@ -12,9 +12,9 @@ what was done to each set); reading them needs NumPy only. Each file holds
   fixed split.
 
 Where the files are looked for, in order: the ``data_dir`` argument, the
-folder in the environment variable ``PERCEPTRON_LAB_DATA``, and the ``data/``
-folder that ships with the app (``perceptron_lab/data`` in an installed
-wheel, ``data/`` in a checkout; see :mod:`perceptron_core.shipped`).
+folder in the environment variable ``PERCEPTRON_LAB_DATA``, and the core's own
+``perceptron_core/data/`` (:data:`SHIPPED_DATA`, the same folder in a checkout and
+in an installed wheel).
 
 scikit-learn's breast-cancer and digits sets are read from the installed
 scikit-learn (they ship inside it, nothing is downloaded); they are not
@@ -24,15 +24,17 @@ duplicated in ``data/``.
 from __future__ import annotations
 
 import os
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-from ..shipped import app_folder
 from ._common import DataError
 
 #: Environment variable naming the folder with the shipped ``.npz`` files.
 DATA_ENV = "PERCEPTRON_LAB_DATA"
+#: The shipped ``.npz`` files: package data of ``perceptron_core``.
+SHIPPED_DATA = Path(str(resources.files("perceptron_core") / "data"))
 
 
 def data_dirs(data_dir=None) -> list[Path]:
@@ -42,9 +44,7 @@ def data_dirs(data_dir=None) -> list[Path]:
     dirs = []
     if os.environ.get(DATA_ENV):
         dirs.append(Path(os.environ[DATA_ENV]))
-    shipped = app_folder()
-    if shipped is not None:
-        dirs.append(shipped / "data")
+    dirs.append(SHIPPED_DATA)
     return dirs
 
 
@@ -71,7 +71,7 @@ def read_shipped(filename: str, data_dir=None) -> dict[str, np.ndarray]:
         where = ", ".join(str(d) for d in data_dirs(data_dir))
         raise DataError(
             f"The data file {filename} was not found (looked in: {where or 'nowhere'}). It "
-            "ships with Perceptron Lab (data/ in the repository, perceptron_lab/data in an "
+            "ships with Perceptron Lab (perceptron_core/data in the repository and in an "
             f"installed wheel); set {DATA_ENV} to a folder that holds the .npz files, or "
             "rebuild them with scripts/build_data.py."
         )

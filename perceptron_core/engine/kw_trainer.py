@@ -220,9 +220,8 @@ def prefetch_row(X, r):
 
 
 #: Rows prefetched ahead when the visiting order jumps around memory: enough
-#: loads in flight to hide part of the latency of random rows (10^6 x 500 int8
-#: rows in shuffled order: an epoch takes 0.44 s without prefetching and
-#: 0.18-0.32 s with it, against 0.14 s for the same rows in order), few enough
+#: loads in flight to hide part of the latency of random rows (docs/benchmarks.md
+#: has the epoch times with and without it), few enough
 #: that the rows are still in cache when their turn comes. Rows of several
 #: KiB (float64 images) gain little: each is a page of its own.
 PREFETCH_BYTES = 16 * 1024

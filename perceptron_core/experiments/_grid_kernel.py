@@ -210,8 +210,8 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
                     step_w = eta * yp
                     # Hypothesis k closes with its final vote, then the update
                     # moves every test score. One pass does both, written out
-                    # here: as a called function it ran 2.5 times slower
-                    # (not inlined, plus the aliasing checks at each call).
+                    # here: a called function was not inlined and paid the
+                    # aliasing checks at each call.
                     if k >= 1 and vote > 0:
                         c = np.float64(vote)
                         for t in range(T):

@@ -9,11 +9,11 @@ and what is allowed.
 
 Most of the work is visiting training examples: one visit is one example
 seen by one setting's run in one epoch (a dot product, and an update after a
-mistake). :meth:`Request.visits` counts them from the plan. On a shared
-2-core machine a visit took 8 ns (small, separable data) to 340 ns of core
-time (spam: a large test part, scored after every update; see
-``benchmarks/bench_hostile.py --experiments``), so the budget of 1,000
-million visits is at most about 6 core-minutes.
+mistake). :meth:`Request.visits` counts them from the plan. A visit's cost
+ranges from a dot product (small, separable data) to scoring a large test
+part after every update (spam); ``benchmarks/bench_hostile.py --experiments``
+measures it, and docs/benchmarks.md turns the budget of 1,000 million visits
+into core time.
 
 The command line (``perceptron-lab search``, ``optimize``, ``curve``,
 ``reproduce``) has no such limits: it runs on the machine of whoever starts

@@ -103,8 +103,8 @@ function scheduleUrl() {
 // -- building the views --------------------------------------------------------------
 
 /**
- * A part built after the first painted step: the charts under the figure took a quarter of a
- * second to build (measured on the default page), which the figure should not wait for.
+ * A part built after the first painted step: building the charts under the figure delayed the
+ * first figure (docs/benchmarks.md), which should not wait for them.
  */
 function later(make) {
   const part = { make, built: null, update(t, playing) { this.built?.update(t, playing); } };

@@ -3,7 +3,7 @@
 // noise, the voted ensemble and the committee's categories.
 //
 // Why shapes and an image: a Plotly restyle of any trace redraws every trace
-// (169 ms at the 95th percentile for a voted heat map and a thousand points),
+// (too slow to step at; docs/benchmarks.md),
 // while a relayout of the layout's shapes or images redraws only those. So
 // everything that moves at every step is a shape — lines, the margin band,
 // the zero level of a voted or kernel score, the ensemble, the arrows, the

@@ -1,19 +1,19 @@
-"""The app's subcommands of ``perceptron-lab``: ``app`` serves it, ``warm`` prepares it,
-``export-html`` writes a playground view as one web page that plays with no server.
+"""The ``perceptron-lab`` command: the core's subcommands (:mod:`perceptron_core.cli`) and
+the app's: ``app`` serves it, ``warm`` prepares it, ``export-html`` writes a playground view
+as one web page that plays with no server.
 
-They work from a checkout and from an installed wheel:
-:func:`~perceptron_core.shipped.app_folder` finds the app's files. No core
-module imports the app when it is imported: these two commands load it when
-they run, with the app's folder first on ``sys.path`` as ``streamlit run`` puts it,
-so the app's own ``ui....`` and ``app_logic....`` imports resolve the same way in both.
+The app's commands live with the app, so the core imports nothing of it; this module
+composes the two tables (:func:`main`). It is the app's folder's own module
+(``perceptron_lab.cli``: the repository root in a checkout, ``perceptron_lab/`` in an
+installed wheel), so the folder it serves is the one it sits in.
 
 ``app`` serves the app in this process (Streamlit's own command line, run
 here, as ``streamlit run app.py``): before the server listens, ``app.py``
 imports the app's modules, and loads the first page's learner when numba's
 cache has it; the app compiles the learners and prepares the lessons in the
-background after its first page (:mod:`app_logic.training`). ``warm`` does
+background after its first page (:mod:`perceptron_lab.app_logic.training`). ``warm`` does
 both ahead of time: every learner into numba's cache, then every lesson's
-study (:mod:`app_logic.lesson_studies`).
+study (:mod:`perceptron_lab.app_logic.lesson_studies`).
 
 Usage::
 
@@ -27,7 +27,7 @@ Usage::
 
 ``export-html`` takes the same settings as the playground's share link (the
 whole link or its query string), trains that run here and writes the page
-:func:`app_logic.standalone_page.link_page` makes: the app's replay, its
+:func:`perceptron_lab.app_logic.standalone_page.link_page` makes: the app's replay, its
 modules, styles, Plotly.js and the run inline, opening from ``file://``.
 
 ``app`` applies the repository's safe Streamlit settings (the packaged
@@ -39,30 +39,20 @@ set on the machine (``STREAMLIT_SERVER_MAX_UPLOAD_SIZE=5``) wins.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from perceptron_core.shipped import app_folder
+from perceptron_core import cli
 
+#: The app's folder: ``app.py``, ``router.py``, ``.streamlit/``, ``ui/``, ...
+APP_FOLDER = Path(__file__).resolve().parent
 #: Streamlit's port when neither ``--port`` nor ``STREAMLIT_SERVER_PORT`` says otherwise.
 DEFAULT_PORT = 8501
 #: The URL parameter of presentation mode (the playground reads it, see app_pages/playground.py).
 PRESENT_QUERY = "present=1"
-
-
-def _app_folder() -> Path:
-    folder = app_folder()
-    if folder is None:
-        raise ValueError(
-            "The app's files (app.py, ui/, data/, ...) were not found beside the installed "
-            "perceptron_core. Install the complete package (pip install perceptron-lab, or "
-            "pip install -e . in a checkout) or run the command from a checkout."
-        )
-    return folder
 
 
 def streamlit_settings(config_text: str) -> dict[str, str]:
@@ -157,16 +147,9 @@ def _app_arguments(parser: argparse.ArgumentParser) -> None:
                         "figure sized to the window")
 
 
-def _load_training(folder: Path):
-    """Import the app's ``app_logic.training`` from ``folder`` (first on ``sys.path``)."""
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
-    return importlib.import_module("app_logic.training")
-
-
 def run_app(args: argparse.Namespace) -> int:
     """Serve the app in this process until it is stopped."""
-    folder = _app_folder()
+    folder = APP_FOLDER
     os.environ.update(streamlit_environment(folder, os.environ))
     print(f"Perceptron Lab from {folder}: preparing the first page (after an install the "
           "learners compile in the background; 'perceptron-lab warm' does it ahead of time), "
@@ -187,10 +170,10 @@ def _warm_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_warm(args: argparse.Namespace) -> int:
     """Compile the app's learners one after the other, then prepare every lesson's study
-    (:mod:`app_logic.lesson_studies`), and say what each cost."""
-    training = _load_training(_app_folder())
-    from app_logic.learners import LEARNERS
-    from app_logic.warmup import Warmup
+    (:mod:`perceptron_lab.app_logic.lesson_studies`), and say what each cost."""
+    from perceptron_lab.app_logic import training
+    from perceptron_lab.app_logic.learners import LEARNERS
+    from perceptron_lab.app_logic.warmup import Warmup
 
     keys = list(LEARNERS) if args.learners is None else [
         key.strip() for key in args.learners.split(",") if key.strip()
@@ -211,7 +194,7 @@ def run_warm(args: argparse.Namespace) -> int:
     if args.learners is not None:  # a list of learners asks for those only, not the lessons
         return 1 if status.failed else 0
     # Then what the lessons compute: their studies, which also compiles their own code.
-    from app_logic.lesson_studies import cache_folder, prepare_lessons
+    from perceptron_lab.app_logic.lesson_studies import cache_folder, prepare_lessons
 
     print(f"{'lesson study':18s} {'seconds':>8s}", flush=True)
     studies = []
@@ -239,8 +222,7 @@ def run_export_html(args: argparse.Namespace) -> int:
     from perceptron_core._output_files import check_file
 
     check_file(args.output, "--output")
-    _load_training(_app_folder())  # the app's folder on sys.path, as for `warm`
-    from app_logic.standalone_page import link_page
+    from perceptron_lab.app_logic.standalone_page import link_page
 
     page, what = link_page(args.link)
     args.output.write_text(page, encoding="utf-8")
@@ -250,12 +232,36 @@ def run_export_html(args: argparse.Namespace) -> int:
     return 0
 
 
-def register_app_commands(register) -> None:
-    """Add ``app``, ``warm`` and ``export-html`` with :func:`perceptron_core.cli.register`."""
-    register("app", "serve the Perceptron Lab app (Streamlit) with its safe settings",
-             _app_arguments)(run_app)
-    register("warm", "compile every learner of the app into numba's cache and prepare every "
-             "lesson's study ahead of time (for deploy scripts and a service's start step)",
-             _warm_arguments)(run_warm)
-    register("export-html", "write a playground view (a share link's settings) as one web "
-             "page that plays offline, with no server", export_arguments)(run_export_html)
+#: The app's subcommands, in the order ``--help`` lists them after the core's.
+APP_COMMANDS: dict[str, cli.Subcommand] = {
+    command.name: command
+    for command in (
+        cli.Subcommand("app", "serve the Perceptron Lab app (Streamlit) with its safe settings",
+                       _app_arguments, run_app),
+        cli.Subcommand("warm", "compile every learner of the app into numba's cache and "
+                       "prepare every lesson's study ahead of time (for deploy scripts and a "
+                       "service's start step)", _warm_arguments, run_warm),
+        cli.Subcommand("export-html", "write a playground view (a share link's settings) as "
+                       "one web page that plays offline, with no server", export_arguments,
+                       run_export_html),
+    )
+}  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``perceptron-lab`` console script: the core's commands, then the
+    app's; returns the exit status.
+
+    Examples
+    --------
+    >>> from perceptron_lab.cli import main
+    >>> main(["datasets", "--kind", "shipped"])  # doctest: +ELLIPSIS
+    name ...
+    sonar ...
+    0
+    """
+    return cli.main(argv, {**cli.SUBCOMMANDS, **APP_COMMANDS})
+
+
+if __name__ == "__main__":
+    sys.exit(main())
