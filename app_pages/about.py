@@ -28,7 +28,7 @@ st.markdown(
     "Every work a lesson cites; the first five are the sources the lab reproduces.\n\n"
     + "\n".join(f"- {entry}" for entry in REFERENCES)
     + "\n- Data: see each data set's description in the playground; sources and licences "
-    "are in `perceptron_core/data/README.md`."
+    "are in `data/README.md`."
 )
 st.subheader("How it is built")
 st.markdown(

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
-"""Convert the real data sets shipped in ``perceptron_core/data/`` from Debian's R packages.
+"""Convert the real data sets shipped in ``data/`` from Debian's R packages.
 
-This is the one script that made every ``perceptron_core/data/*.npz`` file; run it again to
+This is the one script that made every ``data/*.npz`` file; run it again to
 check or rebuild them::
 
     apt-get install r-cran-mlbench r-cran-kernlab     # the .rda sources
@@ -9,7 +9,7 @@ check or rebuild them::
     python scripts/build_data.py                        # writes data/
     python scripts/build_data.py --check                # rebuild in memory, compare
 
-What it does to each set (also written into ``perceptron_core/data/README.md``):
+What it does to each set (also written into ``data/README.md``):
 
 * reads the ``.rda`` file with ``rdata`` (no R needed);
 * numeric columns stay ``float64``; factors whose levels are numbers
@@ -29,7 +29,7 @@ What it does to each set (also written into ``perceptron_core/data/README.md``):
 * files are written with fixed zip timestamps, so the same sources and
   library versions give byte-identical files, and their SHA-256, shape,
   class counts, source file, source package and version go to
-  ``perceptron_core/data/MANIFEST.json``.
+  ``data/MANIFEST.json``.
 
 scikit-learn's breast-cancer and digits sets are not converted: they ship
 inside scikit-learn, a runtime dependency, and are read from it.
@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "perceptron_core" / "data"
+DATA = ROOT / "data"
 MLBENCH = Path("/usr/lib/R/site-library/mlbench/data")
 KERNLAB = Path("/usr/lib/R/site-library/kernlab/data")
 
@@ -352,7 +352,7 @@ def main(argv=None) -> int:
         print(f"data/{fname}: {len(blob) / 1024:.1f} KiB")
     (DATA / "MANIFEST.json").write_text(json.dumps(manifest, indent=2) + "\n")
     (DATA / "README.md").write_text(readme(manifest))
-    print(f"perceptron_core/data/MANIFEST.json and README.md written ({sys.executable})")
+    print(f"data/MANIFEST.json and README.md written ({sys.executable})")
     return 0
 
 

@@ -20,7 +20,7 @@ from perceptron_core.datasets import (
 from perceptron_core.datasets.idx import fashion_mnist_folder
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "perceptron_core" / "data"
+DATA = ROOT / "data"
 MANIFEST = json.loads((DATA / "MANIFEST.json").read_text())
 
 REAL = [s for s in list_datasets() if s.kind in ("shipped", "scikit-learn")]

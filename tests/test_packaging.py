@@ -25,7 +25,7 @@ from tests.live import perceptron_lab, serve_once
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 APP_FOLDERS = ("ui", "app_logic", "app_pages", "lessons")
-DATA = ROOT / "perceptron_core" / "data"
+DATA = ROOT / "data"
 SHIPPED_SETS = sorted(p.stem for p in DATA.glob("*.npz"))
 
 
@@ -47,7 +47,7 @@ def test_every_folder_of_the_app_and_every_python_folder_of_the_core_is_a_listed
         ".".join(folder.relative_to(ROOT).parts)
         for folder in _folders(ROOT / "perceptron_core", python_only=True)
     }
-    for name in APP_FOLDERS:
+    for name in (*APP_FOLDERS, "data"):
         expected |= {
             ".".join(("perceptron_lab",) + folder.relative_to(ROOT).parts)
             for folder in _folders(ROOT / name, python_only=False)
@@ -108,11 +108,9 @@ def test_wheel_carries_the_app_and_the_data_without_generic_top_level_names(whee
         app_files += [p for p in (ROOT / folder).rglob("*")
                       if p.suffix in (".py", ".html", ".js", ".css", ".txt")
                       and "__pycache__" not in p.parts]  # fmt: skip
-    for path in app_files:
+    for path in shipped + app_files:
         name = "perceptron_lab/" + path.relative_to(ROOT).as_posix()
         assert name in names, f"{name} is not in the wheel"
-    for path in shipped:
-        assert path.relative_to(ROOT).as_posix() in names, f"{path} is not in the wheel"
     core = [p for p in (ROOT / "perceptron_core").rglob("*.py") if "__pycache__" not in p.parts]
     for path in core:
         assert path.relative_to(ROOT).as_posix() in names

@@ -1,7 +1,7 @@
 """Reading the real data sets: the ``.npz`` files shipped in ``data/`` and scikit-learn's.
 
 The shipped files were converted once from Debian's R packages by
-``scripts/build_data.py`` (see ``perceptron_core/data/README.md`` for sources, licences and
+``scripts/build_data.py`` (see ``data/README.md`` for sources, licences and
 what was done to each set); reading them needs NumPy only. Each file holds
 
 * ``X``: the features (``float64`` for measurements, ``uint8`` for one-hot
@@ -12,9 +12,11 @@ what was done to each set); reading them needs NumPy only. Each file holds
   fixed split.
 
 Where the files are looked for, in order: the ``data_dir`` argument, the
-folder in the environment variable ``PERCEPTRON_LAB_DATA``, and the core's own
-``perceptron_core/data/`` (:data:`SHIPPED_DATA`, the same folder in a checkout and
-in an installed wheel).
+folder in the environment variable ``PERCEPTRON_LAB_DATA``, and the folder
+of the package ``perceptron_lab.data`` that the same install carries
+(:data:`SHIPPED_DATA`: ``data/`` in a checkout, ``perceptron_lab/data/`` in an
+installed wheel). The core names that folder by its package, so it imports
+nothing of the app to find it.
 
 scikit-learn's breast-cancer and digits sets are read from the installed
 scikit-learn (they ship inside it, nothing is downloaded); they are not
@@ -23,8 +25,8 @@ duplicated in ``data/``.
 
 from __future__ import annotations
 
+import importlib.util
 import os
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -33,8 +35,20 @@ from ._common import DataError
 
 #: Environment variable naming the folder with the shipped ``.npz`` files.
 DATA_ENV = "PERCEPTRON_LAB_DATA"
-#: The shipped ``.npz`` files: package data of ``perceptron_core``.
-SHIPPED_DATA = Path(str(resources.files("perceptron_core") / "data"))
+#: The package that holds the shipped ``.npz`` files (installed with the core).
+DATA_PACKAGE = "perceptron_lab.data"
+
+
+def _package_folder(name: str) -> Path | None:
+    """The folder of the installed (namespace) package ``name``, or None without one."""
+    spec = importlib.util.find_spec(name.partition(".")[0]) and importlib.util.find_spec(name)
+    locations = spec.submodule_search_locations if spec is not None else None
+    # an editable install adds a path-hook entry that is not a folder
+    return next((Path(p) for p in locations or () if Path(p).is_dir()), None)
+
+
+#: The folder of the shipped ``.npz`` files.
+SHIPPED_DATA = _package_folder(DATA_PACKAGE)
 
 
 def data_dirs(data_dir=None) -> list[Path]:
@@ -44,7 +58,8 @@ def data_dirs(data_dir=None) -> list[Path]:
     dirs = []
     if os.environ.get(DATA_ENV):
         dirs.append(Path(os.environ[DATA_ENV]))
-    dirs.append(SHIPPED_DATA)
+    if SHIPPED_DATA is not None:
+        dirs.append(SHIPPED_DATA)
     return dirs
 
 
@@ -71,7 +86,7 @@ def read_shipped(filename: str, data_dir=None) -> dict[str, np.ndarray]:
         where = ", ".join(str(d) for d in data_dirs(data_dir))
         raise DataError(
             f"The data file {filename} was not found (looked in: {where or 'nowhere'}). It "
-            "ships with Perceptron Lab (perceptron_core/data in the repository and in an "
+            "ships with Perceptron Lab (data/ in the repository, perceptron_lab/data in an "
             f"installed wheel); set {DATA_ENV} to a folder that holds the .npz files, or "
             "rebuild them with scripts/build_data.py."
         )

@@ -5,8 +5,8 @@ Four kinds of entries:
 * ``"generator"``: artificial data made on the fly (``kw``, ``twonorm``, the
   2-D teaching sets, ...); their options are the generator's parameters and
   ``random_state``.
-* ``"shipped"``: real data converted once into ``perceptron_core/data/*.npz`` (NumPy
-  only at run time); see ``perceptron_core/data/README.md``.
+* ``"shipped"``: real data converted once into ``data/*.npz`` (NumPy only at
+  run time); see ``data/README.md``.
 * ``"scikit-learn"``: sets that ship inside scikit-learn (read from it, no
   download).
 * ``"external"``: Fashion-MNIST, read from a local install when present.
