@@ -106,8 +106,9 @@ def streamlit_arguments(folder: Path, port: int | None, address: str | None) -> 
     return arguments
 
 
-def app_url(port: int | None, address: str | None, environ: Mapping[str, str],
-            present: bool = False) -> str:  # fmt: skip
+def app_url(
+    port: int | None, address: str | None, environ: Mapping[str, str], present: bool = False
+) -> str:
     """The link the ``app`` command prints.
 
     Examples
@@ -135,26 +136,37 @@ def _port(text: str) -> int:
 
 
 def _app_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--port", type=_port, default=None,
-                        help=f"port to serve on (default: STREAMLIT_SERVER_PORT or "
-                        f"{DEFAULT_PORT})")
-    parser.add_argument("--address", default=None,
-                        help="address to listen on, e.g. 127.0.0.1 behind a reverse proxy "
-                        "(default: STREAMLIT_SERVER_ADDRESS, else every interface)")
-    parser.add_argument("--present", action="store_true",
-                        help=f"print the link that opens presentation mode ({PRESENT_QUERY} "
-                        "in the URL): the sidebar closed, larger type, thicker lines, the "
-                        "figure sized to the window")
+    parser.add_argument(
+        "--port",
+        type=_port,
+        default=None,
+        help=f"port to serve on (default: STREAMLIT_SERVER_PORT or {DEFAULT_PORT})",
+    )
+    parser.add_argument(
+        "--address",
+        default=None,
+        help="address to listen on, e.g. 127.0.0.1 behind a reverse proxy "
+        "(default: STREAMLIT_SERVER_ADDRESS, else every interface)",
+    )
+    parser.add_argument(
+        "--present",
+        action="store_true",
+        help=f"print the link that opens presentation mode ({PRESENT_QUERY} "
+        "in the URL): the sidebar closed, larger type, thicker lines, the "
+        "figure sized to the window",
+    )
 
 
 def run_app(args: argparse.Namespace) -> int:
     """Serve the app in this process until it is stopped."""
     folder = APP_FOLDER
     os.environ.update(streamlit_environment(folder, os.environ))
-    print(f"Perceptron Lab from {folder}: preparing the first page (after an install the "
-          "learners compile in the background; 'perceptron-lab warm' does it ahead of time), "
-          f"then serving it at {app_url(args.port, args.address, os.environ, args.present)}",
-          flush=True)  # fmt: skip
+    print(
+        f"Perceptron Lab from {folder}: preparing the first page (after an install the "
+        "learners compile in the background; 'perceptron-lab warm' does it ahead of time), "
+        f"then serving it at {app_url(args.port, args.address, os.environ, args.present)}",
+        flush=True,
+    )
     from streamlit.web import cli as streamlit_cli
 
     # Streamlit's command line ends the program itself (SystemExit) when the server stops.
@@ -163,9 +175,13 @@ def run_app(args: argparse.Namespace) -> int:
 
 
 def _warm_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--learners", default=None, metavar="KEY,KEY",
-                        help="only these learners of the app's menu, and no lesson "
-                        "(default: every learner, then every lesson's study)")
+    parser.add_argument(
+        "--learners",
+        default=None,
+        metavar="KEY,KEY",
+        help="only these learners of the app's menu, and no lesson "
+        "(default: every learner, then every lesson's study)",
+    )
 
 
 def run_warm(args: argparse.Namespace) -> int:
@@ -175,9 +191,11 @@ def run_warm(args: argparse.Namespace) -> int:
     from perceptron_lab.app_logic.learners import LEARNERS
     from perceptron_lab.app_logic.warmup import Warmup
 
-    keys = list(LEARNERS) if args.learners is None else [
-        key.strip() for key in args.learners.split(",") if key.strip()
-    ]  # fmt: skip
+    keys = (
+        list(LEARNERS)
+        if args.learners is None
+        else [key.strip() for key in args.learners.split(",") if key.strip()]
+    )
     unknown = [key for key in keys if key not in LEARNERS]
     if unknown or not keys:
         wrong = f"unknown learner {', '.join(map(repr, unknown))}" if unknown else "no learner"
@@ -189,8 +207,10 @@ def run_warm(args: argparse.Namespace) -> int:
         note = f"  FAILED: {compiled.error}" if compiled.error else ""
         print(f"{key:18s} {compiled.seconds:8.2f}{note}", flush=True)
     status = warmup.status()
-    print(f"{len(keys) - len(status.failed)} of {len(keys)} learners ready in "
-          f"{status.seconds:.1f} s; numba keeps them in its cache for the next process.")
+    print(
+        f"{len(keys) - len(status.failed)} of {len(keys)} learners ready in "
+        f"{status.seconds:.1f} s; numba keeps them in its cache for the next process."
+    )
     if args.learners is not None:  # a list of learners asks for those only, not the lessons
         return 1 if status.failed else 0
     # Then what the lessons compute: their studies, which also compiles their own code.
@@ -203,18 +223,29 @@ def run_warm(args: argparse.Namespace) -> int:
         note = f"FAILED: {study.error}" if study.error else study.source
         print(f"{study.name:18s} {study.seconds:8.2f}  {note}", flush=True)
     failed = sum(study.error is not None for study in studies)
-    print(f"{len(studies) - failed} of {len(studies)} lesson studies ready in "
-          f"{sum(study.seconds for study in studies):.1f} s; kept in {cache_folder()}.")
+    print(
+        f"{len(studies) - failed} of {len(studies)} lesson studies ready in "
+        f"{sum(study.seconds for study in studies):.1f} s; kept in {cache_folder()}."
+    )
     return 1 if status.failed or failed else 0
 
 
 def export_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("link", nargs="?", default="",
-                        help="a playground share link, or its query string "
-                        "(data=gaussians&learner=kw&epochs=40&t=120); default: the "
-                        "playground's first view")
-    parser.add_argument("-o", "--output", type=Path, default=Path("perceptron-run.html"),
-                        help="the page to write (default: perceptron-run.html)")
+    parser.add_argument(
+        "link",
+        nargs="?",
+        default="",
+        help="a playground share link, or its query string "
+        "(data=gaussians&learner=kw&epochs=40&t=120); default: the "
+        "playground's first view",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=Path("perceptron-run.html"),
+        help="the page to write (default: perceptron-run.html)",
+    )
 
 
 def run_export_html(args: argparse.Namespace) -> int:
@@ -227,8 +258,10 @@ def run_export_html(args: argparse.Namespace) -> int:
     page, what = link_page(args.link)
     args.output.write_text(page, encoding="utf-8")
     size = args.output.stat().st_size
-    print(f"wrote {args.output} ({size / 1e6:.2f} MB): {what.learner} on {what.data}, "
-          f"{what.steps:,} steps; it opens in a browser with no server and no connection")
+    print(
+        f"wrote {args.output} ({size / 1e6:.2f} MB): {what.learner} on {what.data}, "
+        f"{what.steps:,} steps; it opens in a browser with no server and no connection"
+    )
     return 0
 
 
@@ -236,16 +269,29 @@ def run_export_html(args: argparse.Namespace) -> int:
 APP_COMMANDS: dict[str, cli.Subcommand] = {
     command.name: command
     for command in (
-        cli.Subcommand("app", "serve the Perceptron Lab app (Streamlit) with its safe settings",
-                       _app_arguments, run_app),
-        cli.Subcommand("warm", "compile every learner of the app into numba's cache and "
-                       "prepare every lesson's study ahead of time (for deploy scripts and a "
-                       "service's start step)", _warm_arguments, run_warm),
-        cli.Subcommand("export-html", "write a playground view (a share link's settings) as "
-                       "one web page that plays offline, with no server", export_arguments,
-                       run_export_html),
+        cli.Subcommand(
+            "app",
+            "serve the Perceptron Lab app (Streamlit) with its safe settings",
+            _app_arguments,
+            run_app,
+        ),
+        cli.Subcommand(
+            "warm",
+            "compile every learner of the app into numba's cache and "
+            "prepare every lesson's study ahead of time (for deploy scripts and a "
+            "service's start step)",
+            _warm_arguments,
+            run_warm,
+        ),
+        cli.Subcommand(
+            "export-html",
+            "write a playground view (a share link's settings) as "
+            "one web page that plays offline, with no server",
+            export_arguments,
+            run_export_html,
+        ),
     )
-}  # fmt: skip
+}
 
 
 def main(argv: list[str] | None = None) -> int:

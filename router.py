@@ -23,8 +23,10 @@ ICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
     '<rect width="32" height="32" rx="6" fill="#ffffff"/>'
     '<line x1="2" y1="25" x2="30" y2="9" stroke="#222222" stroke-width="2.5"/>'
-    '<circle cx="8" cy="10" r="3.5" fill="#0072B2"/><circle cx="17" cy="6" r="3.5" fill="#0072B2"/>'
-    '<circle cx="15" cy="26" r="3.5" fill="#E69F00"/><circle cx="25" cy="21" r="3.5" fill="#E69F00"/>'
+    '<circle cx="8" cy="10" r="3.5" fill="#0072B2"/><circle cx="17" cy="6" r="3.5" '
+    'fill="#0072B2"/>'
+    '<circle cx="15" cy="26" r="3.5" fill="#E69F00"/><circle cx="25" cy="21" r="3.5" '
+    'fill="#E69F00"/>'
     "</svg>"
 )
 

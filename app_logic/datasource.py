@@ -264,7 +264,9 @@ def check_magnitudes(*parts: np.ndarray) -> None:
     if not values:
         return
     if not all(np.isfinite(p).all() for p in values):
-        raise DataError("A feature value is not a finite number (inf or NaN); every value must be.")
+        raise DataError(
+            "A feature value is not a finite number (inf or NaN); every value must be."
+        )
     largest = max(largest_magnitude(p) for p in values)
     if largest > high or 0 < largest < low:
         raise DataError(

@@ -100,8 +100,9 @@ def novikoff_for(run, data) -> tuple[str | None, float | None]:
     if margin_true <= 0:
         return (
             "Novikoff's bound needs data that a line separates; these training labels are "
-            "not (noise or overlap), so no bound applies.", None
-        )  # fmt: skip
+            "not (noise or overlap), so no bound applies.",
+            None,
+        )
     with np.errstate(over="ignore"):
         bound, R, gamma = novikoff_bound(
             data.X, data.y, data.w_star, data.theta_star, est.eta, est.C_, est.theta_init_
@@ -111,11 +112,13 @@ def novikoff_for(run, data) -> tuple[str | None, float | None]:
         return (
             f"Novikoff's bound. The true line separates the training data, but only by "
             f"γ = {gamma:.3g} against R = {R:.3g} (the threshold folded in as a coordinate): "
-            "the bound is too large for floating point, so it says nothing here.", None
-        )  # fmt: skip
+            "the bound is too large for floating point, so it says nothing here.",
+            None,
+        )
     return (
         f"Novikoff's bound. The true line separates the training data, so the perceptron "
-        f"makes at most {math.floor(bound):,} updates (R = {R:.3g}, γ = {gamma:.3g} with the threshold "
+        f"makes at most {math.floor(bound):,} updates (R = {R:.3g}, γ = {gamma:.3g} with the "
+        "threshold "
         f"folded in as a coordinate; see novikoff_bound). Novikoff's (R/γ)² = "
         f"{folded:,.0f} is the bound for a start at θ = 0"
         + (

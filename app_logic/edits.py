@@ -143,7 +143,9 @@ class PointEdits:
         removed, changed, added = [], [], []
         items = text.split("~")
         if len(items) > MAX_EDITS:
-            raise ValueError(f"a link may carry at most {MAX_EDITS:,} point edits, not {len(items):,}")
+            raise ValueError(
+                f"a link may carry at most {MAX_EDITS:,} point edits, not {len(items):,}"
+            )
         for item in filter(None, items):
             kind, fields = item[0], item[1:].split(",")
             if kind == "-" and len(fields) == 1:

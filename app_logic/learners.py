@@ -231,8 +231,19 @@ def _kernel_numbers(est) -> dict:
 def _kw_learner(key, title, summary, cls, settings, **extra) -> Learner:
     """An entry of the Khardon–Wachman trainer: its rule with the switches in use, the four
     predictors, its margin band and when Novikoff's bound holds."""
-    return Learner(key, title, summary, cls, settings, _kw_rule, predictors=MODES,
-                   numbers=_kw_numbers, band=_kw_band, novikoff=_kw_novikoff, **extra)  # fmt: skip
+    return Learner(
+        key,
+        title,
+        summary,
+        cls,
+        settings,
+        _kw_rule,
+        predictors=MODES,
+        numbers=_kw_numbers,
+        band=_kw_band,
+        novikoff=_kw_novikoff,
+        **extra,
+    )
 
 
 def _kw_rule(est) -> str:
@@ -253,8 +264,13 @@ def _kw_rule(est) -> str:
     test = r"y\,(s-\theta) \le " + (r"\tau\,\theta_{init}" if float(est.tau) > 0 else "0")
     if est.alpha_bound is not None:
         test += r"\text{ and } a_j < \alpha"
-    return (score + r" \\" + r"\text{update if } " + test
-            + r": \\ w \leftarrow w + \eta\,y\,x,\quad \theta \leftarrow \theta - \eta\,y\,C")
+    return (
+        score
+        + r" \\"
+        + r"\text{update if } "
+        + test
+        + r": \\ w \leftarrow w + \eta\,y\,x,\quad \theta \leftarrow \theta - \eta\,y\,C"
+    )
 
 
 LEARNERS: dict[str, Learner] = {
@@ -348,7 +364,13 @@ LEARNERS: dict[str, Learner] = {
                     when=("kernel", ("rbf", "poly")),
                 ),
                 Setting(
-                    "degree", "Degree (poly)", 2, "poly: degree of the boundary curve.", 1, 6, 1,
+                    "degree",
+                    "Degree (poly)",
+                    2,
+                    "poly: degree of the boundary curve.",
+                    1,
+                    6,
+                    1,
                     when=("kernel", ("poly",)),
                 ),
                 ETA,

@@ -97,31 +97,70 @@ class Study:
 
 #: Every lesson's studies, in lesson order (the order in which they are prepared). The
 #: defaults are the lesson's widgets' defaults (tests/test_lesson_studies.py holds them to it).
-STUDIES = {study.name: study for study in (
-    Study("l02_sweep", studies_basics.sweep, {"seed": 0},
-          "Training the perceptron on every gap until it converges"),
-    Study("l04_predictors", studies_basics.kw_cross_validated,
-          {"noise_levels": studies_basics.PREDICTOR_NOISE, "taus": (0.0,), "seed": 4},
-          "Cross-validating the four predictors"),
-    Study("l05_margins", studies_basics.kw_cross_validated,
-          {"noise_levels": studies_basics.MARGIN_NOISE, "taus": studies_basics.MARGIN_TAUS,
-           "seed": 0},
-          "Cross-validating the margins"),
-    Study("l06_paum", studies_variants.paum_table, {"seed": 0, "rate": 1 / 21},
-          "Cross-validating PAUM's margins"),
-    Study("l07_switches", studies_variants.switch_table, {"seed": 1},
-          "Cross-validating KW's switches"),
-    Study("l08_digits", studies_variants.digits_table, {"seed": 0},
-          "Training kernels of every degree on the digits"),
-    Study("l09_mistakes", studies_winnow.mistakes_vs_n, {"k": 3, "m": 2000, "seed": 0},
-          "Running both learners for every n"),
-    Study("l09_weights", studies_winnow.final_weights, {"n": 256, "k": 3, "m": 2000, "seed": 0},
-          "Running both learners"),
-    Study("l10_nr", studies_variants.nr_table, {"seed": 0},
-          "Cross-validating the committees"),
-    Study("l11_estimates", studies_honest.estimates, {"test_share": 0.2, "k": 10, "seed": 0},
-          "Training every split and fold"),
-)}  # fmt: skip
+STUDIES = {
+    study.name: study
+    for study in (
+        Study(
+            "l02_sweep",
+            studies_basics.sweep,
+            {"seed": 0},
+            "Training the perceptron on every gap until it converges",
+        ),
+        Study(
+            "l04_predictors",
+            studies_basics.kw_cross_validated,
+            {"noise_levels": studies_basics.PREDICTOR_NOISE, "taus": (0.0,), "seed": 4},
+            "Cross-validating the four predictors",
+        ),
+        Study(
+            "l05_margins",
+            studies_basics.kw_cross_validated,
+            {
+                "noise_levels": studies_basics.MARGIN_NOISE,
+                "taus": studies_basics.MARGIN_TAUS,
+                "seed": 0,
+            },
+            "Cross-validating the margins",
+        ),
+        Study(
+            "l06_paum",
+            studies_variants.paum_table,
+            {"seed": 0, "rate": 1 / 21},
+            "Cross-validating PAUM's margins",
+        ),
+        Study(
+            "l07_switches",
+            studies_variants.switch_table,
+            {"seed": 1},
+            "Cross-validating KW's switches",
+        ),
+        Study(
+            "l08_digits",
+            studies_variants.digits_table,
+            {"seed": 0},
+            "Training kernels of every degree on the digits",
+        ),
+        Study(
+            "l09_mistakes",
+            studies_winnow.mistakes_vs_n,
+            {"k": 3, "m": 2000, "seed": 0},
+            "Running both learners for every n",
+        ),
+        Study(
+            "l09_weights",
+            studies_winnow.final_weights,
+            {"n": 256, "k": 3, "m": 2000, "seed": 0},
+            "Running both learners",
+        ),
+        Study("l10_nr", studies_variants.nr_table, {"seed": 0}, "Cross-validating the committees"),
+        Study(
+            "l11_estimates",
+            studies_honest.estimates,
+            {"test_share": 0.2, "k": 10, "seed": 0},
+            "Training every split and fold",
+        ),
+    )
+}
 
 
 def cache_folder() -> Path:
@@ -192,11 +231,14 @@ def encode(value) -> dict[str, np.ndarray]:
 def decode(arrays: dict[str, np.ndarray]):
     """The result :func:`encode` was given, as new objects (a caller may change its copy)."""
     if _COLUMNS in arrays:
-        return pd.DataFrame({
-            str(name): arrays[f"c{i}"].astype(object) if arrays[f"c{i}"].dtype.kind == "U"
-            else arrays[f"c{i}"].copy()
-            for i, name in enumerate(arrays[_COLUMNS])
-        })  # fmt: skip
+        return pd.DataFrame(
+            {
+                str(name): arrays[f"c{i}"].astype(object)
+                if arrays[f"c{i}"].dtype.kind == "U"
+                else arrays[f"c{i}"].copy()
+                for i, name in enumerate(arrays[_COLUMNS])
+            }
+        )
     return {name: a.item() if a.ndim == 0 else a.copy() for name, a in arrays.items()}
 
 
@@ -424,5 +466,4 @@ def prepare_in_background() -> None:
         except (OSError, subprocess.CalledProcessError):
             log.exception("Preparing the lessons in another process failed; preparing here")
     for prepared in prepare_lessons():
-        log.info("Lesson study %s: %s in %.2f s", prepared.name, prepared.source,
-                 prepared.seconds)  # fmt: skip
+        log.info("Lesson study %s: %s in %.2f s", prepared.name, prepared.source, prepared.seconds)

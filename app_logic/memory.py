@@ -138,8 +138,13 @@ class Budget:
     (16000, True)
     """
 
-    def __init__(self, limit: int, idle_seconds: float,
-                 clock: Callable[[], float] = time.monotonic, sweep_every: float | None = None):  # fmt: skip
+    def __init__(
+        self,
+        limit: int,
+        idle_seconds: float,
+        clock: Callable[[], float] = time.monotonic,
+        sweep_every: float | None = None,
+    ):
         self.limit = int(limit)
         self.idle_seconds = float(idle_seconds)
         self._clock = clock
@@ -150,8 +155,13 @@ class Budget:
         self._sweep_every = sweep_every
         self._sweeper: threading.Thread | None = None
 
-    def cached(self, cache: str, key: Hashable, make: Callable[[], object],
-               size: Callable[[object], int] = nbytes):  # fmt: skip
+    def cached(
+        self,
+        cache: str,
+        key: Hashable,
+        make: Callable[[], object],
+        size: Callable[[object], int] = nbytes,
+    ):
         """The value of ``cache``/``key``: kept, or made by ``make()`` and kept.
 
         Two sessions asking for the same entry at once make it once: the
@@ -234,8 +244,9 @@ class Budget:
         with self._lock:
             if self._sweeper is not None:
                 return
-            self._sweeper = threading.Thread(target=self._sweep_forever, daemon=True,
-                                             name="cache-sweeper")  # fmt: skip
+            self._sweeper = threading.Thread(
+                target=self._sweep_forever, daemon=True, name="cache-sweeper"
+            )
         self._sweeper.start()
 
     def _sweep_forever(self) -> None:
@@ -280,7 +291,9 @@ def _from_environment(name: str, default: float) -> float:
 
 #: The budget every process-wide cache of the app shares.
 SERVER = Budget(
-    limit=int(_from_environment("PERCEPTRON_LAB_MEMORY_MB", DEFAULT_LIMIT_MB) * 2**20 * CACHED_SHARE),
+    limit=int(
+        _from_environment("PERCEPTRON_LAB_MEMORY_MB", DEFAULT_LIMIT_MB) * 2**20 * CACHED_SHARE
+    ),
     idle_seconds=_from_environment("PERCEPTRON_LAB_IDLE_MINUTES", DEFAULT_IDLE_MINUTES) * 60,
     sweep_every=SWEEP_SECONDS,
 )

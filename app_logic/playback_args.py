@@ -99,8 +99,9 @@ class View:
         }
 
 
-def component_args(payload, run, data, view: View = View(),
-                   student_groups: dict | None = None) -> dict:  # fmt: skip
+def component_args(
+    payload, run, data, view: View = View(), student_groups: dict | None = None
+) -> dict:
     """Every argument the browser's ``onRender`` reads (``ui/playback/main.js``).
 
     Parameters

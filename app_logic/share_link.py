@@ -63,11 +63,14 @@ def _value(text: str, default, name: str, low=None, high=None, choices=()):
             raise ValueError
     except ValueError:
         accepted = (
-            f"one of {', '.join(map(str, choices))}" if choices
-            else "0 or 1" if isinstance(default, bool)
-            else f"a number from {low} to {high}" if low is not None
+            f"one of {', '.join(map(str, choices))}"
+            if choices
+            else "0 or 1"
+            if isinstance(default, bool)
+            else f"a number from {low} to {high}"
+            if low is not None
             else f"a value like {default!r}"
-        )  # fmt: skip
+        )
         raise ValueError(
             f"The link's {name}={text!r} is not accepted; {name} takes {accepted}."
         ) from None
@@ -94,15 +97,18 @@ def read_link(link: str) -> LinkSettings:
     specs = {spec.name: spec for spec in list_datasets() if spec.available}
     name = params.get("data", DEFAULT_DATA)
     if name == "csv":
-        raise ValueError("The link's data is an uploaded file, which a link does not carry; "
-                         "export it from the app (Share and export: Download as web page).")
+        raise ValueError(
+            "The link's data is an uploaded file, which a link does not carry; "
+            "export it from the app (Share and export: Download as web page)."
+        )
     name = _value(name, DEFAULT_DATA, "data", choices=tuple(specs))
     options = {}
     for option in specs[name].options:
         key = f"{name}_{option.name}"
         if option.type in OPTION_TYPES and key in params:
-            options[option.name] = _value(params[key], option.default, key,
-                                          choices=option.choices or ())  # fmt: skip
+            options[option.name] = _value(
+                params[key], option.default, key, choices=option.choices or ()
+            )
     noise = _value(params.get("noise", "none"), "none", "noise", choices=tuple(NOISE_KINDS))
     edits = PointEdits.from_text(params["edits"]) if params.get("edits") else None
     request = DataRequest(
@@ -110,13 +116,15 @@ def read_link(link: str) -> LinkSettings:
         options=tuple(sorted(options.items())),
         noise_kind=noise,
         noise_rate=_value(params.get("noise_rate", "0.1"), 0.1, "noise_rate", 0.0, 0.5)
-        if noise != "none" else 0.0,
+        if noise != "none"
+        else 0.0,
         test_fraction=_value(params.get("test", "0.0"), 0.0, "test", 0.0, 0.5),
         seed=_value(params.get("seed", "0"), 0, "seed", 0, 1_000_000),
         edits=edits,
     )
-    learner = _value(params.get("learner", DEFAULT_LEARNER), DEFAULT_LEARNER, "learner",
-                     choices=tuple(LEARNERS))  # fmt: skip
+    learner = _value(
+        params.get("learner", DEFAULT_LEARNER), DEFAULT_LEARNER, "learner", choices=tuple(LEARNERS)
+    )
     values = {}
     for s in LEARNERS[learner].settings:  # in order: a setting's `when` names one above it
         key = f"{learner}_{s.name}"

@@ -128,7 +128,7 @@ class About:
         lines = [
             f"<h1>{html.escape(self.learner)} on {html.escape(self.data)}</h1>",
             f"<p>{html.escape(settings)}</p>" if settings else "",
-            f"<p class=\"caption\">A recorded run replayed in your browser: this file holds "
+            f'<p class="caption">A recorded run replayed in your browser: this file holds '
             f"all of it and needs no connection. Made with Perceptron Lab "
             f"{html.escape(self.version)} on {html.escape(self.made)}.</p>",
         ]
@@ -146,8 +146,9 @@ def version() -> str:
         return "unknown"
 
 
-def about_run(run, data, epochs: int | None = None, seed: int | None = None,
-              made: dt.date | None = None) -> About:  # fmt: skip
+def about_run(
+    run, data, epochs: int | None = None, seed: int | None = None, made: dt.date | None = None
+) -> About:
     """The :class:`About` of a run of the menu (:class:`app_logic.training.Run`)."""
     settings = {s.label: run.values[s.name] for s in run.learner.settings if s.name in run.values}
     if epochs is not None:
@@ -157,8 +158,9 @@ def about_run(run, data, epochs: int | None = None, seed: int | None = None,
     settings["training points"] = len(data.X)
     if len(data.X_test):
         settings["test points"] = len(data.X_test)
-    return About(run.learner.title, data.title, settings,
-                 (made or dt.date.today()).isoformat(), version())  # fmt: skip
+    return About(
+        run.learner.title, data.title, settings, (made or dt.date.today()).isoformat(), version()
+    )
 
 
 #: The page's own styles, around the playback's (style.css).
@@ -227,8 +229,17 @@ def _read(name: str) -> str:
     return (PLAYBACK / name).read_text(encoding="utf-8")
 
 
-def run_page(run, data, request, epochs: int, show=None, initial_t: int = 0,
-             image: str = "png", payload=None, made: dt.date | None = None) -> str:  # fmt: skip
+def run_page(
+    run,
+    data,
+    request,
+    epochs: int,
+    show=None,
+    initial_t: int = 0,
+    image: str = "png",
+    payload=None,
+    made: dt.date | None = None,
+) -> str:
     """The page of a run of the menu, as the playground shows it (its share box's record
     included); ``payload`` is built when not given.
 
@@ -250,8 +261,12 @@ def run_page(run, data, request, epochs: int, show=None, initial_t: int = 0,
     from perceptron_lab.app_logic.style import Show
 
     payload = payload or build_payload(data, [run], request.seed)
-    view = View(show=show or Show(), initial_t=initial_t, image=image,
-                share={"record": run_record(run, data, request)})  # fmt: skip
+    view = View(
+        show=show or Show(),
+        initial_t=initial_t,
+        image=image,
+        share={"record": run_record(run, data, request)},
+    )
     return page_html(payload, run, data, about_run(run, data, epochs, request.seed, made), view)
 
 
@@ -263,8 +278,16 @@ def link_page(link: str) -> tuple[str, LinkTitle]:
 
     s = read_link(link)
     data = make_dataset(s.request)
-    run = fit_run(s.learner, tuple(sorted(s.values.items())), s.epochs, s.request.seed,
-                  data.X, data.y, data.X_test, data.y_test)  # fmt: skip
+    run = fit_run(
+        s.learner,
+        tuple(sorted(s.values.items())),
+        s.epochs,
+        s.request.seed,
+        data.X,
+        data.y,
+        data.X_test,
+        data.y_test,
+    )
     page = run_page(run, data, s.request, s.epochs, s.show, s.t, s.image)
     return page, LinkTitle(run.learner.title, data.title, run.timeline.n_events)
 

@@ -76,8 +76,12 @@ def sweep(seed: int, progress: Progress = quietly) -> pd.DataFrame:
     ).round({"γ (mean)": 3, "updates (mean)": 1, "bound (mean)": 0, "largest updates ÷ bound": 3})
 
 
-def kw_cross_validated(noise_levels: tuple[float, ...], taus: tuple[float, ...], seed: int,
-                       progress: Progress = quietly) -> pd.DataFrame:  # fmt: skip
+def kw_cross_validated(
+    noise_levels: tuple[float, ...],
+    taus: tuple[float, ...],
+    seed: int,
+    progress: Progress = quietly,
+) -> pd.DataFrame:
     """Khardon & Wachman's protocol, small: cross-validated accuracy of the four predictors.
 
     For each label-noise level ``N``, :data:`KW_SETS_PER_CELL` artificial data

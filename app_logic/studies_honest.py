@@ -69,24 +69,34 @@ def estimates(test_share: float, k: int, seed: int, progress: Progress = quietly
     for i in range(N_SPLITS):
         progress(_SPLITS_DONE * i / N_SPLITS, f"single splits: {i} of {N_SPLITS}")
         train, test = train_test_split(
-            np.arange(N_DATA), test_size=test_share, stratify=y,
+            np.arange(N_DATA),
+            test_size=test_share,
+            stratify=y,
             random_state=derive_seed(seed, "split", i) % 2**31,
-        )  # fmt: skip
-        single.append(run_fold(X, y_pm, train, test, GRID, derive_seed(seed, "perm", i))
-                      .accuracy[:, -1, LAST])  # fmt: skip
+        )
+        single.append(
+            run_fold(X, y_pm, train, test, GRID, derive_seed(seed, "perm", i)).accuracy[
+                :, -1, LAST
+            ]
+        )
     single = np.array(single)  # (splits, settings)
     data = [make_dataset(DATA_LABEL, X, y)]
     # jobs=1: a Streamlit session is a thread; each fold is one call
     counter = folds(progress, _SPLITS_DONE, _SEARCH_DONE, f"{k}-fold cross-validation")
-    search = parameter_search(data, GRID, n_folds=k, seed=seed,
-                              options=RunOptions(jobs=1, progress=counter))  # fmt: skip
+    search = parameter_search(
+        data, GRID, n_folds=k, seed=seed, options=RunOptions(jobs=1, progress=counter)
+    )
     cv = search.fold_accuracy[0, :, :, -1, LAST]  # (folds, settings)
     best = choose(cv.mean(axis=0), GRID, "tau", include_inactive=True)
     counter = folds(progress, _SEARCH_DONE, 1.0, "double cross-validation")
     double: OptimisationResult = parameter_optimisation(
-        data, GRID, n_folds=k, n_inner=N_INNER, seed=seed,
+        data,
+        GRID,
+        n_folds=k,
+        n_inner=N_INNER,
+        seed=seed,
         options=RunOptions(jobs=1, progress=counter),
-    )  # fmt: skip
+    )
     double_folds, picks = double.fold_values(0, "tau", "last")
 
     def fresh(tau: float) -> float:

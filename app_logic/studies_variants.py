@@ -73,8 +73,9 @@ def switch_table(seed: int, progress: Progress = quietly) -> pd.DataFrame:
     ]
     options = RunOptions(jobs=1, progress=folds(progress, 0.0, 1.0, f"{len(grid)} settings"))
     result = parameter_search(sets, grid, n_folds=KW_FOLDS, seed=seed, options=options)
-    table = result.table("switches", group_by=("noise",), columns=tuple(SWITCH_COLUMNS),
-                         modes=("last",))  # fmt: skip
+    table = result.table(
+        "switches", group_by=("noise",), columns=tuple(SWITCH_COLUMNS), modes=("last",)
+    )
     frame = pd.DataFrame(table.records).pivot(index="noise", columns="column", values="accuracy")
     frame = frame[list(SWITCH_COLUMNS)].rename(columns=SWITCH_COLUMNS).round(1)
     frame = frame.rename_axis(None, axis=1).reset_index()
@@ -105,12 +106,16 @@ def digits_table(seed: int, progress: Progress = quietly) -> pd.DataFrame:
         svm = SVC(C=10.0, degree=degree, **kernel).fit(X[train], y[train])
         rows.append(
             {"degree d": degree}
-            | {m: round(100 * float(np.mean(predictions[m] == y[test])), 1)
-               for m in ("last", "voted", "averaged")}
-            | {"support examples": len(clf.support_),
-               "SVM": round(100 * svm.score(X[test], y[test]), 1),
-               "SVM support vectors": int(svm.n_support_.sum())}
-        )  # fmt: skip
+            | {
+                m: round(100 * float(np.mean(predictions[m] == y[test])), 1)
+                for m in ("last", "voted", "averaged")
+            }
+            | {
+                "support examples": len(clf.support_),
+                "SVM": round(100 * svm.score(X[test], y[test]), 1),
+                "SVM support vectors": int(svm.n_support_.sum()),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -124,9 +129,13 @@ def nr_table(seed: int, progress: Progress = quietly) -> pd.DataFrame:
     """
     options = RunOptions(jobs=1, progress=folds(progress, 0.0, 1.0, "four committees"))
     table = nr_comparison(
-        repeats=1, noise=NR_NOISE, problems=(NR_PROBLEM,), n_folds=NR_FOLDS, seed=seed,
+        repeats=1,
+        noise=NR_NOISE,
+        problems=(NR_PROBLEM,),
+        n_folds=NR_FOLDS,
+        seed=seed,
         options=options,
-    )  # fmt: skip
+    )
     frame = pd.DataFrame(table.records).pivot(index="noise", columns="column", values="accuracy")
     frame = frame[list(NR_COLUMNS)].round(1).rename_axis(None, axis=1).reset_index()
     frame["noise"] = [f"{n:.0%}" for n in frame["noise"]]  # a label, not a number to round

@@ -51,8 +51,10 @@ def mistakes_vs_n(k: int, m: int, seed: int, progress: Progress = quietly) -> pd
     for i, n in enumerate(NS):
         runs = {name: [] for name in learners()}
         for r in range(DRAWS):
-            progress((i * DRAWS + r) / (len(NS) * DRAWS),
-                     f"n = {n} features, data set {r + 1} of {DRAWS}")  # fmt: skip
+            progress(
+                (i * DRAWS + r) / (len(NS) * DRAWS),
+                f"n = {n} features, data set {r + 1} of {DRAWS}",
+            )
             X, y, X_test, y_test, _ = draw(n, k, m, seed, r)
             for name, clf in learners().items():
                 clf.fit(X, y)

@@ -108,10 +108,27 @@ def style(**changes) -> dict:
 PRESENT: dict = style(
     colors={"region": [[0.0, "#b7d6ec"], [0.5, "#ffffff"], [1.0, "#f8d898"]]},
     font={"base": 19, "title": 20, "axis": 17, "legend": 17, "arrow": 17, "math": 20},
-    marker={"point": 14, "test": 12, "current": 36, "ring": 22, "flip": 16, "rescued": 18,
-            "capped": 14, "category": 22, "projected": 10},
-    line={"boundary": 5, "member": 3.5, "other": 4, "target": 3, "arrow": 4, "ensemble": 2.5,
-          "current": 6, "curve": 3.5},
+    marker={
+        "point": 14,
+        "test": 12,
+        "current": 36,
+        "ring": 22,
+        "flip": 16,
+        "rescued": 18,
+        "capped": 14,
+        "category": 22,
+        "projected": 10,
+    },
+    line={
+        "boundary": 5,
+        "member": 3.5,
+        "other": 4,
+        "target": 3,
+        "arrow": 4,
+        "ensemble": 2.5,
+        "current": 6,
+        "curve": 3.5,
+    },
     figure={"min_height": 420},
 )
 

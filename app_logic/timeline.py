@@ -281,8 +281,7 @@ class Timeline:
         rows = np.flatnonzero(votes[1:]) + 1
         return rows, votes[rows]
 
-    def scores(self, X: np.ndarray, t: int, mode: str = "last",
-               chunk: int = 4096) -> np.ndarray:  # fmt: skip
+    def scores(self, X: np.ndarray, t: int, mode: str = "last", chunk: int = 4096) -> np.ndarray:
         """Raw scores of the rows of ``X`` at time ``t`` (member 0, or the committee vote).
 
         ``mode`` is "last", "longest", "averaged" or "voted" (the last three

@@ -95,8 +95,16 @@ def _predictions(estimator, X, learner) -> dict:
     return {"last": estimator.predict(X)}
 
 
-def fit_run(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray,
-            y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray) -> Run:  # fmt: skip
+def fit_run(
+    learner_key: str,
+    values: tuple,
+    epochs: int,
+    seed: int,
+    X: np.ndarray,
+    y: np.ndarray,
+    X_test: np.ndarray,
+    y_test: np.ndarray,
+) -> Run:
     """Fit a learner from the menu, recording every visit (:func:`ui.runs.train` caches it).
 
     Raises

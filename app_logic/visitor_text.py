@@ -34,15 +34,15 @@ NAME_LIMIT = 60
 #: Characters of a whole message (which quotes names already cut by the core).
 MESSAGE_LIMIT = 2_000
 
-# every ASCII punctuation character: ! " # $ % & ' ( ) * + , - . / : ; < = > ? @ [ \ ] ^ _ ` { | } ~
+# every ASCII punctuation character:
+# ! " # $ % & ' ( ) * + , - . / : ; < = > ? @ [ \ ] ^ _ ` { | } ~
 _PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 # C0 and C1 controls (line breaks among them), the Unicode line and paragraph separators,
 # zero-width and bidirectional formatting characters
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
 # where a word joiner goes: in "://", "www.", after "@" (bare addresses), and between the
 # two characters of "->", "<-", "--", ">=", "<=", "~=" (typographic replacements)
-_AUTOMATIC = re.compile(r"(?<=:)(?=//)|(?<=www)(?=\.)|(?<=@)|(?<=[-<>~])(?=[-<>=])",
-                        re.IGNORECASE)
+_AUTOMATIC = re.compile(r"(?<=:)(?=//)|(?<=www)(?=\.)|(?<=@)|(?<=[-<>~])(?=[-<>=])", re.IGNORECASE)
 _JOINER = "\u2060"
 
 

@@ -151,9 +151,13 @@ class Warmup:
     False
     """
 
-    def __init__(self, keys: Iterable[str], compile_one: Callable[[str], object],
-                 compile_ahead: Callable[[list[str]], object] | None = None,
-                 then: Callable[[], object] | None = None):  # fmt: skip
+    def __init__(
+        self,
+        keys: Iterable[str],
+        compile_one: Callable[[str], object],
+        compile_ahead: Callable[[list[str]], object] | None = None,
+        then: Callable[[], object] | None = None,
+    ):
         self.keys = tuple(keys)
         self._compile_one = compile_one
         self._compile_ahead = compile_ahead

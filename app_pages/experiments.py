@@ -34,8 +34,11 @@ EXPERIMENTS = {
     "epochs for the last, longest-surviving, voted and averaged perceptron (one run per fold).",
 }
 #: The limits module's name of each experiment.
-KINDS = {"Parameter search": "search", "Parameter optimisation": "optimisation",
-         "Accuracy against epochs": "epoch-curve"}
+KINDS = {
+    "Parameter search": "search",
+    "Parameter optimisation": "optimisation",
+    "Accuracy against epochs": "epoch-curve",
+}
 
 st.title("Experiments")
 st.markdown(
@@ -51,13 +54,13 @@ kind = st.radio("Experiment", list(EXPERIMENTS), horizontal=True, key="exp_kind"
 about = st.empty()  # what the experiment computes, once the folds are chosen below
 left, right = st.columns(2)
 with left:
-    source = st.radio("Data", ["KW artificial data (f, M, N)", "Real data set"],
-                      key="exp_source")
+    source = st.radio("Data", ["KW artificial data (f, M, N)", "Real data set"], key="exp_source")
     if source.startswith("KW"):
         f = st.selectbox("f: features", (50, 200, 500), key="exp_f")
         margin = st.selectbox("M: margin", (0.05, 0.1, 0.25, 0.5, 0.75), key="exp_margin")
-        noise = st.multiselect("N: label noise (one table row each)", KW_NOISE,
-                               default=[0.0, 0.1], key="exp_noise")
+        noise = st.multiselect(
+            "N: label noise (one table row each)", KW_NOISE, default=[0.0, 0.1], key="exp_noise"
+        )
         count = st.number_input("data sets per noise level", 1, 10, 1, key="exp_count")
         data_key = ("kw", f, margin, tuple(sorted(noise)), int(count))
     else:
@@ -66,11 +69,27 @@ with left:
 with right:
     seed = int(st.number_input("seed", 0, 2**31 - 1, 0, key="exp_seed"))
     folds = int(st.number_input("folds", 2, PAGE_LIMITS.folds, 10, key="exp_folds"))
-    epochs = int(st.number_input("epochs", 1, PAGE_LIMITS.epochs, 100, key="exp_epochs",
-                                 disabled=kind == "Accuracy against epochs"))
+    epochs = int(
+        st.number_input(
+            "epochs",
+            1,
+            PAGE_LIMITS.epochs,
+            100,
+            key="exp_epochs",
+            disabled=kind == "Accuracy against epochs",
+        )
+    )
     most_jobs = PAGE_LIMITS.max_jobs()
-    jobs = int(st.number_input("worker processes", 1, most_jobs, min(2, most_jobs),
-                               key="exp_jobs", help=f"At most {most_jobs}: this server's cores."))
+    jobs = int(
+        st.number_input(
+            "worker processes",
+            1,
+            most_jobs,
+            min(2, most_jobs),
+            key="exp_jobs",
+            help=f"At most {most_jobs}: this server's cores.",
+        )
+    )
 about.caption(EXPERIMENTS[kind].format(folds=folds))
 st.caption(
     f"Per run this page allows at most {PAGE_LIMITS.visits / 1e6:,.0f} million visits of a "
@@ -97,8 +116,13 @@ def run_experiment(kind, data_key, seed, folds, epochs, jobs, progress=None):
         raise ValueError("Choose at least one noise level.")
     check(Request(KINDS[kind], tuple(d.X.shape for d in sets), folds, epochs, jobs))
     group = ("noise",) if data_key[0] == "kw" else ()
-    options = RunOptions(epochs=epochs, jobs=jobs, cache_dir=str(page_cache_dir()),
-                         cache_max_bytes=PAGE_LIMITS.cache_bytes, progress=progress or False)
+    options = RunOptions(
+        epochs=epochs,
+        jobs=jobs,
+        cache_dir=str(page_cache_dir()),
+        cache_max_bytes=PAGE_LIMITS.cache_bytes,
+        progress=progress or False,
+    )
     if kind == "Parameter search":
         result = parameter_search(sets, n_folds=folds, seed=seed, options=options)
         heat = result.accuracy[:, :, -1, :].mean(axis=0)  # settings x modes
@@ -106,8 +130,11 @@ def run_experiment(kind, data_key, seed, folds, epochs, jobs, progress=None):
     if kind == "Parameter optimisation":
         result = parameter_optimisation(sets, n_folds=folds, seed=seed, options=options)
         heat = result.outer.mean(axis=(0, 1))  # outer-fold accuracy of every setting
-        return [result.table("Parameter optimisation (accuracy %, mean ± 95% t-interval)",
-                             group_by=group)], heat
+        return [
+            result.table(
+                "Parameter optimisation (accuracy %, mean ± 95% t-interval)", group_by=group
+            )
+        ], heat
     return [epoch_curve(sets, n_folds=folds, seed=seed, options=options, group_by=group)], None
 
 
@@ -117,8 +144,17 @@ if st.button("Run", type="primary", key="exp_run"):
     def report(done, total):
         bar.progress(done / max(total, 1), text=f"{done} of {total} folds done")
 
-    result = attempt("The experiment", run_experiment, kind, data_key, seed, folds, epochs,
-                     jobs, progress=report)
+    result = attempt(
+        "The experiment",
+        run_experiment,
+        kind,
+        data_key,
+        seed,
+        folds,
+        epochs,
+        jobs,
+        progress=report,
+    )
     if result is not None:  # after an error the previous result stays on the page
         st.session_state["exp_result"] = (kind, result)
     bar.empty()
@@ -127,8 +163,10 @@ if st.button("Run", type="primary", key="exp_run"):
 
 stored = st.session_state.get("exp_result")
 if stored is None:
-    st.info("Choose an experiment and press **Run**. Finished folds are kept on disk, so "
-            "running it again (here or from the command line) is instant.")
+    st.info(
+        "Choose an experiment and press **Run**. Finished folds are kept on disk, so "
+        "running it again (here or from the command line) is instant."
+    )
     st.stop()
 
 shown_kind, (tables, heat) = stored
@@ -138,7 +176,8 @@ rows = {}
 for r in table.records:
     key = tuple(r[f] for f in table.row_fields)
     rows.setdefault(key, dict(zip(table.row_fields, key)))[str(r[table.column_field])] = (
-        table.cell_text(r))
+        table.cell_text(r)
+    )
 st.dataframe(list(rows.values()), hide_index=True, width="stretch")
 for note in table.notes:
     st.caption(note)
@@ -151,32 +190,57 @@ if shown_kind == "Accuracy against epochs":
         lines.setdefault((r["mode"], *(r[f] for f in curve_of)), []).append(r)
     for (r_mode, *group), points in lines.items():
         label = ", ".join([r_mode] + [f"{f}={g}" for f, g in zip(curve_of, group)])
-        fig.add_scatter(x=[r["epochs"] for r in points], y=[r["accuracy"] for r in points],
-                        mode="lines+markers", name=label)
-    fig.update_layout(xaxis_type="log", xaxis_title="epochs", yaxis_title="accuracy (%)",
-                      height=450)
+        fig.add_scatter(
+            x=[r["epochs"] for r in points],
+            y=[r["accuracy"] for r in points],
+            mode="lines+markers",
+            name=label,
+        )
+    fig.update_layout(
+        xaxis_type="log", xaxis_title="epochs", yaxis_title="accuracy (%)", height=450
+    )
     st.plotly_chart(fig, width="stretch")
 else:
     mode = st.radio("Heat maps for", MODES, horizontal=True, key="exp_heat_mode")
-    st.caption("Accuracy of every setting, averaged over the data sets (and, for the "
-               "optimisation, over the outer folds): where on the grids the good settings lie.")
+    st.caption(
+        "Accuracy of every setting, averaged over the data sets (and, for the "
+        "optimisation, over the outer folds): where on the grids the good settings lie."
+    )
     maps = st.columns(2)
     for column, second, title in ((maps[0], "lam", "τ × λ"), (maps[1], "alpha", "τ × α")):
         taus, others, matrix = as_matrix(100 * heat[:, MODES.index(mode)], KW_SETTINGS, second)
-        fig = go.Figure(go.Heatmap(
-            z=matrix, x=["∞" if o is None else f"{o:g}" for o in others],
-            y=[f"{t:g}" for t in taus], colorscale="Viridis", colorbar_title="%",
-            text=np.round(matrix, 1), texttemplate="%{text}"))
-        fig.update_layout(title=title, xaxis_title="λ" if second == "lam" else "α-bound",
-                          yaxis_title="τ", xaxis_type="category", yaxis_type="category",
-                          height=420)
+        fig = go.Figure(
+            go.Heatmap(
+                z=matrix,
+                x=["∞" if o is None else f"{o:g}" for o in others],
+                y=[f"{t:g}" for t in taus],
+                colorscale="Viridis",
+                colorbar_title="%",
+                text=np.round(matrix, 1),
+                texttemplate="%{text}",
+            )
+        )
+        fig.update_layout(
+            title=title,
+            xaxis_title="λ" if second == "lam" else "α-bound",
+            yaxis_title="τ",
+            xaxis_type="category",
+            yaxis_type="category",
+            height=420,
+        )
         column.plotly_chart(fig, width="stretch")
 
 st.subheader("Download")
 stem = shown_kind.lower().replace(" ", "-")
 cols = st.columns(3)
-cols[0].download_button("JSON (one record per cell)", table.to_json(), f"{stem}.json",
-                        "application/json", key="exp_dl_json")
+cols[0].download_button(
+    "JSON (one record per cell)",
+    table.to_json(),
+    f"{stem}.json",
+    "application/json",
+    key="exp_dl_json",
+)
 cols[1].download_button("CSV", table.to_csv(), f"{stem}.csv", "text/csv", key="exp_dl_csv")
-cols[2].download_button("Markdown", table.to_markdown(), f"{stem}.md", "text/markdown",
-                        key="exp_dl_md")
+cols[2].download_button(
+    "Markdown", table.to_markdown(), f"{stem}.md", "text/markdown", key="exp_dl_md"
+)

@@ -168,17 +168,41 @@ def _downloads(request, run, data, epochs, show, image) -> None:
     """The trace and the points as CSV, and the replay as one web page (the link, the figure
     and the JSON are in the component)."""
     downloads = [  # key, label, data (a callable runs on click), file name, type, help
-        ("csv", "Every step as CSV (the trace)", lambda: events_csv(run), "perceptron-trace.csv",
-         "text/csv", None),
-        ("points", "Training points as CSV", lambda: points_csv(data), "perceptron-points.csv",
-         "text/csv", "After noise and your edits: the file can be uploaded again."),
-        ("html", "Download as web page",
-         lambda: run_page(run, data, request, epochs, show, url_step(), image,
-                          page_payload(request, data, [run], seed=request.seed)),
-         "perceptron-run.html", "text/html",
-         "One file that replays this run in any browser, offline and with no server "
-         "(Plotly.js travels inside it): for a course page, slides or an e-mail."),
-    ]  # fmt: skip
+        (
+            "csv",
+            "Every step as CSV (the trace)",
+            lambda: events_csv(run),
+            "perceptron-trace.csv",
+            "text/csv",
+            None,
+        ),
+        (
+            "points",
+            "Training points as CSV",
+            lambda: points_csv(data),
+            "perceptron-points.csv",
+            "text/csv",
+            "After noise and your edits: the file can be uploaded again.",
+        ),
+        (
+            "html",
+            "Download as web page",
+            lambda: run_page(
+                run,
+                data,
+                request,
+                epochs,
+                show,
+                url_step(),
+                image,
+                page_payload(request, data, [run], seed=request.seed),
+            ),
+            "perceptron-run.html",
+            "text/html",
+            "One file that replays this run in any browser, offline and with no server "
+            "(Plotly.js travels inside it): for a course page, slides or an e-mail.",
+        ),
+    ]
     with st.expander("Download the trace, the points or a web page"):
         for column, (key, label, content, file_name, mime, help_text) in zip(
             st.columns(len(downloads)), downloads, strict=True
@@ -278,8 +302,9 @@ def render() -> None:
     params = state.write_url(PREFIX, extra=url_entry(PREFIX))
     runs = compare_runs or [run]
     with figure:
-        attempt("Drawing the run", _player, request, data, runs, show, image, params, click,
-                present)  # fmt: skip
+        attempt(
+            "Drawing the run", _player, request, data, runs, show, image, params, click, present
+        )
     if not hidden("export"):
         _downloads(request, run, data, epochs, show, image)
     if data.n_features == 2 and not hidden("data") and not hidden("edits"):

@@ -76,11 +76,13 @@ def _uncompiled_rows() -> list[tuple]:
         epochs = UNCOMPILED_VISITS // len(largest.X)
         at_budget = _median(lambda: _fit(slowest, largest, epochs), 3)
     return [
-        (f"uncompiled train + trace, default page, 100 points x 20 epochs ({slowest})",
-         times[slowest], None),
-        (f"uncompiled train + trace, 1,000 points x {epochs} epochs ({slowest})", at_budget,
-         None),
-    ]  # fmt: skip
+        (
+            f"uncompiled train + trace, default page, 100 points x 20 epochs ({slowest})",
+            times[slowest],
+            None,
+        ),
+        (f"uncompiled train + trace, 1,000 points x {epochs} epochs ({slowest})", at_budget, None),
+    ]
 
 
 def main() -> None:
@@ -90,18 +92,31 @@ def main() -> None:
     data = make_dataset(DataRequest("gaussians", (("n_samples", 1000),), "uniform", 0.05, 0.0, 0))
     _fit("perceptron", data, 2)  # compile / load the kernels
     rows = [
-        ("train + trace, 1,000 points x 100 epochs (perceptron)",
-         _median(lambda: _fit("perceptron", data, 100), 7), 0.5),
-    ]  # fmt: skip
+        (
+            "train + trace, 1,000 points x 100 epochs (perceptron)",
+            _median(lambda: _fit("perceptron", data, 100), 7),
+            0.5,
+        ),
+    ]
     for key in ("perceptron", "voted"):
         run = _fit(key, data, 100)
-        rows.append((f"browser payload, 1,000 points x 100 epochs ({key})",
-                     _median(lambda run=run: build_payload(data, [run]), 7), None))  # fmt: skip
+        rows.append(
+            (
+                f"browser payload, 1,000 points x 100 epochs ({key})",
+                _median(lambda run=run: build_payload(data, [run]), 7),
+                None,
+            )
+        )
     rows += _uncompiled_rows()
     big = _high_dimensional(60_000, 10)
     run = _fit("perceptron", big, 5)
-    rows.append(("browser payload, projection of 60,000 points x 10 features x 5 epochs",
-                 _median(lambda: build_payload(big, [run]), 3), None))  # fmt: skip
+    rows.append(
+        (
+            "browser payload, projection of 60,000 points x 10 features x 5 epochs",
+            _median(lambda: build_payload(big, [run]), 3),
+            None,
+        )
+    )
 
     app = str(ROOT / "router.py")
     AppTest.from_file(app, default_timeout=120).run()  # warm-up: compile, fill caches

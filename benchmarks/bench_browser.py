@@ -75,8 +75,15 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 FRAME = "iframe[title$='playback']"
 #: A bare Streamlit page whose one component draws 100 points with our Plotly.js (--first).
 FLOOR_APP = ROOT / "benchmarks" / "floor" / "app.py"
@@ -129,17 +136,35 @@ class Server:
     """``streamlit run`` of ``script`` (the app) on a free port (``python`` and ``env`` choose
     the install)."""
 
-    def __init__(self, python: str = sys.executable, env: dict | None = None,
-                 script: Path = ROOT / "app.py", cwd: Path = ROOT):  # fmt: skip
+    def __init__(
+        self,
+        python: str = sys.executable,
+        env: dict | None = None,
+        script: Path = ROOT / "app.py",
+        cwd: Path = ROOT,
+    ):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(
-            [python, "-m", "streamlit", "run", str(script), "--server.headless", "true",
-             "--server.port", str(self.port), "--server.address", "127.0.0.1"],
-            cwd=cwd, env={**os.environ, **(env or {})},
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+            [
+                python,
+                "-m",
+                "streamlit",
+                "run",
+                str(script),
+                "--server.headless",
+                "true",
+                "--server.port",
+                str(self.port),
+                "--server.address",
+                "127.0.0.1",
+            ],
+            cwd=cwd,
+            env={**os.environ, **(env or {})},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             try:
@@ -251,9 +276,13 @@ def play_rate(browser, server: Server, seconds: float = 10.0) -> list[tuple[str,
         frame.locator(".btn-play").click()
         rate = result["shown"] / result["seconds"]
         frames = result["frames"] / result["seconds"]
-        rows.append((f"play at 30 steps/s, {name}",
-                     f"{rate:.1f} steps painted per s ({frames:.0f} frames/s, at step "
-                     f"{result['end']} after {result['seconds']:.1f} s)"))  # fmt: skip
+        rows.append(
+            (
+                f"play at 30 steps/s, {name}",
+                f"{rate:.1f} steps painted per s ({frames:.0f} frames/s, at step "
+                f"{result['end']} after {result['seconds']:.1f} s)",
+            )
+        )
         page.close()
     return rows
 
@@ -278,8 +307,13 @@ def _first_paint(browser, server: Server) -> tuple[float, dict]:
     return seconds, parts
 
 
-def _restarted(browser, python: str = sys.executable, env: dict | None = None,
-               script: Path = ROOT / "app.py", cwd: Path = ROOT) -> tuple[float, float, dict]:
+def _restarted(
+    browser,
+    python: str = sys.executable,
+    env: dict | None = None,
+    script: Path = ROOT / "app.py",
+    cwd: Path = ROOT,
+) -> tuple[float, float, dict]:
     """Start a server, open its first page: (seconds to the figure, seconds the server took
     to answer, the frame's parts)."""
     server = Server(python, env, script, cwd)
@@ -292,12 +326,18 @@ def _restarted(browser, python: str = sys.executable, env: dict | None = None,
 
 def _first_rows(label: str, seconds: float, answered: float, parts: dict) -> list[tuple]:
     return [
-        (f"first figure, {label}", f"{seconds:.2f} s after navigation; the server answered "
-         f"{answered:.1f} s after its start, so {answered + seconds:.1f} s from start to figure"),
-        ("  inside the component's frame",
-         f"Plotly.js loaded at {parts['plotly_loaded']:.0f} ms, the figure painted at "
-         f"{parts['painted']:.0f} ms (frame's own clock); page HTML at {parts['html']:.0f} ms"),
-    ]  # fmt: skip
+        (
+            f"first figure, {label}",
+            f"{seconds:.2f} s after navigation; the server answered "
+            f"{answered:.1f} s after its start, so {answered + seconds:.1f} s from start to "
+            "figure",
+        ),
+        (
+            "  inside the component's frame",
+            f"Plotly.js loaded at {parts['plotly_loaded']:.0f} ms, the figure painted at "
+            f"{parts['painted']:.0f} ms (frame's own clock); page HTML at {parts['html']:.0f} ms",
+        ),
+    ]
 
 
 def first_figure(browser, rounds: int) -> list[tuple[str, str]]:
@@ -313,9 +353,13 @@ def first_figure(browser, rounds: int) -> list[tuple[str, str]]:
         floor.append(seconds)
         rows += _first_rows(f"the floor, turn {turn}", seconds, answered, parts)
     ours_median, floor_median = statistics.median(ours), statistics.median(floor)
-    rows.append((f"first figure after a restart, median of {rounds}",
-                 f"{ours_median:.2f} s; the floor {floor_median:.2f} s; "
-                 f"ours / floor {ours_median / floor_median:.2f}"))  # fmt: skip
+    rows.append(
+        (
+            f"first figure after a restart, median of {rounds}",
+            f"{ours_median:.2f} s; the floor {floor_median:.2f} s; "
+            f"ours / floor {ours_median / floor_median:.2f}",
+        )
+    )
     return rows
 
 
@@ -332,37 +376,57 @@ def fresh_install(browser, rounds: int) -> list[tuple[str, str]]:
         installed = time.perf_counter() - start
         app = subprocess.run(
             [python, "-c", "from perceptron_lab.cli import APP_FOLDER; print(APP_FOLDER)"],
-            cwd=tmp, env={**os.environ, "PYTHONPATH": ""}, check=True, capture_output=True,
+            cwd=tmp,
+            env={**os.environ, "PYTHONPATH": ""},
+            check=True,
+            capture_output=True,
             text=True,
-        ).stdout.strip()  # fmt: skip
+        ).stdout.strip()
 
         def caches(name: str) -> dict:
-            return {"NUMBA_CACHE_DIR": str(tmp / name / "numba"), "PYTHONPATH": "",
-                    "XDG_CACHE_HOME": str(tmp / name / "cache")}  # fmt: skip
+            return {
+                "NUMBA_CACHE_DIR": str(tmp / name / "numba"),
+                "PYTHONPATH": "",
+                "XDG_CACHE_HOME": str(tmp / name / "cache"),
+            }
 
         start = time.perf_counter()
-        subprocess.run([str(tmp / "venv" / "bin" / "perceptron-lab"), "warm"], cwd=tmp,
-                       env={**os.environ, **caches("warm")}, check=True,
-                       stdout=subprocess.DEVNULL)  # fmt: skip
+        subprocess.run(
+            [str(tmp / "venv" / "bin" / "perceptron-lab"), "warm"],
+            cwd=tmp,
+            env={**os.environ, **caches("warm")},
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         warmed = time.perf_counter() - start
-        rows = [("pip install of the checkout into a new venv", f"{installed:.0f} s"),
-                ("perceptron-lab warm in it, once", f"{warmed:.0f} s")]  # fmt: skip
+        rows = [
+            ("pip install of the checkout into a new venv", f"{installed:.0f} s"),
+            ("perceptron-lab warm in it, once", f"{warmed:.0f} s"),
+        ]
         cold, warm = [], []
         for turn in range(1, rounds + 1):
-            seconds, answered, parts = _restarted(browser, python, caches(f"cold{turn}"),
-                                                  Path(app) / "app.py", tmp)  # fmt: skip
+            seconds, answered, parts = _restarted(
+                browser, python, caches(f"cold{turn}"), Path(app) / "app.py", tmp
+            )
             cold.append(seconds)
-            rows += _first_rows(f"after the install (empty caches), turn {turn}", seconds,
-                                answered, parts)  # fmt: skip
-            seconds, answered, parts = _restarted(browser, python, caches("warm"),
-                                                  Path(app) / "app.py", tmp)  # fmt: skip
+            rows += _first_rows(
+                f"after the install (empty caches), turn {turn}", seconds, answered, parts
+            )
+            seconds, answered, parts = _restarted(
+                browser, python, caches("warm"), Path(app) / "app.py", tmp
+            )
             warm.append(seconds)
-            rows += _first_rows(f"after a restart (warm caches), turn {turn}", seconds,
-                                answered, parts)  # fmt: skip
+            rows += _first_rows(
+                f"after a restart (warm caches), turn {turn}", seconds, answered, parts
+            )
         cold_median, warm_median = statistics.median(cold), statistics.median(warm)
-        rows.append((f"first figure, median of {rounds}",
-                     f"after the install {cold_median:.2f} s; after a restart "
-                     f"{warm_median:.2f} s; install / restart {cold_median / warm_median:.2f}"))
+        rows.append(
+            (
+                f"first figure, median of {rounds}",
+                f"after the install {cold_median:.2f} s; after a restart "
+                f"{warm_median:.2f} s; install / restart {cold_median / warm_median:.2f}",
+            )
+        )
         return rows
 
 
@@ -424,21 +488,31 @@ def a_class(browser, size: int, clicks: int = 30, changes: int = 10) -> list[tup
             context.close()
         p50, p95 = _quantiles(firsts)
         return [
-            (f"class: {size} sessions opened 0.5 s apart, first figure",
-             f"p50 {p50:.2f} s, p95 {p95:.2f} s, max {max(firsts):.2f} s"),
-            (f"class: with {size} open, step click -> painted",
-             f"p50 {s50:.1f} ms, p95 {s95:.1f} ms"),
-            (f"class: with {size} open, a setting change (seed) -> new run painted",
-             f"p50 {c50:.2f} s, p95 {c95:.2f} s over {changes}"),
-            ("class: server memory per session",
-             f"{(rss - base) / size / 2**20:.1f} MB "
-             f"(RSS {base / 2**20:.0f} -> {rss / 2**20:.0f} MB)"),
+            (
+                f"class: {size} sessions opened 0.5 s apart, first figure",
+                f"p50 {p50:.2f} s, p95 {p95:.2f} s, max {max(firsts):.2f} s",
+            ),
+            (
+                f"class: with {size} open, step click -> painted",
+                f"p50 {s50:.1f} ms, p95 {s95:.1f} ms",
+            ),
+            (
+                f"class: with {size} open, a setting change (seed) -> new run painted",
+                f"p50 {c50:.2f} s, p95 {c95:.2f} s over {changes}",
+            ),
+            (
+                "class: server memory per session",
+                f"{(rss - base) / size / 2**20:.1f} MB "
+                f"(RSS {base / 2**20:.0f} -> {rss / 2**20:.0f} MB)",
+            ),
             ("class: server CPU per session opened", f"{cpu / size * 1000:.0f} ms"),
-            ("class: chromium CPU per session opened",
-             f"{browser_cpu / size * 1000:.0f} ms (at least: the contexts' processes still "
-             f"running); server and chromium together {cpu + browser_cpu:.1f} s of CPU in "
-             f"{opening:.1f} s on {os.cpu_count()} cores"),
-        ]  # fmt: skip
+            (
+                "class: chromium CPU per session opened",
+                f"{browser_cpu / size * 1000:.0f} ms (at least: the contexts' processes still "
+                f"running); server and chromium together {cpu + browser_cpu:.1f} s of CPU in "
+                f"{opening:.1f} s on {os.cpu_count()} cores",
+            ),
+        ]
     finally:
         server.stop()
 
@@ -520,15 +594,29 @@ def _lesson_figures(browser, warm: bool, env: dict) -> list[tuple[str, str]]:
     rows = []
     sources = _sources_digest()
     if env:
-        rows.append(("lessons: caches", "numba's and the app's start empty (NUMBA_CACHE_DIR, "
-                     "XDG_CACHE_HOME in a new temporary folder)"))
+        rows.append(
+            (
+                "lessons: caches",
+                "numba's and the app's start empty (NUMBA_CACHE_DIR, "
+                "XDG_CACHE_HOME in a new temporary folder)",
+            )
+        )
     if warm:
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "perceptron_lab.cli", "warm"], cwd=ROOT,
-                              env={**os.environ, **env}, capture_output=True, text=True,
-                              check=False)  # fmt: skip
-        rows.append(("lessons: perceptron-lab warm before the restart",
-                     f"{time.perf_counter() - start:.1f} s, exit status {done.returncode}"))
+        done = subprocess.run(
+            [sys.executable, "-m", "perceptron_lab.cli", "warm"],
+            cwd=ROOT,
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        rows.append(
+            (
+                "lessons: perceptron-lab warm before the restart",
+                f"{time.perf_counter() - start:.1f} s, exit status {done.returncode}",
+            )
+        )
     server = Server(env=env)
     try:
         lessons = []
@@ -542,19 +630,40 @@ def _lesson_figures(browser, warm: bool, env: dict) -> list[tuple[str, str]]:
             print(title, f"{first:.2f} s", kind, file=sys.stderr, flush=True)  # as it goes
     finally:
         server.stop()
-    floors = {"playback": _floor_figure(browser, FLOOR_APP),
-              "Plotly chart": _floor_figure(browser, CHART_FLOOR_APP)}  # fmt: skip
+    floors = {
+        "playback": _floor_figure(browser, FLOOR_APP),
+        "Plotly chart": _floor_figure(browser, CHART_FLOOR_APP),
+    }
     for title, first, kind, done in lessons:
-        rows.append((f"lesson {title}", f"first figure {first:5.2f} s ({kind}, "
-                     f"{first / floors[kind]:.2f} x its floor); page run done {done:5.2f} s"))
-    rows.append(("lessons: the floors", f"one component {floors['playback']:.2f} s, one "
-                 f"st.plotly_chart {floors['Plotly chart']:.2f} s"))
+        rows.append(
+            (
+                f"lesson {title}",
+                f"first figure {first:5.2f} s ({kind}, "
+                f"{first / floors[kind]:.2f} x its floor); page run done {done:5.2f} s",
+            )
+        )
+    rows.append(
+        (
+            "lessons: the floors",
+            f"one component {floors['playback']:.2f} s, one "
+            f"st.plotly_chart {floors['Plotly chart']:.2f} s",
+        )
+    )
     firsts = [first for _, first, _, _ in lessons]
-    rows.append(("lessons: slowest first figure, and how many within 5 s",
-                 f"{max(firsts):.2f} s; {sum(f <= 5 for f in firsts)} of {len(firsts)}"))
-    rows.append(("lessons: a source file changed during the scenario",
-                 "yes: numba's cache or the prepared studies may have been stale"
-                 if _sources_digest() != sources else "no"))
+    rows.append(
+        (
+            "lessons: slowest first figure, and how many within 5 s",
+            f"{max(firsts):.2f} s; {sum(f <= 5 for f in firsts)} of {len(firsts)}",
+        )
+    )
+    rows.append(
+        (
+            "lessons: a source file changed during the scenario",
+            "yes: numba's cache or the prepared studies may have been stale"
+            if _sources_digest() != sources
+            else "no",
+        )
+    )
     return rows
 
 
@@ -588,23 +697,41 @@ def payload_bytes() -> list[tuple[str, str]]:
         r = run(key, plane, 100)
         start = time.perf_counter()
         p = build_payload(plane, [r])
-        rows.append((f"payload, 2-D 1,000 points x 100 epochs, {key}",
-                     f"{p.nbytes / 1e6:.2f} MB ({r.timeline.n_events:,} steps, "
-                     f"{r.timeline.W.shape[1]:,} hypotheses; built in "
-                     f"{(time.perf_counter() - start) * 1000:.0f} ms)"))  # fmt: skip
+        rows.append(
+            (
+                f"payload, 2-D 1,000 points x 100 epochs, {key}",
+                f"{p.nbytes / 1e6:.2f} MB ({r.timeline.n_events:,} steps, "
+                f"{r.timeline.W.shape[1]:,} hypotheses; built in "
+                f"{(time.perf_counter() - start) * 1000:.0f} ms)",
+            )
+        )
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60_000, 10))
     w = rng.normal(size=10)
     y = np.where(X @ w > 0, 1, -1)
-    big = Dataset(X, y, X[:0], y[:0], np.zeros(len(X), bool), w, 0.0,
-                  tuple(f"f{i}" for i in range(10)), ("-1", "+1"), "bench")  # fmt: skip
+    big = Dataset(
+        X,
+        y,
+        X[:0],
+        y[:0],
+        np.zeros(len(X), bool),
+        w,
+        0.0,
+        tuple(f"f{i}" for i in range(10)),
+        ("-1", "+1"),
+        "bench",
+    )
     r = run("perceptron", big, 5)
     start = time.perf_counter()
     p = build_payload(big, [r])
-    rows.append(("payload, 60,000 points x 10 features x 5 epochs, projection",
-                 f"{p.nbytes / 1e6:.2f} MB ({r.timeline.n_events:,} steps, "
-                 f"{r.timeline.W.shape[1]:,} hypotheses; built in "
-                 f"{(time.perf_counter() - start) * 1000:.0f} ms)"))  # fmt: skip
+    rows.append(
+        (
+            "payload, 60,000 points x 10 features x 5 epochs, projection",
+            f"{p.nbytes / 1e6:.2f} MB ({r.timeline.n_events:,} steps, "
+            f"{r.timeline.W.shape[1]:,} hypotheses; built in "
+            f"{(time.perf_counter() - start) * 1000:.0f} ms)",
+        )
+    )
     return rows
 
 
@@ -616,18 +743,38 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="first figure after a fresh install")
     parser.add_argument("--class-size", type=int, default=0, help="sessions of the class scenario")
     parser.add_argument("--bytes", action="store_true", help="payload sizes")
-    parser.add_argument("--lessons", action="store_true",
-                        help="each lesson's first figure after warm and a restart")
-    parser.add_argument("--no-warm", action="store_true",
-                        help="--lessons without running perceptron-lab warm first")
-    parser.add_argument("--cold", action="store_true",
-                        help="--lessons from empty caches (numba's and the app's), then warm")
+    parser.add_argument(
+        "--lessons",
+        action="store_true",
+        help="each lesson's first figure after warm and a restart",
+    )
+    parser.add_argument(
+        "--no-warm",
+        action="store_true",
+        help="--lessons without running perceptron-lab warm first",
+    )
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="--lessons from empty caches (numba's and the app's), then warm",
+    )
     parser.add_argument("--clicks", type=int, default=40)
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="turns of --first (ours, floor) and of --fresh (cold, warm)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="turns of --first (ours, floor) and of --fresh (cold, warm)",
+    )
     args = parser.parse_args()
-    everything = not (args.step or args.play or args.first or args.fresh or args.class_size
-                      or args.bytes or args.lessons)  # fmt: skip
+    everything = not (
+        args.step
+        or args.play
+        or args.first
+        or args.fresh
+        or args.class_size
+        or args.bytes
+        or args.lessons
+    )
     rows = [("machine", f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")]
     if everything or args.bytes:
         rows += payload_bytes()

@@ -45,8 +45,9 @@ def make_data(rows: int, features: int, seed: int = 0):
     try:
         from perceptron_core.datasets import make_kw
 
-        X, y, *_ = make_kw(n_features=features, margin=0.05, noise=0.05, n_samples=rows,
-                           random_state=seed)  # fmt: skip
+        X, y, *_ = make_kw(
+            n_features=features, margin=0.05, noise=0.05, n_samples=rows, random_state=seed
+        )
         return np.asarray(X, dtype=np.float64), np.asarray(y)
     except ImportError:
         rng = np.random.default_rng(seed)
@@ -75,7 +76,9 @@ def first_call_seconds() -> tuple[float, float]:
         "KWPerceptron(epochs=2, tau=0.5, lam=0.5, alpha_bound=3, record='all').fit(X, y)"
         ".predict_all(X); print(time.perf_counter() - t)"
     )
-    base = "import time; t = time.perf_counter(); import sklearn.base; print(time.perf_counter() - t)"
+    base = (
+        "import time; t = time.perf_counter(); import sklearn.base; print(time.perf_counter() - t)"
+    )
     return _fresh_process_seconds(fit), _fresh_process_seconds(base)
 
 
@@ -143,15 +146,15 @@ def epoch_table(X, y, variants: dict, repeats: int, river_rows: int) -> list[tup
 def print_epochs(title: str, X, y, table, floor: float) -> None:
     """The table, each epoch as a multiple of the floor, with the share of visits that updated."""
     rows = len(X)
-    print(f"\n{title}: {rows:,} x {X.shape[1]} float64 ({X.nbytes / 2**20:.0f} MiB), "
-          f"{(y == 1).mean():.0%} positive; floor (one single-threaded X @ w pass) "
-          f"{floor * 1e3:.1f} ms")  # fmt: skip
-    print(f"{'trainer':32s} {'epoch ms':>9s} {'x floor':>8s} {'fixed ms':>9s} "
-          f"{'updates':>8s}")  # fmt: skip
+    print(
+        f"\n{title}: {rows:,} x {X.shape[1]} float64 ({X.nbytes / 2**20:.0f} MiB), "
+        f"{(y == 1).mean():.0%} positive; floor (one single-threaded X @ w pass) "
+        f"{floor * 1e3:.1f} ms"
+    )
+    print(f"{'trainer':32s} {'epoch ms':>9s} {'x floor':>8s} {'fixed ms':>9s} {'updates':>8s}")
     for name, epoch, fixed, updates in table:
         rate = "" if updates is None else f"{updates / rows:8.1%}"
-        print(f"{name:32s} {epoch * 1e3:9.1f} {epoch / floor:8.2f} {fixed * 1e3:9.1f} "
-              f"{rate:>8s}")  # fmt: skip
+        print(f"{name:32s} {epoch * 1e3:9.1f} {epoch / floor:8.2f} {fixed * 1e3:9.1f} {rate:>8s}")
     ours = table[0][1]
     sk = next(e for name, e, *_ in table if name.startswith("scikit"))
     print(f"scikit-learn epoch / our plain epoch: {sk / ours:.2f}")
@@ -171,13 +174,18 @@ def main() -> None:
     cases = {
         "KW-style data (a linear target, 5 % flipped)": (
             kw_data,
-            {"ours, plain": {}, "ours, tau=0.5": {"tau": 0.5}, "ours, lam=0.5": {"lam": 0.5},
-             "ours, alpha_bound=5": {"alpha_bound": 5}},
+            {
+                "ours, plain": {},
+                "ours, tau=0.5": {"tau": 0.5},
+                "ours, lam=0.5": {"lam": 0.5},
+                "ours, alpha_bound=5": {"alpha_bound": 5},
+            },
         ),
         "integers, a random linear 0/1 target, 10 % flipped": (
-            noisy_data(args.rows, args.features), {"ours, plain": {}}
+            noisy_data(args.rows, args.features),
+            {"ours, plain": {}},
         ),
-    }  # fmt: skip
+    }
     plain = []  # (epoch s, updates per epoch) of our plain trainer on each set
     for title, ((X, y), variants) in cases.items():
         w = np.random.default_rng(1).normal(size=X.shape[1])
@@ -190,9 +198,11 @@ def main() -> None:
     # The two sets have the same size and type: the difference of their epochs is the
     # cost of the second set's extra updates.
     (epoch1, updates1), (epoch2, updates2) = plain
-    print(f"\nan update costs {(epoch2 - epoch1) / (updates2 - updates1) * 1e9:.0f} ns "
-          f"(plain epochs {epoch1 * 1e3:.1f} and {epoch2 * 1e3:.1f} ms with "
-          f"{updates1:,.0f} and {updates2:,.0f} updates)")  # fmt: skip
+    print(
+        f"\nan update costs {(epoch2 - epoch1) / (updates2 - updates1) * 1e9:.0f} ns "
+        f"(plain epochs {epoch1 * 1e3:.1f} and {epoch2 * 1e3:.1f} ms with "
+        f"{updates1:,.0f} and {updates2:,.0f} updates)"
+    )
 
     X, y = kw_data
     # Voted prediction of 10,000 rows against the one matrix product it needs.
@@ -201,13 +211,17 @@ def main() -> None:
     support = clf._hyp.support.as_float64()
     matmul = best_time(lambda: X_test @ support.T, 3)
     voted = best_time(lambda: clf.decision_function(X_test, mode="voted"), 3)
-    print(f"\nvoted prediction, 10,000 rows, {clf.n_updates_:,} updates, "
-          f"{len(support):,} support rows: {voted:.2f} s = {voted / matmul:.2f} x the product "
-          f"X_test @ support.T ({matmul:.2f} s)")  # fmt: skip
+    print(
+        f"\nvoted prediction, 10,000 rows, {clf.n_updates_:,} updates, "
+        f"{len(support):,} support rows: {voted:.2f} s = {voted / matmul:.2f} x the product "
+        f"X_test @ support.T ({matmul:.2f} s)"
+    )
 
     first, sklearn_base = first_call_seconds()
-    print(f"first call after import (warm cache): {first:.2f} s; importing sklearn.base alone "
-          f"(numpy, scipy, pandas with it): {sklearn_base:.2f} s")  # fmt: skip
+    print(
+        f"first call after import (warm cache): {first:.2f} s; importing sklearn.base alone "
+        f"(numpy, scipy, pandas with it): {sklearn_base:.2f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ files in a temporary folder (no system service, no root needed). Then the
 visitors (browser contexts of one headless chromium, see
 ``benchmarks/sessions.py``) open the playground through nginx, 0.5 s apart,
 and each one steps (in the browser) and changes a setting (the data seed: a
-new run from the server), first one visitor at a time, then all at once. The same visitors then use one app process without a proxy.
+new run from the server), first one visitor at a time, then all at once. The same
+visitors then use one app process without a proxy.
 
 Reported for each setup: how many visitors got their first figure, how they
 were spread over the replicas (the cookie nginx set, and whether any request
@@ -98,13 +99,31 @@ def misrouted(access_log: Path) -> tuple[int, int]:
 def start_nginx(folder: Path, config: str, port: int) -> subprocess.Popen:
     (folder / "nginx.conf").write_text(config, encoding="utf-8")
     subprocess.run(
-        ["nginx", "-t", "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e",
-         str(folder / "error.log")], check=True, capture_output=True,
-    )  # fmt: skip
+        [
+            "nginx",
+            "-t",
+            "-p",
+            str(folder),
+            "-c",
+            str(folder / "nginx.conf"),
+            "-e",
+            str(folder / "error.log"),
+        ],
+        check=True,
+        capture_output=True,
+    )
     proc = subprocess.Popen(
-        ["nginx", "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e",
-         str(folder / "error.log")], stderr=subprocess.PIPE,
-    )  # fmt: skip
+        [
+            "nginx",
+            "-p",
+            str(folder),
+            "-c",
+            str(folder / "nginx.conf"),
+            "-e",
+            str(folder / "error.log"),
+        ],
+        stderr=subprocess.PIPE,
+    )
     wait_for_health(f"http://127.0.0.1:{port}/_stcore/health", proc)
     return proc
 
@@ -149,8 +168,13 @@ async def class_session(url: str, sessions: int, stagger: float, warm_urls: list
     return result
 
 
-MEASURES = ("first figure", "step, one at a time", "setting, one at a time",
-            "step, all at once", "setting, all at once")  # fmt: skip
+MEASURES = (
+    "first figure",
+    "step, one at a time",
+    "setting, one at a time",
+    "step, all at once",
+    "setting, all at once",
+)
 
 
 def report(name: str, result: dict, sessions: int) -> None:
@@ -163,17 +187,27 @@ def report(name: str, result: dict, sessions: int) -> None:
     for key in MEASURES:
         timings = result[key]
         if timings:
-            print(f"  {key:24s} {summary([t.painted for t in timings])}   "
-                  f"{summary([t.served for t in timings])}")  # fmt: skip
+            print(
+                f"  {key:24s} {summary([t.painted for t in timings])}   "
+                f"{summary([t.served for t in timings])}"
+            )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, default=20)
-    parser.add_argument("--stagger", type=float, default=0.5,
-                        help="seconds between two visitors' arrivals (default 0.5)")
-    parser.add_argument("--bin", type=Path, default=None,
-                        help="the bin folder of an install (default: this checkout)")
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.5,
+        help="seconds between two visitors' arrivals (default 0.5)",
+    )
+    parser.add_argument(
+        "--bin",
+        type=Path,
+        default=None,
+        help="the bin folder of an install (default: this checkout)",
+    )
     args = parser.parse_args()
     command = perceptron_lab(args.bin)
     recipe = RECIPE.read_text(encoding="utf-8")
@@ -190,10 +224,14 @@ def main() -> None:
         proxy_port = free_port()
         proxy = start_nginx(folder, nginx_config(recipe, folder, proxy_port, ports), proxy_port)
         try:
-            result = asyncio.run(class_session(
-                f"http://127.0.0.1:{proxy_port}/", args.sessions, args.stagger,
-                [f"http://127.0.0.1:{port}/" for port in ports.values()],
-            ))  # fmt: skip
+            result = asyncio.run(
+                class_session(
+                    f"http://127.0.0.1:{proxy_port}/",
+                    args.sessions,
+                    args.stagger,
+                    [f"http://127.0.0.1:{port}/" for port in ports.values()],
+                )
+            )
         finally:
             proxy.terminate()
             proxy.wait(timeout=30)
@@ -201,7 +239,9 @@ def main() -> None:
                 stop(app)
         report(f"nginx over {len(ports)} app processes", result, args.sessions)
         pinned, wrong = misrouted(folder / "access.log")
-        print(f"  requests with the replica cookie: {pinned}, answered by another replica: {wrong}")
+        print(
+            f"  requests with the replica cookie: {pinned}, answered by another replica: {wrong}"
+        )
 
         port = free_port()
         app, _ = start_app(command, port, folder / "app-single.log")

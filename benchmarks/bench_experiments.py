@@ -53,9 +53,9 @@ def timed(func):
 def kernel_ms_per_training(dataset, repeats=5) -> float:
     """Best time of one fold's 91 runs in this process, per run."""
     fold = outer_folds(dataset, 10, seed=0)[0]
+
     def run():
-        return run_fold(dataset.X, dataset.y, fold.train, fold.test, KW_SETTINGS,
-                        fold.perm_seed)
+        return run_fold(dataset.X, dataset.y, fold.train, fold.test, KW_SETTINGS, fold.perm_seed)
 
     run()
     return min(timed(run)[1] for _ in range(repeats)) / len(KW_SETTINGS) * 1e3
@@ -69,9 +69,13 @@ def straightforward_ms_per_training(dataset, n_settings=13) -> float:
 
     def run():
         for i in picks:
-            clf = KWPerceptron(tau=float(KW_SETTINGS.tau[i]), lam=float(KW_SETTINGS.lam[i]),
-                               alpha_bound=KW_SETTINGS.alpha_value(i), random_state=0,
-                               predict_with="voted")  # keeps the record predict_all reads
+            clf = KWPerceptron(
+                tau=float(KW_SETTINGS.tau[i]),
+                lam=float(KW_SETTINGS.lam[i]),
+                alpha_bound=KW_SETTINGS.alpha_value(i),
+                random_state=0,
+                predict_with="voted",
+            )  # keeps the record predict_all reads
             clf.fit(X[fold.train], y[fold.train]).predict_all(X[fold.test])
 
     run()
@@ -93,33 +97,41 @@ def main(argv=None):
     sets = [d for N in KW_NOISE for d in kw_sets(50, 0.05, N, 10, seed=0)]
     result, seconds = timed(lambda: parameter_search(sets, n_folds=10, options=options))
     runs = len(sets) * 10 * len(KW_SETTINGS)
-    print(f"\n1. Table 4 parameter search: {seconds:.1f} s for {runs:,} runs "
-          f"({seconds * args.jobs / runs * 1e3:.3f} ms of core time per 100-epoch run; "
-          "target 60 s)")
+    print(
+        f"\n1. Table 4 parameter search: {seconds:.1f} s for {runs:,} runs "
+        f"({seconds * args.jobs / runs * 1e3:.3f} ms of core time per 100-epoch run; "
+        "target 60 s)"
+    )
     table = result.table("Table 4", group_by=("noise",))
     for noise in (0.0, 0.1):
-        row = {r["column"]: r["accuracy"] for r in table.records
-               if r["noise"] == noise and r["mode"] == "voted"}
+        row = {
+            r["column"]: r["accuracy"]
+            for r in table.records
+            if r["noise"] == noise and r["mode"] == "voted"
+        }
         print(f"   voted, N={noise}: " + ", ".join(f"{c} {v:.1f}" for c, v in row.items()))
 
     one = kw_sets(50, 0.05, 0.1, 1, seed=0)
     _, seconds = timed(lambda: parameter_optimisation(one, options=options))
     runs = 10 * 11 * len(KW_SETTINGS)
-    print(f"\n2. Table 6 double CV of one 600-example set: {seconds:.1f} s for {runs:,} runs "
-          f"({seconds * args.jobs / runs * 1e3:.3f} ms of core time per run; target 30 s)")
+    print(
+        f"\n2. Table 6 double CV of one 600-example set: {seconds:.1f} s for {runs:,} runs "
+        f"({seconds * args.jobs / runs * 1e3:.3f} ms of core time per run; target 30 s)"
+    )
 
     print("\n   per 100-epoch run on one fold (540 training, 60 test examples, f=50):")
     for noise in (0.0, 0.1, 0.25):
         d = kw_sets(50, 0.05, noise, 1, seed=0)[0]
-        print(f"   N={noise}: grid kernel {kernel_ms_per_training(d):.3f} ms; "
-              f"KWPerceptron fit + predict_all {straightforward_ms_per_training(d):.2f} ms")
+        print(
+            f"   N={noise}: grid kernel {kernel_ms_per_training(d):.3f} ms; "
+            f"KWPerceptron fit + predict_all {straightforward_ms_per_training(d):.2f} ms"
+        )
 
     if not args.skip_uci:
         uci = [d for name in uci_names() for d in resolve(name)]
         _, seconds = timed(lambda: parameter_search(uci, n_folds=10, options=options))
         shapes = ", ".join(f"{d.label} {d.X.shape[0]}x{d.X.shape[1]}" for d in uci)
-        print(f"\n3. Table 3 rows ({len(uci)} UCI sets: {shapes}): {seconds:.1f} s "
-              "(target 300 s)")
+        print(f"\n3. Table 3 rows ({len(uci)} UCI sets: {shapes}): {seconds:.1f} s (target 300 s)")
 
 
 if __name__ == "__main__":

@@ -45,8 +45,16 @@ def main() -> None:
     for label, points, epochs, learner in RUNS:
         request = DataRequest("separable", (("n_samples", points),))
         data = make_dataset(request)
-        run = fit_run(learner, tuple(sorted(LEARNERS[learner].defaults().items())), epochs,
-                      0, data.X, data.y, data.X_test, data.y_test)  # fmt: skip
+        run = fit_run(
+            learner,
+            tuple(sorted(LEARNERS[learner].defaults().items())),
+            epochs,
+            0,
+            data.X,
+            data.y,
+            data.X_test,
+            data.y_test,
+        )
         payload = build_payload(data, [run], 0)
         times, page = [], ""
         for _ in range(3):
@@ -55,8 +63,10 @@ def main() -> None:
             times.append(time.perf_counter() - start)
         size = len(page.encode("utf-8"))
         verdict = ("met" if size <= TARGET else "over") if label == "default" else ""
-        print(f"{label:20s} {run.timeline.n_events:8,d} {payload.nbytes:10,d} {size:11,d} "
-              f"{statistics.median(times):8.3f}  {verdict}")
+        print(
+            f"{label:20s} {run.timeline.n_events:8,d} {payload.nbytes:10,d} {size:11,d} "
+            f"{statistics.median(times):8.3f}  {verdict}"
+        )
 
 
 if __name__ == "__main__":

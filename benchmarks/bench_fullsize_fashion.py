@@ -62,8 +62,9 @@ def main() -> None:
         default=None,
         help="test rows per chunk of the voted product (default: 64 MiB)",
     )
-    parser.add_argument("--subsample", type=int, default=2_000,
-                        help="rows river and Vowpal Wabbit are timed on")  # fmt: skip
+    parser.add_argument(
+        "--subsample", type=int, default=2_000, help="rows river and Vowpal Wabbit are timed on"
+    )
     args = parser.parse_args()
 
     from sklearn.exceptions import ConvergenceWarning
@@ -74,8 +75,10 @@ def main() -> None:
 
     X, y, X_test, y_test, note = load(args.quick)
     m, n = X.shape
-    print(f"data: {note}, {m:,} x {n} {X.dtype} training ({X.nbytes / 2**20:.0f} MiB), "
-          f"{len(X_test):,} test rows")  # fmt: skip
+    print(
+        f"data: {note}, {m:,} x {n} {X.dtype} training ({X.nbytes / 2**20:.0f} MiB), "
+        f"{len(X_test):,} test rows"
+    )
     X64 = X.astype(np.float64)
     W = np.random.default_rng(1).normal(size=(n, 10))
     with threadpool_limits(1):
@@ -92,14 +95,20 @@ def main() -> None:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        sk = best_time(lambda: SkPerceptron(max_iter=1, tol=None, n_jobs=2, random_state=0)
-                       .fit(X64, y), args.repeats)  # fmt: skip
-        sgd = best_time(lambda: SGDClassifier(loss="hinge", average=True, max_iter=1,
-                                              tol=None, random_state=0).fit(X64, y),
-                        args.repeats)  # fmt: skip
+        sk = best_time(
+            lambda: SkPerceptron(max_iter=1, tol=None, n_jobs=2, random_state=0).fit(X64, y),
+            args.repeats,
+        )
+        sgd = best_time(
+            lambda: SGDClassifier(
+                loss="hinge", average=True, max_iter=1, tol=None, random_state=0
+            ).fit(X64, y),
+            args.repeats,
+        )
     rows.append(("scikit-learn Perceptron(n_jobs=2)", sk, f"ours is {sk / ours:.1f} x faster"))
-    rows.append(("scikit-learn SGDClassifier(hinge, average)", sgd,
-                 f"ours is {sgd / ours:.1f} x faster"))  # fmt: skip
+    rows.append(
+        ("scikit-learn SGDClassifier(hinge, average)", sgd, f"ours is {sgd / ours:.1f} x faster")
+    )
 
     sub = min(args.subsample, m)
     try:
@@ -113,8 +122,9 @@ def main() -> None:
     except ImportError:
         rows.append(("Vowpal Wabbit", np.nan, "not installed"))
 
-    voted = best_time(lambda: clf.decision_function(X_test, mode="voted",
-                                                    chunk_size=args.chunk_size), 1)  # fmt: skip
+    voted = best_time(
+        lambda: clf.decision_function(X_test, mode="voted", chunk_size=args.chunk_size), 1
+    )
     averaged = best_time(lambda: clf.decision_function(X_test, mode="averaged"), args.repeats)
     support = clf._hyp.support.vectors
     old = best_time(lambda: support.astype(np.float64) @ X_test.astype(np.float64).T, 1)
@@ -137,8 +147,10 @@ def main() -> None:
         "test accuracy after one epoch: "
         + ", ".join(f"{mode} {acc:.3f}" for mode, acc in accuracy.items())
     )
-    print(f"targets: ours / floor = {ours / floor:.2f} (<= 2); scikit-learn / ours = "
-          f"{min(sk, sgd) / ours:.1f} (>= 2)")  # fmt: skip
+    print(
+        f"targets: ours / floor = {ours / floor:.2f} (<= 2); scikit-learn / ours = "
+        f"{min(sk, sgd) / ours:.1f} (>= 2)"
+    )
 
 
 if __name__ == "__main__":

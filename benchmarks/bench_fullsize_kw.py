@@ -52,8 +52,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="10^5 rows (smoke run)")
     parser.add_argument("--rows", type=int, default=None)
     parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--subsample", type=int, default=2_000,
-                        help="rows river and Vowpal Wabbit are timed on")  # fmt: skip
+    parser.add_argument(
+        "--subsample", type=int, default=2_000, help="rows river and Vowpal Wabbit are timed on"
+    )
     args = parser.parse_args()
 
     from perceptron_core import KWPerceptron, linear
@@ -65,8 +66,10 @@ def main() -> None:
     generation = time.perf_counter() - start
     X, y = data.X, data.y
     X64 = X.astype(np.float64)
-    print(f"data: KW f=500 M=0.05 N=0.05, {rows_n:,} rows: int8 {X.nbytes / 2**20:.0f} MiB, "
-          f"float64 {X64.nbytes / 2**20:.0f} MiB, {(y == 1).mean():.0%} positive")  # fmt: skip
+    print(
+        f"data: KW f=500 M=0.05 N=0.05, {rows_n:,} rows: int8 {X.nbytes / 2**20:.0f} MiB, "
+        f"float64 {X64.nbytes / 2**20:.0f} MiB, {(y == 1).mean():.0%} positive"
+    )
     w = np.random.default_rng(1).normal(size=X.shape[1])
     with threadpool_limits(1):
         floor = best_time(lambda: X64 @ w, args.repeats * 3)
@@ -87,35 +90,51 @@ def main() -> None:
     )
     linear.PERMUTED_COPY_MAX_BYTES = 2**62
     copy_epoch, copy_fixed = kw_per_epoch(X, y, args.repeats, short=2)
-    rows.append(("ours: epoch, int8, permuted copy", copy_epoch,
-                 f"the copy and the rest of a fit: {copy_fixed:.2f} s"))  # fmt: skip
+    rows.append(
+        (
+            "ours: epoch, int8, permuted copy",
+            copy_epoch,
+            f"the copy and the rest of a fit: {copy_fixed:.2f} s",
+        )
+    )
 
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import Perceptron as SkPerceptron
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        sk = best_time(lambda: SkPerceptron(max_iter=1, tol=None, random_state=0).fit(X64, y),
-                       args.repeats)  # fmt: skip
+        sk = best_time(
+            lambda: SkPerceptron(max_iter=1, tol=None, random_state=0).fit(X64, y), args.repeats
+        )
     rows.append(("scikit-learn Perceptron, one epoch (f64)", sk, "whole fit"))
     sub = args.subsample
     try:
-        rows.append(("river Perceptron, scaled",
-                     river_epoch_seconds(X, y, sub, multiclass=False) * rows_n / sub,
-                     f"timed on {sub:,} rows"))  # fmt: skip
+        rows.append(
+            (
+                "river Perceptron, scaled",
+                river_epoch_seconds(X, y, sub, multiclass=False) * rows_n / sub,
+                f"timed on {sub:,} rows",
+            )
+        )
     except ImportError:
         rows.append(("river", np.nan, "not installed"))
     try:
-        rows.append(("Vowpal Wabbit hinge, scaled",
-                     vw_epoch_seconds(X, y, sub, n_classes=2) * rows_n / sub,
-                     f"timed on {sub:,} rows"))  # fmt: skip
+        rows.append(
+            (
+                "Vowpal Wabbit hinge, scaled",
+                vw_epoch_seconds(X, y, sub, n_classes=2) * rows_n / sub,
+                f"timed on {sub:,} rows",
+            )
+        )
     except ImportError:
         rows.append(("Vowpal Wabbit", np.nan, "not installed"))
     print_table(rows, floor, "floor")
     print(f"\nfloor (single-threaded float64 X @ w): {floor * 1e3:.1f} ms")
-    print(f"target: int8 epoch / floor < 1 (about 0.6-0.75): {copy_epoch / floor:.2f} over the "
-          f"permuted copy (the default of a longer fit), {int8_epoch / floor:.2f} read in place "
-          "in the shuffled order")  # fmt: skip
+    print(
+        f"target: int8 epoch / floor < 1 (about 0.6-0.75): {copy_epoch / floor:.2f} over the "
+        f"permuted copy (the default of a longer fit), {int8_epoch / floor:.2f} read in place "
+        "in the shuffled order"
+    )
 
 
 if __name__ == "__main__":

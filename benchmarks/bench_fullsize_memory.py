@@ -62,8 +62,13 @@ def child(scenario: str, folder: Path) -> dict:
         before, peak = measure_rss(fit)
         seconds = time.perf_counter() - start
         after = proc_status("VmRSS")
-        return {"data": data_bytes, "before": before, "peak": peak, "kept": after - before,
-                "seconds": seconds}  # fmt: skip
+        return {
+            "data": data_bytes,
+            "before": before,
+            "peak": peak,
+            "kept": after - before,
+            "seconds": seconds,
+        }
     if what in ("fit 1 epoch", "fit 1 epoch, memmap"):
         before, peak = measure_rss(lambda: KWPerceptron(epochs=1, random_state=0).fit(X, y))
     elif what.startswith("fit 3 epochs"):
@@ -77,8 +82,9 @@ def child(scenario: str, folder: Path) -> dict:
         def stream():
             clf = KWPerceptron(random_state=0)
             for start in range(0, len(y), 50_000):
-                clf.partial_fit(X[start:start + 50_000], y[start:start + 50_000],
-                                classes=np.unique(y))  # fmt: skip
+                clf.partial_fit(
+                    X[start : start + 50_000], y[start : start + 50_000], classes=np.unique(y)
+                )
 
         before, peak = measure_rss(stream)
     elif what.startswith("voted"):
@@ -95,8 +101,11 @@ def child(scenario: str, folder: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small data (smoke run)")
-    parser.add_argument("--defaults-only", action="store_true",
-                        help="only the noisy rows: Perceptron() with its defaults")  # fmt: skip
+    parser.add_argument(
+        "--defaults-only",
+        action="store_true",
+        help="only the noisy rows: Perceptron() with its defaults",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--folder", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -128,30 +137,44 @@ def main() -> None:
             if args.quick:
                 Xf, yf, Xf_test = Xf[:6_000], yf[:6_000], Xf_test[:1_000]
             kw = make_kw(500, 0.05, 0.05, rows, random_state=0, dtype="int8")
-            for name, array in [("fashion_X", Xf), ("fashion_y", yf), ("fashion_Xtest", Xf_test),
-                                ("kw_X", kw.X), ("kw_y", kw.y)]:  # fmt: skip
+            for name, array in [
+                ("fashion_X", Xf),
+                ("fashion_y", yf),
+                ("fashion_Xtest", Xf_test),
+                ("kw_X", kw.X),
+                ("kw_y", kw.y),
+            ]:
                 np.save(folder / f"{name}.npy", array)
             del Xf, yf, Xf_test, kw
         noisy = ["noisy:Perceptron() 10 epochs", "noisy:Perceptron() 100 epochs (defaults)"]
-        scenarios = noisy if args.defaults_only else noisy + [
-            "fashion:fit 1 epoch",
-            "fashion:voted, default chunk (64 MiB)",
-            "fashion:voted, chunk 100",
-            "fashion:voted, chunk 50",
-            "kw:fit 1 epoch",
-            "kw:fit 3 epochs (permuted copy)",
-            "kw:fit 3 epochs, no copy",
-            "kw:fit 1 epoch, memmap",
-            "kw:partial_fit chunks, memmap",
-        ]
-        print(f"{'scenario':42s} {'data MiB':>9s} {'before MiB':>11s} {'peak MiB':>9s} "
-              f"{'added MiB':>10s} {'added/data':>11s} {'kept MiB':>9s} "
-              f"{'seconds':>8s}")  # fmt: skip
+        scenarios = (
+            noisy
+            if args.defaults_only
+            else noisy
+            + [
+                "fashion:fit 1 epoch",
+                "fashion:voted, default chunk (64 MiB)",
+                "fashion:voted, chunk 100",
+                "fashion:voted, chunk 50",
+                "kw:fit 1 epoch",
+                "kw:fit 3 epochs (permuted copy)",
+                "kw:fit 3 epochs, no copy",
+                "kw:fit 1 epoch, memmap",
+                "kw:partial_fit chunks, memmap",
+            ]
+        )
+        print(
+            f"{'scenario':42s} {'data MiB':>9s} {'before MiB':>11s} {'peak MiB':>9s} "
+            f"{'added MiB':>10s} {'added/data':>11s} {'kept MiB':>9s} "
+            f"{'seconds':>8s}"
+        )
         for scenario in scenarios:
             out = subprocess.run(
                 [sys.executable, __file__, "--child", scenario, "--folder", str(folder)],
-                check=True, capture_output=True, text=True,
-            )  # fmt: skip
+                check=True,
+                capture_output=True,
+                text=True,
+            )
             r = json.loads(out.stdout.strip().splitlines()[-1])
             added = r["peak"] - r["before"]
             print(

@@ -24,8 +24,8 @@ app.py`` (Debian's chromium, one context each): each opens a hostile link,
 uploads a hostile file within the cap, then, where a figure is on the page,
 steps five times. Reported: the server's peak RSS (sampled every 50 ms),
 its RSS with all six sessions open and idle (above the rest: what they
-retain, the shared caches of runs included), and for each visitor whether an exception box ever showed, the message it
-got, and whether its figure painted the steps. Targets: under
+retain, the shared caches of runs included), and for each visitor whether an exception
+box ever showed, the message it got, and whether its figure painted the steps. Targets: under
 2 GB, every session still working, at most 100 MB retained per session.
 
 **Memory attacks** (``--attacks``): on one ``streamlit run app.py`` (its
@@ -71,39 +71,41 @@ def _rows(row: bytes, header: bytes = b"") -> bytes:
 
 #: name -> a function that builds the file (all within the cap).
 CASES = {
-    "one 2,500-char cell, 199,990 rows (once 25 s, 6.1 GB)":
-        lambda: b"a,b,y\n" + b"x" * 2500 + b",1,0\n" + b"1,1,1\n" * 199_990,
-    "one 900-char cell, 199,990 rows":
-        lambda: b"a,b,y\n" + b"x" * 900 + b",1,0\n" + b"1,1,1\n" * 199_990,
-    "200,000 rows of 4 numbers":
-        lambda: b"a,b,c,y\n" + b"1,2,3,0\n1,2,3,1\n" * 99_999,
-    "199,999 rows of 5 values (a million cells)":
-        lambda: b"a,b,c,d,y\n" + b"1,2,3,4,0\n1,2,3,4,1\n" * 99_999,
-    "a missing marker (NA) in every row":
-        lambda: b"a,b,c,y\n" + b"NA,1,2,0\nNA,1,2,1\n" * 99_999,
-    "500,000 rows (over the row cap)":
-        lambda: _rows(b"1,0\n"),
-    "a text column in every row":
-        lambda: b"a,b,y\n" + b"ab,1,0\nab,2,1\n" * 99_999,
-    "1,000 rows x 1,000 columns":
-        lambda: _rows(b"1," * 999 + b"0\n" + b"1," * 999 + b"1\n"),
-    "2,000 columns, nearly all empty":
-        lambda: _rows(b"1" + b"," * 1998 + b"0\n" + b"1" + b"," * 1998 + b"1\n"),
-    "one line of 2,000,000 delimiters":
-        lambda: b"a,b\n1,0\n2,1\n" + b"," * (CAP - 13),
-    "1,900 names of 1,000 characters":
-        lambda: b",".join(b"n%05d" % j + b"x" * 994 for j in range(1_900)) + b"\n"
-        + b"1," * 1_899 + b"0\n" + b"1," * 1_899 + b"1\n",
-    "an unclosed quote":
-        lambda: b'a,b\n"' + b"x" * (CAP - 5),
-    "200,000 different labels":
-        lambda: b"x,id\n" + b"".join(b"1,%06d\n" % i for i in range(199_000)),
-    "non-ASCII text (4 bytes a character)":
-        lambda: "a,\U0001f600,y\n".encode() + b"1,2,0\n1,2,1\n" * 99_995,
-    "decimal commas, semicolons":
-        lambda: b"a;b;y\n" + b"1,5;2;0\n1,5;2;1\n" * 99_995,
-    "formula text":
-        lambda: b"a,b,c,y\n" + b'=1+1,"@SUM(A1:A9)",1,-2+3\n=2,@A,2,+1\n' * 40_000,
+    "one 2,500-char cell, 199,990 rows (once 25 s, 6.1 GB)": lambda: (
+        b"a,b,y\n" + b"x" * 2500 + b",1,0\n" + b"1,1,1\n" * 199_990
+    ),
+    "one 900-char cell, 199,990 rows": lambda: (
+        b"a,b,y\n" + b"x" * 900 + b",1,0\n" + b"1,1,1\n" * 199_990
+    ),
+    "200,000 rows of 4 numbers": lambda: b"a,b,c,y\n" + b"1,2,3,0\n1,2,3,1\n" * 99_999,
+    "199,999 rows of 5 values (a million cells)": lambda: (
+        b"a,b,c,d,y\n" + b"1,2,3,4,0\n1,2,3,4,1\n" * 99_999
+    ),
+    "a missing marker (NA) in every row": lambda: b"a,b,c,y\n" + b"NA,1,2,0\nNA,1,2,1\n" * 99_999,
+    "500,000 rows (over the row cap)": lambda: _rows(b"1,0\n"),
+    "a text column in every row": lambda: b"a,b,y\n" + b"ab,1,0\nab,2,1\n" * 99_999,
+    "1,000 rows x 1,000 columns": lambda: _rows(b"1," * 999 + b"0\n" + b"1," * 999 + b"1\n"),
+    "2,000 columns, nearly all empty": lambda: _rows(
+        b"1" + b"," * 1998 + b"0\n" + b"1" + b"," * 1998 + b"1\n"
+    ),
+    "one line of 2,000,000 delimiters": lambda: b"a,b\n1,0\n2,1\n" + b"," * (CAP - 13),
+    "1,900 names of 1,000 characters": lambda: (
+        b",".join(b"n%05d" % j + b"x" * 994 for j in range(1_900))
+        + b"\n"
+        + b"1," * 1_899
+        + b"0\n"
+        + b"1," * 1_899
+        + b"1\n"
+    ),
+    "an unclosed quote": lambda: b'a,b\n"' + b"x" * (CAP - 5),
+    "200,000 different labels": lambda: (
+        b"x,id\n" + b"".join(b"1,%06d\n" % i for i in range(199_000))
+    ),
+    "non-ASCII text (4 bytes a character)": lambda: (
+        "a,\U0001f600,y\n".encode() + b"1,2,0\n1,2,1\n" * 99_995
+    ),
+    "decimal commas, semicolons": lambda: b"a;b;y\n" + b"1,5;2;0\n1,5;2;1\n" * 99_995,
+    "formula text": lambda: b"a,b,c,y\n" + b'=1+1,"@SUM(A1:A9)",1,-2+3\n=2,@A,2,+1\n' * 40_000,
 }
 
 
@@ -131,8 +133,13 @@ def child(name: str) -> dict:
     read()
     traced = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    return {"bytes": len(data), "added": peak - before, "traced": traced, "seconds": seconds,
-            **outcome}
+    return {
+        "bytes": len(data),
+        "added": peak - before,
+        "traced": traced,
+        "seconds": seconds,
+        **outcome,
+    }
 
 
 def experiments() -> None:
@@ -142,10 +149,14 @@ def experiments() -> None:
     from perceptron_core.experiments.limits import PAGE_LIMITS, Request, check
 
     jobs = default_jobs()
-    runs = [("ticdata, search, 10 folds, 100 epochs", lambda: resolve("ticdata")),
-            ("spam, search, 10 folds, 100 epochs", lambda: resolve("spam")),
-            ("20 KW sets f=500 N=0.25, search, 10 folds, 100 epochs",
-             lambda: kw_sets(500, 0.05, 0.25, 20, seed=0))]
+    runs = [
+        ("ticdata, search, 10 folds, 100 epochs", lambda: resolve("ticdata")),
+        ("spam, search, 10 folds, 100 epochs", lambda: resolve("spam")),
+        (
+            "20 KW sets f=500 N=0.25, search, 10 folds, 100 epochs",
+            lambda: kw_sets(500, 0.05, 0.25, 20, seed=0),
+        ),
+    ]
     print(f"\nthe page's budget: {PAGE_LIMITS.visits / 1e6:,.0f} million visits; {jobs} workers")
     print(f"{'run':56s} {'M visits':>9s} {'seconds':>8s} {'ns/visit':>9s}")
     for name, make in runs:
@@ -158,19 +169,26 @@ def experiments() -> None:
         parameter_search(sets, n_folds=10, options=options)
         seconds = time.perf_counter() - start
         visits = request.visits()
-        print(f"{name:56s} {visits / 1e6:9.0f} {seconds:8.1f} "
-              f"{seconds * jobs / visits * 1e9:9.1f}")
+        print(
+            f"{name:56s} {visits / 1e6:9.0f} {seconds:8.1f} {seconds * jobs / visits * 1e9:9.1f}"
+        )
 
 
 #: Six visitors: a link built to hurt and a file within the cap, each.
 VISITORS = [
-    ("/?data=ringnorm&ringnorm_n_samples=2000&ringnorm_n_features=500&epochs=200&seed=9",
-     "200,000 rows of 4 numbers"),
+    (
+        "/?data=ringnorm&ringnorm_n_samples=2000&ringnorm_n_features=500&epochs=200&seed=9",
+        "200,000 rows of 4 numbers",
+    ),
     ("/?compare=voted,voted,voted&data=xor", "formula text"),
-    ("/?edits=" + "~".join(f"+{i / 5000:.4f},0.5,1" for i in range(5_000)),
-     "a missing marker (NA) in every row"),
-    ("/?epochs=%5Blog%20in%5D(https://example.com)&seed=" + "9" * 60_000,
-     "1,000 rows x 1,000 columns"),
+    (
+        "/?edits=" + "~".join(f"+{i / 5000:.4f},0.5,1" for i in range(5_000)),
+        "a missing marker (NA) in every row",
+    ),
+    (
+        "/?epochs=%5Blog%20in%5D(https://example.com)&seed=" + "9" * 60_000,
+        "1,000 rows x 1,000 columns",
+    ),
     ("/?data=breast_cancer&learner=balanced_winnow", "non-ASCII text (4 bytes a character)"),
     ("/?data=spam&learner=kernel&epochs=200", "decimal commas, semicolons"),
 ]
@@ -217,10 +235,12 @@ def sessions() -> None:
     finally:
         done.set()
         server.stop()
-    print(f"server RSS at rest {rest / 2**20:.0f} MiB, peak {max(peak) / 2**20:.0f} MiB "
-          f"(target under 2,048 MiB); with all six sessions open and idle "
-          f"{retained / 2**20:.0f} MiB, {(retained - rest) / len(VISITORS) / 2**20:.0f} MiB a "
-          "session (their runs in the shared caches included; target 100 MiB)")
+    print(
+        f"server RSS at rest {rest / 2**20:.0f} MiB, peak {max(peak) / 2**20:.0f} MiB "
+        f"(target under 2,048 MiB); with all six sessions open and idle "
+        f"{retained / 2**20:.0f} MiB, {(retained - rest) / len(VISITORS) / 2**20:.0f} MiB a "
+        "session (their runs in the shared caches included; target 100 MiB)"
+    )
     for (link, case), row in zip(VISITORS, rows):
         print(f"- {link[:60]}{'...' if len(link) > 60 else ''} + {case}: {row}")
 
@@ -302,14 +322,18 @@ def attacks() -> None:
         server.stop()
     mib = 2**20
     print(f"server idle after warm-up: {idle / mib:,.0f} MiB; budget {budget / mib:,.0f} MiB")
-    print(f"crafted links, 3 at once: {crafted_s:.1f} s to all three messages, peak "
-          f"{crafted_peak / mib:,.0f} MiB over idle (target 300 MB)")
+    print(
+        f"crafted links, 3 at once: {crafted_s:.1f} s to all three messages, peak "
+        f"{crafted_peak / mib:,.0f} MiB over idle (target 300 MB)"
+    )
     for link, message in zip(CRAFTED, messages):
         print(f"  {link[-22:]}: {message!r}")
-    print(f"40 compare views (median {sorted(views)[20]:.2f} s a view): peak "
-          f"{compare_peak / mib:,.0f} MiB over idle; retained 10 s after the tab closed "
-          f"{retained / mib:,.0f} MiB, 150 s after {retained_later / mib:,.0f} MiB (target: at "
-          "most the budget)")
+    print(
+        f"40 compare views (median {sorted(views)[20]:.2f} s a view): peak "
+        f"{compare_peak / mib:,.0f} MiB over idle; retained 10 s after the tab closed "
+        f"{retained / mib:,.0f} MiB, 150 s after {retained_later / mib:,.0f} MiB (target: at "
+        "most the budget)"
+    )
 
 
 def _settled(process, quiet_s: float = 20.0, most_s: float = 600.0) -> int:
@@ -332,7 +356,8 @@ def _visit(page, case: str, frame_selector: str) -> str:
     page.locator("[data-testid=stSelectbox]", has_text="Data set").first.click()
     page.get_by_role("option", name="Upload a CSV file").click()
     page.locator("input[type=file]").set_input_files(
-        {"name": "hostile.csv", "mimeType": "text/csv", "buffer": CASES[case]()})
+        {"name": "hostile.csv", "mimeType": "text/csv", "buffer": CASES[case]()}
+    )
     page.wait_for_timeout(6_000)
     exception = page.locator("[data-testid=stException]").count()
     alerts = [t[:70] for t in page.locator("[data-testid=stAlertContentError]").all_inner_texts()]
@@ -350,12 +375,21 @@ def _visit(page, case: str, frame_selector: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--child", help=argparse.SUPPRESS)
-    parser.add_argument("--sessions", action="store_true",
-                        help="six hostile visitors at once on a running app (a few minutes)")
-    parser.add_argument("--attacks", action="store_true",
-                        help="crafted links and seed-cycled compare views: server memory")
-    parser.add_argument("--experiments", action="store_true",
-                        help="also time the largest experiments the page allows (minutes)")
+    parser.add_argument(
+        "--sessions",
+        action="store_true",
+        help="six hostile visitors at once on a running app (a few minutes)",
+    )
+    parser.add_argument(
+        "--attacks",
+        action="store_true",
+        help="crafted links and seed-cycled compare views: server memory",
+    )
+    parser.add_argument(
+        "--experiments",
+        action="store_true",
+        help="also time the largest experiments the page allows (minutes)",
+    )
     args = parser.parse_args()
     if args.child:
         print(json.dumps(child(args.child)))
@@ -366,17 +400,21 @@ def main() -> None:
     if args.attacks:
         attacks()
         return
-    print(f"{'file':44s} {'bytes':>9s} {'added MiB':>9s} {'traced MiB':>10s} "
-          f"{'seconds':>7s}  result")
+    print(
+        f"{'file':44s} {'bytes':>9s} {'added MiB':>9s} {'traced MiB':>10s} {'seconds':>7s}  result"
+    )
     worst_mem = worst_time = 0.0
     for name in CASES:
-        out = subprocess.run([sys.executable, __file__, "--child", name], check=True,
-                             capture_output=True, text=True)
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", name], check=True, capture_output=True, text=True
+        )
         r = json.loads(out.stdout.strip().splitlines()[-1])
         worst_mem = max(worst_mem, r["added"] / 2**20, r["traced"] / 2**20)
         worst_time = max(worst_time, r["seconds"])
-        print(f"{name:44s} {r['bytes']:9,d} {r['added'] / 2**20:9.1f} "
-              f"{r['traced'] / 2**20:10.1f} {r['seconds']:7.2f}  {r['result']}")
+        print(
+            f"{name:44s} {r['bytes']:9,d} {r['added'] / 2**20:9.1f} "
+            f"{r['traced'] / 2**20:10.1f} {r['seconds']:7.2f}  {r['result']}"
+        )
     print(f"\nworst: {worst_mem:.1f} MiB (target 50), {worst_time:.2f} s (target 2)")
     if args.experiments:
         experiments()

@@ -39,9 +39,19 @@ from tests.live import free_port, stop
 
 def build_wheel(folder: Path) -> Path:
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--quiet",
-         "--wheel-dir", str(folder)], check=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(ROOT),
+            "--no-deps",
+            "--quiet",
+            "--wheel-dir",
+            str(folder),
+        ],
+        check=True,
+    )
     (wheel,) = folder.glob("perceptron_lab-*.whl")
     return wheel
 
@@ -50,8 +60,11 @@ def install(wheel: Path, venv: Path) -> float:
     """Seconds to install ``wheel`` and its dependencies into a new venv."""
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     start = time.perf_counter()
-    subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", str(wheel)], check=True,
-                   stderr=subprocess.DEVNULL)  # fmt: skip
+    subprocess.run(
+        [str(venv / "bin" / "pip"), "install", "--quiet", str(wheel)],
+        check=True,
+        stderr=subprocess.DEVNULL,
+    )
     return time.perf_counter() - start
 
 
@@ -101,8 +114,9 @@ def first_figure(bin_dir: Path, log: Path, about: bool = False) -> tuple:
 
 
 def warm(bin_dir: Path) -> str:
-    done = subprocess.run([str(bin_dir / "perceptron-lab"), "warm"], check=True,
-                          capture_output=True, text=True)  # fmt: skip
+    done = subprocess.run(
+        [str(bin_dir / "perceptron-lab"), "warm"], check=True, capture_output=True, text=True
+    )
     return done.stdout
 
 
@@ -117,9 +131,11 @@ def main() -> None:
 
         def show(what, result):
             healthy, seconds, served, sentence = result
-            print(f"{what}: server healthy after {healthy:.1f} s; first figure {seconds:.2f} s "
-                  f"(the server's last message at {served:.2f} s)"
-                  + (f"; about page: {sentence}" if sentence else ""))  # fmt: skip
+            print(
+                f"{what}: server healthy after {healthy:.1f} s; first figure {seconds:.2f} s "
+                f"(the server's last message at {served:.2f} s)"
+                + (f"; about page: {sentence}" if sentence else "")
+            )
 
         show("1. fresh install", first_figure(bin_dir, folder / "app1.log", about=True))
         show("2. restart (cache warm)", first_figure(bin_dir, folder / "app2.log"))

@@ -119,29 +119,49 @@ def main() -> None:
             t_ours, _ = timed(lambda clf=clf, X=X, y=y: clf.fit(X, y), args.repeats)
             t_pred, predictions = timed(lambda clf=clf: clf.predict_all(X_test))
             acc = {mode: float((predictions[mode] == y_test).mean()) for mode in MODES}
-            note = (f"{clf.n_updates_:,} updates, {len(clf.support_):,} support vectors, "
-                    f"{clf.n_kernel_columns_:,} kernel columns computed, Gram "
-                    f"{'cached' if clf.gram_cached_ else 'by columns'}; "
-                    f"predict_all {t_pred:.2f} s")  # fmt: skip
-            accuracy = (f"last {acc['last']:.3f} / voted {acc['voted']:.3f} / "
-                        f"averaged {acc['averaged']:.3f}")  # fmt: skip
+            note = (
+                f"{clf.n_updates_:,} updates, {len(clf.support_):,} support vectors, "
+                f"{clf.n_kernel_columns_:,} kernel columns computed, Gram "
+                f"{'cached' if clf.gram_cached_ else 'by columns'}; "
+                f"predict_all {t_pred:.2f} s"
+            )
+            accuracy = (
+                f"last {acc['last']:.3f} / voted {acc['voted']:.3f} / "
+                f"averaged {acc['averaged']:.3f}"
+            )
             rows.append((m, f"ours, {args.epochs} epochs", t_ours, accuracy, note))
 
             from sklearn.svm import SVC
 
             svc = SVC(kernel="rbf", gamma=gamma, C=1.0, cache_size=200)
             t_svc, _ = timed(lambda svc=svc, X=X, y=y: svc.fit(X, y), args.repeats)
-            rows.append((m, "scikit-learn SVC", t_svc, f"{svc.score(X_test, y_test):.3f}",
-                         f"{len(svc.support_):,} support vectors"))  # fmt: skip
+            rows.append(
+                (
+                    m,
+                    "scikit-learn SVC",
+                    t_svc,
+                    f"{svc.score(X_test, y_test):.3f}",
+                    f"{len(svc.support_):,} support vectors",
+                )
+            )
 
         if vw_note is None:
             for passes in args.vw_passes:
                 t_vw, pred = vw_ksvm(X, y, X_test, gamma, passes)
-                rows.append((m, f"VW --ksvm, {passes} pass{'es' if passes > 1 else ''}", t_vw,
-                             f"{(pred == y_test).mean():.3f}", ""))  # fmt: skip
+                rows.append(
+                    (
+                        m,
+                        f"VW --ksvm, {passes} pass{'es' if passes > 1 else ''}",
+                        t_vw,
+                        f"{(pred == y_test).mean():.3f}",
+                        "",
+                    )
+                )
 
-    print(f"ringnorm, 20 features, {args.noise:.0%} label noise; test: {args.test:,} clean "
-          "examples; single-threaded\n")  # fmt: skip
+    print(
+        f"ringnorm, 20 features, {args.noise:.0%} label noise; test: {args.test:,} clean "
+        "examples; single-threaded\n"
+    )
     print(f"{'m':>7s}  {'learner':26s} {'fit s':>8s} {'x ours':>7s}  {'test accuracy':34s} note")
     ours = {m: t for m, name, t, *_ in rows if name.startswith("ours")}
     for m, name, seconds, accuracy, note in rows:

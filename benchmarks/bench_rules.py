@@ -62,18 +62,29 @@ print(json.dumps([epoch, fit(4).n_updates_ / 4]))
 
 
 def time_rule(tree: Path, name: str, args) -> list | None:
-    code = WORKER.format(bench=str(HERE), rows=args.rows, features=args.features,
-                         repeats=args.repeats, name=name, spec=RULES[name])  # fmt: skip
+    code = WORKER.format(
+        bench=str(HERE),
+        rows=args.rows,
+        features=args.features,
+        repeats=args.repeats,
+        name=name,
+        spec=RULES[name],
+    )
     env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "OMP_NUM_THREADS": "1"}
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                         text=True, env=env, cwd=tree)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env, cwd=tree
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tree", action="append", type=Path,
-                        help="a checkout to time (repeatable; default: this one)")  # fmt: skip
+    parser.add_argument(
+        "--tree",
+        action="append",
+        type=Path,
+        help="a checkout to time (repeatable; default: this one)",
+    )
     parser.add_argument("--rows", type=int, default=20_000)
     parser.add_argument("--features", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=3)

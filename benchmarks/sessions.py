@@ -88,8 +88,10 @@ class Visitor:
     def __init__(self, page):
         self.page = page
         self.frames: list[float] = []
-        page.on("websocket", lambda ws: ws.on(
-            "framereceived", lambda _: self.frames.append(time.perf_counter())))  # fmt: skip
+        page.on(
+            "websocket",
+            lambda ws: ws.on("framereceived", lambda _: self.frames.append(time.perf_counter())),
+        )
 
     @classmethod
     async def arrive(cls, browser, url: str) -> tuple[Visitor, Timing]:

@@ -69,17 +69,24 @@ def update_numbers(run, data) -> list[Panel]:
         Panel(
             "What this update did to the example's own score",
             [
-                Text("No update at this step. Press Next update to jump to one.",
-                     when="no_update", caption=True),
+                Text(
+                    "No update at this step. Press Next update to jump to one.",
+                    when="no_update",
+                    caption=True,
+                ),
                 Value("y(⟨w,x⟩ − θ) before", per_step["before"], per="step", when="update"),
                 Value("y(⟨w,x⟩ − θ) after", per_step["after"], per="step", when="update"),
                 Value("change", per_step["after"] - per_step["before"], per="step", when="update"),
                 Value("‖x‖²", per_step["sq"], per="step", when="update"),
-                Value(f"η(‖x‖² + C), with η = {est.eta:g}, C = {est.C_:.4g}", rule, per="step",
-                      when="update"),
+                Value(
+                    f"η(‖x‖² + C), with η = {est.eta:g}, C = {est.C_:.4g}",
+                    rule,
+                    per="step",
+                    when="update",
+                ),
             ],
         )
-    ]  # fmt: skip
+    ]
 
 
 def live_numbers(run, data) -> dict:
@@ -116,8 +123,9 @@ def eta_forms(X, y, eta: float, seed: int) -> pd.DataFrame:
     for rate in dict.fromkeys((eta, 1.0)):  # η = 1 once when the slider is at 1
         forms.append((f"θ starts at 0, η = {rate:g}", rate, 0.0, C))
     for rate in dict.fromkeys((eta, 1.0)):
-        forms.append((f"θ_init = C, η = {rate:g}" + (" (the figure)" if rate == eta else ""),
-                      rate, C, C))  # fmt: skip
+        forms.append(
+            (f"θ_init = C, η = {rate:g}" + (" (the figure)" if rate == eta else ""), rate, C, C)
+        )
     if eta != 1.0:
         forms.append((f"θ_init = C / {eta:g}, η = 1 (both divided by {eta:g})", 1.0, C / eta, C))
     rows = []
@@ -125,8 +133,13 @@ def eta_forms(X, y, eta: float, seed: int) -> pd.DataFrame:
         est = Perceptron(eta=rate, theta_init=start, C=step, epochs=EPOCHS, random_state=seed)
         est.fit(X, y)
         clean = np.flatnonzero(np.asarray(est.updates_per_epoch_) == 0)
-        rows.append({"form": name, "updates": est.n_updates_,
-                     "first epoch without a mistake": int(clean[0]) + 1 if len(clean) else None})
+        rows.append(
+            {
+                "form": name,
+                "updates": est.n_updates_,
+                "first epoch without a mistake": int(clean[0]) + 1 if len(clean) else None,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -137,8 +150,13 @@ def first_update(run, data) -> dict:
     i = tl.next_update(0) - 1
     j = int(tl.index[i])
     change, _ = score_changes(run, data)
-    return {"x": data.X[j], "y": int(data.y[j]), "eta": float(est.eta), "C": float(est.C_),
-            "change": float(change[0])}  # fmt: skip
+    return {
+        "x": data.X[j],
+        "y": int(data.y[j]),
+        "eta": float(est.eta),
+        "C": float(est.C_),
+        "change": float(change[0]),
+    }
 
 
 def change_candidates(numbers: dict) -> dict[str, float]:

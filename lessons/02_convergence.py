@@ -207,8 +207,9 @@ check_question(
 )
 
 if run is not None:
-    _, R, gamma = novikoff_bound(data.X, data.y, data.w_star, data.theta_star,
-                                 run.estimator.eta, run.estimator.C_, 0.0)  # fmt: skip
+    _, R, gamma = novikoff_bound(
+        data.X, data.y, data.w_star, data.theta_star, run.estimator.eta, run.estimator.C_, 0.0
+    )
     computation_question(
         PREFIX,
         f"Compute it: for the figure's data the box gives R = {R:.4g} and γ = {gamma:.4g}. "

@@ -242,8 +242,11 @@ if run is not None:
         f"Compute it: on the figure's training data the text above gives R = {R:.4g}, "
         f"γ = {gamma:.4g} and D = {D:.4g}. At most how many mistakes does a perceptron "
         "started at 0 make in one pass?",
-        {"right": (2 * (R + D) / gamma) ** 2, "without the 2": ((R + D) / gamma) ** 2,
-         "without D": (2 * R / gamma) ** 2},  # fmt: skip
+        {
+            "right": (2 * (R + D) / gamma) ** 2,
+            "without the 2": ((R + D) / gamma) ** 2,
+            "without D": (2 * R / gamma) ** 2,
+        },
         "right",
         ",.0f",
         why="(2(R + D)/γ)² = " + f"(2 × ({R:.4g} + {D:.4g}) / {gamma:.4g})² ≈ " + "{answer}.",

@@ -62,8 +62,15 @@ def guarantee_numbers(data, seed: int) -> dict:
     bound, gamma, D, R = noisy_mistake_bound(data.X, data.y, data.w_star, data.theta_star, C)
     one_pass = Perceptron(theta_init=0.0, C=C, epochs=1, random_state=seed).fit(data.X, data.y)
     m = len(data.y)
-    return {"bound": bound, "gamma": gamma, "D": D, "R": R, "m": m,
-            "mistakes": one_pass.n_updates_, "error": voted_error_bound(bound, m)}  # fmt: skip
+    return {
+        "bound": bound,
+        "gamma": gamma,
+        "D": D,
+        "R": R,
+        "m": m,
+        "mistakes": one_pass.n_updates_,
+        "error": voted_error_bound(bound, m),
+    }
 
 
 lesson_header(
@@ -194,9 +201,12 @@ if data is not None:
         f"Computed live (seed {seed}, {noise:.0%} of the labels flipped): γ is the best of "
         "400 values in (0, R], D the deviations of the training examples from the true "
         "line at that γ; the one-pass perceptron starts at w = 0, θ = 0 with C = mean ‖x‖². "
-        + ("Above 1: on this few examples the guarantee says nothing about the vote."
-           if bound["error"] >= 1 else "Below 1: a real bound on the vote's test error.")
-    )  # fmt: skip
+        + (
+            "Above 1: on this few examples the guarantee says nothing about the vote."
+            if bound["error"] >= 1
+            else "Below 1: a real bound on the vote's test error."
+        )
+    )
 
 try_this(
     "Press **Play** (or drag the time slider) and watch the black last line jump at every "
@@ -234,12 +244,15 @@ if data is not None:
         f"Compute it: the guarantee box above gives the mistake bound {bound['bound']:.1f} "
         f"for the m = {bound['m']} training examples. What does Freund & Schapire's "
         "guarantee make of it for the voted perceptron's chance of an error?",
-        {"right": voted_error_bound(bound["bound"], bound["m"]),
-         "without the 2": bound["bound"] / (bound["m"] + 1),
-         "over m²": bound["bound"] / bound["m"] ** 2},  # fmt: skip
+        {
+            "right": voted_error_bound(bound["bound"], bound["m"]),
+            "without the 2": bound["bound"] / (bound["m"] + 1),
+            "over m²": bound["bound"] / bound["m"] ** 2,
+        },
         "right",
         ".3f",
-        why="2/(m + 1) × bound = " + f"2 / {bound['m'] + 1} × {bound['bound']:.1f} ≈ "
+        why="2/(m + 1) × bound = "
+        + f"2 / {bound['m'] + 1} × {bound['bound']:.1f} ≈ "
         + "{answer}: a probability bound only when it is below 1.",
         hint="The guarantee is 2/(m + 1) times the mistake bound.",
     )

@@ -57,11 +57,14 @@ def band_numbers(run, data) -> list[Panel]:
                 Value("‖w‖", norms, format=".3g"),
                 Value("updates so far on mistakes", so_far[MISTAKE], per="step", format=","),
                 Value("updates so far inside the band", so_far[MARGIN], per="step", format=","),
-                Value("test accuracy of this line", line_accuracies(run, data.X_test, data.y_test),
-                      format=".1%"),
+                Value(
+                    "test accuracy of this line",
+                    line_accuracies(run, data.X_test, data.y_test),
+                    format=".1%",
+                ),
             ],
         )
-    ]  # fmt: skip
+    ]
 
 
 def margin_gain(table) -> str:
@@ -272,7 +275,8 @@ if run is not None and run.learner.band(run.estimator):
         "right",
         ".3g",
         why="The score ⟨w,x⟩ − θ changes by ‖w‖ per unit of distance, so a score of "
-        + f"{half:.3g} is {half:.3g} / {norm:.3g} = " + "{answer} from the line.",
+        + f"{half:.3g} is {half:.3g} / {norm:.3g} = "
+        + "{answer} from the line.",
         hint="Distance from the line is the score divided by ‖w‖.",
     )
 

@@ -89,8 +89,11 @@ def ranking_numbers(run, data) -> list[Panel]:
                 Value("recall", recall, format=".0%"),
                 Value("precision", precision, format=".0%"),
                 Value("MAP (precision averaged over the positives)", ap, format=".3f"),
-                Text("w = 0: every test point gets the same score, so there is no ranking yet.",
-                     caption=True, values=~ranks),
+                Text(
+                    "w = 0: every test point gets the same score, so there is no ranking yet.",
+                    caption=True,
+                    values=~ranks,
+                ),
                 Curves(
                     "Precision–recall",
                     rows,
@@ -104,7 +107,7 @@ def ranking_numbers(run, data) -> list[Panel]:
                 ),
             ],
         )
-    ]  # fmt: skip
+    ]
 
 
 def study_summary(table: pd.DataFrame) -> str:
@@ -140,15 +143,26 @@ def guarantee_rows(X, y, w_star, theta_star, seed: int, tau_neg: float, tau_pos:
     rows = []
     for name, (neg, pos) in pairs.items():
         bound = paum_guarantee(X, y, w_star, -theta_star, neg * R2, pos * R2, 1.0)
-        est = PAUMPerceptron(tau_neg=neg * R2, tau_pos=pos * R2, eta=1.0,
-                             max_epochs=int(bound["updates"]) + 2, random_state=seed).fit(X, y)
+        est = PAUMPerceptron(
+            tau_neg=neg * R2,
+            tau_pos=pos * R2,
+            eta=1.0,
+            max_epochs=int(bound["updates"]) + 2,
+            random_state=seed,
+        ).fit(X, y)
         margin_neg, margin_pos = class_margins(X, y, est.coef_.ravel(), est.intercept_[0])
-        rows.append({
-            "learner": name, "stopped": bool(est.converged_),
-            "updates": est.n_updates_, "bound (2.4)": bound["updates"],
-            "γ₋₁ of the line": margin_neg, "guaranteed γ₋₁ >": bound["margin_neg"],
-            "γ₊₁ of the line": margin_pos, "guaranteed γ₊₁ >": bound["margin_pos"],
-        })  # fmt: skip
+        rows.append(
+            {
+                "learner": name,
+                "stopped": bool(est.converged_),
+                "updates": est.n_updates_,
+                "bound (2.4)": bound["updates"],
+                "γ₋₁ of the line": margin_neg,
+                "guaranteed γ₋₁ >": bound["margin_neg"],
+                "γ₊₁ of the line": margin_pos,
+                "guaranteed γ₊₁ >": bound["margin_pos"],
+            }
+        )
     return pd.DataFrame(rows), bound
 
 
@@ -215,14 +229,20 @@ threshold along its ranking), the ring marks where the line itself
 cols = st.columns(4)
 with cols[0]:
     tau_pos = st.select_slider(
-        "τ₊₁ (× R²)", options=TAU_POS, value=1.0, key=f"{PREFIX}tau_pos",
+        "τ₊₁ (× R²)",
+        options=TAU_POS,
+        value=1.0,
+        key=f"{PREFIX}tau_pos",
         help="The margin asked of the rare positives.",
-    )  # fmt: skip
+    )
 with cols[1]:
     tau_neg = st.select_slider(
-        "τ₋₁ (× R²)", options=TAU_NEG, value=0.0, key=f"{PREFIX}tau_neg",
+        "τ₋₁ (× R²)",
+        options=TAU_NEG,
+        value=0.0,
+        key=f"{PREFIX}tau_neg",
         help="The margin asked of the negatives; below 0 they may sit a little past the line.",
-    )  # fmt: skip
+    )
 with cols[2]:
     ratio = st.radio(
         "Positives : negatives", list(RATIOS), index=1, key=f"{PREFIX}ratio", horizontal=True
@@ -244,10 +264,21 @@ stage(
 # Li et al.'s guarantee on separable data (shown under the research box; the question uses it)
 sep = get_dataset(separable_request(seed))
 # attempt: a message, not a traceback, on a set where the theorem's conditions would fail
-rows, ref = attempt("Applying Li et al.'s theorem", guarantee_rows, sep.X, sep.y, sep.w_star,
-                    sep.theta_star, seed, tau_neg, tau_pos) or (None, None)  # fmt: skip
-st.caption(f"R² = {R2:.3g} on this training set; at most 20 epochs (PAUM stops after an epoch "
-           "without an update).")  # fmt: skip
+rows, ref = attempt(
+    "Applying Li et al.'s theorem",
+    guarantee_rows,
+    sep.X,
+    sep.y,
+    sep.w_star,
+    sep.theta_star,
+    seed,
+    tau_neg,
+    tau_pos,
+) or (None, None)
+st.caption(
+    f"R² = {R2:.3g} on this training set; at most 20 epochs (PAUM stops after an epoch "
+    "without an update)."
+)
 
 try_this(
     "The figure opens at the end of training with τ₊₁ = 1. Note recall and precision, then "
@@ -291,9 +322,11 @@ if ref is not None:
         f"Compute it: below, the separable data have R = {sep_R:.4g} and the reference margin "
         f"Γ = {sep_gamma:.4g}; PAM asks τ = {tau_pos:g} R² = {sep_tau:.4g} of both classes, with "
         "η = 1. At most how many updates does Li et al.'s bound (2.4) allow?",
-        {"right": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0),
-         "R/Γ not squared": 4 * (sep_R / sep_gamma + sep_tau / sep_gamma**2),
-         "without the 4": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0) / 4},
+        {
+            "right": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0),
+            "R/Γ not squared": 4 * (sep_R / sep_gamma + sep_tau / sep_gamma**2),
+            "without the 4": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0) / 4,
+        },
         "right",
         ",.0f",
         why="4((R/Γ)² + τ/(ηΓ²)) = " + f"4(({sep_R:.4g}/{sep_gamma:.4g})² + "
@@ -360,9 +393,7 @@ with keeps on class $j$ a margin (eq. 2.2: the smallest $\pm f(x)/\lVert w\rVert
 over that class)
 """
 )
-st.latex(
-    r"\gamma_j(w_t, b_t) > \Gamma_j\,\frac{\tau_j}{\sqrt 8\,(\eta R^2 + \tau_j)}"
-)
+st.latex(r"\gamma_j(w_t, b_t) > \Gamma_j\,\frac{\tau_j}{\sqrt 8\,(\eta R^2 + \tau_j)}")
 st.markdown(
     r"""
 For the perceptron with margin, PAM($\tau$) = PAUM($\tau$, $\tau$), $\psi = 1$
@@ -376,8 +407,9 @@ with a gap, drawn with the lesson's seed, that line as the reference:
 """
 )
 if rows is not None:
-    st.dataframe(rows.style.format(precision=4).format("{:.1f}", subset=["bound (2.4)"]),
-                 hide_index=True)  # fmt: skip
+    st.dataframe(
+        rows.style.format(precision=4).format("{:.1f}", subset=["bound (2.4)"]), hide_index=True
+    )
     st.caption(
         f"Computed live (seed {seed}): R = {ref['R']:.3f}, the reference line's margin "
         f"Γ = {ref['gamma']:.4f} (negatives {ref['margin_neg_opt']:.4f}, positives "

@@ -86,16 +86,24 @@ def last_pass(run, data) -> list[Panel]:
             [
                 Value("visits counted", visits, per="step", format=","),
                 Value("updates", per_pass(updating), per="step", format=","),
-                Value("…forced by flipped points", per_pass(updating & data.flipped[tl.index]),
-                      per="step", format=","),
+                Value(
+                    "…forced by flipped points",
+                    per_pass(updating & data.flipped[tl.index]),
+                    per="step",
+                    format=",",
+                ),
                 Value("rescued by the λ push", per_pass(kinds == RESCUED), per="step", format=","),
-                Value("blocked by the α-bound", per_pass(kinds == BLOCKED), per="step",
-                      format=","),
-                Value("test accuracy of this line", line_accuracies(run, data.X_test, data.y_test),
-                      format=".1%"),
+                Value(
+                    "blocked by the α-bound", per_pass(kinds == BLOCKED), per="step", format=","
+                ),
+                Value(
+                    "test accuracy of this line",
+                    line_accuracies(run, data.X_test, data.y_test),
+                    format=".1%",
+                ),
             ],
         )
-    ]  # fmt: skip
+    ]
 
 
 def push_options(x: np.ndarray, y: int, lam: float) -> list[str]:
@@ -195,14 +203,20 @@ with cols[0]:
 with cols[1]:
     if form == "alpha":
         strength = st.select_slider(
-            "α-bound (0 = off)", options=ALPHAS, value=3, key=f"{PREFIX}alpha",
+            "α-bound (0 = off)",
+            options=ALPHAS,
+            value=3,
+            key=f"{PREFIX}alpha",
             help="The most updates one example may cause.",
-        )  # fmt: skip
+        )
     else:
         strength = st.select_slider(
-            "λ (0 = off)", options=LAMS, value=1.0, key=f"{PREFIX}lam",
+            "λ (0 = off)",
+            options=LAMS,
+            value=1.0,
+            key=f"{PREFIX}lam",
             help="Strength of the push towards the example's own label.",
-        )  # fmt: skip
+        )
 with cols[2]:
     seed = seed_control(PREFIX, default=1)
 request = noisy_line(seed, NOISE)

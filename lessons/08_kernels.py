@@ -73,12 +73,14 @@ def gram_check(X: np.ndarray, values: dict) -> pd.DataFrame:
         smallest = smallest_eigenvalue(K)
         largest = float(np.linalg.eigvalsh(K)[-1])
         psd = smallest >= -ROUNDING * abs(largest)
-        rows.append({
-            "function k(x, x')": name,
-            "smallest eigenvalue": f"{smallest:.3g}",
-            "largest eigenvalue": f"{largest:.3g}",
-            "Gram matrix": "positive semi-definite" if psd else "NOT positive semi-definite",
-        })  # fmt: skip
+        rows.append(
+            {
+                "function k(x, x')": name,
+                "smallest eigenvalue": f"{smallest:.3g}",
+                "largest eigenvalue": f"{largest:.3g}",
+                "Gram matrix": "positive semi-definite" if psd else "NOT positive semi-definite",
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -94,9 +96,13 @@ def digit_scores(seed: int, degree: int = 2):
     order = np.random.default_rng(seed).permutation(len(y))
     train, first_test = order[:DIGITS_TRAIN], order[DIGITS_TRAIN]
     clf = KernelPerceptron(
-        kernel="poly", gamma=1 / 16, coef0=1.0, degree=degree, epochs=DIGITS_EPOCHS,
+        kernel="poly",
+        gamma=1 / 16,
+        coef0=1.0,
+        degree=degree,
+        epochs=DIGITS_EPOCHS,
         random_state=seed,
-    ).fit(X[train], y[train])  # fmt: skip
+    ).fit(X[train], y[train])
     scores = clf.decision_function(X[[first_test]])
     return scores[0], clf.classes_, one_vs_rest_label(scores, clf.classes_)[0], y[first_test]
 
@@ -146,11 +152,14 @@ def support_numbers(run, data) -> list[Panel]:
                 Value("updates so far (Σ a_j)", np.arange(len(test_acc)), format=","),
                 Value("test accuracy", test_acc, format=".1%"),
                 Value("the busiest point's a_j", busiest, per="step", format=","),
-                Text("f(x) is a sum of kernel terms, one per ringed point.", when="started",
-                     caption=True),
+                Text(
+                    "f(x) is a sum of kernel terms, one per ringed point.",
+                    when="started",
+                    caption=True,
+                ),
             ],
         )
-    ]  # fmt: skip
+    ]
 
 
 lesson_header(
@@ -213,14 +222,20 @@ with cols[2]:
     values = {"kernel": kernel, "gamma": 1.0, "degree": 2}
     if kernel == "rbf":
         values["gamma"] = st.select_slider(
-            "Kernel width γ (rbf)", options=GAMMAS, value=1.0, key=f"{PREFIX}gamma",
+            "Kernel width γ (rbf)",
+            options=GAMMAS,
+            value=1.0,
+            key=f"{PREFIX}gamma",
             help="Larger γ: narrower bumps around each support point.",
-        )  # fmt: skip
+        )
     elif kernel == "poly":
         values["degree"] = st.select_slider(
-            "Degree d (poly)", options=DEGREES, value=2, key=f"{PREFIX}degree",
+            "Degree d (poly)",
+            options=DEGREES,
+            value=2,
+            key=f"{PREFIX}degree",
             help="The highest power of the coordinates the boundary can use.",
-        )  # fmt: skip
+        )
     else:
         st.caption("The linear kernel has no setting: k(x, x') = ⟨x, x'⟩.")
 with cols[3]:
@@ -365,8 +380,9 @@ are positive. On a tie the smaller class label wins (`numpy.argmax`, as
 `perceptron_core` predicts).
 """
 )
-if st.toggle("Show one test digit's ten scores (trains degree 2, under a second)",
-             key=f"{PREFIX}ovr"):  # fmt: skip
+if st.toggle(
+    "Show one test digit's ten scores (trains degree 2, under a second)", key=f"{PREFIX}ovr"
+):
     scores, classes, predicted, label = digit_scores(seed)
     st.dataframe(
         pd.DataFrame([scores], columns=[f"c = {c}" for c in classes], index=["f_c(x)"]),

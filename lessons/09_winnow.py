@@ -67,8 +67,11 @@ def perceptron_side(m: int, seed: int, n_list=NS) -> pd.DataFrame:
             for name, clf in learners().items():
                 clf.fit(X[:m], y[:m])
                 runs[name].append((clf.n_updates_, clf.score(X[m:], y[m:])))
-        row = {"n features": n, "k = n/2": n // 2,
-               "active features per example": round(float(np.mean(active)), 2)}  # fmt: skip
+        row = {
+            "n features": n,
+            "k = n/2": n // 2,
+            "active features per example": round(float(np.mean(active)), 2),
+        }
         for name, values in runs.items():
             mistakes, accuracy = np.mean(values, axis=0)
             row[f"{name} mistakes"] = round(float(mistakes), 1)
@@ -92,15 +95,20 @@ def mistakes_figure(table: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
     for name, color in (("Winnow", ORANGE), ("Perceptron", BLUE)):
         fig.add_scatter(
-            x=table["n features"], y=table[f"{name} mistakes"], name=name,
-            mode="lines+markers", line={"color": color, "width": 3},
-        )  # fmt: skip
+            x=table["n features"],
+            y=table[f"{name} mistakes"],
+            name=name,
+            mode="lines+markers",
+            line={"color": color, "width": 3},
+        )
     if "Winnow bound" in table:  # the perceptron's side: k = n/2 puts the bound off the chart
         fig.add_scatter(
-            x=table["n features"], y=table["Winnow bound"],
-            name="Winnow's bound 2 + 3k(1 + log₂n)", mode="lines",
+            x=table["n features"],
+            y=table["Winnow bound"],
+            name="Winnow's bound 2 + 3k(1 + log₂n)",
+            mode="lines",
             line={"color": ORANGE, "dash": "dot"},
-        )  # fmt: skip
+        )
     return small_chart(
         fig,
         420,
@@ -119,11 +127,15 @@ def weights_figure(weights: dict) -> go.Figure:
     ):
         for row, name in enumerate(("Winnow", "Perceptron")):
             fig.add_scatter(
-                x=weights[name][mask], y=row + 0.25 * (np.random.default_rng(row).random(
-                    mask.sum()) - 0.5), mode="markers", name=label, legendgroup=label,
-                showlegend=row == 0, marker={"color": color, "size": size, "opacity": 0.7},
+                x=weights[name][mask],
+                y=row + 0.25 * (np.random.default_rng(row).random(mask.sum()) - 0.5),
+                mode="markers",
+                name=label,
+                legendgroup=label,
+                showlegend=row == 0,
+                marker={"color": color, "size": size, "opacity": 0.7},
                 hovertemplate=f"{name}: w/θ = %{{x:.3f}}<extra></extra>",
-            )  # fmt: skip
+            )
     return small_chart(
         fig,
         300,
@@ -186,15 +198,22 @@ side = SIDES[st.radio("Setting", list(SIDES), key=f"{PREFIX}side", horizontal=Tr
 cols = st.columns(3)
 with cols[0]:
     k = st.select_slider(
-        "Relevant features k", options=KS, value=3, key=f"{PREFIX}k",
+        "Relevant features k",
+        options=KS,
+        value=3,
+        key=f"{PREFIX}k",
         help="How many features the disjunction uses (Winnow's side; on the perceptron's "
-        "side k = n/2).", disabled=side == "perceptron",
-    )  # fmt: skip
+        "side k = n/2).",
+        disabled=side == "perceptron",
+    )
 with cols[1]:
     m = st.select_slider(
-        "Examples in the pass m", options=PASSES, value=2000, key=f"{PREFIX}m",
+        "Examples in the pass m",
+        options=PASSES,
+        value=2000,
+        key=f"{PREFIX}m",
         help="One on-line pass: each is predicted, then learned from.",
-    )  # fmt: skip
+    )
 with cols[2]:
     seed = seed_control(PREFIX)
 if side == "winnow":
@@ -220,13 +239,17 @@ st.markdown(
 )
 if side == "winnow":
     n_shown = st.select_slider(
-        "Weights after the pass for n =", options=NS, value=256, key=f"{PREFIX}n",
-    )  # fmt: skip
+        "Weights after the pass for n =",
+        options=NS,
+        value=256,
+        key=f"{PREFIX}n",
+    )
     st.plotly_chart(
         weights_figure(lesson_study("l09_weights", n=n_shown, k=k, m=m, seed=seed)),
-        width="stretch", config=CHART_CONFIG,
+        width="stretch",
+        config=CHART_CONFIG,
         key=f"{PREFIX}weights",
-    )  # fmt: skip
+    )
 
 st.subheader("The other side: few active features", anchor="the-other-side")
 st.markdown(
@@ -244,9 +267,7 @@ $\lVert x\rVert_2^2 = a$, so the numerators are (the denominators are the
 same)
 """
 )
-st.latex(
-    r"\text{Winnow: } 2\ln n \cdot k^2 \qquad\text{perceptron: } k \cdot a"
-)
+st.latex(r"\text{Winnow: } 2\ln n \cdot k^2 \qquad\text{perceptron: } k \cdot a")
 st.markdown(
     r"""
 With few relevant features ($k$ small) and many active ones ($a$ grows with

@@ -73,17 +73,22 @@ def flag_numbers(run, data) -> list[Panel]:
         Panel(
             "The committee's verdict on the training labels",
             [
-                Text("The categories come from the trained committee: press End.",
-                     when="before_end", caption=True),
+                Text(
+                    "The categories come from the trained committee: press End.",
+                    when="before_end",
+                    caption=True,
+                ),
                 *counts,
                 Value("flag precision", precision, per="run", format=".0%", when="end"),
                 Value("flag recall", recall, per="run", format=".0%", when="end"),
-                Text(f"{int(data.flipped.sum())} labels were flipped. Final margin γ = "
-                     f"{est.gamma_:.3f}; the committee's test accuracy: {test_acc:.1%}.",
-                     when="end"),
+                Text(
+                    f"{int(data.flipped.sum())} labels were flipped. Final margin γ = "
+                    f"{est.gamma_:.3f}; the committee's test accuracy: {test_acc:.1%}.",
+                    when="end",
+                ),
             ],
         )
-    ]  # fmt: skip
+    ]
 
 
 def boosting_rounds(data, H: int, seed: int) -> pd.DataFrame:
@@ -104,10 +109,17 @@ def boosting_rounds(data, H: int, seed: int) -> pd.DataFrame:
         fit = booster(base, n_rounds=ROUNDS, random_state=seed).fit(data.X, data.y)
         alpha = np.full(ROUNDS, np.nan)
         alpha[fit.kept_] = fit.estimator_weights_
-        frames.append(pd.DataFrame({
-            "booster": name, "round t": np.arange(1, ROUNDS + 1),
-            "ε_t": fit.estimator_errors_, "kept": fit.kept_, "α_t": alpha,
-        }))  # fmt: skip
+        frames.append(
+            pd.DataFrame(
+                {
+                    "booster": name,
+                    "round t": np.arange(1, ROUNDS + 1),
+                    "ε_t": fit.estimator_errors_,
+                    "kept": fit.kept_,
+                    "α_t": alpha,
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -117,9 +129,12 @@ def rounds_figure(rounds: pd.DataFrame, column: str, title: str) -> go.Figure:
     for name, color in (("AdaBoost", BLUE), ("NR boosting", ORANGE)):
         part = rounds[rounds["booster"] == name]
         fig.add_scatter(
-            x=part["round t"], y=part[column], name=name, mode="lines+markers",
+            x=part["round t"],
+            y=part[column],
+            name=name,
+            mode="lines+markers",
             line={"color": color, "width": 3},
-        )  # fmt: skip
+        )
     return small_chart(fig, 300, {"title": "boosting round t", "dtick": 1}, {"title": title})
 
 
@@ -127,13 +142,29 @@ def p_delta_figure(est) -> go.Figure:
     """The committee's mistakes on the training set and the margin γ after every epoch."""
     epochs = np.arange(1, len(est.errors_per_epoch_) + 1)
     fig = go.Figure()
-    fig.add_scatter(x=epochs, y=est.errors_per_epoch_, name="committee mistakes in the epoch",
-                    line={"color": BLUE, "width": 3})  # fmt: skip
-    fig.add_scatter(x=epochs, y=est.gamma_history_, name="margin γ after the epoch",
-                    line={"color": ORANGE, "width": 3}, yaxis="y2")  # fmt: skip
+    fig.add_scatter(
+        x=epochs,
+        y=est.errors_per_epoch_,
+        name="committee mistakes in the epoch",
+        line={"color": BLUE, "width": 3},
+    )
+    fig.add_scatter(
+        x=epochs,
+        y=est.gamma_history_,
+        name="margin γ after the epoch",
+        line={"color": ORANGE, "width": 3},
+        yaxis="y2",
+    )
     fig = small_chart(fig, 300, {"title": "epoch"}, {"title": "mistakes", "rangemode": "tozero"})
-    fig.update_layout(yaxis2={"title": "γ", "overlaying": "y", "side": "right",
-                              "rangemode": "tozero", "showgrid": False})  # fmt: skip
+    fig.update_layout(
+        yaxis2={
+            "title": "γ",
+            "overlaying": "y",
+            "side": "right",
+            "rangemode": "tozero",
+            "showgrid": False,
+        }
+    )
     return fig
 
 
@@ -207,14 +238,21 @@ a square (recall).
 cols = st.columns(3)
 with cols[0]:
     noise = st.select_slider(
-        "Flipped training labels", options=NOISE, value=0.1, key=f"{PREFIX}noise",
-        format_func=lambda p: f"{p:.0%}", help="Exactly this share of the 100 training labels.",
-    )  # fmt: skip
+        "Flipped training labels",
+        options=NOISE,
+        value=0.1,
+        key=f"{PREFIX}noise",
+        format_func=lambda p: f"{p:.0%}",
+        help="Exactly this share of the 100 training labels.",
+    )
 with cols[1]:
     H = st.select_slider(
-        "Committee size H", options=COMMITTEES, value=3, key=f"{PREFIX}H",
+        "Committee size H",
+        options=COMMITTEES,
+        value=3,
+        key=f"{PREFIX}H",
         help="Odd, so the vote never ties.",
-    )  # fmt: skip
+    )
 with cols[2]:
     seed = seed_control(PREFIX)
 data, run = stage(
@@ -274,8 +312,9 @@ final $\gamma$ is the one the categories of section 1 use.
 )
 if run is not None:
     est = run.estimator
-    st.plotly_chart(p_delta_figure(est), width="stretch", config=CHART_CONFIG,
-                    key=f"{PREFIX}pdelta")  # fmt: skip
+    st.plotly_chart(
+        p_delta_figure(est), width="stretch", config=CHART_CONFIG, key=f"{PREFIX}pdelta"
+    )
     st.markdown(
         f"In this run: {int(est.errors_per_epoch_[0])} committee mistakes in the first epoch, "
         f"{int(est.errors_per_epoch_[-1])} in the last ({len(data.y)} training patterns, "
@@ -328,10 +367,18 @@ $\alpha_t$ is a dropped round.
 if data is not None:
     rounds = boosting_rounds(data, H, seed)
     left, right = st.columns(2)
-    left.plotly_chart(rounds_figure(rounds, "ε_t", "weighted error ε_t"), width="stretch",
-                      config=CHART_CONFIG, key=f"{PREFIX}eps")  # fmt: skip
-    right.plotly_chart(rounds_figure(rounds, "α_t", "vote α_t"), width="stretch",
-                       config=CHART_CONFIG, key=f"{PREFIX}alpha")  # fmt: skip
+    left.plotly_chart(
+        rounds_figure(rounds, "ε_t", "weighted error ε_t"),
+        width="stretch",
+        config=CHART_CONFIG,
+        key=f"{PREFIX}eps",
+    )
+    right.plotly_chart(
+        rounds_figure(rounds, "α_t", "vote α_t"),
+        width="stretch",
+        config=CHART_CONFIG,
+        key=f"{PREFIX}alpha",
+    )
     st.caption(
         f"Computed live: perceptron_core.boosting.AdaBoost and NRBoost, {ROUNDS} rounds, "
         f"committees of H = {H}, {EPOCHS} epochs, the figure's {len(data.y)} training patterns "
@@ -348,8 +395,7 @@ if data is not None:
         f"= {first['α_t']:.3f}, the right chart's value for that round.",
         hints={
             1: "That is ln((1 − ε_t)/ε_t): the formula has a factor ½ in front.",
-            2: "That is ½ ln(1/ε_t): the numerator is 1 − ε_t, the committee's weighted "
-            "accuracy.",
+            2: "That is ½ ln(1/ε_t): the numerator is 1 − ε_t, the committee's weighted accuracy.",
         },
     )
 
@@ -371,7 +417,7 @@ check_question(
         1: "That is AdaBoost's rule for every pattern. What does R = −1 do to the exponent?",
         2: "Leaving the weight alone is NR's rule for the borderline patterns (R = 0).",
     },
-    heading=data is None  # the first one sits in section 3,
+    heading=data is None,  # the first one sits in section 3,
 )
 
 research(

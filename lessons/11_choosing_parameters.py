@@ -54,49 +54,73 @@ def half_width_options(sd: float, k: int) -> list[str]:
 def estimates_figure(est: dict, test_share: float, k: int) -> go.Figure:
     """One row per way of estimating; dots are single measurements, bars 95 % t-intervals."""
     rows = [
-        (f"one {1 - test_share:.0%}/{test_share:.0%} split, τ = {FIXED_TAU:g}",
-         est["single_fixed"], BLUE, False),
+        (
+            f"one {1 - test_share:.0%}/{test_share:.0%} split, τ = {FIXED_TAU:g}",
+            est["single_fixed"],
+            BLUE,
+            False,
+        ),
         ("one split, best τ on its own test part", est["single_best"], PURPLE, False),
         (f"{k}-fold CV, τ = {FIXED_TAU:g}", est["cv_folds"], ORANGE, True),
-        (f"double CV ({k} outer × {N_INNER} inner), τ chosen inside", est["double_folds"], GREEN,
-         True),
-    ]  # fmt: skip
+        (
+            f"double CV ({k} outer × {N_INNER} inner), τ chosen inside",
+            est["double_folds"],
+            GREEN,
+            True,
+        ),
+    ]
     jitter = np.random.default_rng(0)  # only spreads the dots vertically
     fig = go.Figure()
     for y0, (label, values, color, interval) in enumerate(rows):
         fig.add_scatter(
-            x=values, y=y0 + 0.3 * (jitter.random(len(values)) - 0.5), mode="markers",
-            name=label, marker={"color": color, "size": 7, "opacity": 0.55},
-            hovertemplate="%{x:.1%}<extra>" + label + "</extra>", showlegend=False,
-        )  # fmt: skip
+            x=values,
+            y=y0 + 0.3 * (jitter.random(len(values)) - 0.5),
+            mode="markers",
+            name=label,
+            marker={"color": color, "size": 7, "opacity": 0.55},
+            hovertemplate="%{x:.1%}<extra>" + label + "</extra>",
+            showlegend=False,
+        )
         if interval:
             mean, half = t_interval(values)
             fig.add_scatter(
-                x=[mean], y=[y0 + 0.35], mode="markers", showlegend=False,
+                x=[mean],
+                y=[y0 + 0.35],
+                mode="markers",
+                showlegend=False,
                 marker={"color": color, "size": 13, "symbol": "diamond"},
                 error_x={"type": "constant", "value": half, "thickness": 2.5, "width": 8},
                 hovertemplate=f"mean {mean:.1%} ± {half:.1%}<extra>95 % t-interval</extra>",
-            )  # fmt: skip
+            )
     fig.add_scatter(
-        x=[est["search_best"]], y=[len(rows) - 2 + 0.35], mode="markers", showlegend=True,
+        x=[est["search_best"]],
+        y=[len(rows) - 2 + 0.35],
+        mode="markers",
+        showlegend=True,
         name=f"parameter search: best τ's {k}-fold CV accuracy (optimistic)",
         marker={"color": VERMILLION, "size": 13, "symbol": "x"},
-    )  # fmt: skip
+    )
     for x, dash, label in (
         (est["fresh_fixed"], "dot", f"truth for τ = {FIXED_TAU:g}"),
         (est["fresh_chosen"], "dash", f"truth for the τ CV picks ({est['chosen_tau']:g})"),
     ):
         fig.add_scatter(
-            x=[x, x], y=[-0.5, len(rows) - 0.5], mode="lines", name=label + f": {x:.1%}",
+            x=[x, x],
+            y=[-0.5, len(rows) - 0.5],
+            mode="lines",
+            name=label + f": {x:.1%}",
             line={"color": GREY if dash == "dot" else "#222222", "dash": dash, "width": 2},
-        )  # fmt: skip
+        )
     return small_chart(
         fig,
         430,
         {"title": "accuracy", "tickformat": ".0%"},
-        {"tickvals": list(range(len(rows))), "ticktext": [r[0] for r in rows],
-         "range": [len(rows) - 0.5, -0.5]},
-    )  # fmt: skip
+        {
+            "tickvals": list(range(len(rows))),
+            "ticktext": [r[0] for r in rows],
+            "range": [len(rows) - 0.5, -0.5],
+        },
+    )
 
 
 lesson_header(
@@ -155,9 +179,12 @@ confidence interval for the accuracy.
 cols = st.columns(3)
 with cols[0]:
     test_share = st.select_slider(
-        "Test share of a single split", options=TEST_SHARES, value=0.2, key=f"{PREFIX}share",
+        "Test share of a single split",
+        options=TEST_SHARES,
+        value=0.2,
+        key=f"{PREFIX}share",
         format_func=lambda p: f"{p:.0%}",
-    )  # fmt: skip
+    )
 with cols[1]:
     k = st.select_slider("Folds k", options=FOLDS, value=10, key=f"{PREFIX}k")
 with cols[2]:
@@ -165,9 +192,11 @@ with cols[2]:
 # app_logic.studies_honest.estimates, prepared by perceptron-lab warm for the first view
 est = lesson_study("l11_estimates", test_share=test_share, k=k, seed=seed)
 st.plotly_chart(
-    estimates_figure(est, test_share, k), width="stretch", config=CHART_CONFIG,
+    estimates_figure(est, test_share, k),
+    width="stretch",
+    config=CHART_CONFIG,
     key=f"{PREFIX}figure",
-)  # fmt: skip
+)
 st.caption(
     f"τ grid {{{', '.join(f'{t:g}' for t in TAUS)}}} (× θ_init); {N_SPLITS} random stratified "
     "splits; KW's training settings "

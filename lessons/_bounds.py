@@ -231,9 +231,14 @@ def paum_guarantee(X, y, w_opt, b_opt, tau_neg: float, tau_pos: float, eta: floa
     psi = (eta * R**2 + tau_pos) / (eta * R**2 + tau_neg)
     big_neg = min(neg, pos / psi)  # the largest Gamma_-1 with psi Gamma_-1 <= pos too
     return {
-        "R": R, "gamma": gamma, "margin_neg_opt": neg, "margin_pos_opt": pos, "psi": psi,
-        "Gamma_neg": big_neg, "Gamma_pos": psi * big_neg,
+        "R": R,
+        "gamma": gamma,
+        "margin_neg_opt": neg,
+        "margin_pos_opt": pos,
+        "psi": psi,
+        "Gamma_neg": big_neg,
+        "Gamma_pos": psi * big_neg,
         "updates": paum_update_bound(R, gamma, tau_neg, tau_pos, eta),
         "margin_neg": paum_margin_guarantee(big_neg, tau_neg, eta, R),
         "margin_pos": paum_margin_guarantee(psi * big_neg, tau_pos, eta, R),
-    }  # fmt: skip
+    }

@@ -32,8 +32,9 @@ def numeric_options(values: dict[str, float], right: str, fmt: str) -> tuple[lis
     return [shown[k] for k in order], order.index(right)
 
 
-def computation_question(prefix: str, question: str, values: dict[str, float], right: str,
-                         fmt: str, why: str, hint: str) -> bool | None:  # fmt: skip
+def computation_question(
+    prefix: str, question: str, values: dict[str, float], right: str, fmt: str, why: str, hint: str
+) -> bool | None:
     """A second check question, under the first one's heading, whose answer is a number
     computed from the run on screen (radio key ``<prefix>calc_check``)."""
     options, answer = numeric_options(values, right, fmt)

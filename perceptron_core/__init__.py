@@ -46,11 +46,17 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ im
 #: and the data-set code never pay for them.
 _EXPORTS = {
     "AverageAlgorithm": "average_algorithm",
-    "AdaBoost": "boosting", "Bagging": "boosting", "NRBoost": "boosting",
-    "AveragedKernelPerceptron": "kernel", "KernelPerceptron": "kernel",
-    "AveragedPerceptron": "linear", "KWPerceptron": "linear",
-    "LongestSurvivorPerceptron": "linear", "MarginPerceptron": "linear",
-    "Perceptron": "linear", "VotedPerceptron": "linear",
+    "AdaBoost": "boosting",
+    "Bagging": "boosting",
+    "NRBoost": "boosting",
+    "AveragedKernelPerceptron": "kernel",
+    "KernelPerceptron": "kernel",
+    "AveragedPerceptron": "linear",
+    "KWPerceptron": "linear",
+    "LongestSurvivorPerceptron": "linear",
+    "MarginPerceptron": "linear",
+    "Perceptron": "linear",
+    "VotedPerceptron": "linear",
     "ParallelPerceptron": "parallel",
     "ALMA": "rules.alma",
     "BalancedWinnow": "rules.balanced_winnow",
@@ -59,9 +65,11 @@ _EXPORTS = {
     "PocketPerceptron": "rules.pocket",
     "RelativeUpdatePerceptron": "rules.relative_update",
     "ThickSeparatorPerceptron": "rules.thick_separator",
-    "Winnow": "rules.winnow", "WinnowR": "rules.winnow",
+    "Winnow": "rules.winnow",
+    "WinnowR": "rules.winnow",
     "make_k_of_n_disjunction": "rules.winnow",
-    "EVENT_KINDS": "trace", "Trace": "trace",
+    "EVENT_KINDS": "trace",
+    "Trace": "trace",
 }
 
 __all__ = [

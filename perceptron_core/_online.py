@@ -208,8 +208,14 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         record = RECORD_MODES[self.record]
         W0, theta0 = self._initial_hypotheses() if record else (None, None)
         counts = self._counts(*Y.shape)
-        plan = (int(n_epochs), int(stop_early), record, self.n_seen_, self.n_iter_,
-                int(self._explicit_history))  # fmt: skip
+        plan = (
+            int(n_epochs),
+            int(stop_early),
+            record,
+            self.n_seen_,
+            self.n_iter_,
+            int(self._explicit_history),
+        )
         events, n_ev, updates, n_up, history, n_hist, stats = self._run(X, Y, order, counts, plan)
         epochs_run, n_updates, n_mistakes, converged = stats.T
         self.n_iter_ += int(epochs_run.max())

@@ -40,8 +40,10 @@ def check_file(path: Path, flag: str) -> Path:
     folder = path.parent
     if not folder.is_dir():
         what = "is a file, not a folder" if folder.exists() else "does not exist"
-        raise ValueError(f"{flag}: the folder {str(folder)!r} {what}; create it first or "
-                         "choose another path. Nothing was run.")
+        raise ValueError(
+            f"{flag}: the folder {str(folder)!r} {what}; create it first or "
+            "choose another path. Nothing was run."
+        )
     if path.is_dir():
         raise ValueError(f"{flag}: {str(path)!r} is a folder; give a file name. Nothing was run.")
     existed = path.exists()
@@ -51,8 +53,9 @@ def check_file(path: Path, flag: str) -> Path:
         if not existed:
             os.unlink(path)
     except OSError as err:
-        raise ValueError(f"{flag}: cannot write {str(path)!r} ({_reason(err)}). Nothing was "
-                         "run.") from None
+        raise ValueError(
+            f"{flag}: cannot write {str(path)!r} ({_reason(err)}). Nothing was run."
+        ) from None
     return path
 
 
@@ -75,11 +78,14 @@ def check_folder(path: Path, flag: str) -> Path:
     """
     path = Path(path)
     if path.exists() and not path.is_dir():
-        raise ValueError(f"{flag}: {str(path)!r} is a file, not a folder; give a folder (it is "
-                         "created if missing). Nothing was run.")
+        raise ValueError(
+            f"{flag}: {str(path)!r} is a file, not a folder; give a folder (it is "
+            "created if missing). Nothing was run."
+        )
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise ValueError(f"{flag}: cannot create the folder {str(path)!r} ({_reason(err)}). "
-                         "Nothing was run.") from None
+        raise ValueError(
+            f"{flag}: cannot create the folder {str(path)!r} ({_reason(err)}). Nothing was run."
+        ) from None
     return path

@@ -459,25 +459,49 @@ def range_problems(estimator, X) -> list[tuple[type[Warning], str]]:
     with np.errstate(all="ignore"):
         scores = np.asarray(estimator.decision_function(X[:CHECKED_ROWS]), dtype=np.float64)
     if not np.isfinite(scores).all():
-        problems.append((OverflowedWarning, (
-            f"{name}: training overflowed floating point, so its scores are infinite or NaN "
-            f"and its predictions mean nothing. Scale the features (the largest |x| seen is "
-            f"{largest:.3g}; standardise them, e.g. with scikit-learn's StandardScaler) or use a "
-            "smaller learning rate eta.")))  # fmt: skip
+        problems.append(
+            (
+                OverflowedWarning,
+                (
+                    f"{name}: training overflowed floating point, so its scores are infinite "
+                    "or NaN "
+                    "and its predictions mean nothing. Scale the features (the largest |x| "
+                    "seen is "
+                    f"{largest:.3g}; standardise them, e.g. with scikit-learn's "
+                    "StandardScaler) or use a "
+                    "smaller learning rate eta."
+                ),
+            )
+        )
     settings = getattr(estimator, "_scale_settings", ())
     low, high = ASSUMED_SCALE
     if 0 < largest < TINY:
-        problems.append((FeatureScaleWarning, (
-            f"{name}: the largest |x| is {largest:.3g}; products of features this small "
-            "underflow to 0 in floating point, so every score is 0 and the model cannot learn. "
-            "Scale the features (standardise them, e.g. with scikit-learn's StandardScaler).")))  # fmt: skip
+        problems.append(
+            (
+                FeatureScaleWarning,
+                (
+                    f"{name}: the largest |x| is {largest:.3g}; products of features this small "
+                    "underflow to 0 in floating point, so every score is 0 and the model "
+                    "cannot learn. "
+                    "Scale the features (standardise them, e.g. with scikit-learn's "
+                    "StandardScaler)."
+                ),
+            )
+        )
     elif largest > 0 and settings and not low <= largest <= high:
-        problems.append((FeatureScaleWarning, (
-            f"{name}: the largest |x| is {largest:.3g}, far from the {low:g} to {high:g} its "
-            f"default settings are meant for ({' and '.join(settings)} "
-            f"{'is' if len(settings) == 1 else 'are'} in the features' units), so it may "
-            "learn little. Scale the features (standardise them, e.g. with scikit-learn's "
-            f"StandardScaler) or set {' and '.join(settings)} for this scale.")))  # fmt: skip
+        problems.append(
+            (
+                FeatureScaleWarning,
+                (
+                    f"{name}: the largest |x| is {largest:.3g}, far from the {low:g} to "
+                    f"{high:g} its "
+                    f"default settings are meant for ({' and '.join(settings)} "
+                    f"{'is' if len(settings) == 1 else 'are'} in the features' units), so it may "
+                    "learn little. Scale the features (standardise them, e.g. with scikit-learn's "
+                    f"StandardScaler) or set {' and '.join(settings)} for this scale."
+                ),
+            )
+        )
     return problems
 
 

@@ -50,6 +50,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from perceptron_core._output_files import check_file
+from perceptron_core.experiments.cli import register_experiments
 
 PROG = "perceptron-lab"
 
@@ -102,8 +103,13 @@ class _VersionAction(argparse.Action):
     ``version`` action, but reading the version only when asked (the package metadata is
     not free to read, and ``--help`` should not pay for it)."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
-                 help="print the program's version and exit"):  # fmt: skip
+    def __init__(
+        self,
+        option_strings,
+        dest=argparse.SUPPRESS,
+        default=argparse.SUPPRESS,
+        help="print the program's version and exit",
+    ):
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
@@ -150,17 +156,20 @@ def build_parser(subcommands: Mapping[str, Subcommand] | None = None) -> argpars
         "reproductions, the app. Run '%(prog)s COMMAND --help' for a command's options.",
     )
     parser.add_argument("--version", action=_VersionAction)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
-                                parser_class=_CommandParser)
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, parser_class=_CommandParser
+    )
     for cmd in (SUBCOMMANDS if subcommands is None else subcommands).values():
-        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help,
-                           add_arguments=cmd.add_arguments)
+        p = sub.add_parser(
+            cmd.name, help=cmd.help, description=cmd.help, add_arguments=cmd.add_arguments
+        )
         p.set_defaults(_run=cmd.run)
     return parser
 
 
-def main(argv: list[str] | None = None,
-         subcommands: Mapping[str, Subcommand] | None = None) -> int:  # fmt: skip
+def main(
+    argv: list[str] | None = None, subcommands: Mapping[str, Subcommand] | None = None
+) -> int:
     """Run one command line of ``subcommands`` (default: the core's); returns the exit status.
 
     Examples
@@ -190,12 +199,20 @@ def main(argv: list[str] | None = None,
 
 
 def _datasets_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--kind", choices=("generator", "shipped", "scikit-learn", "external"),
-                        help="only data sets of this kind")
-    parser.add_argument("--json", action="store_true",
-                        help="print machine-readable JSON instead of a table")
-    parser.add_argument("-v", "--verbose", action="store_true",
-                        help="also print each set's description, licence and options")
+    parser.add_argument(
+        "--kind",
+        choices=("generator", "shipped", "scikit-learn", "external"),
+        help="only data sets of this kind",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print machine-readable JSON instead of a table"
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also print each set's description, licence and options",
+    )
 
 
 def _classes(spec) -> str:
@@ -206,23 +223,39 @@ def _classes(spec) -> str:
     return f"{len(spec.class_names)} classes"
 
 
-@register("datasets", "list every data set with its shape, classes and source",
-          _datasets_arguments)
+@register(
+    "datasets", "list every data set with its shape, classes and source", _datasets_arguments
+)
 def run_datasets(args: argparse.Namespace) -> int:
     from perceptron_core.datasets import list_datasets
 
     specs = list_datasets(args.kind)
     if args.json:
-        out = [{
-            "name": s.name, "title": s.title, "kind": s.kind, "shape": list(s.shape),
-            "class_names": list(s.class_names),
-            "class_counts": list(s.class_counts) if s.class_counts else None,
-            "majority_rate": s.majority_rate, "source": s.source, "licence": s.licence,
-            "available": s.available,
-            "options": [{"name": o.name, "default": o.default, "type": o.type, "help": o.help,
-                         "choices": list(o.choices) if o.choices else None}
-                        for o in s.options],
-        } for s in specs]
+        out = [
+            {
+                "name": s.name,
+                "title": s.title,
+                "kind": s.kind,
+                "shape": list(s.shape),
+                "class_names": list(s.class_names),
+                "class_counts": list(s.class_counts) if s.class_counts else None,
+                "majority_rate": s.majority_rate,
+                "source": s.source,
+                "licence": s.licence,
+                "available": s.available,
+                "options": [
+                    {
+                        "name": o.name,
+                        "default": o.default,
+                        "type": o.type,
+                        "help": o.help,
+                        "choices": list(o.choices) if o.choices else None,
+                    }
+                    for o in s.options
+                ],
+            }
+            for s in specs
+        ]
         print(json.dumps(out, indent=2, default=str))
         return 0
     rows = [("name", "kind", "shape", "classes", "source")]
@@ -258,7 +291,9 @@ def _number(text: str) -> float:
     try:
         return float(Fraction(text.strip()))
     except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"expected a number such as 0.1 or 1/11; got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected a number such as 0.1 or 1/11; got {text!r}"
+        ) from None
 
 
 def _generate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -267,17 +302,30 @@ def _generate_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="generator", metavar="NAME", required=True)
     for spec in list_datasets("generator"):
         p = sub.add_parser(spec.name, help=spec.title, description=spec.description)
-        p.add_argument("--out", "-o", required=True, type=Path,
-                       help="output file: .csv (text, one row per example, the label last) or "
-                       ".npz (NumPy, with the flipped mask and the target)")
-        p.add_argument("--seed", dest="random_state", type=int, default=None,
-                       help="seed for reproducible data (default: a random seed, printed)")
+        p.add_argument(
+            "--out",
+            "-o",
+            required=True,
+            type=Path,
+            help="output file: .csv (text, one row per example, the label last) or "
+            ".npz (NumPy, with the flipped mask and the target)",
+        )
+        p.add_argument(
+            "--seed",
+            dest="random_state",
+            type=int,
+            default=None,
+            help="seed for reproducible data (default: a random seed, printed)",
+        )
         for opt in spec.options:
             if opt.type == "seed":
                 continue
             flag = "--" + opt.name.replace("_", "-")
-            kwargs = {"dest": opt.name, "default": opt.default,
-                      "help": f"{opt.help} (default: {opt.default!r:.12})"}
+            kwargs = {
+                "dest": opt.name,
+                "default": opt.default,
+                "help": f"{opt.help} (default: {opt.default!r:.12})",
+            }
             if opt.choices:
                 kwargs["choices"] = opt.choices
             if opt.type == "int":
@@ -285,11 +333,17 @@ def _generate_arguments(parser: argparse.ArgumentParser) -> None:
             elif opt.type == "float":
                 kwargs["type"] = _number
             p.add_argument(flag, **kwargs)
-        p.add_argument("--include-flipped", action="store_true",
-                       help="CSV only: add a 0/1 column 'flipped' marking the labels the "
-                       "noise flipped (do not use it as a feature)")
-        p.add_argument("--no-compress", action="store_true",
-                       help="NPZ only: store uncompressed (faster for very large sets)")
+        p.add_argument(
+            "--include-flipped",
+            action="store_true",
+            help="CSV only: add a 0/1 column 'flipped' marking the labels the "
+            "noise flipped (do not use it as a feature)",
+        )
+        p.add_argument(
+            "--no-compress",
+            action="store_true",
+            help="NPZ only: store uncompressed (faster for very large sets)",
+        )
 
 
 def _write_csv(path: Path, X, y, flipped, feature_names, include_flipped: bool) -> None:
@@ -302,8 +356,10 @@ def _write_csv(path: Path, X, y, flipped, feature_names, include_flipped: bool) 
         fh.write(",".join(header) + "\n")
         for start in range(0, X.shape[0], chunk):
             stop = min(start + chunk, X.shape[0])
-            cols = [X[start:stop].astype(np.int64 if integer else np.float64),
-                    y[start:stop, None].astype(np.int64)]
+            cols = [
+                X[start:stop].astype(np.int64 if integer else np.float64),
+                y[start:stop, None].astype(np.int64),
+            ]
             if include_flipped:
                 cols.append(flipped[start:stop, None].astype(np.int64))
             block = np.hstack([c.astype(np.float64) if not integer else c for c in cols])
@@ -337,31 +393,38 @@ def run_generate(args: argparse.Namespace) -> int:
     if suffix == ".csv":
         _write_csv(out, X, y, flipped, info.feature_names, args.include_flipped)
     else:
-        meta = {"generator": spec.name, "options": {**options, "random_state": seed},
-                "feature_names": list(info.feature_names)}
+        meta = {
+            "generator": spec.name,
+            "options": {**options, "random_state": seed},
+            "feature_names": list(info.feature_names),
+        }
         try:
             from perceptron_core import __version__ as version
         except ImportError:  # pragma: no cover - package init mid-edit
             version = "unknown"
         meta["perceptron_lab_version"] = version
-        arrays = {"X": X, "y": y, "flipped": flipped,
-                  "feature_names": np.array(info.feature_names),
-                  "meta": np.array(json.dumps(meta, default=str))}
+        arrays = {
+            "X": X,
+            "y": y,
+            "flipped": flipped,
+            "feature_names": np.array(info.feature_names),
+            "meta": np.array(json.dumps(meta, default=str)),
+        }
         target = info.target
         if target is not None and hasattr(target, "w"):
             arrays["target_w"] = np.asarray(target.w)
             arrays["target_theta"] = np.array(target.theta)
         (np.savez if args.no_compress else np.savez_compressed)(out, **arrays)
     n_pos, n_neg = int((y == 1).sum()), int((y == -1).sum())
-    print(f"wrote {X.shape[0]} examples x {X.shape[1]} features ({X.dtype}) to {out}: "
-          f"{n_pos} labelled +1, {n_neg} labelled -1; labels flipped by noise: "
-          f"{int(flipped.sum())}")
+    print(
+        f"wrote {X.shape[0]} examples x {X.shape[1]} features ({X.dtype}) to {out}: "
+        f"{n_pos} labelled +1, {n_neg} labelled -1; labels flipped by noise: "
+        f"{int(flipped.sum())}"
+    )
     if chose_seed:
         print(f"seed {seed} (pass --seed {seed} to make the same data again)")
     return 0
 
-
-from perceptron_core.experiments.cli import register_experiments
 
 register_experiments(register)  # search, optimize, curve, dominance, reproduce, paum
 

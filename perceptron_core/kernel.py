@@ -304,12 +304,30 @@ class KernelPerceptron(KWPerceptron):
         n_before = self._n_upd.copy()
         spec = self._spec
         model = (batch.S, self._theta, self._counts, self._state, self._n_upd)
-        columns = (batch.X, batch.Xt, spec.code, spec.gamma, spec.coef0, spec.degree,
-                   batch.cache, batch.slot_of, batch.owner, batch.uses, batch.stats)  # fmt: skip
+        columns = (
+            batch.X,
+            batch.Xt,
+            spec.code,
+            spec.gamma,
+            spec.coef0,
+            spec.degree,
+            batch.cache,
+            batch.slot_of,
+            batch.owner,
+            batch.uses,
+            batch.stats,
+        )
         log = compiled_or_plain(run_dual_epochs)(
-            Y, self._order, batch.diag, self._settings(), model, log, n_epochs, self._steps,
+            Y,
+            self._order,
+            batch.diag,
+            self._settings(),
+            model,
+            log,
+            n_epochs,
+            self._steps,
             columns,
-        )  # fmt: skip
+        )
         self._models = {}
         self._keep(X, Y, log, n_before, n_epochs)
 

@@ -323,7 +323,8 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         """Set ``classes_``; the number of one-vs-rest problems (one for two classes)."""
         if len(classes) < 2:
             raise ValueError(
-                f"classes has only one value ({show(classes[0])}); a classifier needs at least two."
+                f"classes has only one value ({show(classes[0])}); a classifier needs at "
+                "least two."
             )
         self.classes_ = classes
         return 1 if len(classes) == 2 else len(classes)
@@ -395,16 +396,30 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         visit_score = np.zeros((K, n_visits, 2))  # the score and the λ-trick's term in it
         epoch_updates = np.zeros((K, min(n_epochs, FIRST_EPOCHS)), dtype=np.int64)
         clock = np.zeros((K, m if self._average is not None else 0), dtype=np.int64)
-        return (self._votes, self._upd_rows, self._upd_step, self._upd_kind, self._upd_score,
-                visit_kind, visit_score, epoch_updates, self._traces is not None, clock,
-                self._W_best, self._theta_best)  # fmt: skip
+        return (
+            self._votes,
+            self._upd_rows,
+            self._upd_step,
+            self._upd_kind,
+            self._upd_score,
+            visit_kind,
+            visit_score,
+            epoch_updates,
+            self._traces is not None,
+            clock,
+            self._W_best,
+            self._theta_best,
+        )
 
     def _settings(self) -> tuple:
         """The switches (docs/algorithms.md §1.1) as the compiled decision reads them."""
         return (
-            float(self.eta), float(self.C_), float(self.tau) * self.theta_init_, float(self.lam),
+            float(self.eta),
+            float(self.C_),
+            float(self.tau) * self.theta_init_,
+            float(self.lam),
             kw_trainer.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound),
-        )  # fmt: skip
+        )
 
     def _keep(self, X, Y, log, n_before, n_epochs):
         """Fold a compiled run's records (``log``, grown by it) into the estimator."""
@@ -413,9 +428,12 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         if self._hyp is not None:
             new_rows = [self._upd_rows[c, n_before[c] : self._n_upd[c]] for c in range(K)]
             self._hyp.extend(
-                X, Y, new_rows, [self._votes[c, : self._n_upd[c] + 1] for c in range(K)],
+                X,
+                Y,
+                new_rows,
+                [self._votes[c, : self._n_upd[c] + 1] for c in range(K)],
                 self._state[:, LONGEST_K],
-            )  # fmt: skip
+            )
         if self._traces is not None:
             visit_kind, visit_score = log[5], log[6]
             for c in range(K):
@@ -463,9 +481,17 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         norms2 = compiled_or_plain(vectors.squared_norms)(Xk) if self.lam > 0 else np.zeros(0)
         model = (self._W, self._theta, counts, self._state, self._n_upd)
         log = compiled_or_plain(kw_trainer.run_epochs)(
-            Xk, Yk, visit, norms2, self._settings(), model, log, n_epochs, self._steps,
+            Xk,
+            Yk,
+            visit,
+            norms2,
+            self._settings(),
+            model,
+            log,
+            n_epochs,
+            self._steps,
             kw_trainer.prefetch_distance(Xk, visit),
-        )  # fmt: skip
+        )
         del Xk, Yk
         if permuted_copy:  # back from positions in the copy to rows of X
             self._counts = np.empty_like(counts)
@@ -535,8 +561,10 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
             return self._W, self._theta
         if mode == "longest":  # the current hypothesis, or the snapshot taken when it ended
             current = self._state[:, LONGEST_K] == self._n_upd
-            return (np.where(current[:, None], self._W, self._W_best),
-                    np.where(current, self._theta, self._theta_best))  # fmt: skip
+            return (
+                np.where(current[:, None], self._W, self._W_best),
+                np.where(current, self._theta, self._theta_best),
+            )
         self._require_kept(mode)
         pairs = []
         for c in range(self._W.shape[0]):

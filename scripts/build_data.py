@@ -59,20 +59,55 @@ KERNLAB = Path("/usr/lib/R/site-library/kernlab/data")
 #          in code order [code 0, code 1])
 SOURCES = {
     "sonar": ("r-cran-mlbench", MLBENCH / "Sonar.rda", "Sonar", "Class", "M", ("rock", "mine")),
-    "ionosphere": ("r-cran-mlbench", MLBENCH / "Ionosphere.rda", "Ionosphere", "Class", "bad",
-                   ("good", "bad")),
-    "breast_cancer_original": ("r-cran-mlbench", MLBENCH / "BreastCancer.rda", "BreastCancer",
-                               "Class", "malignant", ("benign", "malignant")),
-    "pima": ("r-cran-mlbench", MLBENCH / "PimaIndiansDiabetes.rda", "PimaIndiansDiabetes",
-             "diabetes", "pos", ("neg", "pos")),
-    "house_votes": ("r-cran-mlbench", MLBENCH / "HouseVotes84.rda", "HouseVotes84", "Class",
-                    "republican", ("democrat", "republican")),
-    "promoters": ("r-cran-kernlab", KERNLAB / "promotergene.rda", "promotergene", "Class", "+",
-                  ("non-promoter", "promoter")),
-    "spam": ("r-cran-kernlab", KERNLAB / "spam.rda", "spam", "type", "spam",
-             ("nonspam", "spam")),
-    "ticdata": ("r-cran-kernlab", KERNLAB / "ticdata.rda", "ticdata", "CARAVAN", "insurance",
-                ("noinsurance", "insurance")),
+    "ionosphere": (
+        "r-cran-mlbench",
+        MLBENCH / "Ionosphere.rda",
+        "Ionosphere",
+        "Class",
+        "bad",
+        ("good", "bad"),
+    ),
+    "breast_cancer_original": (
+        "r-cran-mlbench",
+        MLBENCH / "BreastCancer.rda",
+        "BreastCancer",
+        "Class",
+        "malignant",
+        ("benign", "malignant"),
+    ),
+    "pima": (
+        "r-cran-mlbench",
+        MLBENCH / "PimaIndiansDiabetes.rda",
+        "PimaIndiansDiabetes",
+        "diabetes",
+        "pos",
+        ("neg", "pos"),
+    ),
+    "house_votes": (
+        "r-cran-mlbench",
+        MLBENCH / "HouseVotes84.rda",
+        "HouseVotes84",
+        "Class",
+        "republican",
+        ("democrat", "republican"),
+    ),
+    "promoters": (
+        "r-cran-kernlab",
+        KERNLAB / "promotergene.rda",
+        "promotergene",
+        "Class",
+        "+",
+        ("non-promoter", "promoter"),
+    ),
+    "spam": ("r-cran-kernlab", KERNLAB / "spam.rda", "spam", "type", "spam", ("nonspam", "spam")),
+    "ticdata": (
+        "r-cran-kernlab",
+        KERNLAB / "ticdata.rda",
+        "ticdata",
+        "CARAVAN",
+        "insurance",
+        ("noinsurance", "insurance"),
+    ),
 }
 
 #: ticdata: the first 5,822 rows are the CoIL 2000 training customers, the last 4,000 the
@@ -81,8 +116,9 @@ TIC_TRAIN_ROWS = 5822
 
 
 def debian_version(package: str) -> str:
-    out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=True
+    )
     return out.stdout.strip()
 
 
@@ -173,8 +209,9 @@ def convert(name: str):
         "feature_names": np.array(names),
     }
     if name == "ticdata":
-        arrays["part"] = np.array(["train"] * TIC_TRAIN_ROWS
-                                  + ["test"] * (X.shape[0] - TIC_TRAIN_ROWS))
+        arrays["part"] = np.array(
+            ["train"] * TIC_TRAIN_ROWS + ["test"] * (X.shape[0] - TIC_TRAIN_ROWS)
+        )
     from collections import Counter
 
     return arrays, dict(Counter(kinds))
@@ -200,8 +237,12 @@ def build(names) -> tuple[dict, dict[str, bytes]]:
 
     manifest = {
         "generated_by": "scripts/build_data.py",
-        "tools": {"python": platform.python_version(), "numpy": np.__version__,
-                  "rdata": rdata.__version__, "pandas": pandas.__version__},
+        "tools": {
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+            "rdata": rdata.__version__,
+            "pandas": pandas.__version__,
+        },
         "files": {},
     }
     blobs = {}
@@ -224,7 +265,8 @@ def build(names) -> tuple[dict, dict[str, bytes]]:
             "shape": list(arrays["X"].shape),
             "dtype": str(arrays["X"].dtype),
             "missing_values": int(np.isnan(arrays["X"]).sum())
-            if arrays["X"].dtype.kind == "f" else 0,
+            if arrays["X"].dtype.kind == "f"
+            else 0,
             "class_names": [str(c) for c in arrays["class_names"]],
             "class_counts": [int(c) for c in counts],
             "columns_by_treatment": kinds,
@@ -247,7 +289,7 @@ def readme(manifest: dict) -> str:
         "README is written by the same script.",
         "",
         "Reading them needs NumPy only: `perceptron_core.datasets.load(name)` returns "
-        "`X, y, info` with `y` in {-1, +1} (the \"event\" class, listed second below, is +1).",
+        '`X, y, info` with `y` in {-1, +1} (the "event" class, listed second below, is +1).',
         "",
         "Conversion rules: numeric columns stay as they are; factors whose levels are numbers "
         "become those numbers; ordered bands become their integer codes; nominal attributes "
@@ -269,8 +311,9 @@ def readme(manifest: dict) -> str:
         X, _, info = load(name)
         counts = info.class_counts
         total = sum(counts)
-        classes = " / ".join(f"{c} {n} ({n / total:.1%})"
-                             for c, n in zip(info.class_names, counts))
+        classes = " / ".join(
+            f"{c} {n} ({n / total:.1%})" for c, n in zip(info.class_names, counts)
+        )
         rda = Path(entry["source_file"]).name
         lines.append(
             f"| `{name}` | {entry['source_package']} {entry['source_package_version']} "
@@ -295,10 +338,15 @@ def readme(manifest: dict) -> str:
             f"- Source: {spec.source}.",
             f"- Licence: {spec.licence}.",
             f"- `load('{spec.name}')` returns {spec.shape[0]} × {spec.shape[1]}"
-            + (f" (the file holds {entry['shape'][0]} rows)" if tuple(entry["shape"])
-               != spec.shape else "") + ".",
-            "- Source attributes by treatment: " + ", ".join(
-                f"{k}: {v}" for k, v in entry["columns_by_treatment"].items()) + ".",
+            + (
+                f" (the file holds {entry['shape'][0]} rows)"
+                if tuple(entry["shape"]) != spec.shape
+                else ""
+            )
+            + ".",
+            "- Source attributes by treatment: "
+            + ", ".join(f"{k}: {v}" for k, v in entry["columns_by_treatment"].items())
+            + ".",
         ]
         if spec.notes:
             lines.append(f"- Notes: {spec.notes}")
@@ -328,15 +376,19 @@ def readme(manifest: dict) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true",
-                        help="rebuild in memory and compare with data/ instead of writing")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="rebuild in memory and compare with data/ instead of writing",
+    )
     parser.add_argument("names", nargs="*", help="sets to build (default: all)")
     args = parser.parse_args(argv)
     names = args.names or list(SOURCES)
     manifest, blobs = build(names)
     if args.check:
-        bad = [f for f, b in blobs.items()
-               if not (DATA / f).is_file() or (DATA / f).read_bytes() != b]
+        bad = [
+            f for f, b in blobs.items() if not (DATA / f).is_file() or (DATA / f).read_bytes() != b
+        ]
         for f in bad:
             print(f"differs: data/{f}")
         print("all files identical" if not bad else f"{len(bad)} file(s) differ")

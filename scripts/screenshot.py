@@ -41,23 +41,37 @@ def screenshot(link: str, out: Path, size: tuple[int, int]) -> None:
         raise SystemExit(f"chromium is not on the PATH: {INSTALL['chromium']}")
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1"],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         url = f"http://127.0.0.1:{port}"
         wait_for_health(f"{url}/_stcore/health", server)
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium,
-                                                 args=CHROMIUM_ARGS)  # fmt: skip
+            browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": size[0], "height": size[1]})
             page.goto(url + link)
             page.wait_for_selector(FRAME, timeout=120_000)
             frame = next(f for f in page.frames if "/component/" in f.url)
-            frame.wait_for_function("() => window.playback && window.playback.settled",
-                                    timeout=120_000)  # fmt: skip
+            frame.wait_for_function(
+                "() => window.playback && window.playback.settled", timeout=120_000
+            )
             page.wait_for_timeout(500)  # the charts' transitions
             out.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(out))

@@ -39,8 +39,9 @@ def exported_page(browser, folder: Path, out: Path) -> None:
     path = folder / "page.html"
     path.write_text(page_text, encoding="utf-8")
     context = browser.new_context(viewport=SIZE)
-    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file:")
-                  else r.abort())  # fmt: skip
+    context.route(
+        "**/*", lambda r: r.continue_() if r.request.url.startswith("file:") else r.abort()
+    )
     page = context.new_page()
     page.goto(path.as_uri())
     page.wait_for_function("() => window.playback && window.playback.settled")

@@ -50,8 +50,9 @@ def serve_playback(page) -> None:
     def handle(route):
         name = route.request.url.removeprefix(ORIGIN + "/").split("?")[0]
         if name in ("", "blank.html"):
-            return route.fulfill(body="<!doctype html><html><body></body></html>",
-                                 content_type="text/html")  # fmt: skip
+            return route.fulfill(
+                body="<!doctype html><html><body></body></html>", content_type="text/html"
+            )
         path = (PLAYBACK / name).resolve()
         if PLAYBACK not in path.parents or not path.is_file():
             return route.fulfill(status=404, body="not found")

@@ -1,4 +1,5 @@
-"""What every test module shares: hypothesis's profiles.
+"""What every test module shares: the markers, hypothesis's profiles and the fixtures of
+the browser tests (one chromium per module, a page, the app served from the checkout).
 
 Plain ``pytest`` runs the fast suite: ``pyproject.toml`` deselects the tests
 marked ``browser`` (they drive Debian's chromium) and ``slow`` (they compile
@@ -26,9 +27,17 @@ its own.
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # deadline=None: the first example of a test may compile numba code for seconds.
 settings.register_profile("dev", max_examples=20, deadline=None)
@@ -86,3 +95,59 @@ def browser():
         b = launch(p)
         yield b
         b.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """``streamlit run app.py`` from the checkout on a free port, for a browser test module;
+    its address."""
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.3)
+    else:
+        proc.kill()
+        pytest.fail(f"streamlit did not start: {proc.stdout.read().decode()[-2000:]}")
+    yield url
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+@pytest.fixture
+def page(browser):
+    """A new 1280x720 page of the module's chromium."""
+    pg = browser.new_page(viewport={"width": 1280, "height": 720})
+    yield pg
+    pg.close()

@@ -30,8 +30,11 @@ FRAME = "iframe.perceptron-lab-replay"
 def write_notebook(path: Path, *cells: str) -> Path:
     """A notebook with these code cells."""
     book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
-    book.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                   "language": "python"}  # fmt: skip
+    book.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nbformat.write(book, path)
     return path
 
@@ -44,21 +47,35 @@ def jupyterlab(folder: Path):
     notices = folder / ".settings" / "@jupyterlab" / "apputils-extension"
     notices.mkdir(parents=True, exist_ok=True)
     (notices / "notification.jupyterlab-settings").write_text(
-        '{"fetchNews": "false", "checkForUpdates": false}', encoding="utf-8")
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(folder / ".config"),
-           "JUPYTERLAB_SETTINGS_DIR": str(folder / ".settings"),
-           "JUPYTERLAB_WORKSPACES_DIR": str(folder / ".workspaces"),
-           "JUPYTER_RUNTIME_DIR": str(folder / ".runtime"),
-           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+        '{"fetchNews": "false", "checkForUpdates": false}', encoding="utf-8"
+    )
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(folder / ".config"),
+        "JUPYTERLAB_SETTINGS_DIR": str(folder / ".settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(folder / ".workspaces"),
+        "JUPYTER_RUNTIME_DIR": str(folder / ".runtime"),
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
-         "--ServerApp.ip=127.0.0.1",
-         f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={folder}",
-         "--LabApp.news_url=", "--LabApp.check_for_updates_class="
-         "jupyterlab.NeverCheckForUpdate"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--allow-root",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={port}",
+            "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={folder}",
+            "--LabApp.news_url=",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90
@@ -108,8 +125,9 @@ def run_replay_cell(page, prompt: int = 1, timeout_ms: int = 180_000):
     frame = page.frame_locator(FRAME).first
     frame.locator(".playback .btn-step").first.wait_for(timeout=timeout_ms)
     handle = page.locator(FRAME).first.element_handle().content_frame()
-    handle.wait_for_function("() => window.playback && window.playback.painted !== null",
-                             timeout=timeout_ms)  # fmt: skip
+    handle.wait_for_function(
+        "() => window.playback && window.playback.painted !== null", timeout=timeout_ms
+    )
     seconds = time.perf_counter() - start
     handle.wait_for_function("() => window.playback.settled", timeout=timeout_ms)
     return handle, seconds

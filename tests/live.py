@@ -52,17 +52,22 @@ def perceptron_lab(pythonpath: Path, cwd: Path, *args: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PERCEPTRON_LAB_DATA")}
     env["PYTHONPATH"] = str(pythonpath)
     return subprocess.Popen(
-        [sys.executable, "-m", "perceptron_lab.cli", *args], cwd=cwd, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+        [sys.executable, "-m", "perceptron_lab.cli", *args],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
 
 
 def serve_once(pythonpath: Path, cwd: Path, *args: str) -> tuple[str, str, int]:
     """Start ``perceptron-lab app ARGS`` on a free loopback port, wait for its health check,
     stop it; returns ``(the health check's answer, what the command printed, the port)``."""
     port = free_port()
-    app = perceptron_lab(pythonpath, cwd, "app", "--port", str(port), "--address", "127.0.0.1",
-                         *args)  # fmt: skip
+    app = perceptron_lab(
+        pythonpath, cwd, "app", "--port", str(port), "--address", "127.0.0.1", *args
+    )
     try:
         body = wait_for_health(f"http://127.0.0.1:{port}/_stcore/health", app)
     finally:

@@ -10,8 +10,19 @@ from __future__ import annotations
 import numpy as np
 
 
-def reference_kw(X, y, *, eta=0.1, theta_init=None, C=None, tau=0.0, lam=0.0,
-                 alpha_bound=None, epochs=10, order=None):  # fmt: skip
+def reference_kw(
+    X,
+    y,
+    *,
+    eta=0.1,
+    theta_init=None,
+    C=None,
+    tau=0.0,
+    lam=0.0,
+    alpha_bound=None,
+    epochs=10,
+    order=None,
+):
     """Train one binary problem (``y`` in {-1, +1}); return every hypothesis.
 
     Returns a dict with ``W`` (hypotheses, one per row, row 0 the initial one),
@@ -67,9 +78,14 @@ def reference_kw(X, y, *, eta=0.1, theta_init=None, C=None, tau=0.0, lam=0.0,
             else:
                 # 5. an error the α-bound blocks: nothing changes
                 kinds.append("blocked")
-    return dict(W=np.array(hypotheses_w), theta=np.array(hypotheses_theta),
-                votes=np.array(votes), longest=longest, updated=np.array(updated, dtype=int),
-                kinds=kinds)  # fmt: skip
+    return dict(
+        W=np.array(hypotheses_w),
+        theta=np.array(hypotheses_theta),
+        votes=np.array(votes),
+        longest=longest,
+        updated=np.array(updated, dtype=int),
+        kinds=kinds,
+    )
 
 
 def reference_scores(model, X, mode):

@@ -18,6 +18,8 @@ def repository_files() -> list[str]:
         pytest.skip("not a git checkout: there is no list of the repository's files")
     listed = subprocess.run(
         [git, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT, capture_output=True, check=True,
-    ).stdout.decode("utf-8")  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode("utf-8")
     return sorted({name for name in listed.split("\0") if name})

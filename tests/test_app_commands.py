@@ -73,8 +73,11 @@ def test_the_packaged_settings_reach_streamlit_and_the_machine_can_override_them
     (folder / ".streamlit").mkdir(parents=True)
     shutil.copy(CONFIG, folder / ".streamlit" / "config.toml")
     (folder / "app.py").write_text("", encoding="utf-8")
-    machine = {"PATH": os.environ["PATH"], "HOME": str(tmp_path),
-               "STREAMLIT_SERVER_MAX_UPLOAD_SIZE": "5"}  # fmt: skip
+    machine = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(tmp_path),
+        "STREAMLIT_SERVER_MAX_UPLOAD_SIZE": "5",
+    }
     env = streamlit_environment(folder, machine)
     arguments = streamlit_arguments(folder, 8765, "127.0.0.1")
     # The settings must travel in the environment: Streamlit must not find the file itself.
@@ -87,8 +90,12 @@ def test_the_packaged_settings_reach_streamlit_and_the_machine_can_override_them
     expected |= {"server.maxUploadSize": 5, "server.port": 8765, "server.address": "127.0.0.1"}
     done = subprocess.run(
         [sys.executable, "-c", SETTINGS_PROBE, json.dumps(list(expected)), *arguments],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     # Streamlit keeps a str option's true/false as text ("false"), and reads it as such.
     effective = json.loads(done.stdout.strip().splitlines()[-1])

@@ -34,8 +34,16 @@ def _shown(at: AppTest):
 
     request, key, values, epochs = at.session_state["pg_last_good"]
     data = get_dataset(request)
-    run = train(key, tuple(sorted(values.items())), epochs, request.seed, data.X, data.y,
-                data.X_test, data.y_test)  # fmt: skip
+    run = train(
+        key,
+        tuple(sorted(values.items())),
+        epochs,
+        request.seed,
+        data.X,
+        data.y,
+        data.X_test,
+        data.y_test,
+    )
     return request, data, run
 
 
@@ -52,8 +60,11 @@ def test_the_menu_names_each_lesson_as_its_heading_does():
     lessons = sorted((Path(APP).parent / "lessons").glob("[0-9]*.py"))
     assert len(lessons) == 11
     for path in lessons:
-        call = next(n for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-                    if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "lesson_header")
+        call = next(
+            n
+            for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "lesson_header"
+        )
         number, title = (ast.literal_eval(a) for a in call.args[:2])
         assert lesson_title(path) == f"{number} · {title}"
 
@@ -424,7 +435,15 @@ def test_a_student_link_hides_edits_export_and_the_link():
 def test_the_share_box_offers_every_group_students_may_be_denied():
     options = _player(_with_link())["options"]
     assert set(options["student_groups"]) == {
-        "data", "learner", "view", "edits", "export", "link", "math", "diagnostics"}
+        "data",
+        "learner",
+        "view",
+        "edits",
+        "export",
+        "link",
+        "math",
+        "diagnostics",
+    }
 
 
 def test_the_points_table_is_built_only_while_it_is_open(app):

@@ -43,9 +43,26 @@ def test_datasets_verbose_shows_options(capsys):
 
 def test_generate_csv_matches_the_generator(tmp_path, capsys):
     out = tmp_path / "kw.csv"
-    code = cli.main(["generate", "kw", "--seed", "3", "--n-features", "8", "--margin", "0.25",
-                     "--noise", "0.1", "--n-samples", "120", "--dtype", "int8",
-                     "--out", str(out)])
+    code = cli.main(
+        [
+            "generate",
+            "kw",
+            "--seed",
+            "3",
+            "--n-features",
+            "8",
+            "--margin",
+            "0.25",
+            "--noise",
+            "0.1",
+            "--n-samples",
+            "120",
+            "--dtype",
+            "int8",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0
     assert "wrote 120 examples x 8 features" in capsys.readouterr().out
     X, y, flipped, _ = make_kw(8, 0.25, 0.1, 120, random_state=3)
@@ -60,9 +77,26 @@ def test_generate_csv_matches_the_generator(tmp_path, capsys):
 
 def test_generate_csv_with_flipped_column_and_float_data(tmp_path):
     out = tmp_path / "g.csv"
-    assert cli.main(["generate", "imbalanced", "--seed", "1", "--positive-rate", "1/51",
-                     "--n-samples", "510", "--noise", "0.2", "--include-flipped",
-                     "--out", str(out)]) == 0
+    assert (
+        cli.main(
+            [
+                "generate",
+                "imbalanced",
+                "--seed",
+                "1",
+                "--positive-rate",
+                "1/51",
+                "--n-samples",
+                "510",
+                "--noise",
+                "0.2",
+                "--include-flipped",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     X, y, flipped, _ = make_imbalanced(510, positive_rate=1 / 51, noise=0.2, random_state=1)
     table = np.loadtxt(out, delimiter=",", skiprows=1)
     np.testing.assert_array_equal(table[:, :2], X)  # %.17g round-trips floats exactly
@@ -72,8 +106,23 @@ def test_generate_csv_with_flipped_column_and_float_data(tmp_path):
 
 def test_generate_npz_holds_data_mask_target_and_metadata(tmp_path):
     out = tmp_path / "kw.npz"
-    assert cli.main(["generate", "kw", "--seed", "5", "--n-samples", "300", "--noise", "0.2",
-                     "--out", str(out)]) == 0
+    assert (
+        cli.main(
+            [
+                "generate",
+                "kw",
+                "--seed",
+                "5",
+                "--n-samples",
+                "300",
+                "--noise",
+                "0.2",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     ref = make_kw(50, 0.1, 0.2, 300, random_state=5)
     with np.load(out, allow_pickle=False) as npz:
         np.testing.assert_array_equal(npz["X"], ref.X)
@@ -92,20 +141,28 @@ def test_generate_without_seed_prints_the_seed_it_used(tmp_path, capsys):
     printed = capsys.readouterr().out
     seed = int(printed.split("--seed ")[1].split()[0])
     again = tmp_path / "again.npz"
-    assert cli.main(["generate", "twonorm", "--n-samples", "40", "--seed", str(seed),
-                     "--out", str(again)]) == 0
+    assert (
+        cli.main(
+            ["generate", "twonorm", "--n-samples", "40", "--seed", str(seed), "--out", str(again)]
+        )
+        == 0
+    )
     with np.load(out) as a, np.load(again) as b:
         np.testing.assert_array_equal(a["X"], b["X"])
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["generate", "kw", "--margin", "80", "--out", "x.csv"], "margin M=80 is too large"),
-    (["generate", "kw", "--noise", "2", "--out", "x.csv"], "noise"),
-    (["generate", "twonorm", "--out", "x.txt"], ".csv or .npz"),
-    (["generate", "twonorm", "--out", "no/such/folder/x.csv"], "does not exist"),
-])
-def test_generate_errors_are_messages_with_exit_status_1(argv, fragment, capsys, tmp_path,
-                                                         monkeypatch):
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["generate", "kw", "--margin", "80", "--out", "x.csv"], "margin M=80 is too large"),
+        (["generate", "kw", "--noise", "2", "--out", "x.csv"], "noise"),
+        (["generate", "twonorm", "--out", "x.txt"], ".csv or .npz"),
+        (["generate", "twonorm", "--out", "no/such/folder/x.csv"], "does not exist"),
+    ],
+)
+def test_generate_errors_are_messages_with_exit_status_1(
+    argv, fragment, capsys, tmp_path, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
     assert cli.main(argv) == 1
     err = capsys.readouterr().err
@@ -154,9 +211,13 @@ def test_new_subcommands_plug_into_the_table(monkeypatch, capsys):
 
 
 def test_module_runs_as_a_program():
-    out = subprocess.run([sys.executable, "-m", "perceptron_core.cli", "datasets", "--kind",
-                          "scikit-learn"], capture_output=True, text=True, cwd=ROOT,
-                         timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "perceptron_core.cli", "datasets", "--kind", "scikit-learn"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert "breast_cancer" in out.stdout and "digits" in out.stdout
 
@@ -206,8 +267,13 @@ def test_help_of_every_command_imports_no_heavy_library():
     """``--help`` stays fast: scikit-learn, numba, SciPy, Streamlit, Plotly (and NumPy, pandas,
     joblib behind them) load only when a command runs."""
     heavy = "sklearn,numba,llvmlite,scipy,streamlit,plotly,numpy,pandas,joblib"
-    done = subprocess.run([sys.executable, "-c", HELP_PROBE, heavy], capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", HELP_PROBE, heavy],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     count, imported = done.stdout.splitlines()
     assert int(count) == 1 + len(cli.SUBCOMMANDS) + len(list_datasets("generator"))

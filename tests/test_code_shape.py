@@ -33,8 +33,9 @@ def test_no_function_takes_more_than_ten_parameters():
 def test_app_logic_runs_without_streamlit_and_ui_is_only_streamlit():
     """Logic lives in app_logic/, which never loads Streamlit; every module of ui/ uses it."""
     modules = sorted(
-        ".".join(("perceptron_lab", *path.relative_to(ROOT).with_suffix("").parts))
-        .removesuffix(".__init__")
+        ".".join(("perceptron_lab", *path.relative_to(ROOT).with_suffix("").parts)).removesuffix(
+            ".__init__"
+        )
         for path in (ROOT / "app_logic").rglob("*.py")
     )
     code = (
@@ -207,8 +208,11 @@ print(sum(m.startswith("perceptron_lab.") for m in sys.modules))
 def test_the_app_imports_each_of_its_modules_once_by_its_package_name():
     done = subprocess.run(
         [sys.executable, "-c", FIRST_PAGE, str(ROOT), ",".join(sorted(APP_NAMES))],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     twice, loaded = done.stdout.splitlines()[-2:]
     assert twice == "[]"

@@ -59,15 +59,18 @@ def test_utf8_bom_and_latin1_fallback():
     assert any("Latin-1" in w for w in latin.warnings)
 
 
-@pytest.mark.parametrize("data, fragment", [
-    (b"", "empty"),
-    (b"   \n\n ", "empty"),
-    (b"PK\x03\x04rest-of-a-zip", "Excel workbook"),
-    (b"\x1f\x8b\x08\x00", "gzip"),
-    ("a,b\n1,2\n".encode("utf-16"), "UTF-16"),
-    (b"a,b\x00,c\n", "NUL"),
-    (b"\xef\xbb\xbfa,b\n\xff,1\n", "not valid UTF-8"),
-])
+@pytest.mark.parametrize(
+    "data, fragment",
+    [
+        (b"", "empty"),
+        (b"   \n\n ", "empty"),
+        (b"PK\x03\x04rest-of-a-zip", "Excel workbook"),
+        (b"\x1f\x8b\x08\x00", "gzip"),
+        ("a,b\n1,2\n".encode("utf-16"), "UTF-16"),
+        (b"a,b\x00,c\n", "NUL"),
+        (b"\xef\xbb\xbfa,b\n\xff,1\n", "not valid UTF-8"),
+    ],
+)
 def test_files_that_are_not_csv_text_are_refused(data, fragment):
     with pytest.raises(DataError, match=fragment):
         load_csv(data)
@@ -96,8 +99,11 @@ def test_dropped_columns_are_reported():
 
 def test_missing_and_infinite_values_rejected_or_dropped():
     text = b"x1,x2,label\n1,2,a\n,3,b\n4,inf,a\n5,6,\n7,8,b\n"
-    with pytest.raises(DataError, match="3 rows have a missing or infinite value \\(first: "
-                                        "line 3, column 'x1'\\).*nan_policy='drop'"):
+    with pytest.raises(
+        DataError,
+        match="3 rows have a missing or infinite value \\(first: "
+        "line 3, column 'x1'\\).*nan_policy='drop'",
+    ):
         load_csv(text)
     data = load_csv(text, nan_policy="drop")
     np.testing.assert_array_equal(data.X, [[1, 2], [7, 8]])
@@ -175,8 +181,14 @@ def test_sources_paths_files_and_text(tmp_path):
     content = b"a,label\n1,x\n2,y\n"
     path = tmp_path / "upload.csv"
     path.write_bytes(content)
-    for source in (path, str(path), io.BytesIO(content), io.StringIO(content.decode()),
-                   bytearray(content), memoryview(content)):
+    for source in (
+        path,
+        str(path),
+        io.BytesIO(content),
+        io.StringIO(content.decode()),
+        bytearray(content),
+        memoryview(content),
+    ):
         data = load_csv(source)
         np.testing.assert_array_equal(data.y, [-1, 1])
     assert load_csv(path).name == "upload.csv"
@@ -193,12 +205,14 @@ def test_sources_paths_files_and_text(tmp_path):
 
 
 def test_options_are_checked():
-    for kwargs, fragment in (({"task": "regression"}, "task"),
-                             ({"nan_policy": "fill"}, "nan_policy"),
-                             ({"delimiter": ",,"}, "delimiter"),
-                             ({"delimiter": '"'}, "delimiter"),
-                             ({"header": "yes"}, "header"),
-                             ({"label_column": 1.5}, "label_column")):
+    for kwargs, fragment in (
+        ({"task": "regression"}, "task"),
+        ({"nan_policy": "fill"}, "nan_policy"),
+        ({"delimiter": ",,"}, "delimiter"),
+        ({"delimiter": '"'}, "delimiter"),
+        ({"header": "yes"}, "header"),
+        ({"label_column": 1.5}, "label_column"),
+    ):
         with pytest.raises(DataError, match=fragment):
             load_csv(b"a,label\n1,x\n2,y\n", **kwargs)
 
@@ -249,16 +263,38 @@ def test_fuzz_arbitrary_bytes(blob):
 
 
 cell = st.one_of(
-    st.integers(-10**6, 10**6).map(str),
+    st.integers(-(10**6), 10**6).map(str),
     st.floats(allow_nan=True, allow_infinity=True).map(repr),
-    st.sampled_from(["", "NA", "nan", "inf", "-inf", "?", "null", "yes", "no", "1,5",
-                     "1e400", '"quoted, with comma"', '"', "a\"b", "\u00e9t\u00e9",
-                     "1_000", " 7 ", "\t", "0x1F", "\u0661\u0662"]),
+    st.sampled_from(
+        [
+            "",
+            "NA",
+            "nan",
+            "inf",
+            "-inf",
+            "?",
+            "null",
+            "yes",
+            "no",
+            "1,5",
+            "1e400",
+            '"quoted, with comma"',
+            '"',
+            'a"b',
+            "\u00e9t\u00e9",
+            "1_000",
+            " 7 ",
+            "\t",
+            "0x1F",
+            "\u0661\u0662",
+        ]
+    ),
     st.text(max_size=8),
 )
 ragged_rows = st.lists(st.lists(cell, min_size=0, max_size=6), min_size=0, max_size=12)
 even_rows = st.integers(1, 6).flatmap(
-    lambda w: st.lists(st.lists(cell, min_size=w, max_size=w), min_size=1, max_size=12))
+    lambda w: st.lists(st.lists(cell, min_size=w, max_size=w), min_size=1, max_size=12)
+)
 
 
 @FUZZ
@@ -272,25 +308,31 @@ even_rows = st.integers(1, 6).flatmap(
     label_column=st.one_of(st.none(), st.integers(-8, 8), st.sampled_from(["label", "x"])),
     header=st.sampled_from(["auto", True, False]),
 )
-def test_fuzz_table_like_files(rows, delimiter, newline, encoding, task, nan_policy,
-                               label_column, header):
+def test_fuzz_table_like_files(
+    rows, delimiter, newline, encoding, task, nan_policy, label_column, header
+):
     text = newline.join(delimiter.join(r) for r in rows)
     try:
         blob = text.encode(encoding)
     except UnicodeEncodeError:
         blob = text.encode("utf-8", errors="replace")
-    check_outcome(blob, task=task, nan_policy=nan_policy, label_column=label_column,
-                  header=header)
+    check_outcome(blob, task=task, nan_policy=nan_policy, label_column=label_column, header=header)
 
 
 @FUZZ
 @given(
     n_rows=st.integers(2, 30),
     n_cols=st.integers(1, 5),
-    labels=st.lists(st.sampled_from(["a", "b", "c", "1", "0", "", "NA"]), min_size=30,
-                    max_size=30),
-    values=st.lists(st.one_of(st.floats(allow_nan=True, allow_infinity=True),
-                              st.sampled_from(["", "x", "NA"])), min_size=150, max_size=150),
+    labels=st.lists(
+        st.sampled_from(["a", "b", "c", "1", "0", "", "NA"]), min_size=30, max_size=30
+    ),
+    values=st.lists(
+        st.one_of(
+            st.floats(allow_nan=True, allow_infinity=True), st.sampled_from(["", "x", "NA"])
+        ),
+        min_size=150,
+        max_size=150,
+    ),
     ragged=st.sets(st.integers(0, 29), max_size=2),
 )
 def test_fuzz_near_valid_tables(n_rows, n_cols, labels, values, ragged):
@@ -315,8 +357,9 @@ def test_fuzz_near_valid_tables(n_rows, n_cols, labels, values, ragged):
 @given(st.integers(1, 5000), st.integers(1, 300_000))
 def test_fuzz_huge_headers(n_cols, cell_len):
     header = ",".join("h" * min(cell_len, 300_000 // n_cols + 1) for _ in range(n_cols))
-    blob = (header + "\n" + ",".join(["1"] * n_cols) + "\n"
-            + ",".join(["2"] * n_cols) + "\n").encode()
+    blob = (
+        header + "\n" + ",".join(["1"] * n_cols) + "\n" + ",".join(["2"] * n_cols) + "\n"
+    ).encode()
     check_outcome(blob)
 
 
@@ -326,8 +369,29 @@ def test_fuzz_huge_headers(n_cols, cell_len):
 # --------------------------------------------------------------------------
 
 plain_cell = st.one_of(
-    st.sampled_from(["", " ", "NA", "1", "-2.5", "1e400", "x", "yes", "no", "1,5", "\t",
-                     "\x1c", "é", "€", "nan", "inf", "7 ", "0", "10000000000000000001"]),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "NA",
+            "1",
+            "-2.5",
+            "1e400",
+            "x",
+            "yes",
+            "no",
+            "1,5",
+            "\t",
+            "\x1c",
+            "é",
+            "€",
+            "nan",
+            "inf",
+            "7 ",
+            "0",
+            "10000000000000000001",
+        ]
+    ),
     st.text(alphabet="0123456789.,;|-e xé\t", max_size=7),
 )
 
@@ -337,9 +401,17 @@ def outcome(blob, **kwargs):
         data = load_csv(blob, **kwargs)
     except DataError as err:
         return str(err)
-    return (data.X.tolist(), data.y.tolist(), data.feature_names, data.label_name,
-            data.class_names, data.warnings, data.dropped_columns, data.n_dropped_rows,
-            data.delimiter)
+    return (
+        data.X.tolist(),
+        data.y.tolist(),
+        data.feature_names,
+        data.label_name,
+        data.class_names,
+        data.warnings,
+        data.dropped_columns,
+        data.n_dropped_rows,
+        data.delimiter,
+    )
 
 
 @FUZZ
@@ -351,8 +423,9 @@ def outcome(blob, **kwargs):
     small_caps=st.booleans(),
     nan_policy=st.sampled_from(["reject", "drop"]),
 )
-def test_files_without_quotes_read_as_with_quotes(rows, delimiter, newline, encoding,
-                                                   small_caps, nan_policy):
+def test_files_without_quotes_read_as_with_quotes(
+    rows, delimiter, newline, encoding, small_caps, nan_policy
+):
     width = max(len(r) for r in rows) or 1
     names = [f"f{j}" for j in range(width)]
     body = newline.join(delimiter.join(r) for r in rows)
@@ -383,7 +456,7 @@ def test_large_files_are_shaped_across_steps_of_the_byte_pass():
 def test_a_column_of_numbers_then_text_is_named_without_a_pandas_warning():
     # pandas reads in blocks: numbers in the first ones and text in a later one make a
     # column of mixed types (and a DtypeWarning), which is read again as text
-    rows = b"".join(b"%d,%d,%s\n" % (i, i % 5, b"ab"[i % 2:i % 2 + 1]) for i in range(300_000))
+    rows = b"".join(b"%d,%d,%s\n" % (i, i % 5, b"ab"[i % 2 : i % 2 + 1]) for i in range(300_000))
     blob = b"x,code,label\n" + rows.replace(b"\n299990,0,", b"\n299990,oops,", 1)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

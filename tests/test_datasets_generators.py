@@ -18,8 +18,17 @@ from perceptron_core.datasets import (
     make_xor,
 )
 
-ALL = [make_twonorm, make_threenorm, make_ringnorm, make_separable, make_gaussians,
-       make_imbalanced, make_xor, make_circles, make_moons]
+ALL = [
+    make_twonorm,
+    make_threenorm,
+    make_ringnorm,
+    make_separable,
+    make_gaussians,
+    make_imbalanced,
+    make_xor,
+    make_circles,
+    make_moons,
+]
 
 
 @pytest.mark.parametrize("make", ALL, ids=lambda f: f.__name__)
@@ -113,8 +122,9 @@ def test_separable_has_the_requested_margin_and_balance(margin):
     assert (y == 1).sum() == 150 and (y == -1).sum() == 151
 
 
-@pytest.mark.parametrize("rate, n, positives", [(0.5, 200, 100), (1 / 11, 550, 50),
-                                                (1 / 51, 1020, 20), (0.3, 10, 3)])
+@pytest.mark.parametrize(
+    "rate, n, positives", [(0.5, 200, 100), (1 / 11, 550, 50), (1 / 51, 1020, 20), (0.3, 10, 3)]
+)
 def test_gaussians_and_imbalanced_have_exact_positive_counts(rate, n, positives):
     for make in (make_gaussians, make_imbalanced):
         X, y, _, target = make(n_samples=n, positive_rate=rate, random_state=6)
@@ -122,8 +132,7 @@ def test_gaussians_and_imbalanced_have_exact_positive_counts(rate, n, positives)
 
 
 def test_gaussian_target_is_the_bayes_boundary():
-    X, y, _, target = make_imbalanced(50_000, positive_rate=0.1, separation=2.0,
-                                      random_state=7)
+    X, y, _, target = make_imbalanced(50_000, positive_rate=0.1, separation=2.0, random_state=7)
     bayes_acc = float((target.predict(X) == y).mean())
     # moving the threshold either way can only lose accuracy (up to sampling noise)
     s = target.decision_function(X)
@@ -146,18 +155,21 @@ def test_xor_circles_moons_targets_and_balance():
     np.testing.assert_allclose(np.hypot(upper[:, 0], upper[:, 1]), 1.0)
 
 
-@pytest.mark.parametrize("call, fragment", [
-    (lambda: make_twonorm(0), "n_samples"),
-    (lambda: make_twonorm(10, noise=-0.1), "noise"),
-    (lambda: make_ringnorm(10, n_features=0), "n_features"),
-    (lambda: make_separable(10, margin=0.9), "margin"),
-    (lambda: make_gaussians(10, positive_rate=1.0), "positive_rate"),
-    (lambda: make_imbalanced(10, positive_rate=0.01), "both classes"),
-    (lambda: make_gaussians(10, spread=0), "spread"),
-    (lambda: make_circles(10, factor=1.0), "factor"),
-    (lambda: make_xor(3), "n_samples"),
-    (lambda: make_moons(10, random_state=2.5), "random_state"),
-])
+@pytest.mark.parametrize(
+    "call, fragment",
+    [
+        (lambda: make_twonorm(0), "n_samples"),
+        (lambda: make_twonorm(10, noise=-0.1), "noise"),
+        (lambda: make_ringnorm(10, n_features=0), "n_features"),
+        (lambda: make_separable(10, margin=0.9), "margin"),
+        (lambda: make_gaussians(10, positive_rate=1.0), "positive_rate"),
+        (lambda: make_imbalanced(10, positive_rate=0.01), "both classes"),
+        (lambda: make_gaussians(10, spread=0), "spread"),
+        (lambda: make_circles(10, factor=1.0), "factor"),
+        (lambda: make_xor(3), "n_samples"),
+        (lambda: make_moons(10, random_state=2.5), "random_state"),
+    ],
+)
 def test_bad_options_raise_data_error(call, fragment):
     with pytest.raises(DataError, match=fragment):
         call()

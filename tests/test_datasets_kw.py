@@ -44,8 +44,9 @@ def reference_kw(f, M, N, m, seed, pool_size=600):
     return np.array(X), np.array(y), np.array(flipped), np.array(w), theta
 
 
-@pytest.mark.parametrize("f, M, N, m, seed", [(7, 0.1, 0.2, 300, 0), (3, 0.5, 0.0, 2500, 1),
-                                              (12, 0.0, 0.1, 50, 2)])
+@pytest.mark.parametrize(
+    "f, M, N, m, seed", [(7, 0.1, 0.2, 300, 0), (3, 0.5, 0.0, 2500, 1), (12, 0.0, 0.1, 50, 2)]
+)
 def test_matches_the_one_example_at_a_time_reference(f, M, N, m, seed):
     X, y, flipped, target = make_kw(f, M, N, m, random_state=seed)
     Xr, yr, fr, wr, thr = reference_kw(f, M, N, m, seed)
@@ -158,18 +159,21 @@ def test_dtypes_hold_the_same_values(dtype):
     assert set(np.unique(other.y)) <= {-1, 1} and other.y.dtype == np.int64
 
 
-@pytest.mark.parametrize("kwargs, fragment", [
-    ({"n_features": 0}, "n_features"),
-    ({"n_features": 2.5}, "whole number"),
-    ({"margin": -0.1}, "margin"),
-    ({"noise": 1.5}, "noise"),
-    ({"n_samples": 0}, "n_samples"),
-    ({"dtype": "uint8"}, "dtype"),
-    ({"dtype": "text"}, "dtype"),
-    ({"random_state": -1}, "random_state"),
-    ({"random_state": "seed"}, "random_state"),
-    ({"margin": 100.0}, "too large"),
-])
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        ({"n_features": 0}, "n_features"),
+        ({"n_features": 2.5}, "whole number"),
+        ({"margin": -0.1}, "margin"),
+        ({"noise": 1.5}, "noise"),
+        ({"n_samples": 0}, "n_samples"),
+        ({"dtype": "uint8"}, "dtype"),
+        ({"dtype": "text"}, "dtype"),
+        ({"random_state": -1}, "random_state"),
+        ({"random_state": "seed"}, "random_state"),
+        ({"margin": 100.0}, "too large"),
+    ],
+)
 def test_bad_options_raise_data_error_with_a_message(kwargs, fragment):
     args = {"n_features": 10, "margin": 0.1, "noise": 0.0, "n_samples": 20, "random_state": 0}
     args.update(kwargs)

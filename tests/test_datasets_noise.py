@@ -26,9 +26,19 @@ def test_flip_labels_rate_within_binomial_interval_and_mask_is_truth():
     np.testing.assert_array_equal(y_noisy[mask], -y[mask])
 
 
-@pytest.mark.parametrize("m, p, expected", [(250, 0.05, 13), (270, 0.05, 14), (300, 0.1, 30),
-                                            (30, 0.05, 2), (10, 0.25, 3), (7, 0.0, 0),
-                                            (7, 1.0, 7), (270, 0.3, 81)])
+@pytest.mark.parametrize(
+    "m, p, expected",
+    [
+        (250, 0.05, 13),
+        (270, 0.05, 14),
+        (300, 0.1, 30),
+        (30, 0.05, 2),
+        (10, 0.25, 3),
+        (7, 0.0, 0),
+        (7, 1.0, 7),
+        (270, 0.3, 81),
+    ],
+)
 def test_flip_exact_count_rounds_half_up(m, p, expected):
     y = np.array([1, -1] * m)[:m]
     y_noisy, mask = flip_labels_exact(y, p, random_state=1)
@@ -113,16 +123,19 @@ def test_outliers_move_exactly_the_masked_rows_far_away():
     np.testing.assert_allclose(np.linalg.norm(z, axis=1), 6.0)
 
 
-@pytest.mark.parametrize("call, fragment", [
-    (lambda: flip_labels([1, -1], 1.5), "rate"),
-    (lambda: flip_labels([[1, -1]], 0.1), "1-D"),
-    (lambda: flip_labels([], 0.1), "empty"),
-    (lambda: add_feature_noise([1.0, 2.0]), "2-D"),
-    (lambda: add_feature_noise([[np.inf, 1.0]]), "finite"),
-    (lambda: add_feature_noise([["a", "b"]]), "numbers"),
-    (lambda: add_feature_noise([[1.0, 2.0]], relative="yes"), "relative"),
-    (lambda: add_outliers([[1.0, 2.0]], distance=-1), "distance"),
-])
+@pytest.mark.parametrize(
+    "call, fragment",
+    [
+        (lambda: flip_labels([1, -1], 1.5), "rate"),
+        (lambda: flip_labels([[1, -1]], 0.1), "1-D"),
+        (lambda: flip_labels([], 0.1), "empty"),
+        (lambda: add_feature_noise([1.0, 2.0]), "2-D"),
+        (lambda: add_feature_noise([[np.inf, 1.0]]), "finite"),
+        (lambda: add_feature_noise([["a", "b"]]), "numbers"),
+        (lambda: add_feature_noise([[1.0, 2.0]], relative="yes"), "relative"),
+        (lambda: add_outliers([[1.0, 2.0]], distance=-1), "distance"),
+    ],
+)
 def test_bad_inputs_raise_data_error(call, fragment):
     with pytest.raises(DataError, match=fragment):
         call()

@@ -28,13 +28,36 @@ REAL = [s for s in list_datasets() if s.kind in ("shipped", "scikit-learn")]
 
 def test_registry_lists_every_kind_and_the_required_sets():
     names = {s.name for s in list_datasets()}
-    required = {"kw", "twonorm", "threenorm", "ringnorm", "separable", "gaussians", "xor",
-                "circles", "moons", "imbalanced", "breast_cancer", "digits", "sonar",
-                "ionosphere", "breast_cancer_original", "pima", "house_votes", "promoters",
-                "spam", "ticdata", "fashion_mnist"}
+    required = {
+        "kw",
+        "twonorm",
+        "threenorm",
+        "ringnorm",
+        "separable",
+        "gaussians",
+        "xor",
+        "circles",
+        "moons",
+        "imbalanced",
+        "breast_cancer",
+        "digits",
+        "sonar",
+        "ionosphere",
+        "breast_cancer_original",
+        "pima",
+        "house_votes",
+        "promoters",
+        "spam",
+        "ticdata",
+        "fashion_mnist",
+    }
     assert required <= names
-    assert {s.kind for s in list_datasets()} == {"generator", "shipped", "scikit-learn",
-                                                 "external"}
+    assert {s.kind for s in list_datasets()} == {
+        "generator",
+        "shipped",
+        "scikit-learn",
+        "external",
+    }
     assert all(s.kind == "shipped" for s in list_datasets("shipped"))
     with pytest.raises(DataError, match="kind"):
         list_datasets("everything")
@@ -101,8 +124,9 @@ def test_runtime_loading_needs_neither_pandas_nor_rdata():
         "    load(name)\n"
         "print('ok')\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=ROOT, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
 

@@ -31,11 +31,13 @@ pytestmark = pytest.mark.slow  # it needs nginx
 
 class _Replica(BaseHTTPRequestHandler):
     def do_GET(self):  # noqa: N802 - the name http.server calls
-        body = json.dumps({
-            "port": self.server.server_address[1],
-            "upgrade": self.headers.get("Upgrade"),
-            "connection": self.headers.get("Connection"),
-        }).encode()  # fmt: skip
+        body = json.dumps(
+            {
+                "port": self.server.server_address[1],
+                "upgrade": self.headers.get("Upgrade"),
+                "connection": self.headers.get("Connection"),
+            }
+        ).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.end_headers()
@@ -55,11 +57,19 @@ def proxy(tmp_path_factory):
         threading.Thread(target=server.serve_forever, daemon=True).start()
     ports = [server.server_address[1] for server in replicas]
     listen = free_port()
-    config = nginx_config(RECIPE.read_text(encoding="utf-8"), folder, listen,
-                          {"8501": ports[0], "8502": ports[1]})  # fmt: skip
+    config = nginx_config(
+        RECIPE.read_text(encoding="utf-8"), folder, listen, {"8501": ports[0], "8502": ports[1]}
+    )
     (folder / "nginx.conf").write_text(config, encoding="utf-8")
-    args = [nginx, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e",
-            str(folder / "error.log")]  # fmt: skip
+    args = [
+        nginx,
+        "-p",
+        str(folder),
+        "-c",
+        str(folder / "nginx.conf"),
+        "-e",
+        str(folder / "error.log"),
+    ]
     proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
     try:
         wait_for_health(f"http://127.0.0.1:{listen}/_stcore/health", proc, timeout=30)

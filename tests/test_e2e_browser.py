@@ -9,12 +9,6 @@ each view at 1280x720 and 1024x768.
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -22,51 +16,12 @@ import pytest
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.training import fit_run
-from tests.browser import ARTIFACTS, ROOT
+from tests.browser import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 
 FRAME = "iframe[title$='playback']"
 SIZES = {"1280x720": (1280, 720), "1024x768": (1024, 768)}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server():
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        proc.kill()
-        pytest.fail(f"streamlit did not start: {proc.stdout.read().decode()[-2000:]}")
-    yield url
-    proc.terminate()
-    proc.wait(timeout=20)
-
-
-@pytest.fixture
-def page(browser):
-    pg = browser.new_page(viewport={"width": 1280, "height": 720})
-    yield pg
-    pg.close()
 
 
 def _open(pg, url: str):
@@ -90,8 +45,11 @@ def test_the_page_fetches_nothing_from_outside_the_server(server, page):
     frame.locator(".btn-step").click()
     page.wait_for_timeout(500)
     own = urlparse(server).netloc
-    outside = [url for url in requested if urlparse(url).scheme in ("http", "https", "ws", "wss")
-               and urlparse(url).netloc != own]  # fmt: skip
+    outside = [
+        url
+        for url in requested
+        if urlparse(url).scheme in ("http", "https", "ws", "wss") and urlparse(url).netloc != own
+    ]
     assert requested and not outside
 
 
@@ -125,8 +83,16 @@ def _shots(pg, name: str) -> None:
 def _python_run(request: DataRequest, key: str = "perceptron", epochs: int = 20, **values):
     data = make_dataset(request)
     settings = {**LEARNERS[key].defaults(), **values}
-    run = fit_run(key, tuple(sorted(settings.items())), epochs, request.seed, data.X, data.y,
-                  data.X_test, data.y_test)  # fmt: skip
+    run = fit_run(
+        key,
+        tuple(sorted(settings.items())),
+        epochs,
+        request.seed,
+        data.X,
+        data.y,
+        data.X_test,
+        data.y_test,
+    )
     return data, run
 
 
@@ -141,8 +107,9 @@ def test_stepping_playing_scrubbing_and_keys(server, page):
     assert "step 1 of" in _title(frame) and "Epoch 1" in _math(frame)
 
     frame.locator(".btn-update").click()
-    data, run = _python_run(DataRequest("separable", noise_kind="uniform", noise_rate=0.1,
-                                        test_fraction=0.2))  # fmt: skip
+    data, run = _python_run(
+        DataRequest("separable", noise_kind="uniform", noise_rate=0.1, test_fraction=0.2)
+    )
     tl = run.timeline
     t = tl.next_update(1)
     _wait_step(frame, t)
@@ -224,7 +191,8 @@ BOUNDARY_JS = """() => {
     const layout = document.querySelector('.plot').layout;
     const line = layout.shapes.find(s => s.name === 'boundary');
     return {segments: line ? line.path.split('M').length - 1 : 0,
-            images: (layout.images || []).filter(i => i.source.startsWith('data:image/png')).length};
+            images: (layout.images || [])
+                .filter(i => i.source.startsWith('data:image/png')).length};
 }"""
 
 
@@ -305,7 +273,8 @@ def test_a_click_on_the_plot_adds_a_point_and_another_removes_it(server, page):
     frame.wait_for_function("() => window.playback.args.options.click === '+1'", timeout=30_000)
     _click_plot(page, 0.03, 0.03)  # the padded corner: empty space
     page.wait_for_function(
-        "() => (document.querySelector('.st-key-pg_point_count')?.innerText || '').includes('1 added')",
+        "() => (document.querySelector('.st-key-pg_point_count')?.innerText || "
+        "'').includes('1 added')",
         timeout=30_000,
     )
     assert _count_text(page).startswith("101 training points")
@@ -320,7 +289,8 @@ def test_a_click_on_the_plot_adds_a_point_and_another_removes_it(server, page):
     page.wait_for_timeout(500)
     _click_point(page, frame, 100)  # the added point is the last row
     page.wait_for_function(
-        "() => (document.querySelector('.st-key-pg_point_count')?.innerText || '').startsWith('100 ')",
+        "() => (document.querySelector('.st-key-pg_point_count')?.innerText || "
+        "'').startsWith('100 ')",
         timeout=30_000,
     )
     assert _count_text(page).startswith("100 training points")
@@ -385,20 +355,24 @@ def test_compare_mode_has_a_scoreboard_and_one_chart(server, page):
     assert len(rows) == 3 and rows[0].startswith("Perceptron (classic)")
     learners = frame.evaluate("() => window.playback.lanes.map(l => l.meta.title)")
     assert [r.split("\t")[0] for r in rows] == learners
-    names = frame.evaluate("() => document.querySelector('.diagnostics .js-plotly-plot').data.map(d => d.name)")
+    names = frame.evaluate(
+        "() => document.querySelector('.diagnostics .js-plotly-plot').data.map(d => d.name)"
+    )
     assert names == learners  # one chart, every learner's updates per epoch
     _shots(page, "playground-compare-scoreboard")
 
 
 WEIGHTS_JS = """async () => {
-    await new Promise(done => requestAnimationFrame(() => setTimeout(done, 250)));  // the mark moves after paint
+    // the mark moves after paint
+    await new Promise(done => requestAnimationFrame(() => setTimeout(done, 250)));
     const chart = [...document.querySelectorAll('.diagnostics .js-plotly-plot')]
         .find(c => c.layout.title.text.startsWith('The weights'));
     const lane = window.playback.lanes[0];
     const last = chart.data[0].x.length - 1;
     const [w1, w2, th] = lane.hypothesis(lane.H - 1);
     return {names: chart.data.map(d => d.name), end: chart.data[0].x[last], E: lane.E,
-            norm: chart.data[0].y[last], expected: Math.hypot(w1, w2), theta: chart.data[3].y[last], th,
+            norm: chart.data[0].y[last], expected: Math.hypot(w1, w2),
+            theta: chart.data[3].y[last], th,
             mark: chart.layout.shapes[0].x0, painted: window.playback.painted};
 }"""
 
@@ -408,7 +382,9 @@ def test_the_weights_view_follows_the_steps(server, page):
     view = frame.evaluate(WEIGHTS_JS)
     assert view["names"] == ["‖w‖", "w1", "w2", "θ", "test accuracy %"]
     assert view["end"] == view["E"]  # through the last step, with the last hypothesis
-    assert view["norm"] == pytest.approx(view["expected"]) and view["theta"] == pytest.approx(view["th"])
+    assert view["norm"] == pytest.approx(view["expected"]) and view["theta"] == pytest.approx(
+        view["th"]
+    )
     assert view["mark"] == view["painted"] == 120  # the mark sits at the current step
 
 

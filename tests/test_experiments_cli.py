@@ -31,8 +31,21 @@ def test_reproduce_kw_table4_writes_one_record_per_cell(tmp_path, capsys):
 
 
 def test_optimize_writes_intervals_and_all_three_forms(tmp_path):
-    code = main(["optimize", "kw:f=10,M=0.1,N=0.1,n=60", "--folds", "3", "--inner", "3",
-                 "--epochs", "10", "--out", str(tmp_path), *QUICK])
+    code = main(
+        [
+            "optimize",
+            "kw:f=10,M=0.1,N=0.1,n=60",
+            "--folds",
+            "3",
+            "--inner",
+            "3",
+            "--epochs",
+            "10",
+            "--out",
+            str(tmp_path),
+            *QUICK,
+        ]
+    )
     assert code == 0
     stem = "optimize-kw_f_10_M_0.1_N_0.1_n_60"
     records = json.loads((tmp_path / f"{stem}.json").read_text())
@@ -48,11 +61,28 @@ def test_optimize_writes_intervals_and_all_three_forms(tmp_path):
 
 def test_search_groups_generated_sets_by_noise(tmp_path):
     path = tmp_path / "s.json"
-    assert main(["search", "kw:f=10,M=0.05,N=0.1,n=60", "--datasets", "2", "--folds", "3",
-                 "--epochs", "10", "--json", str(path), *QUICK]) == 0
+    assert (
+        main(
+            [
+                "search",
+                "kw:f=10,M=0.05,N=0.1,n=60",
+                "--datasets",
+                "2",
+                "--folds",
+                "3",
+                "--epochs",
+                "10",
+                "--json",
+                str(path),
+                *QUICK,
+            ]
+        )
+        == 0
+    )
     records = json.loads(path.read_text())
-    assert len(records) == 4 * 6 and all(r["noise"] == 0.1 and r["n_datasets"] == 2
-                                         for r in records)
+    assert len(records) == 4 * 6 and all(
+        r["noise"] == 0.1 and r["n_datasets"] == 2 for r in records
+    )
 
 
 def test_unknown_data_is_explained(capsys):
@@ -62,23 +92,45 @@ def test_unknown_data_is_explained(capsys):
 
 def test_size_curve_grows_a_generated_pool_to_fit_every_size(tmp_path):
     path = tmp_path / "curve.json"
-    assert main(["curve", "kw:f=8,M=0.1,N=0.1", "--x", "size", "--sizes", "10,40",
-                 "--repeats", "2", "--test-size", "50", "--epochs", "5", "--tau", "0,1",
-                 "--json", str(path), *QUICK]) == 0
+    assert (
+        main(
+            [
+                "curve",
+                "kw:f=8,M=0.1,N=0.1",
+                "--x",
+                "size",
+                "--sizes",
+                "10,40",
+                "--repeats",
+                "2",
+                "--test-size",
+                "50",
+                "--epochs",
+                "5",
+                "--tau",
+                "0,1",
+                "--json",
+                str(path),
+                *QUICK,
+            ]
+        )
+        == 0
+    )
     records = json.loads(path.read_text())
     assert len(records) == 2 * 2 * 4  # sizes x taus x modes
-    assert {(r["size"], r["tau"]) for r in records} == {(10, 0.0), (10, 1.0), (40, 0.0),
-                                                        (40, 1.0)}
+    assert {(r["size"], r["tau"]) for r in records} == {(10, 0.0), (10, 1.0), (40, 0.0), (40, 1.0)}
     assert all(r["sd"] >= 0 for r in records)
 
 
 def test_a_csv_file_is_data(tmp_path):
-    rows = ["a,b,label"] + [f"{i % 7},{(3 * i) % 5},{'yes' if i % 7 > 3 else 'no'}"
-                            for i in range(60)]
+    rows = ["a,b,label"] + [
+        f"{i % 7},{(3 * i) % 5},{'yes' if i % 7 > 3 else 'no'}" for i in range(60)
+    ]
     data = tmp_path / "toy.csv"
     data.write_text("\n".join(rows) + "\n")
     path = tmp_path / "toy.json"
-    assert main(["search", str(data), "--folds", "3", "--epochs", "5", "--json", str(path),
-                 *QUICK]) == 0
+    assert (
+        main(["search", str(data), "--folds", "3", "--epochs", "5", "--json", str(path), *QUICK])
+        == 0
+    )
     assert {r["dataset"] for r in json.loads(path.read_text())} == {"toy.csv"}
-

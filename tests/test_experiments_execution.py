@@ -20,8 +20,9 @@ def sets():
 
 
 def _search(sets, **options):
-    return parameter_search(sets, GRID, n_folds=3, seed=4,
-                            options=RunOptions(epochs=15, **{"jobs": 1, **options}))
+    return parameter_search(
+        sets, GRID, n_folds=3, seed=4, options=RunOptions(epochs=15, **{"jobs": 1, **options})
+    )
 
 
 def test_a_second_run_reads_every_cell_from_the_cache(sets, tmp_path):
@@ -49,8 +50,9 @@ def test_an_interrupted_run_recomputes_only_the_missing_cells(sets, tmp_path):
 def test_a_changed_specification_is_not_read_from_the_cache(sets, tmp_path):
     _search(sets, cache_dir=tmp_path)
     calls = fold_run.KERNEL_CALLS
-    parameter_search(sets, GRID, n_folds=3, seed=4,
-                     options=RunOptions(epochs=16, jobs=1, cache_dir=tmp_path))
+    parameter_search(
+        sets, GRID, n_folds=3, seed=4, options=RunOptions(epochs=16, jobs=1, cache_dir=tmp_path)
+    )
     assert fold_run.KERNEL_CALLS - calls == 6
 
 
@@ -58,8 +60,9 @@ def test_same_seed_same_numbers_whatever_the_number_of_processes(sets):
     one = _search(sets)
     two = _search(sets, jobs=2)
     np.testing.assert_array_equal(one.fold_accuracy, two.fold_accuracy)
-    other_seed = parameter_search(sets, GRID, n_folds=3, seed=5,
-                                  options=RunOptions(epochs=15, jobs=1))
+    other_seed = parameter_search(
+        sets, GRID, n_folds=3, seed=5, options=RunOptions(epochs=15, jobs=1)
+    )
     assert not np.array_equal(one.fold_accuracy, other_seed.fold_accuracy)
 
 
@@ -67,8 +70,14 @@ def test_a_dask_cluster_gives_the_local_numbers(sets):
     from dask.distributed import LocalCluster
 
     local = _search(sets)
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster:
-        remote = parameter_search(sets, GRID, n_folds=3, seed=4, options=RunOptions(
-            epochs=15, scheduler=cluster.scheduler_address))
+    with LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        remote = parameter_search(
+            sets,
+            GRID,
+            n_folds=3,
+            seed=4,
+            options=RunOptions(epochs=15, scheduler=cluster.scheduler_address),
+        )
     np.testing.assert_array_equal(local.fold_accuracy, remote.fold_accuracy)

@@ -29,16 +29,20 @@ def _split(n, seed, test_share=0.25):
 
 
 def _estimator_counts(X, y, train, test, settings, i, perm_seed, epochs):
-    clf = KWPerceptron(tau=float(settings.tau[i]), lam=float(settings.lam[i]),
-                       alpha_bound=settings.alpha_value(i), epochs=epochs,
-                       random_state=perm_seed, record="updates").fit(X[train], y[train])
+    clf = KWPerceptron(
+        tau=float(settings.tau[i]),
+        lam=float(settings.lam[i]),
+        alpha_bound=settings.alpha_value(i),
+        epochs=epochs,
+        random_state=perm_seed,
+        record="updates",
+    ).fit(X[train], y[train])
     predictions = clf.predict_all(X[test])
     return [int((predictions[mode] == y[test]).sum()) for mode in MODES], clf.n_updates_
 
 
 def _kw_data(seed, noise, n=90, f=12, dtype=np.float64):
-    X, y, _, _ = make_kw(f, margin=0.05, noise=noise, n_samples=n, random_state=seed,
-                         dtype=dtype)
+    X, y, _, _ = make_kw(f, margin=0.05, noise=noise, n_samples=n, random_state=seed, dtype=dtype)
     return X, y.astype(np.float64)
 
 
@@ -50,11 +54,18 @@ def _gaussian_data(seed, n=80, f=6):
     return X, y
 
 
-@pytest.mark.parametrize("make", [
-    lambda s: _kw_data(s, 0.0), lambda s: _kw_data(s, 0.15),
-    pytest.param(lambda s: _kw_data(s, 0.1, dtype=np.int8), marks=pytest.mark.slow),  # compiles
-    _gaussian_data,
-], ids=["kw-clean", "kw-noisy", "kw-int8", "gaussian"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda s: _kw_data(s, 0.0),
+        lambda s: _kw_data(s, 0.15),
+        pytest.param(
+            lambda s: _kw_data(s, 0.1, dtype=np.int8), marks=pytest.mark.slow
+        ),  # compiles
+        _gaussian_data,
+    ],
+    ids=["kw-clean", "kw-noisy", "kw-int8", "gaussian"],
+)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_every_setting_and_mode_matches_kwperceptron(make, seed):
     X, y = make(seed)
@@ -74,10 +85,19 @@ def test_matches_the_numpy_reference():
     order = np.random.RandomState(perm_seed).permutation(len(train))
     result = run_fold(X, y, train, test, GRID, perm_seed, epochs=epochs)
     for i in range(len(GRID)):
-        model = reference_kw(X[train], y[train], tau=GRID.tau[i], lam=GRID.lam[i],
-                             alpha_bound=GRID.alpha_value(i), epochs=epochs, order=order)
-        expected = [int(((reference_scores(model, X[test], mode) > 0) * 2 - 1 == y[test]).sum())
-                    for mode in MODES]
+        model = reference_kw(
+            X[train],
+            y[train],
+            tau=GRID.tau[i],
+            lam=GRID.lam[i],
+            alpha_bound=GRID.alpha_value(i),
+            epochs=epochs,
+            order=order,
+        )
+        expected = [
+            int(((reference_scores(model, X[test], mode) > 0) * 2 - 1 == y[test]).sum())
+            for mode in MODES
+        ]
         assert result.correct[i, 0].tolist() == expected, GRID.label(i)
 
 
@@ -114,7 +134,8 @@ def test_without_updates_the_initial_hypothesis_predicts():
     # voted and averaged (it has no vote). The test example is +1.
     X = np.array([[1.0, 2.0], [2.0, 1.0], [0.5, 0.5], [3.0, 1.0]])
     y = np.array([-1.0, -1.0, -1.0, 1.0])
-    result = run_fold(X, y, np.arange(3), np.array([3]), Settings.from_tuples([(0, 0, None)]),
-                      0, epochs=5)
+    result = run_fold(
+        X, y, np.arange(3), np.array([3]), Settings.from_tuples([(0, 0, None)]), 0, epochs=5
+    )
     assert result.n_updates.tolist() == [0]
     assert result.correct[0, 0].tolist() == [0, 0, 0, 0]  # everything predicts -1

@@ -36,8 +36,16 @@ DEFAULT_PAGE_BYTES = 1_500_000
 
 def _run(request, learner="perceptron", epochs=20):
     data = make_dataset(request)
-    run = fit_run(learner, tuple(sorted(LEARNERS[learner].defaults().items())), epochs,
-                  request.seed, data.X, data.y, data.X_test, data.y_test)  # fmt: skip
+    run = fit_run(
+        learner,
+        tuple(sorted(LEARNERS[learner].defaults().items())),
+        epochs,
+        request.seed,
+        data.X,
+        data.y,
+        data.X_test,
+        data.y_test,
+    )
     return run, data
 
 
@@ -99,7 +107,7 @@ def test_the_page_says_what_it_is(default_page):
 def test_the_page_links_nowhere_and_loads_nothing_from_outside(default_page):
     page, _, _ = default_page
     outside = page.replace(_script(page, "playback-blob"), "")
-    assert not re.search(r'<(a|link|img|iframe)\b[^>]*(href|src)=', outside, re.I)
+    assert not re.search(r"<(a|link|img|iframe)\b[^>]*(href|src)=", outside, re.I)
     assert not re.search(r"<script[^>]*\bsrc=", outside, re.I)
     policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
     assert "default-src 'none'" in policy and "http" not in policy
@@ -135,9 +143,11 @@ def test_the_replays_javascript_exists_once_in_the_repository():
 
 
 def test_a_share_link_gives_the_playgrounds_settings():
-    s = read_link("http://host:8501/?data=gaussians&gaussians_n_samples=300&noise=uniform"
-                  "&noise_rate=0.2&test=0.25&seed=7&learner=kw&kw_tau=0.5&epochs=30"
-                  "&band=0&show_test=0&t=42&image=svg")  # fmt: skip
+    s = read_link(
+        "http://host:8501/?data=gaussians&gaussians_n_samples=300&noise=uniform"
+        "&noise_rate=0.2&test=0.25&seed=7&learner=kw&kw_tau=0.5&epochs=30"
+        "&band=0&show_test=0&t=42&image=svg"
+    )
     assert s.request == DataRequest("gaussians", (("n_samples", 300),), "uniform", 0.2, 0.25, 7)
     assert s.learner == "kw" and s.values["tau"] == 0.5 and s.epochs == 30
     assert s.values.keys() == LEARNERS["kw"].defaults().keys()

@@ -21,11 +21,17 @@ pytestmark = pytest.mark.browser
 #: (data request, learner, epochs): the playground's first view, and 50 features projected.
 RUNS = {
     "default": (DataRequest("separable"), "perceptron", 20),
-    "kw-50-features": (DataRequest("kw", (("n_features", 50), ("n_samples", 200)), seed=3),
-                       "kw", 5),
+    "kw-50-features": (
+        DataRequest("kw", (("n_features", 50), ("n_samples", 200)), seed=3),
+        "kw",
+        5,
+    ),
     # no weight vector to project: the page says so, and the math panel still steps
-    "kernel-50-features": (DataRequest("kw", (("n_features", 50), ("n_samples", 100)), seed=3),
-                           "kernel", 2),
+    "kernel-50-features": (
+        DataRequest("kw", (("n_features", 50), ("n_samples", 100)), seed=3),
+        "kernel",
+        2,
+    ),
 }
 
 
@@ -40,8 +46,16 @@ def browser():
 def _page_file(tmp_path_factory, name):
     request, learner, epochs = RUNS[name]
     data = make_dataset(request)
-    run = fit_run(learner, tuple(sorted(LEARNERS[learner].defaults().items())), epochs,
-                  request.seed, data.X, data.y, data.X_test, data.y_test)  # fmt: skip
+    run = fit_run(
+        learner,
+        tuple(sorted(LEARNERS[learner].defaults().items())),
+        epochs,
+        request.seed,
+        data.X,
+        data.y,
+        data.X_test,
+        data.y_test,
+    )
     path = tmp_path_factory.mktemp("pages") / f"{name}.html"
     path.write_text(run_page(run, data, request, epochs), encoding="utf-8")
     return path, run.timeline.n_events

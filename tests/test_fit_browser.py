@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from perceptron_lab.app_logic.learners import LEARNERS
-from tests.test_e2e_browser import ARTIFACTS, FRAME, SIZES, _open, page, server  # noqa: F401
+from tests.test_e2e_browser import ARTIFACTS, SIZES, _open
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +40,8 @@ FRAME_JS = """() => {
             scrollWidth: document.documentElement.scrollWidth,
             plotBottom: box(document.querySelector('.plot .main-svg')).bottom,
             side: document.querySelector('.side') ? box(document.querySelector('.side')).right : 0,
-            tableCut: [...document.querySelectorAll('.side table')].some((t) => t.scrollWidth > t.clientWidth + 1),
+            tableCut: [...document.querySelectorAll('.side table')]
+                .some((t) => t.scrollWidth > t.clientWidth + 1),
             buttons: [...document.querySelectorAll('.buttons .btn')].map((b) => ({
                 text: b.innerText.trim(), top: box(b).top, right: box(b).right,
                 cut: b.scrollWidth > b.clientWidth + 1}))};
@@ -56,7 +57,9 @@ def test_figure_and_playback_fit_the_window(server, page, size, present, learner
     frame = _open(page, server + LINKS[learner] + ("&present=1" if present else ""))
     page.wait_for_timeout(500)
     outer, inner = page.evaluate(PAGE_JS), frame.evaluate(FRAME_JS)
-    page.screenshot(path=ARTIFACTS / f"fit-{learner}-{'present' if present else 'default'}-{size}.png")
+    page.screenshot(
+        path=ARTIFACTS / f"fit-{learner}-{'present' if present else 'default'}-{size}.png"
+    )
     assert outer["pageWidth"] <= width and outer["frameRight"] <= width  # no sideways scroll
     assert inner["scrollWidth"] <= inner["width"]  # nothing in the component runs past its edge
     assert inner["side"] <= inner["width"] and not inner["tableCut"]  # the math panel is whole
@@ -64,5 +67,7 @@ def test_figure_and_playback_fit_the_window(server, page, size, present, learner
     assert words[:4] == ["Start", "Back", "Step", "Next update"] and "End" in words
     for button in inner["buttons"]:
         assert not button["cut"] and button["right"] <= inner["width"], button
-        assert outer["frameTop"] + button["top"] >= outer["headerBottom"] - 1  # not under the header
+        assert (
+            outer["frameTop"] + button["top"] >= outer["headerBottom"] - 1
+        )  # not under the header
     assert outer["frameTop"] + inner["plotBottom"] <= height  # the whole figure above the fold

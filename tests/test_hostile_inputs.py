@@ -64,8 +64,11 @@ def test_memory_does_not_grow_with_rows_times_the_longest_cell():
 
 def test_a_cell_longer_than_the_cap_is_refused_saying_where_and_what_is_allowed():
     data = b"a,b,y\n1,2,0\n3," + b"x" * 2_500 + b",1\n"
-    with pytest.raises(DataError, match=r"Line 3, column 2 holds a value of 2,500 characters, "
-                                        r"longer than the limit of 1,000"):
+    with pytest.raises(
+        DataError,
+        match=r"Line 3, column 2 holds a value of 2,500 characters, "
+        r"longer than the limit of 1,000",
+    ):
         load_csv(data)
     allowed = CSVLimits(max_cell_chars=3_000)
     assert load_csv(data, limits=allowed).X.shape == (2, 1)  # the caller may allow more
@@ -75,8 +78,14 @@ def test_a_cell_longer_than_the_cap_is_refused_saying_where_and_what_is_allowed(
 
 def test_the_issue_file_is_refused_at_once():
     data = b"a,b,y\n" + b"x" * 2500 + b",1,0\n" + b"1,1,1\n" * 199_990
-    assert _peak_bytes(lambda: pytest.raises(DataError, load_csv, data, task="multiclass",
-                                             limits=CSVLimits(max_bytes=2_000_000))) < 5_000_000
+    assert (
+        _peak_bytes(
+            lambda: pytest.raises(
+                DataError, load_csv, data, task="multiclass", limits=CSVLimits(max_bytes=2_000_000)
+            )
+        )
+        < 5_000_000
+    )
 
 
 def test_many_columns_up_to_the_cap():
@@ -151,8 +160,9 @@ def test_line_ends_cr_only_mixed_and_inside_quotes():
 
 
 def test_formula_text_stays_text():
-    data = load_csv(b'=cmd|" /C calc"!A0,x,y\n"=HYPERLINK(""http://e.test"")",1,@SUM(1)\n'
-                    b"+1+1,2,-2+3\n")
+    data = load_csv(
+        b'=cmd|" /C calc"!A0,x,y\n"=HYPERLINK(""http://e.test"")",1,@SUM(1)\n+1+1,2,-2+3\n'
+    )
     assert data.feature_names == ["x"]
     assert data.class_names == ["-2+3", "@SUM(1)"]
     assert any("=HYPERLINK" in w for w in data.warnings)  # named as text, never evaluated
@@ -169,8 +179,9 @@ def test_huge_numbers():
         load_csv(b"x,y\n" + digits + b"99,0\n1,1\n")
 
 
-@pytest.mark.parametrize("blob", [b"", b" \n\t\n", b",,,\n,,\n", "\u2028\u2029".encode(),
-                                  b"a,b,y\n", b"\xef\xbb\xbf"])
+@pytest.mark.parametrize(
+    "blob", [b"", b" \n\t\n", b",,,\n,,\n", "\u2028\u2029".encode(), b"a,b,y\n", b"\xef\xbb\xbf"]
+)
 def test_empty_files_are_refused_with_a_reason(blob):
     with pytest.raises(DataError, match="empty|no rows|no rows of data"):
         load_csv(blob)
@@ -197,8 +208,11 @@ def test_messages_cut_what_comes_from_the_file():
 # The disk cache of experiment cells: corruption, killed writers, a size cap
 # --------------------------------------------------------------------------
 
-CELL = {"correct": np.arange(24).reshape(2, 3, 4), "n_test": np.array(7),
-        "n_updates": np.arange(2.0)}
+CELL = {
+    "correct": np.arange(24).reshape(2, 3, 4),
+    "n_test": np.array(7),
+    "n_updates": np.arange(2.0),
+}
 
 
 def _read_back(cache, key):
@@ -215,7 +229,7 @@ def test_every_flipped_byte_and_every_truncation_is_caught(tmp_path):
     path = next(tmp_path.rglob("*.npz"))
     good = path.read_bytes()
     damaged = [good[:n] for n in range(len(good))]
-    damaged += [good[:i] + bytes([good[i] ^ 0x41]) + good[i + 1:] for i in range(len(good))]
+    damaged += [good[:i] + bytes([good[i] ^ 0x41]) + good[i + 1 :] for i in range(len(good))]
     for blob in damaged:
         path.write_bytes(blob)
         arrays, warned = _read_back(cache, key)
@@ -234,9 +248,13 @@ def small_sets():
 
 def _search(sets, cache_dir, **options):
     grid = kw_settings((0.0, 0.5), (0.0,), (None,))
-    return parameter_search(sets, grid, n_folds=3, seed=1,
-                            options=RunOptions(epochs=5, jobs=1, cache_dir=str(cache_dir),
-                                               **options))
+    return parameter_search(
+        sets,
+        grid,
+        n_folds=3,
+        seed=1,
+        options=RunOptions(epochs=5, jobs=1, cache_dir=str(cache_dir), **options),
+    )
 
 
 def test_a_truncated_and_a_flipped_cell_are_recomputed_with_a_warning(small_sets, tmp_path):
@@ -296,7 +314,7 @@ def test_the_size_cap_removes_the_oldest_cells(tmp_path):
         cache.put(key, CELL)
         assert cache.size() <= 4 * size
     kept = [key for key in keys if cache.get(key) is not None]
-    assert kept == keys[-len(kept):] and len(kept) >= 3  # the newest stay
+    assert kept == keys[-len(kept) :] and len(kept) >= 3  # the newest stay
 
 
 def test_a_cache_that_cannot_be_written_does_not_stop_the_run(small_sets, tmp_path):
@@ -315,13 +333,15 @@ def test_a_cache_that_cannot_be_written_does_not_stop_the_run(small_sets, tmp_pa
 def test_each_limit_is_named_with_what_is_allowed():
     ok = {"kind": "search", "shapes": ((600, 50),), "folds": 10, "epochs": 100, "jobs": 1}
     check(Request(**ok))
-    cases = [({"jobs": 10_000}, "10000 worker processes (this server has"),
-             ({"folds": 11}, "11 folds (at most 10)"),
-             ({"kind": "optimisation", "inner_folds": 20}, "20 inner folds (at most 10)"),
-             ({"epochs": 1_001}, "1001 epochs (at most 1000)"),
-             ({"shapes": ((600, 501),)}, "data with 501 features (at most 500)"),
-             ({"shapes": ((60, 5),) * 21}, "21 data sets (at most 20)"),
-             ({"shapes": ((20_000, 50),)}, "about 1,638 million visits")]
+    cases = [
+        ({"jobs": 10_000}, "10000 worker processes (this server has"),
+        ({"folds": 11}, "11 folds (at most 10)"),
+        ({"kind": "optimisation", "inner_folds": 20}, "20 inner folds (at most 10)"),
+        ({"epochs": 1_001}, "1001 epochs (at most 1000)"),
+        ({"shapes": ((600, 501),)}, "data with 501 features (at most 500)"),
+        ({"shapes": ((60, 5),) * 21}, "21 data sets (at most 20)"),
+        ({"shapes": ((20_000, 50),)}, "about 1,638 million visits"),
+    ]
     for change, fragment in cases:
         with pytest.raises(ValueError, match="more than the page allows") as err:
             check(Request(**{**ok, **change}))
@@ -335,8 +355,12 @@ def test_each_limit_is_named_with_what_is_allowed():
 
 
 @FUZZ
-@given(n=st.integers(100, 400), folds=st.integers(2, 10), inner=st.integers(2, 10),
-       kind=st.sampled_from(sorted(KINDS)))
+@given(
+    n=st.integers(100, 400),
+    folds=st.integers(2, 10),
+    inner=st.integers(2, 10),
+    kind=st.sampled_from(sorted(KINDS)),
+)
 def test_visits_count_the_training_examples_of_the_real_plan(n, folds, inner, kind):
     from perceptron_core.experiments.cv import inner_folds, outer_folds
     from perceptron_core.experiments.data import make_dataset
@@ -353,13 +377,11 @@ def test_visits_count_the_training_examples_of_the_real_plan(n, folds, inner, ki
     assert request.visits() == examples * KINDS[kind] * epochs
 
 
-def test_the_page_refuses_a_run_that_is_too_big_and_keeps_the_last_result(tmp_path,
-                                                                          monkeypatch):
+def test_the_page_refuses_a_run_that_is_too_big_and_keeps_the_last_result(tmp_path, monkeypatch):
     from streamlit.testing.v1 import AppTest
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    app = AppTest.from_file(str(ROOT / "app_pages" / "experiments.py"),
-                            default_timeout=120).run()
+    app = AppTest.from_file(str(ROOT / "app_pages" / "experiments.py"), default_timeout=120).run()
     assert app.number_input(key="exp_jobs").max == PAGE_LIMITS.max_jobs()
     app.multiselect(key="exp_noise").set_value([0.1])
     app.number_input(key="exp_folds").set_value(3)
@@ -420,13 +442,22 @@ def test_as_text_reads_back_as_the_text(text):
 
 
 @FUZZ
-@given(text=st.text(max_size=60) | st.sampled_from(["nan", "inf", "-inf", "1e999", "9" * 5000,
-                                                      "0x10", " 7 ", "7.0", "١٢", "1,2"]),
-       kind=st.sampled_from(["int", "float", "bool", "option", "list"]))
+@given(
+    text=st.text(max_size=60)
+    | st.sampled_from(
+        ["nan", "inf", "-inf", "1e999", "9" * 5000, "0x10", " 7 ", "7.0", "١٢", "1,2"]
+    ),
+    kind=st.sampled_from(["int", "float", "bool", "option", "list"]),
+)
 def test_link_values_parse_to_an_allowed_value_or_a_value_error(text, kind):
     options = ["voted", "pa", "kw"]
-    args = {"int": (10, None, 1, 100), "float": (0.5, None, 0.0, 1.0), "bool": (True,),
-            "option": ("voted", options), "list": ([], options, None, None, 2)}[kind]
+    args = {
+        "int": (10, None, 1, 100),
+        "float": (0.5, None, 0.0, 1.0),
+        "bool": (True,),
+        "option": ("voted", options),
+        "list": ([], options, None, None, 2),
+    }[kind]
     try:
         value = _parse(text, *args)
     except ValueError:
@@ -449,18 +480,23 @@ def _control_page():
     from perceptron_lab.ui.state import begin_run, control
 
     begin_run()
-    control(st.slider, "Epochs", "t_epochs", 10, prefix="t_", group="g", min_value=1,
-            max_value=100)
-    control(st.selectbox, "Learner", "t_learner", "pa", prefix="t_", group="g",
-            options=["pa", "voted"])
+    control(
+        st.slider, "Epochs", "t_epochs", 10, prefix="t_", group="g", min_value=1, max_value=100
+    )
+    control(
+        st.selectbox, "Learner", "t_learner", "pa", prefix="t_", group="g", options=["pa", "voted"]
+    )
 
 
-@pytest.mark.parametrize("params, fragment", [
-    ({"epochs": MARKDOWN}, "was not understood"),
-    ({"learner": "<img src=x onerror=alert(1)>"}, "was not understood"),
-    ({"epochs": "9" * 60_000}, "is 60,000 characters long, more than the 1,000"),
-    ({"epochs": "nan"}, "was not understood"),
-])
+@pytest.mark.parametrize(
+    "params, fragment",
+    [
+        ({"epochs": MARKDOWN}, "was not understood"),
+        ({"learner": "<img src=x onerror=alert(1)>"}, "was not understood"),
+        ({"epochs": "9" * 60_000}, "is 60,000 characters long, more than the 1,000"),
+        ({"epochs": "nan"}, "was not understood"),
+    ],
+)
 def test_a_bad_link_value_is_refused_with_a_toast_that_shows_it_as_text(params, fragment):
     from streamlit.testing.v1 import AppTest
 
@@ -501,9 +537,11 @@ import perceptron_core  # noqa: E402
 from perceptron_core._validation import OverflowedWarning  # noqa: E402
 
 ESTIMATORS = sorted(
-    name for name in perceptron_core.__all__
-    if isinstance(getattr(perceptron_core, name), type) and hasattr(getattr(perceptron_core, name), "fit")
-)  # fmt: skip
+    name
+    for name in perceptron_core.__all__
+    if isinstance(getattr(perceptron_core, name), type)
+    and hasattr(getattr(perceptron_core, name), "fit")
+)
 
 
 def _fit_saying_what_happened(estimator, X, y):
@@ -540,10 +578,11 @@ def _epochs_parameter(name):
 #: Learners that stop after an epoch without an update (the dual loop and the
 #: committee run every epoch they are asked for).
 STOPPING = [
-    name for name in ESTIMATORS
+    name
+    for name in ESTIMATORS
     if _epochs_parameter(name)
     and name not in ("KernelPerceptron", "AveragedKernelPerceptron", "ParallelPerceptron")
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("name", STOPPING)
@@ -597,8 +636,13 @@ def test_a_crafted_link_cannot_make_a_run_hold_more_than_its_budget():
     before it trains, with a message that says what was too big and what is allowed."""
     from streamlit.testing.v1 import AppTest
 
-    link = {"data": "ringnorm", "ringnorm_n_samples": "2000", "ringnorm_n_features": "500",
-            "epochs": "200", "seed": "3"}  # fmt: skip
+    link = {
+        "data": "ringnorm",
+        "ringnorm_n_samples": "2000",
+        "ringnorm_n_features": "500",
+        "epochs": "200",
+        "seed": "3",
+    }
     at = AppTest.from_file(str(ROOT / "router.py"), default_timeout=300)
     at.query_params.update(link)
     at.run()
@@ -616,7 +660,9 @@ def test_the_largest_run_allowed_peaks_under_two_hundred_megabytes():
     from perceptron_lab.app_logic.learners import LEARNERS
     from perceptron_lab.app_logic.training import fit_run
 
-    data = make_dataset(DataRequest("ringnorm", (("n_samples", 2000), ("n_features", 500)), seed=1))
+    data = make_dataset(
+        DataRequest("ringnorm", (("n_samples", 2000), ("n_features", 500)), seed=1)
+    )
     settings = tuple(sorted(LEARNERS["voted"].defaults().items()))
     fit_run("voted", settings, 1, 1, data.X, data.y, data.X_test, data.y_test)  # compiled
     largest = None
@@ -790,8 +836,9 @@ def test_the_page_tells_the_visitor_what_the_learner_warned():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 2)) * 1e-3
     y = np.where(X[:, 0] > 0, 1, -1)
-    run = fit_run("alma", tuple(sorted(LEARNERS["alma"].defaults().items())), 5, 0,
-                  X, y, X[:0], y[:0])  # fmt: skip
+    run = fit_run(
+        "alma", tuple(sorted(LEARNERS["alma"].defaults().items())), 5, 0, X, y, X[:0], y[:0]
+    )
     assert len(run.notes) == 1 and "Scale the features" in run.notes[0]
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from urllib.parse import quote, urlsplit
 
 import pytest
-from test_e2e_browser import page, server  # noqa: F401  (the fixtures)
 
 from perceptron_lab.app_logic.visitor_text import as_text
 
@@ -21,11 +20,17 @@ MARKDOWN = "[log in](https://example.com) ![i](http://127.0.0.1:9/t.png) <b>x</b
 LINKS = [  # (query, what the toast says, text the toast shows as typed)
     ("epochs=" + quote(MARKDOWN), "was not understood", MARKDOWN),
     ("epochs=" + "9" * 60_000, "60,000 characters long", None),
-    ("data=" + quote("<img src=x onerror=alert(1)>"), "was not understood",
-     "<img src=x onerror=alert(1)>"),
+    (
+        "data=" + quote("<img src=x onerror=alert(1)>"),
+        "was not understood",
+        "<img src=x onerror=alert(1)>",
+    ),
     ("noise=uniform&noise_rate=nan", "was not understood", "nan"),
-    ("hide=" + "x," * 20_000 + "&seed=" + quote("$x$ :red[r]"), "was not understood",
-     "$x$ :red[r]"),
+    (
+        "hide=" + "x," * 20_000 + "&seed=" + quote("$x$ :red[r]"),
+        "was not understood",
+        "$x$ :red[r]",
+    ),
 ]
 
 #: The toast that says ``says``: its text, and how many links, images, formulas and bold
@@ -40,7 +45,11 @@ TOAST_JS = """(says) => {
 
 @pytest.mark.parametrize("query, says, shown", LINKS, ids=lambda v: str(v)[:20])
 def test_a_hostile_link_opens_the_page_and_shows_its_value_as_text(
-    server, page, query, says, shown  # noqa: F811  (the imported fixtures)
+    server,
+    page,
+    query,
+    says,
+    shown,  # noqa: F811  (the imported fixtures)
 ):
     requested = []
     page.on("request", record := lambda request: requested.append(request.url))

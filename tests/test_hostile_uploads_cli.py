@@ -67,13 +67,19 @@ def test_a_second_upload_starts_from_its_own_columns_not_the_first_files():
 
 def test_a_file_without_a_header_row_gets_its_label_by_position():
     # iris-like: four measurements, then the class; no header row
-    rows = _rows(40, lambda i: f"{5 + i % 3 * 0.1:.1f},{3 + i % 4 * 0.1:.1f},1.{i % 5},0.2,"
-                               f"{'setosa' if i % 2 else 'versicolor'}")
+    rows = _rows(
+        40,
+        lambda i: (
+            f"{5 + i % 3 * 0.1:.1f},{3 + i % 4 * 0.1:.1f},1.{i % 5},0.2,"
+            f"{'setosa' if i % 2 else 'versicolor'}"
+        ),
+    )
     at = _upload(_playground(), rows)
     assert not at.error, [e.value for e in at.error]
     label = at.selectbox(key="pg_csv_label")
     assert label.value == 4 and label.options == [f"column {j} of 5" for j in range(1, 5)] + [
-        "column 5 of 5 (the last)"]
+        "column 5 of 5 (the last)"
+    ]
     request, data = _trained(at)
     assert request.csv_label == 4 and len(data.X) == 40
     assert data.feature_names == ("column 1", "column 2", "column 3", "column 4")

@@ -42,8 +42,12 @@ RUN = textwrap.dedent("""
 
 
 def _cache_hits(folder, sources: str) -> int:
-    out = subprocess.run([sys.executable, "-c", RUN, str(folder), sources],
-                         check=True, capture_output=True, text=True)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", RUN, str(folder), sources],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(out.stdout)
 
 
@@ -64,8 +68,13 @@ def test_is_cached_says_whether_a_compilation_waits_in_the_cache(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
 
     def run():
-        out = subprocess.run([sys.executable, "-c", CACHED, str(tmp_path)], env=env,
-                             check=True, capture_output=True, text=True)  # fmt: skip
+        out = subprocess.run(
+            [sys.executable, "-c", CACHED, str(tmp_path)],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         return json.loads(out.stdout)
 
     assert run() == [False, True]  # an empty cache (with the index the stale check leaves)
@@ -109,8 +118,9 @@ COMPILED = textwrap.dedent("""
     X = np.random.default_rng(0).normal(size=(40, 3))  # the experiments' grid
     y = np.where(X[:, 0] > 0, 1, -1)
     run_fold(X, y, np.arange(30), np.arange(30, 40), kw_settings(), 0, epochs=2)
-    compiled = [(e.data["dispatcher"].py_func.__module__ + "." + e.data["dispatcher"].py_func.__qualname__,
-                 str(e.data["args"])) for _, e in recorder.buffer if e.is_start]
+    functions = [(e.data["dispatcher"].py_func, e.data["args"])
+                 for _, e in recorder.buffer if e.is_start]
+    compiled = [(f.__module__ + "." + f.__qualname__, str(args)) for f, args in functions]
     print(json.dumps(compiled))
 """)
 
@@ -121,12 +131,21 @@ def compiled(tmp_path_factory):
     switch, the committee, the dual form) and the experiments' grid, from an empty cache."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path_factory.mktemp("numba"))}
     learners = ["perceptron", "pa", "parallel", "kernel"]
-    out = subprocess.run([sys.executable, "-c", COMPILED, *learners],
-                         check=True, capture_output=True, text=True, env=env)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", COMPILED, *learners],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     compiled = json.loads(out.stdout)
-    drivers = ("kw_trainer.run_epochs", "online.run_online", "parallel._p_delta",
-               "dual_trainer.run_dual_epochs",
-               "_grid_kernel.run_grid")  # fmt: skip
+    drivers = (
+        "kw_trainer.run_epochs",
+        "online.run_online",
+        "parallel._p_delta",
+        "dual_trainer.run_dual_epochs",
+        "_grid_kernel.run_grid",
+    )
     assert all(any(name.endswith(d) for name, _ in compiled) for d in drivers)
     return compiled
 

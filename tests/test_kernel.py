@@ -29,8 +29,19 @@ def kernel_matrix(A, B, kernel, gamma=1.0, coef0=1.0, degree=4):
     return np.exp(-gamma * squared_distances)
 
 
-def reference_dual(K, y, *, eta=0.1, theta_init=None, C=None, tau=0.0, lam=0.0,
-                   alpha_bound=None, epochs=10, order=None):  # fmt: skip
+def reference_dual(
+    K,
+    y,
+    *,
+    eta=0.1,
+    theta_init=None,
+    C=None,
+    tau=0.0,
+    lam=0.0,
+    alpha_bound=None,
+    epochs=10,
+    order=None,
+):
     """Train on the Gram matrix ``K``; hypotheses are (a, theta) pairs.
 
     ``f(x_j) = sum_i eta a_i y_i k(x_i, x_j) - theta``, recomputed from the
@@ -71,8 +82,14 @@ def reference_dual(K, y, *, eta=0.1, theta_init=None, C=None, tau=0.0, lam=0.0,
                 kinds.append("rescued" if raw_yhat != y[j] and lam > 0 and a[j] > 0 else "correct")
             else:
                 kinds.append("blocked")
-    return dict(hypotheses=hypotheses, votes=np.array(votes), longest=longest,
-                updated=np.array(updated, dtype=int), kinds=kinds, eta=eta)  # fmt: skip
+    return dict(
+        hypotheses=hypotheses,
+        votes=np.array(votes),
+        longest=longest,
+        updated=np.array(updated, dtype=int),
+        kinds=kinds,
+        eta=eta,
+    )
 
 
 def reference_dual_scores(model, K_test, y, mode):
@@ -163,11 +180,15 @@ kernels = st.sampled_from(
 
 def reference_kwargs(params, order):
     return dict(
-        eta=params["eta"], tau=params["tau"], lam=params["lam"],
-        alpha_bound=params["alpha_bound"], epochs=params["epochs"], order=order,
+        eta=params["eta"],
+        tau=params["tau"],
+        lam=params["lam"],
+        alpha_bound=params["alpha_bound"],
+        epochs=params["epochs"],
+        order=order,
         theta_init=None if params["theta_init"] == "auto" else params["theta_init"],
         C=None if params["C"] == "auto" else params["C"],
-    )  # fmt: skip
+    )
 
 
 # --------------------------------------------------------------------------
@@ -227,8 +248,10 @@ def test_linear_kernel_agrees_with_kw_perceptron(params, seed, m, n):
         np.testing.assert_allclose(
             dual.decision_function(X_test, mode=mode),
             primal.decision_function(X_test, mode=mode),
-            atol=1e-9, rtol=1e-9, err_msg=mode,
-        )  # fmt: skip
+            atol=1e-9,
+            rtol=1e-9,
+            err_msg=mode,
+        )
     np.testing.assert_allclose(dual.coef_, primal.coef_, atol=1e-9)
     np.testing.assert_allclose(dual.intercept_, primal.intercept_, atol=1e-9)
     W_dual, theta_dual = dual.trace_.hypotheses()
@@ -298,8 +321,9 @@ def test_cache_size_never_changes_results(params):
     X_test = np.random.default_rng(9).normal(size=(50, 4))
     fits = {}
     for mb in (0, 0.05, 200):  # scratch column only / 20 columns with evictions / whole Gram
-        clf = KernelPerceptron(cache_size_mb=mb, epochs=15, random_state=0, record="updates",
-                               **params)  # fmt: skip
+        clf = KernelPerceptron(
+            cache_size_mb=mb, epochs=15, random_state=0, record="updates", **params
+        )
         fits[mb] = clf.fit(X, y)
     whole = fits[200]
     assert whole.gram_cached_ and not fits[0.05].gram_cached_
@@ -423,12 +447,14 @@ def test_averaged_kernel_perceptron_is_lingpipes_average(params, kernel, seed, m
     )
     np.testing.assert_array_equal(merged.predict(X_test), full.predict(X_test))
 
-    kparams = dict(gamma=merged.gamma_, coef0=kernel.get("coef0", 1.0),
-                   degree=kernel.get("degree", 4))  # fmt: skip
+    kparams = dict(
+        gamma=merged.gamma_, coef0=kernel.get("coef0", 1.0), degree=kernel.get("degree", 4)
+    )
     ref = reference_dual(
-        kernel_matrix(X, X, kernel["kernel"], **kparams), y,
+        kernel_matrix(X, X, kernel["kernel"], **kparams),
+        y,
         **reference_kwargs(params, merged._order),
-    )  # fmt: skip
+    )
     counts, weights, per_example, total = reference_lingpipe(ref, y, m)
     np.testing.assert_array_equal(merged.basis_counts_, counts)
     np.testing.assert_array_equal(merged.basis_weights_, weights)
@@ -451,11 +477,14 @@ def test_averaged_polarity_is_the_basis_vectors_own_label():
     clf = AveragedKernelPerceptron(kernel="rbf", gamma=1.0, epochs=5, random_state=0).fit(
         X, labels
     )
-    full = KernelPerceptron(kernel="rbf", gamma=1.0, epochs=5, random_state=0,
-                            predict_with="averaged").fit(X, labels)  # fmt: skip
+    full = KernelPerceptron(
+        kernel="rbf", gamma=1.0, epochs=5, random_state=0, predict_with="averaged"
+    ).fit(X, labels)
     for c, label in enumerate(clf.classes_):
-        rows = [np.flatnonzero((X == v).all(axis=1))[0] for v in
-                clf.support_vectors_[clf.basis_support_[c]]]  # fmt: skip
+        rows = [
+            np.flatnonzero((X == v).all(axis=1))[0]
+            for v in clf.support_vectors_[clf.basis_support_[c]]
+        ]
         np.testing.assert_array_equal(
             clf.basis_polarity_[c], np.where(labels[rows] == label, 1, -1)
         )

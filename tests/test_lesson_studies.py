@@ -1,4 +1,5 @@
-"""The lessons' studies are prepared ahead: warm computes them, the disk keeps them, lessons read them.
+"""The lessons' studies are prepared ahead: warm computes them, the disk keeps them, lessons
+read them.
 
 A prepared result is the same numbers as a fresh computation with the same
 seed; ``perceptron-lab warm`` prepares every study after the learners; a
@@ -107,8 +108,13 @@ def test_a_second_session_waits_for_the_first_ones_computation_and_follows_it(mo
     first.start()
     while not calls:
         threading.Event().wait(0.01)
-    second = threading.Thread(target=lambda: seen.append(lesson_studies.result(
-        "l00_slow", progress=lambda share, text: seen.append((share, text)))))  # fmt: skip
+    second = threading.Thread(
+        target=lambda: seen.append(
+            lesson_studies.result(
+                "l00_slow", progress=lambda share, text: seen.append((share, text))
+            )
+        )
+    )
     second.start()
     threading.Event().wait(0.5)  # the second session is waiting now
     gate.set()
@@ -169,8 +175,9 @@ def test_a_lessons_first_view_asks_for_the_prepared_settings(stem, monkeypatch):
     assert asked and asked[0] == (first, STUDIES[first].defaults)
 
 
-@pytest.mark.parametrize("stem", [s for s, names in LESSON_STUDIES.items()
-                                  if set(names) <= set(QUICK)])  # fmt: skip
+@pytest.mark.parametrize(
+    "stem", [s for s, names in LESSON_STUDIES.items() if set(names) <= set(QUICK)]
+)
 def test_a_lesson_reads_its_prepared_study_and_computes_nothing(stem, monkeypatch):
     names = LESSON_STUDIES[stem]
     assert all(p.source == "computed" for p in prepare_lessons(names=names))
@@ -248,5 +255,9 @@ def test_the_server_part_reads_what_warm_prepared_without_a_child(monkeypatch):
     monkeypatch.setattr(lesson_studies, "STUDIES", {"l09_weights": STUDIES["l09_weights"]})
     lesson_studies.prepare_in_background()
     assert not children  # nothing missing: nothing computed elsewhere
-    assert lesson_studies._recalled(lesson_studies.study_key(
-        "l09_weights", STUDIES["l09_weights"].defaults)) is not None  # fmt: skip
+    assert (
+        lesson_studies._recalled(
+            lesson_studies.study_key("l09_weights", STUDIES["l09_weights"].defaults)
+        )
+        is not None
+    )

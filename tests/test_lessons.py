@@ -48,6 +48,8 @@ def test_research_tables_show_a_dash_where_a_number_is_undefined():
 
     from perceptron_lab.lessons._charts import one_decimal
 
-    shown = one_decimal(pd.DataFrame({"PP": [97.3, 88.25], "flag precision": [float("nan"), 85.14]}))
+    shown = one_decimal(
+        pd.DataFrame({"PP": [97.3, 88.25], "flag precision": [float("nan"), 85.14]})
+    )
     assert shown.data["flag precision"].tolist() == ["—", "85.1"]
     assert shown.data["PP"].dtype.kind == "f"  # complete columns stay numbers (sortable)

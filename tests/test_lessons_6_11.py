@@ -219,8 +219,9 @@ def test_lesson_11_cv_interval_is_the_parameter_search():
     shown = {}
     for seed in (0, 5):
         _seed(at, "l11_", seed)
-        X, y, _ = lesson.load("kw", n_samples=lesson.N_DATA + lesson.N_FRESH, random_state=seed,
-                              **lesson.KW_DATA)  # fmt: skip
+        X, y, _ = lesson.load(
+            "kw", n_samples=lesson.N_DATA + lesson.N_FRESH, random_state=seed, **lesson.KW_DATA
+        )
         data = [experiment_data(lesson.DATA_LABEL, X[: lesson.N_DATA], y[: lesson.N_DATA])]
         search = parameter_search(data, lesson.GRID, n_folds=10, seed=seed)
         folds = search.fold_accuracy[0, :, lesson.FIXED, -1, 0]

@@ -54,10 +54,24 @@ def url_path(lesson) -> str:
 def server():
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     url = f"http://127.0.0.1:{port}"
     wait_for_health(f"{url}/_stcore/health", proc)
     yield url

@@ -77,8 +77,10 @@ def test_lesson_1_forms_table_is_the_direct_runs_and_shows_what_eta_does(eta):
         assert table[f"θ starts at 0, η = {eta:g}"] == table["θ starts at 0, η = 1"]
         assert table["θ starts at 0, η = 1"] == updates(1.0, 0.0, C)
         figure = table[f"θ_init = C, η = {eta:g} (the figure)"]
-        assert figure == Perceptron(eta=eta, epochs=20, random_state=seed).fit(
-            data.X, data.y).n_updates_  # fmt: skip
+        assert (
+            figure
+            == Perceptron(eta=eta, epochs=20, random_state=seed).fit(data.X, data.y).n_updates_
+        )
         # one degree of freedom: η and θ_init divided by the same number, the same run
         assert table[f"θ_init = C / {eta:g}, η = 1 (both divided by {eta:g})"] == figure
         differs += figure != table["θ_init = C, η = 1"]
@@ -108,9 +110,16 @@ def test_lesson_1_computation_question_is_the_change_the_panel_shows(seed):
     change = panel_value(args, "change", t)
     radio = at.radio(key="l01_calc_check")
     data = _lesson_1_data(seed)
-    run = fit_run("perceptron", tuple(sorted({**LEARNERS["perceptron"].defaults(),
-                                             "eta": 0.5}.items())),
-                  20, seed, data.X, data.y, data.X_test, data.y_test)  # fmt: skip
+    run = fit_run(
+        "perceptron",
+        tuple(sorted({**LEARNERS["perceptron"].defaults(), "eta": 0.5}.items())),
+        20,
+        seed,
+        data.X,
+        data.y,
+        data.X_test,
+        data.y_test,
+    )
     options, right = numeric_options(
         LESSON_1.change_candidates(LESSON_1.first_update(run, data)), "right", ".3f"
     )
@@ -130,8 +139,9 @@ def test_the_panel_names_no_margin_band_for_the_classic_perceptron():
 
     def words(key, **values):
         settings = {**LEARNERS[key].defaults(), **values}
-        run = fit_run(key, tuple(sorted(settings.items())), 5, 0, data.X, data.y,
-                      data.X_test, data.y_test)  # fmt: skip
+        run = fit_run(
+            key, tuple(sorted(settings.items())), 5, 0, data.X, data.y, data.X_test, data.y_test
+        )
         return texts(run, data)["why"][str(CORRECT)]
 
     assert words("perceptron") == CORRECT_NO_BAND and "margin" not in CORRECT_NO_BAND
@@ -156,16 +166,27 @@ def test_the_classic_perceptrons_panel_tests_against_0_without_a_zero_margin_ter
 
     data = _lesson_1_data(0)
     settings = {**LEARNERS["perceptron"].defaults(), "eta": 0.5}
-    run = fit_run("perceptron", tuple(sorted(settings.items())), 20, 0, data.X, data.y,
-                  data.X_test, data.y_test)  # fmt: skip
+    run = fit_run(
+        "perceptron",
+        tuple(sorted(settings.items())),
+        20,
+        0,
+        data.X,
+        data.y,
+        data.X_test,
+        data.y_test,
+    )
     kinds = run.timeline.kind[0]
     times = [int(np.flatnonzero(kinds == kind)[0]) + 1 for kind in (MISTAKE, CORRECT)]
     with playback_page(plotly=True) as page:
         mistake, correct = page.evaluate(
             MATH_JS.replace("DECODE", DECODE_JS),
-            {"payload": payload_arg(build_payload(data, [run])), "texts": texts(run, data),
-             "times": times},
-        )  # fmt: skip
+            {
+                "payload": payload_arg(build_payload(data, [run])),
+                "texts": texts(run, data),
+                "times": times,
+            },
+        )
     assert "≤ 0" in mistake and "> 0" in correct
     for text in (mistake, correct):
         assert "τθ" not in text and "margin band" not in text
@@ -204,8 +225,11 @@ def test_lesson_4_guarantee_numbers_are_the_formula_on_the_figures_data():
         assert float(shown[f"2/(m+1) × bound, m = {m}"]) == pytest.approx(
             2 * bound / (m + 1), abs=0.01
         )
-        mistakes = Perceptron(theta_init=0.0, C=C, epochs=1, random_state=seed).fit(
-            data.X, data.y).n_updates_  # fmt: skip
+        mistakes = (
+            Perceptron(theta_init=0.0, C=C, epochs=1, random_state=seed)
+            .fit(data.X, data.y)
+            .n_updates_
+        )
         assert shown["Mistakes, one pass from 0"] == str(mistakes)
         assert mistakes <= bound
 
@@ -277,8 +301,9 @@ def test_lesson_6_page_shows_the_guarantee_of_its_seed_and_margins():
         assert table["learner"].tolist() == ["PAM(1, 1)", "PAUM(0, 1)"]  # the lesson's τ
         data = _separable(seed)
         R2 = float((data.X**2).sum(axis=1).max())
-        direct = PAUMPerceptron(tau_neg=0.0, tau_pos=R2, eta=1.0, max_epochs=100_000,
-                                random_state=seed).fit(data.X, data.y)  # fmt: skip
+        direct = PAUMPerceptron(
+            tau_neg=0.0, tau_pos=R2, eta=1.0, max_epochs=100_000, random_state=seed
+        ).fit(data.X, data.y)
         assert table["updates"].iloc[1] == direct.n_updates_
 
 

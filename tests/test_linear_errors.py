@@ -37,7 +37,11 @@ def test_named_configuration_reports_its_own_name():
 @pytest.mark.parametrize(
     "bad_X, bad_y, words",
     [
-        (np.array([[0.0, np.nan], [1.0, 0.0]]), [0, 1], "NaN or infinite value .* row 0, column 1"),
+        (
+            np.array([[0.0, np.nan], [1.0, 0.0]]),
+            [0, 1],
+            "NaN or infinite value .* row 0, column 1",
+        ),
         (np.array([[0.0, np.inf], [1.0, 0.0]]), [0, 1], "fill in the missing values"),
         (np.array([0.0, 1.0, 2.0]), [0, 1, 0], "Expected 2D array"),
         (X, [1, 1, 1, 1], "only one class"),
@@ -66,7 +70,9 @@ def test_sparse_input_is_refused_with_a_way_out():
 
 def test_feature_count_mismatch_says_what_to_do():
     clf = KWPerceptron(epochs=2).fit(X, y)
-    with pytest.raises(ValueError, match="X has 3 features, but KWPerceptron is expecting 2.*same"):
+    with pytest.raises(
+        ValueError, match="X has 3 features, but KWPerceptron is expecting 2.*same"
+    ):
         clf.predict(np.ones((2, 3)))
 
 

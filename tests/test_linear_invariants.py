@@ -33,8 +33,9 @@ def test_novikoff_bound_on_separable_data(seed, C):
     gamma = (y * (X @ u - b)).min() / np.linalg.norm(u_aug)
     bound = (R / gamma) ** 2
     epochs = int(bound) + 2
-    clf = Perceptron(theta_init=0.0, C=C, eta=1.0, epochs=min(epochs, 3000),
-                     random_state=seed).fit(X, y)  # fmt: skip
+    clf = Perceptron(
+        theta_init=0.0, C=C, eta=1.0, epochs=min(epochs, 3000), random_state=seed
+    ).fit(X, y)
     assert clf.n_updates_ <= bound
     if epochs <= 3000:
         assert clf.updates_per_epoch_[-1] == 0  # converged
@@ -50,8 +51,9 @@ def test_same_seed_same_model_other_seed_other_order():
     b = KWPerceptron(random_state=7, **kw).fit(X, y)
     c = KWPerceptron(random_state=8, **kw).fit(X, y)
     for mode in MODES:
-        np.testing.assert_array_equal(a.decision_function(X, mode=mode),
-                                      b.decision_function(X, mode=mode))  # fmt: skip
+        np.testing.assert_array_equal(
+            a.decision_function(X, mode=mode), b.decision_function(X, mode=mode)
+        )
     np.testing.assert_array_equal(a.votes_, b.votes_)
     assert not np.array_equal(a._order, c._order)
 
@@ -74,8 +76,11 @@ def test_storage_types_give_the_float64_result(dtype):
     np.testing.assert_array_equal(got.votes_, ref.votes_)
     np.testing.assert_array_equal(got.coef_, ref.coef_)
     for mode in MODES:  # the same updates; sums of support vectors may differ in rounding
-        np.testing.assert_allclose(got.decision_function(X, mode=mode),
-                                   ref.decision_function(values, mode=mode), rtol=1e-12)  # fmt: skip
+        np.testing.assert_allclose(
+            got.decision_function(X, mode=mode),
+            ref.decision_function(values, mode=mode),
+            rtol=1e-12,
+        )
 
 
 def test_int8_storage_is_kept_for_the_support_vectors():
@@ -92,8 +97,16 @@ def test_shuffling_features_permutes_coef_and_nothing_else():
     X = rng.integers(-10, 11, size=(150, 7)).astype(np.float64)
     y = np.where(X @ rng.normal(size=7) + rng.normal(size=150) * 3 > 0, 1, -1)
     perm = rng.permutation(7)
-    kw = dict(eta=1.0, theta_init=40.0, C=8.0, tau=0.5, lam=1.0, epochs=6, random_state=4,
-              record="updates")  # fmt: skip
+    kw = dict(
+        eta=1.0,
+        theta_init=40.0,
+        C=8.0,
+        tau=0.5,
+        lam=1.0,
+        epochs=6,
+        random_state=4,
+        record="updates",
+    )
     a = KWPerceptron(**kw).fit(X, y)
     b = KWPerceptron(**kw).fit(X[:, perm], y)
     np.testing.assert_array_equal(b.votes_, a.votes_)
@@ -118,8 +131,9 @@ def test_partial_fit_epochs_equal_one_fit():
     for a, b in zip(steps.votes_, whole.votes_):
         np.testing.assert_array_equal(a, b)
     for mode in MODES:
-        np.testing.assert_allclose(steps.decision_function(X, mode=mode),
-                                   whole.decision_function(X, mode=mode))  # fmt: skip
+        np.testing.assert_allclose(
+            steps.decision_function(X, mode=mode), whole.decision_function(X, mode=mode)
+        )
     # the same rows seen again reuse their stored copies
     assert len(steps._hyp.support) == len(whole._hyp.support) <= len(X)
 
@@ -135,7 +149,9 @@ def test_partial_fit_streams_batches_of_any_size():
     with pytest.raises(ValueError, match="same rows in the same order"):
         KWPerceptron(lam=0.5).partial_fit(X[:50], y[:50]).partial_fit(X[:60], y[:60])
     with pytest.raises(ValueError, match="traces one training set"):
-        KWPerceptron(record="updates").partial_fit(X[:50], y[:50]).partial_fit(X[50:100], y[50:100])
+        KWPerceptron(record="updates").partial_fit(X[:50], y[:50]).partial_fit(
+            X[50:100], y[50:100]
+        )
     traced = KWPerceptron(record="updates", random_state=0)
     for _ in range(3):
         traced.partial_fit(X[:50], y[:50])
@@ -147,8 +163,9 @@ def test_trace_agrees_with_the_fitted_model():
     rng = np.random.default_rng(7)
     X = rng.normal(size=(60, 2))
     y = np.where(X[:, 0] + 0.3 * rng.normal(size=60) > 0, 1, -1)
-    clf = KWPerceptron(tau=0.5, lam=0.5, alpha_bound=3, epochs=7, random_state=0,
-                       record="all").fit(X, y)  # fmt: skip
+    clf = KWPerceptron(
+        tau=0.5, lam=0.5, alpha_bound=3, epochs=7, random_state=0, record="all"
+    ).fit(X, y)
     t = clf.trace_
     assert t.n_events == 7 * 60 and t.visits
     np.testing.assert_array_equal(t.mistakes_per_epoch(), clf.updates_per_epoch_)
@@ -158,8 +175,11 @@ def test_trace_agrees_with_the_fitted_model():
     w5, th5 = t.hypothesis(5)
     np.testing.assert_allclose(w5, W[5])
     assert th5 == pytest.approx(theta[5])
-    updates = KWPerceptron(tau=0.5, lam=0.5, alpha_bound=3, epochs=7, random_state=0,
-                           record="updates").fit(X, y).trace_  # fmt: skip
+    updates = (
+        KWPerceptron(tau=0.5, lam=0.5, alpha_bound=3, epochs=7, random_state=0, record="updates")
+        .fit(X, y)
+        .trace_
+    )
     updating = np.isin(t.kind, [1, 2])
     np.testing.assert_array_equal(updates.index, t.index[updating])
     np.testing.assert_array_equal(updates.epoch, t.epoch[updating])

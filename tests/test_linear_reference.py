@@ -40,11 +40,17 @@ def test_engine_matches_reference(params, seed, m, n):
     X, y = noisy_data(seed, m, n)
     clf = KWPerceptron(random_state=seed, record="all", **params).fit(X, y)
     ref = reference_kw(
-        X, y, eta=params["eta"], tau=params["tau"], lam=params["lam"],
-        alpha_bound=params["alpha_bound"], epochs=params["epochs"], order=clf._order,
+        X,
+        y,
+        eta=params["eta"],
+        tau=params["tau"],
+        lam=params["lam"],
+        alpha_bound=params["alpha_bound"],
+        epochs=params["epochs"],
+        order=clf._order,
         theta_init=None if params["theta_init"] == "auto" else params["theta_init"],
         C=None if params["C"] == "auto" else params["C"],
-    )  # fmt: skip
+    )
 
     # same updates, in the same order, with the same events
     trace = clf.trace_
@@ -77,11 +83,15 @@ def test_multiclass_is_one_reference_run_per_class(params, seed):
     labels = np.array(["cat", "dog", "eel"])[y]
     clf = KWPerceptron(random_state=seed, record="updates", **params).fit(X, labels)
     kwargs = dict(
-        eta=params["eta"], tau=params["tau"], lam=params["lam"],
-        alpha_bound=params["alpha_bound"], epochs=params["epochs"], order=clf._order,
+        eta=params["eta"],
+        tau=params["tau"],
+        lam=params["lam"],
+        alpha_bound=params["alpha_bound"],
+        epochs=params["epochs"],
+        order=clf._order,
         theta_init=None if params["theta_init"] == "auto" else params["theta_init"],
         C=None if params["C"] == "auto" else params["C"],
-    )  # fmt: skip
+    )
     refs = [reference_kw(X, np.where(y == c, 1, -1), **kwargs) for c in range(3)]
     for c, ref in enumerate(refs):
         np.testing.assert_array_equal(clf.votes_[c], ref["votes"])

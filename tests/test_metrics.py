@@ -114,24 +114,52 @@ def test_flag_precision_recall():
 # The outputs of the NumPy implementation these functions had before they called
 # scikit-learn, on ties, one class only, a single example, -1/1, boolean and text labels.
 BEFORE_SCIKIT_LEARN = [
-    ([1, 0, 1, 1, 0, 0, 1], [2, 2, 1, 1, 1, 0, -1], {}, 0.5678571428571428,
-     [0.5, 0.6, 0.5, 0.5714285714285714], [0.25, 0.75, 0.75, 1.0], [2.0, 1.0, 0.0, -1.0]),
+    (
+        [1, 0, 1, 1, 0, 0, 1],
+        [2, 2, 1, 1, 1, 0, -1],
+        {},
+        0.5678571428571428,
+        [0.5, 0.6, 0.5, 0.5714285714285714],
+        [0.25, 0.75, 0.75, 1.0],
+        [2.0, 1.0, 0.0, -1.0],
+    ),
     ([1, 1, 1], [0.3, 0.3, 0.1], {}, 1.0, [1.0, 1.0], [2 / 3, 1.0], [0.3, 0.1]),
     ([1], [5.0], {}, 1.0, [1.0], [1.0], [5.0]),
     ([0, 1, 0, 1], [1, 1, 1, 1], {}, 0.5, [0.5], [1.0], [1.0]),
-    ([-1, 1, 1, -1, 1], [0.5, 0.5, 0.2, -3, 0.9], {}, 0.8055555555555555,
-     [1.0, 2 / 3, 0.75, 0.6], [1 / 3, 2 / 3, 1.0, 1.0], [0.9, 0.5, 0.2, -3.0]),
-    ([True, False, True], [1, 2, 3], {}, 0.8333333333333333,
-     [1.0, 0.5, 2 / 3], [0.5, 0.5, 1.0], [3.0, 2.0, 1.0]),
-    (["spam", "ham", "spam", "eggs"], [3, 2, 2, 1], {"pos_label": "spam"},
-     0.8333333333333333, [1.0, 2 / 3, 0.5], [0.5, 1.0, 1.0], [3.0, 2.0, 1.0]),
+    (
+        [-1, 1, 1, -1, 1],
+        [0.5, 0.5, 0.2, -3, 0.9],
+        {},
+        0.8055555555555555,
+        [1.0, 2 / 3, 0.75, 0.6],
+        [1 / 3, 2 / 3, 1.0, 1.0],
+        [0.9, 0.5, 0.2, -3.0],
+    ),
+    (
+        [True, False, True],
+        [1, 2, 3],
+        {},
+        0.8333333333333333,
+        [1.0, 0.5, 2 / 3],
+        [0.5, 0.5, 1.0],
+        [3.0, 2.0, 1.0],
+    ),
+    (
+        ["spam", "ham", "spam", "eggs"],
+        [3, 2, 2, 1],
+        {"pos_label": "spam"},
+        0.8333333333333333,
+        [1.0, 2 / 3, 0.5],
+        [0.5, 1.0, 1.0],
+        [3.0, 2.0, 1.0],
+    ),
 ]
 
 
-@pytest.mark.parametrize("y, scores, kwargs, ap, precision, recall, thresholds",
-                         BEFORE_SCIKIT_LEARN)
-def test_same_outputs_as_before_scikit_learn(y, scores, kwargs, ap, precision, recall,
-                                             thresholds):
+@pytest.mark.parametrize(
+    "y, scores, kwargs, ap, precision, recall, thresholds", BEFORE_SCIKIT_LEARN
+)
+def test_same_outputs_as_before_scikit_learn(y, scores, kwargs, ap, precision, recall, thresholds):
     assert average_precision(y, scores, **kwargs) == pytest.approx(ap, rel=1e-15)
     p, r, t = precision_recall_curve(y, scores, **kwargs)
     np.testing.assert_allclose(p, precision, rtol=1e-15)
@@ -139,13 +167,16 @@ def test_same_outputs_as_before_scikit_learn(y, scores, kwargs, ap, precision, r
     np.testing.assert_array_equal(t, thresholds)
 
 
-@pytest.mark.parametrize("y, scores, message", [
-    ([], [], "no positive example: average precision is undefined"),
-    ([0, 0], [1, 2], "no positive example: average precision is undefined"),
-    ([1, np.nan], [1, 2], r"labels \[1.0, nan\]; say which one is positive"),
-    ([1, 0], [np.inf, 1], "scores contain NaN or infinite values"),
-    ([[1, 0]], [1, 1], r"must be 1-D, one label per example; got shape \(1, 2\)"),
-])
+@pytest.mark.parametrize(
+    "y, scores, message",
+    [
+        ([], [], "no positive example: average precision is undefined"),
+        ([0, 0], [1, 2], "no positive example: average precision is undefined"),
+        ([1, np.nan], [1, 2], r"labels \[1.0, nan\]; say which one is positive"),
+        ([1, 0], [np.inf, 1], "scores contain NaN or infinite values"),
+        ([[1, 0]], [1, 1], r"must be 1-D, one label per example; got shape \(1, 2\)"),
+    ],
+)
 def test_same_errors_as_before_scikit_learn(y, scores, message):
     with pytest.raises(ValueError, match=message):
         average_precision(y, scores)

@@ -63,8 +63,11 @@ def test_to_html_writes_the_page_that_plays_offline(blobs, tmp_path):
         (lambda X, y: show("kw", X[:, 0], y), DataError, "X must be a 2-D array"),
         (lambda X, y: show("kw", np.full_like(X, np.nan), y), DataError, "NaN or infinite"),
         (lambda X, y: show("kw", X, y[:10]), DataError, "X has 80 rows but y has 10"),
-        (lambda X, y: show("kw", X, y, test=(X, np.full(len(X), "eggs"))), DataError,
-         "y_test has classes that y has not"),
+        (
+            lambda X, y: show("kw", X, y, test=(X, np.full(len(X), "eggs"))),
+            DataError,
+            "y_test has classes that y has not",
+        ),
         (lambda X, y: show("kw", X, y, epochs=5001), DataError, "more than the 400,000"),
     ],
 )

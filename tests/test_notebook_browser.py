@@ -119,4 +119,5 @@ def test_show_replays_every_learner_on_2d_and_on_50_features(lab):
             assert drawn["notice"] and not drawn["figure"], (key, drawn)
     # every linear learner projects its weight vector
     assert {k for k, d, drawn, *_ in seen if d != "2-D" and drawn["projects"]} == {
-        k for k, learner in LEARNERS.items() if learner.boundary == "line"}
+        k for k, learner in LEARNERS.items() if learner.boundary == "line"
+    }

@@ -25,12 +25,18 @@ def test_the_example_notebook_runs_and_shows_two_replays(tmp_path, monkeypatch):
     book = nbformat.read(tmp_path / NOTEBOOK.name, as_version=4)
     path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
     monkeypatch.setenv("PYTHONPATH", path)
-    NotebookClient(book, timeout=300, kernel_name="python3",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()  # fmt: skip
+    NotebookClient(
+        book, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
     code = [cell for cell in book.cells if cell.cell_type == "code"]
-    widgets = [cell for cell in code if any(
-        "application/vnd.jupyter.widget-view+json" in out.get("data", {})
-        for out in cell.outputs)]  # fmt: skip
+    widgets = [
+        cell
+        for cell in code
+        if any(
+            "application/vnd.jupyter.widget-view+json" in out.get("data", {})
+            for out in cell.outputs
+        )
+    ]
     assert len(widgets) == 2
     assert not [out for cell in code for out in cell.outputs if out.output_type == "error"]
     printed = "".join(out.get("text", "") for cell in code for out in cell.outputs)

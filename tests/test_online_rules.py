@@ -499,10 +499,20 @@ def test_every_rule_file_defines_the_estimators_that_run_its_step():
 
 @pytest.mark.parametrize(
     "cls",
-    [ThickSeparatorPerceptron, PassiveAggressive, RelativeUpdatePerceptron, ALMA,
-     AverageAlgorithm, PAUMPerceptron, PocketPerceptron, Winnow, WinnowR, BalancedWinnow],
+    [
+        ThickSeparatorPerceptron,
+        PassiveAggressive,
+        RelativeUpdatePerceptron,
+        ALMA,
+        AverageAlgorithm,
+        PAUMPerceptron,
+        PocketPerceptron,
+        Winnow,
+        WinnowR,
+        BalancedWinnow,
+    ],
     ids=lambda cls: cls.__name__,
-)  # fmt: skip
+)
 def test_each_parameter_is_declared_once_for_constructor_and_checks(cls):
     """The constructor scikit-learn reads and the table ``fit`` checks come from one list."""
     import inspect

@@ -62,8 +62,19 @@ def _copy_checkout(target: Path) -> Path:
         ROOT,
         target,
         ignore=shutil.ignore_patterns(
-            ".git", "build", "dist", "*.egg-info", ".ci-venv", ".venv", "venv",
-            "__pycache__", "*.nbi", "*.nbc", ".pytest_cache", ".hypothesis", "test-artifacts",
+            ".git",
+            "build",
+            "dist",
+            "*.egg-info",
+            ".ci-venv",
+            ".venv",
+            "venv",
+            "__pycache__",
+            "*.nbi",
+            "*.nbc",
+            ".pytest_cache",
+            ".hypothesis",
+            "test-artifacts",
         ),
     )
     return target
@@ -75,10 +86,21 @@ def wheel(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("wheel")
     source = _copy_checkout(tmp / "source")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--quiet",
-         "--wheel-dir", str(tmp / "dist")],
-        check=True, capture_output=True, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(source),
+            "--no-deps",
+            "--quiet",
+            "--wheel-dir",
+            str(tmp / "dist"),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     (built,) = (tmp / "dist").glob("perceptron_lab-*.whl")
     return built
 
@@ -88,10 +110,21 @@ def installed(wheel, tmp_path_factory) -> Path:
     """The wheel installed into an empty folder (its site-packages)."""
     site = tmp_path_factory.mktemp("site")
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", str(wheel), "--no-deps", "--quiet",
-         "--target", str(site)],
-        check=True, capture_output=True, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            str(wheel),
+            "--no-deps",
+            "--quiet",
+            "--target",
+            str(site),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return site
 
 
@@ -101,13 +134,15 @@ def test_wheel_carries_the_app_and_the_data_without_generic_top_level_names(whee
     tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert tops == {"perceptron_core", "perceptron_lab"}
     shipped = [p for p in DATA.iterdir() if p.suffix in (".npz", ".json", ".md")]
-    app_files = [ROOT / name for name in (
-        "app.py", "router.py", "cli.py", ".streamlit/config.toml"
-    )]
+    app_files = [
+        ROOT / name for name in ("app.py", "router.py", "cli.py", ".streamlit/config.toml")
+    ]
     for folder in APP_FOLDERS:
-        app_files += [p for p in (ROOT / folder).rglob("*")
-                      if p.suffix in (".py", ".html", ".js", ".css", ".txt")
-                      and "__pycache__" not in p.parts]  # fmt: skip
+        app_files += [
+            p
+            for p in (ROOT / folder).rglob("*")
+            if p.suffix in (".py", ".html", ".js", ".css", ".txt") and "__pycache__" not in p.parts
+        ]
     for path in shipped + app_files:
         name = "perceptron_lab/" + path.relative_to(ROOT).as_posix()
         assert name in names, f"{name} is not in the wheel"
@@ -121,16 +156,23 @@ def _run_installed(site: Path, cwd: Path, code: str) -> str:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PERCEPTRON_LAB_DATA")}
     env["PYTHONPATH"] = str(site)
     done = subprocess.run(
-        [sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True,
+        [sys.executable, "-c", code],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
         timeout=300,
-    )  # fmt: skip
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
 
 @pytest.mark.slow
 def test_installed_wheel_finds_its_app_and_data_from_any_folder(installed, tmp_path):
-    out = _run_installed(installed, tmp_path, """
+    out = _run_installed(
+        installed,
+        tmp_path,
+        """
 import json
 import perceptron_core
 from perceptron_core.datasets import list_datasets, load
@@ -142,7 +184,8 @@ print(json.dumps({
     "sonar": list(X.shape),
     "available": sorted(s.name for s in list_datasets("shipped") if s.available),
 }))
-""")  # fmt: skip
+""",
+    )
     found = json.loads(out)
     assert Path(found["core"]).is_relative_to(installed)
     assert found["app"] == str(installed / "perceptron_lab")

@@ -46,8 +46,15 @@ def reference_paum(X, y, *, tau_neg, tau_pos, eta, lam, max_epochs, order):
         if not any_update:  # an epoch without an update: stop
             converged = True
             break
-    return dict(w=w, b=b, a=a, updated=np.array(updated, dtype=int), kinds=kinds,
-                epochs=epochs, converged=converged)  # fmt: skip
+    return dict(
+        w=w,
+        b=b,
+        a=a,
+        updated=np.array(updated, dtype=int),
+        kinds=kinds,
+        epochs=epochs,
+        converged=converged,
+    )
 
 
 def noisy_data(seed, m, n, positive_share=0.3):
@@ -160,8 +167,9 @@ def test_lambda_term_is_proportional_to_the_update_count():
     # after k updates it is rescued; KW's indicator form would push once.
     X, y = noisy_data(5, 100, 2)
     few = PAUMPerceptron(tau_pos=0.0, lam=0.0, max_epochs=30, random_state=1).fit(X, y)
-    many = PAUMPerceptron(tau_pos=0.0, lam=50.0, max_epochs=30, random_state=1,
-                          record="all").fit(X, y)  # fmt: skip
+    many = PAUMPerceptron(tau_pos=0.0, lam=50.0, max_epochs=30, random_state=1, record="all").fit(
+        X, y
+    )
     assert many.update_counts_.max() < few.update_counts_.max()
     assert "rescued" in set(many.trace_.kind_names())
 

@@ -60,9 +60,14 @@ def test_packed_arrays_come_back_aligned_and_little_endian():
 
 @pytest.mark.parametrize(
     "key, values",
-    [("kw", {"tau": 0.25, "lam": 0.5, "alpha_bound": 3}), ("paum", {}), ("parallel", {}),
-     ("kernel", {"kernel": "poly"}), ("average", {})],
-)  # fmt: skip
+    [
+        ("kw", {"tau": 0.25, "lam": 0.5, "alpha_bound": 3}),
+        ("paum", {}),
+        ("parallel", {}),
+        ("kernel", {"kernel": "poly"}),
+        ("average", {}),
+    ],
+)
 def test_a_lane_holds_what_the_timeline_replays(plane_data, key, values):
     run = _run(key, plane_data, **values)
     tl = run.timeline
@@ -78,8 +83,10 @@ def test_a_lane_holds_what_the_timeline_replays(plane_data, key, values):
         after, before = get["after"], get["before"]
     assert np.array_equal(after, tl.after) and np.array_equal(before, tl.before)
     assert np.array_equal(np.arange(tl.n_events) // lane["n_samples"], tl.epoch)
-    assert np.array_equal(get["theta"].reshape(tl.theta.shape if key != "kernel" else -1),
-                          tl.theta if key != "kernel" else tl.theta[0])  # fmt: skip
+    assert np.array_equal(
+        get["theta"].reshape(tl.theta.shape if key != "kernel" else -1),
+        tl.theta if key != "kernel" else tl.theta[0],
+    )
     if lane["hypotheses"] == "plane":
         assert np.array_equal(get["W"], tl.W)
     if key == "kw":
@@ -100,9 +107,12 @@ def test_a_lane_holds_what_the_timeline_replays(plane_data, key, values):
 
 @pytest.mark.parametrize(
     ("key", "values", "relation"),
-    [("perceptron", {}, "equal"), ("margin", {"tau": 1.0}, "more updates"),
-     ("kw", {"tau": 0.0, "lam": 0.0, "alpha_bound": 1}, "more errors")],
-)  # fmt: skip
+    [
+        ("perceptron", {}, "equal"),
+        ("margin", {"tau": 1.0}, "more updates"),
+        ("kw", {"tau": 0.0, "lam": 0.0, "alpha_bound": 1}, "more errors"),
+    ],
+)
 def test_the_chart_gets_errors_and_updates_per_epoch_apart(plane_data, key, values, relation):
     """Errors are the visits the learner's test calls wrong (updated on or blocked); a margin
     learner also updates on correct visits, an α-bound of 1 blocks repeated errors."""
@@ -224,7 +234,7 @@ def test_the_sizes_of_a_big_run_grow_with_steps_not_features():
         "perceptron_lab.app_logic.style",
         "perceptron_lab.ui.player",
     ],
-)  # fmt: skip
+)
 def test_docstring_examples(module):
     """The examples in the docstrings run (the suite's doctests cover perceptron_core only)."""
     import doctest

@@ -18,8 +18,16 @@ from perceptron_lab.lessons._basics import noisy_line
 def _run(seed, tau):
     data = make_dataset(noisy_line(seed, 0.1))
     settings = {**LEARNERS["margin"].defaults(), "tau": tau}
-    run = fit_run("margin", tuple(sorted(settings.items())), 20, seed, data.X, data.y,
-                  data.X_test, data.y_test)  # fmt: skip
+    run = fit_run(
+        "margin",
+        tuple(sorted(settings.items())),
+        20,
+        seed,
+        data.X,
+        data.y,
+        data.X_test,
+        data.y_test,
+    )
     return data, run
 
 
@@ -29,10 +37,13 @@ def _hinge(w, theta, x, y, margin):
 
 def _gradient(w, theta, x, y, margin, h=1e-6):
     """Central differences of the hinge loss in w and θ."""
-    gw = np.array([
-        (_hinge(w + h * e, theta, x, y, margin) - _hinge(w - h * e, theta, x, y, margin)) / (2 * h)
-        for e in np.eye(len(w))
-    ])  # fmt: skip
+    gw = np.array(
+        [
+            (_hinge(w + h * e, theta, x, y, margin) - _hinge(w - h * e, theta, x, y, margin))
+            / (2 * h)
+            for e in np.eye(len(w))
+        ]
+    )
     gt = (_hinge(w, theta + h, x, y, margin) - _hinge(w, theta - h, x, y, margin)) / (2 * h)
     return gw, gt
 

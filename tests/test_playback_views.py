@@ -73,9 +73,12 @@ def _run(key, data, epochs=8, **values):
 def _math(page, run, data, times):
     return page.evaluate(
         MATH_JS,
-        {"payload": payload_arg(build_payload(data, [run])), "texts": texts(run, data),
-         "times": [int(t) for t in times]},
-    )  # fmt: skip
+        {
+            "payload": payload_arg(build_payload(data, [run])),
+            "texts": texts(run, data),
+            "times": [int(t) for t in times],
+        },
+    )
 
 
 def n(x: float, digits: int = 4) -> str:
@@ -153,9 +156,13 @@ def test_the_kernel_panel_counts_the_example_and_moves_theta(page, data):
 def _figure(page, run, data, show, t):
     return page.evaluate(
         FIGURE_JS,
-        {"payload": payload_arg(build_payload(data, [run])), "show": show.to_json(),
-         "style": STYLE, "t": int(t)},
-    )  # fmt: skip
+        {
+            "payload": payload_arg(build_payload(data, [run])),
+            "show": show.to_json(),
+            "style": STYLE,
+            "t": int(t),
+        },
+    )
 
 
 def test_the_figure_marks_flips_and_moves_the_current_example(page, data):
@@ -173,8 +180,11 @@ def test_the_figure_marks_flips_and_moves_the_current_example(page, data):
     (ring,) = [s for s in figure["shapes"] if s["type"] == "circle"]  # the current example
     assert np.allclose([ring["xanchor"], ring["yanchor"]], data.X[tl.index[t - 1]])
     w, theta = tl.hypothesis(t)
-    (line,) = [s for s in figure["shapes"]
-               if s["type"] == "line" and s["line"]["width"] == STYLE["line"]["boundary"]]  # fmt: skip
+    (line,) = [
+        s
+        for s in figure["shapes"]
+        if s["type"] == "line" and s["line"]["width"] == STYLE["line"]["boundary"]
+    ]
     ends = np.array([[line["x0"], line["y0"]], [line["x1"], line["y1"]]])
     assert np.allclose(ends @ w, theta)  # both ends on <w, x> = θ
     status = figure["status"]
@@ -190,8 +200,11 @@ def test_the_voted_ensemble_draws_its_top_hypotheses_and_says_how_many(page, dat
     assert voting > STYLE["ensemble"]["lines"]
     figure = _figure(page, run, data, Show(ensemble=True), t)
     ensemble = {"color": STYLE["colors"]["ensemble"], "width": STYLE["line"]["ensemble"]}
-    lines = [s for s in figure["shapes"]
-             if s["type"] == "line" and {k: s["line"].get(k) for k in ensemble} == ensemble]  # fmt: skip
+    lines = [
+        s
+        for s in figure["shapes"]
+        if s["type"] == "line" and {k: s["line"].get(k) for k in ensemble} == ensemble
+    ]
     assert len(lines) == STYLE["ensemble"]["lines"]
     assert f"{voting:,} hypotheses vote, the 40 with most votes drawn" in figure["status"]
     opacities = [s["opacity"] for s in lines]  # most votes first
@@ -222,10 +235,22 @@ def test_the_weights_chart_gives_the_test_accuracy_at_every_step(page, data):
 
 @pytest.mark.parametrize(
     "value, spec",
-    [(0.0001234567, ".4g"), (123456.7, ".4g"), (-0.5, ".4g"), (1e-5, ".4g"), (2.5, ".0f"),
-     (0.125, ".2f"), (0.3456, ".1%"), (0.125, ".0%"), (1234567, ","), (-9876.5, ",.0f"),
-     (12.0, ".3g"), (1 / 3, ".3f"), (99.95, ".1f")],
-)  # fmt: skip
+    [
+        (0.0001234567, ".4g"),
+        (123456.7, ".4g"),
+        (-0.5, ".4g"),
+        (1e-5, ".4g"),
+        (2.5, ".0f"),
+        (0.125, ".2f"),
+        (0.3456, ".1%"),
+        (0.125, ".0%"),
+        (1234567, ","),
+        (-9876.5, ",.0f"),
+        (12.0, ".3g"),
+        (1 / 3, ".3f"),
+        (99.95, ".1f"),
+    ],
+)
 def test_numbers_are_written_as_python_writes_them(page, value, spec):
     got = page.evaluate(
         "async ([x, spec]) => (await import('/format.js')).pyFormat(x, spec)", [value, spec]

@@ -39,6 +39,7 @@ CONFUSION_JS = """async ({payload, style, t}) => {
     return Array.from(node.querySelectorAll('td')).map(td => td.textContent);
 }""".replace("DECODE", DECODE_JS)
 
+
 @pytest.fixture(scope="module")
 def page():
     with playback_page(plotly=True) as pg:
@@ -76,9 +77,12 @@ def test_the_confusion_matrix_names_a_label_only_class_once(page, data):
     run = _run("perceptron", data)
     cells = page.evaluate(
         CONFUSION_JS,
-        {"payload": payload_arg(build_payload(data, [run])), "style": STYLE,
-         "t": run.timeline.n_events},
-    )  # fmt: skip
+        {
+            "payload": payload_arg(build_payload(data, [run])),
+            "style": STYLE,
+            "t": run.timeline.n_events,
+        },
+    )
     assert "−1" in cells and "+1" in cells
     assert not any("(−1)" in c or "(+1)" in c for c in cells), cells
 
@@ -89,9 +93,13 @@ def test_the_voted_legend_counts_the_lines_a_short_run_draws(page, data):
     assert 0 < stored < STYLE["ensemble"]["lines"]
     drawn = page.evaluate(
         FIGURE_JS,
-        {"payload": payload_arg(build_payload(data, [run])), "show": Show(ensemble=True).to_json(),
-         "style": STYLE, "t": run.timeline.n_events},
-    )  # fmt: skip
+        {
+            "payload": payload_arg(build_payload(data, [run])),
+            "show": Show(ensemble=True).to_json(),
+            "style": STYLE,
+            "t": run.timeline.n_events,
+        },
+    )
     names = [trace["name"] for trace in drawn["traces"]]
     assert f"stored hypotheses (the {stored} with most votes)" in names
     assert f"stored hypotheses (the {STYLE['ensemble']['lines']} with most votes)" not in names

@@ -42,8 +42,14 @@ def reference_pocket(X, y, order, *, eta, ratchet, xb, epochs):
 @given(eta=st.sampled_from([1.0, 0.25]), ratchet=st.booleans(), **shapes)
 def test_pocket_matches_reference(eta, ratchet, m, n, seed, integer, fit_intercept, epochs):
     X, y = small_data(seed, m, n, integer)
-    clf = PocketPerceptron(eta=eta, ratchet=ratchet, fit_intercept=fit_intercept, epochs=epochs,
-                           random_state=seed, record="updates").fit(X, y)  # fmt: skip
+    clf = PocketPerceptron(
+        eta=eta,
+        ratchet=ratchet,
+        fit_intercept=fit_intercept,
+        epochs=epochs,
+        random_state=seed,
+        record="updates",
+    ).fit(X, y)
     w, pocket, pocket_run, events, answers = reference_pocket(
         X, y, order_of(seed, m), eta=eta, ratchet=ratchet, xb=float(fit_intercept), epochs=epochs
     )

@@ -17,8 +17,9 @@ def _python_blocks() -> list[str]:
 def test_the_core_example_prints_a_test_accuracy_per_predictor(tmp_path):
     (block,) = _python_blocks()
     # as a reader runs it: a new interpreter, in a folder of their own
-    done = subprocess.run([sys.executable, "-c", block], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=600)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", block], cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert [line.split()[0] for line in lines] == ["last", "longest", "voted", "averaged"]

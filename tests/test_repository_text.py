@@ -37,9 +37,24 @@ FORBIDDEN = (
 
 #: Files that are not text, or not ours to word: data, images, minified vendor bundles.
 BINARY_SUFFIXES = (
-    ".npz", ".npy", ".pkl", ".png", ".jpg", ".jpeg", ".gif", ".ico", ".svg", ".pdf",
-    ".woff", ".woff2", ".ttf", ".gz", ".zip", ".whl", ".min.js",
-)  # fmt: skip
+    ".npz",
+    ".npy",
+    ".pkl",
+    ".png",
+    ".jpg",
+    ".jpeg",
+    ".gif",
+    ".ico",
+    ".svg",
+    ".pdf",
+    ".woff",
+    ".woff2",
+    ".ttf",
+    ".gz",
+    ".zip",
+    ".whl",
+    ".min.js",
+)
 
 ADVICE = (
     "Users and students see only the repository. Cite the paper instead (author, year, "

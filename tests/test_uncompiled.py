@@ -97,6 +97,12 @@ NOTHING_COMPILES = textwrap.dedent("""
 
 def test_an_uncompiled_run_compiles_nothing(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    out = subprocess.run([sys.executable, "-c", NOTHING_COMPILES], env=env, check=True,
-                         capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", NOTHING_COMPILES],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert json.loads(out.stdout) == []

@@ -224,8 +224,11 @@ def test_about_page_reports_the_warm_up_and_a_failure_does_not_break_the_app(gat
 def test_the_background_hands_the_learners_nobody_asked_for_to_another_process_first():
     order = []
     compiler = GatedCompiler()
-    warmup = Warmup(["a", "b", "c"], lambda key: (order.append(key), compiler(key)),
-                    lambda keys: order.append(("elsewhere", tuple(keys))))  # fmt: skip
+    warmup = Warmup(
+        ["a", "b", "c"],
+        lambda key: (order.append(key), compiler(key)),
+        lambda keys: order.append(("elsewhere", tuple(keys))),
+    )
     warmup.ensure("b")
     warmup.start_background()
     assert warmup.wait(PATIENCE)
@@ -279,8 +282,13 @@ def _running(pid: int) -> bool:
 @pytest.mark.slow  # compiles from an empty numba cache
 def test_the_child_stops_compiling_when_the_server_process_ends(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # cold: still compiling when stopped
-    server = subprocess.Popen([sys.executable, "-c", SERVER_WITH_CHILD], stdout=subprocess.PIPE,
-                              text=True, env=env, cwd=tmp_path)  # fmt: skip
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER_WITH_CHILD],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
     child = int(server.stdout.readline())
     time.sleep(1)
     server.kill()

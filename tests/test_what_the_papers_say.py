@@ -239,7 +239,7 @@ def test_citations_outside_the_papers_are_marked(lesson, name):
 def test_the_relaxation_method_is_marked_as_outside_the_papers():
     text = _flat(relative_update.__doc__) + " " + doc(relative_update.RelativeUpdatePerceptron)
     assert "Outside the papers this package reproduces, the same step is the relaxation" in text
-    assert "Motzkin and I. J. Schoenberg, \"The relaxation method for linear" in text
+    assert 'Motzkin and I. J. Schoenberg, "The relaxation method for linear' in text
 
 
 # -- every research finding names where in its source it comes from -------------------
@@ -314,8 +314,9 @@ def test_lesson_6_names_map_as_li_et_al_do_and_which_paum_beat_pam():
     assert "the *macro-averaged precision*, $\\text{MAP}_{z,f}$" in text
     assert "The average precision (AP) is" not in text
     assert "Uneven margins beat the plain perceptron" not in findings("06")[0]
-    assert "PAUM(−1, 1) stayed below PAM(1) on Reuters-Vol1 (ALL 0.538 against 0.561" in (
-        findings("06")[0]
+    assert (
+        "PAUM(−1, 1) stayed below PAM(1) on Reuters-Vol1 (ALL 0.538 against 0.561"
+        in (findings("06")[0])
     )
 
 

@@ -82,8 +82,10 @@ def option_label(set_name: str, option: str) -> str:
     >>> option_label("circles", "factor")
     'Factor'
     """
-    return LABELS.get((set_name, option)) or LABELS.get(option) or (
-        option.replace("_", " ").capitalize()
+    return (
+        LABELS.get((set_name, option))
+        or LABELS.get(option)
+        or (option.replace("_", " ").capitalize())
     )
 
 

@@ -147,8 +147,9 @@ def edit_bar(prefix: str, data, clicks: bool = True) -> str:
             format_func=CLICK_MODES.get,
             prefix=prefix,
             group="data",
-            help="Add points of either class where you click (rounded to a thousandth of the view), or "
-            "remove the point nearest the click; the learner retrains on the edited points.",
+            help="Add points of either class where you click (rounded to a thousandth of the "
+            "view), or remove the point nearest the click; the learner retrains on the edited "
+            "points.",
         )
     bar.button(
         "Reset edits",

@@ -60,8 +60,12 @@ def _applies(setting: Setting, values: dict) -> bool:
     return setting.when is None or values.get(setting.when[0]) in setting.when[1]
 
 
-def learner_panel(prefix: str, default: str = "perceptron", epochs: int = 20,
-                  choices: tuple[str, ...] | None = None) -> tuple[str, dict, int]:  # fmt: skip
+def learner_panel(
+    prefix: str,
+    default: str = "perceptron",
+    epochs: int = 20,
+    choices: tuple[str, ...] | None = None,
+) -> tuple[str, dict, int]:
     """Draw the learner menu and its settings; returns ``(key, settings, epochs)``.
 
     ``choices`` limits the menu (a lesson offers the learners it is about).
@@ -83,7 +87,9 @@ def learner_panel(prefix: str, default: str = "perceptron", epochs: int = 20,
     values: dict = {}
     for s in learner.settings:  # in order: a setting's `when` names one above it
         shown = _applies(s, values)
-        values[s.name] = _setting_widget(s, f"{prefix}{key}_{s.name}", prefix) if shown else s.default
+        values[s.name] = (
+            _setting_widget(s, f"{prefix}{key}_{s.name}", prefix) if shown else s.default
+        )
     n_epochs = control(
         st.slider,
         "Epochs",

@@ -76,21 +76,37 @@ def _title(path: Path, modified: int) -> str:
 
 
 #: The parts every lesson has, in page order: (title, anchor), for its table of contents.
-SECTIONS = (("Try this", "try-this"), ("Check yourself", "check-yourself"),
-            ("What the research found", "what-the-research-found"), ("The code", "the-code"))
+SECTIONS = (
+    ("Try this", "try-this"),
+    ("Check yourself", "check-yourself"),
+    ("What the research found", "what-the-research-found"),
+    ("The code", "the-code"),
+)
 
 
 def lesson_header(number: int, title: str, goal: str) -> None:
     """The lesson's title, its goal in one sentence and a table of contents."""
     st.title(f"Lesson {number}. {title}")
     st.info(f"**Goal.** {goal}", icon=":material/flag:")
-    st.markdown("On this page: the idea and the figure, then "
-                + " · ".join(f"[{name}](#{anchor})" for name, anchor in SECTIONS) + ".")
+    st.markdown(
+        "On this page: the idea and the figure, then "
+        + " · ".join(f"[{name}](#{anchor})" for name, anchor in SECTIONS)
+        + "."
+    )
 
 
-def stage(prefix: str, request: DataRequest, learner_key: str, values: dict | None = None,
-          epochs: int = 10, show: Show = Show(), math: bool = True, height: int = 520,
-          extras: Callable | None = None, start: Callable | None = None):  # fmt: skip
+def stage(
+    prefix: str,
+    request: DataRequest,
+    learner_key: str,
+    values: dict | None = None,
+    epochs: int = 10,
+    show: Show = Show(),
+    math: bool = True,
+    height: int = 520,
+    extras: Callable | None = None,
+    start: Callable | None = None,
+):
     """Train a preset run (cached) and draw it with the playground's component.
 
     Parameters
@@ -194,9 +210,15 @@ def try_this(*tasks: str) -> None:
         st.markdown("\n".join(f"{i}. {task}" for i, task in enumerate(tasks, 1)))
 
 
-def check_question(prefix: str, question: str, options: Sequence[str], answer: int, why: str,
-                   hints: dict[int, str] | None = None,
-                   heading: bool = True) -> bool | None:  # fmt: skip
+def check_question(
+    prefix: str,
+    question: str,
+    options: Sequence[str],
+    answer: int,
+    why: str,
+    hints: dict[int, str] | None = None,
+    heading: bool = True,
+) -> bool | None:
     """A multiple-choice question that answers as soon as an option is picked.
 
     Parameters
@@ -235,8 +257,9 @@ def check_question(prefix: str, question: str, options: Sequence[str], answer: i
     return False
 
 
-def research(finding: str, reference: str, compute: Callable | None = None,
-             caption: str = "") -> object:  # fmt: skip
+def research(
+    finding: str, reference: str, compute: Callable | None = None, caption: str = ""
+) -> object:
     """The paper's finding, next to the same quantity computed by this app.
 
     Parameters

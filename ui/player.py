@@ -68,8 +68,9 @@ def rule_box(run, key: str) -> None:
         st.latex(r"\begin{gathered}" + run.learner.rule_of(run.estimator) + r"\end{gathered}")
 
 
-def playback(key: str, payload: Payload, run, data, view: View = View(),
-             on_click: Callable | None = None):  # fmt: skip
+def playback(
+    key: str, payload: Payload, run, data, view: View = View(), on_click: Callable | None = None
+):
     """Draw the component; returns the last click it sent (``{"action", "x", "y", "nonce"}``).
 
     Parameters

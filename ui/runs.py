@@ -35,8 +35,16 @@ def get_dataset(request: DataRequest) -> Dataset:
     return SERVER.cached("datasets", request, lambda: _read_only(make_dataset(request)))
 
 
-def train(learner_key: str, values: tuple, epochs: int, seed: int, X: np.ndarray,
-          y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray) -> Run:  # fmt: skip
+def train(
+    learner_key: str,
+    values: tuple,
+    epochs: int,
+    seed: int,
+    X: np.ndarray,
+    y: np.ndarray,
+    X_test: np.ndarray,
+    y_test: np.ndarray,
+) -> Run:
     """:func:`fit_run`, once per request and server process.
 
     A learner that has not been compiled in this process yet trains a small

@@ -99,8 +99,9 @@ def _format(value) -> str:
     return str(value)
 
 
-def control(widget, label: str, key: str, default, *, prefix: str, group: str,
-            url: bool = True, **kwargs):  # fmt: skip
+def control(
+    widget, label: str, key: str, default, *, prefix: str, group: str, url: bool = True, **kwargs
+):
     """Create ``widget`` (``st.slider``, ``st.selectbox``, ...) bound to ``key``.
 
     The first time a key is seen its value comes from the URL (if valid) or

@@ -89,8 +89,9 @@ def _features(X, name: str) -> np.ndarray:
     return X
 
 
-def dataset(X, y, X_test=None, y_test=None, title: str = "your data",
-            feature_names=None) -> Dataset:  # fmt: skip
+def dataset(
+    X, y, X_test=None, y_test=None, title: str = "your data", feature_names=None
+) -> Dataset:
     """Your arrays as the app's :class:`~app_logic.datasource.Dataset` (labels mapped to -1/+1:
     the larger class value is +1)."""
     X = _features(X, "X")
@@ -102,16 +103,37 @@ def dataset(X, y, X_test=None, y_test=None, title: str = "your data",
     else:
         X_test = _features(X_test, "X_test")
         y_test, _ = _labels(y_test, classes)
-    names = tuple(feature_names) if feature_names is not None else tuple(
-        f"x{i + 1}" for i in range(X.shape[1]))  # fmt: skip
-    return Dataset(X=X, y=y, X_test=X_test, y_test=y_test, flipped=np.zeros(len(X), bool),
-                   w_star=None, theta_star=None, feature_names=names,
-                   class_names=(str(classes[0]), str(classes[1])),
-                   title=title)  # fmt: skip
+    names = (
+        tuple(feature_names)
+        if feature_names is not None
+        else tuple(f"x{i + 1}" for i in range(X.shape[1]))
+    )
+    return Dataset(
+        X=X,
+        y=y,
+        X_test=X_test,
+        y_test=y_test,
+        flipped=np.zeros(len(X), bool),
+        w_star=None,
+        theta_star=None,
+        feature_names=names,
+        class_names=(str(classes[0]), str(classes[1])),
+        title=title,
+    )
 
 
-def show(learner: str, X, y, *, epochs: int = 20, seed: int = 0, test=None,
-         title: str = "your data", view: Show | None = None, **settings) -> Replay:  # fmt: skip
+def show(
+    learner: str,
+    X,
+    y,
+    *,
+    epochs: int = 20,
+    seed: int = 0,
+    test=None,
+    title: str = "your data",
+    view: Show | None = None,
+    **settings,
+) -> Replay:
     """Fit ``learner`` (a key of the app's menu) on ``X, y`` recording every visit; replay it.
 
     Parameters
@@ -141,13 +163,24 @@ def show(learner: str, X, y, *, epochs: int = 20, seed: int = 0, test=None,
     spec = LEARNERS[learner]
     unknown = set(settings) - {s.name for s in spec.settings}
     if unknown:
-        raise ValueError(f"{spec.title} has no setting {', '.join(sorted(unknown))}; its "
-                         f"settings are {', '.join(s.name for s in spec.settings)}.")  # fmt: skip
+        raise ValueError(
+            f"{spec.title} has no setting {', '.join(sorted(unknown))}; its "
+            f"settings are {', '.join(s.name for s in spec.settings)}."
+        )
     X_test, y_test = test if test is not None else (None, None)
     data = dataset(X, y, X_test, y_test, title)
     values = spec.defaults() | settings
-    fit = partial(fit_run, learner, tuple(sorted(values.items())), epochs, seed,
-                  data.X, data.y, data.X_test, data.y_test)  # fmt: skip
+    fit = partial(
+        fit_run,
+        learner,
+        tuple(sorted(values.items())),
+        epochs,
+        seed,
+        data.X,
+        data.y,
+        data.X_test,
+        data.y_test,
+    )
     if training.runs_uncompiled(learner, data.X, epochs):
         with uncompiled():  # a small run as the app trains it: no wait for numba
             run = fit()

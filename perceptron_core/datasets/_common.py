@@ -86,8 +86,11 @@ def check_dtype(func: str, dtype, kinds: str = "if") -> np.dtype:
     except TypeError:
         dt = None
     if dt is None or dt.kind not in kinds:
-        names = {"i": "a signed integer type such as 'int8'", "u": "an unsigned integer type",
-                 "f": "a floating type such as 'float64'"}
+        names = {
+            "i": "a signed integer type such as 'int8'",
+            "u": "an unsigned integer type",
+            "f": "a floating type such as 'float64'",
+        }
         raise DataError(
             f"{func}: dtype (the storage type of X) must be "
             f"{' or '.join(names[k] for k in kinds)}; got {dtype!r}."
@@ -209,8 +212,9 @@ class LinearTarget(Target):
         return X.astype(np.float64) @ self.w.astype(np.float64) - self.theta
 
     def __repr__(self) -> str:
-        return (f"LinearTarget(n_features={self.w.shape[0]}, theta={self.theta:.6g}"
-                + (f", {self.description!r})" if self.description else ")"))
+        return f"LinearTarget(n_features={self.w.shape[0]}, theta={self.theta:.6g}" + (
+            f", {self.description!r})" if self.description else ")"
+        )
 
 
 @dataclass(eq=False)

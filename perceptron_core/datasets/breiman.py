@@ -40,8 +40,9 @@ def _check(func, n_samples, n_features, noise):
     return int(n_samples), int(n_features), float(noise)
 
 
-def make_twonorm(n_samples: int = 300, n_features: int = 20, noise: float = 0.0,
-                 random_state=None) -> GeneratedData:
+def make_twonorm(
+    n_samples: int = 300, n_features: int = 20, noise: float = 0.0, random_state=None
+) -> GeneratedData:
     """Twonorm: class +1 from N(a·1, I), class -1 from N(-a·1, I), ``a = 2/sqrt(d)``.
 
     The means are 4 apart whatever the dimension, so the Bayes error is
@@ -81,8 +82,9 @@ def make_twonorm(n_samples: int = 300, n_features: int = 20, noise: float = 0.0,
     return GeneratedData(X, y_noisy, flipped, target)
 
 
-def make_threenorm(n_samples: int = 300, n_features: int = 20, noise: float = 0.0,
-                   random_state=None) -> GeneratedData:
+def make_threenorm(
+    n_samples: int = 300, n_features: int = 20, noise: float = 0.0, random_state=None
+) -> GeneratedData:
     """Threenorm: class +1 from N(a·1, I) or N(-a·1, I) with equal chance, class -1
     from N((a, -a, a, ...), I), ``a = 2/sqrt(d)``.
 
@@ -125,8 +127,9 @@ def make_threenorm(n_samples: int = 300, n_features: int = 20, noise: float = 0.
     return GeneratedData(X, y_noisy, flipped, target)
 
 
-def make_ringnorm(n_samples: int = 300, n_features: int = 20, noise: float = 0.0,
-                  random_state=None) -> GeneratedData:
+def make_ringnorm(
+    n_samples: int = 300, n_features: int = 20, noise: float = 0.0, random_state=None
+) -> GeneratedData:
     """Ringnorm: class +1 from N(0, 4I), class -1 from N(a·1, I), ``a = 1/sqrt(d)``.
 
     Class -1 is a tight ball inside the wide ball of class +1: no hyperplane

@@ -158,11 +158,17 @@ class CSVData:
 
         counts = tuple(int((self.y == v).sum()) for v in self.labels)
         return DatasetInfo(
-            name=self.name, title=self.name,
+            name=self.name,
+            title=self.name,
             description=f"CSV file with label column {self.label_name!r}",
-            source=self.name, licence="as provided by the user", shape=tuple(self.X.shape),
-            feature_names=tuple(self.feature_names), class_names=tuple(self.class_names),
-            labels=tuple(self.labels), class_counts=counts, notes=" ".join(self.warnings),
+            source=self.name,
+            licence="as provided by the user",
+            shape=tuple(self.X.shape),
+            feature_names=tuple(self.feature_names),
+            class_names=tuple(self.class_names),
+            labels=tuple(self.labels),
+            class_counts=counts,
+            notes=" ".join(self.warnings),
         )
 
 
@@ -177,11 +183,14 @@ LABELS_NOTE = "Labels from column"
 #: mark is skipped).
 _PANDAS_ENCODING = {"text": "utf-8", "utf-8-sig": "utf-8"}
 
+
 def _read_source(source, max_bytes: int):
     """Return ``(bytes_or_text, name)``, refusing anything larger than ``max_bytes``."""
-    too_big = (f"The file is larger than the limit of {max_bytes:,} bytes. Use a smaller file "
-                "(fewer rows or columns), or raise max_bytes if you run Perceptron Lab "
-                "yourself.")
+    too_big = (
+        f"The file is larger than the limit of {max_bytes:,} bytes. Use a smaller file "
+        "(fewer rows or columns), or raise max_bytes if you run Perceptron Lab "
+        "yourself."
+    )
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         if len(data) > max_bytes:
@@ -198,8 +207,10 @@ def _read_source(source, max_bytes: int):
             raise
         except (OSError, ValueError) as err:
             reason = getattr(err, "strerror", None) or str(err)
-            raise DataError(f"Cannot read the file {_quoted(source, 80)}: {reason}. (A string "
-                            "is read as a file path; pass CSV text as bytes.)") from None
+            raise DataError(
+                f"Cannot read the file {_quoted(source, 80)}: {reason}. (A string "
+                "is read as a file path; pass CSV text as bytes.)"
+            ) from None
         if len(data) > max_bytes:
             raise DataError(too_big)
         return data, path.name
@@ -212,8 +223,10 @@ def _read_source(source, max_bytes: int):
             raise DataError("The uploaded file gave neither bytes nor text when read.")
         if len(data) > max_bytes:
             raise DataError(too_big)
-        return (bytes(data) if not isinstance(data, str) else data,
-                getattr(source, "name", None) or "uploaded file")
+        return (
+            bytes(data) if not isinstance(data, str) else data,
+            getattr(source, "name", None) or "uploaded file",
+        )
     raise DataError(
         f"load_csv needs the file's bytes, a path to it, or an open file; got a "
         f"{type(source).__name__}."
@@ -228,14 +241,19 @@ def _decode(data: bytes, warnings: list[str]) -> tuple[str, str]:
             "your spreadsheet choose 'Save as' / 'Download as' and the format 'CSV UTF-8'."
         )
     if data.startswith(b"\x1f\x8b"):
-        raise DataError("This file is gzip-compressed. Decompress it first and upload the .csv "
-                        "inside.")
+        raise DataError(
+            "This file is gzip-compressed. Decompress it first and upload the .csv inside."
+        )
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise DataError("This file is saved as UTF-16 text. Save it as 'CSV UTF-8' (or plain "
-                        "UTF-8) and upload it again.")
+        raise DataError(
+            "This file is saved as UTF-16 text. Save it as 'CSV UTF-8' (or plain "
+            "UTF-8) and upload it again."
+        )
     if data.startswith(b"\xd0\xcf\x11\xe0"):
-        raise DataError("This looks like an old Excel workbook (.xls), not a CSV file. Save it "
-                        "as 'CSV UTF-8' and upload that.")
+        raise DataError(
+            "This looks like an old Excel workbook (.xls), not a CSV file. Save it "
+            "as 'CSV UTF-8' and upload that."
+        )
     if b"\x00" in data:
         raise DataError(
             "This file contains NUL bytes, so it is not plain text: it may be a spreadsheet, "
@@ -419,7 +437,7 @@ def _chunk_end(body: bytes, start: int, stop: int) -> int:
             return len(body)
         ends = [min(ends)]
     cut = max(ends) + 1
-    return cut + (body[cut:cut + 1] == b"\n")
+    return cut + (body[cut : cut + 1] == b"\n")
 
 
 def _scan_bytes(body: bytes, offset: int, delimiter: str):
@@ -479,13 +497,15 @@ def _scan(text: str, body: bytes, offset: int, delimiter: str, limits: CSVLimits
     the line.
     """
     head = _scan_csv(text, delimiter, limits, stop=_HEAD_ROWS)
-    if ('"' in text or not delimiter.isascii()
-            or (not text.isascii() and _WIDE_SPACE.search(text))):
+    if '"' in text or not delimiter.isascii() or (not text.isascii() and _WIDE_SPACE.search(text)):
         return _scan_csv(text, delimiter, limits)
     widths, used, longest = _scan_bytes(body, offset, delimiter)
     rows = np.flatnonzero(used > 0)
-    if (len(rows) > limits.max_rows + 1 or (used > limits.max_columns).any()
-            or (longest[rows] > limits.max_cell_chars).any()):
+    if (
+        len(rows) > limits.max_rows + 1
+        or (used > limits.max_columns).any()
+        or (longest[rows] > limits.max_cell_chars).any()
+    ):
         return _scan_csv(text, delimiter, limits)
     return _Shape(head.head, rows + 1, widths[rows], used[rows], rows, len(widths))
 
@@ -561,8 +581,17 @@ class _Values:
     codes: np.ndarray  # per row, its label's index in ``spellings``
 
 
-def _read_values(body: bytes, offset: int, encoding: str, delimiter: str, shape: _Shape,
-                 start: int, width: int, label_idx: int, label_name: str) -> _Values:  # fmt: skip
+def _read_values(
+    body: bytes,
+    offset: int,
+    encoding: str,
+    delimiter: str,
+    shape: _Shape,
+    start: int,
+    width: int,
+    label_idx: int,
+    label_name: str,
+) -> _Values:
     """The numbers into one float64 array, the labels as codes of their spellings.
 
     pandas' C reader splits the rows and reads the numbers; a column it
@@ -576,29 +605,44 @@ def _read_values(body: bytes, offset: int, encoding: str, delimiter: str, shape:
     skipped = int(shape.records[0]) + 1 if start else 0
     begin = _after_line(body, offset, int(shape.lines[0])) if start else offset
     rows = shape.records[start:] - skipped
-    options = dict(sep=delimiter, header=None, names=range(width), usecols=range(width),
-                   index_col=False, skip_blank_lines=False, keep_default_na=False,
-                   encoding=encoding, engine="c")  # fmt: skip
+    options = dict(
+        sep=delimiter,
+        header=None,
+        names=range(width),
+        usecols=range(width),
+        index_col=False,
+        skip_blank_lines=False,
+        keep_default_na=False,
+        encoding=encoding,
+        engine="c",
+    )
     try:
         stream = io.BytesIO(body)
         stream.seek(begin)
         with catch_warnings():  # a column of numbers and text is read again as text below
             simplefilter("ignore", pd.errors.DtypeWarning)
-            frame = pd.read_csv(stream, dtype={label_idx: object},
-                                na_values=dict.fromkeys(features, sorted(_MISSING_SPELLINGS)),
-                                **options)
+            frame = pd.read_csv(
+                stream,
+                dtype={label_idx: object},
+                na_values=dict.fromkeys(features, sorted(_MISSING_SPELLINGS)),
+                **options,
+            )
         if len(frame) != shape.n_records - skipped:
-            raise ValueError(f"{len(frame):,} rows where {shape.n_records - skipped:,} "
-                             "were found")
+            raise ValueError(f"{len(frame):,} rows where {shape.n_records - skipped:,} were found")
     except (ValueError, pd.errors.ParserError) as err:
-        raise DataError(f"The file cannot be read as CSV ({str(err).strip()[:200]}). Look for "
-                        "a quote that is never closed.") from None
+        raise DataError(
+            f"The file cannot be read as CSV ({str(err).strip()[:200]}). Look for "
+            "a quote that is never closed."
+        ) from None
     # the labels as written, then as stripped: strip() once per different spelling
-    written, spellings = pd.factorize(frame[label_idx].to_numpy(dtype=object)[rows],
-                                      use_na_sentinel=False)
+    written, spellings = pd.factorize(
+        frame[label_idx].to_numpy(dtype=object)[rows], use_na_sentinel=False
+    )
     stripped: dict[str, int] = {}
-    same = [stripped.setdefault(s.strip() if isinstance(s, str) else "", len(stripped))
-            for s in spellings]
+    same = [
+        stripped.setdefault(s.strip() if isinstance(s, str) else "", len(stripped))
+        for s in spellings
+    ]
     codes, spellings = np.array(same, dtype=np.int64)[written], list(stripped)
     if len(spellings) > _MAX_LABEL_SPELLINGS:
         raise DataError(
@@ -617,8 +661,12 @@ def _read_values(body: bytes, offset: int, encoding: str, delimiter: str, shape:
     del frame
     if text:  # read as written: pandas turns true/false into booleans, mixes types per block
         stream.seek(begin)
-        cells = pd.read_csv(stream, dtype=object, na_filter=False,
-                            **(options | {"usecols": [features[k] for k in text]}))
+        cells = pd.read_csv(
+            stream,
+            dtype=object,
+            na_filter=False,
+            **(options | {"usecols": [features[k] for k in text]}),
+        )
         for k in text:
             columns[k].read(cells[features[k]].to_numpy(dtype=object)[rows], table[:, k])
     return _Values(table, columns, spellings, codes)
@@ -673,8 +721,10 @@ def _pick_label(label_column, names: list[str], has_header: bool) -> int:
     if label_column is None:
         return width - 1
     if isinstance(label_column, bool) or not isinstance(label_column, (int, np.integer, str)):
-        raise DataError(f"label_column must be a column name or a position (0 = first); got "
-                        f"{_quoted(label_column)}.")
+        raise DataError(
+            f"label_column must be a column name or a position (0 = first); got "
+            f"{_quoted(label_column)}."
+        )
     if isinstance(label_column, str):
         if not has_header:
             raise DataError(
@@ -688,12 +738,15 @@ def _pick_label(label_column, names: list[str], has_header: bool) -> int:
         if label_column.strip().casefold() in folded:
             return folded.index(label_column.strip().casefold())
         shown = ", ".join(_quoted(n) for n in names[:20]) + (" ..." if width > 20 else "")
-        raise DataError(f"There is no column called {_quoted(label_column)}. The columns are: "
-                        f"{shown}.")
+        raise DataError(
+            f"There is no column called {_quoted(label_column)}. The columns are: {shown}."
+        )
     j = int(label_column)
     if not -width <= j < width:
-        raise DataError(f"label_column={j} is outside the {width} columns (positions 0 to "
-                        f"{width - 1}, or -1 for the last).")
+        raise DataError(
+            f"label_column={j} is outside the {width} columns (positions 0 to "
+            f"{width - 1}, or -1 for the last)."
+        )
     return j % width
 
 
@@ -775,17 +828,28 @@ def load_csv(
     limits = CSVLimits() if limits is None else limits
     _check_options(task, nan_policy, delimiter, header, limits)
     (body, offset), encoding, name, delim, shape, has_header, names = _layout(
-        source, delimiter, header, limits, warnings)
+        source, delimiter, header, limits, warnings
+    )
     start, width = int(has_header), len(names)
 
     label_idx = _pick_label(label_column, names, has_header)
     label_name = names[label_idx]
-    values = _read_values(body, offset, _PANDAS_ENCODING.get(encoding, encoding), delim, shape,
-                          start, width, label_idx, label_name)
+    values = _read_values(
+        body,
+        offset,
+        _PANDAS_ENCODING.get(encoding, encoding),
+        delim,
+        shape,
+        start,
+        width,
+        label_idx,
+        label_name,
+    )
     del body
     lines = shape.lines[start:]
-    X, feature_names, dropped = _features(values, names[:label_idx] + names[label_idx + 1:],
-                                          lines, label_name, warnings)
+    X, feature_names, dropped = _features(
+        values, names[:label_idx] + names[label_idx + 1 :], lines, label_name, warnings
+    )
 
     # ---- labels and bad rows
     missing_label = np.array([_is_missing(s) for s in values.spellings], dtype=bool)
@@ -806,24 +870,38 @@ def load_csv(
                 f"(first: {where}). Fill in the missing values, or choose to drop these rows "
                 "(nan_policy='drop')."
             )
-        warnings.append(f"Dropped {n_bad} row{'s' if n_bad > 1 else ''} with a missing or "
-                        f"infinite value (first: {where}).")
+        warnings.append(
+            f"Dropped {n_bad} row{'s' if n_bad > 1 else ''} with a missing or "
+            f"infinite value (first: {where})."
+        )
         keep = ~bad_rows
         X, codes = X[keep], codes[keep]
         if X.shape[0] == 0:
-            raise DataError("No row is left after dropping the rows with missing or infinite "
-                            "values.")
-    y, class_names, labels = _encode_labels(values.spellings, codes, label_name, task,
-                                            positive_label)
+            raise DataError(
+                "No row is left after dropping the rows with missing or infinite values."
+            )
+    y, class_names, labels = _encode_labels(
+        values.spellings, codes, label_name, task, positive_label
+    )
     # a binary task's labels are -1 and +1; a multi-class task numbers its classes 0, 1, 2, ...
-    mapping = ", ".join(f"{_quoted(c)} -> {v:+d}" if task == "binary" else f"{_quoted(c)} -> {v}"
-                        for c, v in zip(class_names, labels))
+    mapping = ", ".join(
+        f"{_quoted(c)} -> {v:+d}" if task == "binary" else f"{_quoted(c)} -> {v}"
+        for c, v in zip(class_names, labels)
+    )
     warnings.append(f"{LABELS_NOTE} {_quoted(label_name)}: {mapping}.")
     return CSVData(
-        X=np.ascontiguousarray(X, dtype=np.float64), y=y, feature_names=feature_names,
-        label_name=label_name, class_names=class_names, labels=labels, warnings=warnings,
-        dropped_columns=dropped, n_dropped_rows=int(bad_rows.sum()), encoding=encoding,
-        delimiter=delim, name=name,
+        X=np.ascontiguousarray(X, dtype=np.float64),
+        y=y,
+        feature_names=feature_names,
+        label_name=label_name,
+        class_names=class_names,
+        labels=labels,
+        warnings=warnings,
+        dropped_columns=dropped,
+        n_dropped_rows=int(bad_rows.sum()),
+        encoding=encoding,
+        delimiter=delim,
+        name=name,
     )
 
 
@@ -848,8 +926,10 @@ def _layout(source, delimiter, header, limits: CSVLimits, warnings: list[str]):
     if n_rows == 0:
         raise DataError("The file has a header row but no rows of data.")
     if n_rows > limits.max_rows:
-        raise DataError(f"The file has {n_rows:,} rows of data, more than the limit of "
-                        f"{limits.max_rows:,}. Use a sample of the rows.")
+        raise DataError(
+            f"The file has {n_rows:,} rows of data, more than the limit of "
+            f"{limits.max_rows:,}. Use a sample of the rows."
+        )
     if width < 2:
         raise DataError(
             f"Only one column was found (delimiter: {_DELIMITER_NAMES.get(delim, repr(delim))}). "
@@ -857,16 +937,23 @@ def _layout(source, delimiter, header, limits: CSVLimits, warnings: list[str]):
             "check that the values are separated by commas, semicolons or tabs."
         )
     if width > limits.max_columns:
-        raise DataError(f"The file has {width:,} columns, more than the limit of "
-                        f"{limits.max_columns:,}.")
+        raise DataError(
+            f"The file has {width:,} columns, more than the limit of {limits.max_columns:,}."
+        )
     if header == "auto":
-        warnings.append("The first row was read as column names." if has_header else
-                        "No header row was found, so the columns are named 'column 1', "
-                        "'column 2', ...")
+        warnings.append(
+            "The first row was read as column names."
+            if has_header
+            else "No header row was found, so the columns are named 'column 1', 'column 2', ..."
+        )
     if renamed:
         more = f"; and {len(renamed) - 10} more" if len(renamed) > 10 else ""
-        warnings.append("Some columns have the same name, so they were renamed: "
-                        + "; ".join(renamed[:10]) + more + ".")
+        warnings.append(
+            "Some columns have the same name, so they were renamed: "
+            + "; ".join(renamed[:10])
+            + more
+            + "."
+        )
     _check_row_widths(shape, start, width, has_header)
     return (body, offset), encoding, name, delim, shape, has_header, names
 
@@ -879,8 +966,9 @@ class CSVColumns(NamedTuple):
     has_header: bool
 
 
-def csv_columns(source, *, delimiter: str | None = None, header="auto",
-                limits: CSVLimits | None = None) -> CSVColumns:  # fmt: skip
+def csv_columns(
+    source, *, delimiter: str | None = None, header="auto", limits: CSVLimits | None = None
+) -> CSVColumns:
     """The columns of a CSV file, read as :func:`load_csv` reads them, before a label is chosen.
 
     A label column is then named (``names[j]``, when ``has_header``) or
@@ -914,13 +1002,16 @@ def _text(raw, warnings: list[str]) -> tuple[str, str]:
     else:
         text, encoding = _decode(raw, warnings)
     if not text or text.isspace():
-        raise DataError("The file is empty. Upload a CSV table with a header row and at least "
-                        "two rows of data.")
+        raise DataError(
+            "The file is empty. Upload a CSV table with a header row and at least "
+            "two rows of data."
+        )
     return text, encoding
 
 
-def _features(values: _Values, names: list[str], lines: np.ndarray, label_name: str,
-              warnings: list[str]):  # fmt: skip
+def _features(
+    values: _Values, names: list[str], lines: np.ndarray, label_name: str, warnings: list[str]
+):
     """``(X, feature names, dropped columns)``: the numeric columns, and why others went."""
     kept, dropped, decimal_comma = [], {}, []
     for k, column in enumerate(values.columns):
@@ -934,9 +1025,12 @@ def _features(values: _Values, names: list[str], lines: np.ndarray, label_name: 
             if column.rescued:
                 decimal_comma.append(names[k])
     if decimal_comma:
-        warnings.append("Read with the comma as decimal point: "
-                        + ", ".join(_quoted(n) for n in decimal_comma[:10])
-                        + (" ..." if len(decimal_comma) > 10 else "") + ".")
+        warnings.append(
+            "Read with the comma as decimal point: "
+            + ", ".join(_quoted(n) for n in decimal_comma[:10])
+            + (" ..." if len(decimal_comma) > 10 else "")
+            + "."
+        )
     if dropped:
         items = list(dropped.items())
         shown = "; ".join(f"{_quoted(n)} ({why})" for n, why in items[:10])
@@ -959,10 +1053,13 @@ def _check_options(task, nan_policy, delimiter, header, limits):
         raise DataError(f"load_csv: task must be 'binary' or 'multiclass'; got {task!r}.")
     if nan_policy not in ("reject", "drop"):
         raise DataError(f"load_csv: nan_policy must be 'reject' or 'drop'; got {nan_policy!r}.")
-    if delimiter is not None and (not isinstance(delimiter, str) or len(delimiter) != 1
-                                  or delimiter in "\"\r\n"):
-        raise DataError("load_csv: delimiter must be a single character such as ',' ';' or a "
-                        f"tab, other than a quote or a line break; got {delimiter!r}.")
+    if delimiter is not None and (
+        not isinstance(delimiter, str) or len(delimiter) != 1 or delimiter in '"\r\n'
+    ):
+        raise DataError(
+            "load_csv: delimiter must be a single character such as ',' ';' or a "
+            f"tab, other than a quote or a line break; got {delimiter!r}."
+        )
     if not (header == "auto" or header is True or header is False):
         raise DataError(f"load_csv: header must be 'auto', True or False; got {header!r}.")
     if not isinstance(limits, CSVLimits):
@@ -1001,8 +1098,9 @@ def _format_number(v: Decimal) -> str:
     return str(v.normalize(_EXACT))
 
 
-def _encode_labels(spellings: list[str], codes: np.ndarray, label_name: str, task: str,
-                   positive_label):  # fmt: skip
+def _encode_labels(
+    spellings: list[str], codes: np.ndarray, label_name: str, task: str, positive_label
+):
     """``(y, class names, labels)`` from each row's index into ``spellings``.
 
     Only the spellings that rows still use count (dropped rows take theirs
@@ -1031,8 +1129,11 @@ def _encode_labels(spellings: list[str], codes: np.ndarray, label_name: str, tas
         )
     if task == "binary" and k != 2:
         shown = ", ".join(_quoted(n) for n in names[:8]) + (" ..." if k > 8 else "")
-        hint = (" It looks like a measurement rather than a class."
-                if nums is not None and k > 20 else "")
+        hint = (
+            " It looks like a measurement rather than a class."
+            if nums is not None and k > 20
+            else ""
+        )
         raise DataError(
             f"The label column {label} has {k} different values ({shown}) but a binary "
             f"task needs exactly two.{hint} Choose another label column, merge the classes "
@@ -1046,8 +1147,10 @@ def _encode_labels(spellings: list[str], codes: np.ndarray, label_name: str, tas
         )
     if task == "multiclass":
         if positive_label is not None:
-            raise DataError("load_csv: positive_label applies to binary tasks only; a "
-                            "multi-class task numbers the classes 0, 1, 2, ...")
+            raise DataError(
+                "load_csv: positive_label applies to binary tasks only; a "
+                "multi-class task numbers the classes 0, 1, 2, ..."
+            )
         return classes.astype(np.int64), names, list(range(k))
     pos = 1
     if positive_label is not None:
@@ -1059,8 +1162,10 @@ def _encode_labels(spellings: list[str], codes: np.ndarray, label_name: str, tas
             except InvalidOperation:
                 matches = []
         if not matches:
-            raise DataError(f"positive_label={_quoted(positive_label)} is not one of the two "
-                            f"label values {_quoted(names[0])} and {_quoted(names[1])}.")
+            raise DataError(
+                f"positive_label={_quoted(positive_label)} is not one of the two "
+                f"label values {_quoted(names[0])} and {_quoted(names[1])}."
+            )
         pos = matches[0]
     y = np.where(classes == pos, 1, -1).astype(np.int64)
     return y, [names[1 - pos], names[pos]], [-1, 1]

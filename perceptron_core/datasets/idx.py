@@ -69,13 +69,16 @@ def parse_idx(data: bytes, what: str = "the file") -> np.ndarray:
     if code not in _TYPES:
         raise DataError(
             f"{what} has an unknown idx element type 0x{code:02X}; known types are "
-            + ", ".join(f"0x{c:02X}" for c in _TYPES) + "."
+            + ", ".join(f"0x{c:02X}" for c in _TYPES)
+            + "."
         )
     header = 4 + 4 * ndim
     if ndim == 0 or len(data) < header:
-        raise DataError(f"{what} is cut short: its header announces {ndim} dimensions but the "
-                        "file ends before they are listed.")
-    shape = tuple(int.from_bytes(data[4 + 4 * i: 8 + 4 * i], "big") for i in range(ndim))
+        raise DataError(
+            f"{what} is cut short: its header announces {ndim} dimensions but the "
+            "file ends before they are listed."
+        )
+    shape = tuple(int.from_bytes(data[4 + 4 * i : 8 + 4 * i], "big") for i in range(ndim))
     dtype = np.dtype(_TYPES[code])
     expected = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
     if len(data) - header != expected:
@@ -117,8 +120,10 @@ def read_idx(path) -> np.ndarray:
         try:
             raw = gzip.decompress(raw)
         except (OSError, EOFError, ValueError) as err:
-            raise DataError(f"{path} looks gzip-compressed but cannot be decompressed "
-                            f"({err}); the file is damaged or incomplete.") from None
+            raise DataError(
+                f"{path} looks gzip-compressed but cannot be decompressed "
+                f"({err}); the file is damaged or incomplete."
+            ) from None
     return parse_idx(raw, what=str(path))
 
 
@@ -188,11 +193,12 @@ def load_fashion_mnist(path=None, part: str = "all"):
     True
     """
     if part not in ("all", "train", "test"):
-        raise DataError(f"load_fashion_mnist: part must be 'all', 'train' or 'test'; "
-                        f"got {part!r}.")
+        raise DataError(
+            f"load_fashion_mnist: part must be 'all', 'train' or 'test'; got {part!r}."
+        )
     folder = fashion_mnist_folder(path)
     Xs, ys = [], []
-    for key in (("train", "test") if part == "all" else (part,)):
+    for key in ("train", "test") if part == "all" else (part,):
         images = read_idx(_find(folder, _FILES[key][0]))
         labels = read_idx(_find(folder, _FILES[key][1]))
         if images.ndim != 3 or labels.ndim != 1 or images.shape[0] != labels.shape[0]:

@@ -95,12 +95,15 @@ class KWTarget(LinearTarget):
     acceptance: float = 1.0
 
     def __repr__(self) -> str:
-        return (f"KWTarget(n_features={self.w.shape[0]}, theta={self.theta:.6g}, "
-                f"margin={self.margin:g}, pool_size={self.pool_size})")
+        return (
+            f"KWTarget(n_features={self.w.shape[0]}, theta={self.theta:.6g}, "
+            f"margin={self.margin:g}, pool_size={self.pool_size})"
+        )
 
 
-def kw_target(n_features: int, margin: float = 0.0, random_state=None,
-              pool_size: int = POOL_SIZE) -> KWTarget:
+def kw_target(
+    n_features: int, margin: float = 0.0, random_state=None, pool_size: int = POOL_SIZE
+) -> KWTarget:
     """Draw the KW target ``(w*, theta*)`` alone, exactly as :func:`make_kw` does.
 
     Parameters
@@ -126,13 +129,24 @@ def kw_target(n_features: int, margin: float = 0.0, random_state=None,
     True
     """
     func = "kw_target"
-    check(func, "n_features", n_features, "the number of attributes f", Number(1, 100_000,
-                                                                              integer=True))
+    check(
+        func,
+        "n_features",
+        n_features,
+        "the number of attributes f",
+        Number(1, 100_000, integer=True),
+    )
     check(func, "margin", margin, "the margin M, in units of theta*", NON_NEGATIVE)
-    check(func, "pool_size", pool_size, "the number of examples the target is built from",
-          POSITIVE_INT)
-    return _target(int(n_features), float(margin), seed_sequence(random_state, func),
-                   int(pool_size))
+    check(
+        func,
+        "pool_size",
+        pool_size,
+        "the number of examples the target is built from",
+        POSITIVE_INT,
+    )
+    return _target(
+        int(n_features), float(margin), seed_sequence(random_state, func), int(pool_size)
+    )
 
 
 def _target(f: int, margin: float, root: np.random.SeedSequence, pool_size: int) -> KWTarget:
@@ -151,7 +165,11 @@ def _target(f: int, margin: float, root: np.random.SeedSequence, pool_size: int)
     d = scores - theta
     acceptance = float(np.mean((np.abs(d) >= margin * theta) & (d != 0)))
     return KWTarget(
-        w=w, theta=theta, margin=margin, pool_size=pool_size, acceptance=acceptance,
+        w=w,
+        theta=theta,
+        margin=margin,
+        pool_size=pool_size,
+        acceptance=acceptance,
         description=f"KW target: sum of {int(heads.sum())} of {pool_size} pool examples",
     )
 
@@ -222,13 +240,23 @@ def make_kw(
     True
     """
     func = "make_kw"
-    check(func, "n_features", n_features, "the number of attributes f",
-          Number(1, 100_000, integer=True))
+    check(
+        func,
+        "n_features",
+        n_features,
+        "the number of attributes f",
+        Number(1, 100_000, integer=True),
+    )
     check(func, "margin", margin, "the margin M, in units of theta*", NON_NEGATIVE)
     check(func, "noise", noise, "the probability N that a label is flipped", PROBABILITY)
     check(func, "n_samples", n_samples, "the number of examples", POSITIVE_INT)
-    check(func, "pool_size", pool_size, "the number of examples the target is built from",
-          POSITIVE_INT)
+    check(
+        func,
+        "pool_size",
+        pool_size,
+        "the number of examples the target is built from",
+        POSITIVE_INT,
+    )
     dt = check_dtype(func, dtype, "if")
     f, n, margin, noise = int(n_features), int(n_samples), float(margin), float(noise)
 
@@ -248,16 +276,17 @@ def make_kw(
     filled = block = 0
     while filled < n:
         cand = child_rng(root, _STREAM_EXAMPLES, block).integers(
-            LOW, HIGH + 1, size=(BLOCK_SIZE, f), dtype=np.int8)
+            LOW, HIGH + 1, size=(BLOCK_SIZE, f), dtype=np.int8
+        )
         u = child_rng(root, _STREAM_NOISE, block).random(BLOCK_SIZE)
         d = (cand @ w) - theta  # int64 scores, exact; then one float subtraction
         keep = np.flatnonzero((np.abs(d) >= band) & (d != 0))[: n - filled]
         k = keep.shape[0]
-        X[filled:filled + k] = cand[keep]
+        X[filled : filled + k] = cand[keep]
         label = np.where(d[keep] > 0, 1, -1)
         flip = u[keep] < noise
-        y[filled:filled + k] = np.where(flip, -label, label)
-        flipped[filled:filled + k] = flip
+        y[filled : filled + k] = np.where(flip, -label, label)
+        flipped[filled : filled + k] = flip
         filled += k
         block += 1
         if block >= 20 and filled < 0.005 * block * BLOCK_SIZE:

@@ -124,8 +124,7 @@ def flip_labels_exact(y, rate: float, random_state=None):
     return _flip(func, y, mask, rng), mask
 
 
-def flip_near_boundary(y, scores, rate: float, bandwidth: float | None = None,
-                       random_state=None):
+def flip_near_boundary(y, scores, rate: float, bandwidth: float | None = None, random_state=None):
     """Flip ``round(rate * len(y))`` labels, preferring examples near the true boundary.
 
     Real label noise is often concentrated where classes meet (annotators
@@ -180,8 +179,13 @@ def flip_near_boundary(y, scores, rate: float, bandwidth: float | None = None,
     if bandwidth is None:
         bandwidth = float(np.median(dist)) / 4 or 1.0
     else:
-        check(func, "bandwidth", bandwidth, "how far from the boundary flips reach",
-              Number(0, open_low=True))
+        check(
+            func,
+            "bandwidth",
+            bandwidth,
+            "how far from the boundary flips reach",
+            Number(0, open_low=True),
+        )
     rng = check_random_state(random_state, func)
     k = min(round_half_up(rate * y.shape[0]), y.shape[0])
     # Gumbel top-k: the k largest of log-weight + Gumbel noise are a sample without
@@ -197,8 +201,9 @@ def flip_near_boundary(y, scores, rate: float, bandwidth: float | None = None,
 def _features(func, X) -> np.ndarray:
     X = np.asarray(X)
     if X.ndim != 2 or X.shape[0] == 0:
-        raise DataError(f"{func}: X must be a non-empty 2-D array of examples; got shape "
-                        f"{X.shape}.")
+        raise DataError(
+            f"{func}: X must be a non-empty 2-D array of examples; got shape {X.shape}."
+        )
     if X.dtype.kind not in "biuf":
         raise DataError(f"{func}: X must hold numbers; got values of type {X.dtype}.")
     X = X.astype(np.float64)
@@ -207,8 +212,9 @@ def _features(func, X) -> np.ndarray:
     return X
 
 
-def add_feature_noise(X, scale: float = 0.1, rate: float = 1.0, relative: bool = True,
-                      random_state=None):
+def add_feature_noise(
+    X, scale: float = 0.1, rate: float = 1.0, relative: bool = True, random_state=None
+):
     """Add Gaussian noise to the features of a random share ``rate`` of the rows.
 
     Parameters
@@ -242,8 +248,9 @@ def add_feature_noise(X, scale: float = 0.1, rate: float = 1.0, relative: bool =
     X = _features(func, X)
     check(func, "scale", scale, "the standard deviation of the noise", Number(0))
     check(func, "rate", rate, "the probability that a row is corrupted", PROBABILITY)
-    check(func, "relative", relative, "whether scale is relative to each feature's spread",
-          BOOLEAN)
+    check(
+        func, "relative", relative, "whether scale is relative to each feature's spread", BOOLEAN
+    )
     rng = check_random_state(random_state, func)
     rows = rng.random(X.shape[0]) < rate
     sd = scale * (X.std(axis=0) if relative else np.ones(X.shape[1]))
@@ -288,8 +295,7 @@ def add_outliers(X, rate: float = 0.05, distance: float = 5.0, random_state=None
     func = "add_outliers"
     X = _features(func, X)
     check(func, "rate", rate, "the share of rows to move", PROBABILITY)
-    check(func, "distance", distance, "how far the outliers go, in standard deviations",
-          Number(0))
+    check(func, "distance", distance, "how far the outliers go, in standard deviations", Number(0))
     rng = check_random_state(random_state, func)
     n, d = X.shape
     k = min(round_half_up(rate * n), n)

@@ -94,13 +94,16 @@ def read_shipped(filename: str, data_dir=None) -> dict[str, np.ndarray]:
         with np.load(path, allow_pickle=False) as npz:
             arrays = {key: npz[key] for key in npz.files}
     except (OSError, ValueError, EOFError) as err:
-        raise DataError(f"The data file {path} cannot be read ({err}); it is damaged. Restore "
-                        "it from the repository or rebuild it with scripts/build_data.py.") \
-            from None
+        raise DataError(
+            f"The data file {path} cannot be read ({err}); it is damaged. Restore "
+            "it from the repository or rebuild it with scripts/build_data.py."
+        ) from None
     for key in ("X", "y", "class_names", "feature_names"):
         if key not in arrays:
-            raise DataError(f"The data file {path} has no array {key!r}; it is not a "
-                            "Perceptron Lab data file. Rebuild it with scripts/build_data.py.")
+            raise DataError(
+                f"The data file {path} has no array {key!r}; it is not a "
+                "Perceptron Lab data file. Rebuild it with scripts/build_data.py."
+            )
     return arrays
 
 
@@ -135,5 +138,6 @@ def read_sklearn(which: str) -> dict[str, np.ndarray]:
             "class_names": np.array([str(c) for c in bunch.target_names]),
             "feature_names": np.array([f"pixel_{r}_{c}" for r in range(8) for c in range(8)]),
         }
-    raise DataError(f"scikit-learn set {which!r} is not wired in; use 'breast_cancer' or "
-                    "'digits'.")
+    raise DataError(
+        f"scikit-learn set {which!r} is not wired in; use 'breast_cancer' or 'digits'."
+    )

@@ -38,8 +38,18 @@ if TYPE_CHECKING:
 
 #: The ten Fashion-MNIST classes, in label order 0..9 (here, not in :mod:`.idx`, so the table
 #: is built without importing NumPy).
-FASHION_MNIST_CLASSES = ("T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal",
-                         "Shirt", "Sneaker", "Bag", "Ankle boot")
+FASHION_MNIST_CLASSES = (
+    "T-shirt/top",
+    "Trouser",
+    "Pullover",
+    "Dress",
+    "Coat",
+    "Sandal",
+    "Shirt",
+    "Sneaker",
+    "Bag",
+    "Ankle boot",
+)
 
 # --------------------------------------------------------------------------
 # Public records
@@ -180,10 +190,14 @@ class DatasetInfo:
         return max(self.class_counts) / (sum(self.class_counts) or 1)
 
     def __str__(self) -> str:
-        parts = ", ".join(f"{n} {c} ({c / (sum(self.class_counts) or 1):.1%})"
-                          for n, c in zip(self.class_names, self.class_counts))
-        return (f"{self.title}: {self.shape[0]} examples x {self.shape[1]} features; {parts}; "
-                f"majority baseline {self.majority_rate:.1%}. Source: {self.source}")
+        parts = ", ".join(
+            f"{n} {c} ({c / (sum(self.class_counts) or 1):.1%})"
+            for n, c in zip(self.class_names, self.class_counts)
+        )
+        return (
+            f"{self.title}: {self.shape[0]} examples x {self.shape[1]} features; {parts}; "
+            f"majority baseline {self.majority_rate:.1%}. Source: {self.source}"
+        )
 
 
 # --------------------------------------------------------------------------
@@ -205,8 +219,11 @@ def _encode(name: str, codes: np.ndarray, class_names, positive_class):
         return codes.astype(np.int64), names, tuple(range(k))
     if isinstance(positive_class, str) and positive_class in names:
         pos = names.index(positive_class)
-    elif (isinstance(positive_class, numbers.Integral) and not isinstance(positive_class, bool)
-          and 0 <= positive_class < k):
+    elif (
+        isinstance(positive_class, numbers.Integral)
+        and not isinstance(positive_class, bool)
+        and 0 <= positive_class < k
+    ):
         pos = int(positive_class)
     else:
         raise DataError(
@@ -222,13 +239,23 @@ def _counts(y: np.ndarray, labels) -> tuple[int, ...]:
     return tuple(int((y == v).sum()) for v in labels)
 
 
-def _info(spec: DatasetSpec, X, y, class_names, labels, feature_names, options, notes="",
-          **extra) -> DatasetInfo:
+def _info(
+    spec: DatasetSpec, X, y, class_names, labels, feature_names, options, notes="", **extra
+) -> DatasetInfo:
     return DatasetInfo(
-        name=spec.name, title=spec.title, description=spec.description, source=spec.source,
-        licence=spec.licence, shape=tuple(X.shape), feature_names=tuple(feature_names),
-        class_names=tuple(class_names), labels=tuple(labels), class_counts=_counts(y, labels),
-        options=options, notes=notes or spec.notes, **extra,
+        name=spec.name,
+        title=spec.title,
+        description=spec.description,
+        source=spec.source,
+        licence=spec.licence,
+        shape=tuple(X.shape),
+        feature_names=tuple(feature_names),
+        class_names=tuple(class_names),
+        labels=tuple(labels),
+        class_counts=_counts(y, labels),
+        options=options,
+        notes=notes or spec.notes,
+        **extra,
     )
 
 
@@ -264,8 +291,9 @@ def _real_loader(spec: DatasetSpec, positive_class=None, **options):
             X = np.hstack([X, indicators])
             feature_names += [f"{feature_names[c]} missing" for c in cols]
         else:
-            raise DataError(f"{spec.name}: missing must be 'drop' or 'indicator'; got "
-                            f"{options['missing']!r}.")
+            raise DataError(
+                f"{spec.name}: missing must be 'drop' or 'indicator'; got {options['missing']!r}."
+            )
     if "part" in options:  # ticdata
         part = options["part"]
         if part not in ("all", "train", "test"):
@@ -278,14 +306,14 @@ def _real_loader(spec: DatasetSpec, positive_class=None, **options):
     return X, y, _info(spec, X, y, class_names, labels, feature_names, options, notes)
 
 
-def _fashion_loader(spec: DatasetSpec, positive_class=None, part="all", path=None,
-                    dtype="uint8"):
+def _fashion_loader(spec: DatasetSpec, positive_class=None, part="all", path=None, dtype="uint8"):
     from ._common import DataError
     from .idx import load_fashion_mnist
 
     if dtype not in ("uint8", "float32", "float64"):
-        raise DataError(f"fashion_mnist: dtype must be 'uint8', 'float32' or 'float64'; got "
-                        f"{dtype!r}.")
+        raise DataError(
+            f"fashion_mnist: dtype must be 'uint8', 'float32' or 'float64'; got {dtype!r}."
+        )
     X, codes = load_fashion_mnist(path=path, part=part)
     X = X.astype(dtype, copy=False)
     y, class_names, labels = _encode(spec.name, codes, FASHION_MNIST_CLASSES, positive_class)
@@ -303,8 +331,22 @@ def _generator_loader(module: str, function: str):
         full.update(options)
         X, y, flipped, target = func(**full)
         feature_names = [f"x{i + 1}" for i in range(X.shape[1])]
-        return X, y, _info(spec, X, y, ("-1", "+1"), (-1, 1), feature_names, full,
-                           flipped=flipped, target=target)
+        return (
+            X,
+            y,
+            _info(
+                spec,
+                X,
+                y,
+                ("-1", "+1"),
+                (-1, 1),
+                feature_names,
+                full,
+                flipped=flipped,
+                target=target,
+            ),
+        )
+
     return loader
 
 
@@ -312,16 +354,29 @@ def _generator_loader(module: str, function: str):
 # The table
 # --------------------------------------------------------------------------
 
-_SEED = Option("random_state", None, "seed", "Seed (a whole number) for reproducible data; "
-               "empty for fresh randomness.")
+_SEED = Option(
+    "random_state",
+    None,
+    "seed",
+    "Seed (a whole number) for reproducible data; empty for fresh randomness.",
+)
 _NOISE = Option("noise", 0.0, "float", "Probability that each label is flipped (label noise).")
-_POSITIVE = Option("positive_class", None, "class", "Class to call +1 (one-vs-rest for "
-                   "multi-class sets); default: the set's usual positive class, or all classes.")
-_MLBENCH = ("GPL-2, as distributed in Debian's r-cran-mlbench (see "
-            "/usr/share/doc/r-cran-mlbench/copyright); the data originate from the UCI Machine "
-            "Learning Repository")
-_KERNLAB = ("GPL-2, as distributed in Debian's r-cran-kernlab (licence of the kernlab "
-            "package); the data originate from the UCI Machine Learning Repository")
+_POSITIVE = Option(
+    "positive_class",
+    None,
+    "class",
+    "Class to call +1 (one-vs-rest for "
+    "multi-class sets); default: the set's usual positive class, or all classes.",
+)
+_MLBENCH = (
+    "GPL-2, as distributed in Debian's r-cran-mlbench (see "
+    "/usr/share/doc/r-cran-mlbench/copyright); the data originate from the UCI Machine "
+    "Learning Repository"
+)
+_KERNLAB = (
+    "GPL-2, as distributed in Debian's r-cran-kernlab (licence of the kernlab "
+    "package); the data originate from the UCI Machine Learning Repository"
+)
 
 
 def _n(default):
@@ -332,10 +387,17 @@ def _gen(name, title, func, description, options, shape):
     """A generator's entry; ``func`` is ``"module.function"`` in this package."""
     module, function = func.split(".")
     return DatasetSpec(
-        name=name, title=title, kind="generator", description=description,
-        source=f"generated by perceptron_core.datasets.{function}", licence="BSD-3-Clause",
-        shape=shape, class_names=("-1", "+1"), class_counts=None,
-        options=tuple(options) + (_SEED,), loader=_generator_loader(module, function),
+        name=name,
+        title=title,
+        kind="generator",
+        description=description,
+        source=f"generated by perceptron_core.datasets.{function}",
+        licence="BSD-3-Clause",
+        shape=shape,
+        class_names=("-1", "+1"),
+        class_counts=None,
+        options=tuple(options) + (_SEED,),
+        loader=_generator_loader(module, function),
     )
 
 
@@ -347,191 +409,339 @@ def _shipped(options=(), **fields):
 
 
 _SPECS = [
-    _gen("kw", "Khardon-Wachman artificial data", "kw.make_kw",
-         "Integer attributes in [-10, 10], a random linear target built from a pool of "
-         "examples, examples inside the margin band discarded, labels flipped with "
-         "probability N (Khardon and Wachman 2007).",
-         [Option("n_features", 50, "int", "f: number of attributes (KW used 50, 200, "
-                 "500)."),
-          Option("margin", 0.1, "float", "M: discard examples closer than M*theta* to the "
-                 "target boundary (KW used 0.05 to 0.75)."),
-          Option("noise", 0.0, "float", "N: probability that each label is flipped (KW used "
-                 "0 to 0.25)."),
-          _n(600),
-          Option("dtype", "float64", "dtype", "Storage type of X; int8 stores the integer "
-                 "attributes in one byte each.", ("float64", "float32", "int8")),
-          Option("pool_size", 600, "int", "Number of pool examples the target is built from.")],
-         (600, 50)),
-    _gen("twonorm", "Twonorm (Breiman)", "breiman.make_twonorm",
-         "Two 20-D Gaussians N(+a1, I) and N(-a1, I), a = 2/sqrt(20); Bayes error about 2.3%.",
-         [_n(300), Option("n_features", 20, "int", "Dimension."), _NOISE], (300, 20)),
-    _gen("threenorm", "Threenorm (Breiman)", "breiman.make_threenorm",
-         "Class +1 from N(a1, I) or N(-a1, I), class -1 from N((a,-a,a,...), I), "
-         "a = 2/sqrt(20): not linearly separable.",
-         [_n(300), Option("n_features", 20, "int", "Dimension."), _NOISE], (300, 20)),
-    _gen("ringnorm", "Ringnorm (Breiman)", "breiman.make_ringnorm",
-         "Class +1 from N(0, 4I), class -1 from N(a1, I), a = 1/sqrt(20): one ball inside "
-         "another.",
-         [_n(300), Option("n_features", 20, "int", "Dimension."), _NOISE], (300, 20)),
-    _gen("separable", "Separable with a margin (2-D)", "teaching.make_separable",
-         "Points in a square split by a random line with an empty band around it.",
-         [_n(100), Option("margin", 0.1, "float", "Distance from the line to the nearest "
-                          "point (0 to 0.5)."), _NOISE], (100, 2)),
-    _gen("gaussians", "Overlapping Gaussians (2-D)", "teaching.make_gaussians",
-         "Two round Gaussian clouds that overlap; the best line still makes mistakes.",
-         [_n(200), Option("separation", 2.5, "float", "Distance between the centres."),
-          Option("spread", 1.0, "float", "Standard deviation of each cloud."),
-          Option("positive_rate", 0.5, "float", "Share of positive examples."), _NOISE],
-         (200, 2)),
-    _gen("imbalanced", "Imbalanced classes (2-D)", "teaching.make_imbalanced",
-         "Two Gaussian clouds with a rare positive class (1:10 by default; 1:50 is "
-         "positive_rate=1/51): the setting of PAUM.",
-         [_n(550), Option("positive_rate", 1 / 11, "float", "Share of positive examples "
-                          "(1:k is 1/(k+1))."),
-          Option("separation", 3.0, "float", "Distance between the centres."),
-          Option("spread", 1.0, "float", "Standard deviation of each cloud."), _NOISE],
-         (550, 2)),
-    _gen("xor", "XOR (2-D)", "teaching.make_xor",
-         "Four clouds at the corners of a square, opposite corners in the same class: no "
-         "line separates them.",
-         [_n(200), Option("spread", 0.35, "float", "Standard deviation of each cloud."),
-          _NOISE], (200, 2)),
-    _gen("circles", "Circles (2-D)", "teaching.make_circles",
-         "A small circle inside a large one: separable by a circle, not by a line.",
-         [_n(200), Option("factor", 0.5, "float", "Radius of the inner circle (below 1)."),
-          Option("spread", 0.08, "float", "Standard deviation of the scatter."), _NOISE],
-         (200, 2)),
-    _gen("moons", "Moons (2-D)", "teaching.make_moons",
-         "Two interleaved half circles.",
-         [_n(200), Option("spread", 0.1, "float", "Standard deviation of the scatter."),
-          _NOISE], (200, 2)),
+    _gen(
+        "kw",
+        "Khardon-Wachman artificial data",
+        "kw.make_kw",
+        "Integer attributes in [-10, 10], a random linear target built from a pool of "
+        "examples, examples inside the margin band discarded, labels flipped with "
+        "probability N (Khardon and Wachman 2007).",
+        [
+            Option("n_features", 50, "int", "f: number of attributes (KW used 50, 200, 500)."),
+            Option(
+                "margin",
+                0.1,
+                "float",
+                "M: discard examples closer than M*theta* to the "
+                "target boundary (KW used 0.05 to 0.75).",
+            ),
+            Option(
+                "noise",
+                0.0,
+                "float",
+                "N: probability that each label is flipped (KW used 0 to 0.25).",
+            ),
+            _n(600),
+            Option(
+                "dtype",
+                "float64",
+                "dtype",
+                "Storage type of X; int8 stores the integer attributes in one byte each.",
+                ("float64", "float32", "int8"),
+            ),
+            Option("pool_size", 600, "int", "Number of pool examples the target is built from."),
+        ],
+        (600, 50),
+    ),
+    _gen(
+        "twonorm",
+        "Twonorm (Breiman)",
+        "breiman.make_twonorm",
+        "Two 20-D Gaussians N(+a1, I) and N(-a1, I), a = 2/sqrt(20); Bayes error about 2.3%.",
+        [_n(300), Option("n_features", 20, "int", "Dimension."), _NOISE],
+        (300, 20),
+    ),
+    _gen(
+        "threenorm",
+        "Threenorm (Breiman)",
+        "breiman.make_threenorm",
+        "Class +1 from N(a1, I) or N(-a1, I), class -1 from N((a,-a,a,...), I), "
+        "a = 2/sqrt(20): not linearly separable.",
+        [_n(300), Option("n_features", 20, "int", "Dimension."), _NOISE],
+        (300, 20),
+    ),
+    _gen(
+        "ringnorm",
+        "Ringnorm (Breiman)",
+        "breiman.make_ringnorm",
+        "Class +1 from N(0, 4I), class -1 from N(a1, I), a = 1/sqrt(20): one ball inside another.",
+        [_n(300), Option("n_features", 20, "int", "Dimension."), _NOISE],
+        (300, 20),
+    ),
+    _gen(
+        "separable",
+        "Separable with a margin (2-D)",
+        "teaching.make_separable",
+        "Points in a square split by a random line with an empty band around it.",
+        [
+            _n(100),
+            Option(
+                "margin", 0.1, "float", "Distance from the line to the nearest point (0 to 0.5)."
+            ),
+            _NOISE,
+        ],
+        (100, 2),
+    ),
+    _gen(
+        "gaussians",
+        "Overlapping Gaussians (2-D)",
+        "teaching.make_gaussians",
+        "Two round Gaussian clouds that overlap; the best line still makes mistakes.",
+        [
+            _n(200),
+            Option("separation", 2.5, "float", "Distance between the centres."),
+            Option("spread", 1.0, "float", "Standard deviation of each cloud."),
+            Option("positive_rate", 0.5, "float", "Share of positive examples."),
+            _NOISE,
+        ],
+        (200, 2),
+    ),
+    _gen(
+        "imbalanced",
+        "Imbalanced classes (2-D)",
+        "teaching.make_imbalanced",
+        "Two Gaussian clouds with a rare positive class (1:10 by default; 1:50 is "
+        "positive_rate=1/51): the setting of PAUM.",
+        [
+            _n(550),
+            Option(
+                "positive_rate", 1 / 11, "float", "Share of positive examples (1:k is 1/(k+1))."
+            ),
+            Option("separation", 3.0, "float", "Distance between the centres."),
+            Option("spread", 1.0, "float", "Standard deviation of each cloud."),
+            _NOISE,
+        ],
+        (550, 2),
+    ),
+    _gen(
+        "xor",
+        "XOR (2-D)",
+        "teaching.make_xor",
+        "Four clouds at the corners of a square, opposite corners in the same class: no "
+        "line separates them.",
+        [_n(200), Option("spread", 0.35, "float", "Standard deviation of each cloud."), _NOISE],
+        (200, 2),
+    ),
+    _gen(
+        "circles",
+        "Circles (2-D)",
+        "teaching.make_circles",
+        "A small circle inside a large one: separable by a circle, not by a line.",
+        [
+            _n(200),
+            Option("factor", 0.5, "float", "Radius of the inner circle (below 1)."),
+            Option("spread", 0.08, "float", "Standard deviation of the scatter."),
+            _NOISE,
+        ],
+        (200, 2),
+    ),
+    _gen(
+        "moons",
+        "Moons (2-D)",
+        "teaching.make_moons",
+        "Two interleaved half circles.",
+        [_n(200), Option("spread", 0.1, "float", "Standard deviation of the scatter."), _NOISE],
+        (200, 2),
+    ),
     DatasetSpec(
-        name="breast_cancer", title="Breast cancer (Wisconsin diagnostic, WDBC)",
+        name="breast_cancer",
+        title="Breast cancer (Wisconsin diagnostic, WDBC)",
         kind="scikit-learn",
         description="30 features computed from digitised images of fine-needle aspirates of "
         "breast masses; benign or malignant. The set Khardon and Wachman call Breast Cancer.",
         source="scikit-learn (sklearn.datasets.load_breast_cancer, shipped inside "
         "scikit-learn); originally UCI, Wolberg, Street and Mangasarian (1995)",
         licence="BSD-3-Clause (scikit-learn); data from the UCI Machine Learning Repository",
-        shape=(569, 30), class_names=("benign", "malignant"), class_counts=(357, 212),
-        options=(_POSITIVE,), loader=_real_loader,
+        shape=(569, 30),
+        class_names=("benign", "malignant"),
+        class_counts=(357, 212),
+        options=(_POSITIVE,),
+        loader=_real_loader,
         notes="malignant is +1 (scikit-learn itself codes malignant as 0).",
     ),
     DatasetSpec(
-        name="digits", title="Handwritten digits (8x8)", kind="scikit-learn",
+        name="digits",
+        title="Handwritten digits (8x8)",
+        kind="scikit-learn",
         description="1,797 handwritten digits as 8x8 images of grey levels 0..16; ten "
         "classes. A small USPS-like set; positive_class=k gives digit k against the rest.",
         source="scikit-learn (sklearn.datasets.load_digits, shipped inside scikit-learn); "
         "the test part of UCI's Optical Recognition of Handwritten Digits (Alpaydin and "
         "Kaynak 1998)",
         licence="BSD-3-Clause (scikit-learn); data from the UCI Machine Learning Repository",
-        shape=(1797, 64), class_names=tuple(str(d) for d in range(10)),
+        shape=(1797, 64),
+        class_names=tuple(str(d) for d in range(10)),
         class_counts=(178, 182, 177, 183, 181, 182, 181, 179, 174, 180),
-        options=(_POSITIVE,), loader=_real_loader,
+        options=(_POSITIVE,),
+        loader=_real_loader,
     ),
     _shipped(
-        name="sonar", title="Sonar: mines vs rocks", file="sonar.npz",
+        name="sonar",
+        title="Sonar: mines vs rocks",
+        file="sonar.npz",
         description="Energy of sonar echoes in 60 frequency bands (0..1), bounced off a metal "
         "cylinder (mine) or a rock.",
         source="r-cran-mlbench (Sonar); UCI Connectionist Bench, Gorman and Sejnowski (1988)",
-        licence=_MLBENCH, shape=(208, 60), class_names=("rock", "mine"), class_counts=(97, 111),
+        licence=_MLBENCH,
+        shape=(208, 60),
+        class_names=("rock", "mine"),
+        class_counts=(97, 111),
     ),
     _shipped(
-        name="ionosphere", title="Ionosphere radar returns", file="ionosphere.npz",
+        name="ionosphere",
+        title="Ionosphere radar returns",
+        file="ionosphere.npz",
         description="34 features of radar returns from the ionosphere; 'good' returns show "
         "structure, 'bad' ones do not.",
         source="r-cran-mlbench (Ionosphere); UCI, Sigillito et al. (1989), Johns Hopkins APL",
-        licence=_MLBENCH, shape=(351, 34), class_names=("good", "bad"), class_counts=(225, 126),
+        licence=_MLBENCH,
+        shape=(351, 34),
+        class_names=("good", "bad"),
+        class_counts=(225, 126),
         notes="The second feature is 0 for every example (as in the UCI original); it "
         "is kept so the columns match the literature.",
     ),
     _shipped(
-        name="breast_cancer_original", title="Breast cancer (Wisconsin original)",
+        name="breast_cancer_original",
+        title="Breast cancer (Wisconsin original)",
         file="breast_cancer_original.npz",
         description="Nine cell characteristics graded 1..10 by a pathologist; benign or "
         "malignant.",
         source="r-cran-mlbench (BreastCancer); UCI Breast Cancer Wisconsin (Original), Wolberg "
         "and Mangasarian (1990)",
-        licence=_MLBENCH, shape=(683, 9), class_names=("benign", "malignant"),
+        licence=_MLBENCH,
+        shape=(683, 9),
+        class_names=("benign", "malignant"),
         class_counts=(444, 239),
         notes="16 examples have no value for Bare.nuclei. missing='drop' (default) "
         "leaves them out (683 rows); missing='indicator' keeps all 699 rows, fills the "
         "gap with the column median and adds a 0/1 column 'Bare.nuclei missing'. The "
         "sample Id column is not a feature and is left out.",
-        options=(Option("missing", "drop", "str", "What to do with the 16 examples that "
-                        "have a missing value.", ("drop", "indicator")),),
+        options=(
+            Option(
+                "missing",
+                "drop",
+                "str",
+                "What to do with the 16 examples that have a missing value.",
+                ("drop", "indicator"),
+            ),
+        ),
     ),
     _shipped(
-        name="pima", title="Pima Indians diabetes", file="pima.npz",
+        name="pima",
+        title="Pima Indians diabetes",
+        file="pima.npz",
         description="Eight clinical measurements of women of Pima heritage; diabetes test "
         "negative or positive.",
         source="r-cran-mlbench (PimaIndiansDiabetes); UCI, Smith et al. (1988), National "
         "Institute of Diabetes and Digestive and Kidney Diseases",
-        licence=_MLBENCH, shape=(768, 8), class_names=("neg", "pos"), class_counts=(500, 268),
+        licence=_MLBENCH,
+        shape=(768, 8),
+        class_names=("neg", "pos"),
+        class_counts=(500, 268),
         notes="In this original version a 0 in glucose, pressure, triceps, insulin or "
         "mass really means 'not measured'; they are left as 0, as in most of the "
         "literature.",
     ),
     _shipped(
-        name="house_votes", title="US Congress voting records 1984", file="house_votes.npz",
+        name="house_votes",
+        title="US Congress voting records 1984",
+        file="house_votes.npz",
         description="Votes of the 435 members of the US House of Representatives on 16 key votes "
         "of 1984; party democrat or republican.",
         source="r-cran-mlbench (HouseVotes84); UCI Congressional Voting Records, "
         "Congressional Quarterly Almanac 1984",
-        licence=_MLBENCH, shape=(435, 48), class_names=("democrat", "republican"),
+        licence=_MLBENCH,
+        shape=(435, 48),
+        class_names=("democrat", "republican"),
         class_counts=(267, 168),
         notes="Each vote becomes three 0/1 indicator columns: 'V1=y', 'V1=n' and 'V1=?'. "
         "A missing vote ('?') means the member did not vote yes or no, which carries "
         "information, so it is its own category rather than imputed.",
     ),
     _shipped(
-        name="promoters", title="E. coli promoter gene sequences", file="promoters.npz",
+        name="promoters",
+        title="E. coli promoter gene sequences",
+        file="promoters.npz",
         description="57 DNA bases around a possible promoter site; promoter or not.",
         source="r-cran-kernlab (promotergene); UCI Molecular Biology (Promoter Gene "
         "Sequences), Towell, Shavlik and Noordewier (1990)",
-        licence=_KERNLAB, shape=(106, 228), class_names=("non-promoter", "promoter"),
+        licence=_KERNLAB,
+        shape=(106, 228),
+        class_names=("non-promoter", "promoter"),
         class_counts=(53, 53),
         notes="Each position (V2..V58) becomes four 0/1 indicator columns, one per base "
         "a, c, g, t.",
     ),
     _shipped(
-        name="spam", title="Spambase e-mails", file="spam.npz",
+        name="spam",
+        title="Spambase e-mails",
+        file="spam.npz",
         description="57 word, character and capital-letter statistics of e-mails; spam or not.",
         source="r-cran-kernlab (spam); UCI Spambase, Hopkins, Reeber, Forman and Suermondt "
         "(1999), Hewlett-Packard Labs",
-        licence=_KERNLAB, shape=(4601, 57), class_names=("nonspam", "spam"),
+        licence=_KERNLAB,
+        shape=(4601, 57),
+        class_names=("nonspam", "spam"),
         class_counts=(2788, 1813),
     ),
     _shipped(
-        name="ticdata", title="Insurance customers (CoIL 2000)", file="ticdata.npz",
+        name="ticdata",
+        title="Insurance customers (CoIL 2000)",
+        file="ticdata.npz",
         description="Socio-demographic and product-ownership data of customers of a Dutch "
         "insurer; does the customer hold a caravan insurance policy?",
         source="r-cran-kernlab (ticdata); UCI Insurance Company Benchmark (COIL 2000), "
         "Sentient Machine Research / Peter van der Putten",
-        licence=_KERNLAB, shape=(9822, 132), class_names=("noinsurance", "insurance"),
+        licence=_KERNLAB,
+        shape=(9822, 132),
+        class_names=("noinsurance", "insurance"),
         class_counts=(9236, 586),
         notes="Ordered attributes (percentage bands, contribution bands, age groups) are "
         "kept as their integer codes, as in the original CoIL files; the two nominal "
         "ones (customer subtype STYPE, main type MOSHOOFD) become one 0/1 column per "
         "value. part='train' gives the 5,822 training customers of the challenge, "
         "part='test' the 4,000 evaluation customers.",
-        options=(Option("part", "all", "str", "The challenge's training rows, its test rows, "
-                        "or all.", ("all", "train", "test")),),
+        options=(
+            Option(
+                "part",
+                "all",
+                "str",
+                "The challenge's training rows, its test rows, or all.",
+                ("all", "train", "test"),
+            ),
+        ),
     ),
     DatasetSpec(
-        name="fashion_mnist", title="Fashion-MNIST", kind="external",
+        name="fashion_mnist",
+        title="Fashion-MNIST",
+        kind="external",
         description="70,000 greyscale 28x28 images of ten kinds of clothing (60,000 training "
         "then 10,000 test); pixels 0..255. For full-size runs.",
         source="Debian's dataset-fashion-mnist (/usr/share/datasets/fashion-mnist) or a folder "
         "you name; Xiao, Rasul and Vollgraf (2017), Zalando Research",
         licence="MIT (Zalando SE); not shipped with Perceptron Lab",
-        shape=(70000, 784), class_names=FASHION_MNIST_CLASSES, class_counts=(7000,) * 10,
-        options=(_POSITIVE,
-                 Option("part", "all", "str", "Training images, test images, or both.",
-                        ("all", "train", "test")),
-                 Option("path", None, "path", "Folder holding the four idx files."),
-                 Option("dtype", "uint8", "dtype", "Storage type of X (uint8: 55 MB; "
-                        "float64: 440 MB).", ("uint8", "float32", "float64"))),
+        shape=(70000, 784),
+        class_names=FASHION_MNIST_CLASSES,
+        class_counts=(7000,) * 10,
+        options=(
+            _POSITIVE,
+            Option(
+                "part",
+                "all",
+                "str",
+                "Training images, test images, or both.",
+                ("all", "train", "test"),
+            ),
+            Option("path", None, "path", "Folder holding the four idx files."),
+            Option(
+                "dtype",
+                "uint8",
+                "dtype",
+                "Storage type of X (uint8: 55 MB; float64: 440 MB).",
+                ("uint8", "float32", "float64"),
+            ),
+        ),
         notes="Install with 'apt-get install dataset-fashion-mnist'. X is uint8 by default "
         "to keep it at 55 MB; the learners read uint8 directly.",
         loader=_fashion_loader,

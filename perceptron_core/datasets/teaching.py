@@ -33,8 +33,7 @@ from ._common import (
 
 
 def _common_checks(func, n_samples, noise, minimum=2):
-    check(func, "n_samples", n_samples, "the number of examples",
-          Number(minimum, integer=True))
+    check(func, "n_samples", n_samples, "the number of examples", Number(minimum, integer=True))
     check(func, "noise", noise, "the probability that a label is flipped", PROBABILITY)
     return int(n_samples), float(noise)
 
@@ -46,8 +45,9 @@ def _finish(X, y, noise, rng, target) -> GeneratedData:
     return GeneratedData(X, y_noisy, flipped, target)
 
 
-def make_separable(n_samples: int = 100, margin: float = 0.1, noise: float = 0.0,
-                   random_state=None) -> GeneratedData:
+def make_separable(
+    n_samples: int = 100, margin: float = 0.1, noise: float = 0.0, random_state=None
+) -> GeneratedData:
     """Points in the square [-1, 1]² separated by a random line with a gap of ``margin``.
 
     The line's normal ``w`` has a uniformly random direction (unit length) and
@@ -86,8 +86,13 @@ def make_separable(n_samples: int = 100, margin: float = 0.1, noise: float = 0.0
     """
     func = "make_separable"
     n, noise = _common_checks(func, n_samples, noise)
-    check(func, "margin", margin, "the distance from the boundary to the nearest point",
-          Number(0, 0.5))
+    check(
+        func,
+        "margin",
+        margin,
+        "the distance from the boundary to the nearest point",
+        Number(0, 0.5),
+    )
     rng = check_random_state(random_state, func)
     angle = rng.uniform(0, 2 * np.pi)
     w = np.array([np.cos(angle), np.sin(angle)])
@@ -107,9 +112,14 @@ def make_separable(n_samples: int = 100, margin: float = 0.1, noise: float = 0.0
     return _finish(X, y, noise, rng, target)
 
 
-def make_gaussians(n_samples: int = 200, separation: float = 2.5, spread: float = 1.0,
-                   positive_rate: float = 0.5, noise: float = 0.0,
-                   random_state=None) -> GeneratedData:
+def make_gaussians(
+    n_samples: int = 200,
+    separation: float = 2.5,
+    spread: float = 1.0,
+    positive_rate: float = 0.5,
+    noise: float = 0.0,
+    random_state=None,
+) -> GeneratedData:
     """Two overlapping round Gaussian clouds along the diagonal.
 
     Class +1 is centred at ``+(separation / 2) u`` and class -1 at
@@ -149,9 +159,14 @@ def make_gaussians(n_samples: int = 200, separation: float = 2.5, spread: float 
     return _gaussians(func, n_samples, separation, spread, positive_rate, noise, random_state)
 
 
-def make_imbalanced(n_samples: int = 550, positive_rate: float = 1 / 11,
-                    separation: float = 3.0, spread: float = 1.0, noise: float = 0.0,
-                    random_state=None) -> GeneratedData:
+def make_imbalanced(
+    n_samples: int = 550,
+    positive_rate: float = 1 / 11,
+    separation: float = 3.0,
+    spread: float = 1.0,
+    noise: float = 0.0,
+    random_state=None,
+) -> GeneratedData:
     """Two Gaussian clouds with a rare positive class (the PAUM setting).
 
     The same construction as :func:`make_gaussians` with other defaults. A
@@ -182,17 +197,22 @@ def make_imbalanced(n_samples: int = 550, positive_rate: float = 1 / 11,
     >>> int((y == 1).sum()), int((y == -1).sum())
     (20, 1000)
     """
-    return _gaussians("make_imbalanced", n_samples, separation, spread, positive_rate, noise,
-                      random_state)
+    return _gaussians(
+        "make_imbalanced", n_samples, separation, spread, positive_rate, noise, random_state
+    )
 
 
 def _gaussians(func, n_samples, separation, spread, positive_rate, noise, random_state):
     n, noise = _common_checks(func, n_samples, noise)
-    check(func, "separation", separation, "the distance between the class centres",
-          Number(0))
+    check(func, "separation", separation, "the distance between the class centres", Number(0))
     check(func, "spread", spread, "the standard deviation of each cloud", POSITIVE)
-    check(func, "positive_rate", positive_rate, "the share of positive examples",
-          Number(0, 1, open_low=True, open_high=True))
+    check(
+        func,
+        "positive_rate",
+        positive_rate,
+        "the share of positive examples",
+        Number(0, 1, open_low=True, open_high=True),
+    )
     n_pos = round_half_up(positive_rate * n)
     if not 1 <= n_pos <= n - 1:
         raise DataError(
@@ -210,8 +230,9 @@ def _gaussians(func, n_samples, separation, spread, positive_rate, noise, random
     return _finish(X, y, noise, rng, target)
 
 
-def make_xor(n_samples: int = 200, spread: float = 0.35, noise: float = 0.0,
-             random_state=None) -> GeneratedData:
+def make_xor(
+    n_samples: int = 200, spread: float = 0.35, noise: float = 0.0, random_state=None
+) -> GeneratedData:
     """XOR: four round clouds at (±1, ±1); +1 where both coordinates have the same sign.
 
     No line separates the classes (Minsky and Papert's example); the true
@@ -252,8 +273,13 @@ def make_xor(n_samples: int = 200, spread: float = 0.35, noise: float = 0.0,
     return _finish(X, y, noise, rng, target)
 
 
-def make_circles(n_samples: int = 200, factor: float = 0.5, spread: float = 0.08,
-                 noise: float = 0.0, random_state=None) -> GeneratedData:
+def make_circles(
+    n_samples: int = 200,
+    factor: float = 0.5,
+    spread: float = 0.08,
+    noise: float = 0.0,
+    random_state=None,
+) -> GeneratedData:
     """Two concentric circles: +1 on the inner one (radius ``factor``), -1 on radius 1.
 
     Points are spread uniformly around each circle and moved by Gaussian
@@ -284,8 +310,7 @@ def make_circles(n_samples: int = 200, factor: float = 0.5, spread: float = 0.08
     """
     func = "make_circles"
     n, noise = _common_checks(func, n_samples, noise)
-    check(func, "factor", factor, "the radius of the inner circle",
-          Number(0, 1, open_high=True))
+    check(func, "factor", factor, "the radius of the inner circle", Number(0, 1, open_high=True))
     check(func, "spread", spread, "the standard deviation of the scatter", Number(0))
     rng = check_random_state(random_state, func)
     y = np.concatenate([np.ones(n // 2), -np.ones(n - n // 2)])
@@ -294,8 +319,9 @@ def make_circles(n_samples: int = 200, factor: float = 0.5, spread: float = 0.08
     X = radius[:, None] * np.column_stack([np.cos(angle), np.sin(angle)])
     X += rng.normal(scale=spread, size=(n, 2)) if spread > 0 else 0.0
     mid = (1 + factor) / 2
-    target = FunctionTarget(lambda Z: mid - np.hypot(Z[:, 0], Z[:, 1]),
-                            f"the circle of radius {mid:g}")
+    target = FunctionTarget(
+        lambda Z: mid - np.hypot(Z[:, 0], Z[:, 1]), f"the circle of radius {mid:g}"
+    )
     return _finish(X, y, noise, rng, target)
 
 
@@ -309,8 +335,9 @@ def _arc_distance(Z, centre, low, high):
     return np.where((phi >= low) & (phi <= high), on_arc, to_ends)
 
 
-def make_moons(n_samples: int = 200, spread: float = 0.1, noise: float = 0.0,
-               random_state=None) -> GeneratedData:
+def make_moons(
+    n_samples: int = 200, spread: float = 0.1, noise: float = 0.0, random_state=None
+) -> GeneratedData:
     """Two interleaved half circles: +1 on the upper moon, -1 on the lower one.
 
     The upper moon is ``(cos t, sin t)``, the lower ``(1 - cos t, 1/2 - sin t)``,

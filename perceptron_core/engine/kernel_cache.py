@@ -28,8 +28,6 @@ KERNELS = {"linear": LINEAR, "poly": POLY, "rbf": RBF}
 MIB = 2**20
 
 
-
-
 @jit
 def kernel_column(Zt, A, a, code, gamma, coef0, degree, out):
     """``out[r] = k(z_r, A[a])`` for every row ``z_r`` of ``Z``, given ``Zt = Z.T``.

@@ -195,12 +195,20 @@ def _prefetch(typingctx, X, r, f):
         byte_pointer = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
         function = builder.module.declare_intrinsic(
-            "llvm.prefetch", [byte_pointer],
+            "llvm.prefetch",
+            [byte_pointer],
             ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]),
-        )  # fmt: skip
+        )
         # read access, keep in all cache levels, data (not instruction) cache
-        builder.call(function, [builder.bitcast(address, byte_pointer), ir.Constant(i32, 0),
-                                ir.Constant(i32, 3), ir.Constant(i32, 1)])  # fmt: skip
+        builder.call(
+            function,
+            [
+                builder.bitcast(address, byte_pointer),
+                ir.Constant(i32, 0),
+                ir.Constant(i32, 3),
+                ir.Constant(i32, 1),
+            ],
+        )
         return context.get_dummy_value()
 
     return types.void(X, r, f), codegen

@@ -204,8 +204,15 @@ class HypothesisRecord:
         The training constants that turn an update sequence into hypotheses.
     """
 
-    def __init__(self, n_problems: int, n_features: int, eta: float, C: float,
-                 theta_init: float, dtype=np.float64):  # fmt: skip
+    def __init__(
+        self,
+        n_problems: int,
+        n_features: int,
+        eta: float,
+        C: float,
+        theta_init: float,
+        dtype=np.float64,
+    ):
         self.eta, self.C, self.theta_init = float(eta), float(C), float(theta_init)
         self.support = SupportStore(n_features, dtype)
         self.positions = [np.empty(0, dtype=np.int64) for _ in range(n_problems)]
@@ -250,8 +257,9 @@ class HypothesisRecord:
             self._cache["by_norm"] = order, rank, norms2[order]
         return self._cache["by_norm"]
 
-    def voted_scores(self, X: np.ndarray, last_scores: np.ndarray,
-                     chunk_size: int | None = None) -> np.ndarray:  # fmt: skip
+    def voted_scores(
+        self, X: np.ndarray, last_scores: np.ndarray, chunk_size: int | None = None
+    ) -> np.ndarray:
         """Voted raw scores, shape ``(len(X), K)``; memory bounded by the chunk size.
 
         ``last_scores`` (the last hypothesis's raw scores) stand in for a
@@ -295,13 +303,13 @@ class HypothesisRecord:
                     chunk_norms2 = compiled_or_plain(squared_norms)(chunk)
                     rows = np.argsort(chunk_norms2, kind="stable")
                     chunk, rows_norms2 = chunk[rows], chunk_norms2[rows]
-                exact_products(self.support.vectors, order, support_norms2, chunk, rows_norms2,
-                               GT[:, :width])  # fmt: skip
+                exact_products(
+                    self.support.vectors, order, support_norms2, chunk, rows_norms2, GT[:, :width]
+                )
 
                 def walk(i, width=width):
                     _, positions, steps, thetas, votes = walks[i]
-                    walk_votes(GT[:, :width], positions, steps, thetas, votes,
-                                 columns[i, :width])  # fmt: skip
+                    walk_votes(GT[:, :width], positions, steps, thetas, votes, columns[i, :width])
 
                 list(pool.map(walk, range(len(walks))))
                 for i, (c, *_) in enumerate(walks):

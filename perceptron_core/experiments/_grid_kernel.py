@@ -240,8 +240,17 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
             epochs_done = e + 1
             if updates == 0 and shortcut:
                 run = (theta, vote, k, total_votes, theta_ls, longest_is_current)
-                _finish_frozen(epochs_done, vote - vote_at_start, checkpoints, next_cp,
-                               (d, V, A, Ld, y_test), run, tally, best_tally, out[s])  # fmt: skip
+                _finish_frozen(
+                    epochs_done,
+                    vote - vote_at_start,
+                    checkpoints,
+                    next_cp,
+                    (d, V, A, Ld, y_test),
+                    run,
+                    tally,
+                    best_tally,
+                    out[s],
+                )
                 next_cp = checkpoints.shape[0]
                 break
             if epochs_done == checkpoints[next_cp]:

@@ -41,8 +41,6 @@ CACHE_VERSION = 2
 _CHECK = "_check"
 
 
-
-
 def page_cache_dir() -> Path:
     """The experiments page's own folder beside :func:`default_cache_dir`: the page caps its
     size, and that cap must not evict the cells the command line computed."""
@@ -81,8 +79,9 @@ def cell_key(spec: dict) -> str:
 def _content_digest(arrays: dict) -> str:
     """SHA-256 of a cell's entry names and arrays (a damaged name changes it too)."""
     names = sorted(arrays)
-    return hashlib.sha256((json.dumps(names) + array_digest(*(arrays[n] for n in names)))
-                          .encode()).hexdigest()
+    return hashlib.sha256(
+        (json.dumps(names) + array_digest(*(arrays[n] for n in names))).encode()
+    ).hexdigest()
 
 
 class CacheWarning(RuntimeWarning):
@@ -142,9 +141,13 @@ class DiskCache:
                 # mismatch, NotImplementedError for a damaged compression method, a
                 # ValueError from a damaged header ...), the cell is only a shortcut:
                 # drop it, so that this run and every later one computes it again.
-                warnings.warn(CorruptCellWarning(
-                    f"The cached cell {path} could not be read ({type(err).__name__}: {err}); "
-                    "it was removed and is computed again."), stacklevel=2)
+                warnings.warn(
+                    CorruptCellWarning(
+                        f"The cached cell {path} could not be read ({type(err).__name__}: {err}); "
+                        "it was removed and is computed again."
+                    ),
+                    stacklevel=2,
+                )
         with contextlib.suppress(OSError):
             path.unlink()
         return None
@@ -156,9 +159,13 @@ class DiskCache:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         except OSError as err:
-            warnings.warn(CacheWarning(f"Cannot write to the cache folder {self.folder} "
-                                       f"({err}); results are computed but not kept."),
-                          stacklevel=2)
+            warnings.warn(
+                CacheWarning(
+                    f"Cannot write to the cache folder {self.folder} "
+                    f"({err}); results are computed but not kept."
+                ),
+                stacklevel=2,
+            )
             return
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -168,8 +175,12 @@ class DiskCache:
             os.replace(tmp, path)
         except OSError as err:  # a full disk: this cell is not kept, the run goes on
             Path(tmp).unlink(missing_ok=True)
-            warnings.warn(CacheWarning(f"Cannot write the cell {path} ({err}); it is computed "
-                                       "again next time."), stacklevel=2)
+            warnings.warn(
+                CacheWarning(
+                    f"Cannot write the cell {path} ({err}); it is computed again next time."
+                ),
+                stacklevel=2,
+            )
             return
         except BaseException:
             Path(tmp).unlink(missing_ok=True)

@@ -73,8 +73,9 @@ def _at_least(low: int, what: str):
         except ValueError:
             value = None
         if value is None or value < low:
-            raise argparse.ArgumentTypeError(f"{what} must be a whole number of at least {low}; "
-                                             f"got {text!r}")
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a whole number of at least {low}; got {text!r}"
+            )
         return value
 
     return parse
@@ -83,35 +84,76 @@ def _at_least(low: int, what: str):
 def _common(parser: argparse.ArgumentParser, datasets_help: str | None = None) -> None:
     run = parser.add_argument_group("running")
     if datasets_help is not None:
-        run.add_argument("--datasets", type=_at_least(1, "the number of data sets"), default=None, metavar="K", help=datasets_help)
-    run.add_argument("--seed", type=int, default=0,
-                     help="seed of every random choice (data, folds, orders); default 0")
-    run.add_argument("--jobs", type=int, default=None,
-                     help="local worker processes (default: all cores; 1: in this process)")
-    run.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                     help="run on the Dask cluster at this scheduler address "
-                     "(e.g. tcp://10.0.0.5:8786) instead of locally")
-    run.add_argument("--cache-dir", type=Path, default=None,
-                     help=f"where finished cells are kept so an interrupted run resumes "
-                     f"(default: {default_cache_dir()})")
+        run.add_argument(
+            "--datasets",
+            type=_at_least(1, "the number of data sets"),
+            default=None,
+            metavar="K",
+            help=datasets_help,
+        )
+    run.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of every random choice (data, folds, orders); default 0",
+    )
+    run.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="local worker processes (default: all cores; 1: in this process)",
+    )
+    run.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="run on the Dask cluster at this scheduler address "
+        "(e.g. tcp://10.0.0.5:8786) instead of locally",
+    )
+    run.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=None,
+        help=f"where finished cells are kept so an interrupted run resumes "
+        f"(default: {default_cache_dir()})",
+    )
     run.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     out = parser.add_argument_group("output (the table is always printed as Markdown)")
-    out.add_argument("--json", type=Path, default=None, metavar="PATH",
-                     help="write the records (one per table cell) as JSON")
+    out.add_argument(
+        "--json",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="write the records (one per table cell) as JSON",
+    )
     out.add_argument("--csv", type=Path, default=None, metavar="PATH", help="write a CSV file")
-    out.add_argument("--markdown", type=Path, default=None, metavar="PATH",
-                     help="write the Markdown table")
-    out.add_argument("--out", type=Path, default=None, metavar="DIR",
-                     help="write NAME.md, NAME.csv and NAME.json into this folder")
+    out.add_argument(
+        "--markdown", type=Path, default=None, metavar="PATH", help="write the Markdown table"
+    )
+    out.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write NAME.md, NAME.csv and NAME.json into this folder",
+    )
 
 
 def _training(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("protocol")
-    group.add_argument("--folds", type=_at_least(2, "the number of folds"), default=10,
-                       help="cross-validation folds (10)")
-    group.add_argument("--epochs", type=_at_least(1, "the number of epochs"), default=100,
-                       help="training epochs (100)")
+    group.add_argument(
+        "--folds",
+        type=_at_least(2, "the number of folds"),
+        default=10,
+        help="cross-validation folds (10)",
+    )
+    group.add_argument(
+        "--epochs",
+        type=_at_least(1, "the number of epochs"),
+        default=100,
+        help="training epochs (100)",
+    )
 
 
 def _options(args, **overrides):
@@ -120,9 +162,12 @@ def _options(args, **overrides):
     if args.jobs is not None and args.jobs < 1:
         raise ValueError(f"--jobs must be at least 1; got {args.jobs}.")
     cache = None if args.no_cache else (args.cache_dir or default_cache_dir())
-    fields = {"jobs": args.jobs, "scheduler": args.scheduler,
-              "cache_dir": None if cache is None else str(cache),
-              "progress": not args.quiet and sys.stderr.isatty()}
+    fields = {
+        "jobs": args.jobs,
+        "scheduler": args.scheduler,
+        "cache_dir": None if cache is None else str(cache),
+        "progress": not args.quiet and sys.stderr.isatty(),
+    }
     if hasattr(args, "epochs"):
         fields["epochs"] = args.epochs
     fields.update(overrides)
@@ -132,8 +177,11 @@ def _options(args, **overrides):
 def _outputs(args, name: str) -> dict:
     """The files to write (kind -> path or None), checked before the work: the run stops
     at once, with one line, when one of them cannot be written."""
-    given = {"json": ("--json", args.json), "csv": ("--csv", args.csv),
-             "md": ("--markdown", args.markdown)}
+    given = {
+        "json": ("--json", args.json),
+        "csv": ("--csv", args.csv),
+        "md": ("--markdown", args.markdown),
+    }
     folder = None if args.out is None else check_folder(args.out, "--out")
     paths = {}
     for kind, (flag, path) in given.items():
@@ -148,16 +196,21 @@ def _emit(tables, paths: dict) -> int:
     import json
 
     print("\n\n".join(t.to_markdown() for t in tables))
-    records = tables[0].records if len(tables) == 1 else [
-        {"table": t.title, **r} for t in tables for r in t.records]
+    records = (
+        tables[0].records
+        if len(tables) == 1
+        else [{"table": t.title, **r} for t in tables for r in t.records]
+    )
     if paths["json"]:
-        Path(paths["json"]).write_text(json.dumps(records, indent=1, allow_nan=False) + "\n",
-                                       encoding="utf-8")
+        Path(paths["json"]).write_text(
+            json.dumps(records, indent=1, allow_nan=False) + "\n", encoding="utf-8"
+        )
     if paths["csv"]:
         Path(paths["csv"]).write_text("".join(t.to_csv() for t in tables), encoding="utf-8")
     if paths["md"]:
-        Path(paths["md"]).write_text("\n\n".join(t.to_markdown() for t in tables) + "\n",
-                                     encoding="utf-8")
+        Path(paths["md"]).write_text(
+            "\n\n".join(t.to_markdown() for t in tables) + "\n", encoding="utf-8"
+        )
     return 0
 
 
@@ -174,12 +227,18 @@ def _name(data: str) -> str:
 
 
 def _search_arguments(parser):
-    parser.add_argument("data", metavar="DATA",
-                        help="a data set name (see 'perceptron-lab datasets'), a generator spec "
-                        "such as kw:f=50,M=0.05,N=0.1, or a CSV file (label in the last column)")
+    parser.add_argument(
+        "data",
+        metavar="DATA",
+        help="a data set name (see 'perceptron-lab datasets'), a generator spec "
+        "such as kw:f=50,M=0.05,N=0.1, or a CSV file (label in the last column)",
+    )
     _training(parser)
-    parser.add_argument("--svm", action="store_true",
-                        help="add the SVM reference (L1 and L2 soft margin over a C grid)")
+    parser.add_argument(
+        "--svm",
+        action="store_true",
+        help="add the SVM reference (L1 and L2 soft margin over a C grid)",
+    )
     _common(parser, "how many random data sets a generator spec gives (default 1)")
 
 
@@ -202,7 +261,12 @@ def run_search(args) -> int:
 
 def _optimize_arguments(parser):
     _search_arguments(parser)
-    parser.add_argument("--inner", type=_at_least(2, "the number of inner folds"), default=10, help="inner cross-validation folds (10)")
+    parser.add_argument(
+        "--inner",
+        type=_at_least(2, "the number of inner folds"),
+        default=10,
+        help="inner cross-validation folds (10)",
+    )
 
 
 def run_optimize(args) -> int:
@@ -211,11 +275,14 @@ def run_optimize(args) -> int:
 
     paths = _outputs(args, f"optimize-{_name(args.data)}")
     sets = resolve(args.data, args.datasets or 1, args.seed)
-    result = parameter_optimisation(sets, n_folds=args.folds, n_inner=args.inner,
-                                    seed=args.seed, options=_options(args))
+    result = parameter_optimisation(
+        sets, n_folds=args.folds, n_inner=args.inner, seed=args.seed, options=_options(args)
+    )
     group = ("noise",) if len(sets) > 1 else ()
-    table = result.table(f"Parameter optimisation on {args.data} (accuracy %, mean ± 95% "
-                         "t-interval)", group_by=group)
+    table = result.table(
+        f"Parameter optimisation on {args.data} (accuracy %, mean ± 95% t-interval)",
+        group_by=group,
+    )
     return _emit([table], paths)
 
 
@@ -226,18 +293,40 @@ def run_optimize(args) -> int:
 
 def _curve_arguments(parser):
     parser.add_argument("data", metavar="DATA", help="as for 'search'")
-    parser.add_argument("--x", choices=("epochs", "size"), default="epochs",
-                        help="accuracy against epochs (default) or against training-set size")
-    parser.add_argument("--tau", type=_floats, default=None,
-                        help="margins, comma-separated (default: 0 for epochs, "
-                        f"{','.join(f'{t:g}' for t in SIZE_TAUS)} for size)")
-    parser.add_argument("--checkpoints", type=_ints, default=EPOCH_GRID,
-                        help="epochs at which to score (default: 1,2,3,5,...,1000)")
-    parser.add_argument("--sizes", type=_ints, default=SIZE_GRID,
-                        help="training-set sizes (default: 10,20,50,...,20000)")
-    parser.add_argument("--repeats", type=_at_least(1, "the number of repeats"), default=10,
-                        help="random training sets per size (10)")
-    parser.add_argument("--test-size", type=_at_least(1, "the test size"), default=500, help="test examples (500)")
+    parser.add_argument(
+        "--x",
+        choices=("epochs", "size"),
+        default="epochs",
+        help="accuracy against epochs (default) or against training-set size",
+    )
+    parser.add_argument(
+        "--tau",
+        type=_floats,
+        default=None,
+        help="margins, comma-separated (default: 0 for epochs, "
+        f"{','.join(f'{t:g}' for t in SIZE_TAUS)} for size)",
+    )
+    parser.add_argument(
+        "--checkpoints",
+        type=_ints,
+        default=EPOCH_GRID,
+        help="epochs at which to score (default: 1,2,3,5,...,1000)",
+    )
+    parser.add_argument(
+        "--sizes",
+        type=_ints,
+        default=SIZE_GRID,
+        help="training-set sizes (default: 10,20,50,...,20000)",
+    )
+    parser.add_argument(
+        "--repeats",
+        type=_at_least(1, "the number of repeats"),
+        default=10,
+        help="random training sets per size (10)",
+    )
+    parser.add_argument(
+        "--test-size", type=_at_least(1, "the test size"), default=500, help="test examples (500)"
+    )
     _training(parser)
     _common(parser, "how many random data sets a generator spec gives (epochs curve; default 1)")
 
@@ -249,9 +338,15 @@ def run_curve(args) -> int:
     paths = _outputs(args, f"curve-{args.x}-{_name(args.data)}")
     if args.x == "epochs":
         sets = resolve(args.data, args.datasets or 1, args.seed)
-        table = epoch_curve(sets, args.tau or (0.0,), args.checkpoints, n_folds=args.folds,
-                            seed=args.seed, options=_options(args),
-                            group_by=("noise",) if len(sets) > 1 else ())
+        table = epoch_curve(
+            sets,
+            args.tau or (0.0,),
+            args.checkpoints,
+            n_folds=args.folds,
+            seed=args.seed,
+            options=_options(args),
+            group_by=("noise",) if len(sets) > 1 else (),
+        )
     else:
         from perceptron_core.datasets import get_spec
 
@@ -262,8 +357,15 @@ def run_curve(args) -> int:
             # make the pool large enough for every size and the test set
             data += ("," if ":" in data else ":") + f"n={max(args.sizes) + args.test_size}"
         pool = resolve(data, 1, args.seed)[0]
-        table = size_curve(pool, args.sizes, args.tau or SIZE_TAUS, repeats=args.repeats,
-                           test_size=args.test_size, seed=args.seed, options=_options(args))
+        table = size_curve(
+            pool,
+            args.sizes,
+            args.tau or SIZE_TAUS,
+            repeats=args.repeats,
+            test_size=args.test_size,
+            seed=args.seed,
+            options=_options(args),
+        )
     return _emit([table], paths)
 
 
@@ -273,15 +375,25 @@ def run_curve(args) -> int:
 
 
 def _dominance_arguments(parser):
-    parser.add_argument("--features", type=_ints, default=KW_FEATURES,
-                        help="f values (default 50,200,500)")
-    parser.add_argument("--margins", type=_floats, default=KW_MARGINS,
-                        help="M values (default 0.05,0.1,0.25,0.5,0.75)")
-    parser.add_argument("--noise", type=_floats, default=KW_NOISE,
-                        help="N values (default 0,0.05,0.1,0.15,0.25)")
-    parser.add_argument("--settings", choices=("plain", "all"), default="plain",
-                        help="compare the modes of the plain perceptron (default) or of all 91 "
-                        "KW settings (each data set x setting is a case)")
+    parser.add_argument(
+        "--features", type=_ints, default=KW_FEATURES, help="f values (default 50,200,500)"
+    )
+    parser.add_argument(
+        "--margins",
+        type=_floats,
+        default=KW_MARGINS,
+        help="M values (default 0.05,0.1,0.25,0.5,0.75)",
+    )
+    parser.add_argument(
+        "--noise", type=_floats, default=KW_NOISE, help="N values (default 0,0.05,0.1,0.15,0.25)"
+    )
+    parser.add_argument(
+        "--settings",
+        choices=("plain", "all"),
+        default="plain",
+        help="compare the modes of the plain perceptron (default) or of all 91 "
+        "KW settings (each data set x setting is a case)",
+    )
     _training(parser)
     _common(parser, "random data sets per (f, M, N) cell (default 2, as KW)")
 
@@ -292,8 +404,13 @@ def run_dominance(args) -> int:
 
     paths = _outputs(args, "dominance")
     sets = kw_grid_sets(args.datasets or 2, args.seed, args.features, args.margins, args.noise)
-    table = dominance_counts(sets, PLAIN if args.settings == "plain" else KW_SETTINGS,
-                             n_folds=args.folds, seed=args.seed, options=_options(args))
+    table = dominance_counts(
+        sets,
+        PLAIN if args.settings == "plain" else KW_SETTINGS,
+        n_folds=args.folds,
+        seed=args.seed,
+        options=_options(args),
+    )
     return _emit([table], paths)
 
 
@@ -303,22 +420,32 @@ def run_dominance(args) -> int:
 
 
 def _reproduce_arguments(parser):
-    parser.add_argument("name", metavar="NAME", choices=list(REPRODUCTION_TITLES),
-                        help="; ".join(f"{name}: {title}"
-                                       for name, title in REPRODUCTION_TITLES.items()))
+    parser.add_argument(
+        "name",
+        metavar="NAME",
+        choices=list(REPRODUCTION_TITLES),
+        help="; ".join(f"{name}: {title}" for name, title in REPRODUCTION_TITLES.items()),
+    )
     parser.add_argument("--svm", action="store_true", help="kw-table3: add the SVM reference")
-    parser.add_argument("--repeats", type=_at_least(1, "the number of repetitions"), default=10,
-                        help="nr-table1: repetitions of the 10-fold cross-validation (10)")
-    _common(parser, "random data sets per artificial cell (default: the table's own, e.g. 10 "
-            "for kw-table4)")
+    parser.add_argument(
+        "--repeats",
+        type=_at_least(1, "the number of repetitions"),
+        default=10,
+        help="nr-table1: repetitions of the 10-fold cross-validation (10)",
+    )
+    _common(
+        parser,
+        "random data sets per artificial cell (default: the table's own, e.g. 10 for kw-table4)",
+    )
 
 
 def run_reproduce(args) -> int:
     from perceptron_core.experiments.reproduce import reproduce
 
     paths = _outputs(args, args.name)
-    tables = reproduce(args.name, args.datasets, args.seed, _options(args), svm=args.svm,
-                       repeats=args.repeats)
+    tables = reproduce(
+        args.name, args.datasets, args.seed, _options(args), svm=args.svm, repeats=args.repeats
+    )
     return _emit(tables, paths)
 
 
@@ -328,12 +455,19 @@ def run_reproduce(args) -> int:
 
 
 def _paum_arguments(parser):
-    parser.add_argument("data", metavar="DATA", nargs="?",
-                        default="imbalanced:n=2200,positive_rate=0.0909",
-                        help="as for 'search' (default: the 2-D imbalanced set, 1 positive "
-                        "in 11, 2200 examples)")
-    parser.add_argument("--folds", type=_at_least(2, "the number of folds"), default=10,
-                        help="cross-validation folds (10)")
+    parser.add_argument(
+        "data",
+        metavar="DATA",
+        nargs="?",
+        default="imbalanced:n=2200,positive_rate=0.0909",
+        help="as for 'search' (default: the 2-D imbalanced set, 1 positive in 11, 2200 examples)",
+    )
+    parser.add_argument(
+        "--folds",
+        type=_at_least(2, "the number of folds"),
+        default=10,
+        help="cross-validation folds (10)",
+    )
     _common(parser)
 
 
@@ -342,26 +476,53 @@ def run_paum(args) -> int:
     from perceptron_core.experiments.paum_study import paum_study
 
     paths = _outputs(args, f"paum-{_name(args.data)}")
-    table = paum_study(resolve(args.data, 1, args.seed)[0], n_folds=args.folds, seed=args.seed,
-                       options=_options(args))
+    table = paum_study(
+        resolve(args.data, 1, args.seed)[0],
+        n_folds=args.folds,
+        seed=args.seed,
+        options=_options(args),
+    )
     return _emit([table], paths)
 
 
 def register_experiments(register) -> None:
     """Add the experiment subcommands with :func:`perceptron_core.cli.register`."""
     for name, help_text, arguments, run in (
-        ("search", "parameter search over the KW grids (best over each column)",
-         _search_arguments, run_search),
-        ("optimize", ("parameter optimisation by double cross-validation (mean and "
-                      "95-percent t-interval)"),
-         _optimize_arguments, run_optimize),
-        ("curve", "learning curves: accuracy against epochs or training-set size",
-         _curve_arguments, run_curve),
-        ("dominance", "how often voted beats last, longest, ... over artificial data",
-         _dominance_arguments, run_dominance),
-        ("reproduce", "recompute a table or figure of the papers (KW 2007, NR 2005)",
-         _reproduce_arguments, run_reproduce),
-        ("paum", "uneven margins (PAUM) on imbalanced data: MAP, precision, recall, sparsity",
-         _paum_arguments, run_paum),
+        (
+            "search",
+            "parameter search over the KW grids (best over each column)",
+            _search_arguments,
+            run_search,
+        ),
+        (
+            "optimize",
+            ("parameter optimisation by double cross-validation (mean and 95-percent t-interval)"),
+            _optimize_arguments,
+            run_optimize,
+        ),
+        (
+            "curve",
+            "learning curves: accuracy against epochs or training-set size",
+            _curve_arguments,
+            run_curve,
+        ),
+        (
+            "dominance",
+            "how often voted beats last, longest, ... over artificial data",
+            _dominance_arguments,
+            run_dominance,
+        ),
+        (
+            "reproduce",
+            "recompute a table or figure of the papers (KW 2007, NR 2005)",
+            _reproduce_arguments,
+            run_reproduce,
+        ),
+        (
+            "paum",
+            "uneven margins (PAUM) on imbalanced data: MAP, precision, recall, sparsity",
+            _paum_arguments,
+            run_paum,
+        ),
     ):
         register(name, help_text, arguments)(run)

@@ -35,9 +35,17 @@ def tau_settings(taus) -> Settings:
     return Settings.from_tuples([(float(t), 0.0, None) for t in taus])
 
 
-def epoch_curve(datasets: list[Dataset], taus=(0.0,), epochs=EPOCH_GRID, *, n_folds: int = 10,
-                seed: int = 0, options: RunOptions = DEFAULT_OPTIONS, group_by: tuple = (),
-                modes=MODES) -> Table:  # fmt: skip
+def epoch_curve(
+    datasets: list[Dataset],
+    taus=(0.0,),
+    epochs=EPOCH_GRID,
+    *,
+    n_folds: int = 10,
+    seed: int = 0,
+    options: RunOptions = DEFAULT_OPTIONS,
+    group_by: tuple = (),
+    modes=MODES,
+) -> Table:
     """Cross-validated accuracy after each epoch count in ``epochs``, per mode and ``tau``.
 
     Rows are (group, tau, epochs), columns the modes; a cell averages the
@@ -69,18 +77,37 @@ def epoch_curve(datasets: list[Dataset], taus=(0.0,), epochs=EPOCH_GRID, *, n_fo
             for p, e in enumerate(epochs):
                 for mode in modes:
                     value = acc[members, s, p, MODES.index(mode)].mean()
-                    records.append({**dict(zip(fields, key)), "tau": float(tau),
-                                    "epochs": int(e), "mode": mode,
-                                    "accuracy": round(100 * float(value), 4)})
-    notes = [(f"{n_folds}-fold cross-validation; accuracy after each number of epochs, all "
-             "points of a curve from one run per fold.")]
-    return Table("Accuracy against epochs", records, fields + ("tau", "epochs"), "mode",
-                 notes=notes)
+                    records.append(
+                        {
+                            **dict(zip(fields, key)),
+                            "tau": float(tau),
+                            "epochs": int(e),
+                            "mode": mode,
+                            "accuracy": round(100 * float(value), 4),
+                        }
+                    )
+    notes = [
+        (
+            f"{n_folds}-fold cross-validation; accuracy after each number of epochs, all "
+            "points of a curve from one run per fold."
+        )
+    ]
+    return Table(
+        "Accuracy against epochs", records, fields + ("tau", "epochs"), "mode", notes=notes
+    )
 
 
-def size_curve(pool: Dataset, sizes=SIZE_GRID, taus=SIZE_TAUS, *, repeats: int = 10,
-               test_size: int = 500, seed: int = 0, options: RunOptions = DEFAULT_OPTIONS,
-               modes=MODES) -> Table:  # fmt: skip
+def size_curve(
+    pool: Dataset,
+    sizes=SIZE_GRID,
+    taus=SIZE_TAUS,
+    *,
+    repeats: int = 10,
+    test_size: int = 500,
+    seed: int = 0,
+    options: RunOptions = DEFAULT_OPTIONS,
+    modes=MODES,
+) -> Table:
     """Accuracy (mean ± standard deviation over ``repeats``) against training-set size.
 
     The last ``test_size`` rows of ``pool`` are the test set; each training
@@ -119,11 +146,26 @@ def size_curve(pool: Dataset, sizes=SIZE_GRID, taus=SIZE_TAUS, *, repeats: int =
         for s, tau in enumerate(taus):
             for mode in modes:
                 values = acc[i, :, s, MODES.index(mode)]
-                records.append({"size": int(size), "tau": float(tau), "mode": mode,
-                                "accuracy": round(100 * float(values.mean()), 4),
-                                "sd": round(100 * float(values.std(ddof=1)), 4)
-                                if repeats > 1 else None})
-    notes = [(f"{pool.label}: test set of {test_size} examples; {repeats} random training "
-             f"sets per size; mean ± standard deviation; {options.epochs} epochs.")]
-    return Table("Accuracy against training-set size", records, ("size", "tau"), "mode",
-                 spread_field="sd", notes=notes)
+                records.append(
+                    {
+                        "size": int(size),
+                        "tau": float(tau),
+                        "mode": mode,
+                        "accuracy": round(100 * float(values.mean()), 4),
+                        "sd": round(100 * float(values.std(ddof=1)), 4) if repeats > 1 else None,
+                    }
+                )
+    notes = [
+        (
+            f"{pool.label}: test set of {test_size} examples; {repeats} random training "
+            f"sets per size; mean ± standard deviation; {options.epochs} epochs."
+        )
+    ]
+    return Table(
+        "Accuracy against training-set size",
+        records,
+        ("size", "tau"),
+        "mode",
+        spread_field="sd",
+        notes=notes,
+    )

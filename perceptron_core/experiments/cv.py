@@ -69,9 +69,15 @@ class RunOptions:
 
     def run(self, cells: list[Cell], desc: str) -> list[dict]:
         """:func:`~perceptron_core.experiments.execution.run_cells` where these options say."""
-        return run_cells(cells, jobs=self.jobs, scheduler=self.scheduler,
-                         cache_dir=self.cache_dir, cache_max_bytes=self.cache_max_bytes,
-                         progress=self.progress, desc=desc)  # fmt: skip
+        return run_cells(
+            cells,
+            jobs=self.jobs,
+            scheduler=self.scheduler,
+            cache_dir=self.cache_dir,
+            cache_max_bytes=self.cache_max_bytes,
+            progress=self.progress,
+            desc=desc,
+        )
 
 
 #: KW's settings, every core, no cache, no progress bar.
@@ -81,42 +87,68 @@ DEFAULT_OPTIONS = RunOptions()
 def outer_folds(dataset: Dataset, n_folds: int, seed: int) -> list[Fold]:
     """The ``n_folds`` stratified folds of a data set, with their permutation seeds."""
     label = dataset.label
-    return [Fold(train, test, derive_seed(seed, label, "perm", i))
-            for i, (train, test) in enumerate(
-                stratified_folds(dataset.y, n_folds, derive_seed(seed, label, "folds")))]
+    return [
+        Fold(train, test, derive_seed(seed, label, "perm", i))
+        for i, (train, test) in enumerate(
+            stratified_folds(dataset.y, n_folds, derive_seed(seed, label, "folds"))
+        )
+    ]
 
 
-def inner_folds(dataset: Dataset, outer: Fold, outer_index: int, n_folds: int,
-                seed: int) -> list[Fold]:  # fmt: skip
+def inner_folds(
+    dataset: Dataset, outer: Fold, outer_index: int, n_folds: int, seed: int
+) -> list[Fold]:
     """Folds of the outer training part (indices into the whole data set)."""
     label = dataset.label
     y = dataset.y[outer.train]
     split = stratified_folds(y, n_folds, derive_seed(seed, label, "inner-folds", outer_index))
-    return [Fold(outer.train[tr], outer.train[te],
-                 derive_seed(seed, label, "perm", outer_index, j))
-            for j, (tr, te) in enumerate(split)]
+    return [
+        Fold(outer.train[tr], outer.train[te], derive_seed(seed, label, "perm", outer_index, j))
+        for j, (tr, te) in enumerate(split)
+    ]
 
 
 def _fold_cell(X, y, train, test, settings, perm_seed, checkpoints, eta) -> dict:
     """Module-level (picklable) body of a fold cell."""
-    return run_fold(X, y, train, test, settings, perm_seed, checkpoints=checkpoints,
-                    eta=eta).to_arrays()
+    return run_fold(
+        X, y, train, test, settings, perm_seed, checkpoints=checkpoints, eta=eta
+    ).to_arrays()
 
 
 def fold_cell(dataset: Dataset, fold: Fold, settings: Settings, options: RunOptions) -> Cell:
     """The cell that runs ``settings`` on ``fold``, keyed by its full specification."""
     checkpoints = options.epoch_list
-    key = cell_key({
-        "kind": "grid-fold", "data": dataset.digest, "train": array_digest(fold.train),
-        "test": array_digest(fold.test), "settings": settings.key(),
-        "perm_seed": fold.perm_seed, "checkpoints": list(checkpoints), "eta": options.eta,
-    })
-    return Cell(key, _fold_cell, (dataset.X, dataset.y, fold.train, fold.test, settings,
-                                  fold.perm_seed, checkpoints, options.eta))
+    key = cell_key(
+        {
+            "kind": "grid-fold",
+            "data": dataset.digest,
+            "train": array_digest(fold.train),
+            "test": array_digest(fold.test),
+            "settings": settings.key(),
+            "perm_seed": fold.perm_seed,
+            "checkpoints": list(checkpoints),
+            "eta": options.eta,
+        }
+    )
+    return Cell(
+        key,
+        _fold_cell,
+        (
+            dataset.X,
+            dataset.y,
+            fold.train,
+            fold.test,
+            settings,
+            fold.perm_seed,
+            checkpoints,
+            options.eta,
+        ),
+    )
 
 
-def run_fold_cells(jobs: list[tuple[Dataset, Fold]], settings: Settings, options: RunOptions,
-                   desc: str = "folds") -> list[FoldResult]:  # fmt: skip
+def run_fold_cells(
+    jobs: list[tuple[Dataset, Fold]], settings: Settings, options: RunOptions, desc: str = "folds"
+) -> list[FoldResult]:
     """Run ``settings`` on every ``(dataset, fold)`` pair; results in the same order."""
     cells = [fold_cell(d, f, settings, options) for d, f in jobs]
     raw = options.run(cells, desc)

@@ -110,8 +110,10 @@ def _kw_label(options: dict) -> str:
     short = {v: k for k, v in KW_ALIASES.items()}
     if not options:
         return "kw"
-    return "kw:" + ",".join(f"{short.get(k, k)}={v:g}" if isinstance(v, float)
-                            else f"{short.get(k, k)}={v}" for k, v in options.items())
+    return "kw:" + ",".join(
+        f"{short.get(k, k)}={v:g}" if isinstance(v, float) else f"{short.get(k, k)}={v}"
+        for k, v in options.items()
+    )
 
 
 def resolve(data: str, count: int = 1, seed: int = 0) -> list[Dataset]:
@@ -159,8 +161,9 @@ def resolve(data: str, count: int = 1, seed: int = 0) -> list[Dataset]:
     return sets
 
 
-def kw_sets(n_features: int, margin: float, noise: float, count: int, seed: int,
-            n_samples: int = 600) -> list[Dataset]:  # fmt: skip
+def kw_sets(
+    n_features: int, margin: float, noise: float, count: int, seed: int, n_samples: int = 600
+) -> list[Dataset]:
     """``count`` KW artificial data sets ``(f, M, N)``, tagged with ``noise`` for tables.
 
     Examples
@@ -172,5 +175,7 @@ def kw_sets(n_features: int, margin: float, noise: float, count: int, seed: int,
     if n_samples != 600:
         spec += f",n={n_samples}"
     sets = resolve(spec, count, seed)
-    return [Dataset(d.label, d.X, d.y, {"f": n_features, "M": margin, "N": noise,
-                                        "noise": noise}) for d in sets]
+    return [
+        Dataset(d.label, d.X, d.y, {"f": n_features, "M": margin, "N": noise, "noise": noise})
+        for d in sets
+    ]

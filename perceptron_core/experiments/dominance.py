@@ -32,16 +32,33 @@ PAIRS = (("voted", "last"), ("voted", "longest"), ("longest", "last"))
 PLAIN = Settings.from_tuples([(0.0, 0.0, None)])
 
 
-def kw_grid_sets(count: int, seed: int, features=KW_FEATURES, margins=KW_MARGINS,
-                 noise=KW_NOISE, n_samples: int = 600) -> list[Dataset]:  # fmt: skip
+def kw_grid_sets(
+    count: int,
+    seed: int,
+    features=KW_FEATURES,
+    margins=KW_MARGINS,
+    noise=KW_NOISE,
+    n_samples: int = 600,
+) -> list[Dataset]:
     """``count`` data sets for every ``(f, M, N)`` of the grid, tagged for tables."""
-    return [d for f in features for M in margins for N in noise
-            for d in kw_sets(f, M, N, count, seed, n_samples)]
+    return [
+        d
+        for f in features
+        for M in margins
+        for N in noise
+        for d in kw_sets(f, M, N, count, seed, n_samples)
+    ]
 
 
-def dominance_counts(datasets: list[Dataset], settings: Settings = PLAIN, *, n_folds: int = 10,
-                     seed: int = 0, options: RunOptions = DEFAULT_OPTIONS,
-                     group_by: str = "noise") -> Table:  # fmt: skip
+def dominance_counts(
+    datasets: list[Dataset],
+    settings: Settings = PLAIN,
+    *,
+    n_folds: int = 10,
+    seed: int = 0,
+    options: RunOptions = DEFAULT_OPTIONS,
+    group_by: str = "noise",
+) -> Table:
     """Count wins, losses and ties of the mode pairs per group (default: noise level).
 
     Examples
@@ -67,12 +84,26 @@ def dominance_counts(datasets: list[Dataset], settings: Settings = PLAIN, *, n_f
         for a, b in PAIRS:
             ca = correct[members][..., MODES.index(a)]
             cb = correct[members][..., MODES.index(b)]
-            for column, count in ((f"{a}>{b}", (ca > cb).sum()), (f"{b}>{a}", (cb > ca).sum()),
-                                  (f"{a}={b}", (ca == cb).sum())):
-                records.append({group_by: key, "column": column, "count": int(count),
-                                "cases": int(ca.size)})
-    notes = [(f"Cases per row: data sets x settings ({len(settings)} setting(s)); "
-              f"{n_folds}-fold cross-validation, {options.epoch_list[-1]} epochs; a win is a "
-              "higher cross-validated accuracy.")]
-    return Table("Dominance of prediction modes", records, (group_by,), "column",
-                 value_field="count", notes=notes)
+            for column, count in (
+                (f"{a}>{b}", (ca > cb).sum()),
+                (f"{b}>{a}", (cb > ca).sum()),
+                (f"{a}={b}", (ca == cb).sum()),
+            ):
+                records.append(
+                    {group_by: key, "column": column, "count": int(count), "cases": int(ca.size)}
+                )
+    notes = [
+        (
+            f"Cases per row: data sets x settings ({len(settings)} setting(s)); "
+            f"{n_folds}-fold cross-validation, {options.epoch_list[-1]} epochs; a win is a "
+            "higher cross-validated accuracy."
+        )
+    ]
+    return Table(
+        "Dominance of prediction modes",
+        records,
+        (group_by,),
+        "column",
+        value_field="count",
+        notes=notes,
+    )

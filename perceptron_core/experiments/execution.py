@@ -49,9 +49,16 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def run_cells(cells: list[Cell], *, jobs: int | None = None, scheduler: str | None = None,
-              cache_dir=None, cache_max_bytes: int | None = None, progress=False,
-              desc: str = "cells") -> list[dict]:  # fmt: skip
+def run_cells(
+    cells: list[Cell],
+    *,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    cache_dir=None,
+    cache_max_bytes: int | None = None,
+    progress=False,
+    desc: str = "cells",
+) -> list[dict]:
     """Results of ``cells``, in order; cached ones are read, the others computed.
 
     Parameters
@@ -97,8 +104,9 @@ def run_cells(cells: list[Cell], *, jobs: int | None = None, scheduler: str | No
             results[i] = stored
     bar = _progress_bar(len(cells), len(cells) - len(todo), desc, progress)
     try:
-        for i, result in _execute([(i, cells[i].func, cells[i].args) for i in todo], jobs,
-                                  scheduler):  # fmt: skip
+        for i, result in _execute(
+            [(i, cells[i].func, cells[i].args) for i in todo], jobs, scheduler
+        ):
             results[i] = result
             if cache is not None:
                 cache.put(cells[i].key, result)
@@ -143,8 +151,15 @@ def _progress_bar(total, done, desc, show):
         return _NoBar()
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, initial=done, desc=desc, unit="cell", file=sys.stderr,
-                smoothing=0.05, dynamic_ncols=True)  # fmt: skip
+    return tqdm(
+        total=total,
+        initial=done,
+        desc=desc,
+        unit="cell",
+        file=sys.stderr,
+        smoothing=0.05,
+        dynamic_ncols=True,
+    )
 
 
 def _execute(calls, jobs, scheduler):

@@ -55,13 +55,17 @@ class FoldResult:
         return self.correct / self.n_test
 
     def to_arrays(self) -> dict:
-        return {"correct": self.correct, "n_test": np.array(self.n_test),
-                "n_updates": self.n_updates}
+        return {
+            "correct": self.correct,
+            "n_test": np.array(self.n_test),
+            "n_updates": self.n_updates,
+        }
 
     @classmethod
     def from_arrays(cls, arrays) -> FoldResult:
-        return cls(np.asarray(arrays["correct"]), int(arrays["n_test"]),
-                   np.asarray(arrays["n_updates"]))
+        return cls(
+            np.asarray(arrays["correct"]), int(arrays["n_test"]), np.asarray(arrays["n_updates"])
+        )
 
 
 def as_plus_minus(y) -> np.ndarray:
@@ -90,8 +94,19 @@ def native(X) -> np.ndarray:
     return np.ascontiguousarray(X)
 
 
-def run_fold(X, y, train, test, settings: Settings, perm_seed: int, *, epochs: int = EPOCHS,
-             checkpoints=None, eta: float = ETA, shortcut: bool = True) -> FoldResult:  # fmt: skip
+def run_fold(
+    X,
+    y,
+    train,
+    test,
+    settings: Settings,
+    perm_seed: int,
+    *,
+    epochs: int = EPOCHS,
+    checkpoints=None,
+    eta: float = ETA,
+    shortcut: bool = True,
+) -> FoldResult:
     """Train every setting on ``X[train]`` and count correct predictions on ``X[test]``.
 
     Parameters
@@ -145,8 +160,14 @@ def run_fold(X, y, train, test, settings: Settings, perm_seed: int, *, epochs: i
     correct = np.zeros((len(settings), len(checkpoints), len(MODES)), dtype=np.int64)
     n_updates = np.zeros(len(settings), dtype=np.int64)
     grid = (float(eta), theta_init, theta_init, settings.tau, settings.lam, settings.alpha)
-    compiled_or_plain(run_grid)((Xp, yp, compiled_or_plain(vectors.squared_norms)(Xp)),
-             (np.ascontiguousarray(G), np.ascontiguousarray(y[test])), grid, checkpoints,
-             correct, n_updates, shortcut)  # fmt: skip
+    compiled_or_plain(run_grid)(
+        (Xp, yp, compiled_or_plain(vectors.squared_norms)(Xp)),
+        (np.ascontiguousarray(G), np.ascontiguousarray(y[test])),
+        grid,
+        checkpoints,
+        correct,
+        n_updates,
+        shortcut,
+    )
     KERNEL_CALLS += 1
     return FoldResult(correct, len(test), n_updates)

@@ -63,5 +63,6 @@ def stratified_folds(y, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.nd
             "folds or more data."
         )
     splitter = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
-    return [(np.sort(train), np.sort(test))
-            for train, test in splitter.split(np.zeros((len(y), 1)), y)]
+    return [
+        (np.sort(train), np.sort(test)) for train, test in splitter.split(np.zeros((len(y), 1)), y)
+    ]

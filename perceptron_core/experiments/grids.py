@@ -80,8 +80,9 @@ class Settings:
         return cls(
             tau=np.array([float(r[0]) for r in rows]),
             lam=np.array([float(r[1]) for r in rows]),
-            alpha=np.array([NO_BOUND if r[2] is None else int(r[2]) for r in rows],
-                           dtype=np.int64),
+            alpha=np.array(
+                [NO_BOUND if r[2] is None else int(r[2]) for r in rows], dtype=np.int64
+            ),
         )
 
     def __len__(self) -> int:
@@ -92,26 +93,27 @@ class Settings:
         return None if self.alpha[i] == NO_BOUND else int(self.alpha[i])
 
     def as_dict(self, i: int) -> dict:
-        return {"tau": float(self.tau[i]), "lam": float(self.lam[i]),
-                "alpha": self.alpha_value(i)}
+        return {"tau": float(self.tau[i]), "lam": float(self.lam[i]), "alpha": self.alpha_value(i)}
 
     def label(self, i: int) -> str:
         a = self.alpha_value(i)
-        return (f"tau={self.tau[i]:g}, lam={self.lam[i]:g}, "
-                f"alpha={'inf' if a is None else a}")
+        return f"tau={self.tau[i]:g}, lam={self.lam[i]:g}, alpha={'inf' if a is None else a}"
 
     def index(self, tau: float, lam: float, alpha) -> int:
         """Position of a setting (ValueError if it is not in the list)."""
         a = NO_BOUND if alpha is None else int(alpha)
         hit = np.flatnonzero((self.tau == tau) & (self.lam == lam) & (self.alpha == a))
         if len(hit) == 0:
-            raise ValueError(f"The setting tau={tau:g}, lam={lam:g}, alpha={alpha} is not "
-                             "in this grid.")
+            raise ValueError(
+                f"The setting tau={tau:g}, lam={lam:g}, alpha={alpha} is not in this grid."
+            )
         return int(hit[0])
 
     def key(self) -> list:
         """A JSON-able description (part of a cache key)."""
-        return [[float(t), float(lam), int(a)] for t, lam, a in zip(self.tau, self.lam, self.alpha)]
+        return [
+            [float(t), float(lam), int(a)] for t, lam, a in zip(self.tau, self.lam, self.alpha)
+        ]
 
 
 def kw_settings(tau_grid=TAU_GRID, lam_grid=LAM_GRID, alpha_grid=ALPHA_GRID) -> Settings:
@@ -129,8 +131,9 @@ def kw_settings(tau_grid=TAU_GRID, lam_grid=LAM_GRID, alpha_grid=ALPHA_GRID) -> 
     6
     """
     if tau_grid[0] != 0 or lam_grid[0] != 0 or alpha_grid[0] is not None:
-        raise ValueError("Each grid must start with its inactive value: tau 0, lam 0, "
-                         "alpha None (no bound).")
+        raise ValueError(
+            "Each grid must start with its inactive value: tau 0, lam 0, alpha None (no bound)."
+        )
     rows = [(t, lam, None) for t in tau_grid for lam in lam_grid]
     rows += [(t, 0.0, a) for t in tau_grid for a in alpha_grid[1:]]
     return Settings.from_tuples(rows)
@@ -167,21 +170,23 @@ def column_members(settings: Settings, column: str, include_inactive: bool) -> n
         "tauxalpha": lam_off & (inc | (~tau_off & ~alpha_off)),
     }
     if column not in masks:
-        raise ValueError(f"Unknown column {column!r}; single-stage columns are "
-                         f"{', '.join(masks)}.")
+        raise ValueError(
+            f"Unknown column {column!r}; single-stage columns are {', '.join(masks)}."
+        )
     return np.flatnonzero(masks[column])
 
 
 def _best(scores: np.ndarray, members: np.ndarray) -> int:
     """The member with the highest score; the first one (grid order) on a tie."""
     if len(members) == 0:
-        raise ValueError("This column has no setting in the grid: the grid lacks the values "
-                         "the column needs (e.g. a tau other than 0).")
+        raise ValueError(
+            "This column has no setting in the grid: the grid lacks the values "
+            "the column needs (e.g. a tau other than 0)."
+        )
     return int(members[np.argmax(scores[members])])
 
 
-def choose(scores: np.ndarray, settings: Settings, column: str,
-           include_inactive: bool) -> int:  # fmt: skip
+def choose(scores: np.ndarray, settings: Settings, column: str, include_inactive: bool) -> int:
     """Index of the setting column ``column`` picks, given one score per setting.
 
     Parameters
@@ -214,8 +219,9 @@ def choose(scores: np.ndarray, settings: Settings, column: str,
     if column in ("tau->lam", "tau->alpha"):
         first = _best(scores, column_members(settings, "tau", include_inactive))
         tau = settings.tau[first]
-        second = column_members(settings, "tauxlam" if column == "tau->lam" else "tauxalpha",
-                                include_inactive)
+        second = column_members(
+            settings, "tauxlam" if column == "tau->lam" else "tauxalpha", include_inactive
+        )
         # without the inactive values, the combined column already has both switches on
         return _best(scores, second[settings.tau[second] == tau])
     return _best(scores, column_members(settings, column, include_inactive))

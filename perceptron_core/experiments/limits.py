@@ -108,12 +108,13 @@ def check(request: Request, limits: Limits = PAGE_LIMITS) -> None:
     ValueError: This experiment asks for more than the page allows: 20 folds (at most 10). ...
     """
     if request.kind not in KINDS:
-        raise ValueError(f"Unknown experiment {request.kind!r}; choose one of "
-                         f"{', '.join(KINDS)}.")
+        raise ValueError(f"Unknown experiment {request.kind!r}; choose one of {', '.join(KINDS)}.")
     too_big = []
     if request.jobs > limits.max_jobs():
-        too_big.append(f"{request.jobs} worker processes (this server has "
-                       f"{default_jobs()} cores, so at most {limits.max_jobs()})")
+        too_big.append(
+            f"{request.jobs} worker processes (this server has "
+            f"{default_jobs()} cores, so at most {limits.max_jobs()})"
+        )
     if request.folds > limits.folds:
         too_big.append(f"{request.folds} folds (at most {limits.folds})")
     if request.kind == "optimisation" and request.inner_folds > limits.inner_folds:
@@ -135,7 +136,8 @@ def check(request: Request, limits: Limits = PAGE_LIMITS) -> None:
         )
     if too_big:
         raise ValueError(
-            "This experiment asks for more than the page allows: " + "; ".join(too_big)
+            "This experiment asks for more than the page allows: "
+            + "; ".join(too_big)
             + ". Use fewer data sets, folds or epochs; the command line (perceptron-lab "
             "search, optimize, curve) runs larger experiments on your own machine."
         )

@@ -34,8 +34,16 @@ from perceptron_core.experiments.tables import Table, clean
 
 PROBLEMS = ("twonorm", "threenorm", "ringnorm")
 NOISE = (0.0, 0.05, 0.10, 0.20, 0.30)
-LEARNERS = ("PP", "PP bagging", "PP boosting", "NR boosting", "perceptron last",
-            "perceptron voted", "perceptron averaged", "margin tau=0.5")
+LEARNERS = (
+    "PP",
+    "PP bagging",
+    "PP boosting",
+    "NR boosting",
+    "perceptron last",
+    "perceptron voted",
+    "perceptron averaged",
+    "margin tau=0.5",
+)
 _KW = Settings.from_tuples([(0.0, 0.0, None), (0.5, 0.0, None)])
 
 
@@ -46,10 +54,12 @@ def _nr_cell(X, y, train, test, noise, seed) -> dict:
     from perceptron_core.parallel import ParallelPerceptron
 
     y_noisy, flipped = flip_labels_exact(y[train], noise, random_state=derive_seed(seed, "flip"))
-    models = (ParallelPerceptron(random_state=derive_seed(seed, "pp")),
-              Bagging(random_state=derive_seed(seed, "bag")),
-              AdaBoost(random_state=derive_seed(seed, "ada")),
-              NRBoost(random_state=derive_seed(seed, "nr")))
+    models = (
+        ParallelPerceptron(random_state=derive_seed(seed, "pp")),
+        Bagging(random_state=derive_seed(seed, "bag")),
+        AdaBoost(random_state=derive_seed(seed, "ada")),
+        NRBoost(random_state=derive_seed(seed, "nr")),
+    )
     acc = [float(np.mean(m.fit(X[train], y_noisy).predict(X[test]) == y[test])) for m in models]
     y_all = y.astype(np.float64).copy()
     y_all[train] = y_noisy
@@ -62,9 +72,16 @@ def _nr_cell(X, y, train, test, noise, seed) -> dict:
     return {"accuracy": np.array(acc), "flags": flags}
 
 
-def nr_comparison(repeats: int = 10, noise=NOISE, problems=PROBLEMS, *, n_samples: int = 300,
-                  n_folds: int = 10, seed: int = 0,
-                  options: RunOptions = DEFAULT_OPTIONS) -> Table:  # fmt: skip
+def nr_comparison(
+    repeats: int = 10,
+    noise=NOISE,
+    problems=PROBLEMS,
+    *,
+    n_samples: int = 300,
+    n_folds: int = 10,
+    seed: int = 0,
+    options: RunOptions = DEFAULT_OPTIONS,
+) -> Table:
     """Mean test accuracy ± 95 % t-interval of each learner per problem and noise level.
 
     Examples
@@ -78,43 +95,79 @@ def nr_comparison(repeats: int = 10, noise=NOISE, problems=PROBLEMS, *, n_sample
 
     cells, index = [], []
     for problem in problems:
-        X, y, _ = load(problem, n_samples=n_samples,
-                       random_state=derive_seed(seed, "data", problem))
+        X, y, _ = load(
+            problem, n_samples=n_samples, random_state=derive_seed(seed, "data", problem)
+        )
         digest = array_digest(X, y)
         for r in range(repeats):
             folds = stratified_folds(y, n_folds, derive_seed(seed, problem, "folds", r))
             for i, (train, test) in enumerate(folds):
                 for p in noise:
                     cell_seed = derive_seed(seed, problem, r, i, p)
-                    key = cell_key({"kind": "nr-fold", "data": digest,
-                                    "train": array_digest(train), "noise": p, "seed": cell_seed,
-                                    "learners": LEARNERS})
+                    key = cell_key(
+                        {
+                            "kind": "nr-fold",
+                            "data": digest,
+                            "train": array_digest(train),
+                            "noise": p,
+                            "seed": cell_seed,
+                            "learners": LEARNERS,
+                        }
+                    )
                     cells.append(Cell(key, _nr_cell, (X, y, train, test, p, cell_seed)))
                     index.append((problem, p))
     results = options.run(cells, desc="NR folds")
     records = []
     for problem in problems:
         for p in noise:
-            rows = np.stack([res["accuracy"] for res, key in zip(results, index)
-                             if key == (problem, p)])
+            rows = np.stack(
+                [res["accuracy"] for res, key in zip(results, index) if key == (problem, p)]
+            )
             for j, learner in enumerate(LEARNERS):
                 mean, half = t_interval(rows[:, j])
-                records.append({"problem": problem, "noise": p, "column": learner,
-                                "accuracy": round(100 * mean, 4),
-                                "interval": clean(round(100 * half, 4)), "n_folds": len(rows)})
-            hits, flagged, flipped = np.sum([res["flags"] for res, key in zip(results, index)
-                                             if key == (problem, p)], axis=0)
-            for name, part, whole in (("flag precision", hits, flagged),
-                                      ("flag recall", hits, flipped)):
-                records.append({"problem": problem, "noise": p, "column": name,
-                                "accuracy": round(float(100 * part / whole), 4) if whole
-                                else None, "n_folds": len(rows)})
-    notes = [(f"{n_samples} examples per problem; stratified {n_folds}-fold cross-validation "
-             f"repeated {repeats} times; exactly round(p m) training labels flipped, test folds "
-             "clean; mean ± 95 % t-interval over all folds."),
-             ("flag precision / flag recall: the share of the first NR round's 'noisy' "
-              "flags that are truly flipped labels, and the share of flipped labels flagged, "
-              "pooled over all folds (without noise recall is empty and any flag is a "
-              "false alarm).")]
-    return Table("NR boosting comparison (test accuracy, %)", records, ("problem", "noise"),
-                 "column", notes=notes)
+                records.append(
+                    {
+                        "problem": problem,
+                        "noise": p,
+                        "column": learner,
+                        "accuracy": round(100 * mean, 4),
+                        "interval": clean(round(100 * half, 4)),
+                        "n_folds": len(rows),
+                    }
+                )
+            hits, flagged, flipped = np.sum(
+                [res["flags"] for res, key in zip(results, index) if key == (problem, p)], axis=0
+            )
+            for name, part, whole in (
+                ("flag precision", hits, flagged),
+                ("flag recall", hits, flipped),
+            ):
+                records.append(
+                    {
+                        "problem": problem,
+                        "noise": p,
+                        "column": name,
+                        "accuracy": round(float(100 * part / whole), 4) if whole else None,
+                        "n_folds": len(rows),
+                    }
+                )
+    notes = [
+        (
+            f"{n_samples} examples per problem; stratified {n_folds}-fold cross-validation "
+            f"repeated {repeats} times; exactly round(p m) training labels flipped, test folds "
+            "clean; mean ± 95 % t-interval over all folds."
+        ),
+        (
+            "flag precision / flag recall: the share of the first NR round's 'noisy' "
+            "flags that are truly flipped labels, and the share of flipped labels flagged, "
+            "pooled over all folds (without noise recall is empty and any flag is a "
+            "false alarm)."
+        ),
+    ]
+    return Table(
+        "NR boosting comparison (test accuracy, %)",
+        records,
+        ("problem", "noise"),
+        "column",
+        notes=notes,
+    )

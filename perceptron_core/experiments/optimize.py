@@ -67,8 +67,10 @@ class OptimisationResult:
     def fold_values(self, d: int, column: str, mode: str) -> tuple[np.ndarray, list]:
         """Outer-fold accuracies of the chosen settings, and the choices (indices)."""
         m = MODES.index(mode)
-        picks = [choose(self.inner[d, i, :, m], self.settings, column, include_inactive=True)
-                 for i in range(self.inner.shape[1])]
+        picks = [
+            choose(self.inner[d, i, :, m], self.settings, column, include_inactive=True)
+            for i in range(self.inner.shape[1])
+        ]
         return np.array([self.outer[d, i, s, m] for i, s in enumerate(picks)]), picks
 
     def table(self, title: str, group_by: tuple = (), columns=COLUMNS, modes=MODES) -> Table:
@@ -91,7 +93,9 @@ class OptimisationResult:
                     mean, half = t_interval(values)
                     record = dict(zip(fields, key))
                     record.update(
-                        mode=mode, column=column, accuracy=round(100 * mean, 4),
+                        mode=mode,
+                        column=column,
+                        accuracy=round(100 * mean, 4),
                         interval=clean(round(100 * half, 4)),
                         ci_low=clean(round(100 * (mean - half), 4)),
                         ci_high=clean(round(100 * (mean + half), 4)),
@@ -99,16 +103,25 @@ class OptimisationResult:
                         chosen="; ".join(f"{s} ({n})" for s, n in picks.most_common(3)),
                     )
                     records.append(record)
-        notes = [(f"Double cross-validation: {self.outer.shape[1]} outer folds, settings "
-                  "chosen by inner cross-validation on each outer training part over grids "
-                  "including the inactive value; mean ± 95 % t-interval over the outer folds.")]
+        notes = [
+            (
+                f"Double cross-validation: {self.outer.shape[1]} outer folds, settings "
+                "chosen by inner cross-validation on each outer training part over grids "
+                "including the inactive value; mean ± 95 % t-interval over the outer folds."
+            )
+        ]
         return Table(title, records, fields + ("mode",), "column", notes=notes)
 
 
-def parameter_optimisation(datasets: list[Dataset], settings: Settings = KW_SETTINGS, *,
-                           n_folds: int = 10, n_inner: int = 10, seed: int = 0,
-                           options: RunOptions = DEFAULT_OPTIONS,
-                           ) -> OptimisationResult:  # fmt: skip
+def parameter_optimisation(
+    datasets: list[Dataset],
+    settings: Settings = KW_SETTINGS,
+    *,
+    n_folds: int = 10,
+    n_inner: int = 10,
+    seed: int = 0,
+    options: RunOptions = DEFAULT_OPTIONS,
+) -> OptimisationResult:
     """Double cross-validation of every setting on every data set.
 
     Parameters
@@ -143,10 +156,9 @@ def parameter_optimisation(datasets: list[Dataset], settings: Settings = KW_SETT
         for i, fold in enumerate(outer_folds(d, n_folds, seed)):
             outer_plan.append((d, fold))
             inner_plan += [(d, f) for f in inner_folds(d, fold, i, n_inner, seed)]
-    results = run_fold_cells(outer_plan + inner_plan, settings, options,
-                             desc="double-CV folds")
+    results = run_fold_cells(outer_plan + inner_plan, settings, options, desc="double-CV folds")
     last = [r.accuracy[:, -1, :] for r in results]  # (S, 4) at the final epoch
     D, S = len(datasets), len(settings)
     outer = np.stack(last[: len(outer_plan)]).reshape(D, n_folds, S, len(MODES))
-    inner = np.stack(last[len(outer_plan):]).reshape(D, n_folds, n_inner, S, len(MODES))
+    inner = np.stack(last[len(outer_plan) :]).reshape(D, n_folds, n_inner, S, len(MODES))
     return OptimisationResult(list(datasets), settings, inner.mean(axis=2), outer)

@@ -35,8 +35,15 @@ from perceptron_core.experiments.stats import t_interval
 from perceptron_core.experiments.tables import Table, clean
 
 #: ``(tau_-1, tau_+1)`` in units of R^2: even margins first, then uneven ones.
-PAUM_MARGINS = ((0.0, 0.0), (0.1, 0.1), (0.0, 0.1), (0.0, 0.5), (0.0, 1.0), (-0.25, 1.0),
-                (-0.25, 2.0))
+PAUM_MARGINS = (
+    (0.0, 0.0),
+    (0.1, 0.1),
+    (0.0, 0.1),
+    (0.0, 0.5),
+    (0.0, 1.0),
+    (-0.25, 1.0),
+    (-0.25, 2.0),
+)
 METRICS = ("MAP", "precision", "recall", "F1", "accuracy", "sparsity")
 
 
@@ -49,8 +56,14 @@ def _metrics(y_test, scores, n_unused, n_train) -> list[float]:
     precision = tp / predicted.sum() if predicted.any() else 0.0
     recall = tp / positive.sum()
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return [macro_averaged_precision(y_test, scores), precision, recall, f1,
-            float(np.mean(predicted == positive)), n_unused / n_train]
+    return [
+        macro_averaged_precision(y_test, scores),
+        precision,
+        recall,
+        f1,
+        float(np.mean(predicted == positive)),
+        n_unused / n_train,
+    ]
 
 
 def _paum_cell(X, y, train, test, margins, seed) -> dict:
@@ -61,21 +74,28 @@ def _paum_cell(X, y, train, test, margins, seed) -> dict:
     R2 = float(np.max(np.einsum("ij,ij->i", X[train], X[train])))
     rows = []
     for tau_neg, tau_pos in margins:
-        clf = PAUMPerceptron(tau_neg=tau_neg * R2, tau_pos=tau_pos * R2,
-                             random_state=derive_seed(seed, "paum")).fit(X[train], y[train])
-        rows.append(_metrics(y[test], clf.decision_function(X[test]), clf.sparsity_,
-                             len(train)))
+        clf = PAUMPerceptron(
+            tau_neg=tau_neg * R2, tau_pos=tau_pos * R2, random_state=derive_seed(seed, "paum")
+        ).fit(X[train], y[train])
+        rows.append(_metrics(y[test], clf.decision_function(X[test]), clf.sparsity_, len(train)))
     kw = KWPerceptron(random_state=derive_seed(seed, "kw"), record="updates")
     kw.fit(X[train], y[train])
     unused = len(train) - len(np.unique(kw.trace_.rows))  # rows of the updates
     for mode in ("last", "voted"):
-        rows.append(_metrics(y[test], kw.decision_function(X[test], mode=mode), unused,
-                             len(train)))
+        rows.append(
+            _metrics(y[test], kw.decision_function(X[test], mode=mode), unused, len(train))
+        )
     return {"metrics": np.array(rows)}
 
 
-def paum_study(dataset: Dataset, margins=PAUM_MARGINS, *, n_folds: int = 10, seed: int = 0,
-               options: RunOptions = DEFAULT_OPTIONS) -> Table:  # fmt: skip
+def paum_study(
+    dataset: Dataset,
+    margins=PAUM_MARGINS,
+    *,
+    n_folds: int = 10,
+    seed: int = 0,
+    options: RunOptions = DEFAULT_OPTIONS,
+) -> Table:
     """Cross-validated ranking and classification metrics of PAUM and the KW perceptron.
 
     Examples
@@ -89,11 +109,23 @@ def paum_study(dataset: Dataset, margins=PAUM_MARGINS, *, n_folds: int = 10, see
     """
     cells = []
     for fold in outer_folds(dataset, n_folds, seed):
-        key = cell_key({"kind": "paum-fold", "data": dataset.digest,
-                        "train": array_digest(fold.train), "test": array_digest(fold.test),
-                        "margins": [list(m) for m in margins], "seed": fold.perm_seed})
-        cells.append(Cell(key, _paum_cell, (dataset.X, dataset.y, fold.train, fold.test,
-                                            tuple(margins), fold.perm_seed)))
+        key = cell_key(
+            {
+                "kind": "paum-fold",
+                "data": dataset.digest,
+                "train": array_digest(fold.train),
+                "test": array_digest(fold.test),
+                "margins": [list(m) for m in margins],
+                "seed": fold.perm_seed,
+            }
+        )
+        cells.append(
+            Cell(
+                key,
+                _paum_cell,
+                (dataset.X, dataset.y, fold.train, fold.test, tuple(margins), fold.perm_seed),
+            )
+        )
     results = options.run(cells, desc="PAUM folds")
     values = np.stack([r["metrics"] for r in results])  # (folds, learners, metrics)
     learners = [f"PAUM({a:g}, {b:g})" for a, b in margins]
@@ -102,12 +134,27 @@ def paum_study(dataset: Dataset, margins=PAUM_MARGINS, *, n_folds: int = 10, see
     for i, learner in enumerate(learners):
         for j, metric in enumerate(METRICS):
             mean, half = t_interval(values[:, i, j])
-            records.append({"learner": learner, "column": metric,
-                            "value": round(100 * mean, 4),
-                            "interval": clean(round(100 * half, 4))})
+            records.append(
+                {
+                    "learner": learner,
+                    "column": metric,
+                    "value": round(100 * mean, 4),
+                    "interval": clean(round(100 * half, 4)),
+                }
+            )
     n_pos = int((dataset.y > 0).sum())
-    notes = [(f"{dataset.label}: {len(dataset.y)} examples, {n_pos} positive; {n_folds}-fold "
-             "stratified cross-validation; margins (tau_-1, tau_+1) in units of R^2; values in "
-             "percent, mean ± 95% t-interval. MAP = macro-averaged precision (PAUM).")]
-    return Table("PAUM study: uneven margins on imbalanced data", records, ("learner",),
-                 "column", value_field="value", notes=notes)
+    notes = [
+        (
+            f"{dataset.label}: {len(dataset.y)} examples, {n_pos} positive; {n_folds}-fold "
+            "stratified cross-validation; margins (tau_-1, tau_+1) in units of R^2; values in "
+            "percent, mean ± 95% t-interval. MAP = macro-averaged precision (PAUM)."
+        )
+    ]
+    return Table(
+        "PAUM study: uneven margins on imbalanced data",
+        records,
+        ("learner",),
+        "column",
+        value_field="value",
+        notes=notes,
+    )

@@ -78,8 +78,11 @@ class Reproduction:
 
 
 def _artificial(count, seed, noise=KW_NOISE):
-    return [d for N in noise for d in kw_sets(TABLE4_DATA["n_features"], TABLE4_DATA["margin"],
-                                              N, count, seed)]
+    return [
+        d
+        for N in noise
+        for d in kw_sets(TABLE4_DATA["n_features"], TABLE4_DATA["margin"], N, count, seed)
+    ]
 
 
 def _uci(seed):
@@ -96,8 +99,11 @@ def _table3(count, seed, options, svm=False, **_):
     from perceptron_core.experiments.search import parameter_search
 
     sets = _uci(seed)
-    tables = [parameter_search(sets, seed=seed, options=options).table(
-        "KW Table 3: parameter search on UCI data (accuracy, %)")]
+    tables = [
+        parameter_search(sets, seed=seed, options=options).table(
+            "KW Table 3: parameter search on UCI data (accuracy, %)"
+        )
+    ]
     if svm:
         from perceptron_core.experiments.svm import svm_reference
 
@@ -109,34 +115,49 @@ def _table4(count, seed, options, **_):
     from perceptron_core.experiments.search import parameter_search
 
     result = parameter_search(_artificial(count, seed), seed=seed, options=options)
-    return [result.table(f"KW Table 4: parameter search, f=50, M=0.05 (mean of {count} data "
-                         "sets per noise level, accuracy %)", group_by=("noise",))]
+    return [
+        result.table(
+            f"KW Table 4: parameter search, f=50, M=0.05 (mean of {count} data "
+            "sets per noise level, accuracy %)",
+            group_by=("noise",),
+        )
+    ]
 
 
 def _table5(count, seed, options, **_):
     from perceptron_core.experiments.optimize import parameter_optimisation
 
     result = parameter_optimisation(_uci(seed), seed=seed, options=options)
-    return [result.table("Parameter optimisation on UCI data, as in KW Table 6 (accuracy %, "
-                         "mean ± 95% t-interval)")]
+    return [
+        result.table(
+            "Parameter optimisation on UCI data, as in KW Table 6 (accuracy %, "
+            "mean ± 95% t-interval)"
+        )
+    ]
 
 
 def _table6(count, seed, options, **_):
     from perceptron_core.experiments.optimize import parameter_optimisation
 
     result = parameter_optimisation(_artificial(count, seed), seed=seed, options=options)
-    return [result.table(f"KW Table 6: parameter optimisation, f=50, M=0.05, 600 examples "
-                         f"({count} data set(s) per noise level; accuracy %, mean ± 95% "
-                         "t-interval)", group_by=("noise",))]
+    return [
+        result.table(
+            f"KW Table 6: parameter optimisation, f=50, M=0.05, 600 examples "
+            f"({count} data set(s) per noise level; accuracy %, mean ± 95% "
+            "t-interval)",
+            group_by=("noise",),
+        )
+    ]
 
 
 def _figure3(count, seed, options, **_):
     from perceptron_core.experiments.curves import epoch_curve
 
-    table = epoch_curve(_artificial(count, seed), seed=seed, options=options,
-                        group_by=("noise",))
-    table.title = (f"Accuracy against epochs, KW Figure 3's curve (theirs on promoters) on "
-                   f"f=50, M=0.05 ({count} data set(s))")
+    table = epoch_curve(_artificial(count, seed), seed=seed, options=options, group_by=("noise",))
+    table.title = (
+        f"Accuracy against epochs, KW Figure 3's curve (theirs on promoters) on "
+        f"f=50, M=0.05 ({count} data set(s))"
+    )
     return [table]
 
 
@@ -161,8 +182,13 @@ REPRODUCTIONS: dict[str, Reproduction] = {
 }
 
 
-def reproduce(name: str, count: int | None = None, seed: int = 0,
-              options: RunOptions = DEFAULT_OPTIONS, **extra) -> list[Table]:  # fmt: skip
+def reproduce(
+    name: str,
+    count: int | None = None,
+    seed: int = 0,
+    options: RunOptions = DEFAULT_OPTIONS,
+    **extra,
+) -> list[Table]:
     """Compute the tables of one reproduction (see the module docstring).
 
     Parameters
@@ -186,8 +212,9 @@ def reproduce(name: str, count: int | None = None, seed: int = 0,
     ['kw-fig3', 'kw-table2', 'kw-table3', 'kw-table4', 'kw-table5', 'kw-table6', 'nr-table1']
     """
     if name not in REPRODUCTIONS:
-        raise ValueError(f"Unknown reproduction {name!r}; choose one of "
-                         f"{', '.join(REPRODUCTIONS)}.")
+        raise ValueError(
+            f"Unknown reproduction {name!r}; choose one of {', '.join(REPRODUCTIONS)}."
+        )
     entry = REPRODUCTIONS[name]
     count = entry.default_count if count is None else count
     if count is not None and count < 1:

@@ -55,15 +55,22 @@ class SearchResult:
         """Cross-validated accuracy, shape (D, S, P, 4)."""
         return self.fold_accuracy.mean(axis=1)
 
-    def best(self, d: int, column: str, mode: str, include_inactive: bool = False,
-             checkpoint: int = -1) -> tuple[int, float]:  # fmt: skip
+    def best(
+        self, d: int, column: str, mode: str, include_inactive: bool = False, checkpoint: int = -1
+    ) -> tuple[int, float]:
         """``(setting index, accuracy)`` a column picks for data set ``d`` and ``mode``."""
         scores = self.accuracy[d, :, checkpoint, MODES.index(mode)]
         i = choose(scores, self.settings, column, include_inactive)
         return i, float(scores[i])
 
-    def table(self, title: str, group_by: tuple = (), columns=SEARCH_COLUMNS,
-              modes=MODES, include_inactive: bool = False) -> Table:  # fmt: skip
+    def table(
+        self,
+        title: str,
+        group_by: tuple = (),
+        columns=SEARCH_COLUMNS,
+        modes=MODES,
+        include_inactive: bool = False,
+    ) -> Table:
         """The search table: rows (group, mode), one column per ``columns``.
 
         ``group_by`` names data set tags (e.g. ``("noise",)``); a row averages
@@ -80,22 +87,34 @@ class SearchResult:
                 for column in columns:
                     picks = [self.best(d, column, mode, include_inactive) for d in members]
                     record = dict(zip(fields, key))
-                    record.update(mode=mode, column=column,
-                                  accuracy=round(100 * float(np.mean([a for _, a in picks])), 4),
-                                  n_datasets=len(members))
+                    record.update(
+                        mode=mode,
+                        column=column,
+                        accuracy=round(100 * float(np.mean([a for _, a in picks])), 4),
+                        n_datasets=len(members),
+                    )
                     if len(members) == 1:
                         record.update(self.settings.as_dict(picks[0][0]))
                     records.append(record)
-        notes = [(f"{self.fold_accuracy.shape[1]}-fold cross-validation, {self.epochs[-1]} "
-                  f"epochs; best over each column's grid "
-                  f"{'including' if include_inactive else 'excluding'} the inactive value; "
-                  f"{len(self.settings)} settings.")]
+        notes = [
+            (
+                f"{self.fold_accuracy.shape[1]}-fold cross-validation, {self.epochs[-1]} "
+                f"epochs; best over each column's grid "
+                f"{'including' if include_inactive else 'excluding'} the inactive value; "
+                f"{len(self.settings)} settings."
+            )
+        ]
         return Table(title, records, fields + ("mode",), "column", notes=notes)
 
 
-def parameter_search(datasets: list[Dataset], settings: Settings = KW_SETTINGS, *,
-                     n_folds: int = 10, seed: int = 0,
-                     options: RunOptions = DEFAULT_OPTIONS) -> SearchResult:  # fmt: skip
+def parameter_search(
+    datasets: list[Dataset],
+    settings: Settings = KW_SETTINGS,
+    *,
+    n_folds: int = 10,
+    seed: int = 0,
+    options: RunOptions = DEFAULT_OPTIONS,
+) -> SearchResult:
     """Cross-validate every setting on every data set (one compiled call per fold).
 
     Parameters

@@ -58,8 +58,14 @@ def _fold_svm(X, y, train, test, c_grid) -> dict:
     return {"accuracy": acc}
 
 
-def svm_reference(datasets: list[Dataset], c_grid=C_GRID, *, n_folds: int = 10, seed: int = 0,
-                  options: RunOptions = DEFAULT_OPTIONS) -> Table:  # fmt: skip
+def svm_reference(
+    datasets: list[Dataset],
+    c_grid=C_GRID,
+    *,
+    n_folds: int = 10,
+    seed: int = 0,
+    options: RunOptions = DEFAULT_OPTIONS,
+) -> Table:
     """Best cross-validated accuracy over ``c_grid`` of L1 and L2 soft-margin SVMs.
 
     Examples
@@ -73,9 +79,16 @@ def svm_reference(datasets: list[Dataset], c_grid=C_GRID, *, n_folds: int = 10, 
     plan, cells = [], []
     for d in datasets:
         for fold in outer_folds(d, n_folds, seed):
-            key = cell_key({"kind": "svm-fold", "data": d.digest,
-                            "train": array_digest(fold.train), "test": array_digest(fold.test),
-                            "c_grid": list(c_grid), "hard": HARD})
+            key = cell_key(
+                {
+                    "kind": "svm-fold",
+                    "data": d.digest,
+                    "train": array_digest(fold.train),
+                    "test": array_digest(fold.test),
+                    "c_grid": list(c_grid),
+                    "hard": HARD,
+                }
+            )
             cells.append(Cell(key, _fold_svm, (d.X, d.y, fold.train, fold.test, tuple(c_grid))))
             plan.append(d)
     results = options.run(cells, desc="SVM folds")
@@ -85,9 +98,18 @@ def svm_reference(datasets: list[Dataset], c_grid=C_GRID, *, n_folds: int = 10, 
     for i, ds in enumerate(datasets):
         for k, kind in enumerate(KINDS):
             best = int(np.argmax(acc[i, k]))
-            records.append({"dataset": ds.label, "column": f"SVM {kind}",
-                            "accuracy": round(100 * float(acc[i, k, best]), 4),
-                            "C": float(c_grid[best])})
-    notes = [(f"Best {n_folds}-fold cross-validated accuracy over C in {list(c_grid)} "
-             "(features scaled to mean squared norm 1).")]
+            records.append(
+                {
+                    "dataset": ds.label,
+                    "column": f"SVM {kind}",
+                    "accuracy": round(100 * float(acc[i, k, best]), 4),
+                    "C": float(c_grid[best]),
+                }
+            )
+    notes = [
+        (
+            f"Best {n_folds}-fold cross-validated accuracy over C in {list(c_grid)} "
+            "(features scaled to mean squared norm 1)."
+        )
+    ]
     return Table("SVM reference", records, ("dataset",), "column", notes=notes)

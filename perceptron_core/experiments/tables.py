@@ -84,11 +84,18 @@ class Table:
             key = tuple(r[f] for f in self.row_fields)
             rows.setdefault(key, {})[r[self.column_field]] = self.cell_text(r)
         header = list(self.row_fields) + [_label(c) for c in columns]
-        lines = [f"### {self.title}", "", "| " + " | ".join(header) + " |",
-                 "| " + " | ".join("---" for _ in header) + " |"]
+        lines = [
+            f"### {self.title}",
+            "",
+            "| " + " | ".join(header) + " |",
+            "| " + " | ".join("---" for _ in header) + " |",
+        ]
         for key, cells in rows.items():
-            lines.append("| " + " | ".join([_label(k) for k in key] +
-                                           [cells.get(c, "") for c in columns]) + " |")
+            lines.append(
+                "| "
+                + " | ".join([_label(k) for k in key] + [cells.get(c, "") for c in columns])
+                + " |"
+            )
         if self.notes:
             lines += [""] + [f"- {n}" for n in self.notes]
         return "\n".join(lines)
@@ -107,11 +114,15 @@ class Table:
 
     def write(self, markdown=None, csv_path=None, json_path=None) -> None:
         """Write the forms whose paths are given."""
-        for path, text in ((markdown, self.to_markdown), (csv_path, self.to_csv),
-                           (json_path, self.to_json)):
+        for path, text in (
+            (markdown, self.to_markdown),
+            (csv_path, self.to_csv),
+            (json_path, self.to_json),
+        ):
             if path is not None:
-                Path(path).write_text(text() + ("\n" if path == markdown else ""),
-                                      encoding="utf-8")
+                Path(path).write_text(
+                    text() + ("\n" if path == markdown else ""), encoding="utf-8"
+                )
 
 
 def _json_default(value):

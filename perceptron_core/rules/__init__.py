@@ -51,8 +51,16 @@ from perceptron_core.trace import CORRECT
 from perceptron_core.vectors import copy_into
 
 #: The files of the on-line rules, in the order of the playground's menu.
-NAMES = ("paum", "thick_separator", "pocket", "relative_update", "passive_aggressive", "alma",
-         "balanced_winnow", "winnow")  # fmt: skip
+NAMES = (
+    "paum",
+    "thick_separator",
+    "pocket",
+    "relative_update",
+    "passive_aggressive",
+    "alma",
+    "balanced_winnow",
+    "winnow",
+)
 #: Their modules; a rule's number is its place here.
 RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in NAMES)
 

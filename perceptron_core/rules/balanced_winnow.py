@@ -71,7 +71,8 @@ def step(X, Y, p, j, a, model, hp):
 
 @jit_visit
 def hypothesis(model, p, hp, out):
-    """Write ``w+ - w-`` of problem ``p`` into ``out``; returns the threshold with the bias folded in."""
+    """Write ``w+ - w-`` of problem ``p`` into ``out``; returns the threshold with the bias "
+    "folded in."""
     Wpos, Wneg, S = model
     for f in range(out.shape[0]):  # a loop: see vectors.copy_into
         out[f] = Wpos[p, f] - Wneg[p, f]
