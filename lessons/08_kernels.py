@@ -19,7 +19,8 @@ import pandas as pd
 import streamlit as st
 
 from perceptron_core.datasets import load
-from perceptron_core.kernel import KernelPerceptron, _dual_epoch
+from perceptron_core.engine.dual_trainer import dual_epoch
+from perceptron_core.kernel import KernelPerceptron
 from perceptron_lab.app_logic.datasource import DataRequest
 from perceptron_lab.app_logic.payload.extras import Panel, Text, Value
 from perceptron_lab.app_logic.studies_variants import DIGITS_EPOCHS, DIGITS_TRAIN
@@ -400,7 +401,7 @@ if st.toggle(
     )
 
 show_code(
-    _dual_epoch,
+    dual_epoch,
     intro="The loop of lesson 1 in dual form: it reads the running score `S[c, j]` "
     "instead of computing ⟨w, x⟩, and an update adds one kernel column "
     "`eta * y * cache[slot, r]` to every running score and increments `counts[c, j]` "

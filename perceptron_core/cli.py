@@ -48,6 +48,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from perceptron_core._output_files import check_file
 from perceptron_core.experiments.cli import register_experiments
@@ -321,7 +322,7 @@ def _generate_arguments(parser: argparse.ArgumentParser) -> None:
             if opt.type == "seed":
                 continue
             flag = "--" + opt.name.replace("_", "-")
-            kwargs = {
+            kwargs: dict[str, Any] = {
                 "dest": opt.name,
                 "default": opt.default,
                 "help": f"{opt.help} (default: {opt.default!r:.12})",
@@ -363,7 +364,7 @@ def _write_csv(path: Path, X, y, flipped, feature_names, include_flipped: bool) 
             if include_flipped:
                 cols.append(flipped[start:stop, None].astype(np.int64))
             block = np.hstack([c.astype(np.float64) if not integer else c for c in cols])
-            fmt = "%d" if integer else "%.17g"
+            fmt: str | list[str] = "%d" if integer else "%.17g"
             if not integer:  # labels and flags as whole numbers even next to floats
                 fmt = ["%.17g"] * X.shape[1] + ["%d"] * (block.shape[1] - X.shape[1])
             np.savetxt(fh, block, fmt=fmt, delimiter=",")

@@ -29,7 +29,9 @@ update sequence of :func:`perceptron_core.engine.kw_trainer.voted_scores`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
+from typing import Any, cast
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
@@ -46,7 +48,6 @@ from perceptron_core._validation import (
     parameter,
 )
 from perceptron_core.engine.dual_record import KernelTrace, dual_model, dual_scores
-from perceptron_core.engine.dual_trainer import dual_epoch as _dual_epoch  # noqa: F401 (lesson 8)
 from perceptron_core.engine.dual_trainer import run_dual_epochs
 from perceptron_core.engine.kernel_cache import (
     KERNELS,
@@ -238,8 +239,9 @@ class KernelPerceptron(KWPerceptron):
     def _kernel_spec(self, X) -> KernelSpec:
         if _is_kernel_function(self.kernel):
             name = getattr(self.kernel, "__name__", "callable")
-            return KernelSpec(name, PRECOMPUTED, func=self.kernel)
-        code = KERNELS[self.kernel]
+            return KernelSpec(name, PRECOMPUTED, func=cast(Callable[..., Any], self.kernel))
+        kernel = str(self.kernel)  # validated: one of KERNELS
+        code = KERNELS[kernel]
         if self.gamma is not None:
             gamma = float(self.gamma)
         elif code == RBF:
@@ -247,7 +249,7 @@ class KernelPerceptron(KWPerceptron):
             gamma = 1.0 / (X.shape[1] * var) if var > 0 else 1.0
         else:
             gamma = 1.0
-        return KernelSpec(self.kernel, code, gamma, float(self.coef0), int(self.degree))
+        return KernelSpec(kernel, code, gamma, float(self.coef0), int(self.degree))
 
     #: The dual loop counts updates per example in 64 bits.
     _count_dtype = np.int64
@@ -275,8 +277,8 @@ class KernelPerceptron(KWPerceptron):
     def _new_batch(self, X, K) -> KernelBatch:
         batch = KernelBatch(X, self._spec, float(self.cache_size_mb) * MIB)
         if self._spec.func is not None:
-            batch.ensure_cache()  # the Gram matrix gives the diagonal for free
-            batch.diag = np.diag(batch.cache).copy()
+            # the Gram matrix gives the diagonal for free
+            batch.diag = np.diag(batch.ensure_cache()).copy()
         else:
             batch.diag = self._spec.diagonal(batch.X)
         if self._hyp is not None and len(self._hyp.support):
@@ -546,6 +548,7 @@ class AveragedKernelPerceptron(KernelPerceptron):
         """``f(x)`` from the merged basis vectors only (no record, no hypotheses)."""
         coef, theta = self._merged
         used = self._merged_used
+        assert self._hyp is not None  # a merged model comes from a fit's record
         basis = self._hyp.support.vectors[used]
         m = len(X)
         out = np.empty((m, len(theta)))

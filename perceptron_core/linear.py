@@ -309,7 +309,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         return self
 
     #: The type of the per-example update counts, as the compiled loop reads them.
-    _count_dtype = np.int32
+    _count_dtype: type[np.signedinteger] = np.int32
 
     def _start(self, X, classes):
         """Fresh state for a new fit."""
@@ -343,7 +343,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         self._rng = check_random_state(self.random_state)
         self._order = self._rng.permutation(m) if self.shuffle else np.arange(m)
         self.n_iter_ = 0
-        self._epoch_updates = []
+        self._epoch_updates: list[tuple[np.ndarray, int]] = []
         self._theta = np.full(K, self.theta_init_)
         self._counts = np.zeros((K, m), dtype=self._count_dtype)  # updates per example
         self._state = np.zeros((K, 6), dtype=np.int64)  # columns: see engine.kw_trainer
@@ -567,6 +567,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
             )
         self._require_kept(mode)
         pairs = []
+        assert self._average is not None  # _require_kept has checked it was kept
         for c in range(self._W.shape[0]):
             pair = self._average.hypothesis(c, self.eta, self.C_, self.theta_init_)
             pairs.append(pair if pair is not None else (self._W[c], self._theta[c]))
@@ -592,6 +593,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
             self._require_kept("the voted prediction")
             if last is None:
                 last = self._scores(X, "last")
+            assert self._hyp is not None  # _require_kept has checked it was kept
             return self._hyp.voted_scores(X, last, chunk_size)
         W, theta = self._hypothesis(mode)
         out = np.empty((len(X), W.shape[0]))

@@ -404,7 +404,8 @@ def _scan_csv(text: str, delimiter: str, limits: CSVLimits, stop: int | None = N
 
     Reads ``stop`` rows at most (blank ones not counted); keeps none but the first ones.
     """
-    head, columns = [], [array("q") for _ in range(4)]
+    head: list[list[str]] = []
+    columns = [array("q") for _ in range(4)]
     lines, widths, used, records = columns
     reader = csv.reader(_lines(text), delimiter=delimiter)
     record = -1
@@ -423,7 +424,8 @@ def _scan_csv(text: str, delimiter: str, limits: CSVLimits, stop: int | None = N
                 head.append(row)
     except csv.Error as err:
         raise _csv_error(err, reader.line_num) from None
-    return _Shape(head, *(np.array(c, dtype=np.int64) for c in columns), record + 1)
+    lines_at, widths_at, used_at, records_at = (np.array(c, dtype=np.int64) for c in columns)
+    return _Shape(head, lines_at, widths_at, used_at, records_at, record + 1)
 
 
 def _chunk_end(body: bytes, start: int, stop: int) -> int:
@@ -448,7 +450,7 @@ def _scan_bytes(body: bytes, offset: int, delimiter: str):
     The bytes are read in steps of :data:`_CHUNK`, so the arrays stay small
     whatever the file.
     """
-    out = ([], [], [])
+    out: tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]] = ([], [], [])
     start, delim = offset, ord(delimiter)
     while start < len(body):
         stop = _chunk_end(body, start, start + _CHUNK)
@@ -541,7 +543,8 @@ class _Column:
 
     def __init__(self, decimal_comma: bool):
         self.decimal_comma = decimal_comma  # may "3,14" mean 3.14 (not a comma-delimited file)
-        self.first_text = None  # (data row, value) of the first value that is not a number
+        # (data row, value) of the first value that is not a number
+        self.first_text: tuple[int, str] | None = None
         self.rescued = False  # some value was read with the comma as decimal point
         self.lost = False  # some value is text: the column is dropped
 

@@ -26,7 +26,7 @@ import numbers
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 # The table below is read without NumPy (``perceptron-lab generate --help`` lists every
 # generator option, and NumPy and scikit-learn would be most of its time): the modules that
@@ -101,10 +101,10 @@ class DatasetSpec:
     shape: tuple[int, int]
     class_names: tuple[str, ...]
     class_counts: tuple[int, ...] | None
+    loader: Callable[..., Any] = field(repr=False, compare=False)
     options: tuple[Option, ...] = ()
     notes: str = ""
     file: str | None = None
-    loader: Callable = field(default=None, repr=False, compare=False)
 
     @property
     def available(self) -> bool:
@@ -114,7 +114,7 @@ class DatasetSpec:
         from .real import find_data_file
 
         if self.kind == "shipped":
-            return find_data_file(self.file) is not None
+            return self.file is not None and find_data_file(self.file) is not None
         if self.kind == "external":
             try:
                 fashion_mnist_folder()
@@ -222,7 +222,7 @@ def _encode(name: str, codes: np.ndarray, class_names, positive_class):
     elif (
         isinstance(positive_class, numbers.Integral)
         and not isinstance(positive_class, bool)
-        and 0 <= positive_class < k
+        and 0 <= int(positive_class) < k
     ):
         pos = int(positive_class)
     else:
@@ -270,7 +270,7 @@ def _real_loader(spec: DatasetSpec, positive_class=None, **options):
     from ._common import DataError
     from .real import read_shipped, read_sklearn
 
-    if spec.kind == "scikit-learn":
+    if spec.kind == "scikit-learn" or spec.file is None:
         arrays = read_sklearn(spec.name)
     else:
         arrays = read_shipped(spec.file)

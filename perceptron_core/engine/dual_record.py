@@ -147,6 +147,7 @@ class KernelTrace(Trace):
         rows = self.rows[:n]
         theta = self.theta0 + np.concatenate(([0.0], np.cumsum(self.theta_delta[:n])))
         if n:
+            assert self.kernel is not None  # a kernel estimator's trace carries its kernel
             R = np.stack([self.x_rows[int(r)] for r in rows]).astype(np.float64)
             steps = self.coef[:n, None] * self.kernel.matrix(R, X.astype(np.float64))
         else:

@@ -14,7 +14,9 @@ changes a result. :class:`KernelSpec` is the fitted kernel as an object,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -148,7 +150,7 @@ class KernelSpec:
     gamma: float = 1.0
     coef0: float = 0.0
     degree: int = 1
-    func: object = None
+    func: Callable[[np.ndarray, np.ndarray], Any] | None = None
 
     def matrix(self, A, B) -> np.ndarray:
         """``K[s, r] = k(A[s], B[r])`` as float64, shape ``(len(A), len(B))``."""
@@ -191,9 +193,9 @@ class KernelBatch:
         self.X = np.array(X, copy=True)  # compared with later partial_fit batches
         self.spec = spec
         self.budget_bytes = budget_bytes
-        self.S = None  # running scores (K, m), set by the estimator
-        self.diag = None
-        self.cache = None
+        self.S: np.ndarray | None = None  # running scores (K, m), set by the estimator
+        self.diag: np.ndarray | None = None
+        self.cache: np.ndarray | None = None
         self.n_columns = 0
 
     def matches(self, X) -> bool:
@@ -204,10 +206,10 @@ class KernelBatch:
         m = len(self.X)
         return self.spec.func is not None or m * m * 8 <= self.budget_bytes
 
-    def ensure_cache(self):
-        """Allocate the column cache (or compute the Gram matrix of a callable kernel)."""
+    def ensure_cache(self) -> np.ndarray:
+        """The column cache, allocated on first use (for a callable kernel: its Gram matrix)."""
         if self.cache is not None:
-            return
+            return self.cache
         m = len(self.X)
         if self.spec.func is not None:
             if m * m * 8 > self.budget_bytes:
@@ -230,6 +232,7 @@ class KernelBatch:
         self.owner = np.full(len(self.cache), -1, dtype=np.int64)
         self.uses = np.zeros(m, dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
+        return self.cache
 
     def release_cache(self):
         if self.cache is not None:

@@ -76,15 +76,17 @@ class SupportStore:
         self.vectors = np.empty((0, n_features), dtype=dtype)
         # Hashes are needed only when a second call adds rows; a plain fit
         # (one call, rows already distinct by index) never computes them.
-        self._sorted_hashes = None
-        self._sorted_positions = None
+        self._sorted_hashes: np.ndarray | None = None
+        self._sorted_positions: np.ndarray | None = None
 
-    def _index(self) -> None:
-        """Hash the stored vectors (once) so that later rows can be matched."""
-        if self._sorted_hashes is None:
+    def _index(self) -> tuple[np.ndarray, np.ndarray]:
+        """The stored vectors' hashes, sorted, and their positions (hashed once) so that
+        later rows can be matched."""
+        if self._sorted_hashes is None or self._sorted_positions is None:
             hashes = _hashes(self.vectors)
             self._sorted_positions = np.argsort(hashes, kind="stable")
             self._sorted_hashes = hashes[self._sorted_positions]
+        return self._sorted_hashes, self._sorted_positions
 
     def __len__(self) -> int:
         return len(self.vectors)
@@ -103,7 +105,7 @@ class SupportStore:
             self.vectors = candidates
             return inverse.astype(np.int64)
 
-        self._index()
+        sorted_hashes, sorted_positions = self._index()
         hashes = _hashes(candidates)
         # Identical rows within this batch share one entry.
         _, first, group = np.unique(hashes, return_index=True, return_inverse=True)
@@ -112,18 +114,18 @@ class SupportStore:
         positions = np.empty(len(first), dtype=np.int64)
 
         # Rows stored by an earlier call keep their position.
-        at = np.searchsorted(self._sorted_hashes, hashes[first])
-        at = np.minimum(at, len(self._sorted_hashes) - 1)
-        old = self._sorted_positions[at]
-        found = (self._sorted_hashes[at] == hashes[first]) & (
+        at = np.searchsorted(sorted_hashes, hashes[first])
+        at = np.minimum(at, len(sorted_hashes) - 1)
+        old = sorted_positions[at]
+        found = (sorted_hashes[at] == hashes[first]) & (
             self.vectors[old] == candidates[first]
         ).all(axis=1)
         positions[found] = old[found]
         new = np.flatnonzero(~found)
         positions[new] = len(self.vectors) + np.arange(len(new))
         self.vectors = np.concatenate([self.vectors, candidates[first[new]]])
-        all_hashes = np.concatenate([self._sorted_hashes, hashes[first[new]]])
-        all_positions = np.concatenate([self._sorted_positions, positions[new]])
+        all_hashes = np.concatenate([sorted_hashes, hashes[first[new]]])
+        all_positions = np.concatenate([sorted_positions, positions[new]])
         order = np.argsort(all_hashes, kind="stable")
         self._sorted_hashes, self._sorted_positions = all_hashes[order], all_positions[order]
         return positions[group][inverse]
