@@ -12,6 +12,8 @@ teaches it; they share every line of code.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
@@ -309,7 +311,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         return self
 
     #: The type of the per-example update counts, as the compiled loop reads them.
-    _count_dtype: type[np.signedinteger] = np.int32
+    _count_dtype: ClassVar[type[np.signedinteger]] = np.int32
 
     def _start(self, X, classes):
         """Fresh state for a new fit."""

@@ -6,13 +6,13 @@ import warnings
 
 import numpy as np
 import pytest
-from conformance import parametrize_with_sklearn_checks
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.neural_network import MLPClassifier
 from sklearn.tree import DecisionTreeClassifier
 
 from perceptron_core.boosting import AdaBoost, Bagging, NRBoost
 from perceptron_core.parallel import ParallelPerceptron
+from tests.conformance import parametrize_with_sklearn_checks
 
 SEED_MAX = np.iinfo(np.int32).max
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from reference import reference_kw, reference_scores
 
 from perceptron_core import KWPerceptron
 from perceptron_core.datasets import make_kw
 from perceptron_core.experiments._grid_kernel import MODES
 from perceptron_core.experiments.fold_run import run_fold
 from perceptron_core.experiments.grids import Settings, kw_settings
+from tests.reference import reference_kw, reference_scores
 
 #: A small grid touching every switch: margins, λ-trick, α-bounds (one that binds early).
 GRID = kw_settings((0.0, 0.25, 2.0), (0.0, 0.125, 1.0), (None, 20, 2))

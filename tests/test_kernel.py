@@ -6,12 +6,12 @@ import pickle
 
 import numpy as np
 import pytest
-from conformance import parametrize_with_sklearn_checks
 from hypothesis import given
 from hypothesis import strategies as st
 
 from perceptron_core.kernel import AveragedKernelPerceptron, KernelPerceptron
 from perceptron_core.linear import MODES, KWPerceptron
+from tests.conformance import parametrize_with_sklearn_checks
 
 # --------------------------------------------------------------------------
 # The reference: the dual form of docs/algorithms.md §3.1 as written, one binary problem

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from reference import reference_kw, reference_scores
 
 from perceptron_core import KWPerceptron
 from perceptron_core.linear import MODES
+from tests.reference import reference_kw, reference_scores
 
 switches = st.fixed_dictionaries(
     {

@@ -1,7 +1,5 @@
 """scikit-learn's conformance suite over every linear estimator."""
 
-from conformance import parametrize_with_sklearn_checks
-
 from perceptron_core import (
     AveragedPerceptron,
     KWPerceptron,
@@ -10,6 +8,7 @@ from perceptron_core import (
     Perceptron,
     VotedPerceptron,
 )
+from tests.conformance import parametrize_with_sklearn_checks
 
 ESTIMATORS = [
     KWPerceptron(random_state=0),

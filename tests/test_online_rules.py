@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-from conformance import parametrize_with_sklearn_checks
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,6 +20,7 @@ from perceptron_core.rules.relative_update import RelativeUpdatePerceptron
 from perceptron_core.rules.thick_separator import ThickSeparatorPerceptron
 from perceptron_core.rules.winnow import Winnow, WinnowR
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
+from tests.conformance import parametrize_with_sklearn_checks
 
 # --------------------------------------------------------------------------
 # References: each rule as its paper writes it, the bias as the weight of a

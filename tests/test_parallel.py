@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conformance import parametrize_with_sklearn_checks
 from hypothesis import given
 from hypothesis import strategies as st
 
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE
+from tests.conformance import parametrize_with_sklearn_checks
 
 
 def dot(a, b):

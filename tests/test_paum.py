@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conformance import parametrize_with_sklearn_checks
 from hypothesis import given
 from hypothesis import strategies as st
 
 from perceptron_core.metrics import macro_averaged_precision, precision_recall_curve, sparsity
 from perceptron_core.rules.paum import PAUMPerceptron
+from tests.conformance import parametrize_with_sklearn_checks
 
 # --------------------------------------------------------------------------
 # The reference: Li et al. (2002), Algorithm 1, as written, one binary problem, y in {-1, +1}

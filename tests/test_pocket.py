@@ -1,12 +1,12 @@
 """Gallant's pocket algorithm (with and without ratchet) against a pure-NumPy reference."""
 
 import numpy as np
-from conformance import parametrize_with_sklearn_checks
 from hypothesis import given
 from hypothesis import strategies as st
-from test_online_rules import augment, dot, fitted_events, order_of, shapes, small_data
 
 from perceptron_core.rules.pocket import PocketPerceptron
+from tests.conformance import parametrize_with_sklearn_checks
+from tests.test_online_rules import augment, dot, fitted_events, order_of, shapes, small_data
 
 
 def reference_pocket(X, y, order, *, eta, ratchet, xb, epochs):

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from player_args import player_args
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import LongestSurvivorPerceptron, Perceptron, average_algorithm
@@ -29,6 +28,7 @@ from perceptron_core.rules import relative_update, thick_separator
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.math_panel import WHY
 from perceptron_lab.app_logic.timeline import RESCUED
+from tests.player_args import player_args
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = {p.stem[:2]: p for p in (ROOT / "lessons").glob("[0-9]*.py")}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conformance import parametrize_with_sklearn_checks
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -12,6 +11,7 @@ from perceptron_core.rules.balanced_winnow import BalancedWinnow
 from perceptron_core.rules.thick_separator import ThickSeparatorPerceptron
 from perceptron_core.rules.winnow import Winnow, WinnowR, make_k_of_n_disjunction
 from perceptron_core.trace import MISTAKE
+from tests.conformance import parametrize_with_sklearn_checks
 
 # --------------------------------------------------------------------------
 # References: Littlestone's rules, one example at a time, as in the papers.
