@@ -14,7 +14,7 @@ the same for every visitor, so it is computed once:
   :func:`prepare_in_background` after the learners: it computes what is
   not on disk yet in a child process at the lowest priority, then reads
   every result into this process's memory;
-* a lesson asks for :func:`result` (through ``ui.studies``): from memory
+* a lesson asks for :func:`result` (through ``ui/studies.py``): from memory
   (this process's copies are kept in the server's memory budget,
   :data:`app_logic.memory.SERVER`, which may drop them),
   else from disk, else computed there and then with a progress bar; a

@@ -1,7 +1,7 @@
 """What the replay's browser code is given, whichever page hosts it (no Streamlit here).
 
 The same ES modules (``ui/playback/``) replay a run in three hosts: the app's Streamlit
-component (:mod:`ui.player`), the self-contained web page
+component (``ui/player.py``), the self-contained web page
 (:mod:`app_logic.standalone_page`) and the notebook widget (:mod:`perceptron_lab.notebook`).
 All three hand the modules the same arguments, built here: the payload, what the figure
 draws (:class:`View`), the look and the words around the numbers (:func:`texts`).

@@ -4,7 +4,7 @@
 :class:`Run` (the estimator, its :class:`~app_logic.timeline.Timeline`, the
 final predictions and the test errors per epoch), refusing runs too long or
 too large for a browser to replay. The pages reach it through the cached
-:func:`ui.runs.train`, so the same request never trains twice.
+``train`` in ``ui/runs.py``, so the same request never trains twice.
 
 The learners' numba loops compile once per process (:data:`WARMUP`). Until
 a learner is compiled, a page trains a small run of it uncompiled
@@ -105,7 +105,7 @@ def fit_run(
     X_test: np.ndarray,
     y_test: np.ndarray,
 ) -> Run:
-    """Fit a learner from the menu, recording every visit (:func:`ui.runs.train` caches it).
+    """Fit a learner from the menu, recording every visit (``train`` in ``ui/runs.py`` caches it).
 
     Raises
     ------
@@ -220,7 +220,7 @@ def compile_in_child(keys: list[str]) -> None:
     in_child_process("perceptron_lab.app_logic.training", "compile_learners", *keys)
 
 
-#: The learner of the app's first page (the playground's default in ui.learner_panel):
+#: The learner of the app's first page (the playground's default in ui/learner_panel.py):
 #: ``app.py`` starts loading it as the server starts, when numba's cache has it.
 FIRST_PAGE_LEARNER = "perceptron"
 #: The largest runs a page trains uncompiled while their learner is not compiled yet, in
