@@ -65,10 +65,6 @@ from perceptron_core.trace import Trace
 
 __all__ = ["AveragedKernelPerceptron", "KernelPerceptron", "KernelTrace"]
 
-# --------------------------------------------------------------------------
-# Estimators
-# --------------------------------------------------------------------------
-
 
 def _is_kernel_function(value) -> bool:
     return callable(value) and not isinstance(value, str | type)

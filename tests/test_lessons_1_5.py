@@ -12,12 +12,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from perceptron_core import KWPerceptron, MarginPerceptron, Perceptron
 from perceptron_core.datasets import make_separable
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.lessons._basics import noisy_line
+from tests.lessons import assert_page_ok, metrics, percent, run_lesson
 from tests.player_args import panel_items, panel_value, player_args, shown
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
@@ -31,30 +31,10 @@ CHECKS = {
 }
 
 
-def _run(stem: str) -> AppTest:
-    at = AppTest.from_file(str(LESSON_DIR / f"{stem}.py"), default_timeout=300)
-    at.run()
-    _ok(at)
-    return at
-
-
-def _ok(at: AppTest) -> None:
-    assert not at.exception, [e.message for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def _metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
-def _percent(text: str) -> float:
-    return float(text.strip().rstrip("%")) / 100
-
-
 @pytest.mark.parametrize("stem", sorted(CHECKS))
 def test_check_question_gives_feedback_for_right_and_wrong(stem):
     prefix, answer = CHECKS[stem]
-    at = _run(stem)
+    at = run_lesson(stem)
     radio = at.radio(key=f"{prefix}check")
     assert radio.value is None and not at.success  # no feedback before a pick
     radio.set_value(radio.options[answer]).run()
@@ -68,23 +48,23 @@ def test_check_question_gives_feedback_for_right_and_wrong(stem):
 
 
 def test_lesson_1_counts_the_updates_of_the_run_it_draws():
-    at = _run("01_the_perceptron_rule")
+    at = run_lesson("01_the_perceptron_rule")
     seen = {}
     for seed in (0, 2):
         at.number_input(key="l01_seed").set_value(seed).run()
-        _ok(at)
+        assert_page_ok(at)
         data = make_dataset(
             DataRequest("separable", (("margin", 0.15), ("n_samples", 20)), seed=seed)
         )
         direct = Perceptron(eta=0.5, epochs=20, random_state=seed).fit(data.X, data.y)
-        seen[seed] = _metrics(at)["Updates made"]
+        seen[seed] = metrics(at)["Updates made"]
         assert seen[seed] == str(direct.n_updates_)
-        assert float(_metrics(at)["Largest |change − η(‖x‖²+C)|"]) < 1e-9  # rounding only
+        assert float(metrics(at)["Largest |change − η(‖x‖²+C)|"]) < 1e-9  # rounding only
     assert seen[0] != seen[2]
 
 
 def test_lesson_1_update_box_shows_the_score_change_of_the_rule():
-    at = _run("01_the_perceptron_rule")
+    at = run_lesson("01_the_perceptron_rule")
     args = player_args(at, "l01_player")
     t = args["options"]["initial_t"]  # the lesson opens on the first update
     change = panel_value(args, "change", t)
@@ -101,7 +81,7 @@ def test_lesson_1_update_box_shows_the_score_change_of_the_rule():
 
 
 def test_lesson_2_sweep_is_computed_from_the_seed():
-    at = _run("02_convergence")
+    at = run_lesson("02_convergence")
     table = at.dataframe[0].value
     row = table[table["gap of the generator"] == 0.1].iloc[0]
     updates = []
@@ -112,35 +92,35 @@ def test_lesson_2_sweep_is_computed_from_the_seed():
     assert row["updates (most)"] == max(updates)
     assert (table["largest updates ÷ bound"] <= 1).all()
     at.number_input(key="l02_seed").set_value(1).run()
-    _ok(at)
+    assert_page_ok(at)
     assert not at.dataframe[0].value.equals(table)
 
 
 def test_lesson_3_last_hypothesis_follows_the_stopping_epoch():
-    at = _run("03_when_data_are_not_separable")
+    at = run_lesson("03_when_data_are_not_separable")
     seed = at.number_input(key="l03_seed").value
     data = make_dataset(noisy_line(seed, 0.1))
     shown = {}
     for epochs in (30, 32):
         at.slider(key="l03_epochs").set_value(epochs).run()
-        _ok(at)
+        assert_page_ok(at)
         direct = Perceptron(epochs=epochs, random_state=seed).fit(data.X, data.y)
-        metrics = _metrics(at)
-        shown[epochs] = metrics["Test accuracy of the last hypothesis"]
-        assert _percent(shown[epochs]) == pytest.approx(
+        shown_metrics = metrics(at)
+        shown[epochs] = shown_metrics["Test accuracy of the last hypothesis"]
+        assert percent(shown[epochs]) == pytest.approx(
             direct.score(data.X_test, data.y_test), abs=5e-4
         )
-        assert metrics["Updates in the last epoch"] == str(direct.updates_per_epoch_[-1])
+        assert shown_metrics["Updates in the last epoch"] == str(direct.updates_per_epoch_[-1])
         assert direct.updates_per_epoch_[-1] > 0  # not separable: it never stops
     assert shown[30] != shown[32]  # the default seed shows the point: stopping is a lottery
 
 
 def test_lesson_4_final_accuracies_come_from_predict_all():
-    at = _run("04_from_online_to_batch")
+    at = run_lesson("04_from_online_to_batch")
     research = at.dataframe[-1].value
     for seed in (4, 2):
         at.number_input(key="l04_seed").set_value(seed).run()
-        _ok(at)
+        assert_page_ok(at)
         data = make_dataset(noisy_line(seed, 0.15))
         direct = KWPerceptron(epochs=20, random_state=seed, record="updates").fit(data.X, data.y)
         caption = next(
@@ -152,12 +132,12 @@ def test_lesson_4_final_accuracies_come_from_predict_all():
 
 
 def test_lesson_5_box_shows_the_trained_lines_test_accuracy():
-    at = _run("05_margins")
+    at = run_lesson("05_margins")
     research = at.dataframe[0].value
     assert list(research["margin τ"].unique()) == [0.0, 0.125, 0.5, 1.0]
     for seed in (0, 3):
         at.number_input(key="l05_seed").set_value(seed).run()
-        _ok(at)
+        assert_page_ok(at)
         args = player_args(at, "l05_player")
         end = args["meta"]["lanes"][0]["n_events"]
         assert args["options"]["initial_t"] == end  # the lesson opens at the end of training

@@ -8,8 +8,6 @@ typed-in or stale figure fails.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +22,7 @@ from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_core.rules.paum import PAUMPerceptron
 from perceptron_lab.app_logic.datasource import make_dataset
+from tests.lessons import assert_page_ok, lesson_module, metrics, percent, run_lesson
 from tests.player_args import panel_value, player_args, shown
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
@@ -38,39 +37,10 @@ CHECKS = {
 }
 
 
-def _module(stem: str):
-    """The lesson file as a module, for its data helpers (it renders nothing outside Streamlit)."""
-    spec = importlib.util.spec_from_file_location(f"lesson_{stem}", LESSON_DIR / f"{stem}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-def _run(stem: str) -> AppTest:
-    at = AppTest.from_file(str(LESSON_DIR / f"{stem}.py"), default_timeout=300)
-    at.run()
-    _ok(at)
-    return at
-
-
-def _ok(at: AppTest) -> None:
-    assert not at.exception, [e.message for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def _metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
-def _percent(text: str) -> float:
-    return float(text.strip().rstrip("%")) / 100
-
-
 def _seed(at: AppTest, prefix: str, seed: int) -> None:
     """Set the lesson's seed."""
     at.number_input(key=f"{prefix}seed").set_value(seed).run()
-    _ok(at)
+    assert_page_ok(at)
 
 
 def _at_end(at: AppTest, prefix: str, label: str, spec: str) -> str:
@@ -84,7 +54,7 @@ def _at_end(at: AppTest, prefix: str, label: str, spec: str) -> str:
 @pytest.mark.parametrize("stem", sorted(CHECKS))
 def test_check_question_gives_feedback_for_right_and_wrong(stem):
     prefix, answer = CHECKS[stem]
-    at = _run(stem)
+    at = run_lesson(stem)
     radio = at.radio(key=f"{prefix}check")
     assert radio.value is None and not at.success  # no feedback before a pick
     radio.set_value(radio.options[answer]).run()
@@ -98,8 +68,8 @@ def test_check_question_gives_feedback_for_right_and_wrong(stem):
 
 
 def test_lesson_6_recall_and_precision_are_the_trained_paums():
-    lesson = _module("06_rare_positives")
-    at = _run("06_rare_positives")
+    lesson = lesson_module("06_rare_positives")
+    at = run_lesson("06_rare_positives")
     research = at.dataframe[0].value
     seen = {}
     for seed in (0, 3):
@@ -117,19 +87,19 @@ def test_lesson_6_recall_and_precision_are_the_trained_paums():
 
 
 def test_lesson_6_uneven_margin_raises_recall_at_the_default_seed():
-    at = _run("06_rare_positives")
+    at = run_lesson("06_rare_positives")
     recall = {}
     for tau_pos in (0.0, 1.0):
         at.select_slider(key="l06_tau_pos").set_value(tau_pos).run()
-        _ok(at)
-        recall[tau_pos] = _percent(_at_end(at, "l06_", "recall", ".0%"))
+        assert_page_ok(at)
+        recall[tau_pos] = percent(_at_end(at, "l06_", "recall", ".0%"))
     assert recall[1.0] > recall[0.0]  # what the first "try this" task promises
 
 
 def test_lesson_7_test_accuracy_is_the_lambda_trick_runs():
-    at = _run("07_soft_margins")
+    at = run_lesson("07_soft_margins")
     research = at.dataframe[0].value
-    lesson = _module("07_soft_margins")
+    lesson = lesson_module("07_soft_margins")
     for seed in (1, 4):
         _seed(at, "l07_", seed)
         data = make_dataset(lesson.noisy_line(seed, lesson.NOISE))
@@ -139,14 +109,14 @@ def test_lesson_7_test_accuracy_is_the_lambda_trick_runs():
         )
     assert int(_at_end(at, "l07_", "rescued by the λ push", ".0f")) > 0
     at.select_slider(key="l07_lam").set_value(0.0).run()
-    _ok(at)
+    assert_page_ok(at)
     assert _at_end(at, "l07_", "rescued by the λ push", ".0f") == "0"  # no λ, no rescue
     assert not at.dataframe[0].value.equals(research)
 
 
 def test_lesson_8_support_points_are_the_kernel_perceptrons():
-    lesson = _module("08_kernels")
-    at = _run("08_kernels")
+    lesson = lesson_module("08_kernels")
+    at = run_lesson("08_kernels")
     research = at.dataframe[0].value
     seen = set()
     for seed in (0, 2):
@@ -175,7 +145,7 @@ def test_lesson_9_mistake_table_is_recomputed_from_the_draws():
         studies_winnow as lesson,  # the lesson's draws and constants
     )
 
-    at = _run("09_winnow")
+    at = run_lesson("09_winnow")
     table = at.dataframe[0].value
     n = lesson.NS[2]
     mistakes = []
@@ -188,13 +158,13 @@ def test_lesson_9_mistake_table_is_recomputed_from_the_draws():
     last = table.iloc[-1]
     assert last["Perceptron mistakes"] > 3 * last["Winnow mistakes"]  # the lesson's point
     at.number_input(key="l09_seed").set_value(1).run()
-    _ok(at)
+    assert_page_ok(at)
     assert not at.dataframe[0].value.equals(table)
 
 
 def test_lesson_10_flags_are_scored_against_the_flips():
-    lesson = _module("10_parallel_perceptrons")
-    at = _run("10_parallel_perceptrons")
+    lesson = lesson_module("10_parallel_perceptrons")
+    at = run_lesson("10_parallel_perceptrons")
     seen = {}
     for seed in (0, 1):
         _seed(at, "l10_", seed)
@@ -215,7 +185,7 @@ def test_lesson_10_flags_are_scored_against_the_flips():
 def test_lesson_11_cv_interval_is_the_parameter_search():
     from perceptron_lab.app_logic import studies_honest as lesson  # the lesson's data and grid
 
-    at = _run("11_choosing_parameters")
+    at = run_lesson("11_choosing_parameters")
     shown = {}
     for seed in (0, 5):
         _seed(at, "l11_", seed)
@@ -225,8 +195,8 @@ def test_lesson_11_cv_interval_is_the_parameter_search():
         data = [experiment_data(lesson.DATA_LABEL, X[: lesson.N_DATA], y[: lesson.N_DATA])]
         search = parameter_search(data, lesson.GRID, n_folds=10, seed=seed)
         folds = search.fold_accuracy[0, :, lesson.FIXED, -1, 0]
-        shown[seed] = _metrics(at)["10-fold CV, τ = 0.5"]
+        shown[seed] = metrics(at)["10-fold CV, τ = 0.5"]
         assert shown[seed] == "{:.1%} ± {:.1%}".format(*t_interval(folds))
         fresh = KWPerceptron(tau=0.5, random_state=seed).fit(X[:300], y[:300])
-        assert _metrics(at)["Truth, τ = 0.5"] == f"{fresh.score(X[300:], y[300:]):.1%}"
+        assert metrics(at)["Truth, τ = 0.5"] == f"{fresh.score(X[300:], y[300:]):.1%}"
     assert shown[0] != shown[5]

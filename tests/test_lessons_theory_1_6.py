@@ -7,8 +7,6 @@ each live number the pages show is recomputed here with ``perceptron_core``.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -23,38 +21,18 @@ from perceptron_lab.app_logic.playback_args import texts
 from perceptron_lab.app_logic.timeline import CORRECT
 from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.lessons._questions import numeric_options
+from tests.lessons import assert_page_ok, lesson_module, run_lesson
 from tests.player_args import panel_value, player_args
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSON_DIR = ROOT / "lessons"
 
 
-def _lesson(stem: str):
-    """The lesson file as a module, for its helpers (it renders nothing outside Streamlit)."""
-    spec = importlib.util.spec_from_file_location(f"lesson_{stem}", LESSON_DIR / f"{stem}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def _page(stem: str) -> AppTest:
-    at = AppTest.from_file(str(LESSON_DIR / f"{stem}.py"), default_timeout=300)
-    at.run()
-    _ok(at)
-    return at
-
-
-def _ok(at: AppTest) -> None:
-    assert not at.exception, [e.message for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
 def _lesson_1_data(seed: int):
     return make_dataset(DataRequest("separable", (("margin", 0.15), ("n_samples", 20)), seed=seed))
 
 
-LESSON_1 = _lesson("01_the_perceptron_rule")
+LESSON_1 = lesson_module("01_the_perceptron_rule")
 
 
 # --- lesson 1: the textbook form, Khardon & Wachman's form, and what η does ---------------
@@ -88,11 +66,11 @@ def test_lesson_1_forms_table_is_the_direct_runs_and_shows_what_eta_does(eta):
 
 
 def test_lesson_1_page_shows_the_forms_of_its_seed_and_eta():
-    at = _page("01_the_perceptron_rule")
+    at = run_lesson("01_the_perceptron_rule")
     for seed, eta in ((0, 0.5), (3, 0.1)):
         at.number_input(key="l01_seed").set_value(seed).run()
         at.select_slider(key="l01_eta").set_value(eta).run()
-        _ok(at)
+        assert_page_ok(at)
         shown = at.dataframe[0].value
         data = _lesson_1_data(seed)
         direct = LESSON_1.eta_forms(data.X, data.y, eta, seed)
@@ -102,9 +80,9 @@ def test_lesson_1_page_shows_the_forms_of_its_seed_and_eta():
 
 @pytest.mark.parametrize("seed", [0, 2, 5])
 def test_lesson_1_computation_question_is_the_change_the_panel_shows(seed):
-    at = _page("01_the_perceptron_rule")
+    at = run_lesson("01_the_perceptron_rule")
     at.number_input(key="l01_seed").set_value(seed).run()
-    _ok(at)
+    assert_page_ok(at)
     args = player_args(at, "l01_player")
     t = args["options"]["initial_t"]
     change = panel_value(args, "change", t)
@@ -203,11 +181,11 @@ def test_lesson_4_guarantee_numbers_are_the_formula_on_the_figures_data():
     from perceptron_lab.lessons._basics import noisy_line
     from perceptron_lab.lessons._bounds import deviations, noisy_mistake_bound
 
-    at = _page("04_from_online_to_batch")
+    at = run_lesson("04_from_online_to_batch")
     for seed, noise in ((4, 0.15), (1, 0.0), (7, 0.3)):
         at.number_input(key="l04_seed").set_value(seed).run()
         at.select_slider(key="l04_noise").set_value(noise).run()
-        _ok(at)
+        assert_page_ok(at)
         shown = _lesson_4_shown(at)
         data = make_dataset(noisy_line(seed, noise))
         C = float(np.mean((data.X**2).sum(axis=1)))
@@ -236,7 +214,7 @@ def test_lesson_4_guarantee_numbers_are_the_formula_on_the_figures_data():
 
 # --- lesson 6: Li et al.'s Theorem 2.1 for PAM and PAUM on separable data -------------------
 
-LESSON_6 = _lesson("06_rare_positives")
+LESSON_6 = lesson_module("06_rare_positives")
 
 
 def _separable(seed):
@@ -292,10 +270,10 @@ def test_lesson_6_live_runs_keep_li_et_als_guarantee_on_the_seeds_offered(tau_po
 def test_lesson_6_page_shows_the_guarantee_of_its_seed_and_margins():
     from perceptron_core import PAUMPerceptron
 
-    at = _page("06_rare_positives")
+    at = run_lesson("06_rare_positives")
     for seed in (0, 5):
         at.number_input(key="l06_seed").set_value(seed).run()
-        _ok(at)
+        assert_page_ok(at)
         table = next(d.value for d in at.dataframe if "bound (2.4)" in d.value.columns)
         table = table.data if hasattr(table, "data") else table
         assert table["learner"].tolist() == ["PAM(1, 1)", "PAUM(0, 1)"]  # the lesson's τ
@@ -368,10 +346,10 @@ def _lesson_6_answer(seed):
     ],
 )
 def test_computation_question_answer_is_the_live_computation(stem, prefix, answer):
-    at = _page(stem)
+    at = run_lesson(stem)
     for seed in (1, 3):
         at.number_input(key=f"{prefix}seed").set_value(seed).run()
-        _ok(at)
+        assert_page_ok(at)
         radio = at.radio(key=f"{prefix}calc_check")
         right = answer(seed)
         assert right in radio.options, (right, radio.options)
@@ -396,12 +374,12 @@ def _data_panel_script():
 def test_kw_data_controls_use_khardon_wachmans_letters_and_no_count_is_called_n():
     at = AppTest.from_function(_data_panel_script, default_timeout=120)
     at.run()
-    _ok(at)
+    assert_page_ok(at)
     at.selectbox(key="t_data").set_value("kw").run()
     at.selectbox(key="t_noise").set_value(
         next(o for o in at.selectbox(key="t_noise").options if o != "none")
     ).run()
-    _ok(at)
+    assert_page_ok(at)
     labels = [s.label for s in at.slider]
     assert {"Features (f)", "Margin (M)", "Examples", "Noise rate (N)"} <= set(labels), labels
     assert not any(label.startswith("N ") for label in labels), labels

@@ -11,9 +11,7 @@ is the live computation.
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -31,30 +29,10 @@ from perceptron_lab.lessons._bounds import (
     smallest_eigenvalue,
     weighted_error,
 )
+from tests.lessons import assert_page_ok, lesson_module, run_lesson
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
 SEEDS = range(10)
-
-
-def _module(stem: str):
-    """The lesson file as a module, for its helpers (it renders nothing outside Streamlit)."""
-    spec = importlib.util.spec_from_file_location(f"theory_{stem}", LESSON_DIR / f"{stem}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def _run(stem: str) -> AppTest:
-    at = AppTest.from_file(str(LESSON_DIR / f"{stem}.py"), default_timeout=300)
-    at.run()
-    _ok(at)
-    return at
-
-
-def _ok(at: AppTest) -> None:
-    assert not at.exception, [e.message for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
 
 
 def _answers_right(at: AppTest, key: str, answer: int) -> None:
@@ -69,7 +47,7 @@ def _answers_right(at: AppTest, key: str, answer: int) -> None:
         assert any(e.value.startswith("Not quite.") for e in at.error)
 
 
-LESSON_8 = _module("08_kernels")
+LESSON_8 = lesson_module("08_kernels")
 
 
 def _loop_kernel(name, a, b, gamma=1.0, degree=2, coef0=1.0):
@@ -131,10 +109,10 @@ def test_lesson_8_kernels_pass_and_the_two_functions_fail_on_every_seed(data_nam
 
 
 def test_lesson_8_page_shows_the_gram_check_of_its_training_points():
-    at = _run("08_kernels")
+    at = run_lesson("08_kernels")
     for seed in (0, 4):
         at.number_input(key="l08_seed").set_value(seed).run()
-        _ok(at)
+        assert_page_ok(at)
         shown = next(d.value for d in at.dataframe if "smallest eigenvalue" in d.value.columns)
         X = _xor(seed).X
         for row, name in zip(range(3), ["rbf", "tanh", "distance"]):
@@ -161,9 +139,9 @@ def test_one_vs_rest_label_is_the_argmax_of_the_kernel_perceptrons_scores():
 
 
 def test_lesson_8_one_digit_scores_are_the_ten_problems_and_follow_the_seed():
-    at = _run("08_kernels")
+    at = run_lesson("08_kernels")
     at.toggle(key="l08_ovr").set_value(True).run()
-    _ok(at)
+    assert_page_ok(at)
     scores, classes, predicted, label = LESSON_8.digit_scores(0)
     assert predicted == classes[np.argmax(scores)] and len(scores) == 10
     text = next(m.value for m in at.markdown if m.value.startswith("Largest score"))
@@ -176,11 +154,11 @@ def test_lesson_8_one_digit_scores_are_the_ten_problems_and_follow_the_seed():
 
 
 def test_lesson_8_kernel_question_is_the_kernel_on_screen():
-    at = _run("08_kernels")
+    at = run_lesson("08_kernels")
     for seed, gamma in ((0, 1.0), (2, 100.0)):
         at.number_input(key="l08_seed").set_value(seed).run()
         at.select_slider(key="l08_gamma").set_value(gamma).run()
-        _ok(at)
+        assert_page_ok(at)
         x1, x2 = LESSON_8.kernel_question_points(_xor(seed).X)
         right = _loop_kernel("rbf", x1, x2, gamma=gamma)
         radio = at.radio(key="l08_kcheck")
@@ -201,7 +179,7 @@ def test_lesson_8_kernel_question_options_differ_for_every_seed_and_width():
                 assert len(set(options)) == 3 and options[1] == f"{right:.4g}"
 
 
-LESSON_10 = _module("10_parallel_perceptrons")
+LESSON_10 = lesson_module("10_parallel_perceptrons")
 
 
 def test_adaboost_vote_and_weighted_error_are_the_formulas():
@@ -241,10 +219,10 @@ def test_lesson_10_rounds_are_the_boosters_eps_and_alpha_recomputed(seed):
 
 
 def test_lesson_10_alpha_question_is_the_round_on_screen():
-    at = _run("10_parallel_perceptrons")
+    at = run_lesson("10_parallel_perceptrons")
     for seed in (0, 3):
         at.number_input(key="l10_seed").set_value(seed).run()
-        _ok(at)
+        assert_page_ok(at)
         data = make_dataset(LESSON_10.noisy_clouds(seed, 0.1))
         rounds = LESSON_10.boosting_rounds(data, 3, seed)
         first = rounds[(rounds["booster"] == "AdaBoost") & rounds["kept"]].iloc[0]
@@ -256,7 +234,7 @@ def test_lesson_10_alpha_question_is_the_round_on_screen():
 
 
 def test_lesson_10_p_delta_sentence_is_the_runs_history():
-    at = _run("10_parallel_perceptrons")
+    at = run_lesson("10_parallel_perceptrons")
     data = make_dataset(LESSON_10.noisy_clouds(0, 0.1))
     pp = LEARNERS["parallel"].make({"n_perceptrons": 3}, LESSON_10.EPOCHS, 0).fit(data.X, data.y)
     text = next(m.value for m in at.markdown if m.value.startswith("In this run"))
@@ -265,7 +243,7 @@ def test_lesson_10_p_delta_sentence_is_the_runs_history():
     assert f"**{pp.gamma_:.3f}**" in text
 
 
-LESSON_9 = _module("09_winnow")
+LESSON_9 = lesson_module("09_winnow")
 
 
 def _mistakes_at(n, k, m, seed, side):
@@ -303,7 +281,7 @@ def test_lesson_9_each_side_wins_its_setting_on_every_seed(m):
 
 
 def test_lesson_9_sentence_and_bound_question_are_the_live_numbers():
-    at = _run("09_winnow")
+    at = run_lesson("09_winnow")
     n = LESSON_9.N_COMPARED
     winnow, perceptron = _mistakes_at(n, 3, 2000, 0, "winnow")
     text = next(m.value for m in at.markdown if m.value.startswith("At n ="))
@@ -315,14 +293,14 @@ def test_lesson_9_sentence_and_bound_question_are_the_live_numbers():
     at.select_slider(key="l09_k").set_value(8).run()
     assert at.radio(key="l09_bcheck").options[0] == f"{2 + 3 * 8 * (1 + math.log2(n)):.1f}"
     at.radio(key="l09_side").set_value(at.radio(key="l09_side").options[1]).run()
-    _ok(at)
+    assert_page_ok(at)
     winnow, perceptron = _mistakes_at(n, None, 2000, 0, "perceptron")
     text = next(m.value for m in at.markdown if m.value.startswith("At n ="))
     assert f"Winnow **{winnow:.1f}**" in text and f"perceptron **{perceptron:.1f}**" in text
     assert text.endswith("fewer for **the perceptron**.")
 
 
-LESSON_7 = _module("07_soft_margins")
+LESSON_7 = lesson_module("07_soft_margins")
 
 
 def test_lesson_7_push_question_is_the_kw_rules_push():
@@ -330,11 +308,11 @@ def test_lesson_7_push_question_is_the_kw_rules_push():
     from perceptron_core.vectors import squared_norms
 
     decide = getattr(kw.decide, "py_func", kw.decide)
-    at = _run("07_soft_margins")
+    at = run_lesson("07_soft_margins")
     for seed, lam in ((1, 1.0), (4, 0.25)):
         at.number_input(key="l07_seed").set_value(seed).run()
         at.select_slider(key="l07_lam").set_value(lam).run()
-        _ok(at)
+        assert_page_ok(at)
         data = make_dataset(LESSON_7.noisy_line(seed, LESSON_7.NOISE))
         j = int(np.flatnonzero(data.flipped)[0])
         norms2 = getattr(squared_norms, "py_func", squared_norms)(data.X)
@@ -354,14 +332,14 @@ def test_lesson_7_push_options_differ_on_every_seed():
             assert len(set(LESSON_7.push_options(x, y, lam))) == 3, (seed, lam)
 
 
-LESSON_11 = _module("11_choosing_parameters")
+LESSON_11 = lesson_module("11_choosing_parameters")
 
 
 def test_lesson_11_half_width_question_is_the_t_interval_of_the_chart():
     from perceptron_core.experiments import t_interval
     from perceptron_lab.app_logic.studies_honest import estimates
 
-    at = _run("11_choosing_parameters")
+    at = run_lesson("11_choosing_parameters")
     est = estimates(0.2, 10, 0)
     folds = np.asarray(est["cv_folds"])
     mean, half = t_interval(folds)

@@ -1,0 +1,49 @@
+"""What the lesson tests share: a lesson as a module (for its helpers) and as a page."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from streamlit.testing.v1 import AppTest
+
+LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
+
+
+def lesson_module(stem: str) -> ModuleType:
+    """The lesson file as a module, for its helpers (it renders nothing outside Streamlit);
+    loaded once per test process."""
+    name = f"lesson_{stem}"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, LESSON_DIR / f"{stem}.py")
+        assert spec is not None and spec.loader is not None, stem
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # its dataclasses look their module up there
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def run_lesson(stem: str) -> AppTest:
+    """The lesson's page, run once, with no exception and no error box."""
+    at = AppTest.from_file(str(LESSON_DIR / f"{stem}.py"), default_timeout=300)
+    at.run()
+    assert_page_ok(at)
+    return at
+
+
+def assert_page_ok(at: AppTest) -> None:
+    """No exception and no error box on the page."""
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    """The page's metrics by label."""
+    return {m.label: m.value for m in at.metric}
+
+
+def percent(text: str) -> float:
+    """A metric's text such as ``"85.0%"`` as a fraction."""
+    return float(text.strip().rstrip("%")) / 100
