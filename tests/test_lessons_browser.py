@@ -12,13 +12,10 @@ sizes go to ``test-artifacts/`` (git-ignored) for a person to look at.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 
 from tests.browser import ARTIFACTS, ROOT
-from tests.live import free_port, stop, wait_for_health
 
 pytestmark = pytest.mark.browser
 
@@ -48,34 +45,6 @@ CUT_TEXT = r"""() => {
 def url_path(lesson) -> str:
     """Streamlit's page address for a lesson file: its name without the number."""
     return re.sub(r"^\d+_", "", lesson.stem)
-
-
-@pytest.fixture(scope="module")
-def server():
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    wait_for_health(f"{url}/_stcore/health", proc)
-    yield url
-    stop(proc)
 
 
 def settle(page) -> None:
