@@ -27,7 +27,7 @@ Usage::
 
 ``export-html`` takes the same settings as the playground's share link (the
 whole link or its query string), trains that run here and writes the page
-:func:`perceptron_lab.app_logic.standalone_page.link_page` makes: the app's replay, its
+:func:`perceptron_lab.ui.standalone_page.link_page` makes: the app's replay, its
 modules, styles, Plotly.js and the run inline, opening from ``file://``.
 
 ``app`` applies the repository's safe Streamlit settings (the packaged
@@ -253,7 +253,7 @@ def run_export_html(args: argparse.Namespace) -> int:
     from perceptron_core._output_files import check_file
 
     check_file(args.output, "--output")
-    from perceptron_lab.app_logic.standalone_page import link_page
+    from perceptron_lab.ui.standalone_page import link_page
 
     page, what = link_page(args.link)
     args.output.write_text(page, encoding="utf-8")

@@ -2,7 +2,7 @@
 
 The same ES modules (``ui/playback/``) replay a run in three hosts: the app's Streamlit
 component (``ui/player.py``), the self-contained web page
-(:mod:`app_logic.standalone_page`) and the notebook widget (:mod:`perceptron_lab.notebook`).
+(``ui/standalone_page.py``) and the notebook widget (``widget/``).
 All three hand the modules the same arguments, built here: the payload, what the figure
 draws (:class:`View`), the look and the words around the numbers (:func:`texts`).
 """

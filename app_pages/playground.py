@@ -19,7 +19,6 @@ import streamlit as st
 
 from perceptron_lab.app_logic.export import events_csv, points_csv, run_record
 from perceptron_lab.app_logic.learners import LEARNERS
-from perceptron_lab.app_logic.standalone_page import run_page
 from perceptron_lab.app_logic.style import PRESENT, STYLE, Show
 from perceptron_lab.app_logic.visitor_text import MESSAGE_LIMIT, as_text
 from perceptron_lab.ui import state
@@ -36,6 +35,7 @@ from perceptron_lab.ui.learner_panel import learner_panel
 from perceptron_lab.ui.player import HIDEABLE, View, page_payload, playback, rule_box, url_step
 from perceptron_lab.ui.runs import get_dataset, train
 from perceptron_lab.ui.safety import attempt
+from perceptron_lab.ui.standalone_page import run_page
 from perceptron_lab.ui.state import control, hidden
 
 PREFIX = "pg_"

@@ -1,4 +1,4 @@
-"""The exported web page's size against the run's length (app_logic/standalone_page.py).
+"""The exported web page's size against the run's length (ui/standalone_page.py).
 
 Target: at most 1.5 MB for the playground's first view (separable data, 100 points, the
 classic perceptron, 20 epochs); Plotly.js's basic bundle is 1.19 MB of every page, the
@@ -22,8 +22,8 @@ sys.path.insert(0, str(ROOT))
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset  # noqa: E402
 from perceptron_lab.app_logic.learners import LEARNERS  # noqa: E402
 from perceptron_lab.app_logic.payload import build_payload  # noqa: E402
-from perceptron_lab.app_logic.standalone_page import PLAYBACK, module_order, run_page  # noqa: E402
 from perceptron_lab.app_logic.training import fit_run  # noqa: E402
+from perceptron_lab.ui.standalone_page import PLAYBACK, module_order, run_page  # noqa: E402
 
 #: (label, points, epochs, learner): the default run first.
 RUNS = [

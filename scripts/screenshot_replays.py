@@ -22,7 +22,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from perceptron_lab.app_logic.standalone_page import link_page  # noqa: E402
+from perceptron_lab.ui.standalone_page import link_page  # noqa: E402
 from tests.browser import CHROMIUM_ARGS  # noqa: E402
 from tests.jupyter import jupyterlab, open_notebook, run_replay_cell, write_notebook  # noqa: E402
 

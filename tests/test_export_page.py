@@ -1,4 +1,4 @@
-"""The page that plays with no server (app_logic/standalone_page.py), read as text.
+"""The page that plays with no server (ui/standalone_page.py), read as text.
 
 What it holds (each playback module once, the run, what it says about itself), what it
 may not hold (a link or a script from outside), its size for the default run, the share
@@ -23,10 +23,10 @@ from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.payload.pack import unpack
 from perceptron_lab.app_logic.share_link import read_link
-from perceptron_lab.app_logic.standalone_page import ENTRY, HOST, PLAYBACK, module_order, run_page
 from perceptron_lab.app_logic.style import Show
 from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.cli import main
+from perceptron_lab.ui.standalone_page import ENTRY, HOST, PLAYBACK, module_order, run_page
 from tests.repository import repository_files
 
 ROOT = Path(__file__).resolve().parents[1]

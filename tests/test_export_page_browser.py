@@ -12,8 +12,8 @@ from playwright.sync_api import sync_playwright
 
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.learners import LEARNERS
-from perceptron_lab.app_logic.standalone_page import run_page
 from perceptron_lab.app_logic.training import fit_run
+from perceptron_lab.ui.standalone_page import run_page
 from tests.browser import launch
 
 pytestmark = pytest.mark.browser

@@ -13,7 +13,7 @@ import pytest
 
 from perceptron_core.datasets import DataError, load
 from perceptron_lab.app_logic.payload import build_payload
-from perceptron_lab.app_logic.standalone_page import PLAYBACK
+from perceptron_lab.ui.standalone_page import PLAYBACK
 from perceptron_lab.widget import Replay, dataset, show
 
 

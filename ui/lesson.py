@@ -198,7 +198,7 @@ def stage(
 def _web_page(run, data, request, epochs, show, initial_t, payload) -> str:
     """The figure as one page that plays offline (built on the click, so a lesson does not
     load the page builder until a reader asks)."""
-    from perceptron_lab.app_logic.standalone_page import run_page
+    from perceptron_lab.ui.standalone_page import run_page
 
     return run_page(run, data, request, epochs, show, initial_t, payload=payload)
 

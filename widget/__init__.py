@@ -37,13 +37,13 @@ from perceptron_lab.app_logic.datasource import Dataset, check_magnitudes
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.playback_args import View
-from perceptron_lab.app_logic.standalone_page import PLAYBACK, about_run, page_html
 from perceptron_lab.app_logic.style import Show
 from perceptron_lab.app_logic.training import fit_run
+from perceptron_lab.ui.standalone_page import PLAYBACK, about_run, page_html
 
 
 class Replay(anywidget.AnyWidget):
-    """A recorded run, replayed in the cell (the page of :mod:`app_logic.standalone_page`).
+    """A recorded run, replayed in the cell (the page of :mod:`ui.standalone_page`).
 
     Attributes
     ----------

@@ -1,5 +1,5 @@
 // The notebook widget's host (anywidget, see widget/__init__.py): the replay's
-// self-contained page (app_logic/standalone_page.py) in a frame of the cell's
+// self-contained page (ui/standalone_page.py) in a frame of the cell's
 // output. The frame keeps the replay's styles, keys and globals apart from the
 // notebook's and from other widgets'; the page's host (standalone.js) sets the
 // frame's height to its content.

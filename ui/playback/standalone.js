@@ -1,4 +1,4 @@
-// The host of a page that plays on its own (app_logic/standalone_page.py): no
+// The host of a page that plays on its own (ui/standalone_page.py): no
 // server, no Streamlit. The run's arguments and its arrays are inline in the
 // page; so are the playback's ES modules, as text, which become modules here
 // (each import of "./x.js" pointed at x.js's own blob URL), dependencies first.

@@ -27,7 +27,7 @@ from pathlib import Path
 from perceptron_lab.app_logic.playback_args import View, component_args
 
 #: The playback's folder: the modules, the styles and the vendored Plotly.js.
-PLAYBACK = Path(__file__).resolve().parents[1] / "ui" / "playback"
+PLAYBACK = Path(__file__).resolve().parent / "playback"
 #: The module the page starts (it imports all the others).
 ENTRY = "main.js"
 #: The host script of this page (a classic script: it loads the modules).
