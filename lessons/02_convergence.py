@@ -228,8 +228,8 @@ $(R/\gamma)^2$ updates on data of radius $R$ separated with margin $\gamma$,
 whatever their number, dimension or order; Li et al. (2002; see their
 abstract) generalise the theorem to the uneven margins of lesson 6. Being a
 guarantee for every order, it is far above what
-random data need; but the count the perceptron needs still grows as the
-margin shrinks. Computed live for 2-D sets of
+random data need; but the count the perceptron needs still tends to grow
+as the margin shrinks. Computed live for 2-D sets of
 300 points:
 """,
     "A. B. J. Novikoff, “On convergence proofs on perceptrons”, Proceedings of the "

@@ -212,7 +212,9 @@ try_this(
     "Press **Play** (or drag the time slider) and watch the black last line jump at every "
     "update while the dashed green averaged line and the voted tint barely move.",
     "Set **flipped training labels** to 0%. The data are separable: once training stops "
-    "updating, the last hypothesis collects all later votes, and the four predictors agree.",
+    "updating, the last hypothesis collects all later votes, and the voted predictor and "
+    "the longest survivor agree with it; the averaged line still carries the early "
+    "hypotheses in its mean and may label a test point or two differently.",
     "Change the **data seed** a few times and compare the last row of the table: which "
     "predictor is most often at the top on the test half?",
 )
