@@ -12,8 +12,6 @@ fast test checks the seed the page opens with and the same test marked
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from functools import cache
 from pathlib import Path
 
@@ -28,27 +26,17 @@ from perceptron_lab.app_logic.studies_winnow import NS
 from perceptron_lab.app_logic.timeline import BLOCKED, UPDATE_KINDS
 from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.lessons._basics import noisy_line
+from tests.lessons import lesson_module
 
 ROOT = Path(__file__).resolve().parents[1]
 TEN_SEEDS = range(10)
 
 
-def _lesson(stem: str):
-    """The lesson file as a module, for its helpers (it renders nothing outside Streamlit)."""
-    spec = importlib.util.spec_from_file_location(
-        f"research_{stem}", ROOT / "lessons" / f"{stem}.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-LESSON_1 = _lesson("01_the_perceptron_rule")
-LESSON_2 = _lesson("02_convergence")
-LESSON_5 = _lesson("05_margins")
-LESSON_7 = _lesson("07_soft_margins")
-LESSON_9 = _lesson("09_winnow")
+LESSON_1 = lesson_module("01_the_perceptron_rule")
+LESSON_2 = lesson_module("02_convergence")
+LESSON_5 = lesson_module("05_margins")
+LESSON_7 = lesson_module("07_soft_margins")
+LESSON_9 = lesson_module("09_winnow")
 
 
 def _seeds(opening: int) -> list:
