@@ -71,8 +71,10 @@ def test_storage_types_give_the_float64_result(dtype):
     y = np.where(values @ rng.normal(size=9) > np.median(values @ rng.normal(size=9)), 1, 0)
     y[:2] = [0, 1]
     X = values.astype(dtype)
-    ref = KWPerceptron(tau=0.25, epochs=5, random_state=0).fit(values.astype(np.float64), y)
-    got = KWPerceptron(tau=0.25, epochs=5, random_state=0).fit(X, y)
+    # record="updates": the votes and the voted mode need the update record
+    settings = {"tau": 0.25, "epochs": 5, "random_state": 0, "record": "updates"}
+    ref = KWPerceptron(**settings).fit(values.astype(np.float64), y)
+    got = KWPerceptron(**settings).fit(X, y)
     np.testing.assert_array_equal(got.votes_, ref.votes_)
     np.testing.assert_array_equal(got.coef_, ref.coef_)
     for mode in MODES:  # the same updates; sums of support vectors may differ in rounding
