@@ -63,14 +63,16 @@ class Number:
             return False
         if self.integer and not isinstance(value, numbers.Integral):
             return False
-        if not np.isfinite(float(value)):
+        try:
+            number = float(value)
+        except OverflowError:  # a whole number beyond floating point's range
             return False
-        if self.low is not None and (
-            float(value) < self.low or (self.open_low and value == self.low)
-        ):
+        if not np.isfinite(number):
+            return False
+        if self.low is not None and (number < self.low or (self.open_low and number == self.low)):
             return False
         if self.high is not None and (
-            float(value) > self.high or (self.open_high and value == self.high)
+            number > self.high or (self.open_high and number == self.high)
         ):
             return False
         return True

@@ -41,7 +41,10 @@ DATA_PACKAGE = "perceptron_lab.data"
 
 def _package_folder(name: str) -> Path | None:
     """The folder of the installed (namespace) package ``name``, or None without one."""
-    spec = importlib.util.find_spec(name.partition(".")[0]) and importlib.util.find_spec(name)
+    try:
+        spec = importlib.util.find_spec(name)
+    except ModuleNotFoundError:  # its parent package is not installed
+        return None
     locations = spec.submodule_search_locations if spec is not None else None
     # an editable install adds a path-hook entry that is not a folder
     return next((Path(p) for p in locations or () if Path(p).is_dir()), None)

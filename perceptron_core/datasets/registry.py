@@ -270,10 +270,12 @@ def _real_loader(spec: DatasetSpec, positive_class=None, **options):
     from ._common import DataError
     from .real import read_shipped, read_sklearn
 
-    if spec.kind == "scikit-learn" or spec.file is None:
+    if spec.kind == "scikit-learn":
         arrays = read_sklearn(spec.name)
-    else:
+    elif spec.file is not None:
         arrays = read_shipped(spec.file)
+    else:
+        raise DataError(f"The registry entry {spec.name} names no data file.")
     X = arrays["X"].astype(np.float64)
     codes = arrays["y"]
     feature_names = [str(f) for f in arrays["feature_names"]]
