@@ -8,6 +8,8 @@ Session keys start with ``l02_``.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -16,7 +18,7 @@ import streamlit as st
 from perceptron_core.rules import kw
 from perceptron_lab.app_logic.datasource import DataRequest
 from perceptron_lab.app_logic.diagnostics import novikoff_bound
-from perceptron_lab.app_logic.payload.extras import Panel, Progress, Text
+from perceptron_lab.app_logic.payload.extras import Panel, Text
 from perceptron_lab.app_logic.studies_basics import SWEEP_POINTS, SWEEP_SETS
 from perceptron_lab.app_logic.style import BLACK, BLUE, VERMILLION, Show
 from perceptron_lab.lessons._basics import at_end, seed_control
@@ -53,13 +55,8 @@ def bound_box(run, data) -> list[Panel]:
         Panel(
             "Novikoff's bound on these data",
             [
-                Text(f"R = {R:.3g}, γ = {gamma:.3g}: at most {bound:,.0f} updates"),
-                Progress(
-                    "Updates so far: {value} of at most {max}",
-                    np.arange(tl.W.shape[1]),
-                    maximum=bound,
-                    format=",.0f",
-                ),
+                # whole updates: the same floor as the bar of the box above it
+                Text(f"R = {R:.3g}, γ = {gamma:.3g}: at most {math.floor(bound):,} updates"),
                 Text(whole_run, caption=True),
             ],
         )
@@ -241,7 +238,7 @@ as the margin shrinks. Computed live for 2-D sets of
     f"{seed * 1000 + SWEEP_SETS - 1}, from the data seed above), plain perceptron "
     "(η = 0.1, θ_init = C = mean ‖x‖²) trained until an epoch without updates; γ and the "
     "bound with the threshold folded in and the θ_init start counted "
-    "(app_logic.diagnostics.novikoff_bound).",
+    "(perceptron_lab.app_logic.diagnostics.novikoff_bound).",
 )
 if research_result is not None:
     st.markdown(

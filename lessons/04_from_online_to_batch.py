@@ -244,8 +244,9 @@ if data is not None:
     computation_question(
         PREFIX,
         f"Compute it: the guarantee box above gives the mistake bound {bound['bound']:.1f} "
-        f"for the m = {bound['m']} training examples. What does Freund & Schapire's "
-        "guarantee make of it for the voted perceptron's chance of an error?",
+        f"for the m = {bound['m']} training examples. What number does Freund & Schapire's "
+        "guarantee make of it, the bound on the voted perceptron's chance of an error (it says "
+        "something only below 1)?",
         {
             "right": voted_error_bound(bound["bound"], bound["m"]),
             "without the 2": bound["bound"] / (bound["m"] + 1),

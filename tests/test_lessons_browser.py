@@ -4,9 +4,10 @@ Streamlit runs on localhost; Playwright drives Debian's chromium (see
 :mod:`tests.browser`). After a lesson has finished running (and its player,
 if it has one, has painted), the page and every frame in it are searched for
 text that the browser shortens with an ellipsis (``text-overflow: ellipsis``
-on a box narrower than its text) and for display formulas wider than their
-box, or that KaTeX could not parse. Screenshots of every lesson at both
-sizes go to ``test-artifacts/`` (git-ignored) for a person to look at.
+on a box narrower than its text), for display formulas wider than their box
+or that KaTeX could not parse, and for a number in a box or table broken over
+two lines. Screenshots of every lesson at both sizes go to ``test-artifacts/``
+(git-ignored) for a person to look at.
 """
 
 from __future__ import annotations
@@ -37,6 +38,14 @@ CUT_TEXT = r"""() => {
     else if (wider && el.classList.contains('katex-display'))
       cut.push('formula ' + (el.scrollWidth - el.clientWidth) + ' px: '
                + el.innerText.replace(/\s+/g, '').slice(0, 60));
+  }
+  // a number broken over two lines reads as two numbers ("0.85" above "4")
+  for (const el of document.querySelectorAll('.extra-number, table.numbers td:not(.words)')) {
+    if (!el.offsetParent) continue;
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    if (lines.size > 1) cut.push('number on ' + lines.size + ' lines: ' + el.innerText.trim());
   }
   return cut;
 }"""
