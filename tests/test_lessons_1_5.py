@@ -7,6 +7,7 @@ so a typed-in or stale figure fails.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -94,6 +95,20 @@ def test_lesson_2_sweep_is_computed_from_the_seed():
     at.number_input(key="l02_seed").set_value(1).run()
     assert_page_ok(at)
     assert not at.dataframe[0].value.equals(table)
+
+
+def test_lesson_2_bound_box_says_the_whole_number_of_the_bound_bar():
+    """The box beside lesson 2's figure and the bar above it both state Novikoff's bound as a
+    whole number of updates, the same one (they once read 180 and 179 on the opening view)."""
+    at = run_lesson("02_convergence")
+    for seed in (0, 3):
+        if seed:
+            at.number_input(key="l02_seed").set_value(seed).run()
+            assert_page_ok(at)
+        args = player_args(at, "l02_player")
+        bound = args["texts"]["novikoff_bound"]
+        (line,) = [text for text in panel_items(args) if text.startswith("R = ")]
+        assert f"at most {math.floor(bound):,} updates" in line, (seed, bound, line)
 
 
 def test_lesson_3_last_hypothesis_follows_the_stopping_epoch():
