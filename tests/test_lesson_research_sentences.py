@@ -107,9 +107,9 @@ def test_lesson_1_try_this_2_a_smaller_eta_needs_more_updates():
 
 
 def test_lesson_1_try_this_3_some_seeds_need_two_updates_others_three_times_as_many():
-    """Try this 3: "Set **η** back to 0.5 and change the **data seed**. ... press **End** and
-    compare the number of updates with the previous seed. Some sets need only two updates,
-    others three times as many or more."
+    """Try this 3: "Set the **learning rate η** back to 0.5 and change the **data seed**.
+    ... press **End** and compare the number of updates with the previous seed. Some sets
+    need only two updates, others three times as many or more."
 
     Criterion: at η = 0.5, the fewest updates over seeds 0-9 is at most 2, and at least two
     other seeds need 3 times that many or more. Measured: 2-7 updates (2 on seeds 4, 5 and
@@ -142,8 +142,9 @@ def test_lesson_3_try_this_2_without_flips_the_updates_stop():
 
 
 def test_lesson_3_try_this_3_flipped_points_keep_dragging_the_line_across_the_true_one():
-    """Try this 3: "Back at 10% flipped, change the **data seed** and watch where the line
-    ends up: the flipped points (×) keep dragging it across the true line."
+    """Try this 3: "With **flipped training labels** back at 10%, change the **data
+    seed** and watch where the line ends up: the flipped points (×) keep dragging it
+    across the true line."
 
     Criterion, on every seed (30 epochs, the page's run): in each of the last 15 epochs some
     update is on a flipped point ("keep"); the 6 flipped points (10 % of the data) make at
@@ -600,7 +601,8 @@ def test_lesson_9_try_this_3_winnows_relevant_weights_stay_at_the_threshold(seed
     chart's table) is below Winnow's ("misfires"). Measured on seeds 0-9: Winnow's relevant
     weights are exactly the threshold, its irrelevant ones 0.031-0.125 of it at most; the
     perceptron's relevant weights are 1.40-1.69 times its threshold at n = 256 and
-    0.22-0.82 times it at n = 1024.
+    0.22-0.82 times it at n = 1024 (seed 8: 0.65-0.82); test accuracy at n = 1024: Winnow
+    99.9-100.0 %, the perceptron 63.5-73.2 %.
     """
     k, m = OPENING_9["k"], OPENING_9["m"]
     for seed in seeds:
