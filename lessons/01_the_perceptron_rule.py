@@ -291,8 +291,9 @@ try_this(
     "fivefold and the first lines fall outside the view: the starting threshold θ_init now "
     "outweighs the steps η·y·x and η·y·C. Press **End**: the step counter above the figure "
     "(*updates so far*) shows that this run needs more updates.",
-    "Change the **data seed**. A new line and new points: press **End** and compare the "
-    "number of updates with the previous seed. Some sets need a handful, some many more.",
+    "Set the **learning rate η** back to 0.5 and change the **data seed**. A new line and new "
+    "points: press **End** and compare the number of updates with the previous seed. Some "
+    "sets need only two updates, others three times as many or more.",
 )
 
 check_question(

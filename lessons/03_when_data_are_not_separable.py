@@ -179,8 +179,8 @@ try_this(
     "time, often a different test accuracy.",
     "Set **flipped training labels** to 0%. The data are separable again: the updates "
     "stop, both curves end flat, and the step counter stops adding updates.",
-    "Change the **data seed** and watch where the line ends up: the flipped points "
-    "(×) keep dragging it across the true line.",
+    "With **flipped training labels** back at 10%, change the **data seed** and watch where "
+    "the line ends up: the flipped points (×) keep dragging it across the true line.",
 )
 
 st.subheader("How many mistakes, when no line separates?")

@@ -238,8 +238,10 @@ try_this(
     "The figure opens at the end of training: note the test accuracy and ‖w‖ (the "
     "denominator) in the box, then set **τ** to 0 and press **End**: without a margin w "
     "ends many times shorter, and for most seeds the test accuracy of the last line drops.",
-    "Set **τ** to 2 and press **Next update** a few times: many updates are now on points "
-    "that were already right (*inside the band*), and the band visibly narrows as ‖w‖ grows.",
+    "Set **τ** to 2, press **Start**, then **Next update** a few times: many updates are now "
+    "on points that were already right (*inside the band*), and the band narrows as ‖w‖ "
+    "grows, from wider than the view at the first update to inside it before the first "
+    "epoch ends.",
     "Switch the **learner** to the thick separator, press **Start**, then **Next update** a "
     "few times: γ is an absolute score, so while w is short the band is wide in distance, "
     "and it narrows quickly as w grows.",

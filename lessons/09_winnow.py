@@ -290,8 +290,8 @@ try_this(
     "(the research table gives its test accuracy).",
     "Move **weights after the pass** from n = 256 to 1024: Winnow's relevant weights stay at "
     "the threshold (one of them fires a positive alone) and the irrelevant ones near 0; the "
-    "perceptron's relevant weights fall far below the threshold, so it needs irrelevant "
-    "features to help, and misfires.",
+    "perceptron's relevant weights fall from above the threshold to below it, so it needs "
+    "irrelevant features to help, and misfires.",
 )
 
 check_question(

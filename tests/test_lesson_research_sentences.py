@@ -22,8 +22,10 @@ from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.diagnostics import novikoff_bound
 from perceptron_lab.app_logic.learners import KW_SWITCHES_OFF, LEARNERS
 from perceptron_lab.app_logic.lesson_studies import STUDIES, result
+from perceptron_lab.app_logic.payload.extras import Accuracies
+from perceptron_lab.app_logic.payload.scene import axis_box
 from perceptron_lab.app_logic.studies_winnow import NS
-from perceptron_lab.app_logic.timeline import BLOCKED, UPDATE_KINDS
+from perceptron_lab.app_logic.timeline import BLOCKED, MARGIN, UPDATE_KINDS
 from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.lessons._basics import noisy_line
 from tests.lessons import lesson_module
@@ -34,6 +36,7 @@ TEN_SEEDS = range(10)
 
 LESSON_1 = lesson_module("01_the_perceptron_rule")
 LESSON_2 = lesson_module("02_convergence")
+LESSON_4 = lesson_module("04_from_online_to_batch")
 LESSON_5 = lesson_module("05_margins")
 LESSON_7 = lesson_module("07_soft_margins")
 LESSON_9 = lesson_module("09_winnow")
@@ -55,6 +58,36 @@ def _fit(learner_key: str, values: dict, epochs: int, seed: int, data):
     return learner.make({**learner.defaults(), **values}, epochs, seed).fit(data.X, data.y)
 
 
+@cache
+def _page_run(learner_key: str, values: tuple, epochs: int, request: DataRequest):
+    """The figure's recorded run, as ``stage`` trains it: ``(run, data)``."""
+    data = make_dataset(request)
+    settings = {**LEARNERS[learner_key].defaults(), **dict(values)}
+    run = fit_run(
+        learner_key,
+        tuple(sorted(settings.items())),
+        epochs,
+        request.seed,
+        data.X,
+        data.y,
+        data.X_test,
+        data.y_test,
+    )
+    return run, data
+
+
+def _update_times(timeline) -> np.ndarray:
+    """The time step just after each update of the run."""
+    return np.flatnonzero(np.isin(timeline.kind[0], UPDATE_KINDS)) + 1
+
+
+def _view_grid(data, side: int = 30) -> np.ndarray:
+    """Points on a ``side`` × ``side`` grid over the figure's view (its axis box)."""
+    x0, x1, y0, y1 = axis_box(data.X, data.X_test)
+    gx, gy = np.meshgrid(np.linspace(x0, x1, side), np.linspace(y0, y1, side))
+    return np.c_[gx.ravel(), gy.ravel()]
+
+
 def test_lesson_1_try_this_2_a_smaller_eta_needs_more_updates():
     """Try this 2: "Change the **learning rate η** from 0.5 to 0.1. ... Press **End**: the step
     counter above the figure (*updates so far*) shows that this run needs more updates."
@@ -73,6 +106,27 @@ def test_lesson_1_try_this_2_a_smaller_eta_needs_more_updates():
         assert updates[0.1] > updates[0.5], (seed, updates)
 
 
+def test_lesson_1_try_this_3_some_seeds_need_two_updates_others_three_times_as_many():
+    """Try this 3: "Set the **learning rate η** back to 0.5 and change the **data seed**.
+    ... press **End** and compare the number of updates with the previous seed. Some sets
+    need only two updates, others three times as many or more."
+
+    Criterion: at η = 0.5, the fewest updates over seeds 0-9 is at most 2, and at least two
+    other seeds need 3 times that many or more. Measured: 2-7 updates (2 on seeds 4, 5 and
+    6; 6 on seed 2, 7 on seed 8). At η = 0.1, where try this 2 leaves the slider, every seed
+    needs 7-12: hence "η back to 0.5".
+    """
+    updates = []
+    for seed in TEN_SEEDS:
+        data = make_dataset(
+            DataRequest("separable", (("margin", 0.15), ("n_samples", 20)), seed=seed)
+        )
+        updates.append(_fit("perceptron", {"eta": 0.5}, LESSON_1.EPOCHS, seed, data).n_updates_)
+    fewest = min(updates)
+    assert fewest <= 2, updates
+    assert sum(count >= 3 * fewest for count in updates) >= 2, updates
+
+
 def test_lesson_3_try_this_2_without_flips_the_updates_stop():
     """Try this 2: "Set **flipped training labels** to 0%. The data are separable again: the
     updates stop, both curves end flat, and the step counter stops adding updates."
@@ -85,6 +139,56 @@ def test_lesson_3_try_this_2_without_flips_the_updates_stop():
         assert (clean.updates_per_epoch_[-3:] == 0).all(), (seed, clean.updates_per_epoch_)
         noisy = _fit("perceptron", {}, 30, seed, make_dataset(noisy_line(seed, 0.1)))
         assert noisy.updates_per_epoch_[-1] > 0, seed
+
+
+def test_lesson_3_try_this_3_flipped_points_keep_dragging_the_line_across_the_true_one():
+    """Try this 3: "With **flipped training labels** back at 10%, change the **data
+    seed** and watch where the line ends up: the flipped points (×) keep dragging it
+    across the true line."
+
+    Criterion, on every seed (30 epochs, the page's run): in each of the last 15 epochs some
+    update is on a flipped point ("keep"); the 6 flipped points (10 % of the data) make at
+    least a quarter of all updates ("dragging"); and in the last 15 epochs at least 3
+    updates on flipped points turn the line from one side of the true line's direction to
+    the other (the sign of the angle from w* to w changes: "across"). Measured on seeds 0-9:
+    flipped updates in all 15 late epochs on every seed; 31-44 % of the updates; 6-54 such
+    crossings (seed 4: 6).
+    """
+    for seed in TEN_SEEDS:
+        run, data = _page_run("perceptron", (), 30, noisy_line(seed, 0.1))
+        tl = run.timeline
+        events = _update_times(tl) - 1
+        flipped = data.flipped[tl.index[events]]
+        late = tl.epoch[events] >= 15
+        assert set(tl.epoch[events][flipped & late]) == set(range(15, 30)), seed
+        assert flipped.mean() >= 0.25, (seed, flipped.mean())
+        W, w_star = tl.W[0], data.w_star
+        side = np.sign(W[:, 0] * w_star[1] - W[:, 1] * w_star[0])  # which way w is turned
+        crossed = (side[tl.before[events]] * side[tl.after[events]]) < 0
+        assert (crossed & flipped & late).sum() >= 3, (seed, (crossed & flipped & late).sum())
+
+
+def test_lesson_3_try_this_1_each_stop_gives_another_last_hypothesis():
+    """Try this 1: "move **Stop after epoch** from 30 to 31, then 32, pressing **End** each
+    time: a different last hypothesis each time, often a different test accuracy."
+
+    Criterion: on every seed the last hypotheses after 30, 31 and 32 epochs (10 % flipped)
+    are three different (w, θ); over seeds 0-9, at least half of the 20 steps (30 to 31,
+    31 to 32) change the test accuracy. Measured: all three differ on every seed; 16 of the
+    20 steps change it (none on seed 0, 73.3 % three times; seed 5, the opening one:
+    95.0, 90.0, 68.3 %).
+    """
+    changed = 0
+    for seed in TEN_SEEDS:
+        data = make_dataset(noisy_line(seed, 0.1))
+        fits = [_fit("perceptron", {}, epochs, seed, data) for epochs in (30, 31, 32)]
+        lines = [np.r_[est.coef_.ravel(), est.intercept_] for est in fits]
+        for a in range(3):
+            for b in range(a + 1, 3):
+                assert not np.allclose(lines[a], lines[b]), (seed, a, b)
+        accuracy = [est.score(data.X_test, data.y_test) for est in fits]
+        changed += sum(before != after for before, after in zip(accuracy, accuracy[1:]))
+    assert changed >= len(TEN_SEEDS), changed  # "often": half of the 2 × 10 steps
 
 
 def test_lesson_4_try_this_2_without_flips_the_vote_follows_the_last_line():
@@ -110,6 +214,59 @@ def test_lesson_4_try_this_2_without_flips_the_vote_follows_the_last_line():
         assert averaged_off <= 2, (seed, averaged_off)
         differ += averaged_off > 0
     assert differ >= 1  # "may": the averaged line does differ on some seed
+
+
+def _turn(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Angles in degrees between the rows of ``a`` and ``b`` (2-D normals)."""
+    turn = np.abs(np.arctan2(a[:, 1], a[:, 0]) - np.arctan2(b[:, 1], b[:, 0])) % (2 * np.pi)
+    return np.degrees(np.minimum(turn, 2 * np.pi - turn))
+
+
+def test_lesson_4_try_this_1_the_last_line_jumps_the_averaged_line_and_the_vote_barely_move():
+    """Try this 1: "Press **Play** (or drag the time slider) and watch the black last line
+    jump at every update while the dashed green averaged line and the voted tint barely
+    move."
+
+    Criterion, from one update to the next over the whole run (Play starts at step 0; 15 %
+    flipped, 20 epochs): the last line turns by a median of at least 10°, the averaged line
+    by at most a twentieth of the last line's median; and the voted tint changes on at most
+    a twentieth of the share of the view (a 30 × 30 grid over the figure's box) that the
+    last line's side changes on, on average. Measured on seeds 0-9: the last line turns by a
+    median of 16.5-37.8°, the averaged line by 0.03-0.08° (1/924 to 1/349 of it); the last
+    line's side changes on 20-36 % of the view per update, the vote's on 0.2-0.4 % (61-130
+    times less).
+    """
+    for seed in TEN_SEEDS:
+        run, data = _page_run("kw", tuple(KW_SWITCHES_OFF.items()), 20, noisy_line(seed, 0.15))
+        tl = run.timeline
+        times = _update_times(tl)
+        last = np.array([tl.hypothesis(t)[0] for t in times])
+        averaged = np.array([tl.averaged_hypothesis(t)[0] for t in times])
+        last_turn = np.median(_turn(last[1:], last[:-1]))
+        averaged_turn = np.median(_turn(averaged[1:], averaged[:-1]))
+        assert last_turn >= 10, (seed, last_turn)
+        assert averaged_turn <= last_turn / 20, (seed, last_turn, averaged_turn)
+        grid = _view_grid(data)
+        changed = {}
+        for mode in ("last", "voted"):
+            sides = np.array([tl.scores(grid, t, mode) > 0 for t in times])
+            changed[mode] = float((sides[1:] != sides[:-1]).mean())
+        assert changed["voted"] <= changed["last"] / 20, (seed, changed)
+
+
+def test_lesson_4_try_this_3_the_table_has_a_test_row_last_with_all_four_predictors():
+    """Try this 3 asks a question and claims nothing: "compare the last row of the table:
+    which predictor is most often at the top on the test half?". Checked: the table it means
+    is in the panel beside the figure (the ``Accuracies`` item of ``four_predictors``), it
+    scores all four predictors (the run replays votes), and its last row is the test half
+    (the page's data keep 60 test points; the browser adds the test row after the training
+    row when there are any).
+    """
+    run, data = _page_run("kw", tuple(KW_SWITCHES_OFF.items()), 20, noisy_line(4, 0.15))
+    (panel,) = LESSON_4.four_predictors(run, data)
+    assert any(isinstance(item, Accuracies) for item in panel.items), panel
+    assert run.learner.replays_votes
+    assert len(data.y_test) == 60
 
 
 # --- lesson 2: the bound beside the figure, and the sweep ------------------------------------
@@ -189,6 +346,66 @@ def test_lesson_5_try_this_1_without_a_margin_w_is_shorter_and_the_line_worse():
             data.X_test, data.y_test
         )
     assert drops > len(TEN_SEEDS) // 2, drops  # "for most seeds ... drops"
+
+
+def _lesson_5_run(seed: int, learner_key: str, values: dict):
+    return _page_run(learner_key, tuple(values.items()), 20, noisy_line(seed, LESSON_5.NOISE))
+
+
+def _band_at(run, t: int) -> float:
+    """The band's half-width in distance units at time ``t`` (the box's first number)."""
+    return run.learner.band(run.estimator)[1] / np.linalg.norm(run.timeline.hypothesis(t)[0])
+
+
+def test_lesson_5_try_this_2_at_tau_2_updates_on_right_points_and_the_band_comes_into_view():
+    """Try this 2: "Set **τ** to 2, press **Start**, then **Next update** a few times: many
+    updates are now on points that were already right (*inside the band*), and the band
+    narrows as ‖w‖ grows, from wider than the view at the first update to inside it before
+    the first epoch ends."
+
+    Criterion, on every seed: at least a third of the first 10 updates are margin updates,
+    and more of them than at τ = 0.5 ("now"); the band's half-width after the first update
+    is larger than the view's (the figure's box) half-width and half-height, at the end of
+    the first epoch smaller than both, with ‖w‖ longer. Measured on seeds 0-9: 10 of the
+    first 10 updates are margin updates (4-7 at τ = 0.5); the half-width is 13.3-41.2 after
+    the first update and 0.58-0.86 after the first epoch, against a view of half-size
+    1.09-1.16.
+    """
+    for seed in TEN_SEEDS:
+        runs = {tau: _lesson_5_run(seed, "margin", {"tau": tau})[0] for tau in (2.0, 0.5)}
+        margin_updates = {
+            tau: int((run.timeline.kind[0][_update_times(run.timeline)[:10] - 1] == MARGIN).sum())
+            for tau, run in runs.items()
+        }
+        assert margin_updates[2.0] >= 10 / 3, (seed, margin_updates)
+        assert margin_updates[2.0] > margin_updates[0.5], (seed, margin_updates)
+        run, data = _lesson_5_run(seed, "margin", {"tau": 2.0})
+        x0, x1, y0, y1 = axis_box(data.X, data.X_test)
+        view = sorted(((x1 - x0) / 2, (y1 - y0) / 2))
+        tl = run.timeline
+        first, epoch_end = tl.next_update(0), tl.end_of_epoch(0)
+        assert _band_at(run, first) > view[1], (seed, _band_at(run, first), view)
+        assert _band_at(run, epoch_end) < view[0], (seed, _band_at(run, epoch_end), view)
+
+
+def test_lesson_5_try_this_3_the_thick_separators_band_starts_wide_and_narrows_quickly():
+    """Try this 3: "Switch the **learner** to the thick separator, press **Start**, then
+    **Next update** a few times: γ is an absolute score, so while w is short the band is
+    wide in distance, and it narrows quickly as w grows."
+
+    Criterion, on every seed (γ = 1, the slider's default): after the first update the
+    band's half-width γ/‖w‖ is at least three quarters of the view's half-width (the band
+    spans at least 3/4 of the figure's width: "wide"); after the 10th update it is at most
+    half of that ("quickly"). Measured on seeds 0-9: 0.96-3.18 after the first update
+    (view half-width 1.11-1.16), 0.10-0.38 times that after the 10th.
+    """
+    for seed in TEN_SEEDS:
+        run, data = _lesson_5_run(seed, "thick", {"gamma": 1.0})
+        x0, x1, _, _ = axis_box(data.X, data.X_test)
+        times = _update_times(run.timeline)
+        first, tenth = _band_at(run, times[0]), _band_at(run, times[9])
+        assert first >= 0.75 * (x1 - x0) / 2, (seed, first, (x1 - x0) / 2)
+        assert tenth <= first / 2, (seed, first, tenth)
 
 
 # --- lesson 7: the figure and the box beside it ----------------------------------------------
@@ -368,6 +585,44 @@ def test_lesson_9_try_this_2_short_pass_bends_the_perceptron_flat_without_learni
             for table in (short_table, full_table)
         ]
         assert accuracy[0] < accuracy[1], (seed, accuracy)  # "it has not learned faster"
+
+
+@pytest.mark.parametrize("seeds", _seeds(OPENING_9["seed"]))
+def test_lesson_9_try_this_3_winnows_relevant_weights_stay_at_the_threshold(seeds):
+    """Try this 3: "Move **weights after the pass** from n = 256 to 1024: Winnow's relevant
+    weights stay at the threshold (one of them fires a positive alone) and the irrelevant
+    ones near 0; the perceptron's relevant weights fall from above the threshold to below
+    it, so it needs irrelevant features to help, and misfires."
+
+    Criterion (k = 3, m = 2000, the page's defaults): at n = 256, 512 and 1024 every
+    relevant Winnow weight is at least the threshold and below twice it, every irrelevant
+    one at most an eighth of it; the perceptron's relevant weights are all at least its
+    threshold at n = 256 and all below it at n = 1024; its test accuracy at n = 1024 (the
+    chart's table) is below Winnow's ("misfires"). Measured on seeds 0-9: Winnow's relevant
+    weights are exactly the threshold, its irrelevant ones 0.031-0.125 of it at most; the
+    perceptron's relevant weights are 1.40-1.69 times its threshold at n = 256 and
+    0.22-0.82 times it at n = 1024 (seed 8: 0.65-0.82); test accuracy at n = 1024: Winnow
+    99.9-100.0 %, the perceptron 63.5-73.2 %.
+    """
+    k, m = OPENING_9["k"], OPENING_9["m"]
+    for seed in seeds:
+        weights = {
+            n: result("l09_weights", {"n": n, "k": k, "m": m, "seed": seed})
+            for n in (256, 512, 1024)
+        }
+        for n, shares in weights.items():
+            relevant, winnow = shares["relevant"], shares["Winnow"]
+            assert ((winnow[relevant] >= 1) & (winnow[relevant] < 2)).all(), (seed, n)
+            assert winnow[~relevant].max() <= 1 / 8, (seed, n, winnow[~relevant].max())
+        perceptron = {n: weights[n]["Perceptron"][weights[n]["relevant"]] for n in (256, 1024)}
+        assert (perceptron[256] >= 1).all() and (perceptron[1024] < 1).all(), (seed, perceptron)
+        _, _, table = _mistakes(k, m, seed)
+        at_1024 = table.set_index("n features").loc[1024]
+        accuracy = {
+            name: float(at_1024[f"{name} test accuracy"].rstrip("%"))
+            for name in ("Winnow", "Perceptron")
+        }
+        assert accuracy["Perceptron"] < accuracy["Winnow"], (seed, accuracy)
 
 
 # --- lesson 10: the research table -----------------------------------------------------------
