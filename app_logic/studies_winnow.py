@@ -69,11 +69,19 @@ def mistakes_vs_n(k: int, m: int, seed: int, progress: Progress = quietly) -> pd
 
 
 def final_weights(n: int, k: int, m: int, seed: int, progress: Progress = quietly) -> dict:
-    """``w_i / θ`` of both learners after the pass on the first draw, and the relevant mask."""
+    """``w_i / θ`` of both learners after the pass on the first draw, the thresholds ``θ``
+    (as ``"<name> θ"``) and the relevant mask.
+
+    A threshold that is not above 0 (beyond rounding: ``1e-9`` of the largest weight) makes
+    the shares meaningless, and they are NaN: the perceptron's θ starts at C and moves by
+    ``η C`` per update, so equal numbers of updates each way can bring it to 0.
+    """
     X, y, _, _, relevant = draw(n, k, m, seed, 0)
     out = {"relevant": np.isin(np.arange(n), relevant)}
     for i, (name, clf) in enumerate(learners().items()):
         progress(i / 2, f"one pass of {name} over n = {n} features")
         clf.fit(X, y)
-        out[name] = clf.coef_[0] / -clf.intercept_[0]  # the threshold is θ = -intercept
+        w, theta = clf.coef_[0], float(-clf.intercept_[0])  # the threshold is θ = -intercept
+        out[f"{name} θ"] = theta
+        out[name] = w / theta if theta > 1e-9 * np.abs(w).max(initial=0.0) else np.full(n, np.nan)
     return out

@@ -244,12 +244,21 @@ if side == "winnow":
         value=256,
         key=f"{PREFIX}n",
     )
+    weights = lesson_study("l09_weights", n=n_shown, k=k, m=m, seed=seed)
     st.plotly_chart(
-        weights_figure(lesson_study("l09_weights", n=n_shown, k=k, m=m, seed=seed)),
+        weights_figure(weights),
         width="stretch",
         config=CHART_CONFIG,
         key=f"{PREFIX}weights",
     )
+    for name in ("Winnow", "Perceptron"):
+        if np.isnan(weights[name]).all():
+            st.caption(
+                f"After this pass the {name.lower()}'s threshold is θ = "
+                f"{weights[f'{name} θ']:.2g}, not above 0 (an example with no active "
+                "feature already scores at or above it): weights divided by θ say nothing, so "
+                "its row is empty. Pick another n or data seed."
+            )
 
 st.subheader("The other side: few active features", anchor="the-other-side")
 st.markdown(

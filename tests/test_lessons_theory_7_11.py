@@ -403,3 +403,29 @@ def test_lesson_10_try_this_flags_follow_the_noise_on_every_seed():
         assert _flags(seed, 0.0)[0] <= 5, seed
         # try this 1: from 10 % to 30 % flipped "precision drops"
         assert _flags(seed, 0.3)[1] < _flags(seed, 0.1)[1], seed
+
+
+def test_lesson_9_weights_are_shares_of_a_positive_threshold_or_left_out():
+    """Weights ÷ θ only where θ > 0: on seed 8 at n = 512 the perceptron's θ comes to 0 up
+    to rounding (its shares were once ±3.6e15); elsewhere the shares are ``coef_ / θ``."""
+    from perceptron_lab.app_logic.studies_winnow import draw, final_weights, learners
+
+    zero = final_weights(512, 3, 2000, 8)
+    assert zero["Perceptron θ"] <= 1e-9 and np.isnan(zero["Perceptron"]).all()
+    assert np.isfinite(zero["Winnow"]).all() and zero["Winnow θ"] == 512
+    kept = final_weights(256, 3, 2000, 0)
+    X, y, *_ = draw(256, 3, 2000, 0, 0)
+    perceptron = learners()["Perceptron"].fit(X, y)
+    theta = -perceptron.intercept_[0]
+    assert kept["Perceptron θ"] == theta > 0
+    np.testing.assert_array_equal(kept["Perceptron"], perceptron.coef_[0] / theta)
+
+
+def test_lesson_9_page_says_why_a_row_of_weights_is_empty():
+    at = run_lesson("09_winnow")
+    assert not any("say nothing" in c.value for c in at.caption)
+    at.number_input(key="l09_seed").set_value(8).run()
+    at.select_slider(key="l09_n").set_value(512).run()
+    assert_page_ok(at)
+    (said,) = [c.value for c in at.caption if "say nothing" in c.value]
+    assert said.startswith("After this pass the perceptron's threshold is θ = ")
