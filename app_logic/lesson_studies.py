@@ -2,9 +2,11 @@
 
 Several lessons rest on a study that takes seconds: lesson 9's first figure
 trains both learners on 21 data sets, lesson 11's trains hundreds of folds,
-and the research boxes of lessons 2, 4-8 and 10 cross-validate grids. With
-the settings a lesson opens with (its :attr:`Study.defaults`), a study is
-the same for every visitor, so it is computed once:
+and the research boxes of lessons 2, 4-8 and 10 cross-validate grids. Others
+take a second or less but would be paid on every rerun of their page (every
+click): lesson 9's second setting and lesson 10's boosting rounds. With the
+settings a lesson's widgets start with (its :attr:`Study.defaults`), a study
+is the same for every visitor, so it is computed once:
 
 * ``perceptron-lab warm`` calls :func:`prepare_lessons` after the learners:
   every study with its defaults is computed, which also compiles into
@@ -83,8 +85,9 @@ class Study:
         ``compute(**settings, progress=...)`` returns a DataFrame or a dict of
         arrays and numbers (:mod:`app_logic.progress` for ``progress``).
     defaults : dict
-        The settings of the lesson's first view; :func:`prepare_lessons`
-        computes these.
+        The settings the lesson's widgets start with (for a study shown only
+        after a pick, such as lesson 9's second setting, the settings it then
+        opens with); :func:`prepare_lessons` computes these.
     what : str
         What it computes, for the progress bar.
     """
@@ -147,10 +150,22 @@ STUDIES = {
             "Running both learners for every n",
         ),
         Study(
+            "l09_perceptron_side",
+            studies_winnow.perceptron_side,
+            {"m": 2000, "seed": 0},
+            "Running both learners for every n with k = n/2",
+        ),
+        Study(
             "l09_weights",
             studies_winnow.final_weights,
             {"n": 256, "k": 3, "m": 2000, "seed": 0},
             "Running both learners",
+        ),
+        Study(
+            "l10_boosting",
+            studies_variants.boosting_rounds,
+            {"H": 3, "noise": 0.1, "seed": 0},
+            "Boosting the figure's committees",
         ),
         Study("l10_nr", studies_variants.nr_table, {"seed": 0}, "Cross-validating the committees"),
         Study(

@@ -1,8 +1,10 @@
-"""The research studies of lessons 6, 7, 8 and 10: PAUM, KW's switches, kernels, NR boosting.
+"""The studies of lessons 6, 7, 8 and 10: PAUM, KW's switches, kernels, boosting committees.
 
 Like :mod:`app_logic.studies_basics`: each returns a table, reports its
 progress and seeds every draw from its ``seed``; the lessons read them
-through :mod:`app_logic.lesson_studies`.
+through :mod:`app_logic.lesson_studies`. Lesson 10 has two: the boosting
+rounds on its figure's training set (:func:`boosting_rounds`, its
+section 3) and the NR comparison of its research box (:func:`nr_table`).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from perceptron_core.boosting import AdaBoost, NRBoost
 from perceptron_core.datasets import load
 from perceptron_core.experiments import (
     RunOptions,
@@ -21,6 +24,7 @@ from perceptron_core.experiments import (
     resolve,
 )
 from perceptron_core.kernel import KernelPerceptron
+from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.progress import Progress, folds, quietly
 from perceptron_lab.app_logic.studies_basics import KW_FEATURES, KW_FOLDS, KW_MARGIN
 
@@ -34,6 +38,9 @@ SWITCH_COLUMNS = {"nothing": "nothing", "lam": "best λ", "alpha": "best α", "t
 SWITCH_SETS = 2
 #: Lesson 8: digits, the first TRAIN rows of a seeded permutation train, the rest test.
 DIGITS_TRAIN, DIGITS_EPOCHS, DIGITS_DEGREES = 1000, 10, (1, 2, 3, 4, 5)
+#: Lesson 10: the figure's committees train COMMITTEE_EPOCHS epochs; section 3 boosts such
+#: committees for BOOSTING_ROUNDS rounds (as many as the research box's members or rounds).
+COMMITTEE_EPOCHS, BOOSTING_ROUNDS = 250, 10
 #: Lesson 10: the NR protocol, small (one problem, one repeat, 5 folds).
 NR_PROBLEM, NR_NOISE, NR_FOLDS = "twonorm", (0.0, 0.1, 0.2, 0.3), 5
 NR_COLUMNS = ("PP", "PP bagging", "PP boosting", "NR boosting", "flag precision", "flag recall")
@@ -140,3 +147,59 @@ def nr_table(seed: int, progress: Progress = quietly) -> pd.DataFrame:
     frame = frame[list(NR_COLUMNS)].round(1).rename_axis(None, axis=1).reset_index()
     frame["noise"] = [f"{n:.0%}" for n in frame["noise"]]  # a label, not a number to round
     return frame.rename(columns={"noise": "label noise"})
+
+
+def noisy_clouds(seed: int, noise: float) -> DataRequest:
+    """Lesson 10's figure's data: two Gaussian clouds, half kept clean for testing, exactly
+    ``noise`` of the rest flipped."""
+    return DataRequest(
+        "gaussians",
+        (("n_samples", 200), ("separation", 3.0)),
+        noise_kind="exact" if noise > 0 else "none",
+        noise_rate=noise,
+        test_fraction=0.5,
+        seed=seed,
+    )
+
+
+def boosting_rounds(H: int, noise: float, seed: int, progress: Progress = quietly) -> pd.DataFrame:
+    """AdaBoost and NR boosting of committees of ``H`` on lesson 10's figure's training set
+    (:func:`noisy_clouds`), per round: ``ε_t``, whether the round was kept (``ε_t < 1/2``) and
+    ``α_t`` (NaN for a dropped round).
+
+    The same committees as the figure (``H`` members, :data:`COMMITTEE_EPOCHS`
+    epochs, the app's η and starting γ), :data:`BOOSTING_ROUNDS` rounds,
+    seeded by ``seed``.
+
+    Examples
+    --------
+    >>> rounds = boosting_rounds(1, 0.0, 0)
+    >>> rounds["booster"].unique().tolist(), len(rounds)
+    (['AdaBoost', 'NR boosting'], 20)
+    """
+    from perceptron_lab.app_logic.learners import (
+        LEARNERS,  # the menu imports every learner: only here
+    )
+
+    data = make_dataset(noisy_clouds(seed, noise))
+    base = LEARNERS["parallel"].make({"n_perceptrons": H}, COMMITTEE_EPOCHS, seed)
+    base.set_params(record="none")  # the rounds' committees are not drawn
+    frames = []
+    boosters = (("AdaBoost", AdaBoost), ("NR boosting", NRBoost))
+    for i, (name, booster) in enumerate(boosters):
+        progress(i / len(boosters), f"{name}, {BOOSTING_ROUNDS} committees of {H}")
+        fit = booster(base, n_rounds=BOOSTING_ROUNDS, random_state=seed).fit(data.X, data.y)
+        alpha = np.full(BOOSTING_ROUNDS, np.nan)
+        alpha[fit.kept_] = fit.estimator_weights_
+        frames.append(
+            pd.DataFrame(
+                {
+                    "booster": name,
+                    "round t": np.arange(1, BOOSTING_ROUNDS + 1),
+                    "ε_t": fit.estimator_errors_,
+                    "kept": fit.kept_,
+                    "α_t": alpha,
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)

@@ -3,9 +3,10 @@
 The data are boolean and labelled by a disjunction of ``k`` of their ``n``
 features. :func:`mistakes_vs_n` counts the mistakes of one on-line pass of
 both learners for every n of :data:`NS` (the lesson's first figure);
-:func:`final_weights` gives the weights they end with for one n. Every
-draw is seeded from ``seed``; the lesson reads both through
-:mod:`app_logic.lesson_studies`.
+:func:`final_weights` gives the weights they end with for one n;
+:func:`perceptron_side` counts the mistakes with ``k = n/2`` (the lesson's
+second setting). Every draw is seeded from ``seed``; the lesson reads all
+three through :mod:`app_logic.lesson_studies`.
 """
 
 from __future__ import annotations
@@ -85,3 +86,46 @@ def final_weights(n: int, k: int, m: int, seed: int, progress: Progress = quietl
         out[f"{name} θ"] = theta
         out[name] = w / theta if theta > 1e-9 * np.abs(w).max(initial=0.0) else np.full(n, np.nan)
     return out
+
+
+def perceptron_side(m: int, seed: int, progress: Progress = quietly, n_list=NS) -> pd.DataFrame:
+    """Mistakes in one pass over ``m`` examples for every n, with ``k = n/2`` relevant features.
+
+    Each feature is on with chance ``1 - 2^(-1/k)`` (half the labels
+    positive), so an example has about ``2 ln 2 ≈ 1.4`` active features
+    whatever ``n``; the mean over :data:`DRAWS` draws, as in the other
+    setting (:func:`mistakes_vs_n`).
+
+    Examples
+    --------
+    >>> table = perceptron_side(500, 0, n_list=(64,))
+    >>> table.loc[0, ["n features", "k = n/2"]].tolist()
+    [64, 32]
+    """
+    rows = []
+    for i, n in enumerate(n_list):
+        runs = {name: [] for name in learners()}
+        active = []
+        for r in range(DRAWS):
+            progress(
+                (i * DRAWS + r) / (len(n_list) * DRAWS),
+                f"n = {n} features, k = {n // 2}, data set {r + 1} of {DRAWS}",
+            )
+            X, y = make_k_of_n_disjunction(
+                n, n // 2, m + N_TEST, random_state=derive_seed(seed, "kofn-dense", n, r)
+            )
+            active.append(X[:m].sum(axis=1).mean())
+            for name, clf in learners().items():
+                clf.fit(X[:m], y[:m])
+                runs[name].append((clf.n_updates_, clf.score(X[m:], y[m:])))
+        row = {
+            "n features": n,
+            "k = n/2": n // 2,
+            "active features per example": round(float(np.mean(active)), 2),
+        }
+        for name, values in runs.items():
+            mistakes, accuracy = np.mean(values, axis=0)
+            row[f"{name} mistakes"] = round(float(mistakes), 1)
+            row[f"{name} test accuracy"] = f"{accuracy:.1%}"
+        rows.append(row)
+    return pd.DataFrame(rows)

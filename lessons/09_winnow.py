@@ -5,9 +5,10 @@ features; everything else is irrelevant. The figure counts the mistakes of
 one on-line pass of Winnow and of the perceptron as ``n`` grows (computed
 live, averaged over a few draws), next to Winnow's bound; a second chart
 shows the weights each learner ends with. A second setting (k = n/2, about
-1.4 active features per example) shows the perceptron's side, computed only
-when picked. A question asks for Winnow's bound. The research box tabulates
-the same runs. Session keys start with ``l09_``.
+1.4 active features per example) shows the perceptron's side. All three are
+studies (:mod:`app_logic.studies_winnow`), prepared for the opening settings
+by ``perceptron-lab warm``. A question asks for Winnow's bound. The research
+box tabulates the same runs. Session keys start with ``l09_``.
 """
 
 from __future__ import annotations
@@ -17,10 +18,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from perceptron_core import make_k_of_n_disjunction
-from perceptron_core.experiments import derive_seed
 from perceptron_core.rules import winnow
-from perceptron_lab.app_logic.memory import SERVER
 from perceptron_lab.app_logic.studies_winnow import DRAWS, N_TEST, NS, learners
 from perceptron_lab.app_logic.style import BLUE, GREY, ORANGE, VERMILLION
 from perceptron_lab.lessons._basics import seed_control
@@ -45,39 +43,6 @@ SIDES = {
     "Few active features per example (the perceptron's side)": "perceptron",
 }
 N_COMPARED = 256  # the n of the sentence under the chart and of the bound question
-
-
-def perceptron_side(m: int, seed: int, n_list=NS) -> pd.DataFrame:
-    """Mistakes in one pass over ``m`` examples for every n, with ``k = n/2`` relevant features.
-
-    Each feature is on with chance ``1 - 2^(-1/k)`` (half the labels
-    positive), so an example has about ``2 ln 2 ≈ 1.4`` active features
-    whatever ``n``; the mean over :data:`DRAWS` draws, as in the other
-    setting (:func:`app_logic.studies_winnow.mistakes_vs_n`).
-    """
-    rows = []
-    for n in n_list:
-        runs = {name: [] for name in learners()}
-        active = []
-        for r in range(DRAWS):
-            X, y = make_k_of_n_disjunction(
-                n, n // 2, m + N_TEST, random_state=derive_seed(seed, "kofn-dense", n, r)
-            )
-            active.append(X[:m].sum(axis=1).mean())
-            for name, clf in learners().items():
-                clf.fit(X[:m], y[:m])
-                runs[name].append((clf.n_updates_, clf.score(X[m:], y[m:])))
-        row = {
-            "n features": n,
-            "k = n/2": n // 2,
-            "active features per example": round(float(np.mean(active)), 2),
-        }
-        for name, values in runs.items():
-            mistakes, accuracy = np.mean(values, axis=0)
-            row[f"{name} mistakes"] = round(float(mistakes), 1)
-            row[f"{name} test accuracy"] = f"{accuracy:.1%}"
-        rows.append(row)
-    return pd.DataFrame(rows)
 
 
 def bound_options(k: int, n: int) -> list[str]:
@@ -217,10 +182,9 @@ with cols[1]:
 with cols[2]:
     seed = seed_control(PREFIX)
 if side == "winnow":
-    table = lesson_study("l09_mistakes", k=k, m=m, seed=seed)  # prepared by perceptron-lab warm
-else:  # about 1.5 s, only when asked for; kept for every visitor
-    with st.spinner("One pass of each learner, 7 values of n, 3 draws each …"):
-        table = SERVER.cached("l09 perceptron side", (m, seed), lambda: perceptron_side(m, seed))
+    table = lesson_study("l09_mistakes", k=k, m=m, seed=seed)
+else:
+    table = lesson_study("l09_perceptron_side", m=m, seed=seed)
 st.plotly_chart(
     mistakes_figure(table), width="stretch", config=CHART_CONFIG, key=f"{PREFIX}mistakes"
 )

@@ -7,7 +7,10 @@ noisy or borderline. Beside it: the categories, and the precision and recall
 of the "noisy" flag against the flips the lesson injected. 2: the same run's
 committee mistakes and margin γ epoch by epoch (batch p-delta). 3: AdaBoost's
 and NR boosting's ε_t and α_t, round by round, on the same training set, with
-a question that asks for α_t from ε_t. The research box runs the NR comparison
+a question that asks for α_t from ε_t (the rounds are a study,
+:func:`app_logic.studies_variants.boosting_rounds`, prepared for the opening
+settings by ``perceptron-lab warm`` and kept for every visitor). The
+research box runs the NR comparison
 (:func:`perceptron_core.experiments.nr_comparison`) small. Session keys
 start with ``l10_``.
 """
@@ -19,12 +22,17 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from perceptron_core.boosting import AdaBoost, NRBoost
+from perceptron_core.boosting import NRBoost
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import _p_delta
-from perceptron_lab.app_logic.datasource import DataRequest
 from perceptron_lab.app_logic.payload.extras import Panel, Text, Value
-from perceptron_lab.app_logic.studies_variants import NR_FOLDS, NR_PROBLEM
+from perceptron_lab.app_logic.studies_variants import (
+    BOOSTING_ROUNDS,
+    COMMITTEE_EPOCHS,
+    NR_FOLDS,
+    NR_PROBLEM,
+    noisy_clouds,
+)
 from perceptron_lab.app_logic.style import BLUE, ORANGE, Show
 from perceptron_lab.lessons._basics import at_end, seed_control
 from perceptron_lab.lessons._bounds import adaboost_vote
@@ -43,20 +51,6 @@ from perceptron_lab.ui.studies import lesson_study
 PREFIX = "l10_"
 NOISE = (0.0, 0.05, 0.1, 0.2, 0.3)
 COMMITTEES = (1, 3, 5, 7)
-EPOCHS = 250
-ROUNDS = 10  # boosting rounds, as in the research box
-
-
-def noisy_clouds(seed: int, noise: float) -> DataRequest:
-    """Two Gaussian clouds, half kept clean for testing, exactly ``noise`` of the rest flipped."""
-    return DataRequest(
-        "gaussians",
-        (("n_samples", 200), ("separation", 3.0)),
-        noise_kind="exact" if noise > 0 else "none",
-        noise_rate=noise,
-        test_fraction=0.5,
-        seed=seed,
-    )
 
 
 def flag_numbers(run, data) -> list[Panel]:
@@ -89,38 +83,6 @@ def flag_numbers(run, data) -> list[Panel]:
             ],
         )
     ]
-
-
-def boosting_rounds(data, H: int, seed: int) -> pd.DataFrame:
-    """AdaBoost and NR boosting of committees of ``H`` on the figure's training set, per round:
-    ``ε_t``, whether the round was kept (``ε_t < 1/2``) and ``α_t`` (NaN for a dropped round).
-
-    The same committees as the figure (``H`` members, :data:`EPOCHS` epochs,
-    the app's η and starting γ), :data:`ROUNDS` rounds, seeded by ``seed``.
-    """
-    from perceptron_lab.app_logic.learners import (
-        LEARNERS,  # the menu imports every learner: only here
-    )
-
-    base = LEARNERS["parallel"].make({"n_perceptrons": H}, EPOCHS, seed)
-    base.set_params(record="none")  # the rounds' committees are not drawn
-    frames = []
-    for name, booster in (("AdaBoost", AdaBoost), ("NR boosting", NRBoost)):
-        fit = booster(base, n_rounds=ROUNDS, random_state=seed).fit(data.X, data.y)
-        alpha = np.full(ROUNDS, np.nan)
-        alpha[fit.kept_] = fit.estimator_weights_
-        frames.append(
-            pd.DataFrame(
-                {
-                    "booster": name,
-                    "round t": np.arange(1, ROUNDS + 1),
-                    "ε_t": fit.estimator_errors_,
-                    "kept": fit.kept_,
-                    "α_t": alpha,
-                }
-            )
-        )
-    return pd.concat(frames, ignore_index=True)
 
 
 def rounds_figure(rounds: pd.DataFrame, column: str, title: str) -> go.Figure:
@@ -260,7 +222,7 @@ data, run = stage(
     noisy_clouds(seed, noise),
     "parallel",
     {"n_perceptrons": H},
-    epochs=EPOCHS,
+    epochs=COMMITTEE_EPOCHS,
     show=Show(target=True, test_points=False),
     extras=flag_numbers,
     start=at_end,
@@ -365,7 +327,7 @@ $\alpha_t$ is a dropped round.
 """
 )
 if data is not None:
-    rounds = boosting_rounds(data, H, seed)
+    rounds = lesson_study("l10_boosting", H=H, noise=noise, seed=seed)
     left, right = st.columns(2)
     left.plotly_chart(
         rounds_figure(rounds, "ε_t", "weighted error ε_t"),
@@ -380,8 +342,9 @@ if data is not None:
         key=f"{PREFIX}alpha",
     )
     st.caption(
-        f"Computed live: perceptron_core.boosting.AdaBoost and NRBoost, {ROUNDS} rounds, "
-        f"committees of H = {H}, {EPOCHS} epochs, the figure's {len(data.y)} training patterns "
+        f"Computed live: perceptron_core.boosting.AdaBoost and NRBoost, {BOOSTING_ROUNDS} "
+        f"rounds, committees of H = {H}, {COMMITTEE_EPOCHS} epochs, the figure's "
+        f"{len(data.y)} training patterns "
         f"(seed {seed}, {noise:.0%} flipped); ε_t after the floor of 10⁻¹⁰."
     )
     first = rounds[(rounds["booster"] == "AdaBoost") & rounds["kept"]].iloc[0]

@@ -4,8 +4,9 @@ read them.
 A prepared result is the same numbers as a fresh computation with the same
 seed; ``perceptron-lab warm`` prepares every study after the learners; a
 lesson's first view asks for exactly the settings that were prepared and,
-when they are on disk, computes nothing; the server's background warm-up
-prepares them after its learners. Every test keeps its results in a
+when they are on disk, computes nothing; so does lesson 9's second setting
+when it is picked; the server's background warm-up prepares them after its
+learners. Every test keeps its results in a
 temporary cache folder (``XDG_CACHE_HOME``) and starts from an empty memory.
 """
 
@@ -34,11 +35,20 @@ LESSON_STUDIES = {
     "07_soft_margins": ["l07_switches"],
     "08_kernels": ["l08_digits"],
     "09_winnow": ["l09_mistakes", "l09_weights"],
-    "10_parallel_perceptrons": ["l10_nr"],
+    "10_parallel_perceptrons": ["l10_boosting", "l10_nr"],
     "11_choosing_parameters": ["l11_estimates"],
 }
+#: A study a lesson reads only once a radio is moved -> (lesson, the radio's key, the option).
+AFTER_A_PICK = {"l09_perceptron_side": ("09_winnow", "l09_side", 1)}
 #: Studies that take about a second at most: these are computed here for real.
-QUICK = ("l02_sweep", "l09_mistakes", "l09_weights", "l11_estimates")
+QUICK = (
+    "l02_sweep",
+    "l09_mistakes",
+    "l09_perceptron_side",
+    "l09_weights",
+    "l10_boosting",
+    "l11_estimates",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -60,7 +70,8 @@ def _assert_same(a, b) -> None:
 
 
 def test_every_lesson_study_is_registered_in_lesson_order():
-    assert sorted(name for names in LESSON_STUDIES.values() for name in names) == sorted(STUDIES)
+    read = [name for names in LESSON_STUDIES.values() for name in names] + list(AFTER_A_PICK)
+    assert sorted(read) == sorted(STUDIES)
     assert list(STUDIES) == sorted(STUDIES)  # prepared in lesson order
 
 
@@ -197,6 +208,30 @@ def test_a_lesson_reads_its_prepared_study_and_computes_nothing(stem, monkeypatc
         assert at.dataframe[0].value["Winnow mistakes"].tolist() == (
             prepared["Winnow mistakes"].tolist()
         )
+
+
+@pytest.mark.parametrize("name", AFTER_A_PICK)
+def test_a_study_shown_after_a_pick_is_prepared_and_read_without_computing(name, monkeypatch):
+    stem, key, option = AFTER_A_PICK[name]
+    names = [*LESSON_STUDIES[stem], name]
+    assert all(p.source == "computed" for p in prepare_lessons(names=names))
+    forget()  # a restarted server after perceptron-lab warm
+
+    def refuse(**settings):
+        raise AssertionError(f"the lesson computed a study after the pick: {settings}")
+
+    for each in names:
+        monkeypatch.setitem(STUDIES, each, Study(each, refuse, STUDIES[each].defaults, "no"))
+    at = AppTest.from_file(str(LESSON_DIR / f"{stem}.py"), default_timeout=300)
+    at.run()
+    radio = at.radio(key=key)
+    radio.set_value(radio.options[option]).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    prepared = stored(name)
+    shown = at.dataframe[0].value  # the research table is the prepared one
+    assert shown["n features"].tolist() == prepared["n features"].tolist()
+    assert shown["Perceptron mistakes"].tolist() == prepared["Perceptron mistakes"].tolist()
 
 
 @pytest.mark.parametrize("stem", ["09_winnow", "11_choosing_parameters"])

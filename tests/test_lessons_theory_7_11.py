@@ -20,8 +20,10 @@ from streamlit.testing.v1 import AppTest
 
 from perceptron_core.boosting import AdaBoost, NRBoost
 from perceptron_core.kernel import KernelPerceptron
+from perceptron_lab.app_logic import lesson_studies, studies_variants, studies_winnow
 from perceptron_lab.app_logic.datasource import make_dataset
 from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.lesson_studies import STUDIES
 from perceptron_lab.lessons._bounds import (
     adaboost_vote,
     gram_matrix,
@@ -179,9 +181,6 @@ def test_lesson_8_kernel_question_options_differ_for_every_seed_and_width():
                 assert len(set(options)) == 3 and options[1] == f"{right:.4g}"
 
 
-LESSON_10 = lesson_module("10_parallel_perceptrons")
-
-
 def test_adaboost_vote_and_weighted_error_are_the_formulas():
     for eps in (1e-10, 0.01, 0.12, 0.3, 0.5, 0.7):
         assert float(adaboost_vote(eps)) == pytest.approx(0.5 * math.log((1 - eps) / eps))
@@ -193,16 +192,17 @@ def test_adaboost_vote_and_weighted_error_are_the_formulas():
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_lesson_10_rounds_are_the_boosters_eps_and_alpha_recomputed(seed):
-    data = make_dataset(LESSON_10.noisy_clouds(seed, 0.1))
-    rounds = LESSON_10.boosting_rounds(data, 3, seed)
+    data = make_dataset(studies_variants.noisy_clouds(seed, 0.1))
+    rounds = studies_variants.boosting_rounds(3, 0.1, seed)
     y_pm = np.where(data.y > 0, 1.0, -1.0)
+    epochs, n_rounds = studies_variants.COMMITTEE_EPOCHS, studies_variants.BOOSTING_ROUNDS
     for name, booster in (("AdaBoost", AdaBoost), ("NR boosting", NRBoost)):
         part = rounds[rounds["booster"] == name]
-        base = LEARNERS["parallel"].make({"n_perceptrons": 3}, LESSON_10.EPOCHS, seed)
+        base = LEARNERS["parallel"].make({"n_perceptrons": 3}, epochs, seed)
         base.set_params(record="none")
-        fit = booster(base, n_rounds=LESSON_10.ROUNDS, random_state=seed).fit(data.X, data.y)
+        fit = booster(base, n_rounds=n_rounds, random_state=seed).fit(data.X, data.y)
         kept = 0
-        for t in range(LESSON_10.ROUNDS):
+        for t in range(n_rounds):
             eps_shown, alpha_shown = part["ε_t"].iloc[t], part["α_t"].iloc[t]
             if not part["kept"].iloc[t]:
                 assert eps_shown >= 0.5 and np.isnan(alpha_shown)
@@ -211,7 +211,7 @@ def test_lesson_10_rounds_are_the_boosters_eps_and_alpha_recomputed(seed):
             eps = min(max(weighted_error(fit.distributions_[t], h != y_pm), 1e-10), 1 - 1e-10)
             assert eps_shown == pytest.approx(eps, abs=1e-12)
             assert alpha_shown == pytest.approx(0.5 * math.log((1 - eps) / eps))
-            if name == "AdaBoost" and t + 1 < LESSON_10.ROUNDS and part["kept"].iloc[t]:
+            if name == "AdaBoost" and t + 1 < n_rounds and part["kept"].iloc[t]:
                 # d_{t+1} ∝ d_t exp(-α_t y h_t): R = 1
                 nxt = fit.distributions_[t] * np.exp(-alpha_shown * y_pm * h)
                 np.testing.assert_allclose(fit.distributions_[t + 1], nxt / nxt.sum())
@@ -223,8 +223,7 @@ def test_lesson_10_alpha_question_is_the_round_on_screen():
     for seed in (0, 3):
         at.number_input(key="l10_seed").set_value(seed).run()
         assert_page_ok(at)
-        data = make_dataset(LESSON_10.noisy_clouds(seed, 0.1))
-        rounds = LESSON_10.boosting_rounds(data, 3, seed)
+        rounds = studies_variants.boosting_rounds(3, 0.1, seed)
         first = rounds[(rounds["booster"] == "AdaBoost") & rounds["kept"]].iloc[0]
         eps = first["ε_t"]
         radio = at.radio(key="l10_acheck")
@@ -233,10 +232,41 @@ def test_lesson_10_alpha_question_is_the_round_on_screen():
         _answers_right(at, "l10_acheck", 0)
 
 
+def test_lesson_10_a_rerun_takes_the_rounds_from_memory(monkeypatch):
+    """A click reruns the page: no booster is fitted and the disk is not read again for the
+    rounds, with the opening settings or with a committee size a visitor picked."""
+    fitted, read, disk_read = [], [], lesson_studies._read
+    for booster in (AdaBoost, NRBoost):
+        fit = booster.fit
+        monkeypatch.setattr(
+            booster, "fit", lambda self, X, y, fit=fit: fitted.append(self) or fit(self, X, y)
+        )
+
+    def reading(folder, key):
+        read.append(key)
+        return disk_read(folder, key)
+
+    monkeypatch.setattr(lesson_studies, "_read", reading)
+    at = run_lesson("10_parallel_perceptrons")
+    for H in (3, 5):  # the opening setting, then one a visitor picks
+        at.select_slider(key="l10_H").set_value(H).run()
+        assert_page_ok(at)
+        settings = {**STUDIES["l10_boosting"].defaults, "H": H}
+        key = lesson_studies.study_key("l10_boosting", settings)
+        before = (len(fitted), read.count(key))
+        at.run()  # nothing changed
+        assert_page_ok(at)
+        assert (len(fitted), read.count(key)) == before, H
+        rounds = studies_variants.boosting_rounds(**settings)
+        first = rounds[(rounds["booster"] == "AdaBoost") & rounds["kept"]].iloc[0]
+        assert f"ε_t = {first['ε_t']:.4f}" in at.radio(key="l10_acheck").label
+
+
 def test_lesson_10_p_delta_sentence_is_the_runs_history():
     at = run_lesson("10_parallel_perceptrons")
-    data = make_dataset(LESSON_10.noisy_clouds(0, 0.1))
-    pp = LEARNERS["parallel"].make({"n_perceptrons": 3}, LESSON_10.EPOCHS, 0).fit(data.X, data.y)
+    data = make_dataset(studies_variants.noisy_clouds(0, 0.1))
+    epochs = studies_variants.COMMITTEE_EPOCHS
+    pp = LEARNERS["parallel"].make({"n_perceptrons": 3}, epochs, 0).fit(data.X, data.y)
     text = next(m.value for m in at.markdown if m.value.startswith("In this run"))
     assert f"{int(pp.errors_per_epoch_[0])} committee mistakes in the first epoch" in text
     assert f"{int(pp.errors_per_epoch_[-1])} in the last" in text
@@ -249,10 +279,8 @@ LESSON_9 = lesson_module("09_winnow")
 def _mistakes_at(n, k, m, seed, side):
     """Mean mistakes of one pass (Winnow, perceptron) at ``n``, as the lesson's chart counts
     them, recomputed from the draws."""
-    from perceptron_lab.app_logic import studies_winnow
-
     if side == "perceptron":
-        row = LESSON_9.perceptron_side(m, seed, n_list=(n,)).iloc[0]
+        row = studies_winnow.perceptron_side(m, seed, n_list=(n,)).iloc[0]
         return row["Winnow mistakes"], row["Perceptron mistakes"]
     counts = {"Winnow": [], "Perceptron": []}
     for r in range(studies_winnow.DRAWS):
@@ -263,7 +291,7 @@ def _mistakes_at(n, k, m, seed, side):
 
 
 def test_lesson_9_perceptron_side_draws_have_few_active_features_and_k_half_of_n():
-    table = LESSON_9.perceptron_side(2000, 0, n_list=(64, 256))
+    table = studies_winnow.perceptron_side(2000, 0, n_list=(64, 256))
     assert table["k = n/2"].tolist() == [32, 128]
     # 2 ln 2 ≈ 1.39 active features per example, whatever n
     assert np.allclose(table["active features per example"], 2 * np.log(2), atol=0.1)
@@ -373,8 +401,6 @@ def test_lesson_8_try_this_linear_kernel_on_xor_is_a_coin_toss_with_most_points_
 
 @pytest.mark.slow  # 1,050 passes: about 45 s
 def test_lesson_9_winnow_stays_under_its_bound_on_every_draw():
-    from perceptron_lab.app_logic import studies_winnow
-
     # the dotted curve is a worst-case bound: no single pass may cross it
     for seed in SEEDS:
         for k in LESSON_9.KS:
@@ -390,8 +416,8 @@ def _flags(seed, noise, H=3):
     """Lesson 10's figure at the end: (noisy flags, flag precision)."""
     from perceptron_core.metrics import flag_precision_recall
 
-    data = make_dataset(LESSON_10.noisy_clouds(seed, noise))
-    pp = LEARNERS["parallel"].make({"n_perceptrons": H}, LESSON_10.EPOCHS, seed)
+    data = make_dataset(studies_variants.noisy_clouds(seed, noise))
+    pp = LEARNERS["parallel"].make({"n_perceptrons": H}, studies_variants.COMMITTEE_EPOCHS, seed)
     categories = pp.fit(data.X, data.y).categorize(data.X, data.y)
     precision, _ = flag_precision_recall(categories, data.flipped)
     return int(np.sum(categories == "noisy")), precision
