@@ -180,8 +180,9 @@ after that it is ignored:
 st.latex(r"\text{update only if } y_j\,(s_j - \theta) \le 0 \ \text{ and }\ a_j < \alpha")
 st.markdown(
     r"""
-Both borrow from the SVM's soft margin, by analogy rather than as its
-optimisation. Khardon & Wachman describe the α-bound as "motivated by the L1
+Both borrow from the SVM's soft margin (lesson 5 writes out its objective,
+the hinge loss plus a penalty on $\lVert w\rVert^2$), by analogy rather than
+as its optimisation. Khardon & Wachman describe the α-bound as "motivated by the L1
 soft margin technique", whose box constraint also caps each example's dual
 weight; here the cap is on a count of updates. PAUM's kernel form of the
 λ-trick is the kernel of the quadratic (L2) soft margin, a ridge $\lambda$
