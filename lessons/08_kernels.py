@@ -261,7 +261,7 @@ try_this(
     "with smooth boundaries and no islands.",
     "Switch the **data** to two circles and the kernel to polynomial, then move the "
     "**degree** from 1 to 2: at d = 1 it is a line again (on some seeds outside the figure, "
-    "which is then all one colour); at d = 2 the boundary becomes a closed curve, because "
+    "which then shows one side only); at d = 2 the boundary becomes a closed curve, because "
     "x₁² + x₂² is one of the features.",
 )
 

@@ -216,7 +216,7 @@ def test_lesson_8_try_this_2_narrow_gaussians_make_islands_wide_ones_smooth_regi
 def test_lesson_8_try_this_3_degree_1_is_a_line_degree_2_a_closed_curve_around_the_circle():
     """Try this 3: "Switch the **data** to two circles and the kernel to polynomial, then move
     the **degree** from 1 to 2: at d = 1 it is a line again (on some seeds outside the
-    figure, which is then all one colour); at d = 2 the boundary becomes a closed curve,
+    figure, which then shows one side only); at d = 2 the boundary becomes a closed curve,
     because x₁² + x₂² is one of the features."
 
     Criterion on every seed 0-9 (the figure's grid at the end of training): at d = 1, f on
