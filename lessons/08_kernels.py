@@ -257,11 +257,12 @@ try_this(
     "**kernel** to linear and press **End**: no line separates XOR, so updates never stop, "
     "most points become support points and the test accuracy is near a coin toss.",
     "Back on the Gaussian kernel, set **γ** to 100: each support point is now a narrow bump; "
-    "the region breaks into islands around the ringed points. Then try 0.1: one wide, smooth "
-    "boundary.",
+    "the region breaks into islands around the ringed points. Then try 0.1: wide regions "
+    "with smooth boundaries and no islands.",
     "Switch the **data** to two circles and the kernel to polynomial, then move the "
-    "**degree** from 1 to 2: at d = 1 it is a line again; at d = 2 the boundary becomes a "
-    "closed curve, because x₁² + x₂² is one of the features.",
+    "**degree** from 1 to 2: at d = 1 it is a line again (on some seeds outside the figure, "
+    "which then shows one side only); at d = 2 the boundary becomes a closed curve, because "
+    "x₁² + x₂² is one of the features.",
 )
 
 check_question(

@@ -208,7 +208,7 @@ st.caption(
 try_this(
     "Read the spread of the top row: one split alone could have reported any of those "
     "numbers. Set the **test share** to 10 % (30 test examples): the dots spread further; "
-    "at 50 % they tighten, but each model now trains on only half the data.",
+    "at 50 % they tighten on most seeds, but each model now trains on only half the data.",
     "Compare the purple row with the blue one: they use the same splits, yet picking τ on "
     "each test part lifts the reported numbers (the research box gives both means) without "
     "any model getting better. The red × is the same selection with cross-validation; the "

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
@@ -23,6 +24,19 @@ def lesson_module(stem: str) -> ModuleType:
         sys.modules[name] = module  # its dataclasses look their module up there
         spec.loader.exec_module(module)
     return sys.modules[name]
+
+
+#: The data seeds a sentence is checked on: the pages' seed control offers 0 to 9,999.
+TEN_SEEDS = range(10)
+
+
+def opening_then_ten_seeds(opening: int) -> list:
+    """``seeds`` for ``pytest.mark.parametrize``: the page's opening seed in the fast suite,
+    then seeds 0-9 marked ``slow``."""
+    return [
+        pytest.param((opening,), id=f"seed{opening}"),
+        pytest.param(TEN_SEEDS, id="seeds0-9", marks=pytest.mark.slow),
+    ]
 
 
 def run_lesson(stem: str) -> AppTest:
