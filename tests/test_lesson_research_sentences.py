@@ -28,10 +28,9 @@ from perceptron_lab.app_logic.studies_winnow import NS
 from perceptron_lab.app_logic.timeline import BLOCKED, MARGIN, UPDATE_KINDS
 from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.lessons._basics import noisy_line
-from tests.lessons import lesson_module
+from tests.lessons import TEN_SEEDS, lesson_module, opening_then_ten_seeds
 
 ROOT = Path(__file__).resolve().parents[1]
-TEN_SEEDS = range(10)
 
 
 LESSON_1 = lesson_module("01_the_perceptron_rule")
@@ -40,14 +39,6 @@ LESSON_4 = lesson_module("04_from_online_to_batch")
 LESSON_5 = lesson_module("05_margins")
 LESSON_7 = lesson_module("07_soft_margins")
 LESSON_9 = lesson_module("09_winnow")
-
-
-def _seeds(opening: int) -> list:
-    """The page's opening seed (fast), then seeds 0-9 (slow)."""
-    return [
-        pytest.param((opening,), id=f"seed{opening}"),
-        pytest.param(TEN_SEEDS, id="seeds0-9", marks=pytest.mark.slow),
-    ]
 
 
 # --- lessons 1, 3 and 4: what the figure's run does when a setting changes -----------------
@@ -440,7 +431,7 @@ FORCED = "…forced by flipped points"
 OPENING_7 = STUDIES["l07_switches"].defaults["seed"]
 
 
-@pytest.mark.parametrize("seeds", _seeds(OPENING_7))
+@pytest.mark.parametrize("seeds", opening_then_ten_seeds(OPENING_7))
 def test_lesson_7_try_this_1_without_lambda_every_pass_updates(seeds):
     """Try this 1: "The figure opens at the end of training with the KW λ-trick at λ = 1. Set
     **λ** to 0 and read the box again: without the trick every pass has updates again, several
@@ -458,7 +449,7 @@ def test_lesson_7_try_this_1_without_lambda_every_pass_updates(seeds):
         assert box["updates"] > with_trick["updates"], (seed, box, with_trick)  # "again"
 
 
-@pytest.mark.parametrize("seeds", _seeds(OPENING_7))
+@pytest.mark.parametrize("seeds", opening_then_ten_seeds(OPENING_7))
 def test_lesson_7_try_this_2_kernel_form_pushes_until_rescues_replace_updates(seeds):
     """Try this 2: "Switch **soft margin** to the kernel form (PAUM) ...: the same flipped
     points come back, but each time with a larger push, until the box's *rescued* count takes
@@ -476,7 +467,7 @@ def test_lesson_7_try_this_2_kernel_form_pushes_until_rescues_replace_updates(se
         assert box[FORCED] == 0 and box["rescued by the λ push"] > box[FORCED], (seed, box)
 
 
-@pytest.mark.parametrize("seeds", _seeds(OPENING_7))
+@pytest.mark.parametrize("seeds", opening_then_ten_seeds(OPENING_7))
 def test_lesson_7_try_this_3_alpha_one_blocks_many_visits_and_updates_almost_none(seeds):
     """Try this 3: "Switch to the **α-bound** and set it to 1: every point may update once, so
     the last pass has almost no updates and many blocked visits."
@@ -498,7 +489,7 @@ def _switch_beats_tau(table) -> bool:
     return bool(((table["best λ"] > table["best τ"]) | (table["best α"] > table["best τ"])).any())
 
 
-@pytest.mark.parametrize("seeds", _seeds(OPENING_7))
+@pytest.mark.parametrize("seeds", opening_then_ten_seeds(OPENING_7))
 def test_lesson_7_research_table_can_put_a_switch_above_tau_in_a_row(seeds):
     """Research box: "That is a verdict over many data sets, not cell by cell: ... the live
     table below can put a switch above τ in a row too", after the switches "improved on the
@@ -541,7 +532,7 @@ def _off_the_straight_line(mistakes: np.ndarray) -> float:
 OPENING_9 = STUDIES["l09_mistakes"].defaults
 
 
-@pytest.mark.parametrize("seeds", _seeds(OPENING_9["seed"]))
+@pytest.mark.parametrize("seeds", opening_then_ten_seeds(OPENING_9["seed"]))
 def test_lesson_9_try_this_1_winnow_adds_a_constant_per_doubling_the_perceptron_multiplies(
     seeds,
 ):
@@ -565,7 +556,7 @@ def test_lesson_9_try_this_1_winnow_adds_a_constant_per_doubling_the_perceptron_
         assert (winnow_8 > winnow).all(), (seed, winnow, winnow_8)
 
 
-@pytest.mark.parametrize("seeds", _seeds(OPENING_9["seed"]))
+@pytest.mark.parametrize("seeds", opening_then_ten_seeds(OPENING_9["seed"]))
 def test_lesson_9_try_this_2_short_pass_bends_the_perceptron_flat_without_learning(seeds):
     """Try this 2: "Set **m** to 500: the perceptron's curve bends flat at large n. It has not
     learned faster: it is still wrong on a large share of the pass when it runs out of
@@ -587,7 +578,7 @@ def test_lesson_9_try_this_2_short_pass_bends_the_perceptron_flat_without_learni
         assert accuracy[0] < accuracy[1], (seed, accuracy)  # "it has not learned faster"
 
 
-@pytest.mark.parametrize("seeds", _seeds(OPENING_9["seed"]))
+@pytest.mark.parametrize("seeds", opening_then_ten_seeds(OPENING_9["seed"]))
 def test_lesson_9_try_this_3_winnows_relevant_weights_stay_at_the_threshold(seeds):
     """Try this 3: "Move **weights after the pass** from n = 256 to 1024: Winnow's relevant
     weights stay at the threshold (one of them fires a positive alone) and the irrelevant
@@ -628,7 +619,7 @@ def test_lesson_9_try_this_3_winnows_relevant_weights_stay_at_the_threshold(seed
 # --- lesson 10: the research table -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("seeds", _seeds(STUDIES["l10_nr"].defaults["seed"]))
+@pytest.mark.parametrize("seeds", opening_then_ten_seeds(STUDIES["l10_nr"].defaults["seed"]))
 def test_lesson_10_research_table_nr_boosting_is_the_robust_one(seeds):
     """Research box, above the live table: "NR boosting of parallel perceptrons was more
     robust to label noise than AdaBoost of the same committees. Against bagging it was at

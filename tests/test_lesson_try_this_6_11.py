@@ -256,7 +256,7 @@ def _lesson_10_end(seed: int, H: int):
     """Lesson 10's figure at the end (10 % flipped, committee of ``H``): (the box's numbers,
     the trained committee, the training data)."""
     data = make_dataset(LESSON_10.noisy_clouds(seed, L10_NOISE))
-    run = _end_of("parallel", {"n_perceptrons": H}, LESSON_10.EPOCHS, seed, data)
+    run = _end_of("parallel", {"n_perceptrons": H}, LESSON_10.COMMITTEE_EPOCHS, seed, data)
     return _box(LESSON_10.flag_numbers(run, data)), run.estimator, data
 
 
