@@ -160,10 +160,11 @@ def first_update(run, data) -> dict:
 
 
 def change_candidates(numbers: dict) -> dict[str, float]:
-    """Candidate score changes for the first update: the rule's η(‖x‖² + C), η‖x‖²
-    (forgetting θ's step) and η(‖x‖² − C) (Khardon & Wachman's printed sign)."""
+    """Candidate score changes for the first update in the textbook form (η = C = 1): the
+    right ‖x‖² + 1, ‖x‖² (forgetting the bias feature) and the figure's own η(‖x‖² + C),
+    which the box under the panel shows (copying it is the mistake this catches)."""
     sq, eta, C = float(numbers["x"] @ numbers["x"]), numbers["eta"], numbers["C"]
-    return {"right": eta * (sq + C), "no θ": eta * sq, "printed sign": eta * (sq - C)}
+    return {"right": sq + 1.0, "no bias": sq, "the figure's": eta * (sq + C)}
 
 
 lesson_header(
@@ -320,15 +321,18 @@ if run is not None:
     computation_question(
         PREFIX,
         f"Compute it: the figure opens on its first update, on x = ({x1:.3f}, {x2:.3f}) "
-        f"with y = {numbers['y']:+d}, η = {numbers['eta']:g} and C = {numbers['C']:.4f}. "
-        "By how much does this update raise the example's score y(⟨w,x⟩ − θ)?",
+        f"with y = {numbers['y']:+d}. The box under the panel gives the change of its score "
+        f"with η = {numbers['eta']:g} and C = {numbers['C']:.4f}. In the textbook form "
+        "(η = 1, the extra feature 1, so C = 1), by how much would the same update raise "
+        "the example's score y(⟨w,x⟩ − θ)?",
         change_candidates(numbers),
         "right",
         ".3f",
-        why=f"η(‖x‖² + C) = {numbers['eta']:g} × ({x1:.3f}² + {x2:.3f}² + {numbers['C']:.4f}) "
-        "= {answer}, the change the box under the panel shows at this step.",
-        hint="Both w and θ move: the change is η‖x‖² from w plus η·C from θ, both raising "
-        "the score.",
+        why=f"‖x‖² + 1 = {x1:.3f}² + {x2:.3f}² + 1 = "
+        + "{answer}: the update adds y·(x, 1) to (w, −θ), which raises the score by the "
+        "squared length of (x, 1). The box's number is the same formula, η(‖x‖² + C), with "
+        "the figure's η and C.",
+        hint="With η = 1 and C = 1 the change η(‖x‖² + C) is ‖x‖² + 1: the box's ‖x‖² plus one.",
     )
 
 if run is not None:

@@ -240,17 +240,18 @@ if run is not None:
     computation_question(
         PREFIX,
         f"Compute it: on the figure's training data the text above gives R = {R:.4g}, "
-        f"γ = {gamma:.4g} and D = {D:.4g}. At most how many mistakes does a perceptron "
-        "started at 0 make in one pass?",
+        f"γ = {gamma:.4g} and D = {D:.4g}, and the bound they give. How large would the bound "
+        "be if no example fell short of the margin γ (D = 0)?",
         {
-            "right": (2 * (R + D) / gamma) ** 2,
-            "without the 2": ((R + D) / gamma) ** 2,
-            "without D": (2 * R / gamma) ** 2,
+            "right": (2 * R / gamma) ** 2,
+            "without the 2": (R / gamma) ** 2,
+            "with D, as above": (2 * (R + D) / gamma) ** 2,
         },
         "right",
         ",.0f",
-        why="(2(R + D)/γ)² = " + f"(2 × ({R:.4g} + {D:.4g}) / {gamma:.4g})² ≈ " + "{answer}.",
-        hint="The bound is (2(R + D)/γ)²: both R and the deviations D count, doubled.",
+        why="(2R/γ)² = " + f"(2 × {R:.4g} / {gamma:.4g})² ≈ " + "{answer}; the rest of the "
+        "bound above is the price of the deviations D.",
+        hint="The bound is (2(R + D)/γ)²: set D to 0 and keep the 2.",
     )
 
 if run is not None:

@@ -244,20 +244,21 @@ if data is not None:
     computation_question(
         PREFIX,
         f"Compute it: the guarantee box above gives the mistake bound {bound['bound']:.1f} "
-        f"for the m = {bound['m']} training examples. What number does Freund & Schapire's "
-        "guarantee make of it, the bound on the voted perceptron's chance of an error (it says "
-        "something only below 1)?",
+        f"for the m = {bound['m']} training examples. If the mistake bound stayed at that "
+        "value, about how many training examples m would bring Freund & Schapire's bound on "
+        "the voted perceptron's chance of an error down to 0.1?",
         {
-            "right": voted_error_bound(bound["bound"], bound["m"]),
-            "without the 2": bound["bound"] / (bound["m"] + 1),
-            "over m²": bound["bound"] / bound["m"] ** 2,
+            "right": 20 * bound["bound"] - 1,
+            "without the 2": 10 * bound["bound"] - 1,
+            "for 0.01": 200 * bound["bound"] - 1,
         },
         "right",
-        ".3f",
-        why="2/(m + 1) × bound = "
-        + f"2 / {bound['m'] + 1} × {bound['bound']:.1f} ≈ "
-        + "{answer}: a probability bound only when it is below 1.",
-        hint="The guarantee is 2/(m + 1) times the mistake bound.",
+        ",.0f",
+        why="2/(m + 1) × bound = 0.1 gives m + 1 = 20 × "
+        + f"{bound['bound']:.1f}, so m ≈ "
+        + "{answer}: thousands of examples where the figure has "
+        + f"{bound['m']}. (The bound itself grows with m, through D, so this is a floor.)",
+        hint="Solve 2/(m + 1) × bound = 0.1 for m.",
     )
 
 research(

@@ -271,15 +271,17 @@ if run is not None and run.learner.band(run.estimator):
     computation_question(
         PREFIX,
         f"Compute it: at the end of training the panel gives ‖w‖ = {norm:.3g}, and the band "
-        f"reaches the scores ±{half:.3g}. How far from the line, in the plane, does the band "
-        "reach on each side?",
-        {"right": half / norm, "times ‖w‖": half * norm, "over ‖w‖²": half / norm**2},
+        f"reaches the scores ±{half:.3g}, so in the plane it reaches {half / norm:.3g} from "
+        "the line (the box's half-width). Updates keep making w longer. How far from the line "
+        "will the band reach once ‖w‖ has doubled, with τ and θ_init unchanged?",
+        {"right": half / (2 * norm), "doubled": 2 * half / norm, "over 4‖w‖": half / (4 * norm)},
         "right",
         ".3g",
-        why="The score ⟨w,x⟩ − θ changes by ‖w‖ per unit of distance, so a score of "
-        + f"{half:.3g} is {half:.3g} / {norm:.3g} = "
-        + "{answer} from the line.",
-        hint="Distance from the line is the score divided by ‖w‖.",
+        why="The score ⟨w,x⟩ − θ changes by ‖w‖ per unit of distance, so the same band of "
+        + f"scores ±{half:.3g} reaches {half:.3g} / (2 × {norm:.3g}) = "
+        + "{answer}: half as far. This is why the band narrows as w grows.",
+        hint="Distance from the line is the score divided by ‖w‖, and the scores the band "
+        "reaches do not change.",
     )
 
 table = research(

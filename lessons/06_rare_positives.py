@@ -321,18 +321,20 @@ if ref is not None:
     computation_question(
         PREFIX,
         f"Compute it: below, the separable data have R = {sep_R:.4g} and the reference margin "
-        f"Γ = {sep_gamma:.4g}; PAM asks τ = {tau_pos:g} R² = {sep_tau:.4g} of both classes, with "
-        "η = 1. At most how many updates does Li et al.'s bound (2.4) allow?",
+        f"Γ = {sep_gamma:.4g}; PAM asks τ = {tau_pos:g} R² = {sep_tau:.4g} of both classes, and "
+        "the table gives Li et al.'s bound (2.4) for η = 1. At most how many updates does the "
+        "bound allow with the learning rate halved, η = 0.5?",
         {
-            "right": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0),
-            "R/Γ not squared": 4 * (sep_R / sep_gamma + sep_tau / sep_gamma**2),
-            "without the 4": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0) / 4,
+            "right": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 0.5),
+            "the table's, η = 1": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0),
+            "η multiplying τ": 4 * ((sep_R / sep_gamma) ** 2 + 0.5 * sep_tau / sep_gamma**2),
         },
         "right",
         ",.0f",
         why="4((R/Γ)² + τ/(ηΓ²)) = " + f"4(({sep_R:.4g}/{sep_gamma:.4g})² + "
-        f"{sep_tau:.4g}/{sep_gamma:.4g}²) ≈ " + "{answer}, the PAM row's bound in the table.",
-        hint="Bound (2.4) is 4((R/Γ)² + max τ/(ηΓ²)): the margin adds its own term.",
+        f"{sep_tau:.4g}/(0.5 × {sep_gamma:.4g}²)) ≈ " + "{answer}: a smaller η makes the "
+        "margin's term larger, because each update moves the score less against the same τ.",
+        hint="Bound (2.4) is 4((R/Γ)² + max τ/(ηΓ²)): η divides the margin's term.",
     )
 
 table = research(

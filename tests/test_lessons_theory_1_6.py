@@ -79,7 +79,9 @@ def test_lesson_1_page_shows_the_forms_of_its_seed_and_eta():
 
 
 @pytest.mark.parametrize("seed", [0, 2, 5])
-def test_lesson_1_computation_question_is_the_change_the_panel_shows(seed):
+def test_lesson_1_computation_question_is_the_textbook_change_not_the_panels(seed):
+    """The question asks for the textbook form's change ‖x‖² + 1 of the example the figure
+    opens on; the figure's own change, in the box under the panel, is a wrong option."""
     at = run_lesson("01_the_perceptron_rule")
     at.number_input(key="l01_seed").set_value(seed).run()
     assert_page_ok(at)
@@ -102,9 +104,11 @@ def test_lesson_1_computation_question_is_the_change_the_panel_shows(seed):
         LESSON_1.change_candidates(LESSON_1.first_update(run, data)), "right", ".3f"
     )
     assert list(radio.options) == options
-    assert float(options[right]) == pytest.approx(change, abs=5e-4)  # 3 decimals
     x = data.X[int(run.timeline.index[t - 1])]
-    assert float(options[right]) == pytest.approx(0.5 * (x @ x + run.estimator.C_), abs=5e-4)
+    assert float(options[right]) == pytest.approx(x @ x + 1, abs=5e-4)  # 3 decimals
+    assert change == pytest.approx(0.5 * (x @ x + run.estimator.C_))
+    assert any(float(o) == pytest.approx(change, abs=5e-4) for o in options)  # the distractor
+    assert float(options[right]) != pytest.approx(change, abs=5e-4)
     radio.set_value(options[right]).run()
     assert any(s.value.startswith("Right.") for s in at.success)
     wrong = (right + 1) % 3
@@ -304,7 +308,7 @@ def _lesson_3_answer(seed):
     data = make_dataset(noisy_line(seed, 0.1))
     C = float(np.mean((data.X**2).sum(axis=1)))
     _, gamma, D, R = noisy_mistake_bound(data.X, data.y, data.w_star, data.theta_star, C)
-    return f"{(2 * (R + D) / gamma) ** 2:,.0f}"
+    return f"{(2 * R / gamma) ** 2:,.0f}"  # the bound with D = 0
 
 
 def _lesson_4_answer(seed):
@@ -314,7 +318,7 @@ def _lesson_4_answer(seed):
     data = make_dataset(noisy_line(seed, 0.15))
     C = float(np.mean((data.X**2).sum(axis=1)))
     bound = noisy_mistake_bound(data.X, data.y, data.w_star, data.theta_star, C)[0]
-    return f"{2 * bound / (len(data.y) + 1):.3f}"
+    return f"{20 * bound - 1:,.0f}"  # the m with 2/(m + 1) × bound = 0.1
 
 
 def _lesson_5_answer(seed):
@@ -323,7 +327,7 @@ def _lesson_5_answer(seed):
 
     data = make_dataset(noisy_line(seed, 0.1))
     est = MarginPerceptron(tau=0.5, epochs=20, random_state=seed).fit(data.X, data.y)
-    return f"{0.5 * est.theta_init_ / np.linalg.norm(est.coef_[0]):.3g}"
+    return f"{0.5 * est.theta_init_ / (2 * np.linalg.norm(est.coef_[0])):.3g}"  # ‖w‖ doubled
 
 
 def _lesson_6_answer(seed):
@@ -331,8 +335,8 @@ def _lesson_6_answer(seed):
 
     data = _separable(seed)
     R2 = float((data.X**2).sum(axis=1).max())
-    g = paum_guarantee(data.X, data.y, data.w_star, -data.theta_star, R2, R2, 1.0)
-    return f"{g['updates']:,.0f}"
+    g = paum_guarantee(data.X, data.y, data.w_star, -data.theta_star, R2, R2, 0.5)
+    return f"{g['updates']:,.0f}"  # η halved
 
 
 @pytest.mark.parametrize(
