@@ -26,6 +26,25 @@ def lesson_module(stem: str) -> ModuleType:
     return sys.modules[name]
 
 
+def page_run(learner_key: str, values: dict, epochs: int, seed: int, data):
+    """A lesson figure's recorded run, as its ``stage`` trains it: the learner's defaults
+    with the page's ``values``, through ``fit_run``."""
+    from perceptron_lab.app_logic.learners import LEARNERS  # the menu imports every learner
+    from perceptron_lab.app_logic.training import fit_run
+
+    settings = {**LEARNERS[learner_key].defaults(), **values}
+    return fit_run(
+        learner_key,
+        tuple(sorted(settings.items())),
+        epochs,
+        seed,
+        data.X,
+        data.y,
+        data.X_test,
+        data.y_test,
+    )
+
+
 #: The data seeds a sentence is checked on: the pages' seed control offers 0 to 9,999.
 TEN_SEEDS = range(10)
 

@@ -26,9 +26,8 @@ from perceptron_lab.app_logic.payload.extras import Accuracies
 from perceptron_lab.app_logic.payload.scene import axis_box
 from perceptron_lab.app_logic.studies_winnow import NS
 from perceptron_lab.app_logic.timeline import BLOCKED, MARGIN, UPDATE_KINDS
-from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.lessons._basics import noisy_line
-from tests.lessons import TEN_SEEDS, lesson_module, opening_then_ten_seeds
+from tests.lessons import TEN_SEEDS, lesson_module, opening_then_ten_seeds, page_run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,17 +52,7 @@ def _fit(learner_key: str, values: dict, epochs: int, seed: int, data):
 def _page_run(learner_key: str, values: tuple, epochs: int, request: DataRequest):
     """The figure's recorded run, as ``stage`` trains it: ``(run, data)``."""
     data = make_dataset(request)
-    settings = {**LEARNERS[learner_key].defaults(), **dict(values)}
-    run = fit_run(
-        learner_key,
-        tuple(sorted(settings.items())),
-        epochs,
-        request.seed,
-        data.X,
-        data.y,
-        data.X_test,
-        data.y_test,
-    )
+    run = page_run(learner_key, dict(values), epochs, request.seed, data)
     return run, data
 
 
@@ -408,17 +397,7 @@ def _lesson_7_run(seed: int, form: str, strength: float):
     data = make_dataset(LESSON_7.noisy_line(seed, LESSON_7.NOISE))
     mean_sq_norm = float(np.mean(np.sum(data.X**2, axis=1)))
     key, values = LESSON_7.settings_for(form, strength, mean_sq_norm)
-    settings = {**LEARNERS[key].defaults(), **values}
-    run = fit_run(
-        key,
-        tuple(sorted(settings.items())),
-        LESSON_7.EPOCHS,
-        seed,
-        data.X,
-        data.y,
-        data.X_test,
-        data.y_test,
-    )
+    run = page_run(key, values, LESSON_7.EPOCHS, seed, data)
     (panel,) = LESSON_7.last_pass(run, data)
     box = {value.label: np.asarray(value.values)[-1] for value in panel.items}
     tl = run.timeline

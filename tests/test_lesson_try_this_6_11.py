@@ -26,34 +26,17 @@ from scipy import ndimage
 
 from perceptron_core.experiments import t_interval
 from perceptron_lab.app_logic.datasource import make_dataset
-from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.lesson_studies import STUDIES, result
 from perceptron_lab.app_logic.payload.extras import Value
 from perceptron_lab.app_logic.payload.scene import axis_box
 from perceptron_lab.app_logic.studies_honest import N_DATA
 from perceptron_lab.app_logic.style import STYLE
-from perceptron_lab.app_logic.training import fit_run
-from tests.lessons import TEN_SEEDS, lesson_module, opening_then_ten_seeds
+from tests.lessons import TEN_SEEDS, lesson_module, opening_then_ten_seeds, page_run
 
 LESSON_6 = lesson_module("06_rare_positives")
 LESSON_8 = lesson_module("08_kernels")
 LESSON_10 = lesson_module("10_parallel_perceptrons")
 LESSON_11 = lesson_module("11_choosing_parameters")
-
-
-def _end_of(learner_key: str, values: dict, epochs: int, seed: int, data):
-    """The page's run: the learner's defaults with the page's ``values``, through ``fit_run``."""
-    settings = {**LEARNERS[learner_key].defaults(), **values}
-    return fit_run(
-        learner_key,
-        tuple(sorted(settings.items())),
-        epochs,
-        seed,
-        data.X,
-        data.y,
-        data.X_test,
-        data.y_test,
-    )
 
 
 def _box(panels) -> dict:
@@ -74,7 +57,7 @@ def _lesson_6_end(seed: int, ratio: str, tau_pos: float, tau_neg: float = 0.0):
     data = make_dataset(LESSON_6.rare_request(seed, LESSON_6.RATIOS[ratio]))
     R2 = float(np.max(np.sum(data.X**2, axis=1)))
     values = {"tau_pos": tau_pos * R2, "tau_neg": tau_neg * R2, "eta": 1.0, "lam": 0.0}
-    run = _end_of("paum", values, L06_EPOCHS, seed, data)
+    run = page_run("paum", values, L06_EPOCHS, seed, data)
     W, theta = run.timeline.W[0][-1], run.timeline.theta[0][-1]
     above = int(np.sum(data.X_test @ W - theta > 0))
     return _box(LESSON_6.ranking_numbers(run, data)), above, int(np.sum(data.y_test > 0))
@@ -151,7 +134,7 @@ def _lesson_8_end(seed: int, data_label: str, kernel_label: str, **setting):
     )
     data = make_dataset(request)
     values = {"kernel": LESSON_8.KERNELS[kernel_label], "gamma": 1.0, "degree": 2, **setting}
-    run = _end_of("kernel", values, LESSON_8.EPOCHS, seed, data)
+    run = page_run("kernel", values, LESSON_8.EPOCHS, seed, data)
     x0, x1, y0, y1 = axis_box(data.X, data.X_test)
     gx, gy = np.meshgrid(np.linspace(x0, x1, GRID_N), np.linspace(y0, y1, GRID_N))
     points = np.c_[gx.ravel(), gy.ravel()]
@@ -256,7 +239,7 @@ def _lesson_10_end(seed: int, H: int):
     """Lesson 10's figure at the end (10 % flipped, committee of ``H``): (the box's numbers,
     the trained committee, the training data)."""
     data = make_dataset(LESSON_10.noisy_clouds(seed, L10_NOISE))
-    run = _end_of("parallel", {"n_perceptrons": H}, LESSON_10.COMMITTEE_EPOCHS, seed, data)
+    run = page_run("parallel", {"n_perceptrons": H}, LESSON_10.COMMITTEE_EPOCHS, seed, data)
     return _box(LESSON_10.flag_numbers(run, data)), run.estimator, data
 
 
