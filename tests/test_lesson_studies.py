@@ -186,21 +186,27 @@ def test_a_lessons_first_view_asks_for_the_prepared_settings(stem, monkeypatch):
     assert asked and asked[0] == (first, STUDIES[first].defaults)
 
 
-@pytest.mark.parametrize(
-    "stem", [s for s, names in LESSON_STUDIES.items() if set(names) <= set(QUICK)]
-)
-def test_a_lesson_reads_its_prepared_study_and_computes_nothing(stem, monkeypatch):
-    names = LESSON_STUDIES[stem]
+def _prepared_then_refused(stem: str, names: list, monkeypatch, when: str) -> AppTest:
+    """The lesson's page, first run after ``names`` were prepared (as ``warm`` does) and the
+    server restarted, with every computation of those studies refused."""
     assert all(p.source == "computed" for p in prepare_lessons(names=names))
     forget()  # a restarted server: the disk has them, the memory not
 
     def refuse(**settings):
-        raise AssertionError(f"the lesson computed a study on its first view: {settings}")
+        raise AssertionError(f"the lesson computed a study {when}: {settings}")
 
     for name in names:
         monkeypatch.setitem(STUDIES, name, Study(name, refuse, STUDIES[name].defaults, "no"))
     at = AppTest.from_file(str(LESSON_DIR / f"{stem}.py"), default_timeout=300)
     at.run()
+    return at
+
+
+@pytest.mark.parametrize(
+    "stem", [s for s, names in LESSON_STUDIES.items() if set(names) <= set(QUICK)]
+)
+def test_a_lesson_reads_its_prepared_study_and_computes_nothing(stem, monkeypatch):
+    at = _prepared_then_refused(stem, LESSON_STUDIES[stem], monkeypatch, "on its first view")
     assert not at.exception, [e.message for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     if stem == "09_winnow":  # the research table is the prepared one
@@ -214,16 +220,7 @@ def test_a_lesson_reads_its_prepared_study_and_computes_nothing(stem, monkeypatc
 def test_a_study_shown_after_a_pick_is_prepared_and_read_without_computing(name, monkeypatch):
     stem, key, option = AFTER_A_PICK[name]
     names = [*LESSON_STUDIES[stem], name]
-    assert all(p.source == "computed" for p in prepare_lessons(names=names))
-    forget()  # a restarted server after perceptron-lab warm
-
-    def refuse(**settings):
-        raise AssertionError(f"the lesson computed a study after the pick: {settings}")
-
-    for each in names:
-        monkeypatch.setitem(STUDIES, each, Study(each, refuse, STUDIES[each].defaults, "no"))
-    at = AppTest.from_file(str(LESSON_DIR / f"{stem}.py"), default_timeout=300)
-    at.run()
+    at = _prepared_then_refused(stem, names, monkeypatch, "after the pick")
     radio = at.radio(key=key)
     radio.set_value(radio.options[option]).run()
     assert not at.exception, [e.message for e in at.exception]
