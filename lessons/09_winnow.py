@@ -42,7 +42,8 @@ SIDES = {
     "Few relevant features (Winnow's side)": "winnow",
     "Few active features per example (the perceptron's side)": "perceptron",
 }
-N_COMPARED = 256  # the n of the sentence under the chart and of the bound question
+N_COMPARED = 256  # the n of the sentence under the chart
+N_BEYOND = 4 * NS[-1]  # the bound question's n: past the chart, so no curve or table has it
 
 
 def bound_options(k: int, n: int) -> list[str]:
@@ -286,16 +287,17 @@ check_question(
     },
 )
 
-compared_bound = 2 + 3 * k * (1 + np.log2(N_COMPARED))
+beyond_bound = 2 + 3 * k * (1 + np.log2(N_BEYOND))
 check_question(
     f"{PREFIX}b",
-    f"A bound by hand: with k = {k} relevant features (the slider) and n = {N_COMPARED}, what "
-    "is Winnow's mistake bound 2 + 3k(1 + log₂ n)?",
-    bound_options(k, N_COMPARED),
+    f"A bound by hand: with k = {k} relevant features (the slider) and n = {N_BEYOND:,} "
+    f"features, four times the chart's largest n, how many mistakes at most does Winnow's "
+    "bound 2 + 3k(1 + log₂ n) allow?",
+    bound_options(k, N_BEYOND),
     answer=0,
-    why=f"log₂ {N_COMPARED} = {np.log2(N_COMPARED):g}, so 2 + 3·{k}·(1 + "
-    f"{np.log2(N_COMPARED):g}) = {compared_bound:.1f}: the dotted curve at n = {N_COMPARED} "
-    "on Winnow's side.",
+    why=f"log₂ {N_BEYOND:,} = {np.log2(N_BEYOND):g}, so 2 + 3·{k}·(1 + "
+    f"{np.log2(N_BEYOND):g}) = {beyond_bound:.1f}: two doublings past n = {NS[-1]:,} add "
+    f"2·3k = {6 * k} to the bound there (the end of the dotted curve on Winnow's side).",
     hints={
         1: "That leaves out the 2 and the 1 in 2 + 3k(1 + log₂ n).",
         2: "The logarithm is base 2: one doubling of a weight per step of log₂ n.",

@@ -45,10 +45,15 @@ def t_quantile(k: int) -> float:
 
 
 def half_width_options(sd: float, k: int) -> list[str]:
-    """The computation question's options for the t-interval's half-width (the right one,
-    ``t s/√k``, second; the others ``t s`` and ``s/√k``)."""
-    t = t_quantile(k)
-    return [f"{t * sd:.2%}", f"{t * sd / np.sqrt(k):.2%}", f"{sd / np.sqrt(k):.2%}"]
+    """The computation question's options for the half-width of the t-interval of ``2k``
+    folds with standard deviation ``sd`` (the right one, ``t_{2k-1} s/√(2k)``, second; the
+    others keep ``t_{k-1}`` or ``√k`` of the ``k`` folds on screen)."""
+    t_k, t_2k = t_quantile(k), t_quantile(2 * k)
+    return [
+        f"{t_k * sd / np.sqrt(2 * k):.2%}",
+        f"{t_2k * sd / np.sqrt(2 * k):.2%}",
+        f"{t_2k * sd / np.sqrt(k):.2%}",
+    ]
 
 
 def estimates_figure(est: dict, test_share: float, k: int) -> go.Figure:
@@ -244,19 +249,21 @@ check_question(
 folds_q = np.asarray(est["cv_folds"])
 mean_q, half_q = t_interval(folds_q)
 sd_q = float(np.std(folds_q, ddof=1))
-t_q = t_quantile(k)
+t_q, t_2q = t_quantile(k), t_quantile(2 * k)
 check_question(
     f"{PREFIX}t",
     f"A t-interval by hand: the chart's {k} fold accuracies (τ = {FIXED_TAU:g}) have mean "
-    f"{mean_q:.2%} and standard deviation s = √(Σ(y_i − ȳ)²/(k − 1)) = {sd_q:.2%}; "
-    f"t_{{{k - 1}, 0.975}} = {t_q:.3f}. What is the half-width of the 95 % t-interval?",
+    f"{mean_q:.2%}, standard deviation s = √(Σ(y_i − ȳ)²/(k − 1)) = {sd_q:.2%} and a 95 % "
+    f"t-interval of ± {half_q:.2%} (t_{{{k - 1}, 0.975}} = {t_q:.3f}). If {2 * k} folds gave "
+    f"the same s, what would the half-width be? t_{{{2 * k - 1}, 0.975}} = {t_2q:.3f}.",
     half_width_options(sd_q, k),
     answer=1,
-    why=f"√(Σ(y_i − ȳ)²/(k(k − 1))) = s/√k = {sd_q / np.sqrt(k):.2%}; times {t_q:.3f}: "
-    f"{half_q:.2%}, the bar of the chart's orange diamond.",
+    why=f"t·s/√k with k = {2 * k}: {t_2q:.3f} × {sd_q:.2%} / √{2 * k} = "
+    f"{t_2q * sd_q / np.sqrt(2 * k):.2%}. More folds narrow the interval twice over, through "
+    "√k and through a smaller t; their s, and the dependence between them, change too.",
     hints={
-        0: "That is t·s: the formula divides by k(k − 1) under the root, so by √k more.",
-        2: "That is s/√k without the factor t_{k−1, 0.975}.",
+        0: f"The factor t changes with the number of folds: use t_{{{2 * k - 1}, 0.975}}.",
+        2: f"The root is of the number of folds: √{2 * k}, not √{k}.",
     },
     heading=False,
 )

@@ -316,10 +316,12 @@ def test_lesson_9_sentence_and_bound_question_are_the_live_numbers():
     assert f"Winnow **{winnow:.1f}**" in text and f"perceptron **{perceptron:.1f}**" in text
     assert text.endswith("fewer for **Winnow**.")
     radio = at.radio(key="l09_bcheck")
-    assert radio.options[0] == f"{2 + 3 * 3 * (1 + math.log2(n)):.1f}"  # = 83.0
+    beyond = LESSON_9.N_BEYOND  # 4096: past the chart and its table, which end at 1024
+    assert beyond > max(LESSON_9.NS)
+    assert radio.options[0] == f"{2 + 3 * 3 * (1 + math.log2(beyond)):.1f}"  # = 119.0
     _answers_right(at, "l09_bcheck", 0)
     at.select_slider(key="l09_k").set_value(8).run()
-    assert at.radio(key="l09_bcheck").options[0] == f"{2 + 3 * 8 * (1 + math.log2(n)):.1f}"
+    assert at.radio(key="l09_bcheck").options[0] == f"{2 + 3 * 8 * (1 + math.log2(beyond)):.1f}"
     at.radio(key="l09_side").set_value(at.radio(key="l09_side").options[1]).run()
     assert_page_ok(at)
     winnow, perceptron = _mistakes_at(n, None, 2000, 0, "perceptron")
@@ -363,7 +365,7 @@ def test_lesson_7_push_options_differ_on_every_seed():
 LESSON_11 = lesson_module("11_choosing_parameters")
 
 
-def test_lesson_11_half_width_question_is_the_t_interval_of_the_chart():
+def test_lesson_11_half_width_question_is_the_t_interval_of_twice_the_folds():
     from perceptron_core.experiments import t_interval
     from perceptron_lab.app_logic.studies_honest import estimates
 
@@ -375,8 +377,11 @@ def test_lesson_11_half_width_question_is_the_t_interval_of_the_chart():
     direct = 2.2621571627 * math.sqrt(((folds - folds.mean()) ** 2).sum() / (10 * 9))
     assert half == pytest.approx(direct, rel=1e-9)
     radio = at.radio(key="l11_tcheck")
-    assert radio.options[1] == f"{half:.2%}"
-    assert f"mean {mean:.2%}" in radio.label and "t_{9, 0.975} = 2.262" in radio.label
+    assert f"mean {mean:.2%}" in radio.label and f"± {half:.2%}" in radio.label
+    assert "t_{9, 0.975} = 2.262" in radio.label and "t_{19, 0.975} = 2.093" in radio.label
+    # 20 folds with the same s: t_{19, 0.975} = 2.0930240544 times s / sqrt(20)
+    s = math.sqrt(((folds - folds.mean()) ** 2).sum() / 9)
+    assert radio.options[1] == f"{2.0930240544 * s / math.sqrt(20):.2%}"
     _answers_right(at, "l11_tcheck", 1)
 
 
