@@ -4,6 +4,8 @@ Each test recomputes what the page shows, with the page's own data request
 and learner settings, over a range of the data seeds the page offers, and
 checks the sentence's claim: lesson 6's second "try this" (uneven margins on
 overlapping clouds) and lesson 11's truth lines against cross-validation.
+The KW learner's one line in the menu quotes accuracies it measured; they are
+recomputed too.
 """
 
 from __future__ import annotations
@@ -87,3 +89,25 @@ def test_lesson_11_truth_sits_right_of_the_cv_mean_on_average_not_on_every_draw(
     assert (gaps < 0).any()  # "can put the mean on either side of it"
     assert gaps[5] < -0.02  # "seed 5 puts it well to the right"
     assert covered >= len(seeds) // 2  # try this 3: "cover the dotted line in most data draws"
+
+
+def test_kw_learner_summary_quotes_the_accuracies_it_measured():
+    """The KW entry's one line says what its switches did against the classic perceptron
+    (mean test accuracy over seeds 0-4, 30 % test, 20 epochs, both learners' defaults), on
+    the default data and on overlapping Gaussians: recomputed here, as the menu builds them."""
+    import re
+
+    from perceptron_lab.app_logic.datasource import DataRequest
+
+    quoted = [float(x) for x in re.findall(r"(\d+(?:\.\d)?) %", LEARNERS["kw"].summary)[:4]]
+    measured = []
+    for name in ("separable", "gaussians"):
+        for key in ("kw", "perceptron"):
+            learner = LEARNERS[key]
+            accuracy = []
+            for seed in range(5):
+                data = make_dataset(DataRequest(name, (), test_fraction=0.3, seed=seed))
+                est = learner.make(learner.defaults(), 20, seed).fit(data.X, data.y)
+                accuracy.append(est.score(data.X_test, data.y_test))
+            measured.append(round(100 * float(np.mean(accuracy)), 1))
+    assert quoted == measured  # 100, 98.7, 90.0, 76.0
