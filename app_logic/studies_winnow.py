@@ -42,31 +42,52 @@ def learners() -> dict:
     }
 
 
+def _one_pass_table(n_list, m: int, data_for, extra, setting: str, progress: Progress):
+    """One on-line pass of both learners over ``m`` examples for every n of ``n_list``: the
+    mean mistakes and test accuracy over :data:`DRAWS` draws, a row per n.
+
+    ``data_for(n, r)`` draws ``X, y, X_test, y_test``; ``extra(n, active)`` gives the row's
+    columns after ``n features`` (``active``: the mean number of active features per training
+    example); ``setting(n)`` is added to the progress text.
+    """
+    rows = []
+    for i, n in enumerate(n_list):
+        runs = {name: [] for name in learners()}
+        active = []
+        for r in range(DRAWS):
+            progress(
+                (i * DRAWS + r) / (len(n_list) * DRAWS),
+                f"n = {n} features{setting(n)}, data set {r + 1} of {DRAWS}",
+            )
+            X, y, X_test, y_test = data_for(n, r)
+            active.append(X.sum(axis=1).mean())
+            for name, clf in learners().items():
+                clf.fit(X, y)
+                runs[name].append((clf.n_updates_, clf.score(X_test, y_test)))
+        row = {"n features": n, **extra(n, float(np.mean(active)))}
+        for name, values in runs.items():
+            mistakes, accuracy = np.mean(values, axis=0)
+            row[f"{name} mistakes"] = round(float(mistakes), 1)
+            row[f"{name} test accuracy"] = f"{accuracy:.1%}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def mistakes_vs_n(k: int, m: int, seed: int, progress: Progress = quietly) -> pd.DataFrame:
     """Mistakes in one pass over ``m`` examples, and test accuracy after it, for every n.
 
     Each row is the mean over :data:`DRAWS` data sets; the bound column is
     Winnow's ``2 + 3k(1 + log2 n)`` (:class:`perceptron_core.Winnow`).
     """
-    rows = []
-    for i, n in enumerate(NS):
-        runs = {name: [] for name in learners()}
-        for r in range(DRAWS):
-            progress(
-                (i * DRAWS + r) / (len(NS) * DRAWS),
-                f"n = {n} features, data set {r + 1} of {DRAWS}",
-            )
-            X, y, X_test, y_test, _ = draw(n, k, m, seed, r)
-            for name, clf in learners().items():
-                clf.fit(X, y)
-                runs[name].append((clf.n_updates_, clf.score(X_test, y_test)))
-        row = {"n features": n, "Winnow bound": 2 + 3 * k * (1 + np.log2(n))}
-        for name, values in runs.items():
-            mistakes, accuracy = np.mean(values, axis=0)
-            row[f"{name} mistakes"] = round(float(mistakes), 1)
-            row[f"{name} test accuracy"] = f"{accuracy:.1%}"
-        rows.append(row)
-    return pd.DataFrame(rows).round({"Winnow bound": 1})
+    table = _one_pass_table(
+        NS,
+        m,
+        lambda n, r: draw(n, k, m, seed, r)[:4],
+        lambda n, _: {"Winnow bound": 2 + 3 * k * (1 + np.log2(n))},
+        lambda n: "",
+        progress,
+    )
+    return table.round({"Winnow bound": 1})
 
 
 def final_weights(n: int, k: int, m: int, seed: int, progress: Progress = quietly) -> dict:
@@ -102,30 +123,18 @@ def perceptron_side(m: int, seed: int, progress: Progress = quietly, n_list=NS) 
     >>> table.loc[0, ["n features", "k = n/2"]].tolist()
     [64, 32]
     """
-    rows = []
-    for i, n in enumerate(n_list):
-        runs = {name: [] for name in learners()}
-        active = []
-        for r in range(DRAWS):
-            progress(
-                (i * DRAWS + r) / (len(n_list) * DRAWS),
-                f"n = {n} features, k = {n // 2}, data set {r + 1} of {DRAWS}",
-            )
-            X, y = make_k_of_n_disjunction(
-                n, n // 2, m + N_TEST, random_state=derive_seed(seed, "kofn-dense", n, r)
-            )
-            active.append(X[:m].sum(axis=1).mean())
-            for name, clf in learners().items():
-                clf.fit(X[:m], y[:m])
-                runs[name].append((clf.n_updates_, clf.score(X[m:], y[m:])))
-        row = {
-            "n features": n,
-            "k = n/2": n // 2,
-            "active features per example": round(float(np.mean(active)), 2),
-        }
-        for name, values in runs.items():
-            mistakes, accuracy = np.mean(values, axis=0)
-            row[f"{name} mistakes"] = round(float(mistakes), 1)
-            row[f"{name} test accuracy"] = f"{accuracy:.1%}"
-        rows.append(row)
-    return pd.DataFrame(rows)
+
+    def data_for(n: int, r: int):
+        X, y = make_k_of_n_disjunction(
+            n, n // 2, m + N_TEST, random_state=derive_seed(seed, "kofn-dense", n, r)
+        )
+        return X[:m], y[:m], X[m:], y[m:]
+
+    return _one_pass_table(
+        n_list,
+        m,
+        data_for,
+        lambda n, active: {"k = n/2": n // 2, "active features per example": round(active, 2)},
+        lambda n: f", k = {n // 2}",
+        progress,
+    )
