@@ -35,13 +35,10 @@ def noisy_data(seed, m, n):
     return X, y
 
 
-@given(switches, st.integers(0, 10_000), st.integers(5, 40), st.integers(1, 6))
-def test_engine_matches_reference(params, seed, m, n):
-    X, y = noisy_data(seed, m, n)
-    clf = KWPerceptron(random_state=seed, record="all", **params).fit(X, y)
-    ref = reference_kw(
-        X,
-        y,
+def _reference_args(params: dict, clf) -> dict:
+    """The reference's arguments for the estimator's ``params``, in the order ``clf`` visited
+    the examples (``"auto"`` is the reference's ``None``)."""
+    return dict(
         eta=params["eta"],
         tau=params["tau"],
         lam=params["lam"],
@@ -51,6 +48,13 @@ def test_engine_matches_reference(params, seed, m, n):
         theta_init=None if params["theta_init"] == "auto" else params["theta_init"],
         C=None if params["C"] == "auto" else params["C"],
     )
+
+
+@given(switches, st.integers(0, 10_000), st.integers(5, 40), st.integers(1, 6))
+def test_engine_matches_reference(params, seed, m, n):
+    X, y = noisy_data(seed, m, n)
+    clf = KWPerceptron(random_state=seed, record="all", **params).fit(X, y)
+    ref = reference_kw(X, y, **_reference_args(params, clf))
 
     # same updates, in the same order, with the same events
     trace = clf.trace_
@@ -82,17 +86,8 @@ def test_multiclass_is_one_reference_run_per_class(params, seed):
     y[:3] = [0, 1, 2]
     labels = np.array(["cat", "dog", "eel"])[y]
     clf = KWPerceptron(random_state=seed, record="updates", **params).fit(X, labels)
-    kwargs = dict(
-        eta=params["eta"],
-        tau=params["tau"],
-        lam=params["lam"],
-        alpha_bound=params["alpha_bound"],
-        epochs=params["epochs"],
-        order=clf._order,
-        theta_init=None if params["theta_init"] == "auto" else params["theta_init"],
-        C=None if params["C"] == "auto" else params["C"],
-    )
-    refs = [reference_kw(X, np.where(y == c, 1, -1), **kwargs) for c in range(3)]
+    args = _reference_args(params, clf)
+    refs = [reference_kw(X, np.where(y == c, 1, -1), **args) for c in range(3)]
     for c, ref in enumerate(refs):
         np.testing.assert_array_equal(clf.votes_[c], ref["votes"])
     X_test = rng.normal(size=(25, 3))
