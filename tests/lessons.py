@@ -27,8 +27,8 @@ def lesson_module(stem: str) -> ModuleType:
 
 
 def page_run(learner_key: str, values: dict, epochs: int, seed: int, data):
-    """A lesson figure's recorded run, as its ``stage`` trains it: the learner's defaults
-    with the page's ``values``, through ``fit_run``."""
+    """A figure's recorded run, as a page trains it (a lesson's ``stage``, the playground):
+    the learner's defaults with the page's ``values``, through ``fit_run``."""
     from perceptron_lab.app_logic.learners import LEARNERS  # the menu imports every learner
     from perceptron_lab.app_logic.training import fit_run
 

@@ -14,9 +14,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
-from perceptron_lab.app_logic.learners import LEARNERS
-from perceptron_lab.app_logic.training import fit_run
 from tests.browser import ARTIFACTS
+from tests.lessons import page_run
 
 pytestmark = pytest.mark.browser
 
@@ -82,17 +81,7 @@ def _shots(pg, name: str) -> None:
 
 def _python_run(request: DataRequest, key: str = "perceptron", epochs: int = 20, **values):
     data = make_dataset(request)
-    settings = {**LEARNERS[key].defaults(), **values}
-    run = fit_run(
-        key,
-        tuple(sorted(settings.items())),
-        epochs,
-        request.seed,
-        data.X,
-        data.y,
-        data.X_test,
-        data.y_test,
-    )
+    run = page_run(key, values, epochs, request.seed, data)
     return data, run
 
 

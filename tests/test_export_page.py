@@ -27,6 +27,7 @@ from perceptron_lab.app_logic.style import Show
 from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.cli import main
 from perceptron_lab.ui.standalone_page import ENTRY, HOST, PLAYBACK, module_order, run_page
+from tests.lessons import page_run
 from tests.repository import repository_files
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,16 +37,7 @@ DEFAULT_PAGE_BYTES = 1_500_000
 
 def _run(request, learner="perceptron", epochs=20):
     data = make_dataset(request)
-    run = fit_run(
-        learner,
-        tuple(sorted(LEARNERS[learner].defaults().items())),
-        epochs,
-        request.seed,
-        data.X,
-        data.y,
-        data.X_test,
-        data.y_test,
-    )
+    run = page_run(learner, {}, epochs, request.seed, data)
     return run, data
 
 

@@ -11,10 +11,9 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
-from perceptron_lab.app_logic.learners import LEARNERS
-from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.ui.standalone_page import run_page
 from tests.browser import launch
+from tests.lessons import page_run
 
 pytestmark = pytest.mark.browser
 
@@ -46,16 +45,7 @@ def browser():
 def _page_file(tmp_path_factory, name):
     request, learner, epochs = RUNS[name]
     data = make_dataset(request)
-    run = fit_run(
-        learner,
-        tuple(sorted(LEARNERS[learner].defaults().items())),
-        epochs,
-        request.seed,
-        data.X,
-        data.y,
-        data.X_test,
-        data.y_test,
-    )
+    run = page_run(learner, {}, epochs, request.seed, data)
     path = tmp_path_factory.mktemp("pages") / f"{name}.html"
     path.write_text(run_page(run, data, request, epochs), encoding="utf-8")
     return path, run.timeline.n_events
