@@ -58,7 +58,6 @@ import argparse
 import json
 import math
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -74,16 +73,9 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from tests.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.live import free_port
+
 FRAME = "iframe[title$='playback']"
 #: A bare Streamlit page whose one component draws 100 points with our Plotly.js (--first).
 FLOOR_APP = ROOT / "benchmarks" / "floor" / "app.py"
@@ -126,12 +118,6 @@ PLAY_JS = """(seconds) => new Promise((resolve) => {
 })"""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Server:
     """``streamlit run`` of ``script`` (the app) on a free port (``python`` and ``env`` choose
     the install)."""
@@ -143,7 +129,7 @@ class Server:
         script: Path = ROOT / "app.py",
         cwd: Path = ROOT,
     ):
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(

@@ -98,32 +98,9 @@ def misrouted(access_log: Path) -> tuple[int, int]:
 
 def start_nginx(folder: Path, config: str, port: int) -> subprocess.Popen:
     (folder / "nginx.conf").write_text(config, encoding="utf-8")
-    subprocess.run(
-        [
-            "nginx",
-            "-t",
-            "-p",
-            str(folder),
-            "-c",
-            str(folder / "nginx.conf"),
-            "-e",
-            str(folder / "error.log"),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    proc = subprocess.Popen(
-        [
-            "nginx",
-            "-p",
-            str(folder),
-            "-c",
-            str(folder / "nginx.conf"),
-            "-e",
-            str(folder / "error.log"),
-        ],
-        stderr=subprocess.PIPE,
-    )
+    where = ["-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")]
+    subprocess.run(["nginx", "-t", *where], check=True, capture_output=True)
+    proc = subprocess.Popen(["nginx", *where], stderr=subprocess.PIPE)
     wait_for_health(f"http://127.0.0.1:{port}/_stcore/health", proc)
     return proc
 
