@@ -97,6 +97,17 @@ DECODE_JS = """async ({header, blob, meta}) => {
 }"""
 
 
+#: Steps a lane's math panel through ``times`` in a bare page (:func:`playback_page`): the
+#: panel's text at each.
+MATH_JS = """async ({payload, texts, times}) => {
+    const d = await (DECODE)(payload);
+    const {MathPanel} = await import('/mathpanel.js');
+    const node = document.createElement('div');
+    document.body.append(node);
+    const panel = new MathPanel(node, {lane: d.lanes[0], scene: d.scene, texts});
+    return times.map(t => { panel.update(t); return node.innerText; });
+}""".replace("DECODE", DECODE_JS)
+
 #: Draws a lane's 2-D figure at step ``t`` in a bare page (:func:`playback_page`): its traces
 #: (name, x, y, visible), shapes and status line.
 FIGURE_JS = """async ({payload, show, style, t}) => {

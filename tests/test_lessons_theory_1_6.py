@@ -15,13 +15,11 @@ from streamlit.testing.v1 import AppTest
 
 from perceptron_core import Perceptron
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
-from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.math_panel import CORRECT_NO_BAND, WHY
 from perceptron_lab.app_logic.playback_args import texts
 from perceptron_lab.app_logic.timeline import CORRECT
-from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.lessons._questions import numeric_options
-from tests.lessons import assert_page_ok, lesson_module, run_lesson
+from tests.lessons import assert_page_ok, lesson_module, page_run, run_lesson
 from tests.player_args import panel_value, player_args
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,16 +88,7 @@ def test_lesson_1_computation_question_is_the_textbook_change_not_the_panels(see
     change = panel_value(args, "change", t)
     radio = at.radio(key="l01_calc_check")
     data = _lesson_1_data(seed)
-    run = fit_run(
-        "perceptron",
-        tuple(sorted({**LEARNERS["perceptron"].defaults(), "eta": 0.5}.items())),
-        20,
-        seed,
-        data.X,
-        data.y,
-        data.X_test,
-        data.y_test,
-    )
+    run = page_run("perceptron", {"eta": 0.5}, 20, seed, data)
     options, right = numeric_options(
         LESSON_1.change_candidates(LESSON_1.first_update(run, data)), "right", ".3f"
     )
@@ -120,49 +109,26 @@ def test_the_panel_names_no_margin_band_for_the_classic_perceptron():
     data = _lesson_1_data(0)
 
     def words(key, **values):
-        settings = {**LEARNERS[key].defaults(), **values}
-        run = fit_run(
-            key, tuple(sorted(settings.items())), 5, 0, data.X, data.y, data.X_test, data.y_test
-        )
+        run = page_run(key, values, 5, 0, data)
         return texts(run, data)["why"][str(CORRECT)]
 
     assert words("perceptron") == CORRECT_NO_BAND and "margin" not in CORRECT_NO_BAND
     assert words("margin", tau=0.5) == WHY[CORRECT]
 
 
-MATH_JS = """async ({payload, texts, times}) => {
-    const d = await (DECODE)(payload);
-    const {MathPanel} = await import('/mathpanel.js');
-    const node = document.createElement('div');
-    document.body.append(node);
-    const panel = new MathPanel(node, {lane: d.lanes[0], scene: d.scene, texts});
-    return times.map(t => { panel.update(t); return node.innerText; });
-}"""
-
-
 @pytest.mark.browser
 def test_the_classic_perceptrons_panel_tests_against_0_without_a_zero_margin_term():
     from perceptron_lab.app_logic.payload import build_payload
     from perceptron_lab.app_logic.timeline import MISTAKE
-    from tests.browser import DECODE_JS, payload_arg, playback_page
+    from tests.browser import MATH_JS, payload_arg, playback_page
 
     data = _lesson_1_data(0)
-    settings = {**LEARNERS["perceptron"].defaults(), "eta": 0.5}
-    run = fit_run(
-        "perceptron",
-        tuple(sorted(settings.items())),
-        20,
-        0,
-        data.X,
-        data.y,
-        data.X_test,
-        data.y_test,
-    )
+    run = page_run("perceptron", {"eta": 0.5}, 20, 0, data)
     kinds = run.timeline.kind[0]
     times = [int(np.flatnonzero(kinds == kind)[0]) + 1 for kind in (MISTAKE, CORRECT)]
     with playback_page(plotly=True) as page:
         mistake, correct = page.evaluate(
-            MATH_JS.replace("DECODE", DECODE_JS),
+            MATH_JS,
             {
                 "payload": payload_arg(build_payload(data, [run])),
                 "texts": texts(run, data),

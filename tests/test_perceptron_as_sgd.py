@@ -9,25 +9,14 @@ import numpy as np
 import pytest
 
 from perceptron_lab.app_logic.datasource import make_dataset
-from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.timeline import UPDATE_KINDS
-from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.lessons._basics import noisy_line
+from tests.lessons import page_run
 
 
 def _run(seed, tau):
     data = make_dataset(noisy_line(seed, 0.1))
-    settings = {**LEARNERS["margin"].defaults(), "tau": tau}
-    run = fit_run(
-        "margin",
-        tuple(sorted(settings.items())),
-        20,
-        seed,
-        data.X,
-        data.y,
-        data.X_test,
-        data.y_test,
-    )
+    run = page_run("margin", {"tau": tau}, 20, seed, data)
     return data, run
 
 

@@ -12,24 +12,14 @@ import numpy as np
 import pytest
 
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
-from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.style import STYLE, Show
 from perceptron_lab.app_logic.timeline import BLOCKED, MARGIN, MISTAKE, RESCUED
-from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.ui.player import texts
-from tests.browser import DECODE_JS, FIGURE_JS, payload_arg, playback_page
+from tests.browser import DECODE_JS, FIGURE_JS, MATH_JS, payload_arg, playback_page
+from tests.lessons import page_run
 
 pytestmark = pytest.mark.browser
-
-MATH_JS = """async ({payload, texts, times}) => {
-    const d = await (DECODE)(payload);
-    const {MathPanel} = await import('/mathpanel.js');
-    const node = document.createElement('div');
-    document.body.append(node);
-    const panel = new MathPanel(node, {lane: d.lanes[0], scene: d.scene, texts});
-    return times.map(t => { panel.update(t); return node.innerText; });
-}""".replace("DECODE", DECODE_JS)
 
 WEIGHTS_JS = """async ({payload, style, times}) => {
     const d = await (DECODE)(payload);
@@ -64,10 +54,7 @@ def data():
 
 
 def _run(key, data, epochs=8, **values):
-    settings = {**LEARNERS[key].defaults(), **values}
-    return fit_run(
-        key, tuple(sorted(settings.items())), epochs, 0, data.X, data.y, data.X_test, data.y_test
-    )
+    return page_run(key, values, epochs, 0, data)
 
 
 def _math(page, run, data, times):
