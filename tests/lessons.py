@@ -1,4 +1,4 @@
-"""What the lesson tests share: a lesson as a module (for its helpers) and as a page."""
+"""What the lesson and page tests share: a lesson as a module and as a page, a figure's run."""
 
 from __future__ import annotations
 

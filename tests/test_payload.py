@@ -8,21 +8,17 @@ import pytest
 
 from perceptron_core.trace import BLOCKED, MISTAKE
 from perceptron_lab.app_logic.datasource import DataRequest, Dataset, make_dataset
-from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.payload.extras import Panel, Text, Value, pack_panels
 from perceptron_lab.app_logic.payload.pack import Packer, unpack
 from perceptron_lab.app_logic.payload.scene import MAX_PROJECTED_POINTS
 from perceptron_lab.app_logic.payload.snapshots import MODES
 from perceptron_lab.app_logic.timeline import UPDATE_KINDS
-from perceptron_lab.app_logic.training import fit_run
+from tests.lessons import page_run
 
 
 def _run(key, data, epochs=5, **values):
-    settings = {**LEARNERS[key].defaults(), **values}
-    return fit_run(
-        key, tuple(sorted(settings.items())), epochs, 0, data.X, data.y, data.X_test, data.y_test
-    )
+    return page_run(key, values, epochs, 0, data)
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,8 @@ import pytest
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.timeline import RESCUED
-from perceptron_lab.app_logic.training import fit_run
 from tests.browser import payload_arg, playback_page
+from tests.lessons import page_run
 
 pytestmark = pytest.mark.browser
 
@@ -95,12 +95,7 @@ def data():
 
 
 def _run(key, values, data, epochs=6):
-    from perceptron_lab.app_logic.learners import LEARNERS
-
-    settings = {**LEARNERS[key].defaults(), **values}
-    return fit_run(
-        key, tuple(sorted(settings.items())), epochs, 0, data.X, data.y, data.X_test, data.y_test
-    )
+    return page_run(key, values, epochs, 0, data)
 
 
 def _replay(page, payload, times):
