@@ -319,22 +319,32 @@ check_question(
 if ref is not None:
     sep_R, sep_gamma, sep_tau = ref["R"], ref["gamma"], tau_pos * ref["R"] ** 2
     computation_question(
-        PREFIX,
+        f"{PREFIX}calc_",
         f"Compute it: below, the separable data have R = {sep_R:.4g} and the reference margin "
-        f"Γ = {sep_gamma:.4g}; PAM asks τ = {tau_pos:g} R² = {sep_tau:.4g} of both classes, and "
+        f"Γ = {sep_gamma:.4g}; PAM asks τ = {tau_pos:g} × R² = {sep_tau:.4g} of both classes, and "
         "the table gives Li et al.'s bound (2.4) for η = 1. At most how many updates does the "
         "bound allow with the learning rate halved, η = 0.5?",
         {
             "right": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 0.5),
             "the table's, η = 1": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0),
             "η multiplying τ": 4 * ((sep_R / sep_gamma) ** 2 + 0.5 * sep_tau / sep_gamma**2),
+            "no 4": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 0.5) / 4,
+            "R/Γ not squared": 4 * (sep_R / sep_gamma + sep_tau / (0.5 * sep_gamma**2)),
         },
         "right",
         ",.0f",
         why="4((R/Γ)² + τ/(ηΓ²)) = " + f"4(({sep_R:.4g}/{sep_gamma:.4g})² + "
         f"{sep_tau:.4g}/(0.5 × {sep_gamma:.4g}²)) ≈ " + "{answer}: a smaller η makes the "
         "margin's term larger, because each update moves the score less against the same τ.",
-        hint="Bound (2.4) is 4((R/Γ)² + max τ/(ηΓ²)): η divides the margin's term.",
+        hints={
+            "the table's, η = 1": "That is the table's bound, for η = 1: η = 0.5 divides the "
+            "margin's term by 0.5.",
+            "η multiplying τ": "Bound (2.4) is 4((R/Γ)² + max τ/(ηΓ²)): η divides the "
+            "margin's term.",
+            "no 4": "Bound (2.4) has a factor 4 in front: 4((R/Γ)² + max τ/(ηΓ²)).",
+            "R/Γ not squared": "R/Γ is squared in bound (2.4): 4((R/Γ)² + max τ/(ηΓ²)).",
+        },
+        seed=seed,
     )
 
 table = research(

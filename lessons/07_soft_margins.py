@@ -31,6 +31,7 @@ from perceptron_lab.app_logic.style import Show
 from perceptron_lab.app_logic.timeline import BLOCKED, RESCUED, UPDATE_KINDS
 from perceptron_lab.lessons._basics import at_end, line_accuracies, noisy_line, seed_control
 from perceptron_lab.lessons._charts import one_decimal
+from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     check_question,
     lesson_header,
@@ -106,16 +107,17 @@ def last_pass(run, data) -> list[Panel]:
     ]
 
 
-def push_options(x: np.ndarray, y: int, lam: float) -> list[str]:
-    """The computation question's options for the KW push λ y ‖x‖² of one point: the right one
-    second, −λ y ‖x‖² (the wrong way) third, and first λ y ‖x‖ (not squared), or, when that
-    shows the same three decimals (‖x‖ near 1), λ y (|x₁| + |x₂|)."""
+def push_candidates(x: np.ndarray, y: int, lam: float) -> dict[str, float]:
+    """The computation question's candidates for the KW push λ y ‖x‖² of one point: the
+    right one, −λ y ‖x‖² (the wrong way), λ y ‖x‖ (not squared) and, for when that shows
+    the same three decimals (‖x‖ near 1), λ y (|x₁| + |x₂|)."""
     squared = float(np.sum(x**2))
-    right, away = f"{lam * y * squared:+.3f}", f"{-lam * y * squared:+.3f}"
-    unsquared = f"{lam * y * np.sqrt(squared):+.3f}"
-    if unsquared in (right, away):
-        unsquared = f"{lam * y * float(np.sum(np.abs(x))):+.3f}"
-    return [unsquared, right, away]
+    return {
+        "right": lam * y * squared,
+        "away": -lam * y * squared,
+        "unsquared": lam * y * float(np.sqrt(squared)),
+        "sum of sizes": lam * y * float(np.sum(np.abs(x))),
+    }
 
 
 def listed(values) -> str:
@@ -268,20 +270,24 @@ check_question(
 data = get_dataset(request)
 lam_q = strength if form != "alpha" and strength > 0 else 1.0
 x_q, y_q = data.X[data.flipped][0], int(data.y[data.flipped][0])
-check_question(
+computation_question(
     f"{PREFIX}p",
     f"A push by hand: the first flipped training point (a × in the figure) is x = "
     f"({x_q[0]:.3f}, {x_q[1]:.3f}) with the label y = {y_q:+d}. Once it has caused an update, "
     f"what does the KW λ-trick at λ = {lam_q:g} add to its score s_j?",
-    push_options(x_q, y_q, lam_q),
-    answer=1,
+    push_candidates(x_q, y_q, lam_q),
+    "right",
+    "+.3f",
     why=f"λ y ‖x‖² = {lam_q:g} · ({y_q:+d}) · {float(np.sum(x_q**2)):.4f} = "
-    f"{lam_q * y_q * float(np.sum(x_q**2)):+.3f}: towards the side of its (flipped) label.",
+    "{answer}: towards the side of its (flipped) label.",
     hints={
-        0: "The indicator form pushes by λ times the squared Euclidean norm ‖x‖² = x₁² + x₂².",
-        2: "The push moves the score towards the point's own label y, so it has y's sign.",
+        "away": "The push moves the score towards the point's own label y, so it has y's sign.",
+        "unsquared": "The indicator form pushes by λ times the squared Euclidean norm "
+        "‖x‖² = x₁² + x₂².",
+        "sum of sizes": "The indicator form pushes by λ times the squared Euclidean norm "
+        "‖x‖² = x₁² + x₂², not |x₁| + |x₂|.",
     },
-    heading=False,
+    seed=seed,
 )
 
 table = research(

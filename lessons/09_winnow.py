@@ -23,6 +23,7 @@ from perceptron_lab.app_logic.studies_winnow import DRAWS, N_TEST, NS, learners
 from perceptron_lab.app_logic.style import BLUE, GREY, ORANGE, VERMILLION
 from perceptron_lab.lessons._basics import seed_control
 from perceptron_lab.lessons._charts import one_decimal, small_chart
+from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     CHART_CONFIG,
     check_question,
@@ -46,14 +47,15 @@ N_COMPARED = 256  # the n of the sentence under the chart
 N_BEYOND = 4 * NS[-1]  # the bound question's n: past the chart, so no curve or table has it
 
 
-def bound_options(k: int, n: int) -> list[str]:
-    """The computation question's options for Winnow's bound at ``k``, ``n`` (the right one
-    first: ``2 + 3k(1 + log₂ n)``; then ``3k log₂ n`` and ``2 + 3k(1 + ln n)``)."""
-    return [
-        f"{2 + 3 * k * (1 + np.log2(n)):.1f}",
-        f"{3 * k * np.log2(n):.1f}",
-        f"{2 + 3 * k * (1 + np.log(n)):.1f}",
-    ]
+def bound_candidates(k: int, n: int) -> dict[str, float]:
+    """The computation question's candidates for Winnow's bound at ``k``, ``n``: the right
+    ``2 + 3k(1 + log₂ n)``, ``3k log₂ n`` (the 2 and the 1 left out) and
+    ``2 + 3k(1 + ln n)`` (the natural logarithm)."""
+    return {
+        "right": 2 + 3 * k * (1 + np.log2(n)),
+        "no 2 and 1": 3 * k * np.log2(n),
+        "natural log": 2 + 3 * k * (1 + np.log(n)),
+    }
 
 
 def mistakes_figure(table: pd.DataFrame) -> go.Figure:
@@ -288,21 +290,22 @@ check_question(
 )
 
 beyond_bound = 2 + 3 * k * (1 + np.log2(N_BEYOND))
-check_question(
+computation_question(
     f"{PREFIX}b",
     f"A bound by hand: with k = {k} relevant features (the slider) and n = {N_BEYOND:,} "
     f"features, four times the chart's largest n, how many mistakes at most does Winnow's "
     "bound 2 + 3k(1 + log₂ n) allow?",
-    bound_options(k, N_BEYOND),
-    answer=0,
+    bound_candidates(k, N_BEYOND),
+    "right",
+    ".1f",
     why=f"log₂ {N_BEYOND:,} = {np.log2(N_BEYOND):g}, so 2 + 3·{k}·(1 + "
     f"{np.log2(N_BEYOND):g}) = {beyond_bound:.1f}: two doublings past n = {NS[-1]:,} add "
     f"2·3k = {6 * k} to the bound there (the end of the dotted curve on Winnow's side).",
     hints={
-        1: "That leaves out the 2 and the 1 in 2 + 3k(1 + log₂ n).",
-        2: "The logarithm is base 2: one doubling of a weight per step of log₂ n.",
+        "no 2 and 1": "That leaves out the 2 and the 1 in 2 + 3k(1 + log₂ n).",
+        "natural log": "The logarithm is base 2: one doubling of a weight per step of log₂ n.",
     },
-    heading=False,
+    seed=seed,
 )
 
 research(

@@ -37,6 +37,7 @@ from perceptron_lab.app_logic.style import BLUE, ORANGE, Show
 from perceptron_lab.lessons._basics import at_end, seed_control
 from perceptron_lab.lessons._bounds import adaboost_vote
 from perceptron_lab.lessons._charts import one_decimal, small_chart
+from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     CHART_CONFIG,
     check_question,
@@ -130,14 +131,14 @@ def p_delta_figure(est) -> go.Figure:
     return fig
 
 
-def alpha_question_options(epsilon: float) -> list[str]:
-    """The computation question's options for ``α_t`` at ``ε_t`` (the right one first):
-    ``½ ln((1 − ε)/ε)``, then ``ln((1 − ε)/ε)`` (no ½) and ``½ ln(1/ε)``."""
-    return [
-        f"{float(adaboost_vote(epsilon)):.3f}",
-        f"{2 * float(adaboost_vote(epsilon)):.3f}",
-        f"{0.5 * np.log(1 / epsilon):.3f}",
-    ]
+def alpha_candidates(epsilon: float) -> dict[str, float]:
+    """The computation question's candidates for ``α_t`` at ``ε_t``: the right
+    ``½ ln((1 − ε)/ε)``, ``ln((1 − ε)/ε)`` (no ½) and ``½ ln(1/ε)``."""
+    return {
+        "right": float(adaboost_vote(epsilon)),
+        "no half": 2 * float(adaboost_vote(epsilon)),
+        "one over": 0.5 * float(np.log(1 / epsilon)),
+    }
 
 
 lesson_header(
@@ -348,18 +349,22 @@ if data is not None:
         f"(seed {seed}, {noise:.0%} flipped); ε_t after the floor of 10⁻¹⁰."
     )
     first = rounds[(rounds["booster"] == "AdaBoost") & rounds["kept"]].iloc[0]
-    check_question(
+    computation_question(
         f"{PREFIX}a",
         f"AdaBoost's round {int(first['round t'])} on screen has weighted error "
         f"ε_t = {first['ε_t']:.4f}. What vote α_t does its committee get?",
-        alpha_question_options(first["ε_t"]),
-        answer=0,
+        alpha_candidates(first["ε_t"]),
+        "right",
+        ".3f",
         why=f"α_t = ½ ln((1 − ε_t)/ε_t) = ½ ln({1 - first['ε_t']:.4f} / {first['ε_t']:.4f}) "
-        f"= {first['α_t']:.3f}, the right chart's value for that round.",
+        "= {answer}, the right chart's value for that round.",
         hints={
-            1: "That is ln((1 − ε_t)/ε_t): the formula has a factor ½ in front.",
-            2: "That is ½ ln(1/ε_t): the numerator is 1 − ε_t, the committee's weighted accuracy.",
+            "no half": "That is ln((1 − ε_t)/ε_t): the formula has a factor ½ in front.",
+            "one over": "That is ½ ln(1/ε_t): the numerator is 1 − ε_t, the committee's "
+            "weighted accuracy.",
         },
+        seed=seed,
+        heading=True,
     )
 
 check_question(
