@@ -20,6 +20,7 @@ from perceptron_lab.app_logic.datasource import DataRequest
 from perceptron_lab.app_logic.payload.extras import Panel, Text, Value
 from perceptron_lab.app_logic.style import Show
 from perceptron_lab.lessons._basics import seed_control
+from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     check_question,
@@ -178,6 +179,7 @@ lesson_header(
     "The perceptron rule",
     "See what a single update does to the weight vector, the threshold and the line.",
 )
+notation(("x, y", "w, θ", "η", "C", "θ_init"))
 st.markdown(
     r"""
 A perceptron draws a line and calls everything on one side **+1** and on the

@@ -22,6 +22,7 @@ from perceptron_lab.app_logic.payload.extras import Panel, Text
 from perceptron_lab.app_logic.studies_basics import SWEEP_POINTS, SWEEP_SETS
 from perceptron_lab.app_logic.style import BLACK, BLUE, VERMILLION, Show
 from perceptron_lab.lessons._basics import at_end, seed_control
+from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     CHART_CONFIG,
@@ -118,6 +119,7 @@ lesson_header(
     "Convergence",
     "Learn why the perceptron stops on separable data, and how the margin limits its updates.",
 )
+notation(("x, y", "w, θ", "η", "C", "θ_init", "z, v", "R", "u, γ"))
 st.markdown(
     r"""
 If some line separates the training data, the perceptron stops making
@@ -136,6 +138,8 @@ st.markdown(
     r"""
 $\gamma$ is the **margin**: how far the closest example is from the line,
 measured in these folded coordinates (never more than its distance in the plane).
+Khardon & Wachman and Cristianini & Shawe-Taylor measure $R$ and $\gamma$
+with the threshold kept apart; lesson 3 shows what that costs.
 Each update raises $\langle u, v\rangle$ by at least $\eta\gamma$ (the line
 gets more aligned with $u$) but raises $\lVert v\rVert^2$ by at most
 $\eta^2 R^2$ (a mistake means $y\langle v, z\rangle \le 0$). After $k$

@@ -22,6 +22,7 @@ from perceptron_lab.lessons._basics import (
     seed_control,
 )
 from perceptron_lab.lessons._bounds import mistake_bound, noisy_mistake_bound
+from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     check_question,
@@ -115,6 +116,7 @@ lesson_header(
     "See the perceptron keep moving on data no line separates, and why its last line is a "
     "poor choice.",
 )
+notation(("x, y", "w, θ", "η", "C", "z, v", "R", "u, γ", "ξ_j, D"))
 st.markdown(
     r"""
 Flip a few labels of separable data and no line gets every training example

@@ -28,6 +28,7 @@ from perceptron_lab.lessons._basics import (
     seed_control,
 )
 from perceptron_lab.lessons._bounds import mistake_bound, noisy_mistake_bound, voted_error_bound
+from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     check_question,
@@ -113,6 +114,7 @@ lesson_header(
     "Turn the perceptron's many hypotheses into one good classifier: longest survivor, "
     "voted and averaged.",
 )
+notation(("x, y", "w, θ", "η", "C", "z, v", "R", "u, γ", "ξ_j, D"))
 st.markdown(
     r"""
 The perceptron is an **on-line** learner: it passes through hypotheses

@@ -23,6 +23,7 @@ from perceptron_lab.lessons._basics import (
     noisy_line,
     seed_control,
 )
+from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     check_question,
@@ -107,6 +108,7 @@ lesson_header(
     "Make the perceptron update on near misses too, and see why that helps even when "
     "labels are wrong.",
 )
+notation(("x, y", "w, θ", "η", "C", "θ_init", "τ", "κ", "μ"))
 st.markdown(
     r"""
 The plain perceptron stops caring about an example as soon as it is on the
@@ -123,20 +125,20 @@ st.latex(
 st.markdown(
     r"""
 The update is lesson 1's; only the test changed. $\tau$ is measured in units
-of $\theta_{init}$ (the mean $\lVert x\rVert^2$), so the same $\tau$ means the
-same thing for data of any scale; $\tau = 0$ is the plain perceptron. The
-course notes on on-line learning add a margin $\gamma$ to the threshold and
-call it a **thick separator**; they print its rules as "Promote if
-$w \cdot x > \theta + \gamma$; Demote if $w \cdot x < \theta - \gamma$",
-which read literally promote the positives that already clear the slab, and
-they give no update for the threshold. The app's thick separator is our
-reading of the idea: a positive is promoted while its score is not above
-the slab, a negative demoted while its score is not below it, for the form
-$f(x) = \langle w,x\rangle + b$ started at $w = 0, b = 0$ (so $\theta = -b$),
-with the bias learned as the weight of a constant input 1 and an absolute
-slab half-width in score units. We write it $\kappa$: the course notes, and
-the playground's math panel, call it $\gamma$, the letter lessons 2–4 keep
-for the margin of a separating line:
+of $\theta_{init}$ (the mean $\lVert x\rVert^2$), so the same $\tau$ means
+the same thing for data of any scale; $\tau = 0$ is the plain perceptron.
+The course notes on on-line learning add a margin $\kappa$ to the threshold
+and call it a **thick separator** (they write it $\gamma$, as does the
+playground's math panel; the lessons keep $\gamma$ for the margin of lessons
+2–4); they print its rules as "Promote if $w \cdot x > \theta + \kappa$;
+Demote if $w \cdot x < \theta - \kappa$" (in our letter), which read
+literally promote the positives that already clear the slab, and they give
+no update for the threshold. The app's thick separator is our reading of the
+idea: a positive is promoted while its score is not above the slab, a
+negative demoted while its score is not below it, for the form
+$f(x) = \langle w,x\rangle + b$ started at $w = 0, b = 0$ (so $\theta = -b$), with
+the bias learned as the weight of a constant input 1 and an absolute slab
+half-width $\kappa$ in score units:
 """
 )
 st.latex(
@@ -226,9 +228,11 @@ $\max(0, -y_j(\langle w,x_j\rangle - \theta))$: only an example on the wrong
 side has a gradient (the app also updates at exactly 0, a subgradient). The
 soft-margin support vector machine minimises the same hinge loss, with
 margin 1, plus a penalty on the length of $w$:
-$\tfrac{\lambda}{2}\lVert w\rVert^2 + \tfrac1m\sum_j
+$\tfrac{\mu}{2}\lVert w\rVert^2 + \tfrac1m\sum_j
 \max(0, 1 - y_j(\langle w,x_j\rangle - \theta))$ (standard; see Cristianini &
-Shawe-Taylor, 2000, whose form of the perceptron Khardon & Wachman follow).
+Shawe-Taylor, 2000, whose form of the perceptron Khardon & Wachman follow; the
+penalty's weight, $\mu$ here, is often written $\lambda$, which lesson 7
+keeps for the λ-trick).
 PAM has no penalty, so it can meet its margin in score units just by making
 $w$ longer: that is why the band narrows in distance as $\lVert w\rVert$
 grows; the penalty is what makes the SVM's margin a distance. (The thick

@@ -26,6 +26,7 @@ from perceptron_lab.app_logic.style import Show
 from perceptron_lab.lessons._basics import at_end, seed_control
 from perceptron_lab.lessons._bounds import class_margins, paum_guarantee, paum_update_bound
 from perceptron_lab.lessons._charts import one_decimal
+from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     check_question,
@@ -172,6 +173,7 @@ lesson_header(
     "See how asking more margin of the rare class than of the common one moves the line and "
     "trades precision for recall.",
 )
+notation(("x, y", "w, θ", "η", "R", "u, γ", "τ₋₁, τ₊₁", "τ"))
 st.markdown(
     r"""
 When one positive comes with ten or forty negatives, a plain perceptron
@@ -193,7 +195,11 @@ A large $\tau_{+1}$ keeps every positive updating until it is deep inside
 its side, so the line is pushed into the negatives; a small or negative
 $\tau_{-1}$ lets negatives sit near (or a little past) the line without
 complaint. The margins are in score units, and one update moves $b$ by
-$\eta R^2$, so the lesson gives them in units of $R^2$. Prediction is still
+$\eta R^2$, so the lesson gives them in units of $R^2$. (Lesson 5's $\tau$
+is in units of $\theta_{init}$, the mean $\lVert x\rVert^2$: $\tau_{+1} = t R^2$
+asks the score margin that lesson 5's $\tau = t R^2/\theta_{init}$ asks. Li et
+al.'s bias $b$ is the other lessons' $-\theta$, and their $R$ is measured
+without folding it in.) Prediction is still
 $\operatorname{sign} f(x)$: the margins act only during training.
 
 How to judge a ranking of a rare class: sort the test points by $f(x)$ and

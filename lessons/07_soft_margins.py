@@ -31,6 +31,7 @@ from perceptron_lab.app_logic.style import Show
 from perceptron_lab.app_logic.timeline import BLOCKED, RESCUED, UPDATE_KINDS
 from perceptron_lab.lessons._basics import at_end, line_accuracies, noisy_line, seed_control
 from perceptron_lab.lessons._charts import one_decimal
+from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     check_question,
@@ -141,6 +142,7 @@ lesson_header(
     "Stop a few mislabelled points from dragging the line around, with the λ-trick or an "
     "α-bound, and see how the two forms of the λ-trick differ.",
 )
+notation(("x, y", "w, θ", "η", "C", "τ", "λ", "a_j, α"))
 st.markdown(
     r"""
 On noisy data (lesson 3) the same few points, often the flipped ones, cause
@@ -148,7 +150,8 @@ update after update. A **soft margin** lets the learner give up on them. The
 **λ-trick** does it by pretending, during training only, that every example
 which has already caused an update is a little more on its own side. In
 Khardon & Wachman's *indicator form*, with $a_j$ the updates example $j$ has
-caused so far:
+caused so far (its dual coefficient, which Khardon & Wachman write
+$\alpha_j$: hence the name of the α-bound below):
 """
 )
 st.latex(

@@ -29,6 +29,7 @@ from perceptron_lab.app_logic.timeline import UPDATE_KINDS
 from perceptron_lab.lessons._basics import at_end, seed_control
 from perceptron_lab.lessons._bounds import gram_matrix, one_vs_rest_label, smallest_eigenvalue
 from perceptron_lab.lessons._charts import one_decimal
+from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     check_question,
@@ -174,6 +175,7 @@ lesson_header(
     "Write the perceptron in terms of its examples, swap the inner product for a kernel, and "
     "learn XOR and circles, which no line separates.",
 )
+notation(("x, y", "w, θ", "η", "C", "a_j, α", "β"))
 st.markdown(
     r"""
 Every update adds $\eta\,y_j x_j$ to $w$, so after training $w$ is a sum of

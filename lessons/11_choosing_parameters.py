@@ -22,6 +22,7 @@ from perceptron_lab.app_logic.studies_honest import FIXED_TAU, N_INNER, N_SPLITS
 from perceptron_lab.app_logic.style import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION
 from perceptron_lab.lessons._basics import seed_control
 from perceptron_lab.lessons._charts import small_chart
+from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     CHART_CONFIG,
@@ -135,6 +136,7 @@ lesson_header(
     "See how much one train/test split can lie, and how cross-validation, double "
     "cross-validation and a confidence interval keep the reported accuracy honest.",
 )
+notation(("x, y", "w, θ", "τ", "θ_init"))
 st.markdown(
     r"""
 Every lesson so far had a parameter to choose: τ, λ, α, a kernel width. The
@@ -279,7 +281,8 @@ t-intervals, what choosing the setting from the training data achieves).
 The optimised figures are the ones to compare methods by, and they come
 with intervals that often overlap. Two studies outside the papers this app
 reproduces bear on the same questions: Kohavi (1995) recommended 10-fold
-stratified cross-validation for estimating accuracy, and Varma & Simon
+stratified cross-validation for model selection (choosing among settings and
+methods), and Varma & Simon
 (2006) showed how far the best cross-validated score of a tuned method can
 sit above its true accuracy. The same effects on the data above, live:
 """,

@@ -296,6 +296,38 @@ def test_lesson_9_perceptron_side_draws_have_few_active_features_and_k_half_of_n
     assert table["k = n/2"].tolist() == [32, 128]
     # 2 ln 2 ≈ 1.39 active features per example, whatever n
     assert np.allclose(table["active features per example"], 2 * np.log(2), atol=0.1)
+    # the perceptron's bound takes the most active features of any example in the sequence,
+    # max_i ||x_i||², not the mean: 6-7 in a pass of 2,000 here
+    for n, most in zip((64, 256), table["most active features"], strict=True):
+        direct = max(
+            int(X.sum(axis=1).max())
+            for X in (
+                studies_winnow.make_k_of_n_disjunction(
+                    n,
+                    n // 2,
+                    2000 + studies_winnow.N_TEST,
+                    random_state=studies_winnow.derive_seed(0, "kofn-dense", n, r),
+                )[0][:2000]
+                for r in range(studies_winnow.DRAWS)
+            )
+        )
+        assert most == direct and 5 <= most <= 8
+
+
+def test_lesson_9_folds_the_threshold_in_before_comparing_the_bounds():
+    at = run_lesson("09_winnow")
+    text = "\n".join(m.value for m in at.markdown)
+    assert "both denominators\nare $\\min_i (u \\cdot x^{(i)})^2 = \\tfrac14$" in text
+    assert "not their mean" in text and r"k \cdot a" not in text
+    latex = "\n".join(m.value for m in at.latex)
+    assert r"\big(k + \tfrac14\big)\big(a_{\max} + 1\big)" in latex
+    at.radio(key="l09_side").set_value(at.radio(key="l09_side").options[1]).run()
+    table = studies_winnow.perceptron_side(2000, 0)
+    most = int(
+        table.loc[table["n features"] == LESSON_9.N_COMPARED, "most active features"].iloc[0]
+    )
+    sentence = next(m.value for m in at.markdown if m.value.startswith("At n ="))
+    assert f"at most {most} in a sequence" in sentence
 
 
 @pytest.mark.parametrize("m", LESSON_9.PASSES)
