@@ -130,8 +130,8 @@ the same thing for data of any scale; $\tau = 0$ is the plain perceptron.
 The course notes on on-line learning add a margin $\kappa$ to the threshold
 and call it a **thick separator** (they write it $\gamma$, as does the
 playground's math panel; the lessons keep $\gamma$ for the margin of lessons
-2–4); they print its rules as "Promote if $w \cdot x > \theta + \kappa$;
-Demote if $w \cdot x < \theta - \kappa$" (in our letter), which read
+2–4); they print its rules as "Promote if $w \cdot x > \theta + \gamma$;
+Demote if $w \cdot x < \theta - \gamma$" (their letter), which read
 literally promote the positives that already clear the slab, and they give
 no update for the threshold. The app's thick separator is our reading of the
 idea: a positive is promoted while its score is not above the slab, a

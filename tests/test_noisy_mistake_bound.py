@@ -14,7 +14,7 @@ from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.diagnostics import novikoff_bound
 from perceptron_lab.lessons._basics import noisy_line
 from perceptron_lab.lessons._bounds import deviations, mistake_bound, noisy_mistake_bound
-from tests.lessons import lesson_module, opening_then_ten_seeds, run_lesson
+from tests.lessons import LESSON_DIR, lesson_module, opening_then_ten_seeds, run_lesson
 
 
 def _data(seed, noise):
@@ -144,3 +144,17 @@ def test_lesson_4_caption_states_what_its_number_is(seeds):
                 assert "not a guarantee for this figure" in caption
             if seed == 4 and noise == 0.15:
                 assert shown[label] == "1.69" and "would read 206.4" in caption
+
+
+def test_lesson_4_says_how_the_bounds_of_lessons_2_3_and_4_fit_together():
+    text = (LESSON_DIR / "04_from_online_to_batch.py").read_text()
+    start = text.index("**How the bounds fit together.**")
+    passage = " ".join(text[start : text.index('"""', start)].split())
+    for piece in (
+        r"Lesson 2's Novikoff bound $(R/\gamma)^2$",
+        r"Lesson 3's $((R + D)/\gamma)^2$",
+        "with $D = 0$ it is lesson 2's bound",
+        "the same folded coordinates",
+        "it bounds the voted perceptron's chance of an error, under the conditions above",
+    ):
+        assert piece in passage, piece
