@@ -227,7 +227,7 @@ this is lesson 2's $(R/\gamma)^2$. The proof is Novikoff's, three lines, on
 data made separable: give the $j$-th example of the sequence a coordinate of
 its own, $\Delta$, and $u$ the entries $y_j\xi_j/\Delta$ there (the
 perceptron's run does not change: example $j$'s own coordinate is still 0 in
-$v$ when $j$ comes);
+$v$ when $j$ comes):
 """
 )
 st.latex(

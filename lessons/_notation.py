@@ -25,7 +25,7 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
         "bias b = −θ: ⟨w, x⟩ + b (lessons 5, 6); Cantador & Dorronsoro fold it into W_i "
         "with an input 1 (lesson 10)",
     ),
-    ("η", "the learning rate: an update adds η y x to w", "1–8", ""),
+    ("η", "the learning rate: an update adds η y x to w", "1–10", ""),
     (
         "C",
         "the threshold's step: an update moves θ by −η y C (default: the mean ‖x‖²)",

@@ -36,7 +36,7 @@ def numeric_options(
     ...     {"right": 4.0, "no square": 2.0, "squared twice": 16.0}, "right", ".1f", seed=0)
     >>> sorted(options), options[right], keys[right]
     (['16.0', '2.0', '4.0'], '4.0', 'right')
-    >>> numeric_options({"right": 1.0, "times": 1.0, "over": 0.5}, "right", ".1f", 0)[0]
+    >>> sorted(numeric_options({"right": 1.0, "times": 1.0, "over": 0.5}, "right", ".1f", 0)[0])
     ['0.5', '1.0']
     """
     shown = {right: format(values[right], fmt)}

@@ -49,6 +49,7 @@ def _answers_right(at: AppTest, key: str, right: str) -> None:
     for wrong in (i for i in range(len(options)) if i != answer):
         at.radio(key=key).set_value(options[wrong]).run()
         assert any(e.value.startswith("Not quite.") for e in at.error)
+    at.radio(key=key).set_value(None).run()  # unanswered again: no error box left on the page
 
 
 LESSON_8 = lesson_module("08_kernels")

@@ -91,6 +91,19 @@ LESSON_3 = lesson_module("03_when_data_are_not_separable")
 LESSON_4 = lesson_module("04_from_online_to_batch")
 
 
+def _each_noise_level(stem: str, seeds):
+    """The page at every seed of ``seeds`` and every noise level its slider offers:
+    ``(page, seed, noise, data)``, the data as the page draws them."""
+    at = run_lesson(stem)
+    prefix = f"l{stem[:2]}_"
+    noises = [float(o.rstrip("%")) / 100 for o in at.select_slider(key=f"{prefix}noise").options]
+    for seed in seeds:
+        at.number_input(key=f"{prefix}seed").set_value(seed).run()
+        for noise in noises:
+            at.select_slider(key=f"{prefix}noise").set_value(noise).run()
+            yield at, seed, noise, _data(seed, noise)
+
+
 def _lesson_3_bound_text(at) -> str:
     return next(m.value for m in at.markdown if "**On the training data above**" in m.value)
 
@@ -99,26 +112,18 @@ def _lesson_3_bound_text(at) -> str:
 def test_lesson_3_verdict_is_the_live_bound_against_a_pass(seeds):
     """The sentence under lesson 3's bound says what ((R + D)/γ)² promises next to the m
     examples of a pass, with the page's numbers, at every noise level the page offers."""
-    at = run_lesson("03_when_data_are_not_separable")
-    noises = [float(o.rstrip("%")) / 100 for o in at.select_slider(key="l03_noise").options]
-    for seed in seeds:
-        at.number_input(key="l03_seed").set_value(seed).run()
-        for noise in noises:
-            at.select_slider(key="l03_noise").set_value(noise).run()
-            data = _data(seed, noise)
-            C = float(np.mean((data.X**2).sum(axis=1)))
-            bound, gamma, D, R = noisy_mistake_bound(
-                data.X, data.y, data.w_star, data.theta_star, C
-            )
-            text = _lesson_3_bound_text(at)
-            assert f"at most **{bound:,.1f}** mistakes" in text, (seed, noise)
-            m = len(data.y)
-            verdict = LESSON_3.bound_verdict(bound, mistake_bound(R, D, gamma, False), m)
-            assert text.endswith(verdict), (seed, noise)
-            promises_nothing = "promises nothing a pass does not" in text
-            assert promises_nothing == (bound >= m), (seed, noise, bound)
-            if seed == 5 and noise == 0.1:  # the opening: 49.5 of 60, 198 in KW's form
-                assert not promises_nothing and "would read 198.1, more than a pass" in text
+    for at, seed, noise, data in _each_noise_level("03_when_data_are_not_separable", seeds):
+        C = float(np.mean((data.X**2).sum(axis=1)))
+        bound, gamma, D, R = noisy_mistake_bound(data.X, data.y, data.w_star, data.theta_star, C)
+        text = _lesson_3_bound_text(at)
+        assert f"at most **{bound:,.1f}** mistakes" in text, (seed, noise)
+        m = len(data.y)
+        verdict = LESSON_3.bound_verdict(bound, mistake_bound(R, D, gamma, False), m)
+        assert text.endswith(verdict), (seed, noise)
+        promises_nothing = "promises nothing a pass does not" in text
+        assert promises_nothing == (bound >= m), (seed, noise, bound)
+        if seed == 5 and noise == 0.1:  # the opening: 49.5 of 60, 198 in KW's form
+            assert not promises_nothing and "would read 198.1, more than a pass" in text
 
 
 @pytest.mark.parametrize("seeds", opening_then_ten_seeds(4))
@@ -126,24 +131,18 @@ def test_lesson_4_caption_states_what_its_number_is(seeds):
     """The box's 2/(m+1) × bound is ((R + D)/γ)² (1.69 at the opening, not KW's 6.77), and
     the caption's verdict matches it: above 1 it says nothing, below 1 it is an illustration
     whose conditions the figure does not meet, never "a real bound"."""
-    at = run_lesson("04_from_online_to_batch")
-    noises = [float(o.rstrip("%")) / 100 for o in at.select_slider(key="l04_noise").options]
-    for seed in seeds:
-        at.number_input(key="l04_seed").set_value(seed).run()
-        for noise in noises:
-            at.select_slider(key="l04_noise").set_value(noise).run()
-            data = _data(seed, noise)
-            numbers = LESSON_4.guarantee_numbers(data, seed)
-            shown = {m.label: m.value for m in at.metric}
-            label = f"2/(m+1) × bound, m = {numbers['m']} (an illustration)"
-            assert shown[label] == f"{numbers['error']:.2f}", (seed, noise)
-            caption = next(c.value for c in at.caption if "Computed live (seed" in c.value)
-            assert caption.endswith(LESSON_4.guarantee_verdict(numbers["error"]))
-            assert "a real bound" not in caption
-            if numbers["error"] < 1:
-                assert "not a guarantee for this figure" in caption
-            if seed == 4 and noise == 0.15:
-                assert shown[label] == "1.69" and "would read 206.4" in caption
+    for at, seed, noise, data in _each_noise_level("04_from_online_to_batch", seeds):
+        numbers = LESSON_4.guarantee_numbers(data, seed)
+        shown = {m.label: m.value for m in at.metric}
+        label = f"2/(m+1) × bound, m = {numbers['m']} (an illustration)"
+        assert shown[label] == f"{numbers['error']:.2f}", (seed, noise)
+        caption = next(c.value for c in at.caption if "Computed live (seed" in c.value)
+        assert caption.endswith(LESSON_4.guarantee_verdict(numbers["error"]))
+        assert "a real bound" not in caption
+        if numbers["error"] < 1:
+            assert "not a guarantee for this figure" in caption
+        if seed == 4 and noise == 0.15:
+            assert shown[label] == "1.69" and "would read 206.4" in caption
 
 
 def test_lesson_4_says_how_the_bounds_of_lessons_2_3_and_4_fit_together():
