@@ -37,7 +37,8 @@ REFERENCES: tuple[str, ...] = (
     "proof of the cycling theorem).",
     "N. Cristianini and J. Shawe-Taylor, *An introduction to support vector machines and "
     "other kernel-based learning methods*, Cambridge University Press (2000) (the soft-margin "
-    "SVM; the form of the perceptron Khardon & Wachman follow).",
+    "SVM; the form of the perceptron Khardon & Wachman follow, and its mistake bounds with "
+    "the threshold kept apart).",
     "K. Crammer, O. Dekel, J. Keshet, S. Shalev-Shwartz and Y. Singer, *Online "
     "passive-aggressive algorithms*, JMLR 7 (2006).",
     "Y. Freund and R. E. Schapire, *Large margin classification using the perceptron "
