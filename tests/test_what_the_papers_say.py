@@ -375,7 +375,7 @@ def test_reproductions_do_not_give_kw_table_5_or_figure_3_the_wrong_content():
     assert 'they draw for the UCI "promoters" data' in _flat(reproduce.__doc__)
 
 
-# -- the third reading (issue 43): small items -------------------------------------------------
+# -- the third claim-by-claim reading: small items ------------------------------------------
 
 
 def test_minsky_and_papert_are_credited_and_listed():
