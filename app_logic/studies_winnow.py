@@ -46,14 +46,15 @@ def _one_pass_table(n_list, m: int, data_for, extra, setting: str, progress: Pro
     """One on-line pass of both learners over ``m`` examples for every n of ``n_list``: the
     mean mistakes and test accuracy over :data:`DRAWS` draws, a row per n.
 
-    ``data_for(n, r)`` draws ``X, y, X_test, y_test``; ``extra(n, active)`` gives the row's
-    columns after ``n features`` (``active``: the mean number of active features per training
-    example); ``setting(n)`` is added to the progress text.
+    ``data_for(n, r)`` draws ``X, y, X_test, y_test``; ``extra(n, active, most)`` gives the
+    row's columns after ``n features`` (``active``: the mean number of active features per
+    training example; ``most``: the largest number in any training sequence, the
+    ``max_i ||x_i||²`` of the perceptron's bound); ``setting(n)`` is added to the progress text.
     """
     rows = []
     for i, n in enumerate(n_list):
         runs = {name: [] for name in learners()}
-        active = []
+        active, most = [], []
         for r in range(DRAWS):
             progress(
                 (i * DRAWS + r) / (len(n_list) * DRAWS),
@@ -61,10 +62,11 @@ def _one_pass_table(n_list, m: int, data_for, extra, setting: str, progress: Pro
             )
             X, y, X_test, y_test = data_for(n, r)
             active.append(X.sum(axis=1).mean())
+            most.append(int(X.sum(axis=1).max()))
             for name, clf in learners().items():
                 clf.fit(X, y)
                 runs[name].append((clf.n_updates_, clf.score(X_test, y_test)))
-        row = {"n features": n, **extra(n, float(np.mean(active)))}
+        row = {"n features": n, **extra(n, float(np.mean(active)), max(most))}
         for name, values in runs.items():
             mistakes, accuracy = np.mean(values, axis=0)
             row[f"{name} mistakes"] = round(float(mistakes), 1)
@@ -83,7 +85,7 @@ def mistakes_vs_n(k: int, m: int, seed: int, progress: Progress = quietly) -> pd
         NS,
         m,
         lambda n, r: draw(n, k, m, seed, r)[:4],
-        lambda n, _: {"Winnow bound": 2 + 3 * k * (1 + np.log2(n))},
+        lambda n, *_: {"Winnow bound": 2 + 3 * k * (1 + np.log2(n))},
         lambda n: "",
         progress,
     )
@@ -114,8 +116,8 @@ def perceptron_side(m: int, seed: int, progress: Progress = quietly, n_list=NS) 
 
     Each feature is on with chance ``1 - 2^(-1/k)`` (half the labels
     positive), so an example has about ``2 ln 2 ≈ 1.4`` active features
-    whatever ``n``; the mean over :data:`DRAWS` draws, as in the other
-    setting (:func:`mistakes_vs_n`).
+    whatever ``n`` (the most in a sequence: a few more); the mean over
+    :data:`DRAWS` draws, as in the other setting (:func:`mistakes_vs_n`).
 
     Examples
     --------
@@ -134,7 +136,11 @@ def perceptron_side(m: int, seed: int, progress: Progress = quietly, n_list=NS) 
         n_list,
         m,
         data_for,
-        lambda n, active: {"k = n/2": n // 2, "active features per example": round(active, 2)},
+        lambda n, active, most: {
+            "k = n/2": n // 2,
+            "active features per example": round(active, 2),
+            "most active features": most,
+        },
         lambda n: f", k = {n // 2}",
         progress,
     )

@@ -4,6 +4,7 @@ import streamlit as st
 
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.training import WARMUP
+from perceptron_lab.lessons._notation import notation_table
 from perceptron_lab.lessons._references import REFERENCES
 
 st.title("About Perceptron Lab")
@@ -22,6 +23,11 @@ st.markdown(
         f"`{learner.cls.__module__}.{learner.cls.__name__}` |"
         for learner in LEARNERS.values()
     )
+)
+st.subheader("Notation", anchor="notation")
+st.markdown(
+    "The symbols every lesson uses, and how the papers write them where they differ (each "
+    "lesson says so again where the symbol first appears).\n\n" + notation_table()
 )
 st.subheader("References")
 st.markdown(

@@ -20,6 +20,7 @@ from perceptron_lab.app_logic.datasource import DataRequest
 from perceptron_lab.app_logic.payload.extras import Panel, Text, Value
 from perceptron_lab.app_logic.style import Show
 from perceptron_lab.lessons._basics import seed_control
+from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     check_question,
@@ -161,10 +162,16 @@ def first_update(run, data) -> dict:
 
 def change_candidates(numbers: dict) -> dict[str, float]:
     """Candidate score changes for the first update in the textbook form (η = C = 1): the
-    right ‖x‖² + 1, ‖x‖² (forgetting the bias feature) and the figure's own η(‖x‖² + C),
-    which the box under the panel shows (copying it is the mistake this catches)."""
+    right ‖x‖² + 1, ‖x‖² (forgetting the bias feature), the figure's own η(‖x‖² + C),
+    which the box under the panel shows (copying it is the mistake this catches), and
+    ‖x‖ + 1 (the length where its square belongs)."""
     sq, eta, C = float(numbers["x"] @ numbers["x"]), numbers["eta"], numbers["C"]
-    return {"right": sq + 1.0, "no bias": sq, "the figure's": eta * (sq + C)}
+    return {
+        "right": sq + 1.0,
+        "no bias": sq,
+        "the figure's": eta * (sq + C),
+        "not squared": float(np.sqrt(sq)) + 1.0,
+    }
 
 
 lesson_header(
@@ -172,6 +179,7 @@ lesson_header(
     "The perceptron rule",
     "See what a single update does to the weight vector, the threshold and the line.",
 )
+notation(("x, y", "w, θ", "η", "C", "θ_init"))
 st.markdown(
     r"""
 A perceptron draws a line and calls everything on one side **+1** and on the
@@ -319,7 +327,7 @@ if run is not None:
     numbers = first_update(run, data)
     x1, x2 = numbers["x"]
     computation_question(
-        PREFIX,
+        f"{PREFIX}calc_",
         f"Compute it: the figure opens on its first update, on x = ({x1:.3f}, {x2:.3f}) "
         f"with y = {numbers['y']:+d}. The box under the panel gives the change of its score "
         f"with η = {numbers['eta']:g} and C = {numbers['C']:.4f}. In the textbook form "
@@ -332,7 +340,13 @@ if run is not None:
         + "{answer}: the update adds y·(x, 1) to (w, −θ), which raises the score by the "
         "squared length of (x, 1). The box's number is the same formula, η(‖x‖² + C), with "
         "the figure's η and C.",
-        hint="With η = 1 and C = 1 the change η(‖x‖² + C) is ‖x‖² + 1: the box's ‖x‖² plus one.",
+        hints={
+            "no bias": "The threshold moves too: the extra feature 1 adds 1² to ‖x‖².",
+            "the figure's": "That is the box's number, with the figure's η and C. With η = 1 "
+            "and C = 1 the change η(‖x‖² + C) is ‖x‖² + 1.",
+            "not squared": "The change is the squared length of (x, 1): ‖x‖² + 1.",
+        },
+        seed=seed,
     )
 
 if run is not None:

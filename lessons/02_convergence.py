@@ -22,6 +22,7 @@ from perceptron_lab.app_logic.payload.extras import Panel, Text
 from perceptron_lab.app_logic.studies_basics import SWEEP_POINTS, SWEEP_SETS
 from perceptron_lab.app_logic.style import BLACK, BLUE, VERMILLION, Show
 from perceptron_lab.lessons._basics import at_end, seed_control
+from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     CHART_CONFIG,
@@ -51,12 +52,17 @@ def bound_box(run, data) -> list[Panel]:
         if len(clean)
         else f"still updating after {EPOCHS} epochs."
     )
+    from_zero = (R / gamma) ** 2
     return [
         Panel(
-            "Novikoff's bound on these data",
+            "Novikoff's bound on these data, from this run's start θ_init",
             [
                 # whole updates: the same floor as the bar of the box above it
-                Text(f"R = {R:.3g}, γ = {gamma:.3g}: at most {math.floor(bound):,} updates"),
+                Text(
+                    f"R = {R:.3g}, γ = {gamma:.3g}: at most {math.floor(bound):,} updates from "
+                    f"θ_init = {est.theta_init_:.3g} (from θ = 0, (R/γ)² allows "
+                    f"{math.floor(from_zero):,})"
+                ),
                 Text(whole_run, caption=True),
             ],
         )
@@ -113,6 +119,7 @@ lesson_header(
     "Convergence",
     "Learn why the perceptron stops on separable data, and how the margin limits its updates.",
 )
+notation(("x, y", "w, θ", "η", "C", "θ_init", "z, v", "R", "u, γ"))
 st.markdown(
     r"""
 If some line separates the training data, the perceptron stops making
@@ -131,6 +138,8 @@ st.markdown(
     r"""
 $\gamma$ is the **margin**: how far the closest example is from the line,
 measured in these folded coordinates (never more than its distance in the plane).
+Khardon & Wachman and Cristianini & Shawe-Taylor measure $R$ and $\gamma$
+with the threshold kept apart; lesson 3 shows what that costs.
 Each update raises $\langle u, v\rangle$ by at least $\eta\gamma$ (the line
 gets more aligned with $u$) but raises $\lVert v\rVert^2$ by at most
 $\eta^2 R^2$ (a mistake means $y\langle v, z\rangle \le 0$). After $k$
@@ -208,14 +217,26 @@ if run is not None:
         data.X, data.y, data.w_star, data.theta_star, run.estimator.eta, run.estimator.C_, 0.0
     )
     computation_question(
-        PREFIX,
+        f"{PREFIX}calc_",
         f"Compute it: for the figure's data the box gives R = {R:.4g} and γ = {gamma:.4g}. "
         "How many updates at most does Novikoff's bound allow a perceptron started at θ = 0?",
-        {"right": (R / gamma) ** 2, "no square": R / gamma, "R² over γ": R**2 / gamma},
+        {
+            "right": (R / gamma) ** 2,
+            "no square": R / gamma,
+            "R² over γ": R**2 / gamma,
+            "twice": (2 * R / gamma) ** 2,
+        },
         "right",
         ",.0f",
-        why="(R/γ)² = " + f"({R:.4g} / {gamma:.4g})² ≈ " + "{answer}.",
-        hint="Novikoff's bound is a square: (R/γ)².",
+        why="(R/γ)² = " + f"({R:.4g} / {gamma:.4g})² ≈ " + "{answer}. (The box's larger number "
+        "is for this run's start θ_init; θ = 0 gives exactly (R/γ)².)",
+        hints={
+            "no square": "Novikoff's bound is a square: (R/γ)².",
+            "R² over γ": "Both R and γ are squared: (R/γ)² = R²/γ².",
+            "twice": "That is (2R/γ)², the form for a threshold kept apart (lesson 3). Here R "
+            "and γ are measured with the threshold folded in.",
+        },
+        seed=seed,
     )
 
 research_result = research(

@@ -21,7 +21,8 @@ from perceptron_lab.lessons._basics import (
     noisy_line,
     seed_control,
 )
-from perceptron_lab.lessons._bounds import noisy_mistake_bound
+from perceptron_lab.lessons._bounds import mistake_bound, noisy_mistake_bound
+from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     check_question,
@@ -73,6 +74,27 @@ def live_numbers(run, data) -> dict:
     }
 
 
+def bound_verdict(bound: float, quoted: float, m: int) -> str:
+    """What the bound ``((R + D)/γ)²`` says about one pass over ``m`` examples, and what
+    Khardon & Wachman's form ``(2(R + D)/γ)²`` (``quoted``) would say."""
+    if bound >= m:
+        return (
+            f" A pass has only {m} examples, so on these data the bound promises nothing a pass "
+            f"does not (Khardon & Wachman's form, {quoted:,.1f}, even less): a guarantee for "
+            "every sequence, not a forecast."
+        )
+    return (
+        f" That is fewer than the {m} examples of a pass, so the bound does say something, "
+        "though far above what this order of the examples needed: it holds for every order. "
+        + (
+            f"Khardon & Wachman's form would read {quoted:,.1f}, more than a pass has: "
+            "with the threshold folded in, the factor 4 is not needed."
+            if quoted >= m
+            else f"Khardon & Wachman's form would read {quoted:,.1f}."
+        )
+    )
+
+
 def noisy_bound_numbers(run, data, seed: int) -> str:
     """The bound with the true line and the best γ, against one pass of a zero-start perceptron."""
     C = run.estimator.C_
@@ -81,15 +103,10 @@ def noisy_bound_numbers(run, data, seed: int) -> str:
     return (
         f"\n\n**On the training data above** ({len(data.y)} examples, {int(data.flipped.sum())} "
         f"labels flipped), with $u$ the true line and the best $\\gamma$ of a grid: "
-        f"R = {R:.3g}, γ = {gamma:.3g}, D = {D:.3g}, so at most **{bound:,.0f}** mistakes in "
+        f"R = {R:.3g}, γ = {gamma:.3g}, D = {D:.3g}, so at most **{bound:,.1f}** mistakes in "
         f"one pass; a perceptron started at 0 made **{one_pass.n_updates_}** in its first pass "
         "over them (seeded as the run above)."
-        + (
-            f" A pass has only {len(data.y)} examples, so on these data the bound promises "
-            "nothing a pass does not: a guarantee for every sequence, not a forecast."
-            if bound >= len(data.y)
-            else ""
-        )
+        + bound_verdict(bound, mistake_bound(R, D, gamma, folded=False), len(data.y))
     )
 
 
@@ -99,6 +116,7 @@ lesson_header(
     "See the perceptron keep moving on data no line separates, and why its last line is a "
     "poor choice.",
 )
+notation(("x, y", "w, θ", "η", "C", "z, v", "R", "u, γ", "ξ_j, D"))
 st.markdown(
     r"""
 Flip a few labels of separable data and no line gets every training example
@@ -115,7 +133,8 @@ st.markdown(
     r"""
 Nor does it run off. The course notes on on-line learning state the
 *perceptron cycling theorem* as: the perceptron "will eventually repeat the
-same set of weights". What the theorem proves (Block and Levin, 1970) is
+same set of weights". The theorem is Minsky and Papert's (*Perceptrons*,
+1969); Block and Levin (1970) gave the general proof. What it proves is
 that the weights stay bounded; an exact repeat follows when the inputs are
 integers or rationals, since bounded weights then take finitely many
 values. This lesson's points are real numbers, so the line keeps coming
@@ -136,8 +155,9 @@ their labels are never flipped, so they measure how close the line gets to
 the truth); the training points with flipped labels carry a ×, and the
 dotted line is the true boundary. The chart under the panel follows every
 hypothesis of the run: training accuracy (on the noisy labels) and test
-accuracy after each update. On separable data both curves would climb and
-stop; here they saw-tooth for as long as you train.
+accuracy after each update. On separable data both curves would stop
+changing once the updates stop (before that neither climbs steadily: one
+update can lower both); here they saw-tooth for as long as you train.
 """
 )
 
@@ -186,24 +206,51 @@ try_this(
 st.subheader("How many mistakes, when no line separates?")
 st.markdown(
     r"""
-Novikoff's bound (lesson 2) needs a line that separates the data. Khardon &
-Wachman (2007, section 2.1) quote one that does not (Freund & Schapire,
-1999). Take any line at unit length, $u$ (the threshold folded in as a last
-coordinate, $z = (x, -\sqrt{C})$, as in lesson 2), and any margin
-$\gamma > 0$. Each example falls short of that margin by its *deviation*
-$\xi_j$; add them up as $D$:
+Novikoff's bound (lesson 2) needs a line that separates the data. Freund &
+Schapire (1999, Theorem 2) give one that does not. Take any line at unit
+length, $u$, in lesson 2's coordinates (the threshold folded in as a last
+coordinate, $z = (x, -\sqrt{C})$, and $R = \max_j \lVert z_j\rVert$), and
+any margin $\gamma > 0$. Each example falls short of that margin by its
+*deviation* $\xi_j$ (Freund & Schapire write $d_j$); add them up as $D$:
 """
 )
 st.latex(
     r"\begin{gathered}\xi_j = \max\big(0,\ \gamma - y_j\langle u, z_j\rangle\big),\qquad "
     r"D = \sqrt{\textstyle\sum_j \xi_j^2}\\"
-    r"\text{mistakes} \;\le\; \Big(\frac{2\,(R + D)}{\gamma}\Big)^2\end{gathered}"
+    r"\text{mistakes} \;\le\; \Big(\frac{R + D}{\gamma}\Big)^2\end{gathered}"
+)
+st.markdown(
+    r"""
+for a perceptron started at $w = 0,\ \theta = 0$, on the sequence of
+examples it sees. With $D = 0$ the line separates with margin $\gamma$ and
+this is lesson 2's $(R/\gamma)^2$. The proof is Novikoff's, three lines, on
+data made separable: give the $j$-th example of the sequence a coordinate of
+its own, $\Delta$, and $u$ the entries $y_j\xi_j/\Delta$ there (the
+perceptron's run does not change: example $j$'s own coordinate is still 0 in
+$v$ when $j$ comes):
+"""
+)
+st.latex(
+    r"\begin{gathered}z_j' = (z_j,\ \Delta e_j),\quad u' = \frac{(u,\ y_1\xi_1/\Delta,\ "
+    r"\dots,\ y_m\xi_m/\Delta)}{\sqrt{1 + D^2/\Delta^2}}\\"
+    r"y_j\langle u', z_j'\rangle = \frac{y_j\langle u, z_j\rangle + \xi_j}"
+    r"{\sqrt{1 + D^2/\Delta^2}} \ge \frac{\gamma}{\sqrt{1 + D^2/\Delta^2}},\quad "
+    r"\lVert z_j'\rVert^2 \le R^2 + \Delta^2\\"
+    r"\text{mistakes} \le \frac{(R^2 + \Delta^2)(1 + D^2/\Delta^2)}{\gamma^2}"
+    r" = \Big(\frac{R + D}{\gamma}\Big)^2 \ \text{ at } \Delta^2 = RD\end{gathered}"
 )
 noisy_bound = noisy_bound_numbers(run, data, seed)
 st.markdown(
     r"""
-for a perceptron started at $w = 0,\ \theta = 0$, on the sequence of examples
-it sees, with $R = \max_j \lVert z_j\rVert$. A flipped label is an example
+Khardon & Wachman (2007, section 2.1) quote the bound as
+$\big(2(R + D)/\gamma\big)^2$. That is the form of Cristianini &
+Shawe-Taylor (2000, chapter 2), who keep the threshold apart: their $R$
+is $\max_j \lVert x_j\rVert$, their $\gamma$ and $D$ are measured with a
+unit $w$ and a bias $|b| \le R$. Folding that bias in as an extra
+coordinate $R$ makes $\lVert z\rVert$ up to $\sqrt2 R$ and the folded
+$u$ up to $\sqrt 2$ long: the two factors $\sqrt 2$ give the 2 (more
+exactly $((2R + D)/\gamma)^2 \le (2(R + D)/\gamma)^2$). With $R$, $\gamma$
+and $D$ measured after folding, as here, the bound needs no 2. A flipped label is an example
 far on the wrong side of the true line: it adds to $D$, so a few flips cost
 a bounded number of extra mistakes ("thus one can expect some robustness to
 noise", Khardon & Wachman). Epoch after epoch the same examples come back,
@@ -238,20 +285,29 @@ if run is not None:
         data.X, data.y, data.w_star, data.theta_star, run.estimator.C_
     )
     computation_question(
-        PREFIX,
+        f"{PREFIX}calc_",
         f"Compute it: on the figure's training data the text above gives R = {R:.4g}, "
         f"γ = {gamma:.4g} and D = {D:.4g}, and the bound they give. How large would the bound "
         "be if no example fell short of the margin γ (D = 0)?",
         {
-            "right": (2 * R / gamma) ** 2,
-            "without the 2": (R / gamma) ** 2,
-            "with D, as above": (2 * (R + D) / gamma) ** 2,
+            "right": mistake_bound(R, 0.0, gamma),
+            "Khardon & Wachman's 2": mistake_bound(R, 0.0, gamma, folded=False),
+            "with D, as above": bound,
+            "no square": R / gamma,
         },
         "right",
-        ",.0f",
-        why="(2R/γ)² = " + f"(2 × {R:.4g} / {gamma:.4g})² ≈ " + "{answer}; the rest of the "
+        ",.1f",
+        why=f"(R/γ)² = ({R:.4g} / {gamma:.4g})² ≈ " + "{answer}: lesson 2's Novikoff bound, "
+        "as it must be, since D = 0 means the line separates with margin γ. The rest of the "
         "bound above is the price of the deviations D.",
-        hint="The bound is (2(R + D)/γ)²: set D to 0 and keep the 2.",
+        hints={
+            "Khardon & Wachman's 2": "That is (2R/γ)², Khardon & Wachman's form, for a "
+            "threshold kept apart. Here R and γ are measured with the threshold folded in: "
+            "the bound is ((R + D)/γ)².",
+            "with D, as above": "That is the bound with the deviations: set D to 0.",
+            "no square": "The bound is a square: ((R + D)/γ)².",
+        },
+        seed=seed,
     )
 
 if run is not None:
@@ -259,9 +315,10 @@ if run is not None:
         r"""
 The course notes on on-line learning state the *cycling theorem* this way:
 on data no line separates, the perceptron "will eventually repeat the same
-set of weights". The theorem goes back to Block and Levin (1970, a paper
-outside the ones this app reproduces), who proved the weights stay bounded;
-an exact repeat needs integer or rational inputs. Either way it neither
+set of weights". The theorem is Minsky and Papert's (*Perceptrons*, 1969);
+Block and Levin (1970) gave the general proof that the weights stay bounded
+(both outside the papers this app reproduces); an exact repeat needs integer
+or rational inputs. Either way it neither
 converges nor runs off. The last hypothesis is then whatever the cycle passed
 through when training stopped. Gallant's *pocket algorithm* (1990) keeps another
 one: the hypothesis with the longest run of correct classifications,
@@ -273,9 +330,10 @@ the idea proposed as the pocket algorithm, with evidence that they help, to
 Gallant (1990). Numbers from the run
 above:
 """,
-        "H. D. Block and S. A. Levin, “On the boundedness of an iterative procedure for "
-        "solving a system of linear inequalities”, Proc. AMS 26, 229–235 (1970) (outside "
-        "the papers this app reproduces); S. I. Gallant, “Perceptron-based learning "
+        "M. Minsky and S. Papert, *Perceptrons*, MIT Press (1969); H. D. Block and S. A. "
+        "Levin, “On the boundedness of an iterative procedure "
+        "for solving a system of linear inequalities”, Proc. AMS 26, 229–235 (1970) (both "
+        "outside the papers this app reproduces); S. I. Gallant, “Perceptron-based learning "
         "algorithms”, IEEE Trans. Neural Networks 1(2), 179–191 (1990); R. Khardon and G. "
         "Wachman, “Noise tolerant variants of the perceptron algorithm”, JMLR 8, 227–248 "
         "(2007).",

@@ -23,6 +23,7 @@ from perceptron_lab.lessons._basics import (
     noisy_line,
     seed_control,
 )
+from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     check_question,
@@ -37,6 +38,9 @@ from perceptron_lab.ui.studies import lesson_study
 PREFIX = "l05_"
 NOISE = 0.1
 LEARNER_KEYS = {"Perceptron with margin (PAM)": "margin", "Thick separator": "thick"}
+#: Each learner's margin slider: its symbol and its opening value.
+MARGIN_NAME = {"margin": "τ", "thick": "κ"}
+BAND_OPENING = {"margin": 0.5, "thick": 1.0}
 
 
 def band_numbers(run, data) -> list[Panel]:
@@ -104,6 +108,7 @@ lesson_header(
     "Make the perceptron update on near misses too, and see why that helps even when "
     "labels are wrong.",
 )
+notation(("x, y", "w, θ", "η", "C", "θ_init", "τ", "κ", "μ"))
 st.markdown(
     r"""
 The plain perceptron stops caring about an example as soon as it is on the
@@ -120,28 +125,30 @@ st.latex(
 st.markdown(
     r"""
 The update is lesson 1's; only the test changed. $\tau$ is measured in units
-of $\theta_{init}$ (the mean $\lVert x\rVert^2$), so the same $\tau$ means the
-same thing for data of any scale; $\tau = 0$ is the plain perceptron. The
-course notes on on-line learning add a margin $\gamma$ to the threshold and
-call it a **thick separator**; they print its rules as "Promote if
-$w \cdot x > \theta + \gamma$; Demote if $w \cdot x < \theta - \gamma$",
-which read literally promote the positives that already clear the slab, and
-they give no update for the threshold. The app's thick separator is our
-reading of the idea: a positive is promoted while its score is not above
-the slab, a negative demoted while its score is not below it, for the form
-$f(x) = \langle w,x\rangle + b$ started at $w = 0, b = 0$ (so $\theta = -b$),
-with the bias learned as the weight of a constant input 1 and an absolute
-slab half-width $\gamma$ in score units:
+of $\theta_{init}$ (the mean $\lVert x\rVert^2$), so the same $\tau$ means
+the same thing for data of any scale; $\tau = 0$ is the plain perceptron.
+The course notes on on-line learning add a margin $\kappa$ to the threshold
+and call it a **thick separator** (they write it $\gamma$, as does the
+playground's math panel; the lessons keep $\gamma$ for the margin of lessons
+2–4); they print its rules as "Promote if $w \cdot x > \theta + \gamma$;
+Demote if $w \cdot x < \theta - \gamma$" (their letter), which read
+literally promote the positives that already clear the slab, and they give
+no update for the threshold. The app's thick separator is our reading of the
+idea: a positive is promoted while its score is not above the slab, a
+negative demoted while its score is not below it, for the form
+$f(x) = \langle w,x\rangle + b$ started at $w = 0, b = 0$ (so $\theta = -b$), with
+the bias learned as the weight of a constant input 1 and an absolute slab
+half-width $\kappa$ in score units:
 """
 )
 st.latex(
-    r"\text{update if}\quad y\,f(x) \;\le\; \gamma"
+    r"\text{update if}\quad y\,f(x) \;\le\; \kappa"
     r"\qquad w \leftarrow w + \eta\,y\,x,\quad b \leftarrow b + \eta\,y"
 )
 st.markdown(
     r"""
 Both bands are fixed in *score* units, so in *distance* their half-width is
-$\tau\theta_{init}/\lVert w\rVert$ or $\gamma/\lVert w\rVert$: as updates make
+$\tau\theta_{init}/\lVert w\rVert$ or $\kappa/\lVert w\rVert$: as updates make
 $w$ longer, the band narrows around the line. *Why* a margin helps against
 noise is open: Khardon & Wachman, who found that it does, say there is "no
 theoretical explanation" for it. What you can watch in the figure is a
@@ -169,7 +176,7 @@ with cols[1]:
             "tau": st.select_slider(
                 "Margin τ (× θ_init)",
                 options=(0.0, 0.125, 0.25, 0.5, 1.0, 2.0),
-                value=0.5,
+                value=BAND_OPENING["margin"],
                 key=f"{PREFIX}tau",
                 help="0 is the plain perceptron.",
             )
@@ -177,9 +184,9 @@ with cols[1]:
     else:
         values = {
             "gamma": st.select_slider(
-                "Slab half-width γ (score units)",
+                "Slab half-width κ (score units)",
                 options=(0.0, 0.25, 0.5, 1.0, 2.0, 4.0),
-                value=1.0,
+                value=BAND_OPENING["thick"],
                 key=f"{PREFIX}gamma",
                 help="0 is the textbook perceptron without a threshold start.",
             )
@@ -221,13 +228,15 @@ $\max(0, -y_j(\langle w,x_j\rangle - \theta))$: only an example on the wrong
 side has a gradient (the app also updates at exactly 0, a subgradient). The
 soft-margin support vector machine minimises the same hinge loss, with
 margin 1, plus a penalty on the length of $w$:
-$\tfrac{\lambda}{2}\lVert w\rVert^2 + \tfrac1m\sum_j
+$\tfrac{\mu}{2}\lVert w\rVert^2 + \tfrac1m\sum_j
 \max(0, 1 - y_j(\langle w,x_j\rangle - \theta))$ (standard; see Cristianini &
-Shawe-Taylor, 2000, whose form of the perceptron Khardon & Wachman follow).
+Shawe-Taylor, 2000, whose form of the perceptron Khardon & Wachman follow; the
+penalty's weight, $\mu$ here, is often written $\lambda$, which lesson 7
+keeps for the λ-trick).
 PAM has no penalty, so it can meet its margin in score units just by making
 $w$ longer: that is why the band narrows in distance as $\lVert w\rVert$
 grows; the penalty is what makes the SVM's margin a distance. (The thick
-separator is the same descent on $\max(0, \gamma - y_j f(x_j))$, with
+separator is the same descent on $\max(0, \kappa - y_j f(x_j))$, with
 $C = 1$.)
 
 """
@@ -243,7 +252,7 @@ try_this(
     "grows, from wider than the view at the first update to inside it before the first "
     "epoch ends.",
     "Switch the **learner** to the thick separator, press **Start**, then **Next update** a "
-    "few times: γ is an absolute score, so while w is short the band is wide in distance, "
+    "few times: κ is an absolute score, so while w is short the band is wide in distance, "
     "and it narrows quickly as w grows.",
 )
 
@@ -265,23 +274,40 @@ check_question(
     },
 )
 
-if run is not None and run.learner.band(run.estimator):
-    half = run.learner.band(run.estimator)[1]
-    norm = float(np.linalg.norm(run.timeline.W[0][-1]))
+if run is not None:
+    band, norm = run.learner.band(run.estimator), float(np.linalg.norm(run.timeline.W[0][-1]))
+    if band:
+        half, which = band[1], "the band reaches the scores"
+    else:  # no band at a margin of 0: the question takes the slider's opening one
+        opening = BAND_OPENING[learner_key]
+        half = opening * (run.estimator.theta_init_ if learner_key == "margin" else 1.0)
+        which = (
+            f"this margin draws no band; at {MARGIN_NAME[learner_key]} = {opening:g} the band "
+            "would reach the scores"
+        )
     computation_question(
-        PREFIX,
-        f"Compute it: at the end of training the panel gives ‖w‖ = {norm:.3g}, and the band "
-        f"reaches the scores ±{half:.3g}, so in the plane it reaches {half / norm:.3g} from "
-        "the line (the box's half-width). Updates keep making w longer. How far from the line "
-        "will the band reach once ‖w‖ has doubled, with τ and θ_init unchanged?",
-        {"right": half / (2 * norm), "doubled": 2 * half / norm, "over 4‖w‖": half / (4 * norm)},
+        f"{PREFIX}calc_",
+        f"Compute it: at the end of training the panel gives ‖w‖ = {norm:.3g}, and {which} "
+        f"±{half:.3g}, so in the plane it reaches {half / norm:.3g} from the line (the box's "
+        "half-width). Updates keep making w longer. How far from the line will the band reach "
+        "once ‖w‖ has doubled, with the margin and θ_init unchanged?",
+        {
+            "right": half / (2 * norm),
+            "doubled": 2 * half / norm,
+            "over 4‖w‖": half / (4 * norm),
+            "unchanged": half / norm,
+        },
         "right",
         ".3g",
         why="The score ⟨w,x⟩ − θ changes by ‖w‖ per unit of distance, so the same band of "
         + f"scores ±{half:.3g} reaches {half:.3g} / (2 × {norm:.3g}) = "
         + "{answer}: half as far. This is why the band narrows as w grows.",
-        hint="Distance from the line is the score divided by ‖w‖, and the scores the band "
-        "reaches do not change.",
+        hints=dict.fromkeys(
+            ("doubled", "over 4‖w‖", "unchanged"),
+            "Distance from the line is the score divided by ‖w‖ (not by ‖w‖²), and the scores "
+            "the band reaches do not change.",
+        ),
+        seed=seed,
     )
 
 table = research(
@@ -312,5 +338,5 @@ show_code(
     thick_separator.step,
     intro="PAM changes only the test: `predict_margin` returns 0 inside the band, which "
     "differs from every label, so lesson 1's `decide` calls for an update. The thick "
-    "separator's rule tests `if y * s <= gamma`.",
+    "separator's rule tests `if y * s <= gamma` (`gamma` is κ).",
 )

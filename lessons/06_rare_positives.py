@@ -26,6 +26,7 @@ from perceptron_lab.app_logic.style import Show
 from perceptron_lab.lessons._basics import at_end, seed_control
 from perceptron_lab.lessons._bounds import class_margins, paum_guarantee, paum_update_bound
 from perceptron_lab.lessons._charts import one_decimal
+from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     check_question,
@@ -172,6 +173,7 @@ lesson_header(
     "See how asking more margin of the rare class than of the common one moves the line and "
     "trades precision for recall.",
 )
+notation(("x, y", "w, θ", "η", "R", "u, γ", "τ₋₁, τ₊₁", "τ"))
 st.markdown(
     r"""
 When one positive comes with ten or forty negatives, a plain perceptron
@@ -193,7 +195,11 @@ A large $\tau_{+1}$ keeps every positive updating until it is deep inside
 its side, so the line is pushed into the negatives; a small or negative
 $\tau_{-1}$ lets negatives sit near (or a little past) the line without
 complaint. The margins are in score units, and one update moves $b$ by
-$\eta R^2$, so the lesson gives them in units of $R^2$. Prediction is still
+$\eta R^2$, so the lesson gives them in units of $R^2$. (Lesson 5's $\tau$
+is in units of $\theta_{init}$, the mean $\lVert x\rVert^2$: $\tau_{+1} = t R^2$
+asks the score margin that lesson 5's $\tau = t R^2/\theta_{init}$ asks. Li et
+al.'s bias $b$ is the other lessons' $-\theta$, and their $R$ is measured
+without folding it in.) Prediction is still
 $\operatorname{sign} f(x)$: the margins act only during training.
 
 How to judge a ranking of a rare class: sort the test points by $f(x)$ and
@@ -319,22 +325,32 @@ check_question(
 if ref is not None:
     sep_R, sep_gamma, sep_tau = ref["R"], ref["gamma"], tau_pos * ref["R"] ** 2
     computation_question(
-        PREFIX,
+        f"{PREFIX}calc_",
         f"Compute it: below, the separable data have R = {sep_R:.4g} and the reference margin "
-        f"Γ = {sep_gamma:.4g}; PAM asks τ = {tau_pos:g} R² = {sep_tau:.4g} of both classes, and "
+        f"Γ = {sep_gamma:.4g}; PAM asks τ = {tau_pos:g} × R² = {sep_tau:.4g} of both classes, and "
         "the table gives Li et al.'s bound (2.4) for η = 1. At most how many updates does the "
         "bound allow with the learning rate halved, η = 0.5?",
         {
             "right": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 0.5),
             "the table's, η = 1": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 1.0),
             "η multiplying τ": 4 * ((sep_R / sep_gamma) ** 2 + 0.5 * sep_tau / sep_gamma**2),
+            "no 4": paum_update_bound(sep_R, sep_gamma, sep_tau, sep_tau, 0.5) / 4,
+            "R/Γ not squared": 4 * (sep_R / sep_gamma + sep_tau / (0.5 * sep_gamma**2)),
         },
         "right",
         ",.0f",
         why="4((R/Γ)² + τ/(ηΓ²)) = " + f"4(({sep_R:.4g}/{sep_gamma:.4g})² + "
         f"{sep_tau:.4g}/(0.5 × {sep_gamma:.4g}²)) ≈ " + "{answer}: a smaller η makes the "
         "margin's term larger, because each update moves the score less against the same τ.",
-        hint="Bound (2.4) is 4((R/Γ)² + max τ/(ηΓ²)): η divides the margin's term.",
+        hints={
+            "the table's, η = 1": "That is the table's bound, for η = 1: η = 0.5 divides the "
+            "margin's term by 0.5.",
+            "η multiplying τ": "Bound (2.4) is 4((R/Γ)² + max τ/(ηΓ²)): η divides the "
+            "margin's term.",
+            "no 4": "Bound (2.4) has a factor 4 in front: 4((R/Γ)² + max τ/(ηΓ²)).",
+            "R/Γ not squared": "R/Γ is squared in bound (2.4): 4((R/Γ)² + max τ/(ηΓ²)).",
+        },
+        seed=seed,
     )
 
 table = research(

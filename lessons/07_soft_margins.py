@@ -31,6 +31,8 @@ from perceptron_lab.app_logic.style import Show
 from perceptron_lab.app_logic.timeline import BLOCKED, RESCUED, UPDATE_KINDS
 from perceptron_lab.lessons._basics import at_end, line_accuracies, noisy_line, seed_control
 from perceptron_lab.lessons._charts import one_decimal
+from perceptron_lab.lessons._notation import notation
+from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     check_question,
     lesson_header,
@@ -106,16 +108,17 @@ def last_pass(run, data) -> list[Panel]:
     ]
 
 
-def push_options(x: np.ndarray, y: int, lam: float) -> list[str]:
-    """The computation question's options for the KW push λ y ‖x‖² of one point: the right one
-    second, −λ y ‖x‖² (the wrong way) third, and first λ y ‖x‖ (not squared), or, when that
-    shows the same three decimals (‖x‖ near 1), λ y (|x₁| + |x₂|)."""
+def push_candidates(x: np.ndarray, y: int, lam: float) -> dict[str, float]:
+    """The computation question's candidates for the KW push λ y ‖x‖² of one point: the
+    right one, −λ y ‖x‖² (the wrong way), λ y ‖x‖ (not squared) and, for when that shows
+    the same three decimals (‖x‖ near 1), λ y (|x₁| + |x₂|)."""
     squared = float(np.sum(x**2))
-    right, away = f"{lam * y * squared:+.3f}", f"{-lam * y * squared:+.3f}"
-    unsquared = f"{lam * y * np.sqrt(squared):+.3f}"
-    if unsquared in (right, away):
-        unsquared = f"{lam * y * float(np.sum(np.abs(x))):+.3f}"
-    return [unsquared, right, away]
+    return {
+        "right": lam * y * squared,
+        "away": -lam * y * squared,
+        "unsquared": lam * y * float(np.sqrt(squared)),
+        "sum of sizes": lam * y * float(np.sum(np.abs(x))),
+    }
 
 
 def listed(values) -> str:
@@ -139,6 +142,7 @@ lesson_header(
     "Stop a few mislabelled points from dragging the line around, with the λ-trick or an "
     "α-bound, and see how the two forms of the λ-trick differ.",
 )
+notation(("x, y", "w, θ", "η", "C", "τ", "λ", "a_j, α"))
 st.markdown(
     r"""
 On noisy data (lesson 3) the same few points, often the flipped ones, cause
@@ -146,7 +150,8 @@ update after update. A **soft margin** lets the learner give up on them. The
 **λ-trick** does it by pretending, during training only, that every example
 which has already caused an update is a little more on its own side. In
 Khardon & Wachman's *indicator form*, with $a_j$ the updates example $j$ has
-caused so far:
+caused so far (its dual coefficient, which Khardon & Wachman write
+$\alpha_j$: hence the name of the α-bound below):
 """
 )
 st.latex(
@@ -268,20 +273,24 @@ check_question(
 data = get_dataset(request)
 lam_q = strength if form != "alpha" and strength > 0 else 1.0
 x_q, y_q = data.X[data.flipped][0], int(data.y[data.flipped][0])
-check_question(
+computation_question(
     f"{PREFIX}p",
     f"A push by hand: the first flipped training point (a × in the figure) is x = "
     f"({x_q[0]:.3f}, {x_q[1]:.3f}) with the label y = {y_q:+d}. Once it has caused an update, "
     f"what does the KW λ-trick at λ = {lam_q:g} add to its score s_j?",
-    push_options(x_q, y_q, lam_q),
-    answer=1,
+    push_candidates(x_q, y_q, lam_q),
+    "right",
+    "+.3f",
     why=f"λ y ‖x‖² = {lam_q:g} · ({y_q:+d}) · {float(np.sum(x_q**2)):.4f} = "
-    f"{lam_q * y_q * float(np.sum(x_q**2)):+.3f}: towards the side of its (flipped) label.",
+    "{answer}: towards the side of its (flipped) label.",
     hints={
-        0: "The indicator form pushes by λ times the squared Euclidean norm ‖x‖² = x₁² + x₂².",
-        2: "The push moves the score towards the point's own label y, so it has y's sign.",
+        "away": "The push moves the score towards the point's own label y, so it has y's sign.",
+        "unsquared": "The indicator form pushes by λ times the squared Euclidean norm "
+        "‖x‖² = x₁² + x₂².",
+        "sum of sizes": "The indicator form pushes by λ times the squared Euclidean norm "
+        "‖x‖² = x₁² + x₂², not |x₁| + |x₂|.",
     },
-    heading=False,
+    seed=seed,
 )
 
 table = research(

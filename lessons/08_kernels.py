@@ -29,6 +29,8 @@ from perceptron_lab.app_logic.timeline import UPDATE_KINDS
 from perceptron_lab.lessons._basics import at_end, seed_control
 from perceptron_lab.lessons._bounds import gram_matrix, one_vs_rest_label, smallest_eigenvalue
 from perceptron_lab.lessons._charts import one_decimal
+from perceptron_lab.lessons._notation import notation
+from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     check_question,
     lesson_header,
@@ -62,7 +64,7 @@ def gram_check(X: np.ndarray, values: dict) -> pd.DataFrame:
     ``degree``; the polynomial kernel's constant is 1).
     """
     name = {
-        "rbf": f"Gaussian, γ = {values['gamma']:g}",
+        "rbf": f"Gaussian, β = {values['gamma']:g}",
         "poly": f"polynomial, d = {values['degree']}",
         "linear": "linear ⟨x, x'⟩",
     }[values["kernel"]]
@@ -115,14 +117,18 @@ def kernel_question_points(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return X[0], X[1 + int(np.argmin(distances))]
 
 
-def kernel_value_options(X: np.ndarray, gamma: float) -> tuple[list[str], float]:
-    """The options for k_rbf(x₁, x₂) of :func:`kernel_question_points` (the right one second:
-    ``exp(-γ d²)``; the others ``exp(-γ d)`` and ``exp(-d²/2γ)``) and the right value."""
+def kernel_value_candidates(X: np.ndarray, beta: float) -> dict[str, float]:
+    """The candidates for k_rbf(x₁, x₂) of :func:`kernel_question_points`: the right
+    ``exp(-β d²)``, ``exp(-β d)`` (the distance not squared), ``exp(-d²/2β)`` (β taken for
+    σ²) and ``exp(-β² d²)`` (β squared)."""
     x1, x2 = kernel_question_points(X)
     squared = float(np.sum((x1 - x2) ** 2))
-    right = float(np.exp(-gamma * squared))
-    wrong = (float(np.exp(-gamma * np.sqrt(squared))), float(np.exp(-squared / (2 * gamma))))
-    return [f"{wrong[0]:.4g}", f"{right:.4g}", f"{wrong[1]:.4g}"], right
+    return {
+        "right": float(np.exp(-beta * squared)),
+        "not squared": float(np.exp(-beta * np.sqrt(squared))),
+        "sigma squared": float(np.exp(-squared / (2 * beta))),
+        "beta squared": float(np.exp(-(beta**2) * squared)),
+    }
 
 
 def support_numbers(run, data) -> list[Panel]:
@@ -169,6 +175,7 @@ lesson_header(
     "Write the perceptron in terms of its examples, swap the inner product for a kernel, and "
     "learn XOR and circles, which no line separates.",
 )
+notation(("x, y", "w, θ", "η", "C", "a_j, α", "β"))
 st.markdown(
     r"""
 Every update adds $\eta\,y_j x_j$ to $w$, so after training $w$ is a sum of
@@ -195,8 +202,8 @@ st.latex(
     r"\end{gathered}"
 )
 st.latex(
-    r"\begin{gathered}k_{\mathrm{poly}}(x,x') = (\gamma\langle x,x'\rangle + 1)^d \\ "
-    r"k_{\mathrm{rbf}}(x,x') = e^{-\gamma\lVert x-x'\rVert^2} = e^{-\lVert x-x'\rVert^2/2\sigma^2}"
+    r"\begin{gathered}k_{\mathrm{poly}}(x,x') = (\beta\langle x,x'\rangle + 1)^d \\ "
+    r"k_{\mathrm{rbf}}(x,x') = e^{-\beta\lVert x-x'\rVert^2} = e^{-\lVert x-x'\rVert^2/2\sigma^2}"
     r"\end{gathered}"
 )
 st.markdown(
@@ -204,7 +211,9 @@ st.markdown(
 A polynomial kernel of degree $d$ contains every product of up to $d$
 coordinates: degree 2 has $x_1x_2$ (XOR's rule) and $x_1^2 + x_2^2$ (the
 circle's). The Gaussian kernel makes each support point a bump of width
-$\sigma = 1/\sqrt{2\gamma}$. The points with $a_j = 0$ never enter $f$: the
+$\sigma = 1/\sqrt{2\beta}$. We write the width $\beta$; scikit-learn and the
+playground's setting call it `gamma` (γ), the letter lessons 2–4 keep for a
+margin. The points with $a_j = 0$ never enter $f$: the
 **sparsity** of the dual solution is how many there are.
 
 **In the figure:** the tint is the sign and size of $f(x)$ at the current
@@ -223,11 +232,11 @@ with cols[2]:
     values = {"kernel": kernel, "gamma": 1.0, "degree": 2}
     if kernel == "rbf":
         values["gamma"] = st.select_slider(
-            "Kernel width γ (rbf)",
+            "Kernel width β (rbf)",
             options=GAMMAS,
             value=1.0,
             key=f"{PREFIX}gamma",
-            help="Larger γ: narrower bumps around each support point.",
+            help="Larger β: narrower bumps around each support point (scikit-learn's gamma).",
         )
     elif kernel == "poly":
         values["degree"] = st.select_slider(
@@ -256,7 +265,7 @@ try_this(
     "The figure opens at the end of training on XOR with the Gaussian kernel. Set the "
     "**kernel** to linear and press **End**: no line separates XOR, so updates never stop, "
     "most points become support points and the test accuracy is near a coin toss.",
-    "Back on the Gaussian kernel, set **γ** to 100: each support point is now a narrow bump; "
+    "Back on the Gaussian kernel, set **β** to 100: each support point is now a narrow bump; "
     "the region breaks into islands around the ringed points. Then try 0.1: wide regions "
     "with smooth boundaries and no islands.",
     "Switch the **data** to two circles and the kernel to polynomial, then move the "
@@ -318,26 +327,28 @@ if data is not None:
         f"The Gram matrices of the figure's {len(data.X)} training points ({data_name}, seed "
         f"{seed}); the first row is the kernel the figure uses, with its setting."
     )
-    gamma_q = values["gamma"] if kernel == "rbf" else 1.0
-    options, _ = kernel_value_options(data.X, gamma_q)
+    beta_q = values["gamma"] if kernel == "rbf" else 1.0
     x1, x2 = kernel_question_points(data.X)
-    check_question(
+    computation_question(
         f"{PREFIX}k",
         f"A kernel value by hand: the first training point is x₁ = ({x1[0]:.3f}, "
         f"{x1[1]:.3f}) and its nearest neighbour among the training points x₂ = "
         f"({x2[0]:.3f}, {x2[1]:.3f}). What is the Gaussian kernel "
-        f"k(x₁, x₂) = exp(−γ‖x₁ − x₂‖²) at γ = {gamma_q:g}?",
-        options,
-        answer=1,
+        f"k(x₁, x₂) = exp(−β‖x₁ − x₂‖²) at β = {beta_q:g}?",
+        kernel_value_candidates(data.X, beta_q),
+        "right",
+        ".4g",
         why="‖x₁ − x₂‖² is the sum of the squared coordinate differences, "
-        f"{np.sum((x1 - x2) ** 2):.4f}; times γ = {gamma_q:g}, negated and exponentiated: "
-        f"{options[1]}.",
+        f"{np.sum((x1 - x2) ** 2):.4f}; times β = {beta_q:g}, negated and exponentiated: "
+        "{answer}.",
         hints={
-            0: "That is exp(−γ‖x₁ − x₂‖): the distance is squared in the Gaussian kernel.",
-            2: "That is exp(−‖x₁ − x₂‖²/2γ), γ taken for σ²: here γ multiplies the squared "
-            "distance.",
+            "not squared": "That is exp(−β‖x₁ − x₂‖): the distance is squared in the Gaussian "
+            "kernel.",
+            "sigma squared": "That is exp(−‖x₁ − x₂‖²/2β), β taken for σ²: here β multiplies "
+            "the squared distance.",
+            "beta squared": "That is exp(−β²‖x₁ − x₂‖²): β enters once, not squared.",
         },
-        heading=False,
+        seed=seed,
     )
 
 research(

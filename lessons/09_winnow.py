@@ -23,6 +23,8 @@ from perceptron_lab.app_logic.studies_winnow import DRAWS, N_TEST, NS, learners
 from perceptron_lab.app_logic.style import BLUE, GREY, ORANGE, VERMILLION
 from perceptron_lab.lessons._basics import seed_control
 from perceptron_lab.lessons._charts import one_decimal, small_chart
+from perceptron_lab.lessons._notation import notation
+from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     CHART_CONFIG,
     check_question,
@@ -46,14 +48,15 @@ N_COMPARED = 256  # the n of the sentence under the chart
 N_BEYOND = 4 * NS[-1]  # the bound question's n: past the chart, so no curve or table has it
 
 
-def bound_options(k: int, n: int) -> list[str]:
-    """The computation question's options for Winnow's bound at ``k``, ``n`` (the right one
-    first: ``2 + 3k(1 + log₂ n)``; then ``3k log₂ n`` and ``2 + 3k(1 + ln n)``)."""
-    return [
-        f"{2 + 3 * k * (1 + np.log2(n)):.1f}",
-        f"{3 * k * np.log2(n):.1f}",
-        f"{2 + 3 * k * (1 + np.log(n)):.1f}",
-    ]
+def bound_candidates(k: int, n: int) -> dict[str, float]:
+    """The computation question's candidates for Winnow's bound at ``k``, ``n``: the right
+    ``2 + 3k(1 + log₂ n)``, ``3k log₂ n`` (the 2 and the 1 left out) and
+    ``2 + 3k(1 + ln n)`` (the natural logarithm)."""
+    return {
+        "right": 2 + 3 * k * (1 + np.log2(n)),
+        "no 2 and 1": 3 * k * np.log2(n),
+        "natural log": 2 + 3 * k * (1 + np.log(n)),
+    }
 
 
 def mistakes_figure(table: pd.DataFrame) -> go.Figure:
@@ -115,6 +118,7 @@ lesson_header(
     "Winnow against the perceptron",
     "See why multiplying weights beats adding to them when only a few of many features matter.",
 )
+notation(("x, y", "w, θ", "η", "2"))
 st.markdown(
     r"""
 The data are boolean, $x \in \{0,1\}^n$, and the label is a **disjunction**
@@ -195,7 +199,8 @@ setting = (
     f"k = {k} relevant features"
     if side == "winnow"
     else f"k = {N_COMPARED // 2} relevant features, "
-    f"{compared['active features per example']:.2f} active features per example on average"
+    f"{compared['active features per example']:.2f} active features per example on average, "
+    f"at most {compared['most active features']} in a sequence"
 )
 st.markdown(
     f"At n = {N_COMPARED} ({setting}): Winnow **{compared['Winnow mistakes']:.1f}** mistakes, "
@@ -235,18 +240,29 @@ $2 \ln n\,\lVert u\rVert_1^2 \max_i \lVert x^{(i)}\rVert_\infty^2 / \min_i (u
 features; for the additive family (the perceptron) it is $\lVert
 u\rVert_2^2 \max_i \lVert x^{(i)}\rVert_2^2 / \min_i (u \cdot x^{(i)})^2$,
 which "has an advantage when there are few active features per example"
-(their words). For a disjunction of $k$ features, $u$ has $k$ ones and a
-boolean $x$ with $a$ active features has $\lVert x\rVert_\infty = 1$ and
-$\lVert x\rVert_2^2 = a$, so the numerators are (the denominators are the
-same)
+(their words). Both are for a separator through the origin, so fold the
+disjunction's threshold in first (as lesson 2 did): an extra feature, always
+1, with weight $-\tfrac12$ in $u$, next to $k$ ones. Then
+$u \cdot x = (\text{relevant active features}) - \tfrac12$ is at least
+$\tfrac12$ on a positive and $-\tfrac12$ on a negative, so both denominators
+are $\min_i (u \cdot x^{(i)})^2 = \tfrac14$. With $\lVert u\rVert_1 = k +
+\tfrac12$, $\lVert u\rVert_2^2 = k + \tfrac14$, $\lVert x\rVert_\infty = 1$
+and $\lVert x\rVert_2^2 = a + 1$ for an example with $a$ active features,
+the numerators are
 """
 )
-st.latex(r"\text{Winnow: } 2\ln n \cdot k^2 \qquad\text{perceptron: } k \cdot a")
+st.latex(
+    r"\text{Winnow: } 2\ln(n + 1)\,\big(k + \tfrac12\big)^2 \qquad"
+    r"\text{perceptron: } \big(k + \tfrac14\big)\big(a_{\max} + 1\big)"
+)
 st.markdown(
     r"""
-With few relevant features ($k$ small) and many active ones ($a$ grows with
-$n$), Winnow's is the smaller once $n$ is large; with many relevant features
-and few active ones ($k = n/2$, $a \approx 1.4$) the perceptron's is, for
+where $a_{\max} = \max_i a_i$ is the largest number of active features of
+any example in the sequence, not their mean. With few relevant features ($k$
+small) and many active ones ($a_{\max}$ grows with $n$), Winnow's is the
+smaller once $n$ is large; with many relevant features and few active ones
+($k = n/2$: about 1.4 active features on average, and $a_{\max}$ only a few
+more, which the sentence under the chart gives) the perceptron's is, for
 every $n$. Pick **the
 perceptron's side** under **Setting** to see the second case: the chart
 then counts the mistakes with $k = n/2$, each feature on with chance
@@ -288,21 +304,22 @@ check_question(
 )
 
 beyond_bound = 2 + 3 * k * (1 + np.log2(N_BEYOND))
-check_question(
+computation_question(
     f"{PREFIX}b",
     f"A bound by hand: with k = {k} relevant features (the slider) and n = {N_BEYOND:,} "
     f"features, four times the chart's largest n, how many mistakes at most does Winnow's "
     "bound 2 + 3k(1 + log₂ n) allow?",
-    bound_options(k, N_BEYOND),
-    answer=0,
+    bound_candidates(k, N_BEYOND),
+    "right",
+    ".1f",
     why=f"log₂ {N_BEYOND:,} = {np.log2(N_BEYOND):g}, so 2 + 3·{k}·(1 + "
     f"{np.log2(N_BEYOND):g}) = {beyond_bound:.1f}: two doublings past n = {NS[-1]:,} add "
     f"2·3k = {6 * k} to the bound there (the end of the dotted curve on Winnow's side).",
     hints={
-        1: "That leaves out the 2 and the 1 in 2 + 3k(1 + log₂ n).",
-        2: "The logarithm is base 2: one doubling of a weight per step of log₂ n.",
+        "no 2 and 1": "That leaves out the 2 and the 1 in 2 + 3k(1 + log₂ n).",
+        "natural log": "The logarithm is base 2: one doubling of a weight per step of log₂ n.",
     },
-    heading=False,
+    seed=seed,
 )
 
 research(
@@ -312,7 +329,9 @@ attributes abound" (his title): in his analysis of Winnow, the mistakes on a
 $k$-literal disjunction are $O(k \log n)$, only logarithmic in the number of
 features, while additive
 rules like the perceptron can need a number of mistakes that grows linearly
-with $n$ (the course notes build such a sequence for a $k$-disjunction;
+with $n$ (the course notes, section 0.3.4, pose the search for a sequence
+that forces $O(n)$ perceptron mistakes on a $k$-disjunction, without
+building one;
 Kivinen, Warmuth & Auer, in a paper outside the ones this app reproduces,
 study the gap in general: "linear versus logarithmic mistake bounds when
 few input variables are relevant", in their title's words). The runs
@@ -324,8 +343,9 @@ behind the chart above:
     "mistake bounds when few input variables are relevant”, Artificial Intelligence 97, "
     "325–343 (1997).",
     compute=lambda: one_decimal(table),
-    caption=f"Computed live (perceptron_core.Winnow with α = 2, θ = n; perceptron_core."
-    f"Perceptron with η = 0.1, θ_init = C = mean ‖x‖²): one pass over m = {m} examples of "
+    caption="Computed live (perceptron_core.Winnow with promotion factor 2, its alpha, θ = n; "
+    "perceptron_core.Perceptron with η = 0.1, θ_init = C = mean ‖x‖²): one pass over "
+    f"m = {m} examples of "
     "make_k_of_n_disjunction with "
     + (f"k = {k}" if side == "winnow" else "k = n/2 (the perceptron's side)")
     + f", mean over {DRAWS} draws (seed {seed}); test accuracy on {N_TEST} fresh examples "

@@ -5,7 +5,7 @@ perceptrons (p-delta rule) on two Gaussian clouds with some training labels
 flipped; at the end of training it marks the patterns the committee calls
 noisy or borderline. Beside it: the categories, and the precision and recall
 of the "noisy" flag against the flips the lesson injected. 2: the same run's
-committee mistakes and margin γ epoch by epoch (batch p-delta). 3: AdaBoost's
+committee mistakes and margin ρ epoch by epoch (batch p-delta). 3: AdaBoost's
 and NR boosting's ε_t and α_t, round by round, on the same training set, with
 a question that asks for α_t from ε_t (the rounds are a study,
 :func:`app_logic.studies_variants.boosting_rounds`, prepared for the opening
@@ -37,6 +37,8 @@ from perceptron_lab.app_logic.style import BLUE, ORANGE, Show
 from perceptron_lab.lessons._basics import at_end, seed_control
 from perceptron_lab.lessons._bounds import adaboost_vote
 from perceptron_lab.lessons._charts import one_decimal, small_chart
+from perceptron_lab.lessons._notation import notation
+from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     CHART_CONFIG,
     check_question,
@@ -76,7 +78,7 @@ def flag_numbers(run, data) -> list[Panel]:
                 Value("flag precision", precision, per="run", format=".0%", when="end"),
                 Value("flag recall", recall, per="run", format=".0%", when="end"),
                 Text(
-                    f"{int(data.flipped.sum())} labels were flipped. Final margin γ = "
+                    f"{int(data.flipped.sum())} labels were flipped. Final margin ρ = "
                     f"{est.gamma_:.3f}; the committee's test accuracy: {test_acc:.1%}.",
                     when="end",
                 ),
@@ -101,7 +103,7 @@ def rounds_figure(rounds: pd.DataFrame, column: str, title: str) -> go.Figure:
 
 
 def p_delta_figure(est) -> go.Figure:
-    """The committee's mistakes on the training set and the margin γ after every epoch."""
+    """The committee's mistakes on the training set and the margin ρ after every epoch."""
     epochs = np.arange(1, len(est.errors_per_epoch_) + 1)
     fig = go.Figure()
     fig.add_scatter(
@@ -113,14 +115,14 @@ def p_delta_figure(est) -> go.Figure:
     fig.add_scatter(
         x=epochs,
         y=est.gamma_history_,
-        name="margin γ after the epoch",
+        name="margin ρ after the epoch",
         line={"color": ORANGE, "width": 3},
         yaxis="y2",
     )
     fig = small_chart(fig, 300, {"title": "epoch"}, {"title": "mistakes", "rangemode": "tozero"})
     fig.update_layout(
         yaxis2={
-            "title": "γ",
+            "title": "ρ",
             "overlaying": "y",
             "side": "right",
             "rangemode": "tozero",
@@ -130,14 +132,14 @@ def p_delta_figure(est) -> go.Figure:
     return fig
 
 
-def alpha_question_options(epsilon: float) -> list[str]:
-    """The computation question's options for ``α_t`` at ``ε_t`` (the right one first):
-    ``½ ln((1 − ε)/ε)``, then ``ln((1 − ε)/ε)`` (no ½) and ``½ ln(1/ε)``."""
-    return [
-        f"{float(adaboost_vote(epsilon)):.3f}",
-        f"{2 * float(adaboost_vote(epsilon)):.3f}",
-        f"{0.5 * np.log(1 / epsilon):.3f}",
-    ]
+def alpha_candidates(epsilon: float) -> dict[str, float]:
+    """The computation question's candidates for ``α_t`` at ``ε_t``: the right
+    ``½ ln((1 − ε)/ε)``, ``ln((1 − ε)/ε)`` (no ½) and ``½ ln(1/ε)``."""
+    return {
+        "right": float(adaboost_vote(epsilon)),
+        "no half": 2 * float(adaboost_vote(epsilon)),
+        "one over": 0.5 * float(np.log(1 / epsilon)),
+    }
 
 
 lesson_header(
@@ -146,6 +148,7 @@ lesson_header(
     "Let a committee of perceptrons say which training labels look wrong, and use that to "
     "keep boosting from chasing noise.",
 )
+notation(("x, y", "w, θ", "η", "ρ", "ε_t, α_t", "r(x)"))
 st.markdown(
     r"""
 Three ideas, one figure each: a **committee** of perceptrons that votes and
@@ -168,14 +171,15 @@ st.latex(
 )
 st.markdown(
     r"""
-Training (section 2) leaves a margin $\gamma$. After training, the
+Training (section 2) leaves a margin $\rho$ (Cantador & Dorronsoro call it
+$\gamma$; here $\gamma$ is kept for lesson 2's margin). After training, the
 activation margins $y\,\mathrm{act}_i(x)$ sort the training patterns, with
 their labels as given; a majority is $\lfloor H/2\rfloor + 1$ members:
 """
 )
 st.latex(
-    r"\begin{gathered}\text{safe: a majority has } y\,\mathrm{act}_i > \gamma,\\"
-    r"\text{noisy: a majority has } y\,\mathrm{act}_i < -\gamma,\\"
+    r"\begin{gathered}\text{safe: a majority has } y\,\mathrm{act}_i > \rho,\\"
+    r"\text{noisy: a majority has } y\,\mathrm{act}_i < -\rho,\\"
     r"\text{borderline: otherwise}\end{gathered}"
 )
 st.markdown(
@@ -236,7 +240,7 @@ try_this(
     "Set **flipped labels** to 0 %: every flag would now be a false alarm, and the committee "
     "raises none or almost none, so the green squares respond to the noise itself.",
     "Set the **committee size** to 1: a single perceptron needs only its own vote, so "
-    "*borderline* means just |act| ≤ γ. With H = 5 or 7 the categories need a majority and "
+    "*borderline* means just |act| ≤ ρ. With H = 5 or 7 the categories need a majority and "
     "the borderline set changes.",
 )
 
@@ -254,22 +258,22 @@ st.latex(
     r"\begin{gathered}\Delta W_i \mathrel{+}= \eta\,y\,(x,1)\quad\text{if}\\"
     r"\begin{cases} h(x) \ne y \text{ and } y\,\mathrm{act}_i(x) < 0 "
     r"& \text{(voted wrong)}\\"
-    r"h(x) = y \text{ and } 0 < y\,\mathrm{act}_i(x) < \gamma"
+    r"h(x) = y \text{ and } 0 < y\,\mathrm{act}_i(x) < \rho"
     r"& \text{(right, too close)}\end{cases}\end{gathered}"
 )
 st.markdown(
     r"""
-then scales every $W_i$ back to unit length. The margin $\gamma$ adapts,
+then scales every $W_i$ back to unit length. The margin $\rho$ adapts,
 and only after a pattern the committee gets right: it grows by $0.25\,\eta$
-if every right member clears it ($y\,\mathrm{act}_i > \gamma$), and shrinks
+if every right member clears it ($y\,\mathrm{act}_i > \rho$), and shrinks
 by $0.75\,\eta$ if at least one right member is inside the band
-($0 < y\,\mathrm{act}_i < \gamma$): Cantador and Dorronsoro's rule (2005,
+($0 < y\,\mathrm{act}_i < \rho$): Cantador and Dorronsoro's rule (2005,
 section 2, after Auer, Burgsteiner and Maass 2002), as the app runs it.
 
 **In the chart:** the run of the figure above, epoch by epoch: the
 committee's mistakes on the training set during the epoch (blue, left axis)
-and the margin $\gamma$ at the end of the epoch (orange, right axis). The
-final $\gamma$ is the one the categories of section 1 use.
+and the margin $\rho$ at the end of the epoch (orange, right axis). The
+final $\rho$ is the one the categories of section 1 use.
 """
 )
 if run is not None:
@@ -280,7 +284,7 @@ if run is not None:
     st.markdown(
         f"In this run: {int(est.errors_per_epoch_[0])} committee mistakes in the first epoch, "
         f"{int(est.errors_per_epoch_[-1])} in the last ({len(data.y)} training patterns, "
-        f"{int(data.flipped.sum())} flipped); γ went from {est.gamma:g} at the start to "
+        f"{int(data.flipped.sum())} flipped); ρ went from {est.gamma:g} at the start to "
         f"**{est.gamma_:.3f}**."
     )
 
@@ -289,7 +293,8 @@ st.markdown(
     r"""
 Boosting trains a new committee $h_t$ in every round $t$ on a distribution
 $d_t$ over the training patterns ($d_1$ uniform), and gives it a vote
-$\alpha_t$ that grows as its **weighted error** $\varepsilon_t$ falls
+$\alpha_t$ (no relation to lesson 7's α-bound) that grows as its **weighted
+error** $\varepsilon_t$ falls
 (Cantador & Dorronsoro 2005: the update in section 1, the error and the
 vote in section 3):
 """
@@ -310,12 +315,13 @@ than an infinite vote. Then the weights change: **AdaBoost** raises the
 weight of every misclassified pattern, which with label noise means the
 flipped ones, again and again; **NR boosting** (Cantador & Dorronsoro)
 *lowers* the weight of the noisy patterns, raises that of the safe ones and
-leaves the borderline ones alone:
+leaves the borderline ones alone (Cantador & Dorronsoro write the factor
+$R(X)$; here $R$ is kept for a radius):
 """
 )
 st.latex(
-    r"d_{t+1}(x) \propto d_t(x)\,e^{-\alpha_t R(x)\,y\,h_t(x)},\qquad "
-    r"R = \begin{cases}1 & \text{AdaBoost}\\ -1 & \text{NR, safe or noisy}\\"
+    r"d_{t+1}(x) \propto d_t(x)\,e^{-\alpha_t r(x)\,y\,h_t(x)},\qquad "
+    r"r(x) = \begin{cases}1 & \text{AdaBoost}\\ -1 & \text{NR, safe or noisy}\\"
     r"0 & \text{NR, borderline}\end{cases}"
 )
 st.markdown(
@@ -348,18 +354,22 @@ if data is not None:
         f"(seed {seed}, {noise:.0%} flipped); ε_t after the floor of 10⁻¹⁰."
     )
     first = rounds[(rounds["booster"] == "AdaBoost") & rounds["kept"]].iloc[0]
-    check_question(
+    computation_question(
         f"{PREFIX}a",
         f"AdaBoost's round {int(first['round t'])} on screen has weighted error "
         f"ε_t = {first['ε_t']:.4f}. What vote α_t does its committee get?",
-        alpha_question_options(first["ε_t"]),
-        answer=0,
+        alpha_candidates(first["ε_t"]),
+        "right",
+        ".3f",
         why=f"α_t = ½ ln((1 − ε_t)/ε_t) = ½ ln({1 - first['ε_t']:.4f} / {first['ε_t']:.4f}) "
-        f"= {first['α_t']:.3f}, the right chart's value for that round.",
+        "= {answer}, the right chart's value for that round.",
         hints={
-            1: "That is ln((1 − ε_t)/ε_t): the formula has a factor ½ in front.",
-            2: "That is ½ ln(1/ε_t): the numerator is 1 − ε_t, the committee's weighted accuracy.",
+            "no half": "That is ln((1 − ε_t)/ε_t): the formula has a factor ½ in front.",
+            "one over": "That is ½ ln(1/ε_t): the numerator is 1 − ε_t, the committee's "
+            "weighted accuracy.",
         },
+        seed=seed,
+        heading=True,
     )
 
 check_question(
@@ -373,12 +383,12 @@ check_question(
         "NR leaves it alone; AdaBoost lowers it",
     ],
     answer=0,
-    why="For a noisy pattern y·h(x) = −1; AdaBoost (R = 1) multiplies its weight by e^{α}, NR "
-    "boosting (R = −1) by e^{−α}, so a probably flipped label stops attracting the next "
+    why="For a noisy pattern y·h(x) = −1; AdaBoost (r = 1) multiplies its weight by e^{α}, NR "
+    "boosting (r = −1) by e^{−α}, so a probably flipped label stops attracting the next "
     "committees.",
     hints={
-        1: "That is AdaBoost's rule for every pattern. What does R = −1 do to the exponent?",
-        2: "Leaving the weight alone is NR's rule for the borderline patterns (R = 0).",
+        1: "That is AdaBoost's rule for every pattern. What does r = −1 do to the exponent?",
+        2: "Leaving the weight alone is NR's rule for the borderline patterns (r = 0).",
     },
     heading=data is None,  # the first one sits in section 3,
 )
@@ -412,6 +422,6 @@ show_code(
     _p_delta,
     NRBoost._reweighting,
     intro="`_p_delta` is the committee's training loop (the summed steps, the unit-norm "
-    "rescaling, the adaptive γ and η); `NRBoost._reweighting` turns the categories into "
-    "R = 0 or −1.",
+    "rescaling, the adaptive ρ (`gamma`) and η); `NRBoost._reweighting` turns the categories into "
+    "r = 0 or −1.",
 )

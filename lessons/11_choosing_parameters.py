@@ -22,6 +22,8 @@ from perceptron_lab.app_logic.studies_honest import FIXED_TAU, N_INNER, N_SPLITS
 from perceptron_lab.app_logic.style import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION
 from perceptron_lab.lessons._basics import seed_control
 from perceptron_lab.lessons._charts import small_chart
+from perceptron_lab.lessons._notation import notation
+from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.lesson import (
     CHART_CONFIG,
     check_question,
@@ -44,16 +46,16 @@ def t_quantile(k: int) -> float:
     return float(student_t.ppf(0.975, k - 1))
 
 
-def half_width_options(sd: float, k: int) -> list[str]:
-    """The computation question's options for the half-width of the t-interval of ``2k``
-    folds with standard deviation ``sd`` (the right one, ``t_{2k-1} s/√(2k)``, second; the
-    others keep ``t_{k-1}`` or ``√k`` of the ``k`` folds on screen)."""
+def half_width_candidates(sd: float, k: int) -> dict[str, float]:
+    """The computation question's candidates for the half-width of the t-interval of ``2k``
+    folds with standard deviation ``sd``: the right ``t_{2k-1} s/√(2k)``, and two that keep
+    ``t_{k-1}`` or ``√k`` of the ``k`` folds on screen."""
     t_k, t_2k = t_quantile(k), t_quantile(2 * k)
-    return [
-        f"{t_k * sd / np.sqrt(2 * k):.2%}",
-        f"{t_2k * sd / np.sqrt(2 * k):.2%}",
-        f"{t_2k * sd / np.sqrt(k):.2%}",
-    ]
+    return {
+        "right": t_2k * sd / np.sqrt(2 * k),
+        "same t": t_k * sd / np.sqrt(2 * k),
+        "same root": t_2k * sd / np.sqrt(k),
+    }
 
 
 def estimates_figure(est: dict, test_share: float, k: int) -> go.Figure:
@@ -134,6 +136,7 @@ lesson_header(
     "See how much one train/test split can lie, and how cross-validation, double "
     "cross-validation and a confidence interval keep the reported accuracy honest.",
 )
+notation(("x, y", "w, θ", "τ", "θ_init"))
 st.markdown(
     r"""
 Every lesson so far had a parameter to choose: τ, λ, α, a kernel width. The
@@ -250,22 +253,23 @@ folds_q = np.asarray(est["cv_folds"])
 mean_q, half_q = t_interval(folds_q)
 sd_q = float(np.std(folds_q, ddof=1))
 t_q, t_2q = t_quantile(k), t_quantile(2 * k)
-check_question(
+computation_question(
     f"{PREFIX}t",
     f"A t-interval by hand: the chart's {k} fold accuracies (τ = {FIXED_TAU:g}) have mean "
     f"{mean_q:.2%}, standard deviation s = √(Σ(y_i − ȳ)²/(k − 1)) = {sd_q:.2%} and a 95 % "
     f"t-interval of ± {half_q:.2%} (t_{{{k - 1}, 0.975}} = {t_q:.3f}). If {2 * k} folds gave "
     f"the same s, what would the half-width be? t_{{{2 * k - 1}, 0.975}} = {t_2q:.3f}.",
-    half_width_options(sd_q, k),
-    answer=1,
+    half_width_candidates(sd_q, k),
+    "right",
+    ".2%",
     why=f"t·s/√k with k = {2 * k}: {t_2q:.3f} × {sd_q:.2%} / √{2 * k} = "
     f"{t_2q * sd_q / np.sqrt(2 * k):.2%}. More folds narrow the interval twice over, through "
     "√k and through a smaller t; their s, and the dependence between them, change too.",
     hints={
-        0: f"The factor t changes with the number of folds: use t_{{{2 * k - 1}, 0.975}}.",
-        2: f"The root is of the number of folds: √{2 * k}, not √{k}.",
+        "same t": f"The factor t changes with the number of folds: use t_{{{2 * k - 1}, 0.975}}.",
+        "same root": f"The root is of the number of folds: √{2 * k}, not √{k}.",
     },
-    heading=False,
+    seed=seed,
 )
 
 research(
@@ -277,7 +281,8 @@ t-intervals, what choosing the setting from the training data achieves).
 The optimised figures are the ones to compare methods by, and they come
 with intervals that often overlap. Two studies outside the papers this app
 reproduces bear on the same questions: Kohavi (1995) recommended 10-fold
-stratified cross-validation for estimating accuracy, and Varma & Simon
+stratified cross-validation for model selection (choosing among settings and
+methods), and Varma & Simon
 (2006) showed how far the best cross-validated score of a tuned method can
 sit above its true accuracy. The same effects on the data above, live:
 """,

@@ -18,6 +18,9 @@ from perceptron_lab.app_logic.studies_basics import (
     KW_SETS_PER_CELL,
 )
 
+#: The gap :func:`noisy_line` leaves between the true line and the nearest point.
+NOISY_LINE_GAP = 0.05
+
 
 def seed_control(prefix: str, default: int = 0) -> int:
     """The lesson's data seed (key ``<prefix>seed``): new data, same settings.
@@ -45,7 +48,7 @@ def noisy_line(seed: int, noise: float, n_samples: int = 120) -> DataRequest:
     """
     return DataRequest(
         "separable",
-        (("margin", 0.05), ("n_samples", n_samples)),
+        (("margin", NOISY_LINE_GAP), ("n_samples", n_samples)),
         noise_kind="exact" if noise > 0 else "none",
         noise_rate=noise,
         test_fraction=0.5,

@@ -1,14 +1,21 @@
-"""The mistake bound on data no line separates, as Khardon & Wachman (2007, §2.1) quote it.
+"""The mistake bound on data no line separates (Freund & Schapire 1999, Theorem 2).
 
 For any unit vector ``u`` and any ``γ > 0``, an example's *deviation* is how
 far it falls short of margin ``γ``, ``ξ_j = max(0, γ - y_j <u, z_j>)``, and
 ``D = sqrt(Σ_j ξ_j²)`` is the total deviation. The perceptron started at 0
-then makes at most ``(2(R + D)/γ)²`` mistakes on the sequence (Freund &
-Schapire 1999, as quoted by Khardon & Wachman), with ``R = max_j ||z_j||``.
-The threshold is folded in as in :func:`app_logic.diagnostics.novikoff_bound`:
-``z = (x, -√C)``, ``u`` the true boundary ``(w*, θ*/√C)`` at unit length, so
-the bound is for a perceptron started at ``w = 0, θ = 0`` (there η only
-scales the run).
+then makes at most ``((R + D)/γ)²`` mistakes on the sequence, with
+``R = max_j ||z_j||`` (Freund & Schapire 1999, Theorem 2). The threshold is
+folded in as in :func:`app_logic.diagnostics.novikoff_bound`: ``z = (x, -√C)``,
+``u`` the true boundary ``(w*, θ*/√C)`` at unit length, so the bound is for a
+perceptron started at ``w = 0, θ = 0`` (there η only scales the run), and at
+``D = 0`` it is Novikoff's ``(R/γ)²``.
+
+Khardon & Wachman (2007, §2.1) quote it as ``(2(R + D)/γ)²``, the form of
+Cristianini & Shawe-Taylor (2000, §2.1.1), whose threshold is not folded
+into the data: there ``R = max ||x_j||``, ``||w|| = 1`` and ``|b| <= R``, and
+folding ``b`` in as an extra coordinate ``R`` costs a factor ``√2`` in the
+radius and ``√2`` in ``||u||``: ``((2R + D)/γ)² <= (2(R + D)/γ)²``.
+:func:`mistake_bound` computes both forms.
 
 >>> import numpy as np
 >>> X, y = np.array([[1.0], [-1.0], [0.5]]), np.array([1, -1, -1])  # the last is on the wrong side
@@ -31,17 +38,31 @@ def deviations(X, y, w_star, theta_star, C: float, gamma: float) -> tuple[np.nda
     return np.maximum(0.0, gamma - y * (Z @ u)), float(np.sqrt((Z**2).sum(axis=1).max()))
 
 
-def noisy_mistake_bound(X, y, w_star, theta_star, C: float, n_gammas: int = 400):
-    """The smallest ``(2(R + D)/γ)²`` over a grid of ``γ`` in (0, R]: ``(bound, γ, D, R)``.
+def mistake_bound(R: float, D: float, gamma: float, folded: bool = True) -> float:
+    """Freund & Schapire's mistake bound ``((R + D)/γ)²`` with the threshold folded into
+    ``R``, ``D`` and ``γ`` (``folded=True``), or ``(2(R + D)/γ)²``, the form Khardon & Wachman
+    (2007, §2.1) quote for a threshold kept apart.
 
-    The bound holds for every ``γ``, so the smallest over the grid is a bound too.
+    The second is four times the first at the same numbers, so it is a looser bound there.
+
+    >>> mistake_bound(1.0, 0.0, 0.5), mistake_bound(1.0, 0.0, 0.5, folded=False)
+    (4.0, 16.0)
+    """
+    return ((1.0 if folded else 2.0) * (R + D) / gamma) ** 2
+
+
+def noisy_mistake_bound(X, y, w_star, theta_star, C: float, n_gammas: int = 400):
+    """The smallest ``((R + D)/γ)²`` over a grid of ``γ`` in (0, R]: ``(bound, γ, D, R)``.
+
+    The bound holds for every ``γ``, so the smallest over the grid is a bound too;
+    the γ it picks also minimises Khardon & Wachman's form, four times as large.
     """
     _, R = deviations(X, y, w_star, theta_star, C, 0.0)
     best = (np.inf, np.nan, np.nan)
     for gamma in np.linspace(R / n_gammas, R, n_gammas):
         xi, _ = deviations(X, y, w_star, theta_star, C, gamma)
         D = float(np.sqrt((xi**2).sum()))
-        bound = (2 * (R + D) / gamma) ** 2
+        bound = mistake_bound(R, D, gamma)
         if bound < best[0]:
             best = (bound, float(gamma), D)
     return best[0], best[1], best[2], R
@@ -116,8 +137,9 @@ def adaboost_vote(epsilon):
     """AdaBoost's vote ``α_t = ½ ln((1 − ε_t)/ε_t)`` of a round with weighted error ``ε_t``.
 
     ``ε_t`` is the share of the round's distribution ``d_t`` on the patterns
-    the round's hypothesis gets wrong (Cantador & Dorronsoro 2005, §3, their
-    formula (6)). A round at ``ε_t = 1/2`` (a coin toss) gets ``α_t = 0``.
+    the round's hypothesis gets wrong (Cantador & Dorronsoro 2005, §3, where
+    the formula for ``α_t`` is unnumbered: they number equations (1)-(4)).
+    A round at ``ε_t = 1/2`` (a coin toss) gets ``α_t = 0``.
 
     >>> float(adaboost_vote(0.5)), round(float(adaboost_vote(0.1)), 4)
     (0.0, 1.0986)

@@ -33,11 +33,12 @@ REFERENCES: tuple[str, ...] = (
     "universal approximators consisting of a single layer of perceptrons*, Neural Networks "
     "21 (2008) 786–795.",
     "H. D. Block and S. A. Levin, *On the boundedness of an iterative procedure for solving "
-    "a system of linear inequalities*, Proceedings of the AMS 26 (1970) 229–235 (the cycling "
-    "theorem).",
+    "a system of linear inequalities*, Proceedings of the AMS 26 (1970) 229–235 (the general "
+    "proof of the cycling theorem).",
     "N. Cristianini and J. Shawe-Taylor, *An introduction to support vector machines and "
     "other kernel-based learning methods*, Cambridge University Press (2000) (the soft-margin "
-    "SVM; the form of the perceptron Khardon & Wachman follow).",
+    "SVM; the form of the perceptron Khardon & Wachman follow, and its mistake bounds with "
+    "the threshold kept apart).",
     "K. Crammer, O. Dekel, J. Keshet, S. Shalev-Shwartz and Y. Singer, *Online "
     "passive-aggressive algorithms*, JMLR 7 (2006).",
     "Y. Freund and R. E. Schapire, *Large margin classification using the perceptron "
@@ -58,6 +59,8 @@ REFERENCES: tuple[str, ...] = (
     "networks*, Journal of Physics A 20 (1987) L745–L752 (the perceptron with margin).",
     "N. Littlestone, *Learning quickly when irrelevant attributes abound: a new "
     "linear-threshold algorithm*, Machine Learning 2 (1988) 285–318 (Winnow).",
+    "M. Minsky and S. Papert, *Perceptrons: an introduction to computational geometry*, "
+    "MIT Press (1969) (the cycling theorem).",
     "A. B. J. Novikoff, *On convergence proofs on perceptrons*, Symposium on the "
     "Mathematical Theory of Automata 12 (1962) 615–622 (the mistake bound (R/γ)²).",
     "F. Rosenblatt, *The perceptron: a probabilistic model for information storage and "

@@ -786,10 +786,11 @@ class LongestSurvivorPerceptron(KWPerceptron):
     While training, every hypothesis counts its run of consecutive correct
     predictions; the one with the longest run is kept. On noisy data this
     avoids ending on a hypothesis that was just spoiled by a noisy example.
-    Khardon & Wachman credit the idea to Kearns et al. (1987). Gallant's
-    pocket algorithm (1990) is related, not the same: with its ratchet a
-    longer run replaces the kept hypothesis only if it is also more accurate
-    on the whole training set.
+    Khardon & Wachman (2007) credit the variant to Kearns et al. (1987) and
+    Gallant (1990) in their introduction (section 1), and the guarantee for
+    it to Kearns et al. in section 2.5. Gallant's pocket algorithm (1990) is
+    related, not the same: with its ratchet a longer run replaces the kept
+    hypothesis only if it is also more accurate on the whole training set.
 
     Parameters
     ----------

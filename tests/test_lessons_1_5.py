@@ -111,6 +111,19 @@ def test_lesson_2_bound_box_says_the_whole_number_of_the_bound_bar():
         assert f"at most {math.floor(bound):,} updates" in line, (seed, bound, line)
 
 
+def test_lesson_2_bound_box_names_the_theta_init_start_and_gives_r_over_gamma_squared():
+    """The box's bound is for the run's start θ_init (179 on the opening view, R = 1.6,
+    γ = 0.136); it is named so, and (R/γ)² for a start at θ = 0 (138) stands beside it."""
+    at = run_lesson("02_convergence")
+    args = player_args(at, "l02_player")
+    items = panel_items(args)
+    panels = args["meta"]["lanes"][0]["extras"]
+    assert any("from this run's start θ_init" in str(panel) for panel in panels), panels
+    (line,) = [text for text in items if text.startswith("R = ")]
+    assert line.startswith("R = 1.6, γ = 0.136: at most 179 updates from θ_init = ")
+    assert line.endswith("(from θ = 0, (R/γ)² allows 138)")
+
+
 def test_lesson_3_last_hypothesis_follows_the_stopping_epoch():
     at = run_lesson("03_when_data_are_not_separable")
     seed = at.number_input(key="l03_seed").value

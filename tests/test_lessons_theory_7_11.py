@@ -31,22 +31,25 @@ from perceptron_lab.lessons._bounds import (
     smallest_eigenvalue,
     weighted_error,
 )
+from perceptron_lab.lessons._questions import numeric_options
 from tests.lessons import assert_page_ok, lesson_module, run_lesson
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
 SEEDS = range(10)
 
 
-def _answers_right(at: AppTest, key: str, answer: int) -> None:
-    """Picking option ``answer`` of the question ``key`` says "Right."; the others do not."""
+def _answers_right(at: AppTest, key: str, right: str) -> None:
+    """Picking the option ``right`` of the question ``key`` says "Right."; the others do not."""
     radio = at.radio(key=key)
     options = list(radio.options)
-    assert len(set(options)) == len(options)  # no two options look alike
+    assert len(set(options)) == len(options) >= 3  # no two options look alike
+    answer = options.index(right)
     radio.set_value(options[answer]).run()
     assert any(s.value.startswith("Right.") for s in at.success)
     for wrong in (i for i in range(len(options)) if i != answer):
         at.radio(key=key).set_value(options[wrong]).run()
         assert any(e.value.startswith("Not quite.") for e in at.error)
+    at.radio(key=key).set_value(None).run()  # unanswered again: no error box left on the page
 
 
 LESSON_8 = lesson_module("08_kernels")
@@ -164,9 +167,8 @@ def test_lesson_8_kernel_question_is_the_kernel_on_screen():
         x1, x2 = LESSON_8.kernel_question_points(_xor(seed).X)
         right = _loop_kernel("rbf", x1, x2, gamma=gamma)
         radio = at.radio(key="l08_kcheck")
-        assert radio.options[1] == f"{right:.4g}"
         assert f"({x1[0]:.3f}, {x1[1]:.3f})" in radio.label
-        _answers_right(at, "l08_kcheck", 1)
+        _answers_right(at, "l08_kcheck", f"{right:.4g}")
 
 
 def test_lesson_8_kernel_question_options_differ_for_every_seed_and_width():
@@ -176,9 +178,10 @@ def test_lesson_8_kernel_question_options_differ_for_every_seed_and_width():
                 data_name, (("n_samples", 200),), test_fraction=0.5, seed=seed
             )
             X = make_dataset(request).X
-            for gamma in LESSON_8.GAMMAS:
-                options, right = LESSON_8.kernel_value_options(X, gamma)
-                assert len(set(options)) == 3 and options[1] == f"{right:.4g}"
+            for beta in LESSON_8.GAMMAS:
+                candidates = LESSON_8.kernel_value_candidates(X, beta)
+                options, right, _ = numeric_options(candidates, "right", ".4g", seed, "l08_k")
+                assert len(options) >= 3 and options[right] == f"{candidates['right']:.4g}"
 
 
 def test_adaboost_vote_and_weighted_error_are_the_formulas():
@@ -228,8 +231,7 @@ def test_lesson_10_alpha_question_is_the_round_on_screen():
         eps = first["ε_t"]
         radio = at.radio(key="l10_acheck")
         assert f"ε_t = {eps:.4f}" in radio.label
-        assert radio.options[0] == f"{0.5 * math.log((1 - eps) / eps):.3f}"
-        _answers_right(at, "l10_acheck", 0)
+        _answers_right(at, "l10_acheck", f"{0.5 * math.log((1 - eps) / eps):.3f}")
 
 
 def test_lesson_10_a_rerun_takes_the_rounds_from_memory(monkeypatch):
@@ -295,6 +297,38 @@ def test_lesson_9_perceptron_side_draws_have_few_active_features_and_k_half_of_n
     assert table["k = n/2"].tolist() == [32, 128]
     # 2 ln 2 ≈ 1.39 active features per example, whatever n
     assert np.allclose(table["active features per example"], 2 * np.log(2), atol=0.1)
+    # the perceptron's bound takes the most active features of any example in the sequence,
+    # max_i ||x_i||², not the mean: 6-7 in a pass of 2,000 here
+    for n, most in zip((64, 256), table["most active features"], strict=True):
+        direct = max(
+            int(X.sum(axis=1).max())
+            for X in (
+                studies_winnow.make_k_of_n_disjunction(
+                    n,
+                    n // 2,
+                    2000 + studies_winnow.N_TEST,
+                    random_state=studies_winnow.derive_seed(0, "kofn-dense", n, r),
+                )[0][:2000]
+                for r in range(studies_winnow.DRAWS)
+            )
+        )
+        assert most == direct and 5 <= most <= 8
+
+
+def test_lesson_9_folds_the_threshold_in_before_comparing_the_bounds():
+    at = run_lesson("09_winnow")
+    text = "\n".join(m.value for m in at.markdown)
+    assert "both denominators\nare $\\min_i (u \\cdot x^{(i)})^2 = \\tfrac14$" in text
+    assert "not their mean" in text and r"k \cdot a" not in text
+    latex = "\n".join(m.value for m in at.latex)
+    assert r"\big(k + \tfrac14\big)\big(a_{\max} + 1\big)" in latex
+    at.radio(key="l09_side").set_value(at.radio(key="l09_side").options[1]).run()
+    table = studies_winnow.perceptron_side(2000, 0)
+    most = int(
+        table.loc[table["n features"] == LESSON_9.N_COMPARED, "most active features"].iloc[0]
+    )
+    sentence = next(m.value for m in at.markdown if m.value.startswith("At n ="))
+    assert f"at most {most} in a sequence" in sentence
 
 
 @pytest.mark.parametrize("m", LESSON_9.PASSES)
@@ -315,13 +349,11 @@ def test_lesson_9_sentence_and_bound_question_are_the_live_numbers():
     text = next(m.value for m in at.markdown if m.value.startswith("At n ="))
     assert f"Winnow **{winnow:.1f}**" in text and f"perceptron **{perceptron:.1f}**" in text
     assert text.endswith("fewer for **Winnow**.")
-    radio = at.radio(key="l09_bcheck")
     beyond = LESSON_9.N_BEYOND  # 4096: past the chart and its table, which end at 1024
     assert beyond > max(LESSON_9.NS)
-    assert radio.options[0] == f"{2 + 3 * 3 * (1 + math.log2(beyond)):.1f}"  # = 119.0
-    _answers_right(at, "l09_bcheck", 0)
+    _answers_right(at, "l09_bcheck", f"{2 + 3 * 3 * (1 + math.log2(beyond)):.1f}")  # 119.0
     at.select_slider(key="l09_k").set_value(8).run()
-    assert at.radio(key="l09_bcheck").options[0] == f"{2 + 3 * 8 * (1 + math.log2(beyond)):.1f}"
+    _answers_right(at, "l09_bcheck", f"{2 + 3 * 8 * (1 + math.log2(beyond)):.1f}")
     at.radio(key="l09_side").set_value(at.radio(key="l09_side").options[1]).run()
     assert_page_ok(at)
     winnow, perceptron = _mistakes_at(n, None, 2000, 0, "perceptron")
@@ -349,9 +381,8 @@ def test_lesson_7_push_question_is_the_kw_rules_push():
         # the KW rule's own push for point j once it has updated (a_j = 1)
         *_, push = decide(0.0, float(data.y[j]), 1, 0.0, 0.0, lam, norms2, j, 10**9)
         radio = at.radio(key="l07_pcheck")
-        assert radio.options[1] == f"{push:+.3f}"
         assert f"({data.X[j][0]:.3f}, {data.X[j][1]:.3f})" in radio.label
-        _answers_right(at, "l07_pcheck", 1)
+        _answers_right(at, "l07_pcheck", f"{push:+.3f}")
 
 
 def test_lesson_7_push_options_differ_on_every_seed():
@@ -359,7 +390,8 @@ def test_lesson_7_push_options_differ_on_every_seed():
         data = make_dataset(LESSON_7.noisy_line(seed, LESSON_7.NOISE))
         x, y = data.X[data.flipped][0], int(data.y[data.flipped][0])
         for lam in LESSON_7.LAMS[1:]:
-            assert len(set(LESSON_7.push_options(x, y, lam))) == 3, (seed, lam)
+            candidates = LESSON_7.push_candidates(x, y, lam)
+            assert len(numeric_options(candidates, "right", "+.3f", seed, "l07_p")[0]) >= 3
 
 
 LESSON_11 = lesson_module("11_choosing_parameters")
@@ -381,14 +413,14 @@ def test_lesson_11_half_width_question_is_the_t_interval_of_twice_the_folds():
     assert "t_{9, 0.975} = 2.262" in radio.label and "t_{19, 0.975} = 2.093" in radio.label
     # 20 folds with the same s: t_{19, 0.975} = 2.0930240544 times s / sqrt(20)
     s = math.sqrt(((folds - folds.mean()) ** 2).sum() / 9)
-    assert radio.options[1] == f"{2.0930240544 * s / math.sqrt(20):.2%}"
-    _answers_right(at, "l11_tcheck", 1)
+    _answers_right(at, "l11_tcheck", f"{2.0930240544 * s / math.sqrt(20):.2%}")
 
 
 def test_lesson_11_half_width_options_differ_for_every_fold_count():
     for k in LESSON_11.FOLDS:
         for sd in (0.02, 0.05, 0.1):
-            assert len(set(LESSON_11.half_width_options(sd, k))) == 3
+            candidates = LESSON_11.half_width_candidates(sd, k)
+            assert len(numeric_options(candidates, "right", ".2%", 0, "l11_t")[0]) == 3
 
 
 # The sentences lessons 8-10 write about their live numbers, on every seed of SEEDS.

@@ -206,8 +206,11 @@ def test_margins_against_noise_have_no_theoretical_explanation():
 def test_cycling_theorem_is_stated_as_the_course_notes_state_it():
     text = lesson_text("03")
     assert '"will eventually repeat the same set of weights"' in text
-    # what Block and Levin (1970) prove, and when an exact repeat follows
-    assert "What the theorem proves (Block and Levin, 1970) is that the weights" in text
+    # Minsky & Papert's theorem, Block and Levin's general proof, and when an exact repeat follows
+    assert (
+        "The theorem is Minsky and Papert's (*Perceptrons*, 1969); Block and Levin (1970) "
+        "gave the general proof. What it proves is that the weights stay bounded" in text
+    )
     assert "stay bounded" in text
     assert "an exact repeat follows when the inputs are integers or rationals" in text
     assert "eventually repeats the same weights" not in text
@@ -370,3 +373,49 @@ def test_reproductions_do_not_give_kw_table_5_or_figure_3_the_wrong_content():
     assert '"KW Table 5:' not in source and 'f"KW Figure 3:' not in source
     assert "the UCI rows of KW's Table 6" in _flat(reproduce.__doc__)
     assert 'they draw for the UCI "promoters" data' in _flat(reproduce.__doc__)
+
+
+# -- the third claim-by-claim reading: small items ------------------------------------------
+
+
+def test_minsky_and_papert_are_credited_and_listed():
+    from perceptron_lab.lessons._references import REFERENCES
+
+    assert "Minsky and Papert's (*Perceptrons*, 1969)" in findings("03")[0]
+    assert any(e.startswith("M. Minsky and S. Papert, *Perceptrons") for e in REFERENCES)
+
+
+def test_lesson_3_curves_stop_changing_on_separable_data_they_do_not_climb():
+    text = lesson_text("03")
+    assert "both curves would climb and stop" not in text
+    assert "both curves would stop changing once the updates stop" in text
+    assert "one update can lower both" in text
+
+
+def test_kohavi_recommends_ten_fold_cv_for_model_selection():
+    text = findings("11")[0]
+    assert "10-fold stratified cross-validation for model selection" in text
+    assert "for estimating accuracy" not in text
+
+
+def test_the_course_notes_pose_the_linear_sequence_they_do_not_build_it():
+    text = findings("09")[0]
+    assert "pose the search for a sequence that forces $O(n)$ perceptron mistakes" in text
+    assert "build such a sequence" not in text
+    algorithms = _flat((ROOT / "docs" / "algorithms.md").read_text(encoding="utf-8"))
+    assert "without building one" in algorithms and "the notes show example sequences" not in (
+        algorithms
+    )
+
+
+def test_longest_survivor_credits_as_khardon_and_wachman_do():
+    text = doc(LongestSurvivorPerceptron)
+    assert "credit the variant to Kearns et al. (1987) and Gallant (1990) in their " in text
+    assert "the guarantee for it to Kearns et al. in section 2.5" in text
+
+
+def test_alpha_t_is_unnumbered_in_cantador_and_dorronsoro():
+    from perceptron_lab.lessons import _bounds
+
+    text = doc(_bounds.adaboost_vote)
+    assert "formula (6)" not in text and "unnumbered" in text
