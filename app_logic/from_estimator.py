@@ -177,18 +177,9 @@ def fit_like_the_app(key: str, values: dict, epochs: int, seed: int, data, estim
     """:func:`app_logic.training.fit_run` on ``data`` (a :class:`~app_logic.datasource.Dataset`)
     as a page calls it: a small run of a learner not compiled yet in this process trains
     uncompiled (:func:`app_logic.training.runs_uncompiled`), with the same numbers."""
-    fit = partial(
-        fit_run,
-        key,
-        tuple(sorted(values.items())),
-        epochs,
-        seed,
-        data.X,
-        data.y,
-        data.X_test,
-        data.y_test,
-        estimator=estimator,
-    )
+    parts = (data.X, data.y, data.X_test, data.y_test)
+    settings = tuple(sorted(values.items()))
+    fit = partial(fit_run, key, settings, epochs, seed, *parts, estimator=estimator)
     if runs_uncompiled(key, data.X, epochs):
         with uncompiled():
             return fit()
