@@ -249,7 +249,7 @@ def _callable_kernel(A, B):
             "y_test has classes that y has not",
         ),
         (lambda X, y: show("kw", X, y, epochs=5001), DataError, "more than the 400,000"),
-        # the bad inputs of issue 42, item 5
+        # bad inputs that once failed deep inside NumPy, or were taken wrongly
         (
             lambda X, y: show("kw", X, np.where(y == "spam", "spam", None)),
             DataError,

@@ -40,7 +40,7 @@ names = pd.Series(y).map({-1: "ham", 1: "spam"})
 df = pd.DataFrame(X, columns=["height", "weight"])
 fitted = VotedPerceptron(epochs=5, random_state=0, record="all").fit(X, names)
 """
-#: (cell, steps): the three replays of issue 44's "done when", one cell each.
+#: (cell, steps): an unfitted estimator, a fit with its record, a DataFrame; one cell each.
 REPLAYS = [
     ("kw = show(KWPerceptron(tau=0.5), X, y)\nkw", 120 * 100),
     ("show(fitted, X, names)", 120 * 5),
