@@ -25,6 +25,7 @@ from perceptron_core import (
     VotedPerceptron,
 )
 from perceptron_core.datasets import DataError, load
+from perceptron_lab import widget
 from perceptron_lab.app_logic.datasource import MAX_ANIMATED_VISITS
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.playback_args import View
@@ -216,11 +217,12 @@ def test_the_step_is_checked_and_the_steps_of_an_event_are_found(blobs):
         replay.steps("mistakes")
 
 
-def test_a_run_over_the_apps_limits_is_refused_before_anything_is_fitted(monkeypatch):
-    def no_fit(self, X, y):
-        raise AssertionError("fitted a run the view refuses")
+def test_a_run_over_the_apps_limits_is_refused_before_the_data_are_read_or_fitted(monkeypatch):
+    def never(*args, **kwargs):
+        raise AssertionError("read the data or fitted a run the view refuses")
 
-    monkeypatch.setattr(VotedPerceptron, "fit", no_fit)
+    monkeypatch.setattr(VotedPerceptron, "fit", never)
+    monkeypatch.setattr(widget, "dataset", never)
     X = np.random.default_rng(0).normal(size=(4_001, 2))
     y = np.where(X[:, 0] > 0, 1, -1)
     message = f"more than the {MAX_ANIMATED_VISITS:,} the browser view animates"

@@ -61,12 +61,14 @@ from perceptron_lab.app_logic.from_estimator import (
     fitted_run,
     is_fitted,
     menu_key,
+    passes_of,
 )
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.playback_args import View
 from perceptron_lab.app_logic.style import Show
 from perceptron_lab.app_logic.timeline import UPDATE_KINDS
+from perceptron_lab.app_logic.training import check_run_size
 from perceptron_lab.ui.standalone_page import (
     PLAYBACK,
     PLOTLY,
@@ -312,8 +314,8 @@ def _classes(data) -> str:
     return f"{negative} (−1), {positive} (+1)"
 
 
-def _menu_run(key: str, data, epochs, seed, settings) -> tuple:
-    """A learner of the app's menu by name, fitted as the playground fits it."""
+def _menu_entry(key: str, settings: dict):
+    """The menu's learner ``key``, once ``settings`` are found to be its own."""
     if key not in LEARNERS:
         raise ValueError(f"Unknown learner {key!r}; the menu has {', '.join(LEARNERS)}.")
     spec = LEARNERS[key]
@@ -323,9 +325,20 @@ def _menu_run(key: str, data, epochs, seed, settings) -> tuple:
             f"{spec.title} has no setting {', '.join(sorted(unknown))}; its "
             f"settings are {', '.join(s.name for s in spec.settings)}."
         )
-    epochs = 20 if epochs is None else epochs
-    seed = 0 if seed is None else seed
-    run = fit_like_the_app(key, spec.defaults() | settings, epochs, seed, data)
+    return spec
+
+
+def _fits_the_view(learner, X, epochs: int) -> None:
+    """The app's limit on what a view records (:func:`app_logic.training.check_run_size`),
+    on ``X``'s shape: before ``X`` is converted, and before anything is fitted."""
+    shape = np.shape(X)
+    if len(shape) == 2:
+        check_run_size(learner, *shape, epochs)
+
+
+def _menu_run(spec, data, epochs: int, seed: int, settings: dict) -> tuple:
+    """A learner of the app's menu, fitted as the playground fits it."""
+    run = fit_like_the_app(spec.key, spec.defaults() | settings, epochs, seed, data)
     about = about_run(run, data, epochs, seed)
     return run, replace(about, settings=about.settings | {"classes": _classes(data)}), seed
 
@@ -409,16 +422,20 @@ def show(
         raise DataError(f"view must be an app_logic.style.Show; got {type(view).__name__}.")
     X_test, y_test = _test_part(test)
     if isinstance(learner, str):
+        spec, epochs = _menu_entry(learner, settings), 20 if epochs is None else epochs
+        _fits_the_view(spec, X, epochs)
         data = dataset(X, y, X_test, y_test, title)
-        run, about, seed = _menu_run(learner, data, epochs, seed, settings)
+        run, about, seed = _menu_run(spec, data, epochs, 0 if seed is None else seed, settings)
     else:
-        menu_key(learner)  # an estimator the replay draws, before the data are converted
+        key = menu_key(learner)  # an estimator the replay draws, before the data are converted
         given = [f"{k}={v!r}" for k, v in {"epochs": epochs, **settings}.items() if v is not None]
         if given:
             raise ValueError(
                 f"show takes {type(learner).__name__}'s own parameters; set "
                 f"{', '.join(given)} on the estimator (e.g. with set_params), not in show."
             )
+        if not is_fitted(learner):
+            _fits_the_view(LEARNERS[key], X, passes_of(learner, key))
         data = dataset(X, y, X_test, y_test, title)
         classes = np.unique(np.asarray(y))  # what -1 and +1 stand for (dataset checked y)
         run, about, seed = _estimator_run(learner, data, classes, seed)
