@@ -122,7 +122,9 @@ class StepSync {
     if (!app || app.painted === t) return;
     const scrubber = this.frame.contentDocument.querySelector(".playback .scrubber");
     scrubber.value = String(t);
-    scrubber.dispatchEvent(new this.frame.contentWindow.Event("input", { bubbles: true }));
+    for (const type of ["input", "change"]) { // moved, then let go
+      scrubber.dispatchEvent(new this.frame.contentWindow.Event(type, { bubbles: true }));
+    }
   }
 
   stop() {
