@@ -42,12 +42,16 @@ fitted = VotedPerceptron(epochs=5, random_state=0, record="all").fit(X, names)
 """
 #: (cell, steps): an unfitted estimator, a fit with its record, a DataFrame; one cell each.
 REPLAYS = [
-    ("kw = show(KWPerceptron(tau=0.5), X, y)\nkw", 120 * 100),
+    (
+        "kw = show(KWPerceptron(tau=0.5), X, y)\nseen = []\n"
+        "kw.observe(lambda change: seen.append(change['new']), 'step')\nkw",
+        120 * 100,
+    ),
     ("show(fitted, X, names)", 120 * 5),
     ("show(PAUMPerceptron(tau_neg=0.5, max_epochs=5, random_state=0), df, names)", 120 * 5),
 ]
 STEP_CELLS = [
-    "print('reader at', kw.step)",
+    "print('reader at', kw.step, 'last seen', seen[-1])",
     "kw.step = int(kw.steps('mistake')[2])\nprint('python set', kw.step)",
 ]
 
@@ -101,7 +105,7 @@ def test_show_replays_estimators_and_shares_the_step(host, tmp_path):
         kw.wait_for_function("() => window.playback.painted === 3")
         page.wait_for_timeout(1500)  # the widget reports a reader's step once they pause
         run_cell(page, len(REPLAYS) + 2)
-        assert _outputs(page)[-1].strip() == "reader at 3"
+        assert _outputs(page)[-1].strip() == "reader at 3 last seen 3"
         run_cell(page, len(REPLAYS) + 3)
         said = int(_outputs(page)[-1].split()[-1])
         kw.wait_for_function(f"() => window.playback.painted === {said}")
