@@ -56,8 +56,9 @@ class Run:
         The settings used.
     estimator : fitted estimator
     timeline : Timeline
-    fit_seconds : float
-        Wall time of ``fit`` (recording included).
+    fit_seconds : float or None
+        Wall time of ``fit`` (recording included); None for a fit made before
+        :func:`fit_run` was called (a notebook's fitted estimator).
     final_train, final_test : dict
         ``{mode: labels}`` on the training and the test set from the core
         (``predict_all`` for learners with the four predictors).
@@ -75,7 +76,7 @@ class Run:
     values: dict
     estimator: object
     timeline: Timeline
-    fit_seconds: float
+    fit_seconds: float | None
     final_train: dict
     final_test: dict
     test_errors: np.ndarray
@@ -104,8 +105,14 @@ def fit_run(
     y: np.ndarray,
     X_test: np.ndarray,
     y_test: np.ndarray,
+    estimator=None,
 ) -> Run:
     """Fit a learner from the menu, recording every visit (``train`` in ``ui/runs.py`` caches it).
+
+    ``estimator``, when given, stands for the menu's (the notebook's ``show``,
+    :mod:`app_logic.from_estimator`): an estimator of the entry's class set to record every
+    visit, fitted here; or one fitted so already (it holds its ``trace_``), whose fit is
+    replayed as it is, ``epochs`` being the epochs it recorded.
 
     Raises
     ------
@@ -123,10 +130,13 @@ def fit_run(
         )
     check_run_size(learner, *X.shape, epochs)
     settings = dict(values)
-    estimator = learner.make(settings, epochs, seed)
-    start = time.perf_counter()
-    estimator.fit(X, y)
-    fit_seconds = time.perf_counter() - start
+    if estimator is None:
+        estimator = learner.make(settings, epochs, seed)
+    fit_seconds = None
+    if not hasattr(estimator, "trace_"):  # not fitted yet (a fit with its record has one)
+        start = time.perf_counter()
+        estimator.fit(X, y)
+        fit_seconds = time.perf_counter() - start
     problems = range_problems(estimator, X)
     for category, message in problems:
         if category is OverflowedWarning:  # no figure can draw infinite numbers

@@ -4,7 +4,8 @@
 margin perceptron on noisy clouds, as docs/playground.png), opened from ``file://`` in
 Debian's chromium with every other request refused. ``docs/notebook_widget.png``: a
 JupyterLab (started here on a free loopback port with a one-time token, as the browser test
-starts it) running ``show(...)`` on the shipped ionosphere data. Both at 1280x800::
+starts it) running ``show(KWPerceptron(...), X, y)`` on the shipped ionosphere data. Both at
+1280x800::
 
     python scripts/screenshot_replays.py
 
@@ -24,13 +25,14 @@ sys.path.insert(0, str(ROOT))
 
 from perceptron_lab.ui.standalone_page import link_page  # noqa: E402
 from tests.browser import CHROMIUM_ARGS  # noqa: E402
-from tests.jupyter import jupyterlab, open_notebook, run_replay_cell, write_notebook  # noqa: E402
+from tests.jupyter import jupyter, open_notebook, run_replay_cell, write_notebook  # noqa: E402
 
 LINK = "data=gaussians&noise=uniform&noise_rate=0.08&learner=margin&t=260"
-CELL = """from perceptron_core.datasets import load
+CELL = """from perceptron_core import KWPerceptron
+from perceptron_core.datasets import load
 from perceptron_lab.widget import show
 X, y, info = load("ionosphere")
-show("kw", X, y, epochs=10, tau=0.5, title="Ionosphere")"""
+show(KWPerceptron(tau=0.5, epochs=10, random_state=0), X, y, title="Ionosphere")"""
 SIZE = {"width": 1280, "height": 800}
 
 
@@ -52,9 +54,9 @@ def exported_page(browser, folder: Path, out: Path) -> None:
 
 def notebook_widget(browser, folder: Path, out: Path) -> None:
     write_notebook(folder / "ionosphere.ipynb", CELL)
-    with jupyterlab(folder) as (url, token):
+    with jupyter(folder) as server:
         page = browser.new_page(viewport=SIZE)
-        open_notebook(page, url, token, "ionosphere.ipynb")
+        open_notebook(page, server, "ionosphere.ipynb")
         frame, _ = run_replay_cell(page)
         for _ in range(40):
             frame.locator(".btn-update").click()

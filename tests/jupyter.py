@@ -1,14 +1,16 @@
-"""A real JupyterLab for the notebook widget's browser test and benchmark.
+"""A real JupyterLab or Notebook 7 for the notebook widget's browser tests and benchmark.
 
-:func:`jupyterlab` starts ``jupyter lab`` from this Python (the test extra installs it,
-with anywidget and ipykernel) on a free loopback port with a one-time token, in a folder
-of its own (its settings and workspaces there too, nothing of the user's), and stops it
-afterwards. :func:`run_first_cell` opens a notebook in chromium, runs its first cell and
-returns the replay's frame once its figure is drawn.
+:func:`jupyter` starts ``jupyter lab`` or ``jupyter notebook`` (Notebook 7; the test extra
+installs both, with anywidget and ipykernel) from this Python on a free loopback port with a
+one-time token, in a folder of its own (its settings and workspaces there too, nothing of the
+user's), and stops it afterwards. :func:`open_notebook` opens a notebook in chromium and waits
+for its kernel; :func:`run_replay_cell` runs a cell that shows a replay and returns the
+replay's frame once its figure is drawn.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import subprocess
@@ -16,6 +18,7 @@ import sys
 import time
 import urllib.request
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
@@ -25,6 +28,25 @@ from tests.live import free_port
 ROOT = Path(__file__).resolve().parents[1]
 #: The replay's frame in a cell's output (ui/playback/notebook.js).
 FRAME = "iframe.perceptron-lab-replay"
+#: The hosts the widget is tested in: the module that serves it, and a notebook's address.
+HOSTS = {
+    "JupyterLab": ("jupyterlab", "lab/tree/{name}"),
+    "Notebook 7": ("notebook", "notebooks/{name}"),
+}
+
+
+@dataclass(frozen=True)
+class Server:
+    """A running Jupyter server: its host's name (a key of :data:`HOSTS`), address and token."""
+
+    host: str
+    url: str
+    token: str
+
+    def api(self, path: str):
+        """GET ``path`` of the server's REST API, as JSON."""
+        with urllib.request.urlopen(f"{self.url}/api/{path}?token={self.token}", timeout=5) as r:
+            return json.load(r)
 
 
 def write_notebook(path: Path, *cells: str) -> Path:
@@ -39,16 +61,27 @@ def write_notebook(path: Path, *cells: str) -> Path:
     return path
 
 
+def _settings(folder: Path, save_widget_state: bool) -> None:
+    """Settings of the server's own: no question about Jupyter's news over the notebook (it
+    would cover the replay), and whether saving a notebook saves its widgets' state."""
+    for plugin, value in {
+        "@jupyterlab/apputils-extension/notification": {
+            "fetchNews": "false",
+            "checkForUpdates": False,
+        },
+        "@jupyter-widgets/jupyterlab-manager/plugin": {"saveState": save_widget_state},
+    }.items():
+        path = folder / ".settings" / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(value), encoding="utf-8")
+
+
 @contextmanager
-def jupyterlab(folder: Path):
-    """``jupyter lab`` serving ``folder``; yields ``(base URL, token)``."""
+def jupyter(folder: Path, host: str = "JupyterLab", save_widget_state: bool = False):
+    """``host`` (a key of :data:`HOSTS`) serving ``folder``; yields its :class:`Server`."""
+    module, _ = HOSTS[host]
     port, token = free_port(), secrets.token_hex(16)
-    # no question about JupyterLab's news over the notebook (it would cover the replay)
-    notices = folder / ".settings" / "@jupyterlab" / "apputils-extension"
-    notices.mkdir(parents=True, exist_ok=True)
-    (notices / "notification.jupyterlab-settings").write_text(
-        '{"fetchNews": "false", "checkForUpdates": false}', encoding="utf-8"
-    )
+    _settings(folder, save_widget_state)
     env = {
         **os.environ,
         "JUPYTER_CONFIG_DIR": str(folder / ".config"),
@@ -57,11 +90,15 @@ def jupyterlab(folder: Path):
         "JUPYTER_RUNTIME_DIR": str(folder / ".runtime"),
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
     }
+    lab_only = [
+        "--LabApp.news_url=",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
     proc = subprocess.Popen(
         [
             sys.executable,
             "-m",
-            "jupyterlab",
+            module,
             "--no-browser",
             "--allow-root",
             "--ServerApp.ip=127.0.0.1",
@@ -69,28 +106,27 @@ def jupyterlab(folder: Path):
             "--ServerApp.port_retries=0",
             f"--IdentityProvider.token={token}",
             f"--ServerApp.root_dir={folder}",
-            "--LabApp.news_url=",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            *(lab_only if module == "jupyterlab" else []),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         env=env,
     )
-    url = f"http://127.0.0.1:{port}"
+    server = Server(host, f"http://127.0.0.1:{port}", token)
     try:
         deadline = time.monotonic() + 90
         while True:
             try:
-                with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2):
-                    break
+                server.api("status")
+                break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     proc.kill()
                     raise RuntimeError(
-                        "jupyter lab did not start: " + proc.stdout.read().decode()[-3000:]
+                        f"{host} did not start: " + proc.stdout.read().decode()[-3000:]
                     ) from None
                 time.sleep(0.3)
-        yield url, token
+        yield server
     finally:
         proc.terminate()
         try:
@@ -99,13 +135,22 @@ def jupyterlab(folder: Path):
             proc.kill()
 
 
-def open_notebook(page, url: str, token: str, name: str) -> None:
-    """Open notebook ``name`` in JupyterLab and wait for its kernel to be idle."""
-    page.goto(f"{url}/lab/tree/{name}?token={token}&reset")
+def _kernel_idle(server: Server, name: str) -> bool:
+    sessions = [s for s in server.api("sessions") if s["path"].endswith(name)]
+    return bool(sessions) and sessions[0]["kernel"]["execution_state"] == "idle"
+
+
+def open_notebook(page, server: Server, name: str) -> None:
+    """Open notebook ``name`` and wait until its kernel is connected and idle."""
+    _, address = HOSTS[server.host]
+    page.goto(f"{server.url}/{address.format(name=name)}?token={server.token}&reset")
     page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=120_000)
-    # the status bar says "Python 3 (ipykernel) | Idle" once the kernel is connected
-    page.get_by_text("(ipykernel) | Idle").wait_for(timeout=120_000)
-    page.wait_for_timeout(500)  # Shift+Enter right at that moment was once not run
+    deadline = time.monotonic() + 120
+    while not _kernel_idle(server, name):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the kernel of {name} did not start in {server.host}")
+        page.wait_for_timeout(300)
+    page.wait_for_timeout(1000)  # the page hears of the kernel a moment after the server
 
 
 def run_cell(page, prompt: int, timeout_ms: int = 180_000) -> None:
@@ -116,18 +161,39 @@ def run_cell(page, prompt: int, timeout_ms: int = 180_000) -> None:
     page.locator(".jp-InputPrompt", has_text=f"[{prompt}]").first.wait_for(timeout=timeout_ms)
 
 
+def replay_frame(page, nth: int = 0, timeout_ms: int = 180_000):
+    """The ``nth`` replay's frame on the page, once its first step is painted."""
+    page.locator(FRAME).nth(nth).wait_for(timeout=timeout_ms)
+    frame = page.locator(FRAME).nth(nth).element_handle().content_frame()
+    frame.wait_for_function(
+        "() => window.playback && window.playback.painted != null", timeout=timeout_ms
+    )
+    return frame
+
+
 def run_replay_cell(page, prompt: int = 1, timeout_ms: int = 180_000):
     """Run the ``prompt``-th cell, which shows a replay (the only one on the page); returns
     (the replay's frame, seconds from the keypress to the replay's first painted step)."""
     start = time.perf_counter()
     run_cell(page, prompt, timeout_ms)
-    page.locator(FRAME).first.wait_for(timeout=timeout_ms)
-    frame = page.frame_locator(FRAME).first
-    frame.locator(".playback .btn-step").first.wait_for(timeout=timeout_ms)
-    handle = page.locator(FRAME).first.element_handle().content_frame()
-    handle.wait_for_function(
-        "() => window.playback && window.playback.painted !== null", timeout=timeout_ms
-    )
+    frame = replay_frame(page, 0, timeout_ms)
     seconds = time.perf_counter() - start
-    handle.wait_for_function("() => window.playback.settled", timeout=timeout_ms)
-    return handle, seconds
+    frame.wait_for_function("() => window.playback.settled", timeout=timeout_ms)
+    return frame, seconds
+
+
+def save_notebook(page, path: Path) -> dict:
+    """Save the open notebook (Ctrl+S); returns the file's notebook once it holds the widgets'
+    state (the server must save it: :func:`jupyter` with ``save_widget_state``)."""
+    page.locator(".jp-Notebook").first.click()
+    page.keyboard.press("Control+s")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(300)
+        try:
+            book = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:  # being written
+            continue
+        if "widgets" in book["metadata"]:
+            return book
+    raise TimeoutError(f"{path.name} was not saved with its widgets' state")

@@ -1,8 +1,10 @@
-"""The notebook widget in a real JupyterLab, driven by chromium as a researcher uses it.
+"""The notebook widget in a real JupyterLab and Notebook 7, driven by chromium as a researcher
+uses it.
 
-The test starts JupyterLab (tests/jupyter.py) with a notebook whose cell calls
-``show(...)``, runs the cell, and checks that the replay's figure appears, that Step
-advances the counter exactly and that Play advances it.
+Each host is started (tests/jupyter.py) with a notebook whose cells call ``show(...)`` on an
+unfitted estimator, on one fitted with its record and on a DataFrame; the test runs the cells
+and checks that each replay's figure appears, that Step advances its counter exactly, that
+the DataFrame's columns name the axes, and that the step is shared with Python both ways.
 """
 
 from __future__ import annotations
@@ -16,47 +18,152 @@ from perceptron_lab.app_logic.learners import LEARNERS
 from tests.browser import launch
 from tests.jupyter import (
     FRAME,
-    jupyterlab,
+    HOSTS,
+    jupyter,
     open_notebook,
+    replay_frame,
     run_cell,
     run_replay_cell,
+    save_notebook,
     write_notebook,
 )
 
 pytestmark = pytest.mark.browser
 
-CELL = """
+SETUP = """
+import pandas as pd
+from perceptron_core import KWPerceptron, PAUMPerceptron, VotedPerceptron
 from perceptron_core.datasets import load
 from perceptron_lab.widget import show
 X, y, info = load("gaussians", n_samples=120, random_state=1)
-show("{learner}", X, y, epochs=5)
+names = pd.Series(y).map({-1: "ham", 1: "spam"})
+df = pd.DataFrame(X, columns=["height", "weight"])
+fitted = VotedPerceptron(epochs=5, random_state=0, record="all").fit(X, names)
+"""
+#: (cell, steps): an unfitted estimator, a fit with its record, a DataFrame; one cell each.
+REPLAYS = [
+    (
+        "kw = show(KWPerceptron(tau=0.5), X, y)\nseen = []\n"
+        "kw.observe(lambda change: seen.append(change['new']), 'step')\nkw",
+        120 * 100,
+    ),
+    ("show(fitted, X, names)", 120 * 5),
+    ("show(PAUMPerceptron(tau_neg=0.5, max_epochs=5, random_state=0), df, names)", 120 * 5),
+]
+STEP_CELLS = [
+    "print('reader at', kw.step, 'last seen', seen[-1])",
+    "kw.step = int(kw.steps('mistake')[2])\nprint('python set', kw.step)",
+]
+
+
+def _outputs(page) -> list[str]:
+    return page.locator(".jp-OutputArea-output").all_inner_texts()
+
+
+def _step_twice(frame, steps: int, start: int = 0) -> None:
+    for t in (start + 1, start + 2):
+        frame.locator(".btn-step").click()
+        frame.wait_for_function(f"() => window.playback.painted === {t}")
+        assert frame.locator(".readout").inner_text() == f"step {t} of {steps:,}"
+
+
+@pytest.mark.parametrize("host", list(HOSTS))
+def test_show_replays_estimators_and_shares_the_step(host, tmp_path):
+    cells = [SETUP, *(cell for cell, _ in REPLAYS), *STEP_CELLS]
+    write_notebook(tmp_path / "replays.ipynb", *cells)
+    with jupyter(tmp_path, host) as server, sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        open_notebook(page, server, "replays.ipynb")
+        run_cell(page, 1)
+        frames = []
+        for i, (_, steps) in enumerate(REPLAYS):
+            run_cell(page, i + 2)
+            frame = replay_frame(page, i)
+            frame.wait_for_function("() => window.playback.settled")
+            assert frame.evaluate("() => window.playback.lanes[0].E") == steps
+            assert frame.evaluate("() => !!document.querySelector('.figure-box .js-plotly-plot')")
+            assert frame.locator(".readout").inner_text() == f"step 0 of {steps:,}"
+            frames.append(frame)
+        axes = frames[2].evaluate("""() => {
+            const layout = document.querySelector('.figure-box .js-plotly-plot')._fullLayout;
+            return [layout.xaxis.title.text, layout.yaxis.title.text];
+        }""")
+        assert axes == ["height", "weight"]
+        legend = frames[2].evaluate(
+            "() => document.querySelector('.figure-box .js-plotly-plot')._fullData"
+            ".map((trace) => trace.name)"
+        )
+        assert any("ham" in name for name in legend) and any("spam" in name for name in legend)
+        header = frames[1].locator("header.about").inner_text()
+        assert "VotedPerceptron on your data" in header and "fitted by you" in header
+        _step_twice(frames[1], REPLAYS[1][1])
+        # the reader's step reaches Python, and a step set in Python moves the replay
+        kw = frames[0]
+        _step_twice(kw, REPLAYS[0][1])
+        kw.locator(".btn-step").click()
+        kw.wait_for_function("() => window.playback.painted === 3")
+        page.wait_for_timeout(1500)  # the widget reports a reader's step once they pause
+        run_cell(page, len(REPLAYS) + 2)
+        assert _outputs(page)[-1].strip() == "reader at 3 last seen 3"
+        run_cell(page, len(REPLAYS) + 3)
+        said = int(_outputs(page)[-1].split()[-1])
+        kw.wait_for_function(f"() => window.playback.painted === {said}")
+        assert kw.locator(".readout").inner_text() == f"step {said} of {REPLAYS[0][1]:,}"
+        browser.close()
+
+
+SAVED = """
+from perceptron_core.datasets import load
+from perceptron_lab.widget import show
+X, y, _ = load("separable", random_state=0)
+replay = show("perceptron", X, y)
+replay.step = 9
+replay
 """
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("lab")
-    write_notebook(folder / "voted.ipynb", CELL.format(learner="voted"))
-    with jupyterlab(folder) as (url, token):
-        yield url, token, folder
-
-
-def test_show_replays_in_jupyterlab(lab):
-    url, token, _ = lab
+@pytest.mark.parametrize("host", list(HOSTS))
+def test_a_saved_notebook_replays_its_run_without_running_a_cell(host, tmp_path):
+    """The saved notebook holds the run, and the page's files once: opened again (a new server,
+    a new kernel, no cell run), the replay draws from what the file holds, at its step."""
+    path = write_notebook(tmp_path / "saved.ipynb", SAVED)
     with sync_playwright() as p:
         browser = launch(p)
+        with jupyter(tmp_path, host, save_widget_state=True) as server:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            open_notebook(page, server, "saved.ipynb")
+            run_cell(page, 1)
+            replay_frame(page)
+            book = save_notebook(page, path)
+            page.close()
+        state = book["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]
+        models = [m["model_name"] for m in state["state"].values()]
+        assert models.count("AnyModel") == 1 and models.count("WidgetModel") == 1
+        with jupyter(tmp_path, host, save_widget_state=True) as server:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            open_notebook(page, server, "saved.ipynb")
+            frame = replay_frame(page)
+            assert frame.evaluate("() => window.playback.painted") == 9
+            assert frame.locator(".readout").inner_text() == "step 9 of 2,000"
+        browser.close()
+
+
+PLAY = """
+from perceptron_core.datasets import load
+from perceptron_lab.widget import show
+X, y, info = load("gaussians", n_samples=120, random_state=1)
+show("voted", X, y, epochs=5)
+"""
+
+
+def test_play_advances_in_jupyterlab(tmp_path):
+    write_notebook(tmp_path / "voted.ipynb", PLAY)
+    with jupyter(tmp_path) as server, sync_playwright() as p:
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        open_notebook(page, url, token, "voted.ipynb")
+        open_notebook(page, server, "voted.ipynb")
         frame, _ = run_replay_cell(page)
-        steps = frame.evaluate("() => window.playback.lanes[0].E")
-        assert steps == 120 * 5
-        assert frame.locator(".readout").inner_text() == f"step 0 of {steps}"
-        frame.locator(".btn-step").click()
-        frame.wait_for_function("() => window.playback.painted === 1")
-        assert frame.locator(".readout").inner_text() == f"step 1 of {steps}"
-        frame.locator(".btn-step").click()
-        frame.wait_for_function("() => window.playback.painted === 2")
-        assert frame.locator(".readout").inner_text() == f"step 2 of {steps}"
         frame.locator(".btn-play").click()
         frame.wait_for_function("() => window.playback.painted > 4", timeout=10_000)
         frame.locator(".btn-play").click()
@@ -64,7 +171,7 @@ def test_show_replays_in_jupyterlab(lab):
         browser.close()
 
 
-SETUP = """
+MENU_SETUP = """
 from perceptron_core.datasets import load
 from perceptron_lab.widget import show
 X2, y2, _ = load("gaussians", n_samples=60, random_state=1)
@@ -78,15 +185,14 @@ CASE_CELL = {
 }
 
 
-def test_show_replays_every_learner_on_2d_and_on_50_features(lab):
-    url, token, _ = lab
+def test_show_replays_every_learner_on_2d_and_on_50_features(tmp_path):
     cells = [CASE_CELL[data].format(key) for key, data in CASES]
-    write_notebook(Path(lab[2]) / "every.ipynb", SETUP, *cells)
+    write_notebook(tmp_path / "every.ipynb", MENU_SETUP, *cells)
     seen = []
-    with sync_playwright() as p:
+    with jupyter(Path(tmp_path)) as server, sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        open_notebook(page, url, token, "every.ipynb")
+        open_notebook(page, server, "every.ipynb")
         run_cell(page, 1)
         for i, (key, data) in enumerate(CASES):
             frame, _ = run_replay_cell(page, prompt=i + 2)

@@ -11,6 +11,10 @@ Content-Security-Policy lets it load nothing from outside itself.
 
 The modules travel as text; ``ui/playback/standalone.js`` turns them into modules in
 the browser, in the order :func:`module_order` gives (a module after those it imports).
+The page is one template (:func:`page_template`) with a few slots (:data:`SLOTS`: the run,
+what the page says, how Plotly.js arrives): :func:`page_html` fills them here, and the
+notebook widget's host fills the same template in the browser for each replay
+(``widget/``, ``ui/playback/notebook.js``), so a notebook carries the template once.
 """
 
 from __future__ import annotations
@@ -32,9 +36,12 @@ PLAYBACK = Path(__file__).resolve().parent / "playback"
 ENTRY = "main.js"
 #: The host script of this page (a classic script: it loads the modules).
 HOST = "standalone.js"
+#: Plotly.js's basic bundle (npm plotly.js-basic-dist-min), vendored.
+PLOTLY = "vendor/plotly-basic.min.js"
 _IMPORT = re.compile(r'^import\s[^;]*?from\s*"\./([\w-]+\.js)";', re.MULTILINE)
 #: Loads nothing from outside the page: scripts and styles inline, the modules from blob
-#: URLs the page makes itself, images (the region, the downloads) from data and blob URLs.
+#: URLs the page makes itself (in a notebook, Plotly.js too, from the URL the notebook made
+#: once), images (the region, the downloads) from data and blob URLs.
 POLICY = (
     "default-src 'none'; script-src 'unsafe-inline' blob:; style-src 'unsafe-inline'; "
     "img-src data: blob:; connect-src data: blob:; base-uri 'none'; form-action 'none'"
@@ -78,9 +85,12 @@ def module_order(entry: str = ENTRY) -> tuple[str, ...]:
 
 
 def _inline(text: str, what: str) -> str:
-    """``text`` for the inside of a <script> or <style> element (it cannot close it)."""
+    """``text`` for the inside of a <script> or <style> element of the page's template (it
+    can neither close the element nor hold a slot, which :func:`fill` would fill)."""
     if re.search(r"</(script|style)", text, re.IGNORECASE):
         raise ValueError(f"{what} contains a closing tag and cannot be written inline.")
+    if _SLOT.search(text):
+        raise ValueError(f"{what} contains a page slot (<!--slot:...-->).")
     return text
 
 
@@ -123,14 +133,18 @@ class About:
         """
         return f"{self.learner} on {self.data} - Perceptron Lab"
 
-    def html(self) -> str:
+    def html(self, file: bool = True) -> str:
+        """The page's header; ``file=False`` leaves out what it says about the file (a
+        notebook's replay is not one)."""
         settings = ", ".join(f"{k} {v}" for k, v in self.settings.items())
         lines = [
             f"<h1>{html.escape(self.learner)} on {html.escape(self.data)}</h1>",
             f"<p>{html.escape(settings)}</p>" if settings else "",
             f'<p class="caption">A recorded run replayed in your browser: this file holds '
             f"all of it and needs no connection. Made with Perceptron Lab "
-            f"{html.escape(self.version)} on {html.escape(self.made)}.</p>",
+            f"{html.escape(self.version)} on {html.escape(self.made)}.</p>"
+            if file
+            else "",
         ]
         return "\n".join(line for line in lines if line)
 
@@ -172,10 +186,8 @@ PAGE_STYLE = """
 
 
 def page_html(payload, run, data, about: About, view: View = View()) -> str:
-    """The page that replays ``payload`` (of ``run`` on ``data``) with ``view``'s settings.
-
-    The view's share box keeps its downloads and loses its link; a click on the plot
-    does nothing (there is no server to retrain).
+    """The page that replays ``payload`` (of ``run`` on ``data``) with ``view``'s settings
+    (as :func:`page_args` adapts them to a page with no server).
 
     Parameters
     ----------
@@ -187,13 +199,61 @@ def page_html(payload, run, data, about: About, view: View = View()) -> str:
     view : View
         What the replay draws; ``view.share["record"]`` is the JSON download's record.
     """
+    args, blob = page_args(payload, run, data, view)
+    return fill(
+        page_template(),
+        generator=html.escape(about.version),
+        title=html.escape(about.title()),
+        header=about.html(),
+        args=_json(args),
+        blob=base64.b64encode(blob).decode("ascii"),
+        plotly=f"<script>{_inline(playback_file(PLOTLY), PLOTLY)}</script>",
+    )
+
+
+def page_args(payload, run, data, view: View = View()) -> tuple[dict, bytes]:
+    """The replay's arguments on a page with no server, and the payload's bytes apart.
+
+    The view's share box keeps its downloads and loses its link; a click on the plot does
+    nothing (there is no server to retrain).
+    """
     share = {"base": "", "params": {}, "record": (view.share or {}).get("record")}
     view = replace(view, click="off", hide=view.hide | {"link"}, share=share)
     args = component_args(payload, run, data, view)
-    blob = base64.b64encode(args.pop("blob")).decode("ascii")
+    return args, args.pop("blob")
+
+
+#: The page's slots, in the order they appear: what differs from one page to another (the
+#: version, the run, and whether Plotly.js is inline or a URL the notebook made once).
+SLOTS = ("generator", "title", "plotly", "header", "args", "blob")
+_SLOT = re.compile(r"<!--slot:(\w+)-->")
+
+
+def fill(template: str, **parts: str) -> str:
+    """``template`` with the slots named in ``parts`` filled (the others stay).
+
+    The notebook widget's host (``ui/playback/notebook.js``) fills the same slots in the
+    browser, with the same pattern.
+
+    Examples
+    --------
+    >>> fill("<title><!--slot:title--></title><!--slot:args-->", title="Run")
+    '<title>Run</title><!--slot:args-->'
+    """
+    return _SLOT.sub(lambda m: parts.get(m.group(1), m.group(0)), template)
+
+
+@cache
+def page_template() -> str:
+    """The self-contained page with its :data:`SLOTS` empty (``<!--slot:NAME-->``).
+
+    Its styles, the playback's modules (as text, dependency order) and its host script are
+    in it; :func:`page_html` fills it for one run, and the notebook widget sends it to the
+    browser once per notebook and fills it there for each replay.
+    """
     modules = "\n".join(
         f'<script type="text/plain" data-module="{name}">'
-        f"{_inline((PLAYBACK / name).read_text(encoding='utf-8'), name)}</script>"
+        f"{_inline(playback_file(name), name)}</script>"
         for name in module_order()
     )
     return f"""<!doctype html>
@@ -202,30 +262,31 @@ def page_html(payload, run, data, about: About, view: View = View()) -> str:
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{POLICY}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="Perceptron Lab {html.escape(about.version)}">
-<title>{html.escape(about.title())}</title>
+<meta name="generator" content="Perceptron Lab <!--slot:generator-->">
+<title><!--slot:title--></title>
 <style>
-{_inline(_read("style.css"), "style.css")}
+{_inline(playback_file("style.css"), "style.css")}
 {PAGE_STYLE}</style>
 <!-- Plotly.js basic bundle (npm plotly.js-basic-dist-min, MIT licence) -->
-<script>{_inline(_read("vendor/plotly-basic.min.js"), "plotly-basic.min.js")}</script>
+<!--slot:plotly-->
 </head>
 <body>
 <header class="about">
-{about.html()}
+<!--slot:header-->
 </header>
 <div id="app"><p class="loading">Loading the run…</p></div>
-<script type="application/json" id="playback-args">{_json(args)}</script>
-<script type="application/octet-stream" id="playback-blob">{blob}</script>
+<script type="application/json" id="playback-args"><!--slot:args--></script>
+<script type="application/octet-stream" id="playback-blob"><!--slot:blob--></script>
 {modules}
-<script>{_inline(_read(HOST), HOST)}</script>
+<script>{_inline(playback_file(HOST), HOST)}</script>
 </body>
 </html>
 """
 
 
 @cache
-def _read(name: str) -> str:
+def playback_file(name: str) -> str:
+    """A file of the playback's folder (:data:`PLAYBACK`) as text, read once per process."""
     return (PLAYBACK / name).read_text(encoding="utf-8")
 
 

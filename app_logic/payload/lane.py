@@ -134,7 +134,8 @@ def lane(run, data, packer: Packer, name: str, plane=None) -> dict:
             raise ValueError(f"votes_ has shape {votes.shape}; the timeline has {H} hypotheses.")
         arrays["votes"] = packer.add(f"{name}/votes", votes, np.int32)
     if learner.boundary == MEMBERS:  # safe, noisy or borderline by the members' margins
-        codes = np.vectorize(CATEGORY_CODES.get)(est.categorize(data.X, data.y))
+        labels = est.classes_[(data.y > 0).astype(int)]  # as the estimator was fitted on
+        codes = np.vectorize(CATEGORY_CODES.get)(est.categorize(data.X, labels))
         arrays["category"] = packer.add(f"{name}/category", codes, np.uint8)
     if hypotheses == "projection":
         arrays |= snapshot_tables(run, data, packer, name)
@@ -153,7 +154,7 @@ def lane(run, data, packer: Packer, name: str, plane=None) -> dict:
         "n_members": tl.n_members,
         "n_hypotheses": H,
         "settings": _settings(run),
-        "fit_ms": 1000 * run.fit_seconds,
+        "fit_ms": None if run.fit_seconds is None else 1000 * run.fit_seconds,
         "mistakes_per_epoch": tl.mistakes_per_epoch().tolist(),  # updates, as the core counts
         "errors_per_epoch": tl.errors_per_epoch().tolist(),
         "test_errors_per_epoch": np.asarray(run.test_errors).tolist(),
