@@ -15,7 +15,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-import re
 from collections import Counter, deque
 from typing import Any, NamedTuple
 
@@ -28,8 +27,8 @@ from ._common import DataError
 from ._csv_text import MISSING_MARKERS, Upload, cap_error, csv_error, used_width
 
 #: Bytes per block of the reader: its strings stay small whatever the file (larger blocks
-#: cost as much time and more memory: docs/benchmarks.md, uploads).
-_BLOCK = 1 << 19
+#: take as much time and more memory: docs/benchmarks.md, uploads).
+_BLOCK = 1 << 18
 #: The characters str.isspace() calls spaces, as a class of Arrow's regular expressions (RE2).
 SPACE = (
     r"\t\n\x0b\x0c\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}"
@@ -40,7 +39,7 @@ _BLANK = f"^[{SPACE}]*$"
 
 def _pool() -> pa.MemoryPool:
     """Arrow's memory for the reader: jemalloc where pyarrow has it, else the system's.
-    pyarrow's default (mimalloc) keeps 10-15 MB more after a first large read
+    pyarrow's default (mimalloc) holds 10-20 MB more during a first large read
     (docs/benchmarks.md, uploads)."""
     try:
         return pa.jemalloc_memory_pool()
@@ -70,32 +69,18 @@ class _Odd(NamedTuple):
 
 def _odd_row(text: str, number: int, delimiter: str, width: int) -> _Odd:
     """One row of another width (``text``, without its line end), split by :mod:`csv`."""
-    pad = [""] * width
-    if '"' not in text:  # no list of every value: a row may hold a million empty ones
-        d = re.escape(delimiter)
-        last = re.match(rf"(?s:.*[^\s{d}])", text)  # up to its last non-empty value
-        runs = ((m.end() - m.start(), -m.start()) for m in re.finditer(f"[^{d}]+", text))
-        longest, first = max(runs, default=(0, 0))
-        return _Odd(
-            number,
-            (text.split(delimiter, width)[:width] + pad)[:width],
-            text.count(delimiter) + 1,
-            text.count(delimiter, 0, last.end()) + 1 if last else 0,
-            longest,
-            text.count(delimiter, 0, -first) + 1,
-            0,
-            "",
+    try:  # a row may hold a million empty values: split, not csv, when it has no quote
+        lines = io.StringIO(text, newline="")
+        row = (
+            next(csv.reader(lines, delimiter=delimiter)) if '"' in text else text.split(delimiter)
         )
-    try:
-        row = next(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), [""])
     except csv.Error as err:
-        return _Odd(number, pad, 1, 1, 0, 0, 0, str(err))
-    lengths = [len(c) for c in row]
+        return _Odd(number, [""] * width, 1, 1, 0, 0, 0, str(err))
+    longest = max(map(len, row))
+    position = next(j for j, cell in enumerate(row) if len(cell) == longest) + 1
     breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
-    position = lengths.index(max(lengths)) + 1
-    return _Odd(
-        number, (row + pad)[:width], len(row), used_width(row), max(lengths), position, breaks, ""
-    )
+    cells = (row[:width] + [""] * width)[:width]
+    return _Odd(number, cells, len(row), used_width(row), longest, position, breaks, "")
 
 
 class Column:
@@ -109,13 +94,6 @@ class Column:
         self.first_text: tuple[int, str] | None = None
         self.rescued = False  # some value was read with the comma as decimal point
         self.lost = False  # some value is text: the column is dropped
-
-    def fill(self, cells, values: np.ndarray, row: int) -> None:
-        """:meth:`read` for an Arrow array of strings: by Arrow's cast when it can."""
-        try:
-            values[:] = _numbers(cells)
-        except pa.ArrowInvalid:
-            self.read(cells.to_pylist(), values, row)
 
     def read(self, cells: list[str], values: np.ndarray, row: int) -> None:
         """Put the number of each cell in ``values``: NaN if missing; stop at text."""
@@ -247,10 +225,11 @@ class Rows:
         if not len(numbers):
             return
         m, limits = len(numbers), self.limits
-        fields = np.full(m, self.read_width, np.int32) if odd else self.read_width
+        fields = np.full(m, self.read_width, np.int32)
         used = _used_past(rows, self.width)
-        longest, position = _longest(rows, limits.max_cell_chars)
-        breaks = _breaks(rows) if self.quotes else np.zeros(m, np.int32)
+        cells = _cells(rows, range(rows.num_columns))
+        longest, position = _longest(cells, m, limits.max_cell_chars)
+        breaks = _breaks(cells, m) if self.quotes else np.zeros(m, np.int32)
         blank = _blank(rows)
         error = np.zeros(m, bool)
         if odd:
@@ -277,7 +256,7 @@ class Rows:
             if error[i]:
                 raise csv_error(odd[list(at).index(i)].error, line)
             if used[i] > limits.max_columns:
-                raise cap_error(limits, line, values=int(np.broadcast_to(fields, m)[i]))
+                raise cap_error(limits, line, values=int(fields[i]))
             if longest[i] > limits.max_cell_chars:
                 raise cap_error(limits, line, position=int(position[i]), longest=int(longest[i]))
             raise cap_error(limits, line)
@@ -289,7 +268,7 @@ class Rows:
         wrong = data & (fields != self.width) & ((fields < self.width) | (used > self.width))
         if self.wrong is None and wrong.any():
             i = int(np.argmax(wrong))
-            self.wrong = (int(lines[i]), int(np.broadcast_to(fields, m)[i]))
+            self.wrong = (int(lines[i]), int(fields[i]))
         self.parts.append(lines[data])
         if self.features is not None and data.any():
             self._keep(rows if data.all() else pc.filter(rows, pa.array(data), memory_pool=POOL))
@@ -307,7 +286,11 @@ class Rows:
                 block[:, active] = numbers.reshape(len(active), n).T
         except pa.ArrowInvalid:
             for k in active:
-                self.columns[k].fill(rows.column(self.features[k]), block[:, k], start)
+                cells = rows.column(self.features[k])
+                try:
+                    block[:, k] = _numbers(cells)
+                except pa.ArrowInvalid:
+                    self.columns[k].read(cells.to_pylist(), block[:, k], start)
         if self.label is not None:
             self.labels.append(rows.column(self.label))
         self.filled += n
@@ -326,7 +309,7 @@ def _numbers(cells) -> np.ndarray:
     if shortest is not None and shortest <= _MISSING_BYTES:
         missing = pc.is_in(cells, value_set=pa.array(_MISSING_SPELLINGS), memory_pool=POOL)
         if pc.any(missing).as_py():  # before the cast: one that fails costs a whole one
-            cells = pc.if_else(missing, pa.scalar(None, pa.string()), cells, memory_pool=POOL)
+            cells = pc.if_else(missing, "nan", cells, memory_pool=POOL)  # NaN, and no nulls
     return pc.cast(cells, pa.float64(), memory_pool=POOL).to_numpy(zero_copy_only=False)
 
 
@@ -357,25 +340,23 @@ def _used_past(rows, width: int) -> np.ndarray:
     return np.where(filled.any(axis=0), last, 0).astype(np.int32)
 
 
-def _longest(rows, cap: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per row, its longest value in characters and where it is (1 = first); zeros when no
-    value has more bytes than ``cap`` (a character has at least one byte)."""
-    cells = _cells(rows, range(rows.num_columns))
+def _longest(cells, m: int, cap: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of a block (``cells`` column after column, ``m`` rows), its longest value in
+    characters and where it is (1 = first); zeros when no value has more bytes than
+    ``cap`` (a character has at least one byte)."""
     if (pc.max(pc.binary_length(cells, memory_pool=POOL)).as_py() or 0) <= cap:
-        return np.zeros(rows.num_rows, np.int32), np.zeros(rows.num_rows, np.int32)
-    lengths = pc.utf8_length(cells, memory_pool=POOL).to_numpy().reshape(rows.num_columns, -1)
+        return np.zeros(m, np.int32), np.zeros(m, np.int32)  # no memory until written
+    lengths = pc.utf8_length(cells, memory_pool=POOL).to_numpy().reshape(-1, m)
     return lengths.max(axis=0), lengths.argmax(axis=0) + 1
 
 
-def _breaks(rows) -> np.ndarray:
-    """Per row, the line ends inside its values (only a quoted value holds one)."""
-    cells = _cells(rows, range(rows.num_columns))
-    data = cells.buffers()[2]
-    raw = np.frombuffer(data, np.uint8) if data is not None else np.zeros(0, np.uint8)
-    if not ((raw == 10).any() or (raw == 13).any()):
-        return np.zeros(rows.num_rows, np.int32)
+def _breaks(cells, m: int) -> np.ndarray:
+    """Per row of a block, the line ends inside its values (a quoted value may hold some)."""
+    data = np.frombuffer(cells.buffers()[2] or b"", np.uint8)
+    if not ((data == 10).any() or (data == 13).any()):
+        return np.zeros(m, np.int32)
     found = pc.count_substring_regex(cells, r"\r\n|\r|\n", memory_pool=POOL).to_numpy()
-    return found.reshape(rows.num_columns, -1).sum(axis=0, dtype=np.int32)
+    return found.reshape(-1, m).sum(axis=0, dtype=np.int32)
 
 
 def _unclosed_quote(upload: Upload, delimiter: str, line: int, breaks: int) -> int:
