@@ -24,11 +24,12 @@ import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
 from ._common import DataError
-from ._csv_text import MISSING_MARKERS, Upload, cap_error, csv_error, used_width
+from ._csv_text import MISSING_MARKERS, Head, Upload, cap_error, csv_error, used_width
 
-#: Bytes per block of the reader: its strings stay small whatever the file (larger blocks
-#: take as much time and more memory: docs/benchmarks.md, uploads).
-_BLOCK = 1 << 18
+#: Bytes per block of the reader, a quarter of it for tables of more than _WIDE columns
+#: (whose blocks hold many small arrays): larger blocks take as much time and more memory,
+#: smaller ones more time (docs/benchmarks.md, uploads).
+_BLOCK, _WIDE = 1 << 18, 100
 #: The characters str.isspace() calls spaces, as a class of Arrow's regular expressions (RE2).
 SPACE = (
     r"\t\n\x0b\x0c\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}"
@@ -38,9 +39,9 @@ _BLANK = f"^[{SPACE}]*$"
 
 
 def _pool() -> pa.MemoryPool:
-    """Arrow's memory for the reader: jemalloc where pyarrow has it, else the system's.
-    pyarrow's default (mimalloc) holds 10-20 MB more during a first large read
-    (docs/benchmarks.md, uploads)."""
+    """Arrow's memory for the reader: jemalloc where pyarrow has it, else the system's
+    (pyarrow's default, mimalloc, holds more during a first large read: docs/benchmarks.md,
+    uploads)."""
     try:
         return pa.jemalloc_memory_pool()
     except NotImplementedError:  # a build of pyarrow without jemalloc (Windows)
@@ -125,9 +126,14 @@ class Rows:
     """One read of the rows (:func:`read_rows`): what it keeps of the data rows (their
     lines, values and labels) and the facts the messages about the table's shape need."""
 
-    def __init__(self, upload: Upload, delimiter, limits, widths, width, start, features, label):
+    def __init__(
+        self, upload: Upload, delimiter, limits, head: Head, width, start, features, label
+    ):
         self.upload, self.delimiter, self.limits = upload, delimiter, limits
-        self.read_width = Counter(widths).most_common(1)[0][0]  # of the first rows
+        self.read_width = Counter(head.widths).most_common(1)[0][0]  # of the first rows
+        # a block must hold a row (a character may take 4 bytes; a row may start anywhere)
+        longest = max(sum(map(len, row)) + len(row) for row in head.rows)
+        self.block_size = max(_BLOCK if self.read_width <= _WIDE else _BLOCK // 4, 8 * longest)
         self.width, self.start = width, start  # the table's; 1 if the first row holds names
         self.quotes = b'"' in upload.data
         self.pending: deque[_Odd] = deque()  # rows of another width, not yet in place
@@ -152,7 +158,8 @@ class Rows:
             rows = upload.data.count(b"\n") + upload.data.count(b"\r") + 1  # at most the lines
             self.table = np.empty((min(rows, limits.max_rows + 1), len(features)))
 
-    def run(self, block_size: int) -> Rows:
+    def run(self, whole: bool = False) -> Rows:
+        """Read the rows a block at a time (the file in one block if ``whole``)."""
         names = [str(j) for j in range(self.read_width)]
         source = pa.py_buffer(self.upload.data)
         reader = pcsv.open_csv(
@@ -160,7 +167,7 @@ class Rows:
             read_options=pcsv.ReadOptions(
                 column_names=names,
                 use_threads=False,  # the handler is then told each row's number
-                block_size=block_size,
+                block_size=len(self.upload.data) + 1 if whole else self.block_size,
                 encoding="latin1" if self.upload.codec == "latin-1" else "utf8",
             ),
             parse_options=pcsv.ParseOptions(
@@ -385,19 +392,19 @@ def _unclosed_quote(upload: Upload, delimiter: str, line: int, breaks: int) -> i
     return start if state == "quoted" else 0
 
 
-def read_rows(upload: Upload, delimiter, limits, widths, width, start, features, label) -> Rows:
+def read_rows(upload: Upload, delimiter, limits, head, width, start, features, label) -> Rows:
     """Read every row once; refuse the first that breaks a cap, naming its line.
 
-    ``widths`` are the first rows', ``width`` the table's, ``start`` 1 when
+    ``head`` holds the first rows, ``width`` is the table's, ``start`` 1 when
     the first row holds names; the values of the columns ``features`` and the
     strings of ``label`` are kept (None: only the shape is read).
     """
-    args = (upload, delimiter, limits, widths, width, start, features, label)
+    args = (upload, delimiter, limits, head, width, start, features, label)
     try:
-        return Rows(*args).run(_BLOCK)
+        return Rows(*args).run()
     except pa.ArrowInvalid as err:
         if "straddl" in str(err):  # a row longer than two blocks: read the file in one
-            return Rows(*args).run(len(upload.data) + 1)
+            return Rows(*args).run(whole=True)
         raise DataError(
             f"The file cannot be read as CSV ({str(err).strip()[:200]}). Look for "
             "a quote that is never closed."

@@ -9,12 +9,12 @@ reader of the rows, :mod:`._csv_rows`.
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -28,8 +28,6 @@ DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical b
 _HEAD_ROWS = 51
 #: Characters the delimiter is sniffed on (the first 50 of their lines).
 _SNIFF_CHARS = 65536
-#: The UTF-8 check reads the bytes in steps of this many: no decoded copy of the file.
-_STEP = 1 << 20
 
 
 def quoted(value, limit: int = 40) -> str:
@@ -114,13 +112,10 @@ def _utf8_error(data: bytes, start: int) -> int | None:
     """Where ``data[start:]`` stops being UTF-8 (a byte offset), or None if it is UTF-8."""
     if data.isascii():
         return None
-    decoder, view = codecs.getincrementaldecoder("utf-8")(), memoryview(data)
-    for at in range(start, len(data), _STEP):  # a step at a time: no decoded copy of the file
-        pending = len(decoder.getstate()[0])
-        try:
-            decoder.decode(view[at : at + _STEP], final=at + _STEP >= len(data))
-        except UnicodeDecodeError as err:
-            return at - pending + err.start
+    try:
+        str(memoryview(data)[start:], "utf-8")  # checked, not kept: the reader reads bytes
+    except UnicodeDecodeError as err:
+        return start + err.start
     return None
 
 
@@ -258,9 +253,15 @@ def used_width(row: list[str]) -> int:
     return end
 
 
-def read_head(upload: Upload, delimiter: str, limits) -> tuple[list[list[str]], list[int]]:
-    """The first :data:`_HEAD_ROWS` rows with a value (each up to its last one) and their
-    widths, read by :mod:`csv`, caps checked."""
+class Head(NamedTuple):
+    """The first rows with a value (each up to its last one), and how many values each had."""
+
+    rows: list[list[str]]
+    widths: list[int]
+
+
+def read_head(upload: Upload, delimiter: str, limits) -> Head:
+    """The first :data:`_HEAD_ROWS` rows with a value, read by :mod:`csv`, caps checked."""
     rows: list[list[str]] = []
     widths: list[int] = []
     reader = csv.reader(upload.text(), delimiter=delimiter)
@@ -285,7 +286,7 @@ def read_head(upload: Upload, delimiter: str, limits) -> tuple[list[list[str]], 
         raise csv_error(str(err), reader.line_num) from None
     if not rows:
         raise DataError("The file has no rows with values.")
-    return rows, widths
+    return Head(rows, widths)
 
 
 def detect_header(rows: list[list[str]]) -> bool:

@@ -3,7 +3,7 @@
 :func:`load_csv` turns the bytes of a file into ``X, y`` for a classifier,
 and reports every decision it took in plain words (``warnings``) so the app
 can show them. It never guesses silently and raises only
-:class:`~perceptron_core.datasets.DataError`. pandas' C reader splits the
+:class:`~perceptron_core.datasets.DataError`. pyarrow's CSV reader splits the
 rows and reads the numbers; the rules below are this module's.
 
 The steps, in order:
@@ -15,7 +15,8 @@ The steps, in order:
    bytes) are refused with a message saying how to export a CSV.
 3. **Delimiter**: comma, semicolon, tab or ``|``, whichever splits the first
    lines into the same number (> 1) of fields most consistently (or the
-   ``delimiter`` given). Quotes follow the usual CSV rules.
+   ``delimiter`` given). Quotes follow the usual CSV rules; a quote never
+   closed by the end of the file is refused.
 4. **Header**: the first row is taken as column names when some column is
    numeric below it but not in it, or when none of its cells is a number
    (``header="auto"``); ``header=True/False`` decides explicitly. Names
@@ -42,14 +43,12 @@ The steps, in order:
    ``1.0`` are one class; ``100000000000000001`` and ``100000000000000000``
    are two).
 
-Reading: the first rows are read by :mod:`csv` (the delimiter, the header
-and the columns are decided on them); then pyarrow's CSV reader reads every
-row once, a block at a time (:mod:`._csv_rows`): rows of another width come
-back through its bad-row handler with their row numbers, each block is
-checked against the caps and the table's width, and its values are cast to
-numbers. No pass keeps the rows, and the file is never held decoded: what
-stays is one float64 array of the values, a line number per row and the
-label column's strings. So memory follows the size of the file (see
+Reading: the first rows are read by :mod:`csv` (steps 3-4 are decided on
+them, :mod:`._csv_text`), then every row once by pyarrow's CSV reader, a
+block at a time (steps 5 and 7, :mod:`._csv_rows`), the file never held
+decoded nor its rows kept: what stays is one float64 array of the values, a
+line number per row and the label column's strings (steps 6 and 9,
+:mod:`._csv_labels`). So memory follows the size of the file (see
 docs/benchmarks.md), never rows x the longest value; values from the file
 that appear in messages are cut to 40 characters.
 """
@@ -334,11 +333,11 @@ def _read(source, delimiter, header, limits: CSVLimits, warnings: list[str], **l
     raw, name = read_source(source, limits.max_bytes)
     upload = open_upload(raw, warnings)
     delim = delimiter or sniff_delimiter(upload.start)
-    head, widths = read_head(upload, delim, limits)
-    has_header = detect_header(head) if header == "auto" else bool(header)
-    start, width = int(has_header), len(head[0])
+    head = read_head(upload, delim, limits)
+    has_header = detect_header(head.rows) if header == "auto" else bool(header)
+    start, width = int(has_header), len(head.rows[0])
     while True:
-        names, renamed = column_names(head[0] if has_header else [], width)
+        names, renamed = column_names(head.rows[0] if has_header else [], width)
         try:
             label_idx: int | DataError = pick_label(label.get("label_column"), names, has_header)
         except DataError as err:  # said after what is wrong with the file itself
@@ -346,9 +345,9 @@ def _read(source, delimiter, header, limits: CSVLimits, warnings: list[str], **l
         keep = label and isinstance(label_idx, int)
         features = [j for j in range(width) if j != label_idx] if keep else None
         rows = read_rows(
-            upload, delim, limits, widths, width, start, features, label_idx if keep else None
+            upload, delim, limits, head, width, start, features, label_idx if keep else None
         )
-        wider = max(width, min(widths[0], rows.later_used))
+        wider = max(width, min(head.widths[0], rows.later_used))
         if wider == width:
             break
         width = wider  # empty cells closing the first row count when a row below fills them
