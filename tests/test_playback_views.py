@@ -164,8 +164,13 @@ def test_the_figure_marks_flips_and_moves_the_current_example(page, data):
     counts = tl.update_counts(t)
     assert len(by_name["forced an update (λ push on)"]["x"]) == (counts > 0).sum()
     assert len(by_name["used up its α-bound (2): ignored"]["x"]) == (counts >= 2).sum()
-    (ring,) = [s for s in figure["shapes"] if s["type"] == "circle"]  # the current example
-    assert np.allclose([ring["xanchor"], ring["yanchor"]], data.X[tl.index[t - 1]])
+    # the current example: its ring over a dark halo, both on the example
+    halo, ring = [s for s in figure["shapes"] if s["type"] == "circle"]
+    for shape in (halo, ring):
+        assert np.allclose([shape["xanchor"], shape["yanchor"]], data.X[tl.index[t - 1]])
+    assert ring["line"]["color"] == STYLE["colors"]["current"]
+    assert halo["line"]["color"] == STYLE["colors"]["current_edge"]
+    assert halo["line"]["width"] > ring["line"]["width"]
     w, theta = tl.hypothesis(t)
     (line,) = [
         s

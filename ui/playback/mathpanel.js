@@ -5,24 +5,14 @@
 // italic variables, subscripts, no LaTeX engine. Numbers use Python's ".4g".
 
 import { el, fill, v } from "./dom.js";
-import { num } from "./format.js";
+import { minusNum as n, pair as vec, signed as sgn } from "./format.js";
 import { BLOCKED, MARGIN, MISTAKE, isUpdateKind } from "./timeline.js";
 
 const MINUS = "−";
-const sgn = (y) => (y > 0 ? "+1" : "−1");
-
-function n(x) {
-  return num(x).replace("-", MINUS);
-}
 
 /** ``a − b`` without a double minus sign. */
 function minus(a, b) {
   return b >= 0 ? `${n(a)} ${MINUS} ${n(b)}` : `${n(a)} + ${n(-b)}`;
-}
-
-/** A 2-D vector "(a, b)" with 3 significant digits. */
-function vec(a, b) {
-  return `(${num(a, 3).replace("-", MINUS)}, ${num(b, 3).replace("-", MINUS)})`;
 }
 
 const W = () => v("w");
