@@ -109,8 +109,8 @@ MATH_JS = """async ({payload, texts, times}) => {
 }""".replace("DECODE", DECODE_JS)
 
 #: Draws a lane's 2-D figure at step ``t`` in a bare page (:func:`playback_page`): its traces
-#: (name, x, y, visible), shapes, status line and its description in words
-#: (``texts``, the component's words, are optional: without them an outcome is "?").
+#: (name, x, y, visible), shapes, the names of its images, status line and its description
+#: in words (``texts``, the component's words, are optional: without them an outcome is "?").
 FIGURE_JS = """async ({payload, show, style, t, texts}) => {
     const d = await (DECODE)(payload);
     const {PlaneFigure} = await import('/plane.js');
@@ -124,7 +124,7 @@ FIGURE_JS = """async ({payload, show, style, t, texts}) => {
     const plot = node.querySelector('.plot');
     return {traces: plot.data.map(tr => ({name: tr.name, x: Array.from(tr.x || []),
                                           y: Array.from(tr.y || []), visible: tr.visible})),
-            shapes: plot.layout.shapes,
+            shapes: plot.layout.shapes, images: (plot.layout.images || []).map(im => im.name),
             status: node.querySelector('.status').textContent,
             words: node.querySelector('.figure-text').textContent};
 }""".replace("DECODE", DECODE_JS)

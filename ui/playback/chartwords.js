@@ -29,6 +29,8 @@ export function describedPlot(plot, label, description) {
   const quiet = () => {
     for (const svg of plot.querySelectorAll(".main-svg")) svg.setAttribute("aria-hidden", "true");
     for (const button of plot.querySelectorAll(".modebar-btn")) button.tabIndex = -1;
+    // Plotly measures text in an SVG of its own at the end of the page
+    document.getElementById("js-plotly-tester")?.setAttribute("aria-hidden", "true");
   };
   quiet();
   // Plotly draws its toolbar again when a full redraw needs other buttons
@@ -56,12 +58,12 @@ export class ChartWords {
 }
 
 /**
- * A table of numbers: a caption, column headers, a row header per row (`rows`: [[head, ...cells]]).
- * `current` is the index of a row to mark (the step's epoch), or -1.
+ * A table of numbers: a caption (or none: null), column headers, a row header per row (`rows`:
+ * [[head, ...cells]]); `current` is the index of a row to mark (the step's epoch), or -1.
  */
-export function numbersTable(caption, headers, rows, current = -1) {
-  return el("table", { class: "numbers" },
-    el("caption", {}, caption),
+export function numbersTable(caption, headers, rows, { current = -1, className = "" } = {}) {
+  return el("table", { class: `numbers ${className}`.trim() },
+    caption === null ? null : el("caption", {}, caption),
     el("thead", {}, el("tr", {}, headers.map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows.map(([head, ...cells], r) =>
       el("tr", { class: r === current ? "current" : null },

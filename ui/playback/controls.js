@@ -59,7 +59,7 @@ export class Controls {
     this.readout = el("span", { class: "readout" });
     const keys = el("input", { type: "checkbox", class: "shortcuts", checked: shortcuts });
     keys.addEventListener("change", () => this._shortcuts(keys.checked));
-    const levelSelect = el("select", { class: "level", "aria-label": "After a move, announce" },
+    const levelSelect = el("select", { class: "level", "aria-label": "Announce after a move" },
       Object.entries(LEVELS).map(([value, text]) => el("option", { value, selected: value === level }, text)));
     levelSelect.addEventListener("change", () => actions.level(levelSelect.value));
     node.append(row, this.scrubber,
@@ -67,12 +67,14 @@ export class Controls {
         el("label", {}, "Speed ", speedSelect, " steps/s"),
         el("span", { class: "unit", role: "group", "aria-label": "Play by" },
           el("span", { "aria-hidden": "true" }, "Play by "), ...this.unitButtons),
-        this.readout),
-      el("div", { class: "settings-row" },
-        el("label", { class: "setting", title: "Single keys (→ ← U E P Home) step the replay while it has the focus." },
-          keys, " Keyboard shortcuts"),
-        el("label", { class: "setting", title: "What a screen reader hears after each move." },
-          "After a move, announce ", levelSelect)));
+        this.readout));
+    // the reader's settings, in a row of their own under the figure (`settings`, main.js puts it
+    // there): above it they would push the figure below a projector's fold
+    this.settings = el("div", { class: "settings-row", role: "group", "aria-label": "Your settings" },
+      el("label", { class: "setting", title: "Single keys (→ ← U E P Home) step the replay while it has the focus." },
+        keys, " Keyboard shortcuts"),
+      el("label", { class: "setting", title: "What a screen reader hears after each move." },
+        "Announce after a move ", levelSelect));
     this._shortcuts(shortcuts, false);
   }
 

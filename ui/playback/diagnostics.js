@@ -160,7 +160,7 @@ export class Diagnostics {
     const parts = [["train", this.train, y]];
     if (this.test) parts.push(["test", this.test, scene.arrays.y_test]);
     const table = parts.map(([part, field, labels]) => [part, this.modes.map((m) => accuracy(field.scores(t, m), labels))]);
-    fill(this.accuracy, el("p", { class: "table-title" }, "Accuracy at this step"), accuracyTable(this.modes, table));
+    fill(this.accuracy, accuracyTable(this.modes, table, "Accuracy at this step"));
     const [part, field, labels] = parts[parts.length - 1];
     const scores = field.scores(t, "last");
     const m = [[0, 0], [0, 0]];
@@ -180,19 +180,15 @@ export class Diagnostics {
     const note = k === lane.row(t)
       ? "Accuracy at this step"
       : `Accuracy at update ${count(k)} (the nearest stored hypothesis before this step)`;
-    fill(this.accuracy, el("p", { class: "table-title" }, note), accuracyTable(this.modes, table));
+    fill(this.accuracy, accuracyTable(this.modes, table, note));
     this._confusionTable(parts[parts.length - 1], [[conf[4 * s], conf[4 * s + 1]], [conf[4 * s + 2], conf[4 * s + 3]]]);
   }
 
   _confusionTable(part, m) {
     const names = this.scene.class_names;
-    fill(this.confusion,
-      el("p", { class: "table-title" }, `Confusion matrix (${part}, last hypothesis)`),
-      el("table", { class: "numbers" },
-        el("thead", {}, el("tr", {}, el("th", {}, "true \\ predicted"), el("th", {}, "−1"), el("th", {}, "+1"))),
-        el("tbody", {},
-          el("tr", {}, el("td", {}, classLabel(names[0], "−1")), el("td", {}, String(m[0][0])), el("td", {}, String(m[0][1]))),
-          el("tr", {}, el("td", {}, classLabel(names[1], "+1")), el("td", {}, String(m[1][0])), el("td", {}, String(m[1][1]))))));
+    fill(this.confusion, numbersTable(`Confusion matrix (${part}, last hypothesis)`, ["true \\ predicted", "−1", "+1"],
+      [[classLabel(names[0], "−1"), String(m[0][0]), String(m[0][1])],
+       [classLabel(names[1], "+1"), String(m[1][0]), String(m[1][1])]]));
   }
 
   _novikoff(r) {
@@ -233,11 +229,9 @@ export function snapshotAt(rows, row) {
   return lo;
 }
 
-export function accuracyTable(modes, rows) {
-  return el("table", { class: "numbers" },
-    el("thead", {}, el("tr", {}, el("th", {}, "data"), ...modes.map((m) => el("th", {}, m)))),
-    el("tbody", {}, rows.map(([part, values]) =>
-      el("tr", {}, el("td", {}, part), ...values.map((a) => el("td", {}, pyFormat(a, ".1%")))))));
+/** Accuracy per predictor (columns) of each part of the data (rows: [part, [accuracy, ...]]). */
+export function accuracyTable(modes, rows, caption = null) {
+  return numbersTable(caption, ["data", ...modes], rows.map(([part, values]) => [part, ...values.map((a) => pyFormat(a, ".1%"))]));
 }
 
 /** The smallest y·score / ‖w‖ over the training points of a single line at t, or null. */

@@ -208,6 +208,7 @@ function build(args) {
   const stage = el("div", { class: `stage${hasSide ? " with-side" : ""}` }, figures, hasSide ? side : null);
   fill(root, controls, stage);
   app.controls = new Controls(controls, actions, app); // playback is never hidden
+  stage.after(app.controls.settings);
   nameFrame(lanes);
   let mathLines = null;
   let mainFigure = null;

@@ -143,12 +143,12 @@ export class MathPanel {
     for (let mm = 0; mm < lane.M; mm++) {
       const act = lane.scoreAt(i, mm);
       votes += act > 0 ? 1 : -1;
-      rows.push(el("tr", {}, el("td", {}, String(mm + 1)), el("td", {}, n(act)), el("td", {}, n(y * act)),
+      rows.push(el("tr", {}, el("th", { scope: "row" }, String(mm + 1)), el("td", {}, n(act)), el("td", {}, n(y * act)),
         el("td", { class: "words" }, texts.outcome[lane.kindAt(i, mm)] || "?")));
     }
     const table = el("table", { class: "numbers" },
-      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "act = ⟨W,(x,1)⟩"),
-        el("th", {}, "y·act"), el("th", {}, "outcome"))),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, "act = ⟨W,(x,1)⟩"),
+        el("th", { scope: "col" }, "y·act"), el("th", { scope: "col" }, "outcome"))),
       el("tbody", {}, rows));
     const vote = votes > 0 ? "+1" : "−1";
     return [

@@ -293,10 +293,10 @@ export class PlaneFigure {
     this.words?.update(t, playing);
   }
 
-  /** The relayout of this step's shapes (with the region's), and its image if it changed. */
+  /** The relayout of this step's shapes, with the region's image and side labels if they changed. */
   _regionLayout(regionChanged) {
-    const patch = { shapes: [...(this.regionShape ? [this.regionShape] : []), ...this.sideLabels, ...this.stepShapes] };
-    if (regionChanged && this.regionImage) patch.images = [this.regionImage];
+    const patch = { shapes: this.regionShape ? [this.regionShape, ...this.stepShapes] : this.stepShapes };
+    if (regionChanged && this.regionImage) patch.images = [this.regionImage, ...this.sideLabels];
     return patch;
   }
 
@@ -417,33 +417,34 @@ export class PlaneFigure {
 
   /**
    * "+1 side" and "−1 side" written on the tints (in greyscale the two tints are the same grey):
-   * each in the view's corner deepest in its side, else at the grid point deepest in it. They are
-   * labelled shapes, not annotations: a relayout of annotations redraws the whole plot (200 ms
-   * with 1,000 points), one of shapes only the shapes.
+   * each in the view's corner deepest in its side, else at the grid point deepest in it. They
+   * are layout images (SVG text), relaid out with the region's image only when the region
+   * changes: labelled shapes would be redrawn at every step, annotations redraw the whole plot.
    */
   _sideLabels(scores, xs, ys) {
     const nx = xs.length, ny = ys.length;
     const corners = [0, nx - 1, (ny - 1) * nx, ny * nx - 1];
-    const at = (sign) => {
+    const deepest = (sign, points) => {
       let best = -1;
-      for (const p of corners) if (sign * scores[p] > 0 && (best < 0 || sign * scores[p] > sign * scores[best])) best = p;
-      if (best >= 0) return [best, true];
-      for (let p = 0; p < scores.length; p++) if (sign * scores[p] > 0 && (best < 0 || sign * scores[p] > sign * scores[best])) best = p;
-      return [best, false];
+      for (const p of points) if (sign * scores[p] > 0 && (best < 0 || sign * scores[p] > sign * scores[best])) best = p;
+      return best;
     };
-    const size = this.style.font.axis, w = 4.4 * size, h = 1.5 * size, gap = 2;
-    // pixel offsets from the anchor (y up): into the view from a corner, centred elsewhere
-    const span = (low, high, length) => (low ? [gap, gap + length] : high ? [-gap - length, -gap] : [-length / 2, length / 2]);
+    const L = this.node._fullLayout;
+    // data units per pixel: the labels keep their size in pixels at this zoom
+    const px = L && L.xaxis._m ? [1 / L.xaxis._m, 1 / Math.abs(L.yaxis._m)] : [(xs[nx - 1] - xs[0]) / 400, (ys[ny - 1] - ys[0]) / 400];
     const labels = [];
     for (const [sign, text] of [[1, "+1 side"], [-1, "−1 side"]]) {
-      const [p, corner] = at(sign);
+      let p = deepest(sign, corners);
+      const corner = p >= 0;
+      if (!corner) p = deepest(sign, scores.keys());
       if (p < 0) continue;
       const i = p % nx, j = Math.floor(p / nx);
-      const [x0, x1] = span(corner && i === 0, corner && i > 0, w), [y0, y1] = span(corner && j === 0, corner && j > 0, h);
+      const { source, width, height } = (this._labelImages ??= {})[text] ??= textImage(text, this.style);
       labels.push({
-        type: "rect", xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel", xanchor: xs[i], yanchor: ys[j],
-        x0, x1, y0, y1, fillcolor: "rgba(255,255,255,0.75)", line: { width: 0 }, layer: "above",
-        label: { text, font: { color: this.style.colors.text, size }, textposition: "middle center" },
+        source, name: text, xref: "x", yref: "y", sizing: "stretch", layer: "above",
+        x: xs[i] + (corner ? (i === 0 ? 2 : -2) * px[0] : 0), y: ys[j] + (corner ? (j === 0 ? 2 : -2) * px[1] : 0),
+        sizex: width * px[0], sizey: height * px[1],
+        xanchor: corner ? (i === 0 ? "left" : "right") : "center", yanchor: corner ? (j === 0 ? "bottom" : "top") : "middle",
       });
     }
     return labels;
@@ -615,6 +616,16 @@ export class PlaneFigure {
       timer = setTimeout(() => { if (!onTip) tip.hidden = true; }, TOOLTIP_GRACE_MS);
     });
   }
+}
+
+/** `text` as an SVG image on a pale box, in the style's text colour: {source, width, height} in px. */
+function textImage(text, style) {
+  const size = style.font.axis, width = Math.ceil(4.4 * size), height = Math.ceil(1.5 * size);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+    `<rect width="100%" height="100%" rx="3" fill="white" fill-opacity="0.75"/>` +
+    `<text x="50%" y="50%" dominant-baseline="central" text-anchor="middle" font-family="${style.font.family}" ` +
+    `font-size="${size}" fill="${style.colors.text}">${text}</text></svg>`;
+  return { source: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`, width, height };
 }
 
 /** Shapes drawn over a casing (the same shapes in the style's casing colour, 2 px wider). */

@@ -67,7 +67,7 @@ export class PointsTable {
     const range = n > PAGE_ROWS ? `, points ${count(this.first + 1)}–${count(last)} of ${count(n)}` : "";
     const caption = `Training points at step ${count(t)}${range}` +
       (now >= 0 ? `; the current example is #${now + 1}` : "");
-    fill(this.holder, numbersTable(caption, headers, rows, now - this.first));
+    fill(this.holder, numbersTable(caption, headers, rows, { current: now - this.first }));
     this.prev.disabled = this.first === 0;
     this.next.disabled = last >= n;
     this.current.disabled = now < 0;

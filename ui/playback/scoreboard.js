@@ -59,21 +59,13 @@ export class Scoreboard {
       const { mode, train, test } = this.fields[i];
       const tt = lane.clip(t);
       const quiet = lane.meta.mistakes_per_epoch.indexOf(0);
-      return el("tr", {},
-        el("td", {}, cut(lane.meta.title, 40)),
-        el("td", {}, mode),
-        el("td", {}, lane.M === 1 ? count(lane.row(tt)) : "—"),
-        el("td", {}, pyFormat(accuracy(train.scores(tt, mode), y), ".1%")),
-        el("td", {}, test ? pyFormat(accuracy(test.scores(tt, mode), yTest), ".1%") : "—"),
-        el("td", {}, shown(lineMargin(lane, train.scores(tt, "last"), y, tt))),
-        el("td", {}, quiet >= 0 ? `epoch ${quiet + 1}` : "not yet"));
+      return [cut(lane.meta.title, 40), mode, lane.M === 1 ? count(lane.row(tt)) : "—",
+              pyFormat(accuracy(train.scores(tt, mode), y), ".1%"),
+              test ? pyFormat(accuracy(test.scores(tt, mode), yTest), ".1%") : "—",
+              shown(lineMargin(lane, train.scores(tt, "last"), y, tt)), quiet >= 0 ? `epoch ${quiet + 1}` : "not yet"];
     });
-    fill(this.table,
-      el("p", { class: "table-title" }, "Scoreboard at this step"),
-      el("table", { class: "numbers scoreboard" },
-        el("thead", {}, el("tr", {}, ...["learner", "draws", "updates", "train", "test", "margin (last w)", "converged"]
-          .map((h) => el("th", {}, h)))),
-        el("tbody", {}, rows)));
+    fill(this.table, numbersTable("Scoreboard at this step",
+      ["learner", "draws", "updates", "train", "test", "margin (last w)", "converged"], rows, { className: "scoreboard" }));
   }
 }
 

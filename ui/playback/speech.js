@@ -17,7 +17,7 @@ import { count, cut, minusNum, signed } from "./format.js";
 import { isUpdateKind } from "./timeline.js";
 
 /** How much is said after a move: the reader's choice (settings.js keeps it). */
-export const LEVELS = { verdict: "the verdict", arithmetic: "the verdict and the arithmetic", off: "nothing" };
+export const LEVELS = { verdict: "the verdict", arithmetic: "verdict and arithmetic", off: "nothing" };
 /** While playing, the region speaks at most this often. */
 export const PLAYING_INTERVAL_MS = 3000;
 
