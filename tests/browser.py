@@ -109,7 +109,7 @@ MATH_JS = """async ({payload, texts, times}) => {
 }""".replace("DECODE", DECODE_JS)
 
 #: Draws a lane's 2-D figure at step ``t`` in a bare page (:func:`playback_page`): its traces
-#: (name, x, y, visible), shapes, the names of its images, status line and its description
+#: (name, x, y, visible), shapes, its "+1 side" / "−1 side" labels, status line and its description
 #: in words (``texts``, the component's words, are optional: without them an outcome is "?").
 FIGURE_JS = """async ({payload, show, style, t, texts}) => {
     const d = await (DECODE)(payload);
@@ -121,10 +121,13 @@ FIGURE_JS = """async ({payload, show, style, t, texts}) => {
         config: {}, box: d.scene.box, height: 600, clickable: false, title: null,
         texts: texts || {spoken: {}, why: {}}});
     figure.update(t);
+    // the words are written after the step is painted
+    await new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)));
     const plot = node.querySelector('.plot');
     return {traces: plot.data.map(tr => ({name: tr.name, x: Array.from(tr.x || []),
                                           y: Array.from(tr.y || []), visible: tr.visible})),
-            shapes: plot.layout.shapes, images: (plot.layout.images || []).map(im => im.name),
+            shapes: plot.layout.shapes,
+            sides: Array.from(node.querySelectorAll('.side-label'), label => label.textContent),
             status: node.querySelector('.status').textContent,
             words: node.querySelector('.figure-text').textContent};
 }""".replace("DECODE", DECODE_JS)

@@ -174,7 +174,7 @@ def test_the_figure_in_words_follows_the_step(bare, noisy, key, mode, boundary):
     assert f"The current example, ringed, is at ({n(noisy.X[j, 0], 3)}, " in words
     assert f"example {j + 1}, label {label(noisy.y[j])}" in words
     # the sides are written on the tints (the same grey in greyscale)
-    assert {"+1 side", "−1 side"} <= set(figure["images"])
+    assert sorted(figure["sides"]) == ["+1 side", "−1 side"]
 
 
 def test_a_line_is_said_as_its_equation_with_its_plus_side(bare, noisy):
@@ -223,7 +223,9 @@ def _painted(page) -> int:
 
 
 def _wait(page, t: int) -> None:
+    """Until step t is painted and the words written after it (describe.js)."""
     page.wait_for_function("(t) => window.playback.painted === t", arg=t, timeout=10_000)
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))")
 
 
 def test_each_move_is_announced_once_in_one_polite_region(replay, noisy):

@@ -5,8 +5,9 @@
 // text (a screen reader reads it on the figure); "Figure in words" shows it,
 // "Points at this step" opens the points' numbers as a table (pointstable.js).
 //
-// While playing, the text follows at most every PLAYING_REFRESH_MS (it counts
-// every training point); on a pause it catches up at once.
+// The text is written after the step is painted (it is read, not seen, at the
+// moment of a step, and it counts every training point); while playing at most
+// every PLAYING_REFRESH_MS; on a pause it catches up.
 
 import { describedPlot, uid } from "./chartwords.js";
 import { disclosure, el } from "./dom.js";
@@ -136,14 +137,20 @@ export class FigureWords {
     figure.node.tabIndex = 0; // a place in the Tab order where the description is read
     this.t = 0;
     this.at = -Infinity;
+    this.queued = false;
   }
 
   update(t, playing) {
-    this.t = t;
-    const now = performance.now();
-    if (playing && now - this.at < PLAYING_REFRESH_MS) return;
-    this.at = now;
-    this.text.textContent = describePlane(this.figure, t, this.texts, this.corners);
-    if (!this.table.node.hidden) this.table.show(t);
+    Object.assign(this, { t, playing });
+    if (this.queued) return;
+    this.queued = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      this.queued = false;
+      const now = performance.now();
+      if (this.playing && now - this.at < PLAYING_REFRESH_MS) return;
+      this.at = now;
+      this.text.textContent = describePlane(this.figure, this.t, this.texts, this.corners);
+      if (!this.table.node.hidden) this.table.show(this.t);
+    }));
   }
 }

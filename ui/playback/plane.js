@@ -24,6 +24,7 @@ import { count, cut, num, plotlyText, signed, wrapWords } from "./format.js";
 import { BLOCKED, RESCUED } from "./timeline.js";
 import { newPinnedPlot } from "./dom.js";
 import { FigureWords } from "./describe.js";
+import { SideLabels } from "./sidelabels.js";
 
 const DASHES = ["solid", "dash", "dot", "dashdot"];
 /** Shades of the region's colour scale painted into its image. */
@@ -80,8 +81,8 @@ export class PlaneFigure {
     this.zeroLine = this.contour || this.mode === "voted";
     this.ownField = pointsField(lane, this.X, this.X);
     this.keys = {};
-    this.sideLabels = [];
     this._build();
+    this.sides = new SideLabels(this.node, o.style);
     this.words = new FigureWords(this, o.texts);
     node.append(this.words.node);
   }
@@ -293,10 +294,10 @@ export class PlaneFigure {
     this.words?.update(t, playing);
   }
 
-  /** The relayout of this step's shapes, with the region's image and side labels if they changed. */
+  /** The relayout of this step's shapes, with the region's image and zero level if they changed. */
   _regionLayout(regionChanged) {
     const patch = { shapes: this.regionShape ? [this.regionShape, ...this.stepShapes] : this.stepShapes };
-    if (regionChanged && this.regionImage) patch.images = [this.regionImage, ...this.sideLabels];
+    if (regionChanged && this.regionImage) patch.images = [this.regionImage];
     return patch;
   }
 
@@ -333,7 +334,7 @@ export class PlaneFigure {
     const [xs, ys] = this.grid.axes;
     if (this.show.region) {
       this.regionImage = this._image(scores, scale, xs.length, ys.length);
-      this.sideLabels = this._sideLabels(scores, xs, ys);
+      this.sides.place(sideAnchors(scores, xs, ys));
     }
     if (this.zeroLine) {
       const path = zeroLevel(scores, xs, ys);
@@ -413,41 +414,6 @@ export class PlaneFigure {
     const [x0, x1, y0, y1] = this.box;
     return { source: canvas.toDataURL(), xref: "x", yref: "y", x: x0, y: y1, sizex: x1 - x0, sizey: y1 - y0,
              xanchor: "left", yanchor: "top", sizing: "stretch", layer: "below", name: "region" };
-  }
-
-  /**
-   * "+1 side" and "−1 side" written on the tints (in greyscale the two tints are the same grey):
-   * each in the view's corner deepest in its side, else at the grid point deepest in it. They
-   * are layout images (SVG text), relaid out with the region's image only when the region
-   * changes: labelled shapes would be redrawn at every step, annotations redraw the whole plot.
-   */
-  _sideLabels(scores, xs, ys) {
-    const nx = xs.length, ny = ys.length;
-    const corners = [0, nx - 1, (ny - 1) * nx, ny * nx - 1];
-    const deepest = (sign, points) => {
-      let best = -1;
-      for (const p of points) if (sign * scores[p] > 0 && (best < 0 || sign * scores[p] > sign * scores[best])) best = p;
-      return best;
-    };
-    const L = this.node._fullLayout;
-    // data units per pixel: the labels keep their size in pixels at this zoom
-    const px = L && L.xaxis._m ? [1 / L.xaxis._m, 1 / Math.abs(L.yaxis._m)] : [(xs[nx - 1] - xs[0]) / 400, (ys[ny - 1] - ys[0]) / 400];
-    const labels = [];
-    for (const [sign, text] of [[1, "+1 side"], [-1, "−1 side"]]) {
-      let p = deepest(sign, corners);
-      const corner = p >= 0;
-      if (!corner) p = deepest(sign, scores.keys());
-      if (p < 0) continue;
-      const i = p % nx, j = Math.floor(p / nx);
-      const { source, width, height } = (this._labelImages ??= {})[text] ??= textImage(text, this.style);
-      labels.push({
-        source, name: text, xref: "x", yref: "y", sizing: "stretch", layer: "above",
-        x: xs[i] + (corner ? (i === 0 ? 2 : -2) * px[0] : 0), y: ys[j] + (corner ? (j === 0 ? 2 : -2) * px[1] : 0),
-        sizex: width * px[0], sizey: height * px[1],
-        xanchor: corner ? (i === 0 ? "left" : "right") : "center", yanchor: corner ? (j === 0 ? "bottom" : "top") : "middle",
-      });
-    }
-    return labels;
   }
 
   // -- shapes --------------------------------------------------------------------------
@@ -543,7 +509,9 @@ export class PlaneFigure {
     if (lane.isUpdate(t) && (o1 || o2)) {
       const old = [foot[0] + scale * o1, foot[1] + scale * o2];
       out.push(...this._arrow(foot, old, style.colors.old, "w old"));
-      out.push(...cased(this._arrow(old, tip, style.colors.update, "Δw = update"), style));
+      // Δw's vermillion is pale on the tints: a casing under its shaft, a dark edge on its head
+      const [shaft, headShape] = this._arrow(old, tip, style.colors.update, "Δw = update");
+      if (shaft) out.push(...cased([shaft], style), { ...headShape, line: { color: style.colors.text, width: 1 } });
     }
     out.push(...this._arrow(foot, tip, style.colors.line, "w"));
     return out;
@@ -618,14 +586,30 @@ export class PlaneFigure {
   }
 }
 
-/** `text` as an SVG image on a pale box, in the style's text colour: {source, width, height} in px. */
-function textImage(text, style) {
-  const size = style.font.axis, width = Math.ceil(4.4 * size), height = Math.ceil(1.5 * size);
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
-    `<rect width="100%" height="100%" rx="3" fill="white" fill-opacity="0.75"/>` +
-    `<text x="50%" y="50%" dominant-baseline="central" text-anchor="middle" font-family="${style.font.family}" ` +
-    `font-size="${size}" fill="${style.colors.text}">${text}</text></svg>`;
-  return { source: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`, width, height };
+/**
+ * Where "+1 side" and "−1 side" go on a grid of scores: each in the view's corner deepest in its
+ * side, else at the grid point deepest in it; [{text, x, y, h, v}] with h, v the side of the
+ * label its anchor is on ("left"/"right"/"center", "bottom"/"top"/"middle").
+ */
+export function sideAnchors(scores, xs, ys) {
+  const nx = xs.length, ny = ys.length;
+  const corners = [0, nx - 1, (ny - 1) * nx, ny * nx - 1];
+  const deepest = (sign, points) => {
+    let best = -1;
+    for (const p of points) if (sign * scores[p] > 0 && (best < 0 || sign * scores[p] > sign * scores[best])) best = p;
+    return best;
+  };
+  const out = [];
+  for (const [sign, text] of [[1, "+1 side"], [-1, "−1 side"]]) {
+    let p = deepest(sign, corners);
+    const corner = p >= 0;
+    if (!corner) p = deepest(sign, scores.keys());
+    if (p < 0) continue;
+    const i = p % nx, j = Math.floor(p / nx);
+    out.push({ text, x: xs[i], y: ys[j], h: corner ? (i === 0 ? "left" : "right") : "center",
+               v: corner ? (j === 0 ? "bottom" : "top") : "middle" });
+  }
+  return out;
 }
 
 /** Shapes drawn over a casing (the same shapes in the style's casing colour, 2 px wider). */
