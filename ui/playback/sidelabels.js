@@ -1,7 +1,7 @@
 // "+1 side" and "−1 side" written on the decision region's tints, which are one
 // grey in greyscale. Plain HTML over the plot, not Plotly's: as labelled shapes
 // they were redrawn at every step, as layout images or annotations they made
-// every relayout of the figure several times slower (docs/benchmarks.md). They
+// every relayout of the figure slower (the step's one relayout included). They
 // move only when the region is painted again or the axes change (a zoom, a
 // resize). Hidden from assistive technology: the figure's words say which side
 // is +1 (describe.js).
