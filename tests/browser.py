@@ -131,3 +131,21 @@ FIGURE_JS = """async ({payload, show, style, t, texts}) => {
             status: node.querySelector('.status').textContent,
             words: node.querySelector('.figure-text').textContent};
 }""".replace("DECODE", DECODE_JS)
+
+
+def figure_at(page, run, data, show, t: int, texts: dict | None = None) -> dict:
+    """:data:`FIGURE_JS` of ``run`` on ``data`` at step ``t`` in the app's style, drawing
+    ``show`` (an ``app_logic.style.Show``); ``texts`` are the component's words."""
+    from perceptron_lab.app_logic.payload import build_payload
+    from perceptron_lab.app_logic.style import STYLE
+
+    return page.evaluate(
+        FIGURE_JS,
+        {
+            "payload": payload_arg(build_payload(data, [run])),
+            "show": show.to_json(),
+            "style": STYLE,
+            "t": int(t),
+            "texts": texts,
+        },
+    )

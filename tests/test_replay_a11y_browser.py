@@ -18,13 +18,13 @@ from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.math_panel import SPOKEN
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.playback_args import texts
-from perceptron_lab.app_logic.style import STYLE, Show
+from perceptron_lab.app_logic.style import Show
 from perceptron_lab.ui.standalone_page import run_page
 from tests.browser import (
     ARTIFACTS,
     DECODE_JS,
-    FIGURE_JS,
     ORIGIN,
+    figure_at,
     payload_arg,
     serve_playback,
 )
@@ -139,16 +139,7 @@ def test_compare_mode_says_which_run_did_what(bare, noisy):
 
 
 def _words(page, run, data, show, t):
-    return page.evaluate(
-        FIGURE_JS,
-        {
-            "payload": payload_arg(build_payload(data, [run])),
-            "show": show.to_json(),
-            "style": STYLE,
-            "t": int(t),
-            "texts": texts(run, data),
-        },
-    )
+    return figure_at(page, run, data, show, t, texts(run, data))
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@
 import { describedPlot, uid } from "./chartwords.js";
 import { disclosure, el } from "./dom.js";
 import { Field, Points } from "./fields.js";
-import { classWords, count, cut, minusNum, pair, signed } from "./format.js";
+import { classWords, count, cut, minusNum, pair } from "./format.js";
 import { lineSegment } from "./geometry.js";
 import { PointsTable } from "./pointstable.js";
 import { verdict } from "./speech.js";
