@@ -38,6 +38,15 @@ OUTCOME = {
     RESCUED: "rescued by the λ-trick",
     BLOCKED: "blocked by the α-bound",
 }
+#: The outcome as the replay's live region says it after a step (``ui/playback/speech.js``):
+#: words a screen reader reads, no arrows.
+SPOKEN = {
+    CORRECT: "correct, no update",
+    MISTAKE: "mistake, update",
+    MARGIN: "inside the margin band, update",
+    RESCUED: "rescued by the λ-trick, no update",
+    BLOCKED: "blocked by the α-bound, no update",
+}
 COMMITTEE_NOTE = (
     "Batch training: the members' updates are summed over the epoch and applied "
     "at its end (then every W is rescaled to unit length), so the lines move once "

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from perceptron_lab.app_logic.diagnostics import novikoff_for
-from perceptron_lab.app_logic.math_panel import COMMITTEE_NOTE, OUTCOME, why
+from perceptron_lab.app_logic.math_panel import COMMITTEE_NOTE, OUTCOME, SPOKEN, why
 from perceptron_lab.app_logic.style import STYLE, Show
 
 #: The parts of the replay a page (or a student link) may hide; playback always shows.
@@ -24,6 +24,7 @@ def texts(run, data) -> dict:
     sentence, bound = novikoff_for(run, data)
     return {
         "outcome": {str(k): v for k, v in OUTCOME.items()},
+        "spoken": {str(k): v for k, v in SPOKEN.items()},
         "why": {str(k): v for k, v in why(_has_band(run)).items()},
         "committee": COMMITTEE_NOTE,
         "novikoff": sentence,

@@ -16,20 +16,28 @@ from dataclasses import asdict, dataclass
 # Okabe & Ito's colour-blind-safe palette.
 BLUE, ORANGE, GREEN, VERMILLION = "#0072B2", "#E69F00", "#009E73", "#D55E00"
 PURPLE, SKY, GREY, BLACK = "#CC79A7", "#56B4E9", "#9E9E9E", "#222222"
+#: A grey for marks that must stand out from the tints (3:1 or more, WCAG 1.4.11): GREY does not.
+DARK_GREY = "#6E6E6E"
 
 STYLE: dict = {
     "colors": {
         "negative": BLUE,  # class -1: blue circles
-        "positive": ORANGE,  # class +1: orange diamonds
+        "positive": ORANGE,  # class +1: orange diamonds...
+        "positive_edge": BLACK,  # ...outlined: orange alone is under 3:1 against the tints
         "current": VERMILLION,
+        "current_edge": BLACK,  # a dark halo under the current example's ring
         "update": VERMILLION,
         "line": BLACK,
-        "old": GREY,
+        "old": DARK_GREY,
         "averaged": GREEN,
         "longest": PURPLE,
+        # a white casing under the coloured lines and arrows that cross the tints
+        "casing": "#ffffff",
+        # the figure's words (arrow labels, "+1 side"): text at 4.5:1 on every tint
+        "text": BLACK,
         "rings": PURPLE,
         "rescued": GREEN,
-        "capped": GREY,
+        "capped": DARK_GREY,
         "noisy": GREEN,
         "borderline": SKY,
         "ensemble": GREY,
@@ -39,6 +47,7 @@ STYLE: dict = {
         "test_curve": BLACK,  # not orange: orange is the +1 class
         "train_curve": BLUE,
         "band": "rgba(120,120,120,0.18)",
+        "band_edge": DARK_GREY,  # the band's two edges, drawn: its fill is too faint to see
         "grid": "#EBF0F8",
         # light tints of the decision region: -1 side, boundary, +1 side
         "region": [[0.0, "#cfe3f1"], [0.5, "#ffffff"], [1.0, "#fbe6bd"]],

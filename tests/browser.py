@@ -109,18 +109,43 @@ MATH_JS = """async ({payload, texts, times}) => {
 }""".replace("DECODE", DECODE_JS)
 
 #: Draws a lane's 2-D figure at step ``t`` in a bare page (:func:`playback_page`): its traces
-#: (name, x, y, visible), shapes and status line.
-FIGURE_JS = """async ({payload, show, style, t}) => {
+#: (name, x, y, visible), shapes, its "+1 side" / "−1 side" labels, status line and its description
+#: in words (``texts``, the component's words, are optional: without them an outcome is "?").
+FIGURE_JS = """async ({payload, show, style, t, texts}) => {
     const d = await (DECODE)(payload);
     const {PlaneFigure} = await import('/plane.js');
     const node = document.createElement('div');
     node.style.width = '700px';
     document.body.append(node);
     const figure = new PlaneFigure(node, {lane: d.lanes[0], scene: d.scene, show, style,
-        config: {}, box: d.scene.box, height: 600, clickable: false, title: null});
+        config: {}, box: d.scene.box, height: 600, clickable: false, title: null,
+        texts: texts || {spoken: {}, why: {}}});
     figure.update(t);
+    // the words are written after the step is painted
+    await new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)));
     const plot = node.querySelector('.plot');
     return {traces: plot.data.map(tr => ({name: tr.name, x: Array.from(tr.x || []),
                                           y: Array.from(tr.y || []), visible: tr.visible})),
-            shapes: plot.layout.shapes, status: node.querySelector('.status').textContent};
+            shapes: plot.layout.shapes,
+            sides: Array.from(node.querySelectorAll('.side-label'), label => label.textContent),
+            status: node.querySelector('.status').textContent,
+            words: node.querySelector('.figure-text').textContent};
 }""".replace("DECODE", DECODE_JS)
+
+
+def figure_at(page, run, data, show, t: int, texts: dict | None = None) -> dict:
+    """:data:`FIGURE_JS` of ``run`` on ``data`` at step ``t`` in the app's style, drawing
+    ``show`` (an ``app_logic.style.Show``); ``texts`` are the component's words."""
+    from perceptron_lab.app_logic.payload import build_payload
+    from perceptron_lab.app_logic.style import STYLE
+
+    return page.evaluate(
+        FIGURE_JS,
+        {
+            "payload": payload_arg(build_payload(data, [run])),
+            "show": show.to_json(),
+            "style": STYLE,
+            "t": int(t),
+            "texts": texts,
+        },
+    )

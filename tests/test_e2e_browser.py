@@ -113,7 +113,7 @@ def test_stepping_playing_scrubbing_and_keys(server, page):
     assert f"= {theta_new:.4g}".replace("-", "−") in math.split("θ ← θ")[1]
     _shots(page, "playground-update")
 
-    page.keyboard.press("e")  # the page's keys reach the component: end of the epoch
+    page.keyboard.press("e")  # the focus is in the replay (its button): end of the epoch
     _wait_step(frame, tl.end_of_epoch(t))
     page.keyboard.press("ArrowLeft")
     _wait_step(frame, tl.end_of_epoch(t) - 1)

@@ -16,7 +16,7 @@ from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.style import STYLE, Show
 from perceptron_lab.app_logic.timeline import BLOCKED, MARGIN, MISTAKE, RESCUED
 from perceptron_lab.ui.player import texts
-from tests.browser import DECODE_JS, FIGURE_JS, MATH_JS, payload_arg, playback_page
+from tests.browser import DECODE_JS, MATH_JS, figure_at, payload_arg, playback_page
 from tests.lessons import page_run
 
 pytestmark = pytest.mark.browser
@@ -141,15 +141,7 @@ def test_the_kernel_panel_counts_the_example_and_moves_theta(page, data):
 
 
 def _figure(page, run, data, show, t):
-    return page.evaluate(
-        FIGURE_JS,
-        {
-            "payload": payload_arg(build_payload(data, [run])),
-            "show": show.to_json(),
-            "style": STYLE,
-            "t": int(t),
-        },
-    )
+    return figure_at(page, run, data, show, t)
 
 
 def test_the_figure_marks_flips_and_moves_the_current_example(page, data):
@@ -164,8 +156,13 @@ def test_the_figure_marks_flips_and_moves_the_current_example(page, data):
     counts = tl.update_counts(t)
     assert len(by_name["forced an update (λ push on)"]["x"]) == (counts > 0).sum()
     assert len(by_name["used up its α-bound (2): ignored"]["x"]) == (counts >= 2).sum()
-    (ring,) = [s for s in figure["shapes"] if s["type"] == "circle"]  # the current example
-    assert np.allclose([ring["xanchor"], ring["yanchor"]], data.X[tl.index[t - 1]])
+    # the current example: its ring over a dark halo, both on the example
+    halo, ring = [s for s in figure["shapes"] if s["type"] == "circle"]
+    for shape in (halo, ring):
+        assert np.allclose([shape["xanchor"], shape["yanchor"]], data.X[tl.index[t - 1]])
+    assert ring["line"]["color"] == STYLE["colors"]["current"]
+    assert halo["line"]["color"] == STYLE["colors"]["current_edge"]
+    assert halo["line"]["width"] > ring["line"]["width"]
     w, theta = tl.hypothesis(t)
     (line,) = [
         s

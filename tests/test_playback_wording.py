@@ -36,7 +36,8 @@ CONFUSION_JS = """async ({payload, style, t}) => {
     const diag = new Diagnostics(node, {lane: d.lanes[0], scene: d.scene, style,
                                         texts: {}, config: {}});
     diag.update(t);
-    return Array.from(node.querySelectorAll('td')).map(td => td.textContent);
+    // the classes head the rows (th), their counts are cells
+    return Array.from(node.querySelectorAll('tbody th, td')).map(cell => cell.textContent);
 }""".replace("DECODE", DECODE_JS)
 
 

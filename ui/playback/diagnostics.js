@@ -8,16 +8,11 @@
 // hypothesis for small runs, else evenly spaced ones), and the table says
 // which update it shows.
 
+import { ChartWords, numbersTable, perEpoch } from "./chartwords.js";
 import { el, fill } from "./dom.js";
-import { Field, Points, accuracy } from "./fields.js";
-import { count, cut, pyFormat } from "./format.js";
+import { accuracy, pointsField } from "./fields.js";
+import { classWords as classLabel, count, pyFormat } from "./format.js";
 import { WeightsChart } from "./weights.js";
-
-/** "benign (−1)", or just "−1" for a class named by its label (no "−1 (−1)"). */
-function classLabel(name, sign) {
-  const text = cut(name);
-  return text.replace("-", "−") === sign || text === sign.replace("+", "") ? sign : `${text} (${sign})`;
-}
 
 export const MODES = ["last", "longest", "voted", "averaged"];
 
@@ -29,8 +24,8 @@ export class Diagnostics {
     this.planar = scene.view === "plane";
     if (this.planar) {
       const X = scene.arrays.X;
-      this.train = new Field(lane, Points.fromRows(X), X);
-      if (scene.n_test) this.test = new Field(lane, Points.fromRows(scene.arrays.X_test), X);
+      this.train = pointsField(lane, X, X);
+      if (scene.n_test) this.test = pointsField(lane, scene.arrays.X_test, X);
     } else if (meta.hypotheses === "projection") {
       this.snapRows = lane.get("snap_rows");
     }
@@ -120,7 +115,25 @@ export class Diagnostics {
       legend: { orientation: "h", yref: "container", y: 0, yanchor: "bottom", x: 0 },
       shapes, annotations,
     }, this.config);
-    this.chartEpoch = 0;
+    const pct = (v) => `${pyFormat((100 * v) / scene.n_test, ".1f")}%`;
+    const table = numbersTable("Per epoch (the current epoch is marked)",
+      ["epoch", "updates", ...(same ? [] : ["mistakes"]), ...(test.length && scene.n_test ? ["test error"] : [])],
+      epochs.map((e, k) => [String(e), count(updates[k]), ...(same ? [] : [count(errors[k])]),
+                            ...(test.length && scene.n_test ? [k < test.length ? pct(test[k]) : "—"] : [])]));
+    this.epochRows = table.tBodies[0].rows;
+    this.chartWords = new ChartWords(this.chart, "Updates and mistakes per epoch", table);
+    this.chart.after(this.chartWords.node);
+    this.converged = converged >= 0 ? `No update in epoch ${converged + 1}: converged.` : "Not converged.";
+    this._sayEpoch(0);
+  }
+
+  /** The chart's sentence and the table's marked row follow the epoch. */
+  _sayEpoch(epoch) {
+    const { lane } = this;
+    this.chartEpoch = epoch;
+    for (const row of this.epochRows) row.classList.toggle("current", row.rowIndex - 1 === epoch);
+    this.chartWords.say(`Updates per epoch over ${count(lane.meta.mistakes_per_epoch.length)} epochs: ` +
+      `${perEpoch(lane.meta.mistakes_per_epoch)}. ${this.converged} The current epoch, ${epoch + 1}, is marked.`);
   }
 
   update(t) {
@@ -131,7 +144,7 @@ export class Diagnostics {
     this.weights?.update(t);
     const epoch = lane.epochAt(t);
     if (epoch !== this.chartEpoch) { // the marker moves once per epoch, not per step
-      this.chartEpoch = epoch;
+      this._sayEpoch(epoch);
       Plotly.relayout(this.chart, { "shapes[0].x0": epoch + 1, "shapes[0].x1": epoch + 1 });
     }
     if (this.planar) this._planar(t);
@@ -147,7 +160,7 @@ export class Diagnostics {
     const parts = [["train", this.train, y]];
     if (this.test) parts.push(["test", this.test, scene.arrays.y_test]);
     const table = parts.map(([part, field, labels]) => [part, this.modes.map((m) => accuracy(field.scores(t, m), labels))]);
-    fill(this.accuracy, el("p", { class: "table-title" }, "Accuracy at this step"), accuracyTable(this.modes, table));
+    fill(this.accuracy, accuracyTable(this.modes, table, "Accuracy at this step"));
     const [part, field, labels] = parts[parts.length - 1];
     const scores = field.scores(t, "last");
     const m = [[0, 0], [0, 0]];
@@ -167,19 +180,15 @@ export class Diagnostics {
     const note = k === lane.row(t)
       ? "Accuracy at this step"
       : `Accuracy at update ${count(k)} (the nearest stored hypothesis before this step)`;
-    fill(this.accuracy, el("p", { class: "table-title" }, note), accuracyTable(this.modes, table));
+    fill(this.accuracy, accuracyTable(this.modes, table, note));
     this._confusionTable(parts[parts.length - 1], [[conf[4 * s], conf[4 * s + 1]], [conf[4 * s + 2], conf[4 * s + 3]]]);
   }
 
   _confusionTable(part, m) {
     const names = this.scene.class_names;
-    fill(this.confusion,
-      el("p", { class: "table-title" }, `Confusion matrix (${part}, last hypothesis)`),
-      el("table", { class: "numbers" },
-        el("thead", {}, el("tr", {}, el("th", {}, "true \\ predicted"), el("th", {}, "−1"), el("th", {}, "+1"))),
-        el("tbody", {},
-          el("tr", {}, el("td", {}, classLabel(names[0], "−1")), el("td", {}, String(m[0][0])), el("td", {}, String(m[0][1]))),
-          el("tr", {}, el("td", {}, classLabel(names[1], "+1")), el("td", {}, String(m[1][0])), el("td", {}, String(m[1][1]))))));
+    fill(this.confusion, numbersTable(`Confusion matrix (${part}, last hypothesis)`, ["true \\ predicted", "−1", "+1"],
+      [[classLabel(names[0], "−1"), String(m[0][0]), String(m[0][1])],
+       [classLabel(names[1], "+1"), String(m[1][0]), String(m[1][1])]]));
   }
 
   _novikoff(r) {
@@ -220,11 +229,9 @@ export function snapshotAt(rows, row) {
   return lo;
 }
 
-export function accuracyTable(modes, rows) {
-  return el("table", { class: "numbers" },
-    el("thead", {}, el("tr", {}, el("th", {}, "data"), ...modes.map((m) => el("th", {}, m)))),
-    el("tbody", {}, rows.map(([part, values]) =>
-      el("tr", {}, el("td", {}, part), ...values.map((a) => el("td", {}, pyFormat(a, ".1%")))))));
+/** Accuracy per predictor (columns) of each part of the data (rows: [part, [accuracy, ...]]). */
+export function accuracyTable(modes, rows, caption = null) {
+  return numbersTable(caption, ["data", ...modes], rows.map(([part, values]) => [part, ...values.map((a) => pyFormat(a, ".1%"))]));
 }
 
 /** The smallest y·score / ‖w‖ over the training points of a single line at t, or null. */

@@ -53,3 +53,21 @@ export function newPinnedPlot(node, traces, layout, config, onResize = () => {})
   }
   return plotted;
 }
+
+/**
+ * A button that shows and hides `panel` (aria-expanded, aria-controls); `onOpen()` runs as it
+ * opens (to fill the panel only when someone looks).
+ */
+export function disclosure(label, panel, onOpen = () => {}) {
+  if (!panel.id) panel.id = `panel-${++panels}`;
+  const button = el("button", { type: "button", class: "btn words-btn", "aria-expanded": "false",
+                                "aria-controls": panel.id }, label);
+  button.addEventListener("click", () => {
+    const open = button.getAttribute("aria-expanded") !== "true";
+    button.setAttribute("aria-expanded", String(open));
+    panel.hidden = !open;
+    if (open) onOpen();
+  });
+  return button;
+}
+let panels = 0;

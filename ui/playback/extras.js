@@ -3,10 +3,11 @@
 // over the hypotheses so far, curves of stored hypotheses, the predictors'
 // accuracy at the step. Labels are the lesson's own text and go in as text.
 
+import { ChartWords } from "./chartwords.js";
 import { el, fill } from "./dom.js";
 import { count, pyFormat } from "./format.js";
 import { MODES, accuracyTable, snapshotAt } from "./diagnostics.js";
-import { Field, Points, accuracy } from "./fields.js";
+import { accuracy, pointsField } from "./fields.js";
 
 export class Extras {
   constructor(node, { lane, arrays, scene, panels, style, config }) {
@@ -84,8 +85,8 @@ export class Extras {
   _accuracies(holder, when) {
     const { lane, scene } = this;
     const X = scene.arrays.X;
-    const parts = [["train", new Field(lane, Points.fromRows(X), X), scene.arrays.y]];
-    if (scene.n_test) parts.push(["test", new Field(lane, Points.fromRows(scene.arrays.X_test), X), scene.arrays.y_test]);
+    const parts = [["train", pointsField(lane, X, X), scene.arrays.y]];
+    if (scene.n_test) parts.push(["test", pointsField(lane, scene.arrays.X_test, X), scene.arrays.y_test]);
     const modes = lane.meta.has_modes ? MODES : ["last"];
     return (t) => {
       holder.hidden = !when(t);
@@ -106,11 +107,15 @@ export class Extras {
                   marker: { color: this.style.colors.current, size: 10, symbol: "circle-open", line: { width: 3 } } });
     Plotly.newPlot(node, traces,
       this._chartLayout(item.title, item.x_title, "", pyTick(item.y_format), item.y_range), this.config);
+    const words = new ChartWords(node, item.title);
+    holder.append(words.node);
     const indices = traces.map((_, i) => i);
     return (t) => {
       holder.hidden = !when(t);
       if (holder.hidden) return;
       const k = this.lane.row(t);
+      const values = item.series.map((s, i) => `${s.name} ${pyFormat(series[i][k], item.y_format)}`);
+      words.say(`${item.title}, at hypothesis ${count(k)}: ${values.join(", ")}.`);
       const xs = Array.from({ length: k + 1 }, (_, i) => i);
       const last = series[series.length - 1];
       Plotly.restyle(node, {
@@ -133,6 +138,9 @@ export class Extras {
       { type: "scatter", mode: "markers", x: [], y: [], name: item.point_name,
         marker: { color: this.style.colors.current, size: 12, symbol: "circle-open", line: { width: 3 } } },
     ], { ...this._chartLayout(item.title, item.x_title, item.y_title, fmt, [0, 1.05], fmt) }, this.config);
+    const words = new ChartWords(node, item.title);
+    holder.append(words.node);
+    const say = (v) => pyFormat(v, item.axis_format);
     return (t) => {
       holder.hidden = !when(t);
       if (holder.hidden) return;
@@ -141,6 +149,9 @@ export class Extras {
       const stored = rows[s] <= k;
       const a = offsets[s], b = offsets[s + 1];
       const title = rows[s] === k || !stored ? item.title : `${item.title} (curve at update ${count(rows[s])})`;
+      const curve = stored ? `the curve has ${count(b - a)} points` : "no curve is stored yet";
+      const point = Number.isNaN(px[k]) ? "" : `; ${item.point_name} at (${say(px[k])}, ${say(py[k])})`;
+      words.say(`${title}: ${curve}${point}.`);
       Plotly.update(node, {
         x: [stored ? Array.from(xs.subarray(a, b)) : [], Number.isNaN(px[k]) ? [] : [px[k]]],
         y: [stored ? Array.from(ys.subarray(a, b)) : [], Number.isNaN(py[k]) ? [] : [py[k]]],

@@ -200,6 +200,21 @@ export class Field {
   }
 }
 
+const shared = new WeakMap();
+
+/**
+ * The Field of the points `rows` (a flat n x 2 array: the training or the test points) for
+ * `lane`, one per lane and array: the figure, its words, the diagnostics, the scoreboard and the
+ * exports score the same points, and keep the voted and kernel checkpoints once. Its scores are
+ * one reused array: read them before the next call.
+ */
+export function pointsField(lane, rows, X) {
+  let fields = shared.get(lane);
+  if (!fields) shared.set(lane, (fields = new Map()));
+  if (!fields.has(rows)) fields.set(rows, new Field(lane, Points.fromRows(rows), X));
+  return fields.get(rows);
+}
+
 /** Share of points whose predicted label (score > 0: +1, else -1) equals `y`. */
 export function accuracy(scores, y) {
   let right = 0;

@@ -25,6 +25,16 @@ export function num(x, digits = 4) {
   return formatG(Math.abs(x) < 1e-12 ? 0 : x, digits);
 }
 
+/** `num` with a real minus sign, as the math panel and the spoken sentences write a number. */
+export function minusNum(x, digits = 4) {
+  return num(x, digits).replace("-", "−");
+}
+
+/** A 2-D point or vector "(a, b)", 3 significant digits each. */
+export function pair(a, b) {
+  return `(${minusNum(a, 3)}, ${minusNum(b, 3)})`;
+}
+
 function fixed(x, p) {
   // toFixed rounds an exact tie (0.125 to 2 places) up; Python rounds it to even.
   const scaled = Math.abs(x) * 10 ** p;
@@ -78,6 +88,12 @@ export function signed(label) {
 }
 
 export const MAX_LABEL = 40;
+
+/** "benign (−1)", or just "−1" for a class named by its label (no "−1 (−1)"): plain text. */
+export function classWords(name, sign) {
+  const text = cut(name);
+  return text.replace("-", "−") === sign || text === sign.replace("+", "") ? sign : `${text} (${sign})`;
+}
 
 /** Visitor text cut to `limit` characters (an ellipsis says it was cut). */
 export function cut(text, limit = MAX_LABEL) {

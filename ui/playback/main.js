@@ -5,8 +5,9 @@
 import { connect, setComponentValue, setFrameHeight } from "./protocol.js";
 import { decode } from "./payload.js";
 import { el, fill } from "./dom.js";
+import { cut } from "./format.js";
 import { Lane } from "./timeline.js";
-import { Controls, KEYS, typedIntoWidget } from "./controls.js";
+import { Controls, KEYS, inReplay, typedIntoWidget } from "./controls.js";
 import { PlaneFigure } from "./plane.js";
 import { ProjectionView } from "./projection.js";
 import { MathPanel } from "./mathpanel.js";
@@ -14,15 +15,28 @@ import { Scoreboard } from "./scoreboard.js";
 import { BoundMeter, Diagnostics, MODES } from "./diagnostics.js";
 import { Extras } from "./extras.js";
 import { SharePanel, syncPageUrl } from "./share.js";
-import { Field, Points, accuracy } from "./fields.js";
+import { accuracy, pointsField } from "./fields.js";
+import { Announcer, LEVELS, liveRegion, stepPhrase } from "./speech.js";
+import { load, save } from "./settings.js";
 
 const app = {
   payloadId: null, viewKey: null, lanes: [], scene: null, arrays: null, args: null,
   t: 0, playing: false, speed: 10, unit: "example", parts: [], later: [], settled: false,
+  // the reader's own settings (settings.js): the keys, and what a move announces (speech.js)
+  shortcuts: load("shortcuts", "on", ["on", "off"]) === "on",
+  level: load("level", "verdict", Object.keys(LEVELS)),
 };
 window.playback = app; // for the tests and the benchmark: the state and the last painted step
 
 const root = document.getElementById("app");
+// a landmark named for people: in a frame of its own (the app, the notebook) a region of the
+// page around it; as the exported page's own content its main part
+root.setAttribute("role", window.parent === window ? "main" : "region");
+root.setAttribute("aria-label", "Training replay");
+const region = liveRegion(); // made once: it outlives the views a rerun rebuilds
+/** With reduced motion, Play shows a new step at most this often (the speed still holds). */
+const CALM_INTERVAL_MS = 1000;
+const calm = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 // -- time --------------------------------------------------------------------------
 
@@ -35,17 +49,27 @@ function setStep(t) {
   paint();
 }
 
+/** A move by the reader: stop playing, paint step t, say where the run is. */
+function move(t) {
+  pause(true);
+  setStep(t);
+  app.speech?.moved(app.t);
+}
+
 const actions = {
-  start: () => { pause(); setStep(0); },
-  back: () => { pause(); setStep(app.t - 1); },
-  step: () => { pause(); setStep(app.t + 1); },
-  update: () => { pause(); setStep(driver().nextUpdate(app.t)); },
-  epoch: () => { pause(); setStep(driver().endOfEpoch(app.t)); },
-  end: () => { pause(); setStep(driver().E); },
+  start: () => move(0),
+  back: () => move(app.t - 1),
+  step: () => move(app.t + 1),
+  update: () => move(driver().nextUpdate(app.t)),
+  epoch: () => move(driver().endOfEpoch(app.t)),
+  end: () => move(driver().E),
   play: () => (app.playing ? pause() : play()),
-  scrub: (t) => { pause(); setStep(t); },
+  scrub: (t) => { pause(true); setStep(t); }, // said when the scrubber is let go: scrubbed
+  scrubbed: () => app.speech?.moved(app.t),
   speed: (s) => { app.speed = s; },
   unit: (u) => { app.unit = u; },
+  shortcuts: (on) => { app.shortcuts = on; save("shortcuts", on ? "on" : "off"); },
+  level: (level) => { app.level = level; if (app.speech) app.speech.level = level; save("level", level); },
 };
 
 function advance(t, steps) {
@@ -60,14 +84,16 @@ function play() {
   if (driver().E === 0) return;
   if (app.t >= driver().E) app.t = 0;
   app.playing = true;
-  let last = performance.now(), owed = 0;
+  let last = performance.now(), owed = 0, shownAt = -Infinity;
   const tick = (now) => {
     if (!app.playing) return;
     owed += ((now - last) / 1000) * app.speed;
     last = now;
     const steps = Math.floor(owed);
-    if (steps > 0) {
+    // reduced motion: the figure jumps once a second instead of moving at every frame
+    if (steps > 0 && now - shownAt >= (calm.matches ? CALM_INTERVAL_MS : 0)) {
       owed -= steps;
+      shownAt = now;
       setStep(advance(app.t, steps)); // a slow frame moves on by several steps, never falls behind
     }
     if (app.t >= driver().E) pause();
@@ -77,10 +103,12 @@ function play() {
   requestAnimationFrame(tick);
 }
 
-function pause() {
+/** Stop playing; say where it stopped unless a move that says so itself follows (`quiet`). */
+function pause(quiet = false) {
   if (!app.playing) return;
   app.playing = false;
   paint();
+  if (!quiet) app.speech?.paused(app.t);
 }
 
 // -- painting ----------------------------------------------------------------------
@@ -88,7 +116,8 @@ function pause() {
 function paint() {
   const t = app.t;
   for (const part of app.parts) part.update(t, app.playing);
-  app.controls?.show(t, driver().E, app.playing);
+  app.controls?.show(t, driver().E, app.playing, stepPhrase(driver(), t));
+  if (app.playing) app.speech?.playing(t);
   app.painted = t;
   app.paintedAt = performance.now();
   if (!app.playing) scheduleUrl();
@@ -132,19 +161,27 @@ function plotConfig(args) {
   };
 }
 
+/** Height a figure needs besides its square plot area: axis titles, ticks, a legend under it. */
+const AXES_AND_LEGEND = 140;
+
 /**
  * The figure's height so that it ends inside the page's window (a projector's 768 px), between
  * style.figure.min_height and `most`: when the figure starts in the first screen its bottom
  * meets the window's; further down the page it gets a window of its own.
  */
 function fittedHeight(box, most, style) {
+  // in a narrow column (a phone) the plot area, square as the axes share one scale, is as wide as
+  // the column: a taller figure would only add empty space above and below it
+  most = Math.max(style.figure.min_height, Math.min(most, box.clientWidth + AXES_AND_LEGEND));
   try {
     const frame = window.frameElement.getBoundingClientRect();
     const windowHeight = window.parent.innerHeight;
     const top = frame.top + window.parent.scrollY + box.getBoundingClientRect().top;
-    // the status line above the plot, in the same box, takes up to two lines of text
+    // the status line above the plot takes up to two lines of text, the row of the figure's
+    // words under it one line of buttons
     const status = Math.ceil(2.6 * style.font.base) + 8;
-    const room = top < 0.6 * windowHeight ? windowHeight - top - status : windowHeight - 40;
+    const words = Math.ceil(2.2 * style.font.base) + 12;
+    const room = top < 0.6 * windowHeight ? windowHeight - top - status - words : windowHeight - 40;
     return Math.round(Math.max(style.figure.min_height, Math.min(most, room)));
   } catch (err) {
     return most; // another origin embeds us: the page's window is not ours to measure
@@ -171,6 +208,9 @@ function build(args) {
   const stage = el("div", { class: `stage${hasSide ? " with-side" : ""}` }, figures, hasSide ? side : null);
   fill(root, controls, stage);
   app.controls = new Controls(controls, actions, app); // playback is never hidden
+  stage.after(app.controls.settings);
+  nameFrame(lanes);
+  let mathLines = null;
   let mainFigure = null;
   if (scene.view === "plane") {
     lanes.forEach((lane, i) => {
@@ -181,7 +221,7 @@ function build(args) {
         lane, scene, show, style, config, box: scene.box,
         height: !compare && style.figure.fit ? fittedHeight(box, height, style) : height,
         clickable: !compare && options.click !== "off",
-        title: compare ? lane.meta.title : null,
+        title: compare ? lane.meta.title : null, texts,
       });
       if (i === 0) mainFigure = figure;
       if (!compare && options.click !== "off") listenForClicks(figure.node, scene.box, options.click);
@@ -192,7 +232,7 @@ function build(args) {
                     angle: el("div", {}), histogram: el("div", {}) };
     figures.append(el("div", { class: "figure-box" }, nodes.status, nodes.projection,
       el("div", { class: "pair" }, nodes.angle, nodes.histogram)));
-    mainFigure = new ProjectionView(nodes, { lane: lanes[0], scene, show, style, config });
+    mainFigure = new ProjectionView(nodes, { lane: lanes[0], scene, show, style, config, texts });
     app.parts.push(mainFigure);
   } else {
     figures.append(el("div", { class: "notice" },
@@ -204,6 +244,7 @@ function build(args) {
       side.append(el("div", { class: "panel math-card" },
         el("p", { class: "panel-title" }, lanes[0].meta.title), math));
       app.parts.push(new MathPanel(math, { lane: lanes[0], scene, texts }));
+      mathLines = () => Array.from(math.querySelectorAll(".math-line"));
     }
     if (texts.novikoff_bound && !options.hide.diagnostics) {
       const meter = el("div", { class: "panel bound" });
@@ -216,6 +257,7 @@ function build(args) {
       app.parts.push(new Extras(holder, { lane: lanes[0], arrays: app.arrays, scene, panels: lanes[0].meta.extras, style, config }));
     }
   }
+  app.speech = new Announcer(region, { lanes, scene, texts, level: app.level, arithmetic: mathLines });
   if (compare && scene.view === "plane" && !options.hide.diagnostics) {
     const body = el("div", { class: "diagnostics" });
     root.append(el("details", { class: "section", open: true }, el("summary", {}, "Scoreboard"), body));
@@ -235,20 +277,32 @@ function build(args) {
   }
 }
 
+/**
+ * Name our frame for people ("Training replay of Perceptron (classic): step-by-step playback"):
+ * Streamlit titles a component's frame with its module's name. The name keeps ending in
+ * "playback", which the tests and benchmarks look the frame up by.
+ */
+function nameFrame(lanes) {
+  const names = lanes.map((lane) => cut(lane.meta.title, 60));
+  const who = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
+  try {
+    if (window.frameElement) window.frameElement.title = `Training replay of ${who}: step-by-step playback`;
+  } catch (err) {
+    // another origin embeds us: its frame is its to name
+  }
+}
+
 /** {train: {mode: accuracy}, test: {...}} at t on 2-D data (for the exported JSON). */
 function accuraciesAt(t) {
   const { scene } = app;
   const lane = app.lanes[0];
   if (scene.view !== "plane") return null;
-  app.exportFields ??= {
-    train: new Field(lane, Points.fromRows(scene.arrays.X), scene.arrays.X),
-    test: scene.n_test ? new Field(lane, Points.fromRows(scene.arrays.X_test), scene.arrays.X) : null,
-  };
   const out = {};
   const modes = lane.meta.has_modes ? MODES : ["last"];
-  for (const [part, labels] of [["train", scene.arrays.y], ["test", scene.arrays.y_test]]) {
-    const field = app.exportFields[part];
-    if (field) out[part] = Object.fromEntries(modes.map((m) => [m, accuracy(field.scores(t, m), labels)]));
+  for (const [part, points, labels] of [["train", scene.arrays.X, scene.arrays.y], ["test", scene.arrays.X_test, scene.arrays.y_test]]) {
+    if (!labels.length) continue;
+    const field = pointsField(lane, points, scene.arrays.X);
+    out[part] = Object.fromEntries(modes.map((m) => [m, accuracy(field.scores(t, m), labels)]));
   }
   return out;
 }
@@ -269,11 +323,17 @@ function listenForClicks(plot, box, mode) {
   });
 }
 
-// -- keys: in our frame and in the page around it (same origin) -----------------------
+// -- keys: only while the focus is in the replay, only while the reader wants them ------
+// (WCAG 2.1.4: a single-key shortcut must not act on the page around us, and can be
+// switched off: a speech-input user's words are keys too.)
 
 function onKey(event) {
   if (!app.lanes.length) return;
-  if (event.ctrlKey || event.metaKey || event.altKey || typedIntoWidget(event)) return;
+  if (event.key === "Escape") { // closes a point's tooltip wherever the focus is, keys on or off
+    for (const part of app.parts) part.dismiss?.();
+    return;
+  }
+  if (!app.shortcuts || !inReplay(event, root) || event.ctrlKey || event.metaKey || event.altKey || typedIntoWidget(event)) return;
   const action = KEYS[event.key];
   if (!action) return;
   event.preventDefault();
@@ -281,13 +341,6 @@ function onKey(event) {
 }
 
 document.addEventListener("keydown", onKey);
-try {
-  // only the first playback frame of a page answers the page's keys
-  const frames = window.parent.document.querySelectorAll("iframe[title$='playback']");
-  if (frames.length && frames[0].contentWindow === window) window.parent.document.addEventListener("keydown", onKey);
-} catch (err) {
-  // another origin embeds us: keys work while our frame has the focus
-}
 
 // -- messages from the page ------------------------------------------------------------
 
@@ -299,7 +352,6 @@ function onRender(args) {
     app.arrays = arrays;
     app.scene = { ...args.meta.scene, arrays: Object.fromEntries(Object.entries(args.meta.scene.arrays).map(([k, n]) => [k, arrays[n]])) };
     app.lanes = args.meta.lanes.map((meta) => new Lane(meta, arrays));
-    app.exportFields = null;
     if (app.payloadId === null) app.t = args.options.initial_t;
     app.payloadId = args.payload_id;
   }

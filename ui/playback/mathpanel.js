@@ -5,24 +5,14 @@
 // italic variables, subscripts, no LaTeX engine. Numbers use Python's ".4g".
 
 import { el, fill, v } from "./dom.js";
-import { num } from "./format.js";
+import { minusNum as n, pair as vec, signed as sgn } from "./format.js";
 import { BLOCKED, MARGIN, MISTAKE, isUpdateKind } from "./timeline.js";
 
 const MINUS = "−";
-const sgn = (y) => (y > 0 ? "+1" : "−1");
-
-function n(x) {
-  return num(x).replace("-", MINUS);
-}
 
 /** ``a − b`` without a double minus sign. */
 function minus(a, b) {
   return b >= 0 ? `${n(a)} ${MINUS} ${n(b)}` : `${n(a)} + ${n(-b)}`;
-}
-
-/** A 2-D vector "(a, b)" with 3 significant digits. */
-function vec(a, b) {
-  return `(${num(a, 3).replace("-", MINUS)}, ${num(b, 3).replace("-", MINUS)})`;
 }
 
 const W = () => v("w");
@@ -153,12 +143,12 @@ export class MathPanel {
     for (let mm = 0; mm < lane.M; mm++) {
       const act = lane.scoreAt(i, mm);
       votes += act > 0 ? 1 : -1;
-      rows.push(el("tr", {}, el("td", {}, String(mm + 1)), el("td", {}, n(act)), el("td", {}, n(y * act)),
+      rows.push(el("tr", {}, el("th", { scope: "row" }, String(mm + 1)), el("td", {}, n(act)), el("td", {}, n(y * act)),
         el("td", { class: "words" }, texts.outcome[lane.kindAt(i, mm)] || "?")));
     }
     const table = el("table", { class: "numbers" },
-      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "act = ⟨W,(x,1)⟩"),
-        el("th", {}, "y·act"), el("th", {}, "outcome"))),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, "act = ⟨W,(x,1)⟩"),
+        el("th", { scope: "col" }, "y·act"), el("th", { scope: "col" }, "outcome"))),
       el("tbody", {}, rows));
     const vote = votes > 0 ? "+1" : "−1";
     return [

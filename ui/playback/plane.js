@@ -18,15 +18,19 @@
 // shows its numbers at the step in a tooltip of our own, so no step has to
 // restyle the points. Legend entries of shapes come from empty traces.
 
-import { Field, Points } from "./fields.js";
+import { Field, Points, pointsField } from "./fields.js";
 import { anchor, clipHalfplanes, inBox, lineSegment, zeroLevel } from "./geometry.js";
 import { count, cut, num, plotlyText, signed, wrapWords } from "./format.js";
 import { BLOCKED, RESCUED } from "./timeline.js";
 import { newPinnedPlot } from "./dom.js";
+import { FigureWords } from "./describe.js";
+import { SideLabels } from "./sidelabels.js";
 
 const DASHES = ["solid", "dash", "dot", "dashdot"];
 /** Shades of the region's colour scale painted into its image. */
 const TINT_LEVELS = 256;
+/** A tooltip the pointer left stays this long, so the pointer can move onto it (WCAG 1.4.13). */
+const TOOLTIP_GRACE_MS = 400;
 /** A voted region that only gained votes is redrawn this long after the last step... */
 const REDRAW_DELAY_MS = 150;
 /** While playing, a grid region (voted, kernel) is redrawn at most this often. */
@@ -41,8 +45,8 @@ export function className(names, label) {
 
 export class PlaneFigure {
   /**
-   * @param {HTMLElement} node  the figure's box: a status line and the plot go in it
-   * @param {object} o  {lane, scene, show, style, config, height, box, clickable, title}
+   * @param {HTMLElement} node  the figure's box: a status line, the plot and its words go in it
+   * @param {object} o  {lane, scene, show, style, config, height, box, clickable, title, texts}
    */
   constructor(node, o) {
     Object.assign(this, o);
@@ -75,9 +79,12 @@ export class PlaneFigure {
       this.gridMode = this.contour ? "last" : this.votedRegion ? "voted" : this.mode;
     }
     this.zeroLine = this.contour || this.mode === "voted";
-    this.ownField = new Field(lane, Points.fromRows(this.X), this.X);
+    this.ownField = pointsField(lane, this.X, this.X);
     this.keys = {};
     this._build();
+    this.sides = new SideLabels(this.node, o.style);
+    this.words = new FigureWords(this, o.texts);
+    node.append(this.words.node);
   }
 
   // -- the figure's traces ---------------------------------------------------------
@@ -98,7 +105,8 @@ export class PlaneFigure {
     }
     this.band = this.settings.band && show.band && this.singleLine && this.mode === "last";
     if (this.band) {
-      traces.push(legendOnly("margin band (updates inside)", { mode: "lines", fill: "toself", fillcolor: c.band, line: { width: 0 } }));
+      traces.push(legendOnly("margin band (updates inside)", { mode: "lines", fill: "toself", fillcolor: c.band,
+                                                                 line: { color: c.band_edge, width: 1, dash: "dot" } }));
     }
     this.ensemble = show.ensemble && lane.meta.has_modes && this.singleLine;
     if (this.ensemble) {
@@ -218,7 +226,9 @@ export class PlaneFigure {
     return {
       type: "scatter", mode: "markers", ...this._xy(rows),
       name: className(this.scene.class_names, label) + suffix,
-      marker: { symbol, size, color, line: { width: hollow ? 1.6 : 0.6, color: hollow ? color : "white" } },
+      // the +1 diamonds' orange is pale against the tints: a dark edge makes the mark (WCAG 1.4.11)
+      marker: { symbol, size, color, line: hollow ? { width: 1.6, color }
+                                                  : label < 0 ? { width: 0.6, color: "white" } : { width: 1, color: c.positive_edge } },
       hoverinfo: hollow ? "x+y+name" : "none", // training points: our tooltip (see _listenForHover)
     };
   }
@@ -267,8 +277,8 @@ export class PlaneFigure {
       if (this.band) shapes.push(...this._band([w1, w2, th]));
       if (this.ensemble) shapes.push(...this._ensemble(t));
       if (this.mode !== "voted") shapes.push(...this._line(lane.linearPredictor(t, this.mode), this.style.colors.line, "solid", this.style.line.boundary));
-      if (this.averagedLine) shapes.push(...this._line(lane.averaged(t), this.style.colors.averaged, "dash", this.style.line.other));
-      if (this.longestLine) shapes.push(...this._line(lane.hypothesis(lane.longestRow(t)), this.style.colors.longest, "dashdot", this.style.line.boundary));
+      if (this.averagedLine) shapes.push(...cased(this._line(lane.averaged(t), this.style.colors.averaged, "dash", this.style.line.other), this.style));
+      if (this.longestLine) shapes.push(...cased(this._line(lane.hypothesis(lane.longestRow(t)), this.style.colors.longest, "dashdot", this.style.line.boundary), this.style));
     } else if (this.lane.meta.draws_line && lane.M > 1) {
       for (let mm = 0; mm < lane.M; mm++) {
         shapes.push(...this._line(lane.hypothesis(lane.row(t), mm), this.style.colors.line, DASHES[mm % 4], this.style.line.member));
@@ -276,11 +286,12 @@ export class PlaneFigure {
     }
     shapes.push(...this._arrows(t));
     const i = lane.event(t);
-    if (i !== null) shapes.push(this._ring(lane.index[i]));
+    if (i !== null) shapes.push(...this._ring(lane.index[i]));
     this.status.textContent = this._status(t); // after the ensemble: it counts the voters
     this.stepShapes = shapes;
     Plotly.relayout(this.node, this._regionLayout(regionChanged));
     this._traces(t);
+    this.words?.update(t, playing);
   }
 
   /** The relayout of this step's shapes, with the region's image and zero level if they changed. */
@@ -321,7 +332,10 @@ export class PlaneFigure {
     this._regionAt = performance.now();
     const { scores, scale } = this._regionScores(t);
     const [xs, ys] = this.grid.axes;
-    if (this.show.region) this.regionImage = this._image(scores, scale, xs.length, ys.length);
+    if (this.show.region) {
+      this.regionImage = this._image(scores, scale, xs.length, ys.length);
+      this.sides.place(sideAnchors(scores, xs, ys));
+    }
     if (this.zeroLine) {
       const path = zeroLevel(scores, xs, ys);
       this.regionShape = path ? { type: "path", xref: "x", yref: "y", path, name: "boundary",
@@ -421,7 +435,10 @@ export class PlaneFigure {
     const [lo, hi] = this.settings.band;
     if (w1 === 0 && w2 === 0) return [];
     const shape = this._path(clipHalfplanes(this.box, [[w1, w2, th + hi], [-w1, -w2, -(th + lo)]]), this.style.colors.band);
-    return shape ? [shape] : [];
+    if (!shape) return [];
+    // the fill is too faint to see against the tints: its two edges are drawn (WCAG 1.4.11)
+    const edge = (level) => this._line([w1, w2, level], this.style.colors.band_edge, "dot", 1.5);
+    return [shape, ...edge(th + hi), ...edge(th + lo)];
   }
 
   /** The stored hypotheses with most votes at t, opacity by votes. */
@@ -447,12 +464,14 @@ export class PlaneFigure {
       0.15 + (0.85 * Math.ceil((levels * v) / most)) / levels));
   }
 
+  /** The current example's ring, over a dark halo that sets it off from any tint. */
   _ring(j) {
     const { style } = this;
     const size = style.marker.current / 2;
-    return { type: "circle", xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel",
-             xanchor: this.X[2 * j], yanchor: this.X[2 * j + 1], x0: -size, x1: size, y0: -size, y1: size,
-             line: { color: style.colors.current, width: style.line.current }, layer: "above" };
+    const ring = { type: "circle", xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel",
+                   xanchor: this.X[2 * j], yanchor: this.X[2 * j + 1], x0: -size, x1: size, y0: -size, y1: size,
+                   line: { color: style.colors.current, width: style.line.current }, layer: "above" };
+    return [{ ...ring, line: { color: style.colors.current_edge, width: style.line.current + 3 } }, ring];
   }
 
   _status(t) {
@@ -490,7 +509,9 @@ export class PlaneFigure {
     if (lane.isUpdate(t) && (o1 || o2)) {
       const old = [foot[0] + scale * o1, foot[1] + scale * o2];
       out.push(...this._arrow(foot, old, style.colors.old, "w old"));
-      out.push(...this._arrow(old, tip, style.colors.update, "Δw = update"));
+      // Δw's vermillion is pale on the tints: a casing under its shaft, a dark edge on its head
+      const [shaft, headShape] = this._arrow(old, tip, style.colors.update, "Δw = update");
+      if (shaft) out.push(...cased([shaft], style), { ...headShape, line: { color: style.colors.text, width: 1 } });
     }
     out.push(...this._arrow(foot, tip, style.colors.line, "w"));
     return out;
@@ -511,7 +532,7 @@ export class PlaneFigure {
     return [
       { type: "line", xref: "x", yref: "y", x0: tail[0], y0: tail[1], x1: head[0] - 0.8 * size * ux * px[0],
         y1: head[1] - 0.8 * size * uy * px[1], line: { color, width: style.line.arrow }, layer: "above",
-        label: { text, textposition: "end", textangle: 0, font: { color, size: style.font.arrow }, padding: 8 } },
+        label: { text, textposition: "end", textangle: 0, font: { color: style.colors.text, size: style.font.arrow }, padding: 8 } },
       { type: "path", xref: "x", yref: "y", path: `M${head[0]},${head[1]}L${a[0]},${a[1]}L${b[0]},${b[1]}Z`,
         fillcolor: color, line: { color, width: 1 }, layer: "above" },
     ];
@@ -524,11 +545,24 @@ export class PlaneFigure {
 
   // -- hover: a point's numbers at the step, in a tooltip of our own ----------------
 
+  /** Hide the point's tooltip (Escape, main.js). */
+  dismiss() {
+    if (this.tip) this.tip.hidden = true;
+  }
+
+  /**
+   * The tooltip stays while the pointer is on it and a moment after the point is left, so that
+   * the pointer can reach it; Escape closes it (WCAG 1.4.13). The same numbers are in the
+   * "Points at this step" table, for the keyboard.
+   */
   _listenForHover() {
-    const tip = document.createElement("div");
+    const tip = (this.tip = document.createElement("div"));
     tip.className = "tooltip";
     tip.hidden = true;
     this.node.parentElement.append(tip);
+    let timer = null, onTip = false;
+    tip.addEventListener("pointerenter", () => { onTip = true; clearTimeout(timer); });
+    tip.addEventListener("pointerleave", () => { onTip = false; tip.hidden = true; });
     this.node.on("plotly_hover", (event) => {
       const point = event.points.find((p) => p.curveNumber === this.slots["train-1"] || p.curveNumber === this.slots.train1);
       if (!point) return;
@@ -542,10 +576,48 @@ export class PlaneFigure {
       const box = this.node.getBoundingClientRect();
       tip.style.left = `${Math.max(0, Math.min(event.event.clientX - box.left + 14, box.width - 240))}px`;
       tip.style.top = `${event.event.clientY - box.top + 40}px`;
+      clearTimeout(timer);
       tip.hidden = false;
     });
-    this.node.on("plotly_unhover", () => { tip.hidden = true; });
+    this.node.on("plotly_unhover", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => { if (!onTip) tip.hidden = true; }, TOOLTIP_GRACE_MS);
+    });
   }
+}
+
+/**
+ * Where "+1 side" and "−1 side" go on a grid of scores: each in the view's corner deepest in its
+ * side, else at the grid point deepest in it; [{text, x, y, h, v}] with h, v the side of the
+ * label its anchor is on ("left"/"right"/"center", "bottom"/"top"/"middle").
+ */
+export function sideAnchors(scores, xs, ys) {
+  const nx = xs.length, ny = ys.length;
+  const corners = [0, nx - 1, (ny - 1) * nx, ny * nx - 1];
+  const deepest = (sign, points) => {
+    let best = -1;
+    for (const p of points) if (sign * scores[p] > 0 && (best < 0 || sign * scores[p] > sign * scores[best])) best = p;
+    return best;
+  };
+  const out = [];
+  for (const [sign, text] of [[1, "+1 side"], [-1, "−1 side"]]) {
+    let p = deepest(sign, corners);
+    const corner = p >= 0;
+    if (!corner) p = deepest(sign, scores.keys());
+    if (p < 0) continue;
+    const i = p % nx, j = Math.floor(p / nx);
+    out.push({ text, x: xs[i], y: ys[j], h: corner ? (i === 0 ? "left" : "right") : "center",
+               v: corner ? (j === 0 ? "bottom" : "top") : "middle" });
+  }
+  return out;
+}
+
+/** Shapes drawn over a casing (the same shapes in the style's casing colour, 2 px wider). */
+function cased(shapes, style) {
+  const casing = shapes.map(({ label, ...shape }) => ({ ...shape, opacity: 1,
+    line: { ...shape.line, color: style.colors.casing, width: (shape.line?.width ?? 1) + 2 },
+    ...(shape.fillcolor ? { fillcolor: style.colors.casing } : {}) }));
+  return [...casing, ...shapes];
 }
 
 /** TINT_LEVELS RGBA colours from -1 to 1 on the colour scale, for the region's image. */

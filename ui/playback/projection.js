@@ -3,20 +3,31 @@
 // hypothesis's boundary meets the plane; the angle between w* and w after
 // each update; the margin histogram at the nearest stored hypothesis.
 
+import { ChartWords } from "./chartwords.js";
+import { compass, equation } from "./describe.js";
 import { snapshotAt, vline } from "./diagnostics.js";
-import { count, plotlyText } from "./format.js";
+import { count, cut, minusNum, plotlyText } from "./format.js";
 import { lineSegment, segmentXY } from "./geometry.js";
 import { className } from "./plane.js";
 import { newPinnedPlot } from "./dom.js";
+import { verdict } from "./speech.js";
 
 export class ProjectionView {
-  constructor(nodes, { lane, scene, show, style, config }) {
-    Object.assign(this, { nodes, lane, scene, show, style, config });
+  constructor(nodes, { lane, scene, show, style, config, texts }) {
+    Object.assign(this, { nodes, lane, scene, show, style, config, texts });
     this.P = scene.arrays.P;
     this.snapRows = lane.get("snap_rows");
     this._projection();
     if (lane.get("curve_angle")) this._angle();
     this._histogram();
+    // each chart in words (chartwords.js), following the step
+    this.words = {};
+    for (const [name, label] of [["projection", "The points projected on a plane"],
+                                 ["angle", "The angle between w* and w"], ["histogram", "The margins"]]) {
+      if (!nodes[name].classList.contains("js-plotly-plot")) continue;
+      this.words[name] = new ChartWords(nodes[name], label);
+      nodes[name].after(this.words[name].node);
+    }
   }
 
   _projection() {
@@ -132,9 +143,30 @@ export class ProjectionView {
     if (lane.get("curve_angle") && r !== this.angleRow) {
       this.angleRow = r;
       Plotly.relayout(this.nodes.angle, { "shapes[0].x0": r, "shapes[0].x1": r });
+      this._sayAngle(r);
     }
     const s = snapshotAt(this.snapRows, r);
     if (s !== this.snapshot) this._showSnapshot(s);
+    this._sayProjection(t, seg, [w1, w2, th]);
+  }
+
+  /** The projection in words: the plane, the boundary in it, the current example, the errors. */
+  _sayProjection(t, seg, [w1, w2, th]) {
+    const { lane, scene } = this;
+    const names = scene.axis_titles.map((name) => cut(name));
+    const line = w1 === 0 && w2 === 0 ? "The boundary does not cross this plane."
+      : `The boundary meets the plane along ${equation(w1, w2, th, names)}${seg ? "" : ", outside the view"}; ` +
+        `its +1 side lies towards the ${compass(w1, w2)}.`;
+    const i = lane.event(t);
+    const now = i === null ? "No example has been visited yet." : `The current example, ringed: ${verdict(lane, scene, this.texts, t)}.`;
+    const wrong = this.wrongAt === undefined ? "" : ` ${this.wrongAt}`;
+    this.words.projection.say(`${this.titleBase}. ${line} ${now}${wrong}`);
+  }
+
+  _sayAngle(r) {
+    const rows = this.lane.get("curve_rows"), angle = this.lane.get("curve_angle");
+    const k = snapshotAt(rows, r);
+    this.words.angle?.say(`After update ${count(rows[k])} the angle between w* and w is ${minusNum(angle[k], 3)} degrees.`);
   }
 
   _showSnapshot(s) {
@@ -151,6 +183,11 @@ export class ProjectionView {
     Plotly.update(this.nodes.histogram,
       { x: [centres, centres], y: [right.slice(0, used), wrong.slice(0, used)], width: [widths, widths] },
       { "title.text": `Margins y(⟨w,x⟩−θ)/‖w‖ at update ${count(this.snapRows[s])}` });
+    const sum = (values) => values.reduce((a, b) => a + b, 0);
+    this.wrongAt = `At update ${count(this.snapRows[s])}, the nearest stored, ${count(sum(wrong))} of ` +
+      `${count(sum(right) + sum(wrong))} training points are on the wrong side.`;
+    this.words.histogram?.say(`Margins y(⟨w,x⟩−θ)/‖w‖ at update ${count(this.snapRows[s])}: ${count(sum(right))} ` +
+      `points on the right side, ${count(sum(wrong))} on the wrong side, in bins ${minusNum(width, 3)} wide from ${minusNum(low, 3)}.`);
   }
 }
 

@@ -2,8 +2,9 @@
 // accuracy of the predictor each figure draws, its margin, the epoch it converged in),
 // and one chart of every learner's updates per epoch, so a class can tell which did better.
 
+import { ChartWords, numbersTable, perEpoch } from "./chartwords.js";
 import { el, fill } from "./dom.js";
-import { Field, Points, accuracy } from "./fields.js";
+import { accuracy, pointsField } from "./fields.js";
 import { count, cut, pyFormat } from "./format.js";
 import { lineMargin } from "./diagnostics.js";
 
@@ -15,8 +16,8 @@ export class Scoreboard {
     const X = scene.arrays.X;
     this.fields = lanes.map((lane) => ({
       mode: lane.meta.has_modes && lane.meta.draws_line ? lane.meta.mode : "last",
-      train: new Field(lane, Points.fromRows(X), X),
-      test: scene.n_test ? new Field(lane, Points.fromRows(scene.arrays.X_test), X) : null,
+      train: pointsField(lane, X, X),
+      test: scene.n_test ? pointsField(lane, scene.arrays.X_test, X) : null,
     }));
     this.table = el("div", {});
     const chart = el("div", { class: "chart" });
@@ -39,6 +40,16 @@ export class Scoreboard {
       yaxis: { title: { text: "updates in the epoch" }, rangemode: "tozero", gridcolor: style.colors.grid, automargin: true },
       legend: { orientation: "h", y: -0.3, x: 0 },
     }, config);
+    const names = this.lanes.map((lane) => cut(lane.meta.title, 40));
+    const epochs = Math.max(...this.lanes.map((lane) => lane.meta.mistakes_per_epoch.length));
+    const table = numbersTable("Updates per epoch", ["epoch", ...names],
+      Array.from({ length: epochs }, (_, e) => [String(e + 1), ...this.lanes.map((lane) => {
+        const v = lane.meta.mistakes_per_epoch[e];
+        return v === undefined ? "—" : count(v);
+      })]));
+    const words = new ChartWords(node, "Updates per epoch, every learner", table);
+    words.say(this.lanes.map((lane, i) => `${names[i]}: ${perEpoch(lane.meta.mistakes_per_epoch)}`).join(". ") + ".");
+    node.after(words.node);
   }
 
   update(t) {
@@ -48,21 +59,13 @@ export class Scoreboard {
       const { mode, train, test } = this.fields[i];
       const tt = lane.clip(t);
       const quiet = lane.meta.mistakes_per_epoch.indexOf(0);
-      return el("tr", {},
-        el("td", {}, cut(lane.meta.title, 40)),
-        el("td", {}, mode),
-        el("td", {}, lane.M === 1 ? count(lane.row(tt)) : "—"),
-        el("td", {}, pyFormat(accuracy(train.scores(tt, mode), y), ".1%")),
-        el("td", {}, test ? pyFormat(accuracy(test.scores(tt, mode), yTest), ".1%") : "—"),
-        el("td", {}, shown(lineMargin(lane, train.scores(tt, "last"), y, tt))),
-        el("td", {}, quiet >= 0 ? `epoch ${quiet + 1}` : "not yet"));
+      return [cut(lane.meta.title, 40), mode, lane.M === 1 ? count(lane.row(tt)) : "—",
+              pyFormat(accuracy(train.scores(tt, mode), y), ".1%"),
+              test ? pyFormat(accuracy(test.scores(tt, mode), yTest), ".1%") : "—",
+              shown(lineMargin(lane, train.scores(tt, "last"), y, tt)), quiet >= 0 ? `epoch ${quiet + 1}` : "not yet"];
     });
-    fill(this.table,
-      el("p", { class: "table-title" }, "Scoreboard at this step"),
-      el("table", { class: "numbers scoreboard" },
-        el("thead", {}, el("tr", {}, ...["learner", "draws", "updates", "train", "test", "margin (last w)", "converged"]
-          .map((h) => el("th", {}, h)))),
-        el("tbody", {}, rows)));
+    fill(this.table, numbersTable("Scoreboard at this step",
+      ["learner", "draws", "updates", "train", "test", "margin (last w)", "converged"], rows, { className: "scoreboard" }));
   }
 }
 

@@ -5,6 +5,9 @@
 // MAX_POINTS hypotheses, evenly spaced ones stand for the ones between them.
 // For one line on 2-D data: w has two components to show.
 
+import { ChartWords } from "./chartwords.js";
+import { minusNum, pyFormat } from "./format.js";
+
 const MAX_POINTS = 400;
 const MARK_INTERVAL_MS = 200;
 const DASHES = ["dash", "dot"];
@@ -15,6 +18,7 @@ export class WeightsChart {
     const test = scene.n_test > 0;
     const X = test ? scene.arrays.X_test : scene.arrays.X;
     const y = test ? scene.arrays.y_test : scene.arrays.y;
+    this.scored = { X, y, part: test ? "test" : "train" };
     const ks = sampled(lane.H, MAX_POINTS);
     const rows = ks.map((k) => lane.hypothesis(k));
     const accuracy = rows.map(([w1, w2, th]) => {
@@ -46,6 +50,19 @@ export class WeightsChart {
                  line: { color: c.current, width: 1.5, dash: "dot" } }],
     }, config);
     Object.assign(this, { t: 0, markedAt: 0, movedAt: -Infinity, pending: false });
+    this.words = new ChartWords(node, "The weights and accuracy at each step");
+    node.after(this.words.node);
+    this._say(0);
+  }
+
+  /** The chart's sentence: the values at the marked step. */
+  _say(t) {
+    const [w1, w2, th] = this.lane.hypothesis(this.lane.row(t));
+    const { X, y, part } = this.scored;
+    let right = 0;
+    for (let j = 0; j < y.length; j++) right += (w1 * X[2 * j] + w2 * X[2 * j + 1] - th > 0 ? 1 : -1) === y[j] ? 1 : 0;
+    this.words.say(`At step ${t}: ‖w‖ = ${minusNum(Math.hypot(w1, w2))}, w1 = ${minusNum(w1)}, ` +
+      `w2 = ${minusNum(w2)}, θ = ${minusNum(th)}, ${part} accuracy ${pyFormat(right / y.length, ".1%")}.`);
   }
 
   /**
@@ -63,6 +80,7 @@ export class WeightsChart {
       this.movedAt = performance.now();
       this.markedAt = this.t;
       Plotly.relayout(this.node, { "shapes[0].x0": this.t, "shapes[0].x1": this.t });
+      this._say(this.t);
     }, wait));
   }
 }
