@@ -96,7 +96,7 @@ NOTHING_COMPILES = textwrap.dedent("""
     event.register("numba:compile", Listener())
     from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
     from perceptron_lab.app_logic.learners import LEARNERS
-    from tests.lessons import page_run
+    from perceptron_lab.app_logic.training import fit_run
     from perceptron_core._jit import uncompiled
     data = make_dataset(DataRequest("separable"))
     with uncompiled():
