@@ -122,7 +122,7 @@ def perceptron_side(m: int, seed: int, progress: Progress = quietly, n_list=NS) 
     Examples
     --------
     >>> table = perceptron_side(500, 0, n_list=(64,))
-    >>> table.loc[0, ["n features", "k = n/2"]].tolist()
+    >>> [int(v) for v in table.loc[0, ["n features", "k = n/2"]]]
     [64, 32]
     """
 

@@ -3,7 +3,11 @@
 :func:`jit` is ``numba.njit(nogil=True, cache=True)`` that falls back to an
 uncached compilation when the install is read-only and numba finds no
 writable cache directory (numba raises at decoration time in that case), so
-a read-only install still works, only with a slower first call.
+a read-only install still works, only with a slower first call. It also
+compiles without the cache when the cache may hold a stale compilation that
+the installed numba gives no way to drop: the private parts of numba this
+module needs are reached only through :mod:`perceptron_core._numba_internals`,
+which says so when a numba release renamed them.
 
 :func:`jit_reassoc` adds one floating-point licence, reassociation, for
 reductions (dot products) that LLVM may then vectorise; see
@@ -46,6 +50,8 @@ from pathlib import Path
 
 import numba
 from numba.core.dispatcher import Dispatcher
+
+from perceptron_core import _numba_internals as numba_internals
 
 _PACKAGE = __name__.partition(".")[0]
 
@@ -136,29 +142,36 @@ def sources_digest(func) -> str:
     return digest.hexdigest()
 
 
-def _forget_if_stale(dispatcher) -> None:
-    """Drop ``dispatcher``'s cached compilations when a file compiled into it changed since."""
+def _cache_follows_sources(dispatcher) -> bool:
+    """Drop ``dispatcher``'s cached compilations when a file compiled into it changed since.
+
+    ``False`` when the cache may hold a stale compilation that this numba
+    gives no way to drop (:mod:`perceptron_core._numba_internals`): the caller
+    then compiles without the cache.
+    """
+    folder = numba_internals.cache_folder(dispatcher)
+    if folder is None:
+        return False
     module = dispatcher.py_func.__module__.rsplit(".", 1)[-1]
-    stamp = Path(dispatcher.stats.cache_path) / f"{module}.{dispatcher.__qualname__}.sources"
+    stamp = folder / f"{module}.{dispatcher.__qualname__}.sources"
     digest = sources_digest(dispatcher.py_func)
     try:
         if stamp.exists() and stamp.read_text() == digest:
-            return
-        dispatcher._cache.flush()  # numba's own way to drop an index (no public one)
+            return True
+        if not numba_internals.drop_cached(dispatcher):
+            return False
         stamp.write_text(digest)
     except OSError:  # a read-only cache: numba then caches nothing here either
         pass
+    return True
 
 
 def is_cached(dispatcher) -> bool:
     """Whether numba's on-disk cache holds a compilation of ``dispatcher`` to load.
 
-    Not whether its index file exists: :func:`_forget_if_stale` leaves an empty one.
+    Not whether its index file exists: :func:`_cache_follows_sources` leaves an empty one.
     """
-    try:  # numba's own reader of the index, which it checks against the source (no public one)
-        return bool(dispatcher._cache._cache_file._load_index())
-    except (AttributeError, OSError):  # compiled without a cache
-        return False
+    return numba_internals.holds_cached(dispatcher)
 
 
 # -- compiling ---------------------------------------------------------------------------------
@@ -183,7 +196,8 @@ def jit(func, **options):
         dispatcher = numba.njit(nogil=True, cache=True, **options)(func)
     except RuntimeError:  # "cannot cache function ...: no locator available"
         return numba.njit(nogil=True, cache=False, **options)(func)
-    _forget_if_stale(dispatcher)
+    if not _cache_follows_sources(dispatcher):
+        return numba.njit(nogil=True, cache=False, **options)(func)
     return dispatcher
 
 
@@ -214,14 +228,15 @@ def jit_visit(func):
     :mod:`perceptron_core.rules`), so each visit was a real call, with eight
     such pairs, returning through memory. Two options remove that:
     ``forceinline`` has LLVM inline the function into its caller, and
-    ``_nrt=False`` (numba's private switch for its reference-counting
-    runtime) compiles it without reference counts, which these functions do
-    not need: they allocate nothing, and their caller holds every array they
+    numba's private switch for its reference-counting runtime
+    (:func:`perceptron_core._numba_internals.without_reference_counting`)
+    compiles it without reference counts, which these functions do not
+    need: they allocate nothing, and their caller holds every array they
     touch (``benchmarks/bench_rules.py`` measures the driver with them).
     A step that allocates an array does not compile here (numba says it
     "Only accept[s] returning of array passed into the function as argument").
     """
-    return jit(func, forceinline=True, _nrt=False)
+    return jit(func, forceinline=True, **numba_internals.without_reference_counting())
 
 
 # -- running uncompiled ----------------------------------------------------------------------

@@ -25,7 +25,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+from sklearn.utils.validation import check_is_fitted
 
 from perceptron_core._jit import compiled_or_plain, jit
 from perceptron_core._online import RECORD_MODES, require_binary
@@ -47,6 +47,40 @@ __all__ = ["CATEGORIES", "ParallelPerceptron"]
 
 #: The pattern categories of :meth:`ParallelPerceptron.categorize`.
 CATEGORIES = ("safe", "noisy", "borderline")
+
+
+def pattern_weights(sample_weight, n_samples: int) -> np.ndarray:
+    """``sample_weight`` as one float64 per pattern: ``None`` is all ones, a number is that
+    number for every pattern. (scikit-learn's own check is private, so not relied on.)
+
+    Examples
+    --------
+    >>> pattern_weights(None, 2).tolist(), pattern_weights(0.5, 2).tolist()
+    ([1.0, 1.0], [0.5, 0.5])
+    >>> pattern_weights([1, 2], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: sample_weight has shape (2,); it needs one weight per row of X, shape (3,).
+    """
+    if sample_weight is None:
+        return np.ones(n_samples)
+    s = np.asarray(sample_weight, dtype=np.float64)
+    if s.ndim == 0:
+        s = np.full(n_samples, float(s))
+    if s.shape != (n_samples,):
+        raise ValueError(
+            f"sample_weight has shape {s.shape}; it needs one weight per row of X, "
+            f"shape ({n_samples},)."
+        )
+    if not np.isfinite(s).all():
+        raise ValueError("sample_weight must be finite (no NaN or infinity).")
+    if (s < 0).any():
+        raise ValueError("sample_weight must not be negative.")
+    if not s.any():
+        raise ValueError(
+            "sample_weight is 0 for every row: at least one weight must be above zero."
+        )
+    return s
 
 
 @jit
@@ -311,9 +345,7 @@ class ParallelPerceptron(ClassifierMixin, BaseEstimator):
         require_binary(self, y)
         self.classes_ = np.unique(y)
         y_pm = encode_labels(y, self.classes_)[0]
-        s = _check_sample_weight(sample_weight, X, dtype=np.float64)
-        if (s < 0).any():
-            raise ValueError("sample_weight must not be negative.")
+        s = pattern_weights(sample_weight, len(X))
         _m, n = X.shape
         rng = check_random_state(self.random_state)
         W = rng.standard_normal((self.n_perceptrons, n + 1))

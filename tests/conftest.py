@@ -49,6 +49,9 @@ MARKERS = {
     "slow": "compiles from an empty numba cache, builds the wheel, starts nginx, measures "
     "memory peaks or runs the full conformance matrix",
     "browser": "drives Debian's chromium",
+    "numerics": "compares numbers computed two ways (compiled and plain, primal and dual, "
+    "the engine and a reference); .ci/run runs these again with NumPy and numba limited "
+    "to a baseline CPU",
 }
 
 

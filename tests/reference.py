@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.numerics import NEAR, band_clearance, relative_gap
+
 
 def reference_kw(
     X,
@@ -27,7 +29,10 @@ def reference_kw(
 
     Returns a dict with ``W`` (hypotheses, one per row, row 0 the initial one),
     ``theta``, ``votes``, ``longest`` (index of the longest survivor),
-    ``updated`` (row index of each update) and ``kinds`` (event per visit).
+    ``updated`` (row index of each update), ``kinds`` (event per visit) and ``closest``:
+    how near any score came to the edge of its band, relative to the magnitudes it was
+    made of (:func:`tests.numerics.band_clearance`; the engine, which adds in another
+    order, must decide alike when that is above :data:`tests.numerics.NEAR`).
     """
     X = np.asarray(X, dtype=np.float64)
     m, n = X.shape
@@ -46,14 +51,24 @@ def reference_kw(
     hypotheses_w, hypotheses_theta, votes = [w.copy()], [theta], [0]
     tally, best_tally, longest = 0, 0, 0
     updated, kinds = [], []
+    closest = np.inf
     for _ in range(epochs):
         for j in order:
             x_j, y_j = X[j], y[j]
             # 1. score, with the λ-trick for examples that already caused an update
             s = np.dot(w, x_j)
             raw = s
+            magnitude = (
+                np.abs(w) @ np.abs(x_j)
+                + abs(theta)
+                + abs(t)
+                + abs(theta_init) * (1 + eta * a.sum())
+            )
+            closest = min(closest, band_clearance(raw, theta, t, magnitude))
             if lam > 0 and a[j] > 0:
                 s += y_j * lam * np.dot(x_j, x_j)
+                magnitude += lam * np.dot(x_j, x_j)
+                closest = min(closest, band_clearance(s, theta, t, magnitude))
             # 2. prediction with a margin band of half-width t around theta
             yhat = -1 if s < theta - t else (1 if s > theta + t else 0)
             if yhat != y_j and a[j] < alpha_bound:
@@ -85,25 +100,71 @@ def reference_kw(
         longest=longest,
         updated=np.array(updated, dtype=int),
         kinds=kinds,
+        closest=closest,
     )
 
 
 def reference_scores(model, X, mode):
     """Raw scores of one reference model in the given prediction mode."""
+    return _evaluate(model, X, mode)[0]
+
+
+def decides_clearly(model, X_test=None, modes=("last", "longest", "voted", "averaged")) -> bool:
+    """Whether no score of the reference's training run, and none its predictions on
+    ``X_test`` rest on, came within :data:`tests.numerics.NEAR` of a threshold: then the
+    engine, which adds in another order, must update and predict exactly alike."""
+    if model["closest"] <= NEAR:
+        return False
+    return X_test is None or all(prediction_clearance(model, X_test, m) > NEAR for m in modes)
+
+
+def prediction_clearance(model, X, mode) -> float:
+    """How near what the reference's predictions in ``mode`` rest on comes to 0, relative to
+    the magnitudes it is made of: the scores, or for ``voted`` every hypothesis's score (the
+    vote is then an exact count). The engine must predict alike when that is above
+    :data:`tests.numerics.NEAR`."""
+    return float(np.min(_evaluate(model, X, mode)[2]))
+
+
+def multiclass_clearance(models, X, mode) -> float:
+    """:func:`prediction_clearance` for one-vs-rest, which predicts the class of the highest
+    score: how near the two highest scores come to each other (for ``voted``, how near any
+    hypothesis's score comes to 0)."""
+    parts = [_evaluate(model, X, mode) for model in models]
+    if mode == "voted":
+        return min(float(np.min(clearance)) for *_, clearance in parts)
+    scores = np.column_stack([score for score, _, _ in parts])
+    magnitudes = np.column_stack([magnitude for _, magnitude, _ in parts])
+    rows = np.arange(len(scores))
+    second, top = np.argsort(scores, axis=1)[:, -2:].T
+    gap = scores[rows, top] - scores[rows, second]
+    return float(np.min(relative_gap(gap, magnitudes[rows, top] + magnitudes[rows, second])))
+
+
+def _evaluate(model, X, mode):
+    """``(scores, magnitudes, clearance)`` per point of ``X`` (``magnitudes`` is ``None`` for
+    ``voted``, whose clearance is the smallest over the voting hypotheses)."""
     X = np.asarray(X, dtype=np.float64)
     W, theta, votes = model["W"], model["theta"], model["votes"]
-    if mode == "last":
-        return X @ W[-1] - theta[-1]
+
+    def hypothesis(k):
+        score = X @ W[k] - theta[k]
+        magnitude = np.abs(X) @ np.abs(W[k]) + abs(theta[k])
+        return score, magnitude, relative_gap(score, magnitude)
+
     if mode == "longest":
-        k = model["longest"]
-        return X @ W[k] - theta[k]
-    if votes[1:].sum() == 0:  # no hypothesis from 1 on has a vote: the last one stands in
-        return X @ W[-1] - theta[-1]
+        return hypothesis(model["longest"])
+    if mode == "last" or votes[1:].sum() == 0:  # no vote from 1 on: the last one stands in
+        return hypothesis(-1)
     if mode == "voted":
-        return sum(c * np.sign(X @ W[k] - theta[k]) for k, c in enumerate(votes) if k >= 1)
+        voting = [(votes[k], hypothesis(k)) for k in range(1, len(votes)) if votes[k] > 0]
+        total = sum(c * np.sign(score) for c, (score, _, _) in voting)
+        return total, None, np.min([clearance for _, (_, _, clearance) in voting], axis=0)
     if mode == "averaged":
         c = votes[1:]
         w_avg = (c[:, None] * W[1:]).sum(axis=0) / c.sum()
         theta_avg = (c * theta[1:]).sum() / c.sum()
-        return X @ w_avg - theta_avg
+        score = X @ w_avg - theta_avg
+        magnitude = sum(ck * hypothesis(k)[1] for k, ck in enumerate(c, start=1)) / c.sum()
+        return score, magnitude, relative_gap(score, magnitude)
     raise ValueError(mode)

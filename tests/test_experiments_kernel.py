@@ -3,7 +3,12 @@
 The kernel trains every setting of a grid on one fold and scores the test
 part while training; its counts of correct predictions must be exactly those
 of ``KWPerceptron(...).fit(X[train], y[train]).predict_all(X[test])`` with the
-same permutation seed, for all four modes.
+same permutation seed, for all four modes. The three add their sums in orders of their
+own, so these tests use a dyadic ``eta`` (:data:`ETA`): on KW's whole-number features every
+training and test score is then exact, and the updates and the last, longest and voted counts
+agree by arithmetic; the averaged count rests on a division, so its scores are checked to be
+clear of 0, and on real-valued data every score is checked to be clear of its threshold
+(:func:`check_clear`).
 """
 
 from __future__ import annotations
@@ -16,10 +21,19 @@ from perceptron_core.datasets import make_kw
 from perceptron_core.experiments._grid_kernel import MODES
 from perceptron_core.experiments.fold_run import run_fold
 from perceptron_core.experiments.grids import Settings, kw_settings
-from tests.reference import reference_kw, reference_scores
+from tests.numerics import NEAR
+from tests.reference import (
+    decides_clearly,
+    prediction_clearance,
+    reference_kw,
+    reference_scores,
+)
 
 #: A small grid touching every switch: margins, λ-trick, α-bounds (one that binds early).
 GRID = kw_settings((0.0, 0.25, 2.0), (0.0, 0.125, 1.0), (None, 20, 2))
+
+#: The learning rate of these tests: dyadic, so sums of whole numbers times it are exact.
+ETA = 0.125
 
 
 def _split(n, seed, test_share=0.25):
@@ -30,6 +44,7 @@ def _split(n, seed, test_share=0.25):
 
 def _estimator_counts(X, y, train, test, settings, i, perm_seed, epochs):
     clf = KWPerceptron(
+        eta=ETA,
         tau=float(settings.tau[i]),
         lam=float(settings.lam[i]),
         alpha_bound=settings.alpha_value(i),
@@ -39,6 +54,30 @@ def _estimator_counts(X, y, train, test, settings, i, perm_seed, epochs):
     ).fit(X[train], y[train])
     predictions = clf.predict_all(X[test])
     return [int((predictions[mode] == y[test]).sum()) for mode in MODES], clf.n_updates_
+
+
+def _reference(X, y, train, settings, i, perm_seed, epochs):
+    """The reference's run of setting ``i`` on the training part, in the fold's order."""
+    return reference_kw(
+        X[train],
+        y[train],
+        eta=ETA,
+        tau=settings.tau[i],
+        lam=settings.lam[i],
+        alpha_bound=settings.alpha_value(i),
+        epochs=epochs,
+        order=np.random.RandomState(perm_seed).permutation(len(train)),
+    )
+
+
+def check_clear(model, X_test):
+    """Fail unless counting in another order cannot change a count: on whole-number
+    features only the averaged predictions' scores (a division) must be clear of 0, on
+    real-valued ones every training and test score clear of its threshold."""
+    if np.array_equal(X_test, np.round(X_test)):
+        assert prediction_clearance(model, X_test, "averaged") > NEAR
+    else:
+        assert decides_clearly(model, X_test)
 
 
 def _kw_data(seed, noise, n=90, f=12, dtype=np.float64):
@@ -54,6 +93,7 @@ def _gaussian_data(seed, n=80, f=6):
     return X, y
 
 
+@pytest.mark.numerics
 @pytest.mark.parametrize(
     "make",
     [
@@ -71,29 +111,23 @@ def test_every_setting_and_mode_matches_kwperceptron(make, seed):
     X, y = make(seed)
     train, test = _split(len(y), seed)
     epochs, perm_seed = 15, 100 + seed
-    result = run_fold(X, y, train, test, GRID, perm_seed, epochs=epochs)
+    result = run_fold(X, y, train, test, GRID, perm_seed, epochs=epochs, eta=ETA)
     for i in range(len(GRID)):
+        check_clear(_reference(X, y, train, GRID, i, perm_seed, epochs), X[test])
         expected, n_updates = _estimator_counts(X, y, train, test, GRID, i, perm_seed, epochs)
         assert result.correct[i, 0].tolist() == expected, GRID.label(i)
         assert result.n_updates[i] == n_updates, GRID.label(i)
 
 
+@pytest.mark.numerics
 def test_matches_the_numpy_reference():
     X, y = _kw_data(3, 0.1, n=70, f=8)
     train, test = _split(len(y), 3)
     perm_seed, epochs = 7, 8
-    order = np.random.RandomState(perm_seed).permutation(len(train))
-    result = run_fold(X, y, train, test, GRID, perm_seed, epochs=epochs)
+    result = run_fold(X, y, train, test, GRID, perm_seed, epochs=epochs, eta=ETA)
     for i in range(len(GRID)):
-        model = reference_kw(
-            X[train],
-            y[train],
-            tau=GRID.tau[i],
-            lam=GRID.lam[i],
-            alpha_bound=GRID.alpha_value(i),
-            epochs=epochs,
-            order=order,
-        )
+        model = _reference(X, y, train, GRID, i, perm_seed, epochs)
+        check_clear(model, X[test])
         expected = [
             int(((reference_scores(model, X[test], mode) > 0) * 2 - 1 == y[test]).sum())
             for mode in MODES

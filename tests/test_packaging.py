@@ -67,6 +67,7 @@ def _copy_checkout(target: Path) -> Path:
             "dist",
             "*.egg-info",
             ".ci-venv",
+            ".ci-lowest-venv",
             ".venv",
             "venv",
             "__pycache__",

@@ -1,16 +1,23 @@
-"""The parallel perceptron against a NumPy reference (docs/algorithms.md §6); its categories."""
+"""The parallel perceptron against a NumPy reference (docs/algorithms.md §6); its categories.
+
+The reference makes the compiled loop's scalar operations in the same order (sums left to
+right, the bias last), so its numbers are the loop's on any CPU and the events are compared
+exactly; the categories come from NumPy's matrix product, so the test checks that no margin
+is near ``±gamma`` before it compares them.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE
 from tests.conformance import parametrize_with_sklearn_checks
+from tests.numerics import NEAR, relative_gap
 
 
 def dot(a, b):
@@ -70,9 +77,13 @@ def reference_parallel_perceptron(X, y, W, *, gamma=0.05, eta=1e-3, epochs=250, 
 
 
 def reference_categories(W, gamma, X, y):
+    """The categories, and how near any margin came to ``±gamma``, relative to what it was
+    made of (a matrix product adds in an order of its own)."""
     H = len(W)
     majority = H // 2 + 1
-    act = np.hstack([X, np.ones((len(X), 1))]) @ W.T
+    X1 = np.hstack([X, np.ones((len(X), 1))])
+    act = X1 @ W.T
+    closest = relative_gap(np.abs(y[:, None] * act) - gamma, np.abs(X1) @ np.abs(W.T) + gamma)
     out = []
     for j in range(len(y)):
         margins = y[j] * act[j]
@@ -82,7 +93,7 @@ def reference_categories(W, gamma, X, y):
             out.append("noisy")
         else:
             out.append("borderline")
-    return np.array(out)
+    return np.array(out), float(closest.min())
 
 
 def starting_weights(seed, H, n):
@@ -109,6 +120,7 @@ def twonorm(m, seed, n=20, noise=0):
 # --------------------------------------------------------------------------
 
 
+@pytest.mark.numerics
 @given(
     m=st.integers(4, 30),
     n=st.integers(1, 4),
@@ -141,9 +153,9 @@ def test_parallel_perceptron_matches_reference(m, n, H, gamma, eta, epochs, weig
         np.testing.assert_array_equal(trace.kind, kinds[:, :, i].ravel())
         np.testing.assert_allclose(trace.weight_history[-1], pp.weights_[i, :-1])
         assert trace.theta_history[-1] == -pp.weights_[i, -1]
-    np.testing.assert_array_equal(
-        pp.categorize(X, y), reference_categories(pp.weights_, pp.gamma_, X, y)
-    )
+    categories, closest = reference_categories(pp.weights_, pp.gamma_, X, y)
+    assume(closest > NEAR)
+    np.testing.assert_array_equal(pp.categorize(X, y), categories)
 
 
 def test_unit_weights_equal_no_weights_and_weights_scale_every_step():

@@ -27,6 +27,8 @@ from perceptron_lab.app_logic.learners import CONTOUR, LEARNERS, MEMBERS, MODES
 from perceptron_lab.app_logic.timeline import Timeline
 from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.ui.state import _format, _parse
+from tests.numerics import NEAR
+from tests.reference import prediction_clearance
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +37,7 @@ def noisy():
     return X, y
 
 
+@pytest.mark.numerics
 @pytest.mark.parametrize(
     "params", [{}, {"tau": 0.5}, {"lam": 0.5}, {"alpha_bound": 2, "tau": 0.25}]
 )
@@ -44,7 +47,11 @@ def test_timeline_at_the_end_predicts_like_the_core(noisy, params):
     tl = Timeline.from_trace(clf.trace_, len(X))
     end = tl.n_events
     assert np.array_equal(tl.votes(end), clf.votes_)
+    # the timeline scores with NumPy, the core with its own sums: the labels agree because no
+    # score they rest on is near 0
+    model = dict(W=tl.W[0], theta=tl.theta[0], votes=tl.votes(end), longest=tl.longest_row(end))
     for mode, labels in clf.predict_all(X).items():
+        assert prediction_clearance(model, X, mode) > NEAR, mode
         mine = np.where(tl.scores(X, end, mode) > 0, 1, -1)
         assert np.array_equal(mine, labels), mode
     assert tl.update_counts(end).sum() == clf.n_updates_

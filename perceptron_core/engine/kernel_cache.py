@@ -14,6 +14,7 @@ changes a result. :class:`KernelSpec` is the fitted kernel as an object,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from perceptron_core import vectors
-from perceptron_core._jit import compiled_or_plain, jit
+from perceptron_core._jit import compiled_or_plain, jit, jit_inline
 
 #: Kernel codes understood by the compiled functions.
 LINEAR, POLY, RBF, PRECOMPUTED = 0, 1, 2, 3
@@ -44,7 +45,12 @@ def kernel_column(Zt, A, a, code, gamma, coef0, degree, out):
     :func:`perceptron_core.vectors.squared_norms`.
 
     Kernels: linear ``<x, x'>``; poly ``(gamma <x, x'> + coef0)^degree``;
-    rbf ``exp(-gamma ||x - x'||^2)``.
+    rbf ``exp(-gamma ||x - x'||^2)``. The exponential is ``math.exp``, the C
+    library's ``exp``, compiled or not: NumPy's ``np.exp`` may take a vector
+    path of its own on some CPUs (AVX-512), which rounds some values
+    differently, and then the plain twin (:func:`perceptron_core._jit.uncompiled`)
+    would not give the compiled numbers; the power is :func:`whole_power` for
+    the same reason.
 
     Examples
     --------
@@ -65,7 +71,7 @@ def kernel_column(Zt, A, a, code, gamma, coef0, degree, out):
                 d = np.float64(Zt[f, r]) - v
                 out[r] += d * d
         for r in range(m):
-            out[r] = np.exp(-gamma * out[r])
+            out[r] = math.exp(-gamma * out[r])
         return
     for f in range(n):
         v = np.float64(A[a, f])
@@ -73,7 +79,30 @@ def kernel_column(Zt, A, a, code, gamma, coef0, degree, out):
             out[r] += np.float64(Zt[f, r]) * v
     if code == POLY:
         for r in range(m):
-            out[r] = (gamma * out[r] + coef0) ** degree
+            out[r] = whole_power(gamma * out[r] + coef0, degree)
+
+
+@jit_inline
+def whole_power(base, n):
+    """``base ** n`` for a whole ``n >= 0``, by repeated squaring.
+
+    That is what numba compiles ``**`` with a whole exponent into; written
+    out, the uncompiled twin makes the same multiplications, where Python's
+    ``**`` on a NumPy float would call the C library's ``pow``, which can
+    round differently from ``n > 2`` on.
+
+    Examples
+    --------
+    >>> whole_power(1.5, 3), whole_power(2.0, 0)
+    (3.375, 1.0)
+    """
+    result = 1.0
+    while n:
+        if n & 1:
+            result *= base
+        n >>= 1
+        base *= base
+    return result
 
 
 @jit

@@ -1,0 +1,79 @@
+"""The parts of numba this package uses that numba does not promise to keep.
+
+numba has no public way to drop a function's cached compilations, to ask
+whether its cache holds one, or to compile without its reference-counting
+runtime, and :mod:`perceptron_core._jit` needs all three. Each is reached
+here and only here, and each has a fallback for a numba release that renamed
+or removed it, so an estimator keeps fitting and predicting, only slower:
+
+* :func:`drop_cached` says ``False`` when it cannot drop a stale cache; the
+  caller then compiles that function without the cache (in every process);
+* :func:`holds_cached` says ``False`` when it cannot tell, which makes the app
+  treat the cache as cold (it compiles the learners in a child process, as
+  after an install);
+* :func:`without_reference_counting` gives no option when numba no longer
+  knows its private ``_nrt``: the functions are then compiled with reference
+  counts (a few atomic operations more per visit);
+* :func:`cache_folder` says ``None`` when numba does not say where the cache
+  is; the caller then compiles without the cache.
+
+``tests/test_numba_internals.py`` removes each of them and trains an
+estimator without them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def _knows_option(name: str) -> bool:
+    """Whether numba's CPU target still reads the compile option ``name``."""
+    try:
+        from numba.core.cpu import CPUTargetOptions
+        from numba.core.options import TargetOptions
+    except ImportError:
+        return False
+    return isinstance(getattr(CPUTargetOptions, name, None), TargetOptions.Mapping)
+
+
+def without_reference_counting() -> dict:
+    """The compile options that turn numba's reference counting off, ``{}`` if none exists.
+
+    Examples
+    --------
+    >>> without_reference_counting() in ({"_nrt": False}, {})
+    True
+    """
+    return {"_nrt": False} if _knows_option("_nrt") else {}
+
+
+def cache_folder(dispatcher) -> Path | None:
+    """The folder of ``dispatcher``'s on-disk cache, ``None`` when numba does not say."""
+    try:
+        return Path(dispatcher.stats.cache_path)
+    except (AttributeError, TypeError):
+        return None
+
+
+def drop_cached(dispatcher) -> bool:
+    """Empty numba's on-disk index of ``dispatcher``; ``False`` when this numba has no way
+    known to this module (its cache is then not to be trusted)."""
+    try:
+        flush = dispatcher._cache.flush  # numba's own way to drop an index (no public one)
+    except AttributeError:
+        return False
+    flush()
+    return True
+
+
+def holds_cached(dispatcher) -> bool:
+    """Whether numba's on-disk cache holds a compilation of ``dispatcher`` to load
+    (``False`` when compiled without a cache, or when this numba cannot tell)."""
+    try:  # numba's own reader of the index, which it checks against the source (no public one)
+        load_index = dispatcher._cache._cache_file._load_index
+    except AttributeError:
+        return False
+    try:
+        return bool(load_index())
+    except OSError:
+        return False
