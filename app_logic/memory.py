@@ -33,6 +33,7 @@ from __future__ import annotations
 import ctypes
 import dataclasses
 import hashlib
+import logging
 import math
 import os
 import threading
@@ -41,6 +42,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 
 import numpy as np
+
+log = logging.getLogger("perceptron_lab")
 
 #: The default memory budget of the server beyond its memory at rest, in MB.
 DEFAULT_LIMIT_MB = 1536
@@ -129,8 +132,9 @@ class Budget:
         The time in seconds (``time.monotonic``; tests pass their own).
     sweep_every : float, optional
         Also drop idle entries in a background thread this often (seconds),
-        started by the first request, and then hand what dropped entries
-        freed back to the system; None leaves it to the requests.
+        started by the first request, then call :attr:`after_sweep`'s functions
+        and hand what was freed back to the system; None leaves it to the
+        requests.
 
     Examples
     --------
@@ -159,6 +163,9 @@ class Budget:
         self._making: dict[tuple, threading.Lock] = {}
         self._sweep_every = sweep_every
         self._sweeper: threading.Thread | None = None
+        #: Called after each background sweep: what else lets go of memory the caches let go
+        #: of (the app's Streamlit side adds the forgetting of the downloads it served).
+        self.after_sweep: list[Callable[[], None]] = []
 
     def cached(
         self,
@@ -258,6 +265,11 @@ class Budget:
         while True:
             time.sleep(self._sweep_every)
             self.sweep()
+            for then in self.after_sweep:
+                try:
+                    then()
+                except Exception:  # a clean-up that failed must not stop the sweeps
+                    log.exception("A clean-up after the memory sweep failed")
             _release_freed_memory()  # also what closed sessions freed, not only dropped entries
 
     def held(self, cache: str | None = None) -> int:
