@@ -55,6 +55,9 @@ class Run:
     learner_key : str
     values : dict
         The settings used.
+    epochs : int
+        The epochs asked for (the run may have stopped earlier, after an epoch without an
+        update).
     estimator : fitted estimator
     timeline : Timeline
     fit_seconds : float
@@ -74,6 +77,7 @@ class Run:
 
     learner_key: str
     values: dict
+    epochs: int
     estimator: object
     timeline: Timeline
     fit_seconds: float
@@ -196,6 +200,7 @@ def fit_run(
     return Run(
         learner_key=learner_key,
         values=settings,
+        epochs=epochs,
         estimator=estimator,
         timeline=timeline,
         fit_seconds=fit_seconds,

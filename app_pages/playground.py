@@ -172,11 +172,10 @@ def _last_good(request, data, key, values, epochs):
     return (request, data, run) if run is not None else (None, None, None)
 
 
-def _downloads(request, run, epochs, show, image) -> None:
+def _downloads(request, run, show, image) -> None:
     """The trace and the points as CSV, and the replay as one web page (the link, the figure
     and the JSON are in the component), built when asked for (``ui.player.download_button``)."""
-    values = tuple(sorted(run.values.items()))
-    view = DownloadView(request, run.learner_key, values, epochs, show, url_step(), image)
+    view = DownloadView.of(request, run, show=show, step=url_step(), image=image)
     downloads = [  # key, kind, label, file name, help
         ("csv", "trace", "Every step as CSV (the trace)", "perceptron-trace.csv", None),
         (
@@ -298,7 +297,7 @@ def render() -> None:
             "Drawing the run", _player, request, data, runs, show, image, params, click, present
         )
     if not hidden("export"):
-        _downloads(request, run, epochs, show, image)
+        _downloads(request, run, show, image)
     if data.n_features == 2 and not hidden("data") and not hidden("edits"):
         # Built only while open: the table's editor on the page delays the component's frame,
         # and the first figure with it (docs/benchmarks.md).

@@ -192,13 +192,11 @@ def stage(
     download_button(
         st,
         "page",
-        DownloadView(
+        DownloadView.of(
             request,
-            learner_key,
-            tuple(sorted(settings.items())),
-            epochs,
-            show,
-            view.initial_t,
+            run,
+            show=show,
+            step=view.initial_t,
             extras=getattr(extras, "__qualname__", None),
         ),
         "Download this figure as a web page",

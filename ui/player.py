@@ -114,6 +114,12 @@ class DownloadView:
     image: str = "png"
     extras: str | None = None
 
+    @classmethod
+    def of(cls, request, run, **shown) -> DownloadView:
+        """The view of ``run`` (trained on ``request``'s data); ``shown``: the other fields."""
+        values = tuple(sorted(run.values.items()))
+        return cls(request, run.learner_key, values, run.epochs, **shown)
+
     def made(self) -> tuple:
         """``(data, run)``, through the server's budget: kept, or made again (the same)."""
         data = get_dataset(self.request)
