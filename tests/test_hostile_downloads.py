@@ -76,14 +76,24 @@ def test_what_streamlit_keeps_holds_no_run_and_no_data(downloads):
     from perceptron_lab.ui.runs import get_dataset
 
     data = weakref.ref(get_dataset(request))
-    del at, downloads
     for cache in ("datasets", "runs", "payloads", "downloads"):  # the budget lets go of all
         SERVER.forget(cache)
     gc.collect()
     assert data() is None, [type(r).__name__ for r in gc.get_referrers(data())]
-    # and the buttons still work: what they need is made again, through the budget
+    # while the session lives its buttons still work: what they need is made again
     page = _as_streamlit_would(given["Download as web page"])
     assert _page_args(page)["options"]["initial_t"] == 57
+
+
+def test_a_button_of_a_session_that_ended_holds_nothing_and_says_so(downloads):
+    from perceptron_lab.ui.player import EXPIRED
+
+    given, at = downloads
+    for key in [k for k in at.session_state if k.endswith("_view")]:
+        del at.session_state[key]  # what a session's end does to its state
+    gc.collect()
+    with pytest.raises(LookupError, match=re.escape(EXPIRED)):
+        given["Download as web page"]()
 
 
 def test_a_flood_of_requests_builds_the_page_once_and_the_budget_counts_it(downloads, monkeypatch):

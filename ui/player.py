@@ -17,7 +17,9 @@ hands Streamlit holds only a token (see :func:`download_button` for why).
 
 from __future__ import annotations
 
+import threading
 import uuid
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -138,8 +140,8 @@ class DownloadView:
 
 #: Why a download could not be built: its view is no longer in the server's memory.
 EXPIRED = (
-    "The view of this download was dropped from the server's memory after it went unused; "
-    "any change on the page (or reloading it) offers it again."
+    "The view of this download is no longer in the server's memory (its page was closed, or "
+    "a lesson's figure went unused); reloading the page offers it again."
 )
 
 
@@ -167,11 +169,18 @@ DOWNLOADS: dict[str, tuple[str, Callable]] = {
 }
 
 
+#: ``{token: view}`` of the download buttons on pages now: each view is held by its
+#: session's state (beside the button's key), so it lives as long as the session does.
+_VIEWS: weakref.WeakValueDictionary[str, DownloadView] = weakref.WeakValueDictionary()
+_VIEWS_LOCK = threading.Lock()
+
+
 def _downloaded(kind: str, token: str) -> bytes:
     """The file of ``kind`` for the view behind ``token``: built once per view, whoever asks
     and however often, and kept in the server's memory budget like the run it comes from
     (so Streamlit, which stores what it serves by content, stores it once)."""
-    view = SERVER.peek("download views", token)
+    with _VIEWS_LOCK:
+        view = _VIEWS.get(token)
     if view is None:
         raise LookupError(EXPIRED)
 
@@ -190,9 +199,12 @@ def download_button(
     client can ask, as often as it likes), and keeps the callable for as long as it keeps
     the session's references: after the visitor left too, and for a session it never
     shuts down (one closed long ago, whose reconnection time ran out), for good. So the
-    callable holds only the kind and a token; the view (how its data and run were asked for)
-    is kept in the server's memory budget under the token, and the file's bytes under the
-    view (:func:`_downloaded`): counted, built once, dropped with the rest of the view.
+    callable holds only the kind and a token. The view (how its data and run were asked
+    for, a few hundred bytes, or an upload's bytes the session holds anyway) is held by the
+    session's state and found from the token while the session lives; the data and the run
+    come from the server's memory budget (made again if it dropped them), and the file's
+    bytes are kept there too, under the view (:func:`_downloaded`): counted, built once,
+    dropped with the rest of the view.
 
     Parameters
     ----------
@@ -210,7 +222,8 @@ def download_button(
     kept = st.session_state.get(slot)
     if kept is None or kept[0] != view:
         kept = st.session_state[slot] = (view, uuid.uuid4().hex)
-    SERVER.keep("download views", kept[1], view)  # each rerun: the view is in use
+        with _VIEWS_LOCK:
+            _VIEWS[kept[1]] = view
     where.download_button(
         label,
         partial(_downloaded, kind, kept[1]),
