@@ -94,8 +94,7 @@ class Run:
 
 #: The most voted scores one view computes: the sign of every hypothesis's score on every
 #: training and test point (points x updates), the work of a voted prediction however it is
-#: arranged. About 1 to 4 CPU-seconds on the development machine (0.6 to 2.1 ns a score with
-#: up to 12 features, 2.4 ns beyond with single-threaded BLAS: docs/benchmarks.md#voted-scores).
+#: arranged. Its share of a view's CPU budget: docs/deploy.md ("CPU per view").
 MAX_VOTED_SCORES = 2_000_000_000
 #: Voted scores computed between two looks at whether the visitor still wants them.
 SCORES_PER_CHUNK = 200_000_000

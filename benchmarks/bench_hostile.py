@@ -83,6 +83,7 @@ import tempfile
 import threading
 import time
 import tracemalloc
+from contextlib import contextmanager
 from pathlib import Path
 
 from common import measure_rss
@@ -375,19 +376,62 @@ def _server(root: Path | None, env: dict):
     return Server(env={**env, **paths}, script=root / "app.py", cwd=root)
 
 
-def _bystander(url: str, out: list) -> None:
-    """A visitor of the default playground in a browser of its own (a thread may run this):
-    appends the seconds to its first painted figure, or the error."""
+@contextmanager
+def _warmed(root: Path | None, env: dict):
+    """A server (:func:`_server`) after its first page and its warm-up, and a browser:
+    ``(server, its process, the browser, its idle resident size, [a bystander's first figure
+    on it])``; both are stopped after the block."""
+    import psutil
+    from bench_browser import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
+
+    server = _server(root, env)
+    start = time.perf_counter()
+    try:
+        process = psutil.Process(server.proc.pid)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            _open_view(browser.new_page(), server.url + "/")
+            idle = _settled(process)
+            _progress(f"first page, warm-up settled at {idle / 2**20:,.0f} MiB", start)
+            calm: list = []
+            _bystander(server.url, calm).join()
+            _progress(f"a bystander on the idle server: {calm[0]}", start)
+            yield server, process, browser, idle, calm
+            browser.close()
+    finally:
+        server.stop()
+
+
+def _bystander(url: str, out: list, after: float = 0.0) -> threading.Thread:
+    """A visitor of the default playground, ``after`` seconds from now, in a process and a
+    browser of its own (:func:`first_figure`): a thread appends the seconds to its first
+    painted figure, or the error, to ``out``. Returns the thread."""
+
+    def visit():
+        time.sleep(after)
+        done = subprocess.run(
+            [sys.executable, __file__, "--bystander", url], capture_output=True, text=True
+        )
+        lines = done.stdout.strip().splitlines()
+        try:
+            out.append(float(lines[-1]))
+        except (IndexError, ValueError):
+            out.append((done.stderr.strip().splitlines() or ["no answer"])[-1][:80])
+
+    thread = threading.Thread(target=visit)
+    thread.start()
+    return thread
+
+
+def first_figure(url: str) -> float:
+    """Seconds from navigating to ``url``'s playground to its first painted figure."""
     from bench_browser import CHROMIUM, CHROMIUM_ARGS, _open
     from playwright.sync_api import sync_playwright
 
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            out.append(_open(browser.new_page(), url + "/"))
-            browser.close()
-    except Exception as err:  # noqa: BLE001 (reported, not raised: the attack goes on)
-        out.append(f"{type(err).__name__}: {err}"[:80])
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        return _open(browser.new_page(), url + "/")
 
 
 class _Sampler:
@@ -422,9 +466,14 @@ def _download(page, label: str, times: int = 1) -> None:
     """Click the download ``label`` ``times`` times, each until the browser has the file."""
     button = page.get_by_role("button", name=label)
     for _ in range(times):
-        with page.expect_download(timeout=300_000) as download:
+        with page.expect_download(timeout=900_000) as download:
             button.click()
         download.value.path()  # the whole file arrived
+
+
+def _progress(what: str, since: float) -> None:
+    """A line on standard error: the attacks take many minutes."""
+    print(f"[{time.perf_counter() - since:7.1f} s] {what}", file=sys.stderr, flush=True)
 
 
 def _open_view(page, url: str) -> None:
@@ -451,80 +500,64 @@ def _painted(page) -> None:
 def downloads(root: Path | None, idle_minutes: float, flood: int, count: int = 40) -> None:
     """``count`` seed-cycled compare views with their downloads, then ``count`` visitors at
     once."""
-    import psutil
-    from bench_browser import CHROMIUM, CHROMIUM_ARGS
-    from playwright.sync_api import sync_playwright
-
     from perceptron_lab.app_logic.memory import DEFAULT_LIMIT_MB, SWEEP_SECONDS
 
     budget = float(os.environ.get("PERCEPTRON_LAB_MEMORY_MB") or DEFAULT_LIMIT_MB) * 2**20
     env = {"OMP_NUM_THREADS": "1", "PERCEPTRON_LAB_IDLE_MINUTES": f"{idle_minutes:g}"}
-    server = _server(root, env)
-    process = psutil.Process(server.proc.pid)
     rows = []
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            _open_view(browser.new_page(), server.url + "/")
-            idle = _settled(process)
-            calm: list = []
-            _bystander(server.url, calm)
-            for attack in (f"one visitor, {count} views", f"{count} visitors at once"):
-                sampler, seen = _Sampler(process), []
-                cpu = server.cpu()
-                start = time.perf_counter()
-                watcher = threading.Thread(
-                    target=lambda s=seen: (time.sleep(20), _bystander(server.url, s))
-                )
-                watcher.start()
-                if attack.startswith("one"):
-                    page = browser.new_context(accept_downloads=True).new_page()
-                    for seed in range(1, count + 1):
-                        _open_view(page, server.url + COMPARE + str(seed))
-                        page.get_by_text(EXPANDER).click()
-                        for label in DOWNLOADS:
-                            _download(page, label)
-                        _download(page, DOWNLOADS[-1], flood)
+    with _warmed(root, env) as (server, process, browser, idle, calm):
+        for attack in (f"one visitor, {count} views", f"{count} visitors at once"):
+            sampler, seen = _Sampler(process), []
+            cpu = server.cpu()
+            start = time.perf_counter()
+            watcher = _bystander(server.url, seen, after=20)
+            if attack.startswith("one"):
+                page = browser.new_context(accept_downloads=True).new_page()
+                for seed in range(1, count + 1):
+                    _open_view(page, server.url + COMPARE + str(seed))
+                    page.get_by_text(EXPANDER).click()
+                    for label in DOWNLOADS:
+                        _download(page, label)
+                    _download(page, DOWNLOADS[-1], flood)
+                    _progress(f"{attack}: view {seed} and its downloads", start)
+                page.context.close()
+            else:
+                pages = [
+                    browser.new_context(accept_downloads=True).new_page() for _ in range(count)
+                ]
+                for seed, page in enumerate(pages, count + 1):
+                    page.goto(server.url + COMPARE + str(seed), wait_until="commit")
+                for k, page in enumerate(pages, 1):
+                    _painted(page)
+                    page.get_by_text(EXPANDER).click()
+                    _download(page, DOWNLOADS[-1])
+                    _progress(f"{attack}: visitor {k}'s web page", start)
+                for page in pages:
                     page.context.close()
-                else:
-                    pages = [
-                        browser.new_context(accept_downloads=True).new_page() for _ in range(count)
-                    ]
-                    for seed, page in enumerate(pages, count + 1):
-                        page.goto(server.url + COMPARE + str(seed), wait_until="commit")
-                    for page in pages:
-                        _painted(page)
-                        page.get_by_text(EXPANDER).click()
-                        _download(page, DOWNLOADS[-1])
-                    for page in pages:
-                        page.context.close()
-                seconds = time.perf_counter() - start
-                watcher.join()
-                spent = server.cpu() - cpu
-                time.sleep(10)
-                after_10s = process.memory_info().rss - idle
-                time.sleep(idle_minutes * 60 + 2 * SWEEP_SECONDS + 130)
-                after_idle = process.memory_info().rss - idle
-                sampler.stop()
-                later: list = []
-                _bystander(server.url, later)  # a new visitor arrives
-                time.sleep(5)
-                after_visit = process.memory_info().rss - idle
-                rows.append(
-                    (
-                        attack,
-                        seconds,
-                        spent,
-                        sampler.peak() - idle,
-                        after_10s,
-                        after_idle,
-                        after_visit,
-                        seen[0] if seen else None,
-                    )
+            seconds = time.perf_counter() - start
+            watcher.join()
+            spent = server.cpu() - cpu
+            time.sleep(10)
+            after_10s = process.memory_info().rss - idle
+            time.sleep(idle_minutes * 60 + 2 * SWEEP_SECONDS + 130)
+            after_idle = process.memory_info().rss - idle
+            sampler.stop()
+            later: list = []
+            _bystander(server.url, later).join()  # a new visitor arrives
+            time.sleep(5)
+            after_visit = process.memory_info().rss - idle
+            rows.append(
+                (
+                    attack,
+                    seconds,
+                    spent,
+                    sampler.peak() - idle,
+                    after_10s,
+                    after_idle,
+                    after_visit,
+                    seen[0] if seen else None,
                 )
-            browser.close()
-    finally:
-        server.stop()
+            )
     mib = 2**20
     print(
         f"server idle after warm-up: {idle / mib:,.0f} MiB; budget {budget / mib:,.0f} MiB; "
@@ -543,42 +576,28 @@ def downloads(root: Path | None, idle_minutes: float, flood: int, count: int = 4
 
 def upload(root: Path | None) -> None:
     """The issue's 1.39 MB upload at 2 epochs, and a bystander meanwhile."""
-    import psutil
-    from bench_browser import CHROMIUM, CHROMIUM_ARGS
     from bench_view_cpu import upload_csv
-    from playwright.sync_api import sync_playwright
 
-    server = _server(root, {"OMP_NUM_THREADS": "1"})
-    process = psutil.Process(server.proc.pid)
     data = upload_csv()
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            _open_view(browser.new_page(), server.url + "/")
-            idle = _settled(process)
-            calm: list = []
-            _bystander(server.url, calm)
-            page = browser.new_page()
-            _open_view(page, server.url + "/?epochs=2")
-            page.locator("[data-testid=stSelectbox]", has_text="Data set").first.click()
-            page.get_by_role("option", name="Upload a CSV file").click()
-            sampler, seen = _Sampler(process), []
-            cpu, start = server.cpu(), time.perf_counter()
-            page.locator("input[type=file]").set_input_files(
-                {"name": "upload.csv", "mimeType": "text/csv", "buffer": data}
-            )
-            watcher = threading.Thread(target=_bystander, args=(server.url, seen))
-            watcher.start()
-            alert = page.locator("[data-testid=stAlertContentError]").first
-            alert.wait_for(timeout=900_000)
-            seconds = time.perf_counter() - start
-            message = alert.inner_text()[:100]
-            watcher.join()
-            spent = server.cpu() - cpu
-            sampler.stop()
-            browser.close()
-    finally:
-        server.stop()
+    with _warmed(root, {"OMP_NUM_THREADS": "1"}) as (server, process, browser, idle, calm):
+        page = browser.new_page()
+        _open_view(page, server.url + "/?epochs=2")
+        page.locator("[data-testid=stSelectbox]", has_text="Data set").first.click()
+        page.get_by_role("option", name="Upload a CSV file").click()
+        sampler, seen = _Sampler(process), []
+        cpu, start = server.cpu(), time.perf_counter()
+        page.locator("input[type=file]").set_input_files(
+            {"name": "upload.csv", "mimeType": "text/csv", "buffer": data}
+        )
+        watcher = _bystander(server.url, seen)
+        alert = page.locator("[data-testid=stAlertContentError]").first
+        figure = page.get_by_text("200,000 training points")  # the run was drawn
+        alert.or_(figure).first.wait_for(timeout=3_600_000)
+        seconds = time.perf_counter() - start
+        message = alert.inner_text()[:100] if alert.count() else "the figure of the run"
+        watcher.join()
+        spent = server.cpu() - cpu
+        sampler.stop()
     mib = 2**20
     first = seen[0] if isinstance(seen[0], str) else f"{seen[0]:.1f} s"
     print(
@@ -629,6 +648,7 @@ def _visit(page, case: str, frame_selector: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--bystander", help=argparse.SUPPRESS)
     parser.add_argument(
         "--sessions",
         action="store_true",
@@ -661,6 +681,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.child:
         print(json.dumps(child(args.child)))
+        return
+    if args.bystander:
+        print(first_figure(args.bystander))
         return
     if args.sessions:
         sessions()

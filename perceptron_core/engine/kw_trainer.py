@@ -437,7 +437,7 @@ def voted_scores_in_order(U, XT, steps, thetas, votes, s, out, start, stop):
     every update then reads a row of it from somewhere else (``benchmarks/bench_voted.py``).
     :data:`WALK_ROWS` rows at a time are copied into arrays of this function's own, so LLVM
     knows they overlap nothing and vectorises the loops over them (on the arguments
-    themselves the walk ran 4 to 5 times slower).
+    themselves, which might overlap, it did not).
     """
     F = XT.shape[0]
     x = np.empty((F, WALK_ROWS))
