@@ -42,6 +42,7 @@ import argparse
 import os
 import re
 import sys
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -159,6 +160,9 @@ def _app_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_app(args: argparse.Namespace) -> int:
     """Serve the app in this process until it is stopped."""
+    from perceptron_lab.app_logic.memory import budget_from_environment
+
+    budget_from_environment()  # a wrong budget is one line here, not a server that fails
     folder = APP_FOLDER
     os.environ.update(streamlit_environment(folder, os.environ))
     print(
@@ -214,20 +218,52 @@ def run_warm(args: argparse.Namespace) -> int:
     if args.learners is not None:  # a list of learners asks for those only, not the lessons
         return 1 if status.failed else 0
     # Then what the lessons compute: their studies, which also compiles their own code.
-    from perceptron_lab.app_logic.lesson_studies import cache_folder, prepare_lessons
+    from perceptron_lab.app_logic import lesson_studies
 
+    folder = lesson_studies.cache_folder()
+    problem = _cannot_write(folder)
+    if problem:  # warm's point is the next process: studies it cannot keep are not worth it
+        print(
+            f"{cli.PROG}: could not keep the lesson studies: the folder {str(folder)!r} "
+            f"{problem}; the server will compute each one when a lesson first needs it "
+            "(set XDG_CACHE_HOME to a writable folder).",
+            file=sys.stderr,
+        )
+        return 1
     print(f"{'lesson study':18s} {'seconds':>8s}", flush=True)
     studies = []
-    for study in prepare_lessons():
+    for study in lesson_studies.prepare_lessons():
         studies.append(study)
         note = f"FAILED: {study.error}" if study.error else study.source
         print(f"{study.name:18s} {study.seconds:8.2f}  {note}", flush=True)
+    lesson_studies.forget()  # what counts is the disk, where the next process reads them
+    lost = [s.name for s in studies if not s.error and lesson_studies.stored(s.name) is None]
     failed = sum(study.error is not None for study in studies)
+    ready = len(studies) - failed - len(lost)
     print(
-        f"{len(studies) - failed} of {len(studies)} lesson studies ready in "
-        f"{sum(study.seconds for study in studies):.1f} s; kept in {cache_folder()}."
+        f"{ready} of {len(studies)} lesson studies ready in "
+        f"{sum(study.seconds for study in studies):.1f} s"
+        + (f"; kept in {folder}." if ready else ".")
     )
-    return 1 if status.failed or failed else 0
+    if lost:
+        print(
+            f"{cli.PROG}: could not keep the lesson studies {', '.join(lost)} in {folder} "
+            "(the log above says why); the server will compute them itself.",
+            file=sys.stderr,
+        )
+    return 1 if status.failed or failed or lost else 0
+
+
+def _cannot_write(folder: Path) -> str | None:
+    """Why ``folder`` cannot keep files (it is created if missing), or None when it can:
+    a file is written and removed there (a permission check would pass as root)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        return f"cannot be written ({(err.strerror or str(err)).lower()})"
+    return None
 
 
 def export_arguments(parser: argparse.ArgumentParser) -> None:

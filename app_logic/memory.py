@@ -21,6 +21,10 @@ starts (``docs/deploy.md``):
 * ``PERCEPTRON_LAB_IDLE_MINUTES``: the idle time (default
   :data:`DEFAULT_IDLE_MINUTES`).
 
+Each must be a number above 0 and at most :data:`MOST_LIMIT_MB` or
+:data:`MOST_IDLE_MINUTES`; anything else (text, nan, an infinity, a negative
+or a huge value) is refused in one line (:func:`budget_from_environment`).
+
 This module does not import Streamlit.
 """
 
@@ -29,13 +33,17 @@ from __future__ import annotations
 import ctypes
 import dataclasses
 import hashlib
+import logging
+import math
 import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 
 import numpy as np
+
+log = logging.getLogger("perceptron_lab")
 
 #: The default memory budget of the server beyond its memory at rest, in MB.
 DEFAULT_LIMIT_MB = 1536
@@ -124,8 +132,9 @@ class Budget:
         The time in seconds (``time.monotonic``; tests pass their own).
     sweep_every : float, optional
         Also drop idle entries in a background thread this often (seconds),
-        started by the first request, and then hand what dropped entries
-        freed back to the system; None leaves it to the requests.
+        started by the first request, then call :attr:`after_sweep`'s functions
+        and hand what was freed back to the system; None leaves it to the
+        requests.
 
     Examples
     --------
@@ -154,6 +163,9 @@ class Budget:
         self._making: dict[tuple, threading.Lock] = {}
         self._sweep_every = sweep_every
         self._sweeper: threading.Thread | None = None
+        #: Called after each background sweep: what else lets go of memory the caches let go
+        #: of (the app's Streamlit side adds the forgetting of the downloads it served).
+        self.after_sweep: list[Callable[[], None]] = []
 
     def cached(
         self,
@@ -253,6 +265,11 @@ class Budget:
         while True:
             time.sleep(self._sweep_every)
             self.sweep()
+            for then in self.after_sweep:
+                try:
+                    then()
+                except Exception:  # a clean-up that failed must not stop the sweeps
+                    log.exception("A clean-up after the memory sweep failed")
             _release_freed_memory()  # also what closed sessions freed, not only dropped entries
 
     def held(self, cache: str | None = None) -> int:
@@ -276,24 +293,58 @@ def _release_freed_memory() -> None:
         pass
 
 
-def _from_environment(name: str, default: float) -> float:
-    text = os.environ.get(name, "").strip()
+#: The largest values the environment may set (4 TiB, a year): a larger one is a typo, and
+#: an infinite one cannot size anything.
+MOST_LIMIT_MB = 2**22
+MOST_IDLE_MINUTES = 525_600
+
+
+def _from_environment(environ: Mapping[str, str], name: str, default: float, most: float) -> float:
+    """The number ``environ[name]`` gives, ``default`` when unset; ValueError (one line that
+    names the variable and what it accepts) for anything but a number above 0, at most
+    ``most``: text, nan, infinities, zero, negative and huge values."""
+    text = environ.get(name, "").strip()
     if not text:
         return default
     try:
         value = float(text)
     except ValueError:
-        value = -1.0
-    if not value > 0:
-        raise ValueError(f"{name}={text!r}: give a positive number (default {default:g}).")
+        value = math.nan
+    if not 0 < value <= most:  # nan fails every comparison
+        raise ValueError(
+            f"{name}={text[:60]!r} is not accepted: give a number from above 0 to {most:,} "
+            f"(default {default:g})."
+        )
     return value
 
 
+def budget_from_environment(environ: Mapping[str, str] = os.environ) -> Budget:
+    """The server's :class:`Budget`, from ``PERCEPTRON_LAB_MEMORY_MB`` and
+    ``PERCEPTRON_LAB_IDLE_MINUTES`` (``perceptron-lab app`` checks them with this before
+    Streamlit starts, so a wrong one is one line, not a traceback in the server's log).
+
+    Examples
+    --------
+    >>> budget = budget_from_environment({"PERCEPTRON_LAB_MEMORY_MB": "100"})
+    >>> budget.limit == int(100 * 2**20 * CACHED_SHARE)
+    True
+    >>> budget_from_environment({"PERCEPTRON_LAB_MEMORY_MB": "inf"})
+    Traceback (most recent call last):
+    ...
+    ValueError: PERCEPTRON_LAB_MEMORY_MB='inf' is not accepted: give a number from above 0 ...
+    """
+    limit_mb = _from_environment(
+        environ, "PERCEPTRON_LAB_MEMORY_MB", DEFAULT_LIMIT_MB, MOST_LIMIT_MB
+    )
+    idle_minutes = _from_environment(
+        environ, "PERCEPTRON_LAB_IDLE_MINUTES", DEFAULT_IDLE_MINUTES, MOST_IDLE_MINUTES
+    )
+    return Budget(
+        limit=int(limit_mb * 2**20 * CACHED_SHARE),
+        idle_seconds=idle_minutes * 60,
+        sweep_every=SWEEP_SECONDS,
+    )
+
+
 #: The budget every process-wide cache of the app shares.
-SERVER = Budget(
-    limit=int(
-        _from_environment("PERCEPTRON_LAB_MEMORY_MB", DEFAULT_LIMIT_MB) * 2**20 * CACHED_SHARE
-    ),
-    idle_seconds=_from_environment("PERCEPTRON_LAB_IDLE_MINUTES", DEFAULT_IDLE_MINUTES) * 60,
-    sweep_every=SWEEP_SECONDS,
-)
+SERVER = budget_from_environment()

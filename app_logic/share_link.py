@@ -5,7 +5,9 @@ that differ from their defaults): ``?data=gaussians&gaussians_n_samples=300&nois
 learner=kw&kw_tau=0.5&epochs=40&t=120``. :func:`read_link` turns such a link (or just its
 query string) back into what the playground would train and show, so the command line can
 export the same view (``perceptron-lab export-html``). Values are checked the way the page
-checks them; a wrong one is an error that names it and says what is accepted.
+checks them, against the same ranges (:mod:`app_logic.data_options`, the learners' settings),
+before anything is generated; a wrong one is an error that names it and says what is
+accepted, and a data option the page offers no control for is not read.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import math
 from dataclasses import dataclass, fields
 from urllib.parse import parse_qs, urlsplit
 
+from perceptron_lab.app_logic.data_options import option_control
 from perceptron_lab.app_logic.datasource import NOISE_KINDS, DataRequest
 from perceptron_lab.app_logic.edits import PointEdits
 from perceptron_lab.app_logic.learners import LEARNERS
@@ -23,8 +26,6 @@ from perceptron_lab.app_logic.style import Show
 DEFAULT_DATA, DEFAULT_LEARNER, DEFAULT_EPOCHS = "separable", "perceptron", 20
 #: The link's names of the view toggles that are :class:`~app_logic.style.Show` fields.
 SHOW_NAMES = {"show_test": "test_points"}
-#: Data set options a link may set (the others are technical: seed, dtype, file path).
-OPTION_TYPES = ("int", "float", "str", "class")
 
 
 @dataclass(frozen=True)
@@ -105,10 +106,15 @@ def read_link(link: str) -> LinkSettings:
     options = {}
     for option in specs[name].options:
         key = f"{name}_{option.name}"
-        if option.type in OPTION_TYPES and key in params:
-            options[option.name] = _value(
-                params[key], option.default, key, choices=option.choices or ()
-            )
+        offer = option_control(specs[name], option)  # what the page's data panel offers
+        if offer is None or key not in params:
+            continue
+        if offer.kind == "slider":
+            default = type(offer.low)(option.default)
+            options[option.name] = _value(params[key], default, key, offer.low, offer.high)
+        else:
+            default = offer.choices[0] if option.default is None else option.default
+            options[option.name] = _value(params[key], default, key, choices=offer.choices)
     noise = _value(params.get("noise", "none"), "none", "noise", choices=tuple(NOISE_KINDS))
     edits = PointEdits.from_text(params["edits"]) if params.get("edits") else None
     request = DataRequest(

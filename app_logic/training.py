@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -54,6 +55,9 @@ class Run:
     learner_key : str
     values : dict
         The settings used.
+    epochs : int
+        The epochs asked for (the run may have stopped earlier, after an epoch without an
+        update).
     estimator : fitted estimator
     timeline : Timeline
     fit_seconds : float or None
@@ -74,6 +78,7 @@ class Run:
 
     learner_key: str
     values: dict
+    epochs: int
     estimator: object
     timeline: Timeline
     fit_seconds: float | None
@@ -88,12 +93,61 @@ class Run:
         return LEARNERS[self.learner_key]
 
 
-def _predictions(estimator, X, learner) -> dict:
+#: The most voted scores one view computes: the sign of every hypothesis's score on every
+#: training and test point (points x updates), the work of a voted prediction however it is
+#: arranged. Its share of a view's CPU budget: docs/deploy.md ("CPU per view").
+MAX_VOTED_SCORES = 2_000_000_000
+#: Voted scores computed between two looks at whether the visitor still wants them.
+SCORES_PER_CHUNK = 200_000_000
+
+
+def check_voted_cost(learner, timeline, n_points: int) -> None:
+    """Refuse, before they start, voted predictions on ``n_points`` training and test points
+    that would compute more than :data:`MAX_VOTED_SCORES` scores, saying what would fit.
+
+    A run's first epochs are those of a run with fewer epochs (the same seed gives the same
+    visiting orders), so the epochs offered fit exactly; the points offered are an estimate
+    (updates grow with the points, so the scores with their square).
+
+    Raises
+    ------
+    DataError
+    """
+    per_epoch = timeline.mistakes_per_epoch()
+    scores = n_points * int(per_epoch.sum())
+    if scores <= MAX_VOTED_SCORES:
+        return
+    fitting = int(np.searchsorted(n_points * np.cumsum(per_epoch), MAX_VOTED_SCORES, "right"))
+    points = int(n_points * (MAX_VOTED_SCORES / scores) ** 0.5)
+    points = int(float(f"{points:.2g}"))  # an estimate: two digits
+    advice = (
+        f"Use at most {fitting:,} epoch{'s' * (fitting != 1)}, or fewer points"
+        if fitting >= 1
+        else f"Use fewer points (about {points:,} at these epochs)"
+    )
+    raise DataError(
+        f"{learner.title}'s voted predictor would score each of the run's "
+        f"{int(per_epoch.sum()):,} updates on each of the {n_points:,} points: {scores:,} "
+        f"voted scores, more than the {MAX_VOTED_SCORES:,} a view may compute (its CPU "
+        f"budget, docs/deploy.md). {advice}, or a learner without the voted predictor "
+        "(the experiments page and the command line have no such limit)."
+    )
+
+
+def _predictions(estimator, X, learner, updates: int, interrupt: Callable[[], None]) -> dict:
+    """The final predictions on ``X``; with the four predictors, in chunks of rows of about
+    :data:`SCORES_PER_CHUNK` voted scores (rows x ``updates``), asking ``interrupt()`` before
+    each."""
     if len(X) == 0:
         return {}
-    if learner.has_modes:
-        return estimator.predict_all(X)
-    return {"last": estimator.predict(X)}
+    if not learner.has_modes:
+        return {"last": estimator.predict(X)}
+    step = max(256, SCORES_PER_CHUNK // max(updates, 1))
+    parts = []
+    for start in range(0, len(X), step):
+        interrupt()
+        parts.append(estimator.predict_all(X[start : start + step]))
+    return {mode: np.concatenate([part[mode] for part in parts]) for mode in parts[0]}
 
 
 def fit_run(
@@ -106,6 +160,7 @@ def fit_run(
     X_test: np.ndarray,
     y_test: np.ndarray,
     estimator=None,
+    interrupt: Callable[[], None] = lambda: None,
 ) -> Run:
     """Fit a learner from the menu, recording every visit (``train`` in ``ui/runs.py`` caches it).
 
@@ -114,10 +169,15 @@ def fit_run(
     visit, fitted here; or one fitted so already (it holds its ``trace_``), whose fit is
     replayed as it is, ``epochs`` being the epochs it recorded.
 
+    ``interrupt()`` is called between the parts of the work and may raise to stop it: the
+    app passes Streamlit's check that the visitor's page still wants it (it raises once the
+    tab is closed, or a rerun replaces the page's run).
+
     Raises
     ------
     DataError
-        When the run would be too long to animate in a browser.
+        When the run would be too long to animate in a browser, or its voted predictions
+        would cost more than a view may (:func:`check_voted_cost`).
     ValueError
         The estimator's own message for impossible settings.
     """
@@ -141,15 +201,20 @@ def fit_run(
     for category, message in problems:
         if category is OverflowedWarning:  # no figure can draw infinite numbers
             raise DataError(message)
+    interrupt()
     timeline = learner.timeline(estimator, len(X))
+    updates = int(timeline.mistakes_per_epoch().sum())
+    if learner.has_modes:
+        check_voted_cost(learner, timeline, len(X) + len(X_test))
     return Run(
         learner_key=learner_key,
         values=settings,
+        epochs=epochs,
         estimator=estimator,
         timeline=timeline,
         fit_seconds=fit_seconds,
-        final_train=_predictions(estimator, X, learner),
-        final_test=_predictions(estimator, X_test, learner),
+        final_train=_predictions(estimator, X, learner, updates, interrupt),
+        final_test=_predictions(estimator, X_test, learner, updates, interrupt),
         test_errors=test_mistakes_per_epoch(timeline, X_test, y_test),
         notes=tuple(message for _, message in problems),
     )

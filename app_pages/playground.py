@@ -17,7 +17,7 @@ from functools import partial
 import numpy as np
 import streamlit as st
 
-from perceptron_lab.app_logic.export import events_csv, points_csv, run_record
+from perceptron_lab.app_logic.export import run_record
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.style import PRESENT, STYLE, Show
 from perceptron_lab.app_logic.visitor_text import MESSAGE_LIMIT, as_text
@@ -32,10 +32,18 @@ from perceptron_lab.ui.edit_panel import (
     with_edits,
 )
 from perceptron_lab.ui.learner_panel import learner_panel
-from perceptron_lab.ui.player import HIDEABLE, View, page_payload, playback, rule_box, url_step
+from perceptron_lab.ui.player import (
+    HIDEABLE,
+    DownloadView,
+    View,
+    download_button,
+    page_payload,
+    playback,
+    rule_box,
+    url_step,
+)
 from perceptron_lab.ui.runs import get_dataset, train
 from perceptron_lab.ui.safety import attempt
-from perceptron_lab.ui.standalone_page import run_page
 from perceptron_lab.ui.state import control, hidden
 
 PREFIX = "pg_"
@@ -164,57 +172,40 @@ def _last_good(request, data, key, values, epochs):
     return (request, data, run) if run is not None else (None, None, None)
 
 
-def _downloads(request, run, data, epochs, show, image) -> None:
+def _downloads(request, run, show, image) -> None:
     """The trace and the points as CSV, and the replay as one web page (the link, the figure
-    and the JSON are in the component)."""
-    downloads = [  # key, label, data (a callable runs on click), file name, type, help
-        (
-            "csv",
-            "Every step as CSV (the trace)",
-            lambda: events_csv(run),
-            "perceptron-trace.csv",
-            "text/csv",
-            None,
-        ),
+    and the JSON are in the component), built when asked for (``ui.player.download_button``)."""
+    view = DownloadView.of(request, run, show=show, step=url_step(), image=image)
+    downloads = [  # key, kind, label, file name, help
+        ("csv", "trace", "Every step as CSV (the trace)", "perceptron-trace.csv", None),
         (
             "points",
+            "points",
             "Training points as CSV",
-            lambda: points_csv(data),
             "perceptron-points.csv",
-            "text/csv",
             "After noise and your edits: the file can be uploaded again.",
         ),
         (
             "html",
+            "page",
             "Download as web page",
-            lambda: run_page(
-                run,
-                data,
-                request,
-                epochs,
-                show,
-                url_step(),
-                image,
-                page_payload(request, data, [run], seed=request.seed),
-            ),
             "perceptron-run.html",
-            "text/html",
             "One file that replays this run in any browser, offline and with no server "
             "(Plotly.js travels inside it): for a course page, slides or an e-mail.",
         ),
     ]
     with st.expander("Download the trace, the points or a web page"):
-        for column, (key, label, content, file_name, mime, help_text) in zip(
+        for column, (key, kind, label, file_name, help_text) in zip(
             st.columns(len(downloads)), downloads, strict=True
         ):
-            column.download_button(
+            download_button(
+                column,
+                kind,
+                view,
                 label,
-                content,
-                file_name=file_name,
-                mime=mime,
+                file_name,
                 key=f"{PREFIX}dl_{key}",
                 width="stretch",
-                on_click="ignore",
                 help=help_text,
             )
 
@@ -306,7 +297,7 @@ def render() -> None:
             "Drawing the run", _player, request, data, runs, show, image, params, click, present
         )
     if not hidden("export"):
-        _downloads(request, run, data, epochs, show, image)
+        _downloads(request, run, show, image)
     if data.n_features == 2 and not hidden("data") and not hidden("edits"):
         # Built only while open: the table's editor on the page delays the component's frame,
         # and the first figure with it (docs/benchmarks.md).

@@ -41,6 +41,28 @@ and 150 s after the tab closed (Streamlit keeps a closed tab's session for
 120 s). Targets: at most 300 MB peak for the crafted links;
 at most the budget retained after the compare views.
 
+**Downloads** (``--downloads``): one ``streamlit run app.py`` (``OMP_NUM_THREADS=1`` and an
+idle time of ``--idle`` minutes, 2 by default, so that "after the idle time" comes within the
+run), after its first page and the warm-up: (1) one visitor opens 40 compare views (the
+views of ``--attacks``), stepping the seed, and in each asks for the three downloads (the
+trace, the points, the web page) and the web page ``--flood`` more times, then closes the tab;
+(2) 40 visitors open such a view at once (the next 40 seeds: a crafted link each) and each asks
+for the web page. Reported for each: the server's peak resident memory over its idle memory,
+what it retains 10 s after the last tab closed, after the idle time (plus two sweeps and
+Streamlit's 120 s for a closed tab's session) and after a new visitor's page, the server's
+CPU seconds for the attack, and a bystander's first figure (a browser that opens the default
+playground 20 s into the attack) against the same bystander's on the idle server. Targets:
+the budget (``docs/deploy.md``); the bystander within twice its idle time.
+
+**Upload** (``--upload``): the issue's file, 200,000 rows x 2 integer features with random
+labels (1.39 MB), uploaded by a visitor of ``/?epochs=2`` (400,000 steps, the most a view
+animates); while the server works on it, a bystander opens the default playground. Reported:
+the seconds to what the visitor sees (a message or a figure), the server's CPU seconds for
+it, its peak memory, and the bystander's first figure against its idle one.
+
+``--root PATH`` serves another checkout's app (e.g. one of the commit before a change, for
+the "before" figures): its ``app.py``, with its own packages ahead of this install's.
+
 **Experiments** (``--experiments``): the heaviest runs the Experiments page
 lets through its budget of visits
 (:data:`~perceptron_core.experiments.limits.PAGE_LIMITS`), on every core,
@@ -54,10 +76,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 import tracemalloc
+from contextlib import contextmanager
+from pathlib import Path
 
 from common import measure_rss
 
@@ -336,6 +363,252 @@ def attacks() -> None:
     )
 
 
+def _server(root: Path | None, env: dict):
+    """The app of this checkout, or of ``root`` (its packages put ahead of this install's)."""
+    from bench_browser import Server
+
+    if root is None:
+        return Server(env=env)
+    root = root.resolve()
+    folder = Path(tempfile.mkdtemp())  # perceptron_lab is the checkout's root, as installed
+    (folder / "perceptron_lab").symlink_to(root)
+    paths = {"PYTHONPATH": f"{folder}{os.pathsep}{root}"}
+    return Server(env={**env, **paths}, script=root / "app.py", cwd=root)
+
+
+@contextmanager
+def _warmed(root: Path | None, env: dict):
+    """A server (:func:`_server`) after its first page and its warm-up, and a browser:
+    ``(server, its process, the browser, its idle resident size, [a bystander's first figure
+    on it])``; both are stopped after the block."""
+    import psutil
+    from bench_browser import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
+
+    server = _server(root, env)
+    start = time.perf_counter()
+    try:
+        process = psutil.Process(server.proc.pid)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            _open_view(browser.new_page(), server.url + "/")
+            idle = _settled(process)
+            _progress(f"first page, warm-up settled at {idle / 2**20:,.0f} MiB", start)
+            calm: list = []
+            _bystander(server.url, calm).join()
+            _progress(f"a bystander on the idle server: {calm[0]}", start)
+            yield server, process, browser, idle, calm
+            browser.close()
+    finally:
+        server.stop()
+
+
+def _bystander(url: str, out: list, after: float = 0.0) -> threading.Thread:
+    """A visitor of the default playground, ``after`` seconds from now, in a process and a
+    browser of its own (:func:`first_figure`): a thread appends the seconds to its first
+    painted figure, or the error, to ``out``. Returns the thread."""
+
+    def visit():
+        time.sleep(after)
+        done = subprocess.run(
+            [sys.executable, __file__, "--bystander", url], capture_output=True, text=True
+        )
+        lines = done.stdout.strip().splitlines()
+        try:
+            out.append(float(lines[-1]))
+        except (IndexError, ValueError):
+            out.append((done.stderr.strip().splitlines() or ["no answer"])[-1][:80])
+
+    thread = threading.Thread(target=visit)
+    thread.start()
+    return thread
+
+
+def first_figure(url: str) -> float:
+    """Seconds from navigating to ``url``'s playground to its first painted figure."""
+    from bench_browser import CHROMIUM, CHROMIUM_ARGS, _open
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        return _open(browser.new_page(), url + "/")
+
+
+class _Sampler:
+    """The server's resident size every 50 ms, in a thread."""
+
+    def __init__(self, process):
+        self.process, self.samples = process, []
+        self._done = threading.Event()
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self):
+        while not self._done.is_set():
+            try:
+                self.samples.append(self.process.memory_info().rss)
+            except Exception:  # noqa: BLE001 (the server stopped)
+                return
+            time.sleep(0.05)
+
+    def peak(self) -> int:
+        return max(self.samples)
+
+    def stop(self):
+        self._done.set()
+
+
+#: The labels of the playground's downloads, and what each button's expander is called.
+DOWNLOADS = ("Every step as CSV (the trace)", "Training points as CSV", "Download as web page")
+EXPANDER = "Download the trace, the points or a web page"
+
+
+def _download(page, label: str, times: int = 1) -> None:
+    """Click the download ``label`` ``times`` times, each until the browser has the file."""
+    button = page.get_by_role("button", name=label)
+    for _ in range(times):
+        with page.expect_download(timeout=900_000) as download:
+            button.click()
+        download.value.path()  # the whole file arrived
+
+
+def _progress(what: str, since: float) -> None:
+    """A line on standard error: the attacks take many minutes."""
+    print(f"[{time.perf_counter() - since:7.1f} s] {what}", file=sys.stderr, flush=True)
+
+
+def _open_view(page, url: str) -> None:
+    page.goto(url)
+    _painted(page)
+
+
+def _painted(page) -> None:
+    """Wait until the page's figure has painted its first step."""
+    from bench_browser import FRAME, PAINTED_JS, _frame
+
+    page.wait_for_selector(FRAME, timeout=300_000)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        try:
+            if _frame(page).evaluate(PAINTED_JS):
+                return
+        except Exception:  # noqa: BLE001 (the frame is still loading)
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"no figure within 300 s: {page.url}")
+
+
+def downloads(root: Path | None, idle_minutes: float, flood: int, count: int = 40) -> None:
+    """``count`` seed-cycled compare views with their downloads, then ``count`` visitors at
+    once."""
+    from perceptron_lab.app_logic.memory import DEFAULT_LIMIT_MB, SWEEP_SECONDS
+
+    budget = float(os.environ.get("PERCEPTRON_LAB_MEMORY_MB") or DEFAULT_LIMIT_MB) * 2**20
+    env = {"OMP_NUM_THREADS": "1", "PERCEPTRON_LAB_IDLE_MINUTES": f"{idle_minutes:g}"}
+    rows = []
+    with _warmed(root, env) as (server, process, browser, idle, calm):
+        for attack in (f"one visitor, {count} views", f"{count} visitors at once"):
+            sampler, seen = _Sampler(process), []
+            cpu = server.cpu()
+            start = time.perf_counter()
+            watcher = _bystander(server.url, seen, after=20)
+            if attack.startswith("one"):
+                page = browser.new_context(accept_downloads=True).new_page()
+                for seed in range(1, count + 1):
+                    _open_view(page, server.url + COMPARE + str(seed))
+                    page.get_by_text(EXPANDER).click()
+                    for label in DOWNLOADS:
+                        _download(page, label)
+                    _download(page, DOWNLOADS[-1], flood)
+                    _progress(f"{attack}: view {seed} and its downloads", start)
+                page.context.close()
+            else:
+                pages = [
+                    browser.new_context(accept_downloads=True).new_page() for _ in range(count)
+                ]
+                for seed, page in enumerate(pages, count + 1):
+                    page.goto(server.url + COMPARE + str(seed), wait_until="commit")
+                for k, page in enumerate(pages, 1):
+                    _painted(page)
+                    page.get_by_text(EXPANDER).click()
+                    _download(page, DOWNLOADS[-1])
+                    _progress(f"{attack}: visitor {k}'s web page", start)
+                for page in pages:
+                    page.context.close()
+            seconds = time.perf_counter() - start
+            watcher.join()
+            spent = server.cpu() - cpu
+            time.sleep(10)
+            after_10s = process.memory_info().rss - idle
+            time.sleep(idle_minutes * 60 + 2 * SWEEP_SECONDS + 130)
+            after_idle = process.memory_info().rss - idle
+            sampler.stop()
+            later: list = []
+            _bystander(server.url, later).join()  # a new visitor arrives
+            time.sleep(5)
+            after_visit = process.memory_info().rss - idle
+            rows.append(
+                (
+                    attack,
+                    seconds,
+                    spent,
+                    sampler.peak() - idle,
+                    after_10s,
+                    after_idle,
+                    after_visit,
+                    seen[0] if seen else None,
+                )
+            )
+    mib = 2**20
+    print(
+        f"server idle after warm-up: {idle / mib:,.0f} MiB; budget {budget / mib:,.0f} MiB; "
+        f"idle time {idle_minutes:g} min; a bystander's first figure on the idle server: "
+        f"{calm[0] if isinstance(calm[0], str) else f'{calm[0]:.1f} s'}"
+    )
+    for attack, seconds, spent, peak, after_10s, after_idle, after_visit, first in rows:
+        shown = first if isinstance(first, str) else f"{first:.1f} s"
+        print(
+            f"{attack}: {seconds:.0f} s, server CPU {spent:.0f} s; peak {peak / mib:,.0f} MiB "
+            f"over idle; retained {after_10s / mib:,.0f} MiB 10 s after the last tab closed, "
+            f"{after_idle / mib:,.0f} MiB after the idle time, {after_visit / mib:,.0f} MiB "
+            f"after a new visitor; a bystander's first figure during it: {shown}"
+        )
+
+
+def upload(root: Path | None) -> None:
+    """The issue's 1.39 MB upload at 2 epochs, and a bystander meanwhile."""
+    from bench_view_cpu import upload_csv
+
+    data = upload_csv()
+    with _warmed(root, {"OMP_NUM_THREADS": "1"}) as (server, process, browser, idle, calm):
+        page = browser.new_page()
+        _open_view(page, server.url + "/?epochs=2")
+        page.locator("[data-testid=stSelectbox]", has_text="Data set").first.click()
+        page.get_by_role("option", name="Upload a CSV file").click()
+        sampler, seen = _Sampler(process), []
+        cpu, start = server.cpu(), time.perf_counter()
+        page.locator("input[type=file]").set_input_files(
+            {"name": "upload.csv", "mimeType": "text/csv", "buffer": data}
+        )
+        watcher = _bystander(server.url, seen)
+        alert = page.locator("[data-testid=stAlertContentError]").first
+        figure = page.get_by_text("200,000 training points")  # the run was drawn
+        alert.or_(figure).first.wait_for(timeout=3_600_000)
+        seconds = time.perf_counter() - start
+        message = alert.inner_text()[:100] if alert.count() else "the figure of the run"
+        watcher.join()
+        spent = server.cpu() - cpu
+        sampler.stop()
+    mib = 2**20
+    first = seen[0] if isinstance(seen[0], str) else f"{seen[0]:.1f} s"
+    print(
+        f"upload of {len(data):,} bytes (200,000 rows x 2, random labels) at 2 epochs: the "
+        f"visitor's message after {seconds:.1f} s; server CPU {spent:.1f} s; peak "
+        f"{(sampler.peak() - idle) / mib:,.0f} MiB over idle"
+    )
+    print(f"  {message!r}")
+    print(f"a bystander's first figure: {calm[0]:.1f} s on the idle server, {first} during it")
+
+
 def _settled(process, quiet_s: float = 20.0, most_s: float = 600.0) -> int:
     """The resident size of ``process`` once its warm-up has ended: no child process left
     and the size steady (within 4 MiB) for ``quiet_s``; the idle memory the attacks add to."""
@@ -375,6 +648,7 @@ def _visit(page, case: str, frame_selector: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--bystander", help=argparse.SUPPRESS)
     parser.add_argument(
         "--sessions",
         action="store_true",
@@ -386,6 +660,20 @@ def main() -> None:
         help="crafted links and seed-cycled compare views: server memory",
     )
     parser.add_argument(
+        "--downloads",
+        action="store_true",
+        help="40 compare views with their downloads, then 40 visitors: memory, bystander",
+    )
+    parser.add_argument(
+        "--upload",
+        action="store_true",
+        help="the 200,000-row upload at 2 epochs: seconds, CPU, bystander",
+    )
+    parser.add_argument("--root", type=Path, default=None, help="serve this checkout's app")
+    parser.add_argument("--idle", type=float, default=2.0, help="idle minutes (--downloads)")
+    parser.add_argument("--flood", type=int, default=5, help="more web pages a view asks for")
+    parser.add_argument("--count", type=int, default=40, help="views and visitors (--downloads)")
+    parser.add_argument(
         "--experiments",
         action="store_true",
         help="also time the largest experiments the page allows (minutes)",
@@ -394,11 +682,20 @@ def main() -> None:
     if args.child:
         print(json.dumps(child(args.child)))
         return
+    if args.bystander:
+        print(first_figure(args.bystander))
+        return
     if args.sessions:
         sessions()
         return
     if args.attacks:
         attacks()
+        return
+    if args.downloads:
+        downloads(args.root, args.idle, args.flood, args.count)
+        return
+    if args.upload:
+        upload(args.root)
         return
     print(
         f"{'file':44s} {'bytes':>9s} {'added MiB':>9s} {'traced MiB':>10s} {'seconds':>7s}  result"

@@ -20,10 +20,12 @@ def _reason(err: OSError) -> str:
 def check_file(path: Path, flag: str) -> Path:
     """Make sure ``path`` can be written as a file; return it.
 
-    The folder must exist and ``path`` must not be a folder. The check
-    writes nothing into an existing file and leaves no new file behind: it
-    opens an existing one for appending, or creates and removes a new one
-    (so a read-only folder, or ``/proc``, is refused here too).
+    The folder must exist, and an existing ``path`` must be a regular file (a
+    folder is refused, and so are a named pipe, whose opening would wait for a
+    reader, a device and a socket). The check writes nothing into an existing
+    file and leaves no new file behind: it opens an existing one for
+    appending, or creates and removes a new one (so a read-only folder, or
+    ``/proc``, is refused here too).
 
     Examples
     --------
@@ -47,6 +49,11 @@ def check_file(path: Path, flag: str) -> Path:
     if path.is_dir():
         raise ValueError(f"{flag}: {str(path)!r} is a folder; give a file name. Nothing was run.")
     existed = path.exists()
+    if existed and not path.is_file():
+        raise ValueError(
+            f"{flag}: {str(path)!r} is not a regular file (a named pipe, a device or a "
+            "socket); give the name of a file. Nothing was run."
+        )
     try:
         with open(path, "a" if existed else "x", encoding="utf-8"):
             pass

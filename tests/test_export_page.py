@@ -196,7 +196,7 @@ def test_a_lessons_figure_downloads_as_a_web_page_with_its_own_panels():
     from streamlit.testing.v1 import AppTest
 
     from perceptron_lab.app_logic.payload.extras import Panel
-    from perceptron_lab.ui.lesson import _web_page
+    from perceptron_lab.ui.player import DownloadView, _web_page, page_payload
 
     at = AppTest.from_file(str(ROOT / "lessons" / "02_convergence.py"), default_timeout=300)
     at.run()
@@ -206,8 +206,13 @@ def test_a_lessons_figure_downloads_as_a_web_page_with_its_own_panels():
     request = DataRequest("separable", (("n_samples", 30),))
     data = make_dataset(request)
     run = fit_run("perceptron", (), 5, 0, data.X, data.y, data.X_test, data.y_test)
-    payload = build_payload(data, [run], 0, [Panel("The lesson's own panel")])
-    page = _web_page(run, data, request, 5, Show(), 0, payload)
+
+    def panels(run, data):
+        return [Panel("The lesson's own panel")]
+
+    payload = page_payload(request, data, [run], panels, 0)  # as the lesson's figure has it
+    view = DownloadView(request, "perceptron", (), 5, Show(), extras=panels.__qualname__)
+    page = _web_page(view, data, run)
     assert payload.id in page and "The lesson's own panel" in page
 
 

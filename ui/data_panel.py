@@ -14,6 +14,7 @@ import streamlit as st
 
 from perceptron_core.datasets import CSVLimits, list_datasets
 from perceptron_core.datasets.csvfile import LABELS_NOTE, csv_columns
+from perceptron_lab.app_logic.data_options import option_control
 from perceptron_lab.app_logic.datasource import NOISE_KINDS, DataRequest, read_csv
 from perceptron_lab.app_logic.memory import SERVER
 from perceptron_lab.app_logic.visitor_text import MESSAGE_LIMIT, as_text
@@ -38,18 +39,6 @@ OFFERED = TEACHING + (
     "spam",
     "ticdata",
 )
-#: Slider (low, high, step) per option name, overridden per (set, option).
-RANGES = {
-    "n_samples": (10, 2000, 10),
-    "margin": (0.0, 0.5, 0.01),
-    "separation": (0.0, 6.0, 0.1),
-    "spread": (0.01, 2.0, 0.01),
-    "positive_rate": (0.01, 0.99, 0.01),
-    "factor": (0.05, 0.95, 0.05),
-    "n_features": (2, 500, 1),
-    ("kw", "margin"): (0.0, 1.0, 0.05),
-    ("kw", "n_samples"): (50, 2000, 50),
-}
 #: Slider labels per option name, overridden per (set, option). Khardon & Wachman name their
 #: data's parameters (f, M, N), N the label-noise rate (2007, section 3.1), so no count is
 #: called "N ..." here; their letters go with their controls.
@@ -61,8 +50,6 @@ LABELS = {
 }
 #: The label of the panel's noise-rate slider, per set (the default: "Noise rate").
 NOISE_RATE_LABELS = {"kw": "Noise rate (N)"}
-#: Generator options the panel does not show (noise is the panel's own; the rest are technical).
-HIDDEN_OPTIONS = ("noise", "random_state", "dtype", "pool_size", "path")
 #: Upload cap: the same as server.maxUploadSize in .streamlit/config.toml.
 MAX_UPLOAD_BYTES = 2_000_000
 
@@ -90,43 +77,39 @@ def option_label(set_name: str, option: str) -> str:
 
 
 def _option_widget(spec, option, prefix):
+    offer = option_control(spec, option)  # the share link reads the same table
+    if offer is None:
+        return None
     key = f"{prefix}{spec.name}_{option.name}"
-    rng = RANGES.get((spec.name, option.name)) or RANGES.get(option.name)
     common = {"prefix": prefix, "group": "data", "help": option.help}
-    if option.name == "positive_class":
-        if len(spec.class_names) <= 2:
-            return None  # the set's own +1 class
+    if offer.kind == "class":
         return control(
             st.selectbox,
             "Class called +1 (against the rest)",
             key,
-            spec.class_names[0],
-            options=list(spec.class_names),
+            offer.choices[0],
+            options=list(offer.choices),
             **common,
         )
-    if option.choices:
+    if offer.kind == "choice":
         return control(
             st.selectbox,
             option.name.replace("_", " "),
             key,
             option.default,
-            options=list(option.choices),
+            options=list(offer.choices),
             **common,
         )
-    if rng is not None:
-        low, high, step = rng
-        default = type(low)(option.default)
-        return control(
-            st.slider,
-            option_label(spec.name, option.name),
-            key,
-            default,
-            min_value=low,
-            max_value=high,
-            step=step,
-            **common,
-        )
-    return None
+    return control(
+        st.slider,
+        option_label(spec.name, option.name),
+        key,
+        type(offer.low)(option.default),
+        min_value=offer.low,
+        max_value=offer.high,
+        step=offer.step,
+        **common,
+    )
 
 
 def _shown(name: str) -> str:
@@ -305,8 +288,6 @@ def data_panel(prefix: str, default: str = "separable") -> DataRequest | None:
         if not hidden("data"):
             st.caption(spec.description)
         for option in spec.options:
-            if option.name in HIDDEN_OPTIONS:
-                continue
             value = _option_widget(spec, option, prefix)
             if value is not None:
                 options[option.name] = value

@@ -38,7 +38,15 @@ import streamlit as st
 
 from perceptron_lab.app_logic.datasource import DataRequest
 from perceptron_lab.app_logic.style import Show
-from perceptron_lab.ui.player import View, page_payload, playback, rule_box, url_step
+from perceptron_lab.ui.player import (
+    DownloadView,
+    View,
+    download_button,
+    page_payload,
+    playback,
+    rule_box,
+    url_step,
+)
 from perceptron_lab.ui.runs import get_dataset, train
 from perceptron_lab.ui.safety import attempt
 
@@ -181,26 +189,24 @@ def stage(
         diagnostics=False,
     )
     playback(f"{prefix}player", payload, run, data, view)
-    st.download_button(
+    download_button(
+        st,
+        "page",
+        DownloadView.of(
+            request,
+            run,
+            show=show,
+            step=view.initial_t,
+            extras=getattr(extras, "__qualname__", None),
+        ),
         "Download this figure as a web page",
-        lambda: _web_page(run, data, request, epochs, show, view.initial_t, payload),
-        file_name=f"perceptron-{prefix.strip('_')}-{learner_key}.html",
-        mime="text/html",
+        f"perceptron-{prefix.strip('_')}-{learner_key}.html",
         key=f"{prefix}dl_html",
-        on_click="ignore",
         icon=":material/download:",
         help="One file that replays this figure in any browser, offline and with no server: "
         "for a course page, slides or an e-mail.",
     )
     return data, run
-
-
-def _web_page(run, data, request, epochs, show, initial_t, payload) -> str:
-    """The figure as one page that plays offline (built on the click, so a lesson does not
-    load the page builder until a reader asks)."""
-    from perceptron_lab.ui.standalone_page import run_page
-
-    return run_page(run, data, request, epochs, show, initial_t, payload=payload)
 
 
 def try_this(*tasks: str) -> None:

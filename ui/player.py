@@ -9,24 +9,36 @@ plot edits the points. The payload of a page (:func:`app_logic.payload.build_pay
 is built once per set of runs and kept in the server's memory budget, so a
 rerun that changes nothing about the runs sends a message Streamlit's client
 already has.
+
+:func:`download_button` offers a view's files (the trace, the points, the web page). Their
+bytes are built when asked for, once per view, and kept in the same budget; what the button
+hands Streamlit holds only a token (see :func:`download_button` for why).
 """
 
 from __future__ import annotations
 
+import threading
+import uuid
+import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import streamlit as st
 import streamlit.components.v1 as components
 
+from perceptron_lab.app_logic.datasource import DataRequest
+from perceptron_lab.app_logic.export import events_csv, points_csv
 from perceptron_lab.app_logic.memory import SERVER
 from perceptron_lab.app_logic.payload import Payload, build_payload
 
 # View, HIDEABLE and texts are shared with the exported page and the notebook widget; the
 # pages import them from here as before.
 from perceptron_lab.app_logic.playback_args import HIDEABLE, View, component_args, texts  # noqa: F401
-from perceptron_lab.app_logic.style import STYLE
+from perceptron_lab.app_logic.style import STYLE, Show
+from perceptron_lab.ui.runs import get_dataset, train
 from perceptron_lab.ui.state import GROUPS
 
 #: The component's folder: its page, scripts, styles and the vendored Plotly.js.
@@ -41,10 +53,16 @@ def _component():
     return components.declare_component("playback", path=str(PLAYBACK))
 
 
+def _payload_key(request, runs, extras_name: str | None, seed: int) -> tuple:
+    return (request, tuple(run.serial for run in runs), extras_name, seed)
+
+
 def page_payload(request, data, runs, extras: Callable | None = None, seed: int = 0) -> Payload:
     """The payload of ``runs`` on ``data`` (built by ``request``), kept in the server's memory
-    budget under the runs' serial numbers (never reused), so it does not keep the runs alive."""
-    key = (request, tuple(run.serial for run in runs), getattr(extras, "__qualname__", None), seed)
+    budget under the runs' serial numbers (never reused), so it does not keep the runs alive.
+    A lesson's ``extras`` are known by their name (a lesson's functions are made anew at
+    every run of its page)."""
+    key = _payload_key(request, runs, getattr(extras, "__qualname__", None), seed)
 
     def build() -> Payload:
         return build_payload(data, runs, seed, extras(runs[0], data) if extras else None)
@@ -53,11 +71,184 @@ def page_payload(request, data, runs, extras: Callable | None = None, seed: int 
 
 
 def url_step(default: int = 0) -> int:
-    """The step in the page's URL (``t=...``), or ``default``."""
+    """The step in the page's URL (``t=...``), or ``default``.
+
+    Only inside a script run: elsewhere (a download's worker thread) Streamlit has no query
+    string, so what outlives the run takes the step when the run reads it
+    (:class:`DownloadView`).
+    """
     try:
         return max(0, int(st.query_params.get("t", default)))
     except ValueError:
         return default
+
+
+@dataclass(frozen=True)
+class DownloadView:
+    """What a view's downloads are made from: how its data and run were asked for (not the
+    data and the run themselves), what its figure shows, and the step it opened at.
+
+    Attributes
+    ----------
+    request : DataRequest
+    learner_key : str
+    values : tuple
+        The learner's settings as sorted pairs (the key ``ui.runs.train`` caches under).
+    epochs : int
+    show : Show
+    step : int
+        The step the web page opens at: the page's, read during its run (:func:`url_step`).
+    image : str
+        The page's figure download format.
+    extras : str, optional
+        The name of a lesson's panels function (see :func:`page_payload`): its page is
+        the payload the lesson drew, while the server's budget keeps it (the function
+        itself belongs to one run of the lesson's page, and would keep that run's
+        variables alive).
+    """
+
+    request: DataRequest
+    learner_key: str
+    values: tuple
+    epochs: int
+    show: Show = Show()
+    step: int = 0
+    image: str = "png"
+    extras: str | None = None
+
+    @classmethod
+    def of(cls, request, run, **shown) -> DownloadView:
+        """The view of ``run`` (trained on ``request``'s data); ``shown``: the other fields."""
+        values = tuple(sorted(run.values.items()))
+        return cls(request, run.learner_key, values, run.epochs, **shown)
+
+    def made(self) -> tuple:
+        """``(data, run)``, through the server's budget: kept, or made again (the same)."""
+        data = get_dataset(self.request)
+        run = train(
+            self.learner_key,
+            self.values,
+            self.epochs,
+            self.request.seed,
+            data.X,
+            data.y,
+            data.X_test,
+            data.y_test,
+        )
+        return data, run
+
+
+#: Why a download could not be built: its view is no longer in the server's memory.
+EXPIRED = (
+    "The view of this download is no longer in the server's memory (its page was closed, or "
+    "a lesson's figure went unused); reloading the page offers it again."
+)
+
+
+def _web_page(view: DownloadView, data, run) -> str:
+    # imported here: a page loads the page builder only when a reader asks for a page
+    from perceptron_lab.ui import standalone_page
+
+    seed = view.request.seed
+    if view.extras is None:
+        payload = page_payload(view.request, data, [run], seed=seed)
+    else:  # a lesson's panels: only its own page run can compute them
+        payload = SERVER.peek("payloads", _payload_key(view.request, [run], view.extras, seed))
+        if payload is None:
+            raise LookupError(EXPIRED)
+    return standalone_page.run_page(
+        run, data, view.request, view.epochs, view.show, view.step, view.image, payload
+    )
+
+
+#: What each kind of download is: its file type, and how it is written from the view.
+DOWNLOADS: dict[str, tuple[str, Callable]] = {
+    "trace": ("text/csv", lambda view, data, run: events_csv(run)),
+    "points": ("text/csv", lambda view, data, run: points_csv(data)),
+    "page": ("text/html", _web_page),
+}
+
+
+#: ``{token: view}`` of the download buttons on pages now: each view is held by its
+#: session's state (beside the button's key), so it lives as long as the session does.
+_VIEWS: weakref.WeakValueDictionary[str, DownloadView] = weakref.WeakValueDictionary()
+_VIEWS_LOCK = threading.Lock()
+
+
+def _downloaded(kind: str, token: str) -> bytes:
+    """The file of ``kind`` for the view behind ``token``: built once per view, whoever asks
+    and however often, and kept in the server's memory budget like the run it comes from
+    (so Streamlit, which stores what it serves by content, stores it once)."""
+    with _VIEWS_LOCK:
+        view = _VIEWS.get(token)
+    if view is None:
+        raise LookupError(EXPIRED)
+
+    def build() -> bytes:
+        return DOWNLOADS[kind][1](view, *view.made()).encode("utf-8")
+
+    return SERVER.cached("downloads", (kind, view), build)
+
+
+def download_button(
+    where, kind: str, view: DownloadView, label: str, file_name: str, *, key: str, **button
+) -> None:
+    """A button that downloads the file of ``kind`` (:data:`DOWNLOADS`) of ``view``.
+
+    Streamlit calls a button's ``data`` in a worker thread when the browser asks (any
+    client can ask, as often as it likes), and keeps the callable for as long as it keeps
+    the session's references: after the visitor left too, and for a session it never
+    shuts down (one closed long ago, whose reconnection time ran out), for good. So the
+    callable holds only the kind and a token. The view (how its data and run were asked
+    for, a few hundred bytes, or an upload's bytes the session holds anyway) is held by the
+    session's state and found from the token while the session lives; the data and the run
+    come from the server's memory budget (made again if it dropped them), and the file's
+    bytes are kept there too, under the view (:func:`_downloaded`): counted, built once,
+    dropped with the rest of the view.
+
+    Parameters
+    ----------
+    where : Streamlit container
+    kind : str
+        A key of :data:`DOWNLOADS`.
+    view : DownloadView
+    label, file_name : str
+    key : str
+        The button's key; the session keeps its view's token beside it.
+    **button
+        More arguments of ``st.download_button`` (``help``, ``icon``, ``width``...).
+    """
+    slot = f"{key}_view"
+    kept = st.session_state.get(slot)
+    if kept is None or kept[0] != view:
+        kept = st.session_state[slot] = (view, uuid.uuid4().hex)
+        with _VIEWS_LOCK:
+            _VIEWS[kept[1]] = view
+    where.download_button(
+        label,
+        partial(_downloaded, kind, kept[1]),
+        file_name=file_name,
+        mime=DOWNLOADS[kind][0],
+        key=key,
+        on_click="ignore",
+        **button,
+    )
+
+
+def forget_served_files() -> None:
+    """Let Streamlit drop the downloads it served that no session refers to any more.
+
+    Streamlit stores a file it served until two of its clean-ups later, which run when a
+    page's script ends: on a server whose visitors have left, never. Run after each sweep
+    of the memory budget, so a download the budget dropped leaves memory too.
+    """
+    from streamlit import runtime
+
+    if runtime.exists():
+        runtime.get_instance().media_file_mgr.remove_orphaned_files()
+
+
+SERVER.after_sweep.append(forget_served_files)
 
 
 def rule_box(run, key: str) -> None:

@@ -8,7 +8,8 @@ shared by every session without a copy: pages treat a
 :class:`~app_logic.datasource.Dataset` and a :class:`~app_logic.training.Run`
 as read-only (a data set's arrays are). A small run of a learner not yet
 compiled in this process trains uncompiled, with the same numbers; a larger
-one waits for its compilation, under a spinner.
+one waits for its compilation, under a spinner. A run stops between its parts
+when the page that asked for it is closed or rerun.
 """
 
 from __future__ import annotations
@@ -35,6 +36,19 @@ def get_dataset(request: DataRequest) -> Dataset:
     return SERVER.cached("datasets", request, lambda: _read_only(make_dataset(request)))
 
 
+def _still_wanted():
+    """A check that raises when the page run that asked for work no longer wants it: its
+    visitor closed the tab, or a rerun replaced it (Streamlit's own stop and rerun, which
+    otherwise wait for the next ``st.*`` call, after the work). Outside a page run (a
+    download's worker thread) there is nothing to ask: the work goes on."""
+    try:  # Streamlit's own check (1.67 has it; an older one has none, and the work, within
+        # the view's CPU budget, runs to its end)
+        from streamlit.runtime.scriptrunner_utils.script_run_context import get_run_yield_check
+    except ImportError:
+        return lambda: None
+    return get_run_yield_check() or (lambda: None)
+
+
 def train(
     learner_key: str,
     values: tuple,
@@ -53,9 +67,12 @@ def train(
     background warm-up, which may be compiling it right now).
     """
     key = (learner_key, values, epochs, seed, digest(X, y, X_test, y_test))
+    interrupt = _still_wanted()
 
     def fit() -> Run:
-        return fit_run(learner_key, values, epochs, seed, X, y, X_test, y_test)
+        return fit_run(
+            learner_key, values, epochs, seed, X, y, X_test, y_test, interrupt=interrupt
+        )
 
     if training.runs_uncompiled(learner_key, X, epochs):
         with uncompiled():

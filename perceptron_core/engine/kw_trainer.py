@@ -389,6 +389,14 @@ def weighted_row_sum(X, rows, weights, out):
                 out[f] += wt * X[r, f]
 
 
+@jit_visit
+def add_votes(s, theta, vote, out, start, stop):
+    """``out[r] += vote * sign(s[r] - theta)`` for rows ``start`` to ``stop``: one
+    hypothesis's vote on each row (a score of exactly 0 adds nothing)."""
+    for r in range(start, stop):
+        out[r] += vote * np.sign(s[r] - theta)  # not (d > 0) - (d < 0): NumPy's bools refuse it
+
+
 @jit
 def voted_scores(GT, positions, steps, thetas, votes, out):
     """Voted raw scores ``sum_{k>=1} c_k sign(<w_k,x> - theta_k)`` for a test chunk.
@@ -398,8 +406,7 @@ def voted_scores(GT, positions, steps, thetas, votes, out):
     ``i + 1`` with threshold ``thetas[i]`` and vote ``votes[i + 1]``. The
     scores of all hypotheses follow by a running sum along the update
     sequence (Freund & Schapire), so no weight vector is ever formed; the
-    inner loops run over the test rows, which LLVM vectorises. A hypothesis
-    whose score is exactly 0 adds nothing.
+    inner loops run over the test rows, which LLVM vectorises.
     """
     R = GT.shape[1]
     s = np.zeros(R)
@@ -411,7 +418,53 @@ def voted_scores(GT, positions, steps, thetas, votes, out):
             s[r] += step * GT[p, r]
         v = votes[i + 1]
         if v != 0:
-            th = thetas[i]
-            for r in range(R):
-                d = s[r] - th
-                out[r] += v * np.sign(d)  # not (d > 0) - (d < 0): NumPy's bools refuse it
+            add_votes(s, thetas[i], v, out, 0, R)
+
+
+#: Rows whose running scores the in-order walk keeps at once (in the core's first-level cache).
+WALK_ROWS = 256
+
+
+@jit
+def voted_scores_in_order(U, XT, steps, thetas, votes, s, out, start, stop):
+    """:func:`voted_scores` for rows ``start`` to ``stop`` of ``XT`` (features x rows),
+    reading the update sequence in order: ``U[i]`` is update ``i``'s example, and each
+    product ``<U[i], x_r>`` is computed where it is used, as float64 terms added in feature
+    order. Continues ``s`` (the rows' scores so far) and ``out`` (their votes so far).
+
+    For few features this is cheaper than reading a product matrix of every support row and
+    test row at the updates' positions, which for many support rows lies in main memory:
+    every update then reads a row of it from somewhere else (``benchmarks/bench_voted.py``).
+    :data:`WALK_ROWS` rows at a time are copied into arrays of this function's own, so LLVM
+    knows they overlap nothing and vectorises the loops over them (on the arguments
+    themselves, which might overlap, it did not).
+    """
+    F = XT.shape[0]
+    x = np.empty((F, WALK_ROWS))
+    dot = np.empty(WALK_ROWS)
+    scores = np.empty(WALK_ROWS)
+    total = np.empty(WALK_ROWS)
+    for r0 in range(start, stop, WALK_ROWS):
+        width = min(WALK_ROWS, stop - r0)
+        for r in range(width):
+            scores[r] = s[r0 + r]
+            total[r] = out[r0 + r]
+        for f in range(F):
+            for r in range(width):
+                x[f, r] = XT[f, r0 + r]
+        for i in range(U.shape[0]):
+            for r in range(width):
+                dot[r] = 0.0
+            for f in range(F):
+                u = U[i, f]
+                for r in range(width):
+                    dot[r] += u * x[f, r]
+            step = steps[i]
+            for r in range(width):
+                scores[r] += step * dot[r]
+            v = votes[i + 1]
+            if v != 0:
+                add_votes(scores, thetas[i], v, total, 0, width)
+        for r in range(width):
+            s[r0 + r] = scores[r]
+            out[r0 + r] = total[r]

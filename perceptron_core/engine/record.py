@@ -24,7 +24,11 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from perceptron_core._jit import compiled_or_plain, jit
-from perceptron_core.engine.kw_trainer import voted_scores, weighted_row_sum
+from perceptron_core.engine.kw_trainer import (
+    voted_scores,
+    voted_scores_in_order,
+    weighted_row_sum,
+)
 from perceptron_core.vectors import squared_norms
 
 #: Budget for one chunk of the voted product ``X_chunk @ support.T`` (bytes).
@@ -272,11 +276,21 @@ class HypothesisRecord:
         the problems on threads (the compiled walk releases the GIL). Memory:
         ``8 * chunk_size * n_support`` bytes for the product plus blocks of
         :data:`SUPPORT_BLOCK` support rows; no float copy of the whole support.
+        With at most :data:`IN_ORDER_MAX_FEATURES` features the updates are read
+        in order instead (:meth:`_voted_in_order`; ``chunk_size`` does not apply).
+
+        The work grows with test rows x updates: the sign of every hypothesis's
+        score on every row is needed, and no sum over the update sequence gives a
+        sum of signs. (The averaged predictor, a sum of the scores themselves, is
+        kept in O(features) by :class:`RunningAverage`.)
         """
         m = len(X)
         out = np.array(last_scores, dtype=np.float64, copy=True)
         voting = [c for c in range(self.n_problems) if self.total_votes(c) > 0]
         if not voting or m == 0:
+            return out
+        if X.shape[1] <= IN_ORDER_MAX_FEATURES:
+            self._voted_in_order(X, voting, out)
             return out
         n_support = len(self.support)
         if chunk_size is None:
@@ -288,10 +302,8 @@ class HypothesisRecord:
             order = rank = support_norms2 = None
         walks = []
         for c in voting:
-            steps = self.eta * self.signs[c]
-            thetas = self.theta_init - self.C * np.cumsum(steps)
-            positions = self.positions[c] if rank is None else rank[self.positions[c]]
-            walks.append((c, positions, steps, thetas, self.votes[c]))
+            positions, steps, thetas, votes = self._walk(c)
+            walks.append((c, positions if rank is None else rank[positions], steps, thetas, votes))
         GT = np.empty((n_support, min(chunk_size, m)))
         columns = np.empty((len(walks), min(chunk_size, m)))
         walk_votes = compiled_or_plain(voted_scores)  # here: the pool's threads run it
@@ -318,6 +330,37 @@ class HypothesisRecord:
                     out[start + rows, c] = columns[i, :width]
         return out
 
+    def _walk(self, c: int):
+        """Problem ``c``'s update sequence: ``(positions, steps, thresholds, votes)``."""
+        steps = self.eta * self.signs[c]
+        return self.positions[c], steps, self.theta_init - self.C * np.cumsum(steps), self.votes[c]
+
+    def _voted_in_order(self, X: np.ndarray, voting: list[int], out: np.ndarray) -> None:
+        """:meth:`voted_scores` for few features: each problem's updates read in order
+        (:func:`~perceptron_core.engine.kw_trainer.voted_scores_in_order`), the rows split
+        between threads. Memory: the rows in float64, and one problem's update examples
+        (updates x features x 8 bytes) at a time."""
+        m = len(X)
+        XT = np.ascontiguousarray(X.T, dtype=np.float64)
+        walk = compiled_or_plain(voted_scores_in_order)  # here: the pool's threads run it
+        parts = np.linspace(0, m, min(PREDICT_THREADS, m) + 1).astype(np.int64)
+        with ThreadPoolExecutor(len(parts) - 1) as pool:
+            for c in voting:
+                positions, steps, thetas, votes = self._walk(c)
+                U = self.support.vectors[positions].astype(np.float64)
+                s, votes_sum = np.zeros(m), np.zeros(m)
+
+                def rows(k, U=U, steps=steps, thetas=thetas, votes=votes, s=s, v=votes_sum):
+                    walk(U, XT, steps, thetas, votes, s, v, parts[k], parts[k + 1])
+
+                list(pool.map(rows, range(len(parts) - 1)))
+                out[:, c] = votes_sum
+
+
+#: Up to this many features :meth:`HypothesisRecord.voted_scores` reads the updates in order
+#: and computes each product where it uses it; beyond, one product of the support rows with
+#: a chunk of test rows is cheaper (``benchmarks/bench_voted.py``).
+IN_ORDER_MAX_FEATURES = 12
 
 #: Support rows converted to floating point at a time by :func:`exact_products`.
 SUPPORT_BLOCK = 1024

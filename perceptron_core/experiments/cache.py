@@ -11,7 +11,8 @@ Files are NumPy ``.npz`` archives written to a temporary name and renamed
 (``os.replace``), so a run killed mid-write leaves no half-written cell
 behind. A cell that cannot be read all the same (a truncated file, a
 flipped byte: the zip checksums and a digest of the arrays stored beside
-them catch it) is removed and computed again, with a
+them catch it), or that is no regular file (a named pipe, which a plain
+open would wait on forever), is removed and computed again, with a
 :class:`CorruptCellWarning`. The cache is only ever a shortcut:
 a cell that cannot be written is computed and used anyway, with a
 :class:`CacheWarning`.
@@ -26,6 +27,7 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 import tempfile
 import warnings
 from pathlib import Path
@@ -126,11 +128,14 @@ class DiskCache:
         """The arrays stored under ``key``; None if there are none or they cannot be read."""
         path = self._path(key)
         try:  # a failure to open is a miss; a failure to read, below, a bad cell
-            fh = open(path, "rb")  # noqa: SIM115 (closed by the with below)
+            # without waiting: a named pipe in the cell's place would block a plain open()
+            fh = os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb")
         except OSError:  # never written, removed by the size cap meanwhile, or not readable
             return None
         with fh:
             try:
+                if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                    raise ValueError("it is not a regular file (a named pipe, a device, ...)")
                 with np.load(fh, allow_pickle=False) as archive:
                     arrays = {name: archive[name] for name in archive.files}
                 if str(arrays.pop(_CHECK, "")) != _content_digest(arrays):

@@ -11,12 +11,18 @@ only the cells that were running.
 
 Results do not depend on where or in which order cells run: every random
 choice inside a cell comes from seeds fixed in its specification.
+
+A local worker ends when the process that started it ends, however it ended
+(:func:`exit_with_parent`): a run killed with SIGKILL runs no clean-up, and its
+workers would otherwise finish their cells for nobody.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -39,6 +45,29 @@ class Cell:
 
 def _call(index, func, args):
     return index, func(*args)
+
+
+#: How often a worker checks that the process that started it is still there (seconds).
+PARENT_CHECK_SECONDS = 1.0
+
+
+def exit_with_parent(parent: int) -> None:
+    """In a worker process: end it as soon as ``parent``, the process that started it, has
+    ended (a thread checks every :data:`PARENT_CHECK_SECONDS`; the compiled loops release
+    the GIL, so it runs while a cell computes).
+
+    An orphan is adopted by another process, so its parent's id changes; this works
+    whatever killed the parent, SIGKILL included, and whichever of its threads started
+    the worker (Linux's ``PR_SET_PDEATHSIG`` follows the starting thread, and the app
+    starts workers from a page's thread, which ends with the page's run).
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
 
 
 def default_jobs() -> int:
@@ -175,7 +204,13 @@ def _execute(calls, jobs, scheduler):
     tasks = (delayed(_call)(i, f, a) for i, f, a in calls)
     if scheduler is None:
         n = default_jobs() if jobs is None else jobs
-        yield from Parallel(n_jobs=n, return_as="generator_unordered")(tasks)
+        yield from Parallel(
+            n_jobs=n,
+            backend="loky",
+            return_as="generator_unordered",
+            initializer=exit_with_parent,
+            initargs=(os.getpid(),),
+        )(tasks)
         return
     try:
         from dask.distributed import Client
