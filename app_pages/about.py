@@ -13,7 +13,7 @@ st.markdown(
     "the same code the experiments use (`perceptron_core`), trained once and replayed "
     "step by step; the same seed always gives the same picture."
 )
-st.subheader("The learners in the playground")
+st.header("The learners in the playground")
 # a markdown table wraps its cells; a data frame would cut the long summaries at its width
 st.markdown(
     "| learner | what it does | class |\n|---|---|---|\n"
@@ -23,14 +23,14 @@ st.markdown(
         for learner in LEARNERS.values()
     )
 )
-st.subheader("References")
+st.header("References")
 st.markdown(
     "Every work a lesson cites; the first five are the sources the lab reproduces.\n\n"
     + "\n".join(f"- {entry}" for entry in REFERENCES)
     + "\n- Data: see each data set's description in the playground; sources and licences "
     "are in `data/README.md`."
 )
-st.subheader("How it is built")
+st.header("How it is built")
 st.markdown(
     "`perceptron_core` (NumPy + numba, no UI) trains; `ui/` holds the figures and controls "
     "every page shares; pages only lay them out. Colours follow Okabe and Ito's "

@@ -22,8 +22,8 @@ from perceptron_lab.app_logic.studies_honest import FIXED_TAU, N_INNER, N_SPLITS
 from perceptron_lab.app_logic.style import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION
 from perceptron_lab.lessons._basics import seed_control
 from perceptron_lab.lessons._charts import small_chart
+from perceptron_lab.ui.charts import chart
 from perceptron_lab.ui.lesson import (
-    CHART_CONFIG,
     check_question,
     lesson_header,
     research,
@@ -196,12 +196,7 @@ with cols[2]:
     seed = seed_control(PREFIX)
 # app_logic.studies_honest.estimates, prepared by perceptron-lab warm for the first view
 est = lesson_study("l11_estimates", test_share=test_share, k=k, seed=seed)
-st.plotly_chart(
-    estimates_figure(est, test_share, k),
-    width="stretch",
-    config=CHART_CONFIG,
-    key=f"{PREFIX}figure",
-)
+chart(estimates_figure(est, test_share, k), key=f"{PREFIX}figure")
 st.caption(
     f"τ grid {{{', '.join(f'{t:g}' for t in TAUS)}}} (× θ_init); {N_SPLITS} random stratified "
     "splits; KW's training settings "
