@@ -88,13 +88,17 @@ def open_exported(page, path: Path) -> None:
     page.wait_for_function("() => window.playback && window.playback.settled", timeout=60_000)
 
 
+#: Streamlit's stand-ins for an element whose code is still loading (widgets, components).
+SKELETONS = "[data-testid^='stSkeleton'], [data-testid='stAppSkeleton']"
+
+
 def settle(page) -> None:
-    """Wait until Streamlit's script has finished (no running indicator for a second) and
-    every playback component on the page has painted."""
+    """Wait until Streamlit's script has finished (no running indicator and no element still
+    loading its code, for a second) and every playback component on the page has painted."""
     page.wait_for_selector("[data-testid='stMainBlockContainer']", timeout=180_000)
     quiet = 0
     for _ in range(1200):  # at most about 5 minutes, for a study computed without the cache
-        running = page.locator("[data-testid='stStatusWidget']").count()
+        running = page.locator(f"[data-testid='stStatusWidget'], {SKELETONS}").count()
         quiet = 0 if running else quiet + 1
         if quiet >= 4:
             break
