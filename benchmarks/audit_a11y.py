@@ -26,28 +26,17 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright
 
-from tests.accessibility import (
-    IMPACTS,
-    app_views,
-    audit,
-    counts,
-    exported_page,
-    headings,
-    open_exported,
-    settle,
-    show_all,
-    skipped_levels,
-)
-from tests.browser import launch
+from tests import accessibility as a11y
+from tests.browser import launch, settle, show_all
 from tests.live import free_port, perceptron_lab, stop, wait_for_health
 
 
 def _row(name: str, page, details: bool) -> None:
-    found = audit(page)
-    by_impact = counts(found)
+    found = a11y.audit(page)
+    by_impact = a11y.counts(found)
     cells = "  ".join(f"{rules:>3} /{elements:>4}" for rules, elements in by_impact.values())
-    parts = headings(page)
-    jumps = skipped_levels(parts["main"]) + skipped_levels(parts["sidebar"], above=1)
+    parts = a11y.headings(page)
+    jumps = a11y.skipped_levels(parts["main"]) + a11y.skipped_levels(parts["sidebar"], above=1)
     title = page.evaluate("() => document.title")
     print(f"{name:<13} {cells}  {len(jumps):>5}  {title}", flush=True)
     if details:
@@ -76,12 +65,12 @@ def main() -> None:
         wait_for_health(f"{url}/_stcore/health", server)
         size = f"{args.width}x" + ("page" if args.tall else str(args.height))
         print(f"axe-core, WCAG 2.0/2.1 A+AA, {size}: rules / elements")
-        header = "  ".join(f"{impact:>9}" for impact in IMPACTS)
+        header = "  ".join(f"{impact:>9}" for impact in a11y.IMPACTS)
         print(f"{'view':<13} {header}  jumps  title")
         with sync_playwright() as p, tempfile.TemporaryDirectory() as folder:
             browser = launch(p)
             viewport = {"width": args.width, "height": args.height}
-            for name, path in app_views().items():
+            for name, path in a11y.app_views().items():
                 page = browser.new_page(viewport=viewport)
                 page.goto(url + path)
                 settle(page)
@@ -90,7 +79,7 @@ def main() -> None:
                 _row(name, page, args.details)
                 page.close()
             page = browser.new_page(viewport=viewport)
-            open_exported(page, exported_page(Path(folder)))
+            a11y.open_exported(page, a11y.exported_page(Path(folder)))
             if args.tall:
                 show_all(page, args.width)
             _row("exported", page, args.details)

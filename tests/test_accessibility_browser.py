@@ -27,11 +27,9 @@ from tests.accessibility import (
     exported_page,
     headings,
     open_exported,
-    settle,
-    show_all,
     skipped_levels,
 )
-from tests.browser import ARTIFACTS
+from tests.browser import ARTIFACTS, settle, show_all
 
 pytestmark = pytest.mark.browser
 
