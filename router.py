@@ -61,6 +61,10 @@ st.set_page_config(
     initial_sidebar_state="collapsed" if st.query_params.get("present") == "1" else "auto",
 )
 st.html(f"<style>{(HERE / 'ui' / 'pages.css').read_text(encoding='utf-8')}</style>")
+st.html(
+    f"<script>{(HERE / 'ui' / 'pages.js').read_text(encoding='utf-8')}</script>",
+    unsafe_allow_javascript=True,
+)
 try:
     page.run()
 finally:
