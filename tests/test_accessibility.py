@@ -87,10 +87,9 @@ def test_a_charts_numbers_and_caption_say_what_it_draws():
     fig.update_layout(
         xaxis_title="epoch", yaxis_title="mistakes", yaxis2={"title": "γ", "overlaying": "y"}
     )
-    table = numbers(fig)
-    assert table.columns.tolist() == ["series", "epoch", "axis", "value"]
-    assert table.values.tolist()[2] == ["committee mistakes", "3", "mistakes", "13"]
-    assert table.values.tolist()[5] == ["margin γ", "3", "γ", "0.819"]
+    table = numbers(fig)  # one row per epoch, a column per series naming its axis
+    assert table.columns.tolist() == ["epoch", "committee mistakes (mistakes)", "margin γ (γ)"]
+    assert table.values.tolist()[2] == ["3", "13", "0.819"]
     assert describe(fig).startswith(
         "Chart of mistakes against epoch. committee mistakes: from 22 at 1 to 13 at 3. "
         "margin γ: from 0.0675 at 1 to 0.819 at 3."
@@ -109,6 +108,7 @@ def test_a_chart_whose_rows_are_named_reads_by_row():
         yaxis={"tickvals": [0, 1], "ticktext": ["one split", "CV"]},
     )
     assert numbers(fig)["y"].tolist() == ["one split"] * 3 + ["CV"] * 2 + ["one split", "CV"]
+    assert numbers(fig)["accuracy"].tolist()[:3] == ["80.0%", "90.0%", "70.0%"]
     assert describe(fig) == (
         "Chart of accuracy, in rows: one split; CV. split, one split: 3 values from 70.0% to "
         "90.0%. split, CV: 2 values from 60.0% to 65.0%. truth: 75.0%. Every value is in the "

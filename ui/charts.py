@@ -39,7 +39,9 @@ def chart(fig, key: str | None = None, where=None) -> None:
     where.plotly_chart(fig, width="stretch", config=CHART_CONFIG, key=key)
     where.caption(describe(fig))
     with where.expander("The numbers"):
-        st.dataframe(numbers(fig), hide_index=True, width="stretch")
+        # an HTML table, which a screen reader reads row by row (Streamlit's data grid is a
+        # canvas that takes one Tab stop per cell)
+        st.table(numbers(fig), hide_index=True)
 
 
 def _axis(fig, name: str | None):
@@ -89,21 +91,19 @@ def _values(raw, axis=None) -> list[str]:
 
 
 def numbers(fig) -> pd.DataFrame:
-    """Every value ``fig`` plots, as a table of text.
+    """Every value ``fig`` plots, as a table of text: what "The numbers" shows.
 
-    A line or marker series gives one row per point (series, x, y, and the error bar's
-    half-width when it has one); a chart whose rows are named ticks gives the tick's name
-    instead of the number the dot sits at. A heat map gives its grid: one row per y value,
-    one column per x value.
+    Series drawn over the same x values share the rows: one row per x, one column per
+    series. Otherwise a row per point (:func:`points`). A heat map gives its grid: one row
+    per y value, one column per x value.
 
     Examples
     --------
     >>> import plotly.graph_objects as go
     >>> fig = go.Figure(go.Scatter(x=[1, 2], y=[0.5, 0.25], name="error"))
-    >>> fig.update_layout(xaxis_title="epoch", yaxis_title="test error")  # doctest: +ELLIPSIS
-    Figure(...)
-    >>> numbers(fig).values.tolist()
-    [['error', '1', '0.5'], ['error', '2', '0.25']]
+    >>> fig = fig.add_scatter(x=[1, 2], y=[4, 2], name="mistakes")
+    >>> numbers(fig.update_layout(xaxis_title="epoch")).values.tolist()
+    [['1', '0.5', '4'], ['2', '0.25', '2']]
     >>> heat = go.Figure(go.Heatmap(z=[[1, 2], [3, 4]], x=["a", "b"], y=["p", "q"]))
     >>> numbers(heat).values.tolist()
     [['p', '1', '2'], ['q', '3', '4']]
@@ -115,6 +115,34 @@ def numbers(fig) -> pd.DataFrame:
         for j, column in enumerate(_values(heat.x, _axis(fig, "x"))):
             table[column] = _values([row[j] for row in heat.z])
         return pd.DataFrame(table)
+    long = points(fig)
+    x_name = _title(_axis(fig, "x"), "x")
+    groups = [part for _, part in long.groupby("series", sort=False)]
+    names = [part["series"].iloc[0] for part in groups]
+    same_x = all(part[x_name].tolist() == groups[0][x_name].tolist() for part in groups)
+    if not same_x or "" in names or len(set(names)) < len(names) or "± (error bar)" in long:
+        return long
+    if "axis" in long:  # series on two y axes: each column says its axis
+        names = [f"{name} ({part['axis'].iloc[0]})" for name, part in zip(names, groups)]
+    wide = {x_name: groups[0][x_name].tolist()}
+    for name, part in zip(names, groups, strict=True):
+        wide[name] = part.iloc[:, -1].tolist()
+    return pd.DataFrame(wide)
+
+
+def points(fig) -> pd.DataFrame:
+    """Every point of ``fig``'s series, a row each: series, x, y (and the y axis when the
+    series use two, and the error bar's half-width when one has one). On a chart whose rows
+    are named ticks, y is the tick's name instead of the number the dot sits at.
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> fig = go.Figure(go.Scatter(x=[1, 2], y=[0.5, 0.25], name="error"))
+    >>> points(fig.update_layout(xaxis_title="epoch", yaxis_title="test error")).values.tolist()
+    [['error', '1', '0.5'], ['error', '2', '0.25']]
+    """
+    traces = fig.data
     x_axis = _axis(fig, "x")
     x_name = _title(x_axis, "x")
     shared = {trace.yaxis or "y" for trace in traces} == {"y"}
@@ -158,7 +186,7 @@ def describe(fig) -> str:
     named = f" “{heading}”" if heading else ""
     if fig.data and fig.data[0].type == "heatmap":
         return f"Heat map{named} of a value for each {y_name} and {x_name}. {TABLE_NOTE}"
-    table = numbers(fig)
+    table = points(fig)
     value = "value" if "axis" in table else table.columns[2]
     if _ticked(_axis(fig, "y")) is None:
         parts = [f"Chart{named} of {y_name} against {x_name}."]
