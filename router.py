@@ -6,6 +6,11 @@ every visit and every rerun.
 Pages: the playground and the about page (app_pages/), one page per lesson
 (lessons/*.py, listed in file-name order) and the experiments page
 (app_pages/experiments.py) when those files exist: their issues add them.
+
+The menu is one flat list: Streamlit draws a menu with sections as a list whose
+items sit inside ``<div>`` groups, which screen readers cannot announce as a list
+(WCAG 1.3.1); a flat menu is a proper ``<ul>`` of ``<li>`` with the current page marked.
+Each page sets the browser tab's title to its own name (WCAG 2.4.2).
 """
 
 from pathlib import Path
@@ -13,7 +18,7 @@ from pathlib import Path
 import streamlit as st
 
 from perceptron_lab.app_logic import training
-from perceptron_lab.ui.lesson import lessons
+from perceptron_lab.ui.lesson import document_title, lessons
 
 HERE = Path(__file__).parent
 
@@ -30,40 +35,38 @@ ICON = (
     "</svg>"
 )
 
-# A projector's link (present=1) opens with the sidebar closed: the figure gets the width.
-st.set_page_config(
-    page_title="Perceptron Lab",
-    page_icon=ICON,
-    layout="wide",
-    initial_sidebar_state="collapsed" if st.query_params.get("present") == "1" else "auto",
-)
-# Less empty space above the first element: the figure and playback fit a 720 px window.
-st.html("<style>.stMainBlockContainer { padding-top: 3.75rem; }</style>")
-
-pages = {
-    "Perceptron Lab": [
-        st.Page(
-            HERE / "app_pages" / "playground.py",
-            title="Playground",
-            icon=":material/tune:",
-            default=True,
-        )
-    ]
-}
-lesson_pages = [st.Page(path, title=title) for path, title in lessons(HERE / "lessons")]
-if lesson_pages:
-    pages["Lessons"] = lesson_pages
+pages = [
+    st.Page(
+        HERE / "app_pages" / "playground.py",
+        title="Playground",
+        icon=":material/tune:",
+        default=True,
+    )
+]
 if (HERE / "app_pages" / "experiments.py").exists():
-    pages["Perceptron Lab"].append(
+    pages.append(
         st.Page(
             HERE / "app_pages" / "experiments.py", title="Experiments", icon=":material/science:"
         )
     )
-pages["Perceptron Lab"].append(
-    st.Page(HERE / "app_pages" / "about.py", title="About", icon=":material/info:")
+pages.append(st.Page(HERE / "app_pages" / "about.py", title="About", icon=":material/info:"))
+lesson_pages = [st.Page(path, title=title) for path, title in lessons(HERE / "lessons")]
+page = st.navigation(pages + lesson_pages)
+
+# A projector's link (present=1) opens with the sidebar closed: the figure gets the width.
+st.set_page_config(
+    page_title=document_title(page.title, lesson=page in lesson_pages),
+    page_icon=ICON,
+    layout="wide",
+    initial_sidebar_state="collapsed" if st.query_params.get("present") == "1" else "auto",
+)
+st.html(f"<style>{(HERE / 'ui' / 'pages.css').read_text(encoding='utf-8')}</style>")
+st.html(
+    f"<script>{(HERE / 'ui' / 'pages.js').read_text(encoding='utf-8')}</script>",
+    unsafe_allow_javascript=True,
 )
 try:
-    st.navigation(pages).run()
+    page.run()
 finally:
     # After the page, so the first visitor's figure waits only for its own learner; the
     # other learners then compile in the background, once per server process.

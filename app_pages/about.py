@@ -14,7 +14,7 @@ st.markdown(
     "the same code the experiments use (`perceptron_core`), trained once and replayed "
     "step by step; the same seed always gives the same picture."
 )
-st.subheader("The learners in the playground")
+st.header("The learners in the playground")
 # a markdown table wraps its cells; a data frame would cut the long summaries at its width
 st.markdown(
     "| learner | what it does | class |\n|---|---|---|\n"
@@ -24,19 +24,19 @@ st.markdown(
         for learner in LEARNERS.values()
     )
 )
-st.subheader("Notation", anchor="notation")
+st.header("Notation", anchor="notation")
 st.markdown(
     "The symbols every lesson uses, and how the papers write them where they differ (each "
     "lesson says so again where the symbol first appears).\n\n" + notation_table()
 )
-st.subheader("References")
+st.header("References")
 st.markdown(
     "Every work a lesson cites; the first five are the sources the lab reproduces.\n\n"
     + "\n".join(f"- {entry}" for entry in REFERENCES)
     + "\n- Data: see each data set's description in the playground; sources and licences "
     "are in `data/README.md`."
 )
-st.subheader("How it is built")
+st.header("How it is built")
 st.markdown(
     "`perceptron_core` (NumPy + numba, no UI) trains; `ui/` holds the figures and controls "
     "every page shares; pages only lay them out. Colours follow Okabe and Ito's "
@@ -67,3 +67,28 @@ with st.expander("Warm-up per learner"):
         hide_index=True,
         width="stretch",
     )
+st.header("Accessibility")
+st.markdown(
+    "Perceptron Lab aims at the Web Content Accessibility Guidelines (WCAG) 2.1, level AA, "
+    "on every page and on the replay it exports as a web page.\n\n"
+    "- **What that gives you.** Every page has its own title and headings in order; every "
+    "control works from the keyboard and shows where the focus is; text and the edges of "
+    "controls stand out from their background; every chart has a caption with its key "
+    'numbers and a table "The numbers" with all of them; nothing runs off a screen 320 '
+    "px wide. The replay announces each step to a screen reader, describes its figure in "
+    "words with a table of the points at the step, and its one-key shortcuts act only while "
+    "it has the focus and can be switched off.\n"
+    "- **How it is tested.** The project's tests check, in a browser: axe-core with the "
+    "WCAG 2.0 and 2.1 A and AA rules on every page and inside the replay, the pages' titles "
+    "and headings, the focus at every Tab stop of the playground, a lesson and the "
+    "experiments page, the contrast of controls' edges, and every page 320 px wide. By "
+    "hand: keyboard walks, the "
+    "accessibility tree a screen reader reads, 320 and 390 px wide screens, 200 % zoom and "
+    "greyscale.\n"
+    "- **Known limits.** A screen reader reads a chart's drawing as its loose axis labels "
+    "(Streamlit cannot mark it as a picture): the caption and the table under it say the "
+    "same. Data tables move the focus cell by cell with Tab, as Streamlit's tables do.\n"
+    "- **Found a problem?** Open an issue in the project's repository, or tell whoever runs "
+    "this server: which page, what you tried, your browser and, if you use one, your "
+    "assistive technology. The page's address reproduces what you saw."
+)

@@ -21,6 +21,7 @@ from perceptron_core.experiments.cache import page_cache_dir
 from perceptron_core.experiments.grids import KW_SETTINGS, as_matrix
 from perceptron_core.experiments.limits import PAGE_LIMITS, Request, check
 from perceptron_core.experiments.reproduce import KW_NOISE, uci_names
+from perceptron_lab.ui.charts import chart
 from perceptron_lab.ui.safety import attempt
 
 #: What each experiment computes, with the folds chosen below it.
@@ -171,7 +172,7 @@ if stored is None:
 
 shown_kind, (tables, heat) = stored
 table = tables[0]
-st.subheader(table.title)
+st.header(table.title)
 rows = {}
 for r in table.records:
     key = tuple(r[f] for f in table.row_fields)
@@ -199,7 +200,7 @@ if shown_kind == "Accuracy against epochs":
     fig.update_layout(
         xaxis_type="log", xaxis_title="epochs", yaxis_title="accuracy (%)", height=450
     )
-    st.plotly_chart(fig, width="stretch")
+    chart(fig)
 else:
     mode = st.radio("Heat maps for", MODES, horizontal=True, key="exp_heat_mode")
     st.caption(
@@ -228,9 +229,9 @@ else:
             yaxis_type="category",
             height=420,
         )
-        column.plotly_chart(fig, width="stretch")
+        chart(fig, where=column)
 
-st.subheader("Download")
+st.header("Download")
 stem = shown_kind.lower().replace(" ", "-")
 cols = st.columns(3)
 cols[0].download_button(

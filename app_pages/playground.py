@@ -251,6 +251,9 @@ def render() -> None:
             "Pick data and a learner in the sidebar; step through training with the "
             "buttons or the keys → ← U E P."
         )
+    else:  # the page keeps its heading for a screen reader, out of the projector's picture
+        with st.container(key="unseen_title"):
+            st.title("Playground", anchor=False)  # no link icon: a hidden Tab stop
     data = _data(request)
     if data is None and request is not None and request.edits:
         # only a link's edits can fail here (clicks and the table are checked first)

@@ -24,8 +24,8 @@ from perceptron_lab.app_logic.style import BLACK, BLUE, VERMILLION, Show
 from perceptron_lab.lessons._basics import at_end, seed_control
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.charts import chart
 from perceptron_lab.ui.lesson import (
-    CHART_CONFIG,
     check_question,
     lesson_header,
     research,
@@ -266,9 +266,7 @@ if research_result is not None:
         f"The most any of these runs used of its own bound: "
         f"**{research_result['largest updates ÷ bound'].max():.1%}**."
     )
-    st.plotly_chart(
-        sweep_figure(research_result), width="stretch", config=CHART_CONFIG, key=f"{PREFIX}sweep"
-    )
+    chart(sweep_figure(research_result), key=f"{PREFIX}sweep")
 
 show_code(
     kw.decide,

@@ -203,7 +203,7 @@ try_this(
     "the line ends up: the flipped points (×) keep dragging it across the true line.",
 )
 
-st.subheader("How many mistakes, when no line separates?")
+st.header("How many mistakes, when no line separates?")
 st.markdown(
     r"""
 Novikoff's bound (lesson 2) needs a line that separates the data. Freund &

@@ -194,7 +194,7 @@ data, run = stage(
     start=at_end,
 )
 
-st.subheader("The guarantee behind the vote", anchor="the-guarantee-behind-the-vote")
+st.header("The guarantee behind the vote", anchor="the-guarantee-behind-the-vote")
 st.markdown(
     r"""
 Freund & Schapire (1999) built the voted perceptron on lesson 3's mistake

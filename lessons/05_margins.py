@@ -204,7 +204,7 @@ data, run = stage(
     start=at_end,
 )
 
-st.subheader("The perceptron as stochastic gradient descent")
+st.header("The perceptron as stochastic gradient descent")
 st.markdown(
     r"""
 Each update is one step of *stochastic gradient descent*: a step against

@@ -386,7 +386,7 @@ if table is not None:
         "paper's thousands of word features the margins also reshape w."
     )
 
-st.markdown("#### Li et al.'s guarantee, on data a line separates")
+st.subheader("Li et al.'s guarantee, on data a line separates")
 st.markdown(
     r"""
 Li et al. (2002, Theorem 2.1, proof in their appendix A) prove two things

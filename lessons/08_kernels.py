@@ -292,7 +292,7 @@ check_question(
     },
 )
 
-st.subheader("What makes a kernel a kernel", anchor="what-makes-a-kernel")
+st.header("What makes a kernel a kernel", anchor="what-makes-a-kernel")
 st.markdown(
     r"""
 Not every function of two points is an inner product of feature vectors.
@@ -371,7 +371,7 @@ scikit-learn's small 8×8 digits, live (test accuracy in %):
     "scikit-learn's SVC(C = 10) with the same kernel.",
 )
 
-st.subheader("Several classes: one-vs-rest", anchor="one-vs-rest")
+st.header("Several classes: one-vs-rest", anchor="one-vs-rest")
 st.markdown(
     r"""
 The digits have ten classes and a perceptron separates two. The table above

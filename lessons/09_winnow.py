@@ -25,8 +25,8 @@ from perceptron_lab.lessons._basics import seed_control
 from perceptron_lab.lessons._charts import one_decimal, small_chart
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.charts import chart
 from perceptron_lab.ui.lesson import (
-    CHART_CONFIG,
     check_question,
     lesson_header,
     research,
@@ -190,9 +190,7 @@ if side == "winnow":
     table = lesson_study("l09_mistakes", k=k, m=m, seed=seed)
 else:
     table = lesson_study("l09_perceptron_side", m=m, seed=seed)
-st.plotly_chart(
-    mistakes_figure(table), width="stretch", config=CHART_CONFIG, key=f"{PREFIX}mistakes"
-)
+chart(mistakes_figure(table), key=f"{PREFIX}mistakes")
 compared = table[table["n features"] == N_COMPARED].iloc[0]
 winner = min(learners(), key=lambda name: compared[f"{name} mistakes"])
 setting = (
@@ -215,12 +213,7 @@ if side == "winnow":
         key=f"{PREFIX}n",
     )
     weights = lesson_study("l09_weights", n=n_shown, k=k, m=m, seed=seed)
-    st.plotly_chart(
-        weights_figure(weights),
-        width="stretch",
-        config=CHART_CONFIG,
-        key=f"{PREFIX}weights",
-    )
+    chart(weights_figure(weights), key=f"{PREFIX}weights")
     for name in ("Winnow", "Perceptron"):
         if np.isnan(weights[name]).all():
             st.caption(
@@ -230,7 +223,7 @@ if side == "winnow":
                 "its row is empty. Pick another n or data seed."
             )
 
-st.subheader("The other side: few active features", anchor="the-other-side")
+st.header("The other side: few active features", anchor="the-other-side")
 st.markdown(
     r"""
 The course notes (section 2.1) compare the two families by their mistake

@@ -39,8 +39,8 @@ from perceptron_lab.lessons._bounds import adaboost_vote
 from perceptron_lab.lessons._charts import one_decimal, small_chart
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.charts import chart
 from perceptron_lab.ui.lesson import (
-    CHART_CONFIG,
     check_question,
     lesson_header,
     research,
@@ -158,7 +158,7 @@ re-weighted data, in AdaBoost's form and in Cantador & Dorronsoro's NR form.
 """
 )
 
-st.subheader("1. A committee that votes", anchor="a-committee-that-votes")
+st.header("1. A committee that votes", anchor="a-committee-that-votes")
 st.markdown(
     r"""
 A **parallel perceptron** is an odd committee of $H$ perceptrons that vote.
@@ -244,7 +244,7 @@ try_this(
     "the borderline set changes.",
 )
 
-st.subheader("2. Training the committee: batch p-delta", anchor="batch-p-delta")
+st.header("2. Training the committee: batch p-delta", anchor="batch-p-delta")
 st.markdown(
     r"""
 Cantador & Dorronsoro (2005, section 2) train the committee with the rule of
@@ -278,9 +278,7 @@ final $\rho$ is the one the categories of section 1 use.
 )
 if run is not None:
     est = run.estimator
-    st.plotly_chart(
-        p_delta_figure(est), width="stretch", config=CHART_CONFIG, key=f"{PREFIX}pdelta"
-    )
+    chart(p_delta_figure(est), key=f"{PREFIX}pdelta")
     st.markdown(
         f"In this run: {int(est.errors_per_epoch_[0])} committee mistakes in the first epoch, "
         f"{int(est.errors_per_epoch_[-1])} in the last ({len(data.y)} training patterns, "
@@ -288,7 +286,7 @@ if run is not None:
         f"**{est.gamma_:.3f}**."
     )
 
-st.subheader("3. Boosting committees: AdaBoost and NR boosting", anchor="boosting")
+st.header("3. Boosting committees: AdaBoost and NR boosting", anchor="boosting")
 st.markdown(
     r"""
 Boosting trains a new committee $h_t$ in every round $t$ on a distribution
@@ -335,18 +333,8 @@ $\alpha_t$ is a dropped round.
 if data is not None:
     rounds = lesson_study("l10_boosting", H=H, noise=noise, seed=seed)
     left, right = st.columns(2)
-    left.plotly_chart(
-        rounds_figure(rounds, "ε_t", "weighted error ε_t"),
-        width="stretch",
-        config=CHART_CONFIG,
-        key=f"{PREFIX}eps",
-    )
-    right.plotly_chart(
-        rounds_figure(rounds, "α_t", "vote α_t"),
-        width="stretch",
-        config=CHART_CONFIG,
-        key=f"{PREFIX}alpha",
-    )
+    chart(rounds_figure(rounds, "ε_t", "weighted error ε_t"), key=f"{PREFIX}eps", where=left)
+    chart(rounds_figure(rounds, "α_t", "vote α_t"), key=f"{PREFIX}alpha", where=right)
     st.caption(
         f"Computed live: perceptron_core.boosting.AdaBoost and NRBoost, {BOOSTING_ROUNDS} "
         f"rounds, committees of H = {H}, {COMMITTEE_EPOCHS} epochs, the figure's "

@@ -24,8 +24,8 @@ from perceptron_lab.lessons._basics import seed_control
 from perceptron_lab.lessons._charts import small_chart
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.charts import chart
 from perceptron_lab.ui.lesson import (
-    CHART_CONFIG,
     check_question,
     lesson_header,
     research,
@@ -199,12 +199,7 @@ with cols[2]:
     seed = seed_control(PREFIX)
 # app_logic.studies_honest.estimates, prepared by perceptron-lab warm for the first view
 est = lesson_study("l11_estimates", test_share=test_share, k=k, seed=seed)
-st.plotly_chart(
-    estimates_figure(est, test_share, k),
-    width="stretch",
-    config=CHART_CONFIG,
-    key=f"{PREFIX}figure",
-)
+chart(estimates_figure(est, test_share, k), key=f"{PREFIX}figure")
 st.caption(
     f"τ grid {{{', '.join(f'{t:g}' for t in TAUS)}}} (× θ_init); {N_SPLITS} random stratified "
     "splits; KW's training settings "

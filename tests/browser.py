@@ -1,4 +1,5 @@
-"""Debian's chromium for the browser tests, and the playback frontend served without a server.
+"""Debian's chromium for the browser tests, the playback frontend served without a server, and
+the wait until a Streamlit page has settled.
 
 Playwright's own browser download does not work here; ``.ci/run`` installs
 Debian's chromium. Without it the tests that need it are skipped, or fail
@@ -74,6 +75,39 @@ def playback_page(plotly: bool = False):
             page.add_script_tag(url=f"{ORIGIN}/vendor/plotly-basic.min.js")
         yield page
         browser.close()
+
+
+#: Streamlit's stand-ins for an element whose code is still loading (widgets, components).
+SKELETONS = "[data-testid^='stSkeleton'], [data-testid='stAppSkeleton']"
+
+
+def settle(page) -> None:
+    """Wait until Streamlit's script has finished (no running indicator and no element still
+    loading its code, for a second) and every playback component on the page has painted."""
+    page.wait_for_selector("[data-testid='stMainBlockContainer']", timeout=180_000)
+    quiet = 0
+    for _ in range(1200):  # at most about 5 minutes, for a study computed without the cache
+        running = page.locator(f"[data-testid='stStatusWidget'], {SKELETONS}").count()
+        quiet = 0 if running else quiet + 1
+        if quiet >= 4:
+            break
+        page.wait_for_timeout(250)
+    for frame in page.frames:
+        if "/component/" in frame.url:
+            frame.wait_for_function(
+                "() => !window.playback || window.playback.settled", timeout=120_000
+            )
+    page.wait_for_timeout(500)  # charts resize once after the last paint
+
+
+def show_all(page, width: int) -> None:
+    """Make the window as tall as the page (Streamlit scrolls inside its main block), so
+    every element is on screen when axe measures its colours."""
+    tall = page.evaluate(
+        "() => (document.querySelector('[data-testid=stMain]') || document.body).scrollHeight"
+    )
+    page.set_viewport_size({"width": width, "height": min(tall + 100, 12_000)})
+    page.wait_for_timeout(800)
 
 
 def payload_arg(payload) -> dict:

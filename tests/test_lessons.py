@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from perceptron_lab.ui.lesson import SECTIONS
+from tests.accessibility import skipped_levels, written_headings
 
 LESSONS = sorted((Path(__file__).resolve().parents[1] / "lessons").glob("[0-9]*.py"))
 
@@ -28,9 +29,11 @@ def test_lesson_runs_without_errors(path):
     assert not at.exception, [e.message for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     assert at.title, "a lesson starts with its title"
+    # headings in order (WCAG 1.3.1): the sections are h2 under the title, none skips a level
+    assert skipped_levels(written_headings(at.main)) == []
     # a table of contents whose every link has its section, and the code shown on request
     toc = next(m.value for m in at.markdown if m.value.startswith("On this page"))
-    headings = {h.proto.anchor for h in at.subheader}
+    headings = {h.proto.anchor for h in at.header}
     for name, anchor in SECTIONS:
         assert f"[{name}](#{anchor})" in toc and anchor in headings
     switches = [t for t in at.toggle if t.label.startswith("`")]

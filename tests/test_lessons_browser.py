@@ -12,11 +12,10 @@ two lines. Screenshots of every lesson at both sizes go to ``test-artifacts/``
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from tests.browser import ARTIFACTS, ROOT
+from tests.accessibility import lesson_path
+from tests.browser import ARTIFACTS, ROOT, settle, show_all
 
 pytestmark = pytest.mark.browser
 
@@ -51,30 +50,6 @@ CUT_TEXT = r"""() => {
 }"""
 
 
-def url_path(lesson) -> str:
-    """Streamlit's page address for a lesson file: its name without the number."""
-    return re.sub(r"^\d+_", "", lesson.stem)
-
-
-def settle(page) -> None:
-    """Wait until the script has finished (no running indicator for a second) and every
-    player on the page has painted."""
-    page.wait_for_selector("h1", timeout=180_000)
-    quiet = 0
-    for _ in range(600):  # at most about 5 minutes, for a study computed without the cache
-        running = page.locator("[data-testid='stStatusWidget']").count()
-        quiet = 0 if running else quiet + 1
-        if quiet >= 4:
-            break
-        page.wait_for_timeout(250)
-    for frame in page.frames:
-        if "/component/" in frame.url:
-            frame.wait_for_function(
-                "() => !window.playback || window.playback.settled", timeout=120_000
-            )
-    page.wait_for_timeout(500)  # charts resize once after the last paint
-
-
 def cut_text(page) -> list[str]:
     found = []
     for frame in page.frames:
@@ -88,13 +63,10 @@ def test_no_lesson_text_is_cut_short(server, browser, lesson, size):
     width, height = SIZES[size]
     page = browser.new_page(viewport={"width": width, "height": height})
     try:
-        page.goto(f"{server}/{url_path(lesson)}")
+        page.goto(f"{server}/{lesson_path(lesson)}")
         settle(page)
         cut = cut_text(page)
-        # the page scrolls inside Streamlit's main block: a tall window shows all of it
-        tall = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
-        page.set_viewport_size({"width": width, "height": min(tall + 100, 12_000)})
-        page.wait_for_timeout(800)
+        show_all(page, width)  # a window as tall as the page shows all of it
         page.screenshot(path=str(ARTIFACTS / f"lesson-{lesson.stem[:2]}-{size}.png"))
         assert cut == []
     finally:

@@ -38,6 +38,7 @@ import streamlit as st
 
 from perceptron_lab.app_logic.datasource import DataRequest
 from perceptron_lab.app_logic.style import Show
+from perceptron_lab.ui.charts import chart
 from perceptron_lab.ui.player import (
     DownloadView,
     View,
@@ -49,9 +50,6 @@ from perceptron_lab.ui.player import (
 )
 from perceptron_lab.ui.runs import get_dataset, train
 from perceptron_lab.ui.safety import attempt
-
-#: Plotly's toolbar for the lessons' server-side charts (the research boxes).
-CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}
 
 
 def lessons(folder: Path) -> list[tuple[Path, str]]:
@@ -72,6 +70,19 @@ def lesson_title(path: Path) -> str:
     '4 · From on-line to batch'
     """
     return _title(path, path.stat().st_mtime_ns)
+
+
+def document_title(menu_title: str, lesson: bool) -> str:
+    """The browser tab's title of a page, from its menu title: each page has its own.
+
+    Examples
+    --------
+    >>> document_title("3 · When data are not separable", lesson=True)
+    'Lesson 3 · When data are not separable — Perceptron Lab'
+    >>> document_title("Playground", lesson=False)
+    'Playground — Perceptron Lab'
+    """
+    return f"{'Lesson ' if lesson else ''}{menu_title} — Perceptron Lab"
 
 
 @functools.cache
@@ -212,7 +223,7 @@ def stage(
 def try_this(*tasks: str) -> None:
     """Numbered tasks; each changes one control and says what to look for."""
     with st.container(border=True):
-        st.subheader("Try this", anchor="try-this")
+        st.header("Try this", anchor="try-this")
         st.markdown("\n".join(f"{i}. {task}" for i, task in enumerate(tasks, 1)))
 
 
@@ -250,7 +261,7 @@ def check_question(
         Whether the picked option is right; None before any pick.
     """
     if heading:
-        st.subheader("Check yourself", anchor="check-yourself")
+        st.header("Check yourself", anchor="check-yourself")
     choice = st.radio(question, options, index=None, key=f"{prefix}check")
     if choice is None:
         return None
@@ -287,7 +298,7 @@ def research(
     -------
     The computed result (None without ``compute`` or after an error).
     """
-    st.subheader("What the research found", anchor="what-the-research-found")
+    st.header("What the research found", anchor="what-the-research-found")
     st.markdown(finding)
     result = None
     if compute is not None:
@@ -299,7 +310,7 @@ def research(
             for i, (name, value) in enumerate(result.items()):
                 cols[i % len(cols)].metric(name, value)
         elif hasattr(result, "to_plotly_json"):
-            st.plotly_chart(result, width="stretch", config=CHART_CONFIG)
+            chart(result)
         elif result is not None:
             st.dataframe(result, hide_index=True)
         if caption:
@@ -326,7 +337,7 @@ def show_code(*objects, intro: str = "") -> None:
     highlighter only when a reader asks for the code (loaded with every
     lesson, as a folded expander did, it held back the lesson's first figure).
     """
-    st.subheader("The code", anchor="the-code")
+    st.header("The code", anchor="the-code")
     if intro:
         st.markdown(intro)
     for obj in objects:

@@ -1,0 +1,192 @@
+"""axe-core in chromium: the views of the app, and what axe, the titles and the headings say.
+
+axe-core comes from the npm registry, pinned in ``tests/a11y/package-lock.json``;
+``.ci/run`` installs it with ``npm ci --prefix tests/a11y``. Elsewhere a test
+that needs it is skipped with one line saying how to install it; under CI
+(``CI`` set) it fails instead, as a missing program does (:mod:`tests.programs`).
+
+:func:`audit` injects axe into the page and into every frame in it (the
+playback component's), runs it with the WCAG 2.0 and 2.1 A and AA rules and
+returns every violation with the frame it was found in. Used by
+``tests/test_accessibility_browser.py`` and ``benchmarks/audit_a11y.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.browser import ROOT
+
+#: Where ``npm ci`` puts axe-core.
+AXE_FOLDER = ROOT / "tests" / "a11y"
+AXE = AXE_FOLDER / "node_modules" / "axe-core" / "axe.min.js"
+INSTALL_AXE = "npm ci --prefix tests/a11y"
+#: The rules axe runs: WCAG 2.0 and 2.1, levels A and AA.
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+#: The impacts a test fails on.
+SERIOUS = ("serious", "critical")
+IMPACTS = ("critical", "serious", "moderate", "minor")
+
+
+def axe_core() -> Path:
+    """The path of ``axe.min.js``; skips the test (fails it under CI) when it is not installed."""
+    if AXE.is_file():
+        return AXE
+    message = f"axe-core is not installed ({INSTALL_AXE} to run this test)"
+    if os.environ.get("CI"):
+        pytest.fail(f"{message}; under CI a missing module fails the run", pytrace=False)
+    pytest.skip(message)
+
+
+def app_views() -> dict[str, str]:
+    """Every view of the app: its name and its address on the server (a path and a query)."""
+    views = {
+        "playground": "/",
+        "compare": "/?compare=voted,pa&data=xor",
+        "present": "/?present=1",
+    }
+    for lesson in sorted((ROOT / "lessons").glob("[0-9]*.py")):
+        views[f"lesson {int(lesson.stem[:2])}"] = "/" + lesson_path(lesson)
+    views["experiments"] = "/experiments"
+    views["about"] = "/about"
+    return views
+
+
+def lesson_path(lesson: Path) -> str:
+    """Streamlit's page address for a lesson file: its name without the number.
+
+    Examples
+    --------
+    >>> lesson_path(Path("lessons/03_when_data_are_not_separable.py"))
+    'when_data_are_not_separable'
+    """
+    return lesson.stem.split("_", 1)[1]
+
+
+def exported_page(folder: Path) -> Path:
+    """The playground's first view (the perceptron on the separable set, 20 epochs) written as
+    the exported offline page (:func:`ui.standalone_page.run_page`) into ``folder``."""
+    from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+    from perceptron_lab.ui.standalone_page import run_page
+    from tests.lessons import page_run
+
+    request = DataRequest("separable")
+    data = make_dataset(request)
+    run = page_run("perceptron", {}, 20, request.seed, data)
+    path = folder / "perceptron-run.html"
+    path.write_text(run_page(run, data, request, 20), encoding="utf-8")
+    return path
+
+
+def open_exported(page, path: Path) -> None:
+    """Open the exported page from ``file://`` and wait until its replay has painted."""
+    page.goto(path.as_uri())
+    page.wait_for_function("() => window.playback && window.playback.settled", timeout=60_000)
+
+
+#: JavaScript: run axe on this document alone (each frame is audited in its own document).
+RUN_AXE_JS = """async (tags) => {
+  const result = await axe.run(document, {
+    runOnly: {type: 'tag', values: tags}, iframes: false, resultTypes: ['violations']});
+  return result.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map((n) => ({impact: n.impact, target: n.target.join(' '),
+                                html: n.html.slice(0, 160)})),
+  }));
+}"""
+
+
+def audit(page) -> list[dict]:
+    """Every axe violation in ``page`` and its frames, each with ``frame``: "page" for the
+    page itself, else the frame's address without its query."""
+    axe = axe_core()
+    found = []
+    for frame in page.frames:
+        if frame.url in ("", "about:blank") or frame.is_detached():
+            continue
+        if not frame.evaluate("() => typeof window.axe === 'object'"):
+            frame.add_script_tag(path=str(axe))
+        where = "page" if frame == page.main_frame else frame.url.split("?")[0]
+        found += [{**v, "frame": where} for v in frame.evaluate(RUN_AXE_JS, TAGS)]
+    return found
+
+
+def counts(violations: list[dict]) -> dict[str, tuple[int, int]]:
+    """``{impact: (rules, elements)}``: how many rules failed at each impact, on how many
+    elements.
+
+    Examples
+    --------
+    >>> counts([{"impact": "serious", "nodes": [1, 2]}, {"impact": "minor", "nodes": [1]}])
+    {'critical': (0, 0), 'serious': (1, 2), 'moderate': (0, 0), 'minor': (1, 1)}
+    """
+    return {
+        impact: (
+            sum(v["impact"] == impact for v in violations),
+            sum(len(v["nodes"]) for v in violations if v["impact"] == impact),
+        )
+        for impact in IMPACTS
+    }
+
+
+#: JavaScript: the visible headings of the page's main part and of its sidebar, each in
+#: document order, as [level, text].
+HEADINGS_JS = """() => {
+  const list = (root) => root ? [...root.querySelectorAll(
+      'h1, h2, h3, h4, h5, h6, [role=heading]')]
+    .filter((h) => h.getClientRects().length > 0)
+    .map((h) => [Number(h.getAttribute('aria-level') || h.tagName.slice(1)),
+                 h.innerText.trim().slice(0, 60)]) : [];
+  return {main: list(document.querySelector('[data-testid=stMain]')),
+          sidebar: list(document.querySelector('[data-testid=stSidebar]'))};
+}"""
+
+
+def headings(page) -> dict[str, list[tuple[int, str]]]:
+    """The headings of the page's main part and of its sidebar, each in document order, as
+    ``(level, text)``."""
+    return {part: [tuple(h) for h in found] for part, found in page.evaluate(HEADINGS_JS).items()}
+
+
+def skipped_levels(found: list[tuple[int, str]], above: int = 0) -> list[str]:
+    """Each heading that goes more than one level deeper than the one before it; the first
+    counts from level ``above`` (0 for a page's main part: it starts with its h1; 1 for the
+    sidebar, whose sections sit under the page's title).
+
+    Examples
+    --------
+    >>> skipped_levels([(1, "Lesson"), (2, "Try this"), (3, "a"), (2, "b"), (4, "c")])
+    ['h2 "b" -> h4 "c"']
+    >>> skipped_levels([(3, "Data")], above=1)
+    ['h1 "" -> h3 "Data"']
+    """
+    jumps, before = [], (above, "")
+    for level, text in found:
+        if level > before[0] + 1:
+            jumps.append(f'h{before[0]} "{before[1]}" -> h{level} "{text}"')
+        before = (level, text)
+    return jumps
+
+
+_MARKDOWN_HEADING = re.compile(r"^(#{1,6})\s+(.+)$", re.MULTILINE)
+
+
+def written_headings(block) -> list[tuple[int, str]]:
+    """The headings a page wrote into ``block`` of Streamlit's AppTest (``at.main``,
+    ``at.sidebar``), in page order: ``st.title``, ``st.header``, ``st.subheader`` by their
+    tag, and Markdown's ``#`` lines."""
+    found = []
+    for node in block.children.values():
+        tag = getattr(node, "tag", "")
+        if isinstance(tag, str) and re.fullmatch(r"h[1-6]", tag):
+            found.append((int(tag[1]), str(node.value)))
+        elif getattr(node, "type", "") == "markdown":
+            text = re.sub(r"```.*?```", "", str(node.value), flags=re.DOTALL)
+            found += [(len(m[1]), m[2]) for m in _MARKDOWN_HEADING.finditer(text)]
+        if getattr(node, "children", None):
+            found += written_headings(node)
+    return found
