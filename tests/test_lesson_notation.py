@@ -75,4 +75,4 @@ def test_the_about_page_shows_the_whole_table():
     assert not at.exception
     shown = "\n".join(m.value for m in at.markdown)
     assert notation_table() in shown
-    assert any(h.value == "Notation" for h in at.subheader)
+    assert any(h.value == "Notation" for h in at.header)

@@ -149,6 +149,8 @@ def test_warm_prepares_the_lessons_after_the_learners_and_reports_each(monkeypat
         yield lesson_studies.Prepared("l09_mistakes", 0.25, "failed", "ValueError: no")
 
     monkeypatch.setattr(lesson_studies, "prepare_lessons", prepare)
+    # the computed study is on the disk, where warm checks that the next process finds it
+    monkeypatch.setattr(lesson_studies, "stored", lambda name: {"l02_sweep": object()}.get(name))
     assert main(["warm"]) == 1  # a study failed
     out = capsys.readouterr().out.splitlines()
     start = out.index(next(line for line in out if line.startswith("lesson study")))
