@@ -18,6 +18,7 @@ import { SharePanel, syncPageUrl } from "./share.js";
 import { accuracy, pointsField } from "./fields.js";
 import { Announcer, LEVELS, liveRegion, stepPhrase } from "./speech.js";
 import { load, save } from "./settings.js";
+import { watchScrollBoxes } from "./scrollboxes.js";
 
 const app = {
   payloadId: null, viewKey: null, lanes: [], scene: null, arrays: null, args: null,
@@ -34,6 +35,7 @@ const root = document.getElementById("app");
 root.setAttribute("role", window.parent === window ? "main" : "region");
 root.setAttribute("aria-label", "Training replay");
 const region = liveRegion(); // made once: it outlives the views a rerun rebuilds
+watchScrollBoxes(root);
 /** With reduced motion, Play shows a new step at most this often (the speed still holds). */
 const CALM_INTERVAL_MS = 1000;
 const calm = window.matchMedia("(prefers-reduced-motion: reduce)");
