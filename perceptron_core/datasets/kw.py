@@ -181,7 +181,7 @@ def make_kw(
     n_samples: int = 600,
     random_state=None,
     *,
-    dtype=np.float64,
+    dtype="float64",
     pool_size: int = POOL_SIZE,
 ) -> GeneratedData:
     """Khardon–Wachman artificial data with ``f`` attributes, margin ``M``, noise ``N``.
@@ -200,22 +200,28 @@ def make_kw(
     Parameters
     ----------
     n_features : int, default=50
-        ``f``, the number of attributes (1 to 100,000).
+        f: number of attributes (KW used 50, 200, 500).
+        From 1 to 100,000.
     margin : float, default=0.1
-        ``M``: examples with ``|<w*, x> - theta*| < M theta*`` are discarded.
+        M: discard examples closer than M*theta* to the target boundary (KW used 0.05
+        to 0.75). That is, examples with ``|<w*, x> - theta*| < M theta*`` are discarded.
         Large values discard most candidates; when fewer than 0.5% would be
         kept, a :class:`DataError` says so instead of running for ever.
     noise : float, default=0
-        ``N``: each label is flipped independently with this probability.
+        N: probability that each label is flipped (KW used 0 to 0.25).
+        Each label is flipped independently.
     n_samples : int, default=600
-        Number of examples kept.
+        Number of examples.
     random_state : None, int or numpy.random.Generator
-        Seed; the same seed gives identical data.
-    dtype : numpy dtype, default=float64
-        Storage type of ``X``. Every attribute is a whole number in [-10, 10],
-        so ``np.int8`` stores them exactly in one byte (``10**6 x 500`` takes
+        Seed (a whole number) for reproducible data; empty for fresh randomness.
+        The same seed gives identical data.
+    dtype : {"float64", "float32", "int8"} or numpy dtype, default="float64"
+        Storage type of X; int8 stores the integer attributes in one byte each.
+        Every attribute is a whole number in [-10, 10],
+        so ``np.int8`` stores them exactly (``10**6 x 500`` takes
         500 MB instead of 4 GB); the learners read int8 directly. Beware of
-        overflow when multiplying int8 arrays yourself: cast first.
+        overflow when multiplying int8 arrays yourself: cast first. Any other
+        NumPy integer or floating type is accepted too.
     pool_size : int, default=600
         Number of pool examples the target is built from.
 
