@@ -128,7 +128,13 @@ def kw_target(
     >>> bool((t.w == make_kw(20, n_samples=5, random_state=1).target.w).all())
     True
     """
-    func = "kw_target"
+    f, margin, pool_size = _check_target("kw_target", n_features, margin, pool_size)
+    return _target(f, margin, seed_sequence(random_state, "kw_target"), pool_size)
+
+
+def _check_target(func: str, n_features, margin, pool_size) -> tuple[int, float, int]:
+    """The target's arguments checked (for :func:`kw_target` and :func:`make_kw`), as
+    ``(f, M, pool_size)``."""
     check(
         func,
         "n_features",
@@ -144,9 +150,7 @@ def kw_target(
         "the number of examples the target is built from",
         POSITIVE_INT,
     )
-    return _target(
-        int(n_features), float(margin), seed_sequence(random_state, func), int(pool_size)
-    )
+    return int(n_features), float(margin), int(pool_size)
 
 
 def _target(f: int, margin: float, root: np.random.SeedSequence, pool_size: int) -> KWTarget:
@@ -246,28 +250,14 @@ def make_kw(
     True
     """
     func = "make_kw"
-    check(
-        func,
-        "n_features",
-        n_features,
-        "the number of attributes f",
-        Number(1, 100_000, integer=True),
-    )
-    check(func, "margin", margin, "the margin M, in units of theta*", NON_NEGATIVE)
+    f, margin, pool_size = _check_target(func, n_features, margin, pool_size)
     check(func, "noise", noise, "the probability N that a label is flipped", PROBABILITY)
     check(func, "n_samples", n_samples, "the number of examples", POSITIVE_INT)
-    check(
-        func,
-        "pool_size",
-        pool_size,
-        "the number of examples the target is built from",
-        POSITIVE_INT,
-    )
     dt = check_dtype(func, dtype, "if")
-    f, n, margin, noise = int(n_features), int(n_samples), float(margin), float(noise)
+    n, noise = int(n_samples), float(noise)
 
     root = seed_sequence(random_state, func)
-    target = _target(f, margin, root, int(pool_size))
+    target = _target(f, margin, root, pool_size)
     if target.acceptance == 0.0:
         raise DataError(
             f"make_kw: margin M={margin:g} is too large: none of the {pool_size} pool examples "
