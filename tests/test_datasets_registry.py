@@ -218,6 +218,20 @@ def test_a_generators_help_is_its_docstring(spec):
         assert option.help in doc, option.name
 
 
+def test_a_generator_parameter_without_docstring_entry_is_refused(monkeypatch):
+    import ast
+
+    from perceptron_core.datasets import registry
+
+    source = 'def make_demo(n_samples: int = 10, spread: float = 1.0):\n    """Demo.\n\n' + (
+        "    Parameters\n    ----------\n    n_samples : int, default=10\n"
+        '        Number of examples.\n    """\n'
+    )
+    monkeypatch.setattr(registry, "_module_tree", lambda module: ast.parse(source))
+    with pytest.raises(ValueError, match="make_demo: parameter spread needs a default and an"):
+        registry.generator_options("demo", "make_demo")
+
+
 def test_load_uses_the_generators_own_default(monkeypatch):
     """Changing a default in the function changes what ``load(name)`` makes."""
     from perceptron_core.datasets import teaching

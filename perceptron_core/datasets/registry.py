@@ -369,6 +369,13 @@ def _generator_loader(module: str, function: str):
 
 #: Option types that follow from a parameter's name rather than its annotation.
 _TYPE_BY_NAME = {"random_state": "seed", "dtype": "dtype"}
+#: The arithmetic a generator's default may use.
+_OPERATORS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+}
 
 
 def _constant(node: ast.expr, names: dict[str, ast.expr]):
@@ -380,17 +387,15 @@ def _constant(node: ast.expr, names: dict[str, ast.expr]):
         return _constant(names[node.id], names)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return -_constant(node.operand, names)
-    operators = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
-    operators[ast.Div] = operator.truediv
-    if isinstance(node, ast.BinOp) and type(node.op) in operators:
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
         left, right = _constant(node.left, names), _constant(node.right, names)
-        return operators[type(node.op)](left, right)
+        return _OPERATORS[type(node.op)](left, right)
     raise ValueError(f"a generator's default must be a plain constant; got {ast.unparse(node)}")
 
 
 def _parameter_docs(docstring: str) -> dict[str, tuple[str, str]]:
     """``name -> (type line, first sentence)`` from a numpydoc ``Parameters`` section."""
-    section = docstring.split("Parameters\n----------\n", 1)[1]
+    section = docstring.partition("Parameters\n----------\n")[2]
     section = re.split(r"\n\S[^\n]*\n-{3,}\n", section, maxsplit=1)[0]
     entries = re.findall(r"^(\w+) : ([^\n]*)\n((?:[ ]+[^\n]*\n?)*)", section, re.MULTILINE)
     docs = {}
@@ -438,6 +443,11 @@ def generator_options(module: str, function: str) -> tuple[Option, ...]:
     docs = _parameter_docs(ast.get_docstring(func) or "")
     options = []
     for arg in positional + args.kwonlyargs:
+        if arg.arg not in docs or arg.arg not in defaults:
+            raise ValueError(
+                f"{function}: parameter {arg.arg} needs a default and an entry in the "
+                "docstring's Parameters section (the registry reads its options there)."
+            )
         kind, help_text = docs[arg.arg]
         choices = re.match(r"\{([^}]*)\}", kind)
         options.append(
