@@ -6,9 +6,10 @@ the update rule in LaTeX for the math panel, what its picture is made of
 (:attr:`Learner.boundary`, :attr:`Learner.predictors`) and the numbers its
 math panel writes (:attr:`Learner.numbers`). The pages ask the entry; none
 of them tests which learner it is. Adding a learner to every page is adding
-one entry to :data:`LEARNERS`; an on-line rule of :mod:`perceptron_core.rules`
-writes its entry in its own file (``PLAYGROUND``, the keyword arguments of a
-:class:`Learner`), which the table reads from there.
+one entry to :data:`LEARNERS`; the on-line rules of :mod:`perceptron_core.rules`
+have theirs in :mod:`perceptron_lab.app_logic.rule_menu` (the keyword arguments of a
+:class:`Learner`). A setting's default is the estimator's own (``get_params()``) unless
+the entry names another for its picture.
 
 The estimators are always fitted with ``record="all"`` (one event per
 visit) so that the pages can move through time without retraining.
@@ -30,8 +31,8 @@ from perceptron_core import (
 from perceptron_core.average_algorithm import AverageAlgorithm
 from perceptron_core.kernel import KernelPerceptron
 from perceptron_core.parallel import ParallelPerceptron
-from perceptron_core.playground import Setting
-from perceptron_core.rules import RULES
+from perceptron_lab.app_logic import rule_menu
+from perceptron_lab.app_logic.setting import Setting
 from perceptron_lab.app_logic.timeline import Timeline
 
 MODES = ("last", "longest", "voted", "averaged")
@@ -106,6 +107,12 @@ class Learner:
     novikoff: Callable | None = None
     bias: bool = False
 
+    def __post_init__(self):
+        # a setting without a default of its own takes the estimator's
+        params = self.cls().get_params()
+        filled = tuple(s.filled(params) for s in self.settings)
+        object.__setattr__(self, "settings", filled)
+
     @property
     def has_modes(self) -> bool:
         """Whether the fit yields the last, longest, voted and averaged predictors."""
@@ -156,7 +163,6 @@ class Learner:
 ETA = Setting(
     "eta",
     "Learning rate η",
-    0.1,
     "How far one update moves w and θ. It would only rescale them if θ started at 0; here θ "
     "starts at θ_init = mean ‖x‖² (mean k(x, x) with a kernel), so η changes the run (its "
     "updates and the line's angle): η and θ_init share one degree of freedom (Khardon & "
@@ -168,7 +174,6 @@ ETA = Setting(
 TAU = Setting(
     "tau",
     "Margin τ (× θ_init)",
-    0.0,
     "Width of the shaded band around the line; "
     "points inside it also force updates, pushing the line away from both classes.",
     0.0,
@@ -178,7 +183,6 @@ TAU = Setting(
 LAM = Setting(
     "lam",
     "λ-trick strength",
-    0.0,
     "Ringed points (those that already forced an "
     "update) get a push of λ‖x‖² towards their label while training: noisy points "
     "stop dragging the line around (marked ✚ when the push rescues them).",
@@ -189,7 +193,6 @@ LAM = Setting(
 ALPHA = Setting(
     "alpha_bound",
     "α-bound (0 = off)",
-    0,
     "The most updates one point may force; "
     "points that used them up turn grey and are ignored from then on.",
     0,
@@ -299,7 +302,6 @@ LEARNERS: dict[str, Learner] = {
                 Setting(
                     "predict_with",
                     "Line shows",
-                    "last",
                     "Which of the four predictors of this one run the line and region show.",
                     choices=MODES,
                 ),
@@ -310,7 +312,7 @@ LEARNERS: dict[str, Learner] = {
             "Perceptron with margin (PAM)",
             "Points inside a band around the line count as errors too.",
             MarginPerceptron,
-            (ETA, replace(TAU, default=0.5)),
+            (ETA, TAU),
         ),
         _kw_learner(
             "longest",
@@ -337,7 +339,7 @@ LEARNERS: dict[str, Learner] = {
             predict_with="averaged",
         ),
         # the on-line rules' entries, each written in its rule's file
-        *(Learner(**rule.PLAYGROUND) for rule in RULES if hasattr(rule, "PLAYGROUND")),
+        *(Learner(**entry) for entry in rule_menu.ENTRIES),
         Learner(
             "kernel",
             "Kernel perceptron (dual)",
@@ -347,7 +349,6 @@ LEARNERS: dict[str, Learner] = {
                 Setting(
                     "kernel",
                     "Kernel",
-                    "rbf",
                     "rbf: smooth blobs; poly: curved "
                     "boundaries of the chosen degree; linear: the ordinary line.",
                     choices=("rbf", "poly", "linear"),
@@ -355,23 +356,23 @@ LEARNERS: dict[str, Learner] = {
                 Setting(
                     "gamma",
                     "Kernel width γ",
-                    1.0,
                     "rbf: larger γ makes tighter blobs around the ringed support points; "
                     "poly: the scale of ⟨x, x'⟩ inside (γ⟨x, x'⟩ + 1)^d.",
                     0.05,
                     10.0,
                     0.05,
                     when=("kernel", ("rbf", "poly")),
+                    default=1.0,
                 ),
                 Setting(
                     "degree",
                     "Degree (poly)",
-                    2,
                     "poly: degree of the boundary curve.",
                     1,
                     6,
                     1,
                     when=("kernel", ("poly",)),
+                    default=2,
                 ),
                 ETA,
                 TAU,
@@ -402,7 +403,6 @@ LEARNERS: dict[str, Learner] = {
                 Setting(
                     "n_perceptrons",
                     "Committee size H",
-                    3,
                     "Number of lines (odd): more lines can bend the boundary.",
                     1,
                     9,
@@ -411,7 +411,6 @@ LEARNERS: dict[str, Learner] = {
                 Setting(
                     "eta",
                     "Learning rate η",
-                    1e-3,
                     "Start rate; it shrinks when an epoch "
                     "makes more mistakes than the one before.",
                     1e-4,
@@ -421,7 +420,6 @@ LEARNERS: dict[str, Learner] = {
                 Setting(
                     "gamma",
                     "Start margin γ",
-                    0.05,
                     "Band that members are pushed out of; it adapts during training.",
                     0.0,
                     0.5,

@@ -14,11 +14,16 @@ Examples
 array(['yes'], dtype='<U3')
 """
 
+# ruff: noqa: F401 (the TYPE_CHECKING imports below are the package's public names)
 from typing import TYPE_CHECKING
 
 from perceptron_core._lazy import attach
 
-if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports on use
+# The public names, listed once: type checkers and IDEs read these imports, and at run time
+# attach() reads them from this file and imports each on first use. Importing the estimators
+# loads scikit-learn and numba (slow to import): ``perceptron-lab --help`` and the data-set
+# code never pay for them.
+if TYPE_CHECKING:
     from perceptron_core.average_algorithm import AverageAlgorithm
     from perceptron_core.boosting import AdaBoost, Bagging, NRBoost
     from perceptron_core.kernel import AveragedKernelPerceptron, KernelPerceptron
@@ -41,65 +46,6 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ im
     from perceptron_core.rules.winnow import Winnow, WinnowR, make_k_of_n_disjunction
     from perceptron_core.trace import EVENT_KINDS, Trace
 
-#: Where each public name lives. Importing the estimators loads scikit-learn and numba
-#: (slow to import), so the package imports each on first use: ``perceptron-lab --help``
-#: and the data-set code never pay for them.
-_EXPORTS = {
-    "AverageAlgorithm": "average_algorithm",
-    "AdaBoost": "boosting",
-    "Bagging": "boosting",
-    "NRBoost": "boosting",
-    "AveragedKernelPerceptron": "kernel",
-    "KernelPerceptron": "kernel",
-    "AveragedPerceptron": "linear",
-    "KWPerceptron": "linear",
-    "LongestSurvivorPerceptron": "linear",
-    "MarginPerceptron": "linear",
-    "Perceptron": "linear",
-    "VotedPerceptron": "linear",
-    "ParallelPerceptron": "parallel",
-    "ALMA": "rules.alma",
-    "BalancedWinnow": "rules.balanced_winnow",
-    "PassiveAggressive": "rules.passive_aggressive",
-    "PAUMPerceptron": "rules.paum",
-    "PocketPerceptron": "rules.pocket",
-    "RelativeUpdatePerceptron": "rules.relative_update",
-    "ThickSeparatorPerceptron": "rules.thick_separator",
-    "Winnow": "rules.winnow",
-    "WinnowR": "rules.winnow",
-    "make_k_of_n_disjunction": "rules.winnow",
-    "EVENT_KINDS": "trace",
-    "Trace": "trace",
-}
-
-__all__ = [
-    "ALMA",
-    "EVENT_KINDS",
-    "AdaBoost",
-    "AverageAlgorithm",
-    "AveragedKernelPerceptron",
-    "AveragedPerceptron",
-    "Bagging",
-    "BalancedWinnow",
-    "KWPerceptron",
-    "KernelPerceptron",
-    "LongestSurvivorPerceptron",
-    "MarginPerceptron",
-    "NRBoost",
-    "PAUMPerceptron",
-    "ParallelPerceptron",
-    "PassiveAggressive",
-    "Perceptron",
-    "PocketPerceptron",
-    "RelativeUpdatePerceptron",
-    "ThickSeparatorPerceptron",
-    "Trace",
-    "VotedPerceptron",
-    "Winnow",
-    "WinnowR",
-    "make_k_of_n_disjunction",
-]
 __version__ = "0.1.0"
 
-
-__getattr__, __dir__ = attach(__name__, _EXPORTS)
+__getattr__, __dir__, __all__ = attach(__name__)

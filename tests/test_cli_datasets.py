@@ -281,12 +281,36 @@ def test_help_of_every_command_imports_no_heavy_library():
 
 
 def test_lazy_packages_export_what_they_list():
+    """Each lazy package lists its public names once, in its ``if TYPE_CHECKING:`` imports;
+    ``__all__`` and the names imported on use are read from there."""
+    import importlib
+
     import perceptron_core
     import perceptron_core.datasets as datasets
+    import perceptron_core.experiments as experiments
+    from perceptron_core._lazy import exports
     from perceptron_core.datasets import _common
 
-    for package in (perceptron_core, datasets):
-        assert sorted(package._EXPORTS) == sorted(package.__all__)
+    for package in (perceptron_core, datasets, experiments):
+        where = exports(package.__name__)
+        assert package.__all__ == sorted(where) and len(where) >= 25
         assert set(package.__all__) <= set(dir(package))
+        for name, module in where.items():
+            assert getattr(package, name) is getattr(importlib.import_module(module), name)
     assert datasets.DataError is _common.DataError
+    assert experiments.parameter_search.__module__ == "perceptron_core.experiments.search"
     assert not hasattr(perceptron_core, "NoSuchEstimator")
+
+
+def test_a_public_name_that_is_also_its_submodules_name_stays_the_function():
+    """Importing ``reproduce.py`` for ``REPRODUCTIONS`` binds the submodule on the package;
+    the function of the same name must still be what ``from ... import reproduce`` gives."""
+    probe = (
+        "from perceptron_core.experiments import REPRODUCTIONS, paum_study, reproduce\n"
+        "print(callable(reproduce), callable(paum_study))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]

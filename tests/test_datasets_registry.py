@@ -1,6 +1,8 @@
 """The registry: every set loads as documented; shipped files match their manifest."""
 
 import hashlib
+import importlib
+import inspect
 import json
 import subprocess
 import sys
@@ -186,6 +188,63 @@ def test_generators_through_the_registry_carry_ground_truth():
         assert sum(info.class_counts) == X.shape[0]
     X, y, info = load("kw", dtype="int8", random_state=0)
     assert X.dtype == np.int8
+
+
+GENERATORS = list_datasets("generator")
+
+
+def _generator(spec):
+    return getattr(importlib.import_module("perceptron_core.datasets"), spec.source.split(".")[-1])
+
+
+@pytest.mark.parametrize("spec", GENERATORS, ids=lambda s: s.name)
+def test_a_generators_options_are_its_signature(spec):
+    """Names and defaults are declared once, in the function: the registry reads them."""
+    signature = inspect.signature(_generator(spec)).parameters
+    assert {o.name: o.default for o in spec.options} == {
+        name: p.default for name, p in signature.items()
+    }
+    assert [o.name for o in spec.options][-1] == "random_state"
+    X, y, info = load(spec.name, random_state=0)
+    assert info.options == {name: p.default for name, p in signature.items()} | {"random_state": 0}
+    assert X.shape == spec.shape
+
+
+@pytest.mark.parametrize("spec", GENERATORS, ids=lambda s: s.name)
+def test_a_generators_help_is_its_docstring(spec):
+    doc = " ".join(inspect.getdoc(_generator(spec)).split())
+    for option in spec.options:
+        assert f"{option.name} : " in doc
+        assert option.help in doc, option.name
+
+
+def test_a_generator_parameter_without_docstring_entry_is_refused(monkeypatch):
+    import ast
+
+    from perceptron_core.datasets import registry
+
+    source = 'def make_demo(n_samples: int = 10, spread: float = 1.0):\n    """Demo.\n\n' + (
+        "    Parameters\n    ----------\n    n_samples : int, default=10\n"
+        '        Number of examples.\n    """\n'
+    )
+    monkeypatch.setattr(registry, "_module_tree", lambda module: ast.parse(source))
+    with pytest.raises(ValueError, match="make_demo: parameter spread needs a default and an"):
+        registry.generator_options("demo", "make_demo")
+
+
+def test_load_uses_the_generators_own_default(monkeypatch):
+    """Changing a default in the function changes what ``load(name)`` makes."""
+    from perceptron_core.datasets import teaching
+
+    original = teaching.make_xor
+
+    def make_xor(n_samples: int = 40, spread: float = 0.35, noise: float = 0.0, random_state=None):
+        return original(n_samples, spread, noise, random_state)
+
+    monkeypatch.setattr(teaching, "make_xor", make_xor)
+    X, y, info = load("xor", random_state=0)
+    assert X.shape == (40, 2)
+    assert info.options["n_samples"] == 40
 
 
 def test_names_and_options_are_checked():

@@ -223,15 +223,51 @@ def test_a_column_name_that_a_spreadsheet_would_run_is_written_inert():
     assert header == "'=1+1,'@SUM(A1),label"
 
 
-def test_the_menu_lists_every_rule_that_writes_a_playground_entry():
-    """An on-line rule reaches the playground through its own file, not a line in ui/."""
+def test_the_menu_lists_every_rule_entry_of_the_app():
+    """An on-line rule reaches the playground through the app's rule menu, not the core."""
     from perceptron_core import rules
+    from perceptron_lab.app_logic import rule_menu
 
-    for rule in rules.RULES:
-        if hasattr(rule, "PLAYGROUND"):
-            learner = LEARNERS[rule.PLAYGROUND["key"]]
-            assert learner.cls.__module__ == rule.__name__
-            assert {s.name for s in learner.settings} <= set(learner.cls().get_params())
+    for entry in rule_menu.ENTRIES:
+        learner = LEARNERS[entry["key"]]
+        assert learner.cls.__module__ in {rule.__name__ for rule in rules.RULES}
+        assert {s.name for s in learner.settings} <= set(learner.cls().get_params())
+    assert not any(hasattr(rule, "PLAYGROUND") for rule in rules.RULES)
+
+
+#: The settings whose menu default is the app's choice, not the estimator's.
+MENU_CHOICES = {
+    ("kw", "tau"),
+    ("kw", "lam"),
+    ("kw", "alpha_bound"),
+    ("kernel", "gamma"),
+    ("kernel", "degree"),
+}
+
+
+@pytest.mark.parametrize("key", sorted(LEARNERS))
+def test_a_settings_default_is_the_estimators_unless_the_entry_names_one(key):
+    """A menu default is declared once: in the estimator, or in the entry as the app's choice."""
+    from perceptron_lab.app_logic.setting import ESTIMATOR_DEFAULT
+
+    params = LEARNERS[key].cls().get_params()
+    for setting in LEARNERS[key].settings:
+        own = params[setting.name]
+        assert setting.default is not ESTIMATOR_DEFAULT
+        if setting.default != (setting.none_at if own is None else own):
+            assert (key, setting.name) in MENU_CHOICES, (key, setting.name)
+
+
+def test_a_rule_menu_default_follows_its_estimator(monkeypatch):
+    """Changing an estimator's default changes the menu's (the entry does not repeat it)."""
+    from perceptron_core.rules.alma import ALMA
+    from perceptron_lab.app_logic import rule_menu
+    from perceptron_lab.app_logic.learners import Learner
+
+    entry = next(e for e in rule_menu.ENTRIES if e["key"] == "alma")
+    changed = {"alpha": 0.5, "fit_intercept": False}
+    monkeypatch.setattr(ALMA, "get_params", lambda self, deep=True: changed)
+    assert Learner(**entry).defaults() == changed
 
 
 @pytest.mark.parametrize("key", sorted(LEARNERS))

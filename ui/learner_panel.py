@@ -11,8 +11,8 @@ import math
 
 import streamlit as st
 
-from perceptron_core.playground import Setting
 from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.setting import Setting
 from perceptron_lab.ui.state import control, hidden
 
 

@@ -24,11 +24,16 @@ Every problem with the input raises :class:`DataError` (a ``ValueError``)
 with a message meant for a person.
 """
 
+# ruff: noqa: F401 (the TYPE_CHECKING imports below are the package's public names)
 from typing import TYPE_CHECKING
 
 from perceptron_core._lazy import attach
 
-if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports on use
+# The public names, listed once: type checkers and IDEs read these imports, and at run time
+# attach() reads them from this file and imports each on first use, so the registry's table
+# (list_datasets, read by ``perceptron-lab generate --help``) loads without NumPy and
+# scikit-learn.
+if TYPE_CHECKING:
     from ._common import DataError, FunctionTarget, GeneratedData, LinearTarget, Target
     from .breiman import make_ringnorm, make_threenorm, make_twonorm
     from .csvfile import CSVData, CSVLimits, load_csv
@@ -51,82 +56,4 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ im
         make_xor,
     )
 
-#: The submodule of each public name. They are imported on first use, so the registry's
-#: table (:func:`list_datasets`, read by ``perceptron-lab generate --help``) loads without
-#: NumPy and scikit-learn.
-_EXPORTS = {
-    "DataError": "_common",
-    "FunctionTarget": "_common",
-    "GeneratedData": "_common",
-    "LinearTarget": "_common",
-    "Target": "_common",
-    "make_ringnorm": "breiman",
-    "make_threenorm": "breiman",
-    "make_twonorm": "breiman",
-    "CSVData": "csvfile",
-    "CSVLimits": "csvfile",
-    "load_csv": "csvfile",
-    "load_fashion_mnist": "idx",
-    "parse_idx": "idx",
-    "read_idx": "idx",
-    "KWTarget": "kw",
-    "kw_target": "kw",
-    "make_kw": "kw",
-    "add_feature_noise": "noise",
-    "add_outliers": "noise",
-    "flip_labels": "noise",
-    "flip_labels_exact": "noise",
-    "flip_near_boundary": "noise",
-    "DatasetInfo": "registry",
-    "DatasetSpec": "registry",
-    "Option": "registry",
-    "get_spec": "registry",
-    "list_datasets": "registry",
-    "load": "registry",
-    "make_circles": "teaching",
-    "make_gaussians": "teaching",
-    "make_imbalanced": "teaching",
-    "make_moons": "teaching",
-    "make_separable": "teaching",
-    "make_xor": "teaching",
-}
-
-__all__ = [
-    "CSVData",
-    "CSVLimits",
-    "DataError",
-    "DatasetInfo",
-    "DatasetSpec",
-    "FunctionTarget",
-    "GeneratedData",
-    "KWTarget",
-    "LinearTarget",
-    "Option",
-    "Target",
-    "add_feature_noise",
-    "add_outliers",
-    "flip_labels",
-    "flip_labels_exact",
-    "flip_near_boundary",
-    "get_spec",
-    "kw_target",
-    "list_datasets",
-    "load",
-    "load_csv",
-    "load_fashion_mnist",
-    "make_circles",
-    "make_gaussians",
-    "make_imbalanced",
-    "make_kw",
-    "make_moons",
-    "make_ringnorm",
-    "make_separable",
-    "make_threenorm",
-    "make_twonorm",
-    "make_xor",
-    "parse_idx",
-    "read_idx",
-]
-
-
-__getattr__, __dir__ = attach(__name__, _EXPORTS)
+__getattr__, __dir__, __all__ = attach(__name__)

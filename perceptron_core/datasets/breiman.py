@@ -52,10 +52,13 @@ def make_twonorm(
     Parameters
     ----------
     n_samples : int, default=300
+        Number of examples.
     n_features : int, default=20
+        Dimension.
     noise : float, default=0
-        Probability that a label is flipped.
+        Probability that each label is flipped (label noise).
     random_state : None, int or numpy.random.Generator
+        Seed (a whole number) for reproducible data; empty for fresh randomness.
 
     Returns
     -------
@@ -91,10 +94,13 @@ def make_threenorm(
     Parameters
     ----------
     n_samples : int, default=300
+        Number of examples.
     n_features : int, default=20
+        Dimension.
     noise : float, default=0
-        Probability that a label is flipped.
+        Probability that each label is flipped (label noise).
     random_state : None, int or numpy.random.Generator
+        Seed (a whole number) for reproducible data; empty for fresh randomness.
 
     Returns
     -------
@@ -138,10 +144,13 @@ def make_ringnorm(
     Parameters
     ----------
     n_samples : int, default=300
+        Number of examples.
     n_features : int, default=20
+        Dimension.
     noise : float, default=0
-        Probability that a label is flipped.
+        Probability that each label is flipped (label noise).
     random_state : None, int or numpy.random.Generator
+        Seed (a whole number) for reproducible data; empty for fresh randomness.
 
     Returns
     -------

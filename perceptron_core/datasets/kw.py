@@ -128,7 +128,13 @@ def kw_target(
     >>> bool((t.w == make_kw(20, n_samples=5, random_state=1).target.w).all())
     True
     """
-    func = "kw_target"
+    f, margin, pool_size = _check_target("kw_target", n_features, margin, pool_size)
+    return _target(f, margin, seed_sequence(random_state, "kw_target"), pool_size)
+
+
+def _check_target(func: str, n_features, margin, pool_size) -> tuple[int, float, int]:
+    """The target's arguments checked (for :func:`kw_target` and :func:`make_kw`), as
+    ``(f, M, pool_size)``."""
     check(
         func,
         "n_features",
@@ -144,9 +150,7 @@ def kw_target(
         "the number of examples the target is built from",
         POSITIVE_INT,
     )
-    return _target(
-        int(n_features), float(margin), seed_sequence(random_state, func), int(pool_size)
-    )
+    return int(n_features), float(margin), int(pool_size)
 
 
 def _target(f: int, margin: float, root: np.random.SeedSequence, pool_size: int) -> KWTarget:
@@ -181,7 +185,7 @@ def make_kw(
     n_samples: int = 600,
     random_state=None,
     *,
-    dtype=np.float64,
+    dtype="float64",
     pool_size: int = POOL_SIZE,
 ) -> GeneratedData:
     """Khardon–Wachman artificial data with ``f`` attributes, margin ``M``, noise ``N``.
@@ -200,22 +204,28 @@ def make_kw(
     Parameters
     ----------
     n_features : int, default=50
-        ``f``, the number of attributes (1 to 100,000).
+        f: number of attributes (KW used 50, 200, 500).
+        From 1 to 100,000.
     margin : float, default=0.1
-        ``M``: examples with ``|<w*, x> - theta*| < M theta*`` are discarded.
+        M: discard examples closer than M*theta* to the target boundary (KW used 0.05
+        to 0.75). That is, examples with ``|<w*, x> - theta*| < M theta*`` are discarded.
         Large values discard most candidates; when fewer than 0.5% would be
         kept, a :class:`DataError` says so instead of running for ever.
     noise : float, default=0
-        ``N``: each label is flipped independently with this probability.
+        N: probability that each label is flipped (KW used 0 to 0.25).
+        Each label is flipped independently.
     n_samples : int, default=600
-        Number of examples kept.
+        Number of examples.
     random_state : None, int or numpy.random.Generator
-        Seed; the same seed gives identical data.
-    dtype : numpy dtype, default=float64
-        Storage type of ``X``. Every attribute is a whole number in [-10, 10],
-        so ``np.int8`` stores them exactly in one byte (``10**6 x 500`` takes
+        Seed (a whole number) for reproducible data; empty for fresh randomness.
+        The same seed gives identical data.
+    dtype : {"float64", "float32", "int8"} or numpy dtype, default="float64"
+        Storage type of X; int8 stores the integer attributes in one byte each.
+        Every attribute is a whole number in [-10, 10],
+        so ``np.int8`` stores them exactly (``10**6 x 500`` takes
         500 MB instead of 4 GB); the learners read int8 directly. Beware of
-        overflow when multiplying int8 arrays yourself: cast first.
+        overflow when multiplying int8 arrays yourself: cast first. Any other
+        NumPy integer or floating type is accepted too.
     pool_size : int, default=600
         Number of pool examples the target is built from.
 
@@ -240,28 +250,14 @@ def make_kw(
     True
     """
     func = "make_kw"
-    check(
-        func,
-        "n_features",
-        n_features,
-        "the number of attributes f",
-        Number(1, 100_000, integer=True),
-    )
-    check(func, "margin", margin, "the margin M, in units of theta*", NON_NEGATIVE)
+    f, margin, pool_size = _check_target(func, n_features, margin, pool_size)
     check(func, "noise", noise, "the probability N that a label is flipped", PROBABILITY)
     check(func, "n_samples", n_samples, "the number of examples", POSITIVE_INT)
-    check(
-        func,
-        "pool_size",
-        pool_size,
-        "the number of examples the target is built from",
-        POSITIVE_INT,
-    )
     dt = check_dtype(func, dtype, "if")
-    f, n, margin, noise = int(n_features), int(n_samples), float(margin), float(noise)
+    n, noise = int(n_samples), float(noise)
 
     root = seed_sequence(random_state, func)
-    target = _target(f, margin, root, int(pool_size))
+    target = _target(f, margin, root, pool_size)
     if target.acceptance == 0.0:
         raise DataError(
             f"make_kw: margin M={margin:g} is too large: none of the {pool_size} pool examples "

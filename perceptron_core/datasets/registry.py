@@ -22,10 +22,16 @@ Label conventions of :func:`load`:
 
 from __future__ import annotations
 
+import ast
+import functools
+import inspect
 import numbers
+import operator
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 # The table below is read without NumPy (``perceptron-lab generate --help`` lists every
@@ -325,12 +331,17 @@ def _fashion_loader(spec: DatasetSpec, positive_class=None, part="all", path=Non
 
 
 def _generator_loader(module: str, function: str):
-    """The loader of a generator: ``function`` of the submodule ``module``, imported on use."""
+    """The loader of a generator: ``function`` of the submodule ``module``, imported on use.
+
+    The function's own defaults fill what ``options`` leaves out (the registry holds no
+    defaults of its own), and ``info.options`` reports every argument it ran with.
+    """
 
     def loader(spec: DatasetSpec, **options):
         func = getattr(import_module(f"{__package__}.{module}"), function)
-        full = {o.name: o.default for o in spec.options}
-        full.update(options)
+        bound = inspect.signature(func).bind(**options)
+        bound.apply_defaults()
+        full = {o.name: bound.arguments[o.name] for o in spec.options}
         X, y, flipped, target = func(**full)
         feature_names = [f"x{i + 1}" for i in range(X.shape[1])]
         return (
@@ -353,16 +364,109 @@ def _generator_loader(module: str, function: str):
 
 
 # --------------------------------------------------------------------------
+# A generator's options, read from its source
+# --------------------------------------------------------------------------
+
+#: Option types that follow from a parameter's name rather than its annotation.
+_TYPE_BY_NAME = {"random_state": "seed", "dtype": "dtype"}
+#: The arithmetic a generator's default may use.
+_OPERATORS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+}
+
+
+def _constant(node: ast.expr, names: dict[str, ast.expr]):
+    """The value of a default written as a number, a string, None, a module constant or
+    arithmetic on those (``1 / 11``): what generators use, evaluated without importing them."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in names:
+        return _constant(names[node.id], names)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_constant(node.operand, names)
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        left, right = _constant(node.left, names), _constant(node.right, names)
+        return _OPERATORS[type(node.op)](left, right)
+    raise ValueError(f"a generator's default must be a plain constant; got {ast.unparse(node)}")
+
+
+def _parameter_docs(docstring: str) -> dict[str, tuple[str, str]]:
+    """``name -> (type line, first sentence)`` from a numpydoc ``Parameters`` section."""
+    section = docstring.partition("Parameters\n----------\n")[2]
+    section = re.split(r"\n\S[^\n]*\n-{3,}\n", section, maxsplit=1)[0]
+    entries = re.findall(r"^(\w+) : ([^\n]*)\n((?:[ ]+[^\n]*\n?)*)", section, re.MULTILINE)
+    docs = {}
+    for name, kind, text in entries:
+        words = " ".join(text.split())
+        docs[name] = (kind, re.split(r"(?<=\.)\s", words, maxsplit=1)[0])
+    return docs
+
+
+@functools.cache
+def _module_tree(module: str) -> ast.Module:
+    return ast.parse(Path(__file__).with_name(f"{module}.py").read_text(encoding="utf-8"))
+
+
+def generator_options(module: str, function: str) -> tuple[Option, ...]:
+    """The options of the generator ``function`` in this package's ``module``, read from its
+    source: names, order and defaults from the signature (``random_state`` last), help from
+    the first sentence of each parameter's docstring entry, choices from a ``{...}`` type.
+
+    The source is parsed, not imported, so that listing options (``perceptron-lab generate
+    --help``) loads no NumPy.
+
+    Examples
+    --------
+    >>> [(o.name, o.default, o.type) for o in generator_options("breiman", "make_twonorm")]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('n_samples', 300, 'int'), ('n_features', 20, 'int'), ('noise', 0.0, 'float'),
+     ('random_state', None, 'seed')]
+    """
+    tree = _module_tree(module)
+    names = {
+        node.targets[0].id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+    }
+    func = next(
+        node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == function
+    )
+    args = func.args
+    positional = args.posonlyargs + args.args
+    defaults = dict(
+        zip([a.arg for a in positional[len(positional) - len(args.defaults) :]], args.defaults)
+    )
+    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d})
+    docs = _parameter_docs(ast.get_docstring(func) or "")
+    options = []
+    for arg in positional + args.kwonlyargs:
+        if arg.arg not in docs or arg.arg not in defaults:
+            raise ValueError(
+                f"{function}: parameter {arg.arg} needs a default and an entry in the "
+                "docstring's Parameters section (the registry reads its options there)."
+            )
+        kind, help_text = docs[arg.arg]
+        choices = re.match(r"\{([^}]*)\}", kind)
+        options.append(
+            Option(
+                arg.arg,
+                _constant(defaults[arg.arg], names),
+                _TYPE_BY_NAME.get(arg.arg) or ast.unparse(arg.annotation or ast.Name("str")),
+                help_text,
+                tuple(ast.literal_eval(f"({choices[1]},)")) if choices else None,
+            )
+        )
+    options.sort(key=lambda o: o.type == "seed")
+    return tuple(options)
+
+
+# --------------------------------------------------------------------------
 # The table
 # --------------------------------------------------------------------------
 
-_SEED = Option(
-    "random_state",
-    None,
-    "seed",
-    "Seed (a whole number) for reproducible data; empty for fresh randomness.",
-)
-_NOISE = Option("noise", 0.0, "float", "Probability that each label is flipped (label noise).")
 _POSITIVE = Option(
     "positive_class",
     None,
@@ -381,13 +485,12 @@ _KERNLAB = (
 )
 
 
-def _n(default):
-    return Option("n_samples", default, "int", "Number of examples.")
-
-
-def _gen(name, title, func, description, options, shape):
-    """A generator's entry; ``func`` is ``"module.function"`` in this package."""
+def _gen(name, title, func, description):
+    """A generator's entry; ``func`` is ``"module.function"`` in this package. Its options
+    and default shape come from the function itself (:func:`generator_options`)."""
     module, function = func.split(".")
+    options = generator_options(module, function)
+    defaults = {o.name: o.default for o in options}
     return DatasetSpec(
         name=name,
         title=title,
@@ -395,10 +498,10 @@ def _gen(name, title, func, description, options, shape):
         description=description,
         source=f"generated by perceptron_core.datasets.{function}",
         licence="BSD-3-Clause",
-        shape=shape,
+        shape=(defaults["n_samples"], defaults.get("n_features", 2)),
         class_names=("-1", "+1"),
         class_counts=None,
-        options=tuple(options) + (_SEED,),
+        options=options,
         loader=_generator_loader(module, function),
     )
 
@@ -418,40 +521,12 @@ _SPECS = [
         "Integer attributes in [-10, 10], a random linear target built from a pool of "
         "examples, examples inside the margin band discarded, labels flipped with "
         "probability N (Khardon and Wachman 2007).",
-        [
-            Option("n_features", 50, "int", "f: number of attributes (KW used 50, 200, 500)."),
-            Option(
-                "margin",
-                0.1,
-                "float",
-                "M: discard examples closer than M*theta* to the "
-                "target boundary (KW used 0.05 to 0.75).",
-            ),
-            Option(
-                "noise",
-                0.0,
-                "float",
-                "N: probability that each label is flipped (KW used 0 to 0.25).",
-            ),
-            _n(600),
-            Option(
-                "dtype",
-                "float64",
-                "dtype",
-                "Storage type of X; int8 stores the integer attributes in one byte each.",
-                ("float64", "float32", "int8"),
-            ),
-            Option("pool_size", 600, "int", "Number of pool examples the target is built from."),
-        ],
-        (600, 50),
     ),
     _gen(
         "twonorm",
         "Twonorm (Breiman)",
         "breiman.make_twonorm",
         "Two 20-D Gaussians N(+a1, I) and N(-a1, I), a = 2/sqrt(20); Bayes error about 2.3%.",
-        [_n(300), Option("n_features", 20, "int", "Dimension."), _NOISE],
-        (300, 20),
     ),
     _gen(
         "threenorm",
@@ -459,44 +534,24 @@ _SPECS = [
         "breiman.make_threenorm",
         "Class +1 from N(a1, I) or N(-a1, I), class -1 from N((a,-a,a,...), I), "
         "a = 2/sqrt(20): not linearly separable.",
-        [_n(300), Option("n_features", 20, "int", "Dimension."), _NOISE],
-        (300, 20),
     ),
     _gen(
         "ringnorm",
         "Ringnorm (Breiman)",
         "breiman.make_ringnorm",
         "Class +1 from N(0, 4I), class -1 from N(a1, I), a = 1/sqrt(20): one ball inside another.",
-        [_n(300), Option("n_features", 20, "int", "Dimension."), _NOISE],
-        (300, 20),
     ),
     _gen(
         "separable",
         "Separable with a margin (2-D)",
         "teaching.make_separable",
         "Points in a square split by a random line with an empty band around it.",
-        [
-            _n(100),
-            Option(
-                "margin", 0.1, "float", "Distance from the line to the nearest point (0 to 0.5)."
-            ),
-            _NOISE,
-        ],
-        (100, 2),
     ),
     _gen(
         "gaussians",
         "Overlapping Gaussians (2-D)",
         "teaching.make_gaussians",
         "Two round Gaussian clouds that overlap; the best line still makes mistakes.",
-        [
-            _n(200),
-            Option("separation", 2.5, "float", "Distance between the centres."),
-            Option("spread", 1.0, "float", "Standard deviation of each cloud."),
-            Option("positive_rate", 0.5, "float", "Share of positive examples."),
-            _NOISE,
-        ],
-        (200, 2),
     ),
     _gen(
         "imbalanced",
@@ -504,16 +559,6 @@ _SPECS = [
         "teaching.make_imbalanced",
         "Two Gaussian clouds with a rare positive class (1:10 by default; 1:50 is "
         "positive_rate=1/51): the setting of PAUM.",
-        [
-            _n(550),
-            Option(
-                "positive_rate", 1 / 11, "float", "Share of positive examples (1:k is 1/(k+1))."
-            ),
-            Option("separation", 3.0, "float", "Distance between the centres."),
-            Option("spread", 1.0, "float", "Standard deviation of each cloud."),
-            _NOISE,
-        ],
-        (550, 2),
     ),
     _gen(
         "xor",
@@ -521,29 +566,18 @@ _SPECS = [
         "teaching.make_xor",
         "Four clouds at the corners of a square, opposite corners in the same class: no "
         "line separates them.",
-        [_n(200), Option("spread", 0.35, "float", "Standard deviation of each cloud."), _NOISE],
-        (200, 2),
     ),
     _gen(
         "circles",
         "Circles (2-D)",
         "teaching.make_circles",
         "A small circle inside a large one: separable by a circle, not by a line.",
-        [
-            _n(200),
-            Option("factor", 0.5, "float", "Radius of the inner circle (below 1)."),
-            Option("spread", 0.08, "float", "Standard deviation of the scatter."),
-            _NOISE,
-        ],
-        (200, 2),
     ),
     _gen(
         "moons",
         "Moons (2-D)",
         "teaching.make_moons",
         "Two interleaved half circles.",
-        [_n(200), Option("spread", 0.1, "float", "Standard deviation of the scatter."), _NOISE],
-        (200, 2),
     ),
     DatasetSpec(
         name="breast_cancer",

@@ -63,11 +63,13 @@ def make_separable(
     Parameters
     ----------
     n_samples : int, default=100
+        Number of examples.
     margin : float, default=0.1
-        Distance from the line to the nearest point, 0 to 0.5.
+        Distance from the line to the nearest point (0 to 0.5).
     noise : float, default=0
-        Probability that a label is flipped.
+        Probability that each label is flipped (label noise).
     random_state : None, int or numpy.random.Generator
+        Seed (a whole number) for reproducible data; empty for fresh randomness.
 
     Returns
     -------
@@ -134,15 +136,17 @@ def make_gaussians(
     Parameters
     ----------
     n_samples : int, default=200
+        Number of examples.
     separation : float, default=2.5
-        Distance between the two centres.
+        Distance between the centres.
     spread : float, default=1
         Standard deviation of each cloud.
     positive_rate : float, default=0.5
-        Share of positive examples, strictly between 0 and 1.
+        Share of positive examples.
     noise : float, default=0
-        Probability that a label is flipped.
+        Probability that each label is flipped (label noise).
     random_state : None, int or numpy.random.Generator
+        Seed (a whole number) for reproducible data; empty for fresh randomness.
 
     Returns
     -------
@@ -178,13 +182,18 @@ def make_imbalanced(
     Parameters
     ----------
     n_samples : int, default=550
+        Number of examples.
     positive_rate : float, default=1/11
-        Share of positive examples, strictly between 0 and 1.
+        Share of positive examples (1:k is 1/(k+1)).
+        Strictly between 0 and 1.
     separation : float, default=3
+        Distance between the centres.
     spread : float, default=1
+        Standard deviation of each cloud.
     noise : float, default=0
-        Probability that a label is flipped.
+        Probability that each label is flipped (label noise).
     random_state : None, int or numpy.random.Generator
+        Seed (a whole number) for reproducible data; empty for fresh randomness.
 
     Returns
     -------
@@ -243,11 +252,13 @@ def make_xor(
     Parameters
     ----------
     n_samples : int, default=200
+        Number of examples.
     spread : float, default=0.35
         Standard deviation of each cloud.
     noise : float, default=0
-        Probability that a label is flipped.
+        Probability that each label is flipped (label noise).
     random_state : None, int or numpy.random.Generator
+        Seed (a whole number) for reproducible data; empty for fresh randomness.
 
     Returns
     -------
@@ -290,12 +301,15 @@ def make_circles(
     Parameters
     ----------
     n_samples : int, default=200
+        Number of examples.
     factor : float, default=0.5
-        Radius of the inner circle, between 0 and 1.
+        Radius of the inner circle (below 1).
     spread : float, default=0.08
+        Standard deviation of the scatter.
     noise : float, default=0
-        Probability that a label is flipped.
+        Probability that each label is flipped (label noise).
     random_state : None, int or numpy.random.Generator
+        Seed (a whole number) for reproducible data; empty for fresh randomness.
 
     Returns
     -------
@@ -348,10 +362,13 @@ def make_moons(
     Parameters
     ----------
     n_samples : int, default=200
+        Number of examples.
     spread : float, default=0.1
+        Standard deviation of the scatter.
     noise : float, default=0
-        Probability that a label is flipped.
+        Probability that each label is flipped (label noise).
     random_state : None, int or numpy.random.Generator
+        Seed (a whole number) for reproducible data; empty for fresh randomness.
 
     Returns
     -------

@@ -39,82 +39,29 @@ Examples
 (1, 91, 1, 4)
 """
 
-from importlib import import_module
+# ruff: noqa: F401 (the TYPE_CHECKING imports below are the package's public names)
+from typing import TYPE_CHECKING
 
-_EXPORTS = {
-    "KW_SETTINGS": "grids",
-    "Settings": "grids",
-    "kw_settings": "grids",
-    "choose": "grids",
-    "COLUMNS": "grids",
-    "SEARCH_COLUMNS": "grids",
-    "RunOptions": "cv",
-    "MODES": "_grid_kernel",
-    "Dataset": "data",
-    "resolve": "data",
-    "kw_sets": "data",
-    "make_dataset": "data",
-    "parameter_search": "search",
-    "SearchResult": "search",
-    "parameter_optimisation": "optimize",
-    "OptimisationResult": "optimize",
-    "dominance_counts": "dominance",
-    "kw_grid_sets": "dominance",
-    "epoch_curve": "curves",
-    "size_curve": "curves",
-    "svm_reference": "svm",
-    "nr_comparison": "nr",
-    "paum_study": "paum_study",
-    "reproduce": "reproduce",
-    "REPRODUCTIONS": "reproduce",
-    "t_interval": "stats",
-    "stratified_folds": "folds",
-    "derive_seed": "folds",
-    "run_fold": "fold_run",
-    "Table": "tables",
-}
+from perceptron_core._lazy import attach
 
-__all__ = [
-    "COLUMNS",
-    "KW_SETTINGS",
-    "MODES",
-    "REPRODUCTIONS",
-    "SEARCH_COLUMNS",
-    "Dataset",
-    "OptimisationResult",
-    "RunOptions",
-    "SearchResult",
-    "Settings",
-    "Table",
-    "choose",
-    "derive_seed",
-    "dominance_counts",
-    "epoch_curve",
-    "kw_grid_sets",
-    "kw_sets",
-    "kw_settings",
-    "make_dataset",
-    "nr_comparison",
-    "parameter_optimisation",
-    "parameter_search",
-    "paum_study",
-    "reproduce",
-    "resolve",
-    "run_fold",
-    "size_curve",
-    "stratified_folds",
-    "svm_reference",
-    "t_interval",
-]
+# The public names, listed once: type checkers and IDEs read these imports, and at run time
+# attach() reads them from this file and imports each on first use.
+if TYPE_CHECKING:
+    from ._grid_kernel import MODES
+    from .curves import epoch_curve, size_curve
+    from .cv import RunOptions
+    from .data import Dataset, kw_sets, make_dataset, resolve
+    from .dominance import dominance_counts, kw_grid_sets
+    from .fold_run import run_fold
+    from .folds import derive_seed, stratified_folds
+    from .grids import COLUMNS, KW_SETTINGS, SEARCH_COLUMNS, Settings, choose, kw_settings
+    from .nr import nr_comparison
+    from .optimize import OptimisationResult, parameter_optimisation
+    from .paum_study import paum_study
+    from .reproduce import REPRODUCTIONS, reproduce
+    from .search import SearchResult, parameter_search
+    from .stats import t_interval
+    from .svm import svm_reference
+    from .tables import Table
 
-
-def __getattr__(name):
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{_EXPORTS[name]}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return __all__
+__getattr__, __dir__, __all__ = attach(__name__)

@@ -140,7 +140,7 @@ def _common(parser: argparse.ArgumentParser, datasets_help: str | None = None) -
     )
 
 
-def _training(parser: argparse.ArgumentParser) -> None:
+def _training(parser: argparse.ArgumentParser, epochs: bool = True) -> None:
     group = parser.add_argument_group("protocol")
     group.add_argument(
         "--folds",
@@ -148,12 +148,13 @@ def _training(parser: argparse.ArgumentParser) -> None:
         default=10,
         help="cross-validation folds (10)",
     )
-    group.add_argument(
-        "--epochs",
-        type=_at_least(1, "the number of epochs"),
-        default=100,
-        help="training epochs (100)",
-    )
+    if epochs:
+        group.add_argument(
+            "--epochs",
+            type=_at_least(1, "the number of epochs"),
+            default=100,
+            help="training epochs (100)",
+        )
 
 
 def _options(args, **overrides):
@@ -172,6 +173,11 @@ def _options(args, **overrides):
         fields["epochs"] = args.epochs
     fields.update(overrides)
     return RunOptions(**fields)
+
+
+def _protocol(args) -> dict:
+    """The keyword arguments every cross-validated experiment takes from the command line."""
+    return {"n_folds": args.folds, "seed": args.seed, "options": _options(args)}
 
 
 def _outputs(args, name: str) -> dict:
@@ -248,14 +254,14 @@ def run_search(args) -> int:
 
     paths = _outputs(args, f"search-{_name(args.data)}")
     sets = resolve(args.data, args.datasets or 1, args.seed)
-    options = _options(args)
-    result = parameter_search(sets, n_folds=args.folds, seed=args.seed, options=options)
+    protocol = _protocol(args)
+    result = parameter_search(sets, **protocol)
     group = ("noise",) if len(sets) > 1 else ()
     tables = [result.table(f"Parameter search on {args.data} (accuracy, %)", group_by=group)]
     if args.svm:
         from perceptron_core.experiments.svm import svm_reference
 
-        tables.append(svm_reference(sets, n_folds=args.folds, seed=args.seed, options=options))
+        tables.append(svm_reference(sets, **protocol))
     return _emit(tables, paths)
 
 
@@ -275,9 +281,7 @@ def run_optimize(args) -> int:
 
     paths = _outputs(args, f"optimize-{_name(args.data)}")
     sets = resolve(args.data, args.datasets or 1, args.seed)
-    result = parameter_optimisation(
-        sets, n_folds=args.folds, n_inner=args.inner, seed=args.seed, options=_options(args)
-    )
+    result = parameter_optimisation(sets, n_inner=args.inner, **_protocol(args))
     group = ("noise",) if len(sets) > 1 else ()
     table = result.table(
         f"Parameter optimisation on {args.data} (accuracy %, mean ± 95% t-interval)",
@@ -342,10 +346,8 @@ def run_curve(args) -> int:
             sets,
             args.tau or (0.0,),
             args.checkpoints,
-            n_folds=args.folds,
-            seed=args.seed,
-            options=_options(args),
             group_by=("noise",) if len(sets) > 1 else (),
+            **_protocol(args),
         )
     else:
         from perceptron_core.datasets import get_spec
@@ -404,13 +406,8 @@ def run_dominance(args) -> int:
 
     paths = _outputs(args, "dominance")
     sets = kw_grid_sets(args.datasets or 2, args.seed, args.features, args.margins, args.noise)
-    table = dominance_counts(
-        sets,
-        PLAIN if args.settings == "plain" else KW_SETTINGS,
-        n_folds=args.folds,
-        seed=args.seed,
-        options=_options(args),
-    )
+    settings = PLAIN if args.settings == "plain" else KW_SETTINGS
+    table = dominance_counts(sets, settings, **_protocol(args))
     return _emit([table], paths)
 
 
@@ -462,12 +459,7 @@ def _paum_arguments(parser):
         default="imbalanced:n=2200,positive_rate=0.0909",
         help="as for 'search' (default: the 2-D imbalanced set, 1 positive in 11, 2200 examples)",
     )
-    parser.add_argument(
-        "--folds",
-        type=_at_least(2, "the number of folds"),
-        default=10,
-        help="cross-validation folds (10)",
-    )
+    _training(parser, epochs=False)
     _common(parser)
 
 
@@ -476,12 +468,7 @@ def run_paum(args) -> int:
     from perceptron_core.experiments.paum_study import paum_study
 
     paths = _outputs(args, f"paum-{_name(args.data)}")
-    table = paum_study(
-        resolve(args.data, 1, args.seed)[0],
-        n_folds=args.folds,
-        seed=args.seed,
-        options=_options(args),
-    )
+    table = paum_study(resolve(args.data, 1, args.seed)[0], **_protocol(args))
     return _emit([table], paths)
 
 

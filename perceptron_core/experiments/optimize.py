@@ -42,7 +42,7 @@ from perceptron_core.experiments.cv import (
 from perceptron_core.experiments.data import Dataset
 from perceptron_core.experiments.grids import COLUMNS, KW_SETTINGS, Settings, choose
 from perceptron_core.experiments.stats import t_interval
-from perceptron_core.experiments.tables import Table, clean
+from perceptron_core.experiments.tables import Table, clean, grouped_cells
 
 
 @dataclass
@@ -75,34 +75,27 @@ class OptimisationResult:
 
     def table(self, title: str, group_by: tuple = (), columns=COLUMNS, modes=MODES) -> Table:
         """Rows (group, mode), one column per ``columns``; mean ± 95 % t-interval."""
-        groups: dict = {}
-        for d, ds in enumerate(self.datasets):
-            key = tuple(ds.tags.get(g) for g in group_by) if group_by else (ds.label,)
-            groups.setdefault(key, []).append(d)
-        fields = tuple(group_by) if group_by else ("dataset",)
+        fields, cells = grouped_cells(self.datasets, group_by, modes, columns)
         records = []
-        for key, members in groups.items():
-            for mode in modes:
-                for column in columns:
-                    values: list[float] = []
-                    picks: Counter[str] = Counter()
-                    for d in members:
-                        v, p = self.fold_values(d, column, mode)
-                        values.extend(v)
-                        picks.update(self.settings.label(i) for i in p)
-                    mean, half = t_interval(values)
-                    record = dict(zip(fields, key))
-                    record.update(
-                        mode=mode,
-                        column=column,
-                        accuracy=round(100 * mean, 4),
-                        interval=clean(round(100 * half, 4)),
-                        ci_low=clean(round(100 * (mean - half), 4)),
-                        ci_high=clean(round(100 * (mean + half), 4)),
-                        n_folds=len(values),
-                        chosen="; ".join(f"{s} ({n})" for s, n in picks.most_common(3)),
-                    )
-                    records.append(record)
+        for record, members, mode, column in cells:
+            values: list[float] = []
+            picks: Counter[str] = Counter()
+            for d in members:
+                v, p = self.fold_values(d, column, mode)
+                values.extend(v)
+                picks.update(self.settings.label(i) for i in p)
+            mean, half = t_interval(values)
+            record.update(
+                mode=mode,
+                column=column,
+                accuracy=round(100 * mean, 4),
+                interval=clean(round(100 * half, 4)),
+                ci_low=clean(round(100 * (mean - half), 4)),
+                ci_high=clean(round(100 * (mean + half), 4)),
+                n_folds=len(values),
+                chosen="; ".join(f"{s} ({n})" for s, n in picks.most_common(3)),
+            )
+            records.append(record)
         notes = [
             (
                 f"Double cross-validation: {self.outer.shape[1]} outer folds, settings "

@@ -27,7 +27,7 @@ from perceptron_core.experiments.cv import (
 )
 from perceptron_core.experiments.data import Dataset
 from perceptron_core.experiments.grids import KW_SETTINGS, SEARCH_COLUMNS, Settings, choose
-from perceptron_core.experiments.tables import Table
+from perceptron_core.experiments.tables import Table, grouped_cells
 
 
 @dataclass
@@ -76,26 +76,19 @@ class SearchResult:
         ``group_by`` names data set tags (e.g. ``("noise",)``); a row averages
         its data sets' column figures. Without it, each data set is a row.
         """
-        groups: dict = {}
-        for d, ds in enumerate(self.datasets):
-            key = tuple(ds.tags.get(g) for g in group_by) if group_by else (ds.label,)
-            groups.setdefault(key, []).append(d)
-        fields = tuple(group_by) if group_by else ("dataset",)
+        fields, cells = grouped_cells(self.datasets, group_by, modes, columns)
         records = []
-        for key, members in groups.items():
-            for mode in modes:
-                for column in columns:
-                    picks = [self.best(d, column, mode, include_inactive) for d in members]
-                    record = dict(zip(fields, key))
-                    record.update(
-                        mode=mode,
-                        column=column,
-                        accuracy=round(100 * float(np.mean([a for _, a in picks])), 4),
-                        n_datasets=len(members),
-                    )
-                    if len(members) == 1:
-                        record.update(self.settings.as_dict(picks[0][0]))
-                    records.append(record)
+        for record, members, mode, column in cells:
+            picks = [self.best(d, column, mode, include_inactive) for d in members]
+            record.update(
+                mode=mode,
+                column=column,
+                accuracy=round(100 * float(np.mean([a for _, a in picks])), 4),
+                n_datasets=len(members),
+            )
+            if len(members) == 1:
+                record.update(self.settings.as_dict(picks[0][0]))
+            records.append(record)
         notes = [
             (
                 f"{self.fold_accuracy.shape[1]}-fold cross-validation, {self.epochs[-1]} "

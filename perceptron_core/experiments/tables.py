@@ -37,6 +37,36 @@ def _label(value) -> str:
     return "∞" if value is None else str(value)
 
 
+def grouped_cells(datasets, group_by: tuple, modes, columns):
+    """The cells of a table over data sets: ``(row_fields, cells)``, each cell
+    ``(record, members, mode, column)`` for one row group, mode and column, in table order.
+
+    ``group_by`` names data set tags (e.g. ``("noise",)``): a row group is the data sets
+    sharing those tags, and ``record`` starts with them. Without it each data set is a row,
+    labelled ``dataset``. ``members`` are the group's data set indices.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as D
+    >>> sets = [D(label="a", tags={"noise": 0.0}), D(label="b", tags={"noise": 0.0})]
+    >>> fields, cells = grouped_cells(sets, ("noise",), ("last",), ("tau", "lam"))
+    >>> fields, [(r, m, c) for r, m, _, c in cells]
+    (('noise',), [({'noise': 0.0}, [0, 1], 'tau'), ({'noise': 0.0}, [0, 1], 'lam')])
+    """
+    groups: dict = {}
+    for d, ds in enumerate(datasets):
+        key = tuple(ds.tags.get(g) for g in group_by) if group_by else (ds.label,)
+        groups.setdefault(key, []).append(d)
+    fields = tuple(group_by) if group_by else ("dataset",)
+    cells = [
+        (dict(zip(fields, key)), members, mode, column)
+        for key, members in groups.items()
+        for mode in modes
+        for column in columns
+    ]
+    return fields, cells
+
+
 @dataclass
 class Table:
     """Records of one table and how to lay them out.

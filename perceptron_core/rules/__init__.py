@@ -1,10 +1,9 @@
 """The on-line rules: what one visit of one example does, one file per rule.
 
-A rule's file holds its step, the scikit-learn estimator that runs it (its
-parameters declared with :func:`perceptron_core._validation.parameter`), and
-its entry in the playground's menu (``PLAYGROUND``, see
-:mod:`perceptron_core.playground`); a new rule is a file here and its name
-in :data:`NAMES`. The step is a compiled function::
+A rule's file holds its step and the scikit-learn estimator that runs it (its
+parameters declared with :func:`perceptron_core._validation.parameter`); a
+new rule is a file here and its name in :data:`NAMES` (the app's menu entry,
+if it has one, is the app's: ``app_logic/rule_menu.py``). The step is a compiled function::
 
     step(X, Y, p, j, a, model, hp) -> (kind, score, coef, theta_delta)
 
@@ -37,7 +36,7 @@ it loads from its cache, and the steps are compiled into the driver;
 :func:`perceptron_core._jit.jit` therefore drops every cached compilation
 when any source file of the package has changed, so the next run compiles
 the edited step (and everything else) again. That holds for any edit of a
-rule's file, its estimator's docstring or its menu text too.
+rule's file or its estimator's docstring too.
 """
 
 import importlib
@@ -50,7 +49,7 @@ from perceptron_core._jit import jit_visit
 from perceptron_core.trace import CORRECT
 from perceptron_core.vectors import copy_into
 
-#: The files of the on-line rules, in the order of the playground's menu.
+#: The files of the on-line rules.
 NAMES = (
     "paum",
     "thick_separator",

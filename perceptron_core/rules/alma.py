@@ -12,8 +12,7 @@ perceptron with a decreasing rate.
 
 The step: ``hp = (xb, alpha, B, C)``; ``S[p] = (b, k)``. The update is not
 additive in ``x`` (the projection rescales ``w``), so the driver records every
-hypothesis. Then the estimator, :class:`ALMA`, and its entry in the
-playground's menu (:data:`PLAYGROUND`).
+hypothesis. Then the estimator, :class:`ALMA`.
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ import numpy as np
 from perceptron_core._jit import jit_visit
 from perceptron_core._online import ZeroStartLinear
 from perceptron_core._validation import Number, OneOf, hyperparameters, parameter
-from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 from perceptron_core.vectors import dot
 
@@ -167,27 +165,3 @@ class ALMA(ZeroStartLinear):
     def _hyper(self, X):
         alpha = float(self.alpha)
         return self._xb(), alpha, 1.0 / alpha if self.B is None else float(self.B), self.C
-
-
-#: This rule's entry in the playground's menu (see :mod:`perceptron_core.playground`).
-PLAYGROUND = {
-    "key": "alma",
-    "title": "ALMA (approximate max margin)",
-    "summary": "Normalised updates with a margin target that shrinks like 1/√k.",
-    "cls": ALMA,
-    "settings": (
-        Setting(
-            "alpha",
-            "Approximation α",
-            0.9,
-            "Smaller α aims at a wider margin (more updates, a line further from both classes).",
-            0.05,
-            1.0,
-            0.05,
-        ),
-        INTERCEPT,
-    ),
-    "rule": r"\text{update if } y\,\langle w,\hat x\rangle \le (1-\alpha)\,\frac{B}{\sqrt k}:"
-    r" \\ w \leftarrow \frac{w + \frac{C}{\sqrt k}\,y\,\hat x}{\max(1, \lVert\cdot"
-    r"\rVert)}",
-}

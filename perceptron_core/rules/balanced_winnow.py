@@ -7,8 +7,7 @@ real features are allowed); a mistake multiplies ``w+_i`` by
 ``alpha^(y x_i)`` and divides ``w-_i`` by it.
 
 The step: ``hp = (xb, alpha)``; ``W`` holds ``w+``, ``V`` holds ``w-``;
-``S[p] = (b+, b-, theta)``. Then the estimator, :class:`BalancedWinnow`,
-and its entry in the playground's menu (:data:`PLAYGROUND`).
+``S[p] = (b+, b-, theta)``. Then the estimator, :class:`BalancedWinnow`.
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ from perceptron_core._online import (
     OnlineLinearClassifier,
 )
 from perceptron_core._validation import hyperparameters, parameter
-from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.rules.winnow import _ALPHA, _THRESHOLD
 from perceptron_core.trace import CORRECT, MISTAKE
 
@@ -219,26 +217,3 @@ class BalancedWinnow(OnlineLinearClassifier, DriverParameters):
         if scores.ndim == 1:
             return self.classes_[(scores >= 0).astype(np.int64)]
         return self.classes_[np.argmax(scores, axis=1)]
-
-
-#: This rule's entry in the playground's menu (see :mod:`perceptron_core.playground`).
-PLAYGROUND = {
-    "key": "balanced_winnow",
-    "title": "Balanced Winnow",
-    "summary": "Multiplicative updates on two positive weight vectors.",
-    "cls": BalancedWinnow,
-    "settings": (
-        Setting(
-            "alpha",
-            "Update factor α",
-            2.0,
-            "How much each mistake multiplies the weights: larger α, bigger jumps of the line.",
-            1.05,
-            4.0,
-            0.05,
-        ),
-        INTERCEPT,
-    ),
-    "rule": r"\text{on a mistake: } w^+_i \leftarrow w^+_i\,\alpha^{y x_i} \\ "
-    r"w^-_i \leftarrow w^-_i\,\alpha^{-y x_i}",
-}

@@ -13,8 +13,7 @@ The step: ``hp = (xb, variant, C)`` with variant 0, 1, 2 for PA, PA-I, PA-II;
 example at margin exactly 1 in exact arithmetic, so whether it updates again on
 its next visit is decided by the last bit of the score, which must be the
 papers' (the tests' references'). Then the estimator,
-:class:`PassiveAggressive`, and its entry in the playground's menu
-(:data:`PLAYGROUND`).
+:class:`PassiveAggressive`.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from __future__ import annotations
 from perceptron_core._jit import jit_visit
 from perceptron_core._online import ZeroStartLinear
 from perceptron_core._validation import Number, OneOf, hyperparameters, parameter
-from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 from perceptron_core.vectors import add_row, dot
 
@@ -121,35 +119,3 @@ class PassiveAggressive(ZeroStartLinear):
 
     def _hyper(self, X):
         return self._xb(), _VARIANTS[self.variant], self.C
-
-
-#: This rule's entry in the playground's menu (see :mod:`perceptron_core.playground`).
-PLAYGROUND = {
-    "key": "pa",
-    "title": "Passive-Aggressive",
-    "summary": "The smallest change of w that gives the point a margin of 1.",
-    "cls": PassiveAggressive,
-    "settings": (
-        Setting(
-            "variant",
-            "Variant",
-            "PA-I",
-            "PA jumps all the way; PA-I caps the step "
-            "at C; PA-II damps it: noisy points drag the line less.",
-            choices=("PA", "PA-I", "PA-II"),
-        ),
-        Setting(
-            "C",
-            "Aggressiveness C",
-            1.0,
-            "Cap on the step: smaller C, steadier line.",
-            0.01,
-            5.0,
-            0.01,
-        ),
-        INTERCEPT,
-    ),
-    "rule": r"\ell = \max(0, 1 - y\,f(x)),\quad w \leftarrow w + \tau\,y\,x \\ "
-    r"\tau = \ell/\lVert x\rVert^2\ (\mathrm{PA}),\ \min(C, \cdot)\ (\mathrm{PA\!-\!I})",
-    "band": lambda est: (-1.0, 1.0),
-}

@@ -10,8 +10,7 @@ boundary into the negative class, which raises the recall of the rare class.
 
 The step: ``hp = (eta, R2, tau_neg, tau_pos, lam)``; ``S[p] = (b,)``; ``a`` is
 the example's update count so far (the dual ``a_j`` the λ-term reads). Then the
-estimator, :class:`PAUMPerceptron`, and its entry in the playground's menu
-(:data:`PLAYGROUND`).
+estimator, :class:`PAUMPerceptron`.
 """
 
 from __future__ import annotations
@@ -28,7 +27,6 @@ from perceptron_core._online import (
 )
 from perceptron_core._validation import Number, hyperparameters, parameter
 from perceptron_core.metrics import sparsity
-from perceptron_core.playground import Setting
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE, RESCUED
 from perceptron_core.vectors import add_row, row_dot, squared_norms
 
@@ -233,63 +231,3 @@ class PAUMPerceptron(OnlineLinearClassifier):
         counts = self.update_counts_  # AttributeError before fit, as for any fitted attribute
         result = sparsity(counts)
         return int(result[0]) if len(result) == 1 else result
-
-
-def _math_panel_numbers(est) -> dict:
-    """PAUM's step size and its λ: the kernel form's ``k + λ[x = x']``, a term ``η λ a_j y``."""
-    return {"eta": float(est.eta), "lam": float(est.lam), "lam_form": "paum"}
-
-
-#: This rule's entry in the playground's menu (see :mod:`perceptron_core.playground`).
-PLAYGROUND = {
-    "key": "paum",
-    "title": "PAUM (uneven margins)",
-    "summary": "Each class has its own margin: a large τ₊ pushes the line into the negatives, "
-    "raising recall of a rare positive class.",
-    "cls": PAUMPerceptron,
-    "settings": (
-        Setting(
-            "tau_pos",
-            "Margin τ₊₁",
-            1.0,
-            "How far past the line positives must be: the band's upper edge (in score units).",
-            -2.0,
-            10.0,
-            0.25,
-        ),
-        Setting(
-            "tau_neg",
-            "Margin τ₋₁",
-            0.0,
-            "The same for negatives: the band's lower "
-            "edge; negative values let negatives sit close to the line.",
-            -2.0,
-            10.0,
-            0.25,
-        ),
-        Setting(
-            "eta",
-            "Learning rate η",
-            1.0,
-            "Step of w; the bias moves by η R².",
-            0.05,
-            2.0,
-            0.05,
-        ),
-        Setting(
-            "lam",
-            "λ (kernel form)",
-            0.0,
-            "Adds λ η a_j y_j to a point's own score: grows with each update the point forces.",
-            0.0,
-            4.0,
-            0.125,
-        ),
-    ),
-    "rule": r"\text{update if } y\,(\langle w,x\rangle + b) \le \tau_y: \\ "
-    r"w \leftarrow w + \eta\,y\,x,\quad b \leftarrow b + \eta\,y\,R^2",
-    "epochs_name": "max_epochs",
-    "band": lambda est: (-float(est.tau_neg), float(est.tau_pos)),
-    "numbers": _math_panel_numbers,
-    "bias": True,
-}

@@ -13,8 +13,7 @@ each one and swaps the pocket (:func:`step`), the driver answers with the
 pocket's hypothesis (:func:`answer`). ``hp = (xb, eta, ratchet)``; ``V``
 holds the pocket weights, ``S[p]`` its numbers (see :data:`B` and the names
 after it; the error counts are NaN until counted). Then the estimator,
-:class:`PocketPerceptron`, and its entry in the playground's menu
-(:data:`PLAYGROUND`).
+:class:`PocketPerceptron`.
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ import numpy as np
 from perceptron_core._jit import jit, jit_visit
 from perceptron_core._online import ZeroStartLinear
 from perceptron_core._validation import BOOLEAN, Number, hyperparameters, parameter
-from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.trace import CORRECT, MISTAKE
 from perceptron_core.vectors import add_row, copy_into, row_dot
 
@@ -199,27 +197,3 @@ class PocketPerceptron(ZeroStartLinear):
     @property
     def pocket_errors_(self):
         return self._model[2][:, POCKET_ERRORS].copy()
-
-
-#: This rule's entry in the playground's menu (see :mod:`perceptron_core.playground`).
-PLAYGROUND = {
-    "key": "pocket",
-    "title": "Pocket algorithm (Gallant)",
-    "summary": "The classic perceptron moves the line; the pocket keeps the weights with the "
-    "longest run of correct answers, and answers with those.",
-    "cls": PocketPerceptron,
-    "settings": (
-        Setting("eta", "Learning rate η", 1.0, "Length of each update arrow.", 0.05, 2.0, 0.05),
-        Setting(
-            "ratchet",
-            "Ratchet",
-            True,
-            "On: a longer run goes into the pocket only if it also makes fewer training errors.",
-        ),
-        INTERCEPT,
-    ),
-    "rule": r"\text{if } y\,(\langle w,x\rangle+b) \le 0: \ w \leftarrow w + \eta\,y\,x,"
-    r"\ b \leftarrow b + \eta\,y,\ \text{run} \leftarrow 0 \\ "
-    r"\text{else run} \mathrel{+}= 1;\ \text{if run} > \text{run}_{pocket}"
-    r"\text{ (ratchet: and fewer errors): pocket} \leftarrow w",
-}

@@ -18,8 +18,7 @@ The step: ``hp = (xb, r, theta)``; ``S[p] = (b,)``; the logged score is
 ``s - theta``. Its sums run left to right, not vectorised: with ``r = 1`` an
 update parks the example exactly on the threshold, so its next prediction is
 decided by the last bit of the score, which must be the papers' (the tests'
-references'). Then the estimator, :class:`RelativeUpdatePerceptron`, and its
-entry in the playground's menu (:data:`PLAYGROUND`).
+references'). Then the estimator, :class:`RelativeUpdatePerceptron`.
 """
 
 from __future__ import annotations
@@ -27,7 +26,6 @@ from __future__ import annotations
 from perceptron_core._jit import jit_visit
 from perceptron_core._online import ZeroStartLinear
 from perceptron_core._validation import Number, hyperparameters, parameter
-from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.trace import CORRECT, MISTAKE
 from perceptron_core.vectors import add_row, dot
 
@@ -123,27 +121,3 @@ class RelativeUpdatePerceptron(ZeroStartLinear):
 
     def _hyper(self, X):
         return self._xb(), self.r, self.theta
-
-
-#: This rule's entry in the playground's menu (see :mod:`perceptron_core.playground`).
-PLAYGROUND = {
-    "key": "relative",
-    "title": "Threshold-relative update",
-    "summary": "Step sized by how far the score missed the threshold.",
-    "cls": RelativeUpdatePerceptron,
-    "settings": (
-        Setting(
-            "r",
-            "Relaxation r",
-            1.5,
-            "1 parks the point on the line, 2 mirrors it; in between it lands on the right side.",
-            0.1,
-            2.0,
-            0.05,
-        ),
-        Setting("theta", "Threshold θ", 1.0, "Sets the scale of w only.", 0.1, 5.0, 0.1),
-        INTERCEPT,
-    ),
-    "rule": r"\text{on a mistake: } w \leftarrow w + r\,\frac{\theta - \langle w,x\rangle}"
-    r"{\langle x,x\rangle}\,x",
-}

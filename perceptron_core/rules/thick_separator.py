@@ -14,8 +14,7 @@ which usually generalises better, and with ``gamma = 0`` the rule is the
 textbook perceptron (update iff ``y <w, x> <= 0``).
 
 The step: ``hp = (xb, eta, gamma)``; ``S[p] = (b,)``. Then the estimator,
-:class:`ThickSeparatorPerceptron`, and its entry in the playground's menu
-(:data:`PLAYGROUND`).
+:class:`ThickSeparatorPerceptron`.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from __future__ import annotations
 from perceptron_core._jit import jit_visit
 from perceptron_core._online import ZeroStartLinear
 from perceptron_core._validation import Number, hyperparameters, parameter
-from perceptron_core.playground import INTERCEPT, Setting
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 from perceptron_core.vectors import add_row, row_dot
 
@@ -125,28 +123,3 @@ class ThickSeparatorPerceptron(ZeroStartLinear):
 
     def _hyper(self, X):
         return self._xb(), self.eta, self.gamma
-
-
-#: This rule's entry in the playground's menu (see :mod:`perceptron_core.playground`).
-PLAYGROUND = {
-    "key": "thick",
-    "title": "Thick separator",
-    "summary": "Also update on near misses: points within γ of the line on the right side.",
-    "cls": ThickSeparatorPerceptron,
-    "settings": (
-        Setting(
-            "gamma",
-            "Slab half-width γ",
-            1.0,
-            "Width of the band (in score units) inside which correct points still update.",
-            0.0,
-            5.0,
-            0.1,
-        ),
-        Setting("eta", "Learning rate η", 1.0, "Length of each update arrow.", 0.05, 2.0, 0.05),
-        INTERCEPT,
-    ),
-    "rule": r"\text{update if } y\,(\langle w,x\rangle+b) \le \gamma: \\ "
-    r"w \leftarrow w + \eta\,y\,x,\quad b \leftarrow b + \eta\,y",
-    "band": lambda est: (-float(est.gamma), float(est.gamma)) if est.gamma > 0 else None,
-}
