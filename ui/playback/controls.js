@@ -133,9 +133,9 @@ export function inReplay(event, root) {
 /** Whether a key event was meant for a text field, a list or a slider (not for us). */
 export function typedIntoWidget(event) {
   const target = event.target;
-  if (!target || !target.tagName) return false;
+  if (!target?.tagName) return false;
   const tag = target.tagName.toLowerCase();
   if (["input", "textarea", "select"].includes(tag) || target.isContentEditable) return true;
-  const role = target.getAttribute && target.getAttribute("role");
+  const role = target.getAttribute?.("role");
   return ["slider", "textbox", "combobox", "listbox", "spinbutton"].includes(role);
 }

@@ -159,7 +159,7 @@ export class Diagnostics {
     this.values.margin.textContent = margin === null ? "—" : pyFormat(margin, ".3g");
     const parts = [["train", this.train, y]];
     if (this.test) parts.push(["test", this.test, scene.arrays.y_test]);
-    const table = parts.map(([part, field, labels]) => [part, this.modes.map((m) => accuracy(field.scores(t, m), labels))]);
+    const table = parts.map(([name, scored, truth]) => [name, this.modes.map((mode) => accuracy(scored.scores(t, mode), truth))]);
     fill(this.accuracy, accuracyTable(this.modes, table, "Accuracy at this step"));
     const [part, field, labels] = parts[parts.length - 1];
     const scores = field.scores(t, "last");

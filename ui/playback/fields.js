@@ -210,7 +210,10 @@ const shared = new WeakMap();
  */
 export function pointsField(lane, rows, X) {
   let fields = shared.get(lane);
-  if (!fields) shared.set(lane, (fields = new Map()));
+  if (!fields) {
+    fields = new Map();
+    shared.set(lane, fields);
+  }
   if (!fields.has(rows)) fields.set(rows, new Field(lane, Points.fromRows(rows), X));
   return fields.get(rows);
 }

@@ -183,7 +183,7 @@ function fittedHeight(box, most, style) {
     const words = Math.ceil(2.2 * style.font.base) + 12;
     const room = top < 0.6 * windowHeight ? windowHeight - top - status - words : windowHeight - 40;
     return Math.round(Math.max(style.figure.min_height, Math.min(most, room)));
-  } catch (err) {
+  } catch {
     return most; // another origin embeds us: the page's window is not ours to measure
   }
 }
@@ -287,7 +287,7 @@ function nameFrame(lanes) {
   const who = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
   try {
     if (window.frameElement) window.frameElement.title = `Training replay of ${who}: step-by-step playback`;
-  } catch (err) {
+  } catch {
     // another origin embeds us: its frame is its to name
   }
 }
@@ -312,7 +312,7 @@ function listenForClicks(plot, box, mode) {
   const digits = Math.max(0, 3 - Math.floor(Math.log10(Math.max(box[1] - box[0], box[3] - box[2]))));
   let nonce = 0;
   plot.addEventListener("click", (event) => {
-    if (!event.target.classList || !event.target.classList.contains("nsewdrag")) return;
+    if (!event.target.classList?.contains("nsewdrag")) return;
     const layout = plot._fullLayout;
     const rect = plot.getBoundingClientRect();
     const x = layout.xaxis.p2d(event.clientX - rect.left - layout.xaxis._offset);

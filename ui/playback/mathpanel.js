@@ -74,7 +74,7 @@ export class MathPanel {
     } else {
       const lines = lane.meta.has_modes ? this._kw(t, i, j, y, kind) : this._generic(t, i, y);
       body.push(...lines.map(line));
-      body.push(el("p", {}, el("b", {}, capital(texts.outcome[kind] || "?") + "."), " ", texts.why[kind] || ""));
+      body.push(el("p", {}, el("b", {}, `${capital(texts.outcome[kind] || "?")}.`), " ", texts.why[kind] || ""));
     }
     fill(this.node, ...body);
   }

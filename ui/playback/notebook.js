@@ -15,7 +15,8 @@
 /** The slots of the page's template (ui/standalone_page.py's `fill`, the same pattern). */
 const SLOT = /<!--slot:(\w+)-->/g;
 /** The notebook page's files, per kernel's files widget: {template, plotly URL}. */
-const FILES = (globalThis.perceptronLabReplayFiles ??= new Map());
+globalThis.perceptronLabReplayFiles ??= new Map();
+const FILES = globalThis.perceptronLabReplayFiles;
 
 function filesOf(model) {
   const id = String(model.get("files")).replace(/^IPY_MODEL_/, "");

@@ -398,7 +398,8 @@ export class PlaneFigure {
 
   /** The scores as one layout image over the box: a pixel per grid point, y up. */
   _image(scores, scale, nx, ny) {
-    const canvas = (this._canvas ??= document.createElement("canvas"));
+    this._canvas ??= document.createElement("canvas");
+    const canvas = this._canvas;
     canvas.width = nx;
     canvas.height = ny;
     const context = canvas.getContext("2d");
@@ -427,7 +428,7 @@ export class PlaneFigure {
 
   _path(poly, fillcolor) {
     if (poly.length < 3) return null;
-    const d = poly.map((p, k) => `${k ? "L" : "M"}${p[0]},${p[1]}`).join("") + "Z";
+    const d = `${poly.map((p, k) => `${k ? "L" : "M"}${p[0]},${p[1]}`).join("")}Z`;
     return { type: "path", xref: "x", yref: "y", path: d, fillcolor, line: { width: 0 }, layer: "below" };
   }
 
@@ -521,7 +522,7 @@ export class PlaneFigure {
     const { style } = this;
     const L = this.node._fullLayout;
     // data units per pixel on each axis: the head keeps its size in pixels at any zoom
-    const px = L && L.xaxis._m ? [1 / L.xaxis._m, 1 / Math.abs(L.yaxis._m)] : [0.01, 0.01];
+    const px = L?.xaxis._m ? [1 / L.xaxis._m, 1 / Math.abs(L.yaxis._m)] : [0.01, 0.01];
     const dx = (head[0] - tail[0]) / px[0], dy = (head[1] - tail[1]) / px[1];
     const len = Math.hypot(dx, dy);
     if (len < 1) return [];
@@ -556,7 +557,8 @@ export class PlaneFigure {
    * "Points at this step" table, for the keyboard.
    */
   _listenForHover() {
-    const tip = (this.tip = document.createElement("div"));
+    const tip = document.createElement("div");
+    this.tip = tip;
     tip.className = "tooltip";
     tip.hidden = true;
     this.node.parentElement.append(tip);

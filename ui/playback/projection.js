@@ -31,7 +31,7 @@ export class ProjectionView {
   }
 
   _projection() {
-    const { scene, style, lane } = this;
+    const { scene, style } = this;
     const c = style.colors, mk = style.marker;
     const sample = scene.arrays.sample, y = scene.arrays.y, flipped = scene.arrays.flipped;
     // the learned line and the current example move at every step: shapes (see plane.js);

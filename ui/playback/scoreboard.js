@@ -48,7 +48,7 @@ export class Scoreboard {
         return v === undefined ? "—" : count(v);
       })]));
     const words = new ChartWords(node, "Updates per epoch, every learner", table);
-    words.say(this.lanes.map((lane, i) => `${names[i]}: ${perEpoch(lane.meta.mistakes_per_epoch)}`).join(". ") + ".");
+    words.say(`${this.lanes.map((lane, i) => `${names[i]}: ${perEpoch(lane.meta.mistakes_per_epoch)}`).join(". ")}.`);
     node.after(words.node);
   }
 

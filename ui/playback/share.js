@@ -22,7 +22,7 @@ export function syncPageUrl(t) {
     const loc = window.parent.location;
     const search = withStep(loc.search, t);
     if (search !== loc.search) window.parent.history.replaceState(window.parent.history.state, "", loc.pathname + search + loc.hash);
-  } catch (err) {
+  } catch {
     // another origin embeds the app: the link box still carries the step
   }
 }
@@ -79,7 +79,7 @@ export class SharePanel {
     try {
       await navigator.clipboard.writeText(this.link.value);
       this.copied.textContent = "copied";
-    } catch (err) {
+    } catch {
       this.link.select();
       this.copied.textContent = "selected: press Ctrl+C";
     }

@@ -34,7 +34,7 @@ export class SideLabels {
   /** Put the labels where their data points are now (only when the axes moved or they changed). */
   _follow() {
     const L = this.plot._fullLayout;
-    if (!L || !L.xaxis || !L.xaxis._length) return;
+    if (!L?.xaxis?._length) return;
     const { xaxis: xa, yaxis: ya } = L;
     const axes = [xa.range, ya.range, xa._offset, ya._offset, xa._length, ya._length].join();
     if (axes === this.axes) return;

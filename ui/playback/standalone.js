@@ -18,7 +18,7 @@
   const urls = {};
   for (const node of document.querySelectorAll("script[data-module]")) {
     const source = node.textContent.replace(/(from\s*|import\s*)"\.\/([\w-]+\.js)"/g,
-      (all, keyword, name) => `${keyword}"${urls[name]}"`);
+      (_all, keyword, name) => `${keyword}"${urls[name]}"`);
     urls[node.dataset.module] = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
   }
   import(urls["main.js"]);
