@@ -15,8 +15,11 @@ export class SideLabels {
   /** @param {HTMLElement} plot  the Plotly chart's div  @param {object} style  font.axis, colors.text */
   constructor(plot, style) {
     this.plot = plot;
-    this.node = el("div", { class: "side-labels", "aria-hidden": "true",
-                            style: `font-size: ${style.font.axis}px; color: ${style.colors.text}` });
+    this.node = el("div", {
+      class: "side-labels",
+      "aria-hidden": "true",
+      style: `font-size: ${style.font.axis}px; color: ${style.colors.text}`,
+    });
     plot.append(this.node);
     this.anchors = [];
     this.axes = null;
@@ -41,14 +44,26 @@ export class SideLabels {
     this.axes = axes;
     const labels = [];
     for (const { text, x, y, h, v } of this.anchors) {
-      const left = xa._offset + xa.d2p(x), top = ya._offset + ya.d2p(y);
-      const inside = left >= xa._offset - 1 && left <= xa._offset + xa._length + 1 &&
-                     top >= ya._offset - 1 && top <= ya._offset + ya._length + 1;
+      const left = xa._offset + xa.d2p(x),
+        top = ya._offset + ya.d2p(y);
+      const inside =
+        left >= xa._offset - 1 &&
+        left <= xa._offset + xa._length + 1 &&
+        top >= ya._offset - 1 &&
+        top <= ya._offset + ya._length + 1;
       if (!inside) continue; // zoomed away from its corner
       const dx = { left: [INSET, "0%"], right: [-INSET, "-100%"], center: [0, "-50%"] }[h];
       const dy = { top: [INSET, "0%"], bottom: [-INSET, "-100%"], middle: [0, "-50%"] }[v];
-      labels.push(el("span", { class: "side-label",
-        style: `left: ${left + dx[0]}px; top: ${top + dy[0]}px; transform: translate(${dx[1]}, ${dy[1]})` }, text));
+      labels.push(
+        el(
+          "span",
+          {
+            class: "side-label",
+            style: `left: ${left + dx[0]}px; top: ${top + dy[0]}px; transform: translate(${dx[1]}, ${dy[1]})`,
+          },
+          text,
+        ),
+      );
     }
     fill(this.node, ...labels);
   }

@@ -17,8 +17,10 @@
   };
   const urls = {};
   for (const node of document.querySelectorAll("script[data-module]")) {
-    const source = node.textContent.replace(/(from\s*|import\s*)"\.\/([\w-]+\.js)"/g,
-      (_all, keyword, name) => `${keyword}"${urls[name]}"`);
+    const source = node.textContent.replace(
+      /(from\s*|import\s*)"\.\/([\w-]+\.js)"/g,
+      (_all, keyword, name) => `${keyword}"${urls[name]}"`,
+    );
     urls[node.dataset.module] = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
   }
   import(urls["main.js"]);
