@@ -2,8 +2,8 @@
 
 Serves the app from this checkout (``perceptron-lab app`` on a free port),
 opens every view of :func:`tests.accessibility.app_views` and the exported
-offline page in Debian's chromium, injects axe-core (``npm ci --prefix
-tests/a11y`` installs it) into the page and every frame, and prints per view:
+offline page in Debian's chromium, injects axe-core (``npm ci`` installs
+it) into the page and every frame, and prints per view:
 the rules that failed and the elements they failed on, by impact; the page's
 title; the headings that skip a level. Reported, never asserted: the test is
 ``tests/test_accessibility_browser.py``.

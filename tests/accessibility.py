@@ -1,9 +1,9 @@
 """axe-core in chromium: the views of the app, and what axe, the titles and the headings say.
 
-axe-core comes from the npm registry, pinned in ``tests/a11y/package-lock.json``;
-``.ci/run`` installs it with ``npm ci --prefix tests/a11y``. Elsewhere a test
-that needs it is skipped with one line saying how to install it; under CI
-(``CI`` set) it fails instead, as a missing program does (:mod:`tests.programs`).
+axe-core comes from the npm registry, pinned in the repository's ``package-lock.json``;
+``.ci/run`` installs it with ``npm ci``. Elsewhere a test that needs it is skipped with
+one line saying how to install it; under CI (``CI`` set) it fails instead, as a missing
+program does (:mod:`tests.programs`).
 
 :func:`audit` injects axe into the page and into every frame in it (the
 playback component's), runs it with the WCAG 2.0 and 2.1 A and AA rules and
@@ -22,9 +22,8 @@ import pytest
 from tests.browser import ROOT
 
 #: Where ``npm ci`` puts axe-core.
-AXE_FOLDER = ROOT / "tests" / "a11y"
-AXE = AXE_FOLDER / "node_modules" / "axe-core" / "axe.min.js"
-INSTALL_AXE = "npm ci --prefix tests/a11y"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+INSTALL_AXE = "npm ci in the repository's root"
 #: The rules axe runs: WCAG 2.0 and 2.1, levels A and AA.
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 #: The impacts a test fails on.

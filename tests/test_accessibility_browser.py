@@ -1,6 +1,6 @@
 """Every view of the app, and the exported offline page, against WCAG 2.1 AA in chromium.
 
-axe-core (``npm ci --prefix tests/a11y``; :mod:`tests.accessibility`) runs in the page
+axe-core (``npm ci``; :mod:`tests.accessibility`) runs in the page
 and in every frame of it, the replay component's included, with the WCAG 2.0 and 2.1 A and
 AA rules: no serious or critical violation may remain, with no exception (Streamlit's
 menu with sections broke list markup; the router's flat menu does not). Then what axe

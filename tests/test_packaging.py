@@ -76,6 +76,7 @@ def _copy_checkout(target: Path) -> Path:
             ".pytest_cache",
             ".hypothesis",
             "test-artifacts",
+            "node_modules",
         ),
     )
     return target

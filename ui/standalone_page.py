@@ -9,8 +9,9 @@ is left out: its address would lead to a server the reader may not reach. The pa
 what it shows (learner, data, settings, the date and the version), and its
 Content-Security-Policy lets it load nothing from outside itself.
 
-The modules travel as text; ``ui/playback/standalone.js`` turns them into modules in
-the browser, in the order :func:`module_order` gives (a module after those it imports).
+The modules travel as text, dependencies first, with where each one's imports are in its
+text (:func:`ui.module_graph.module_graph` reads them); ``ui/playback/standalone.js`` turns
+them into modules in the browser, pointing each import at the module it names.
 The page is one template (:func:`page_template`) with a few slots (:data:`SLOTS`: the run,
 what the page says, how Plotly.js arrives): :func:`page_html` fills them here, and the
 notebook widget's host fills the same template in the browser for each replay
@@ -29,6 +30,7 @@ from functools import cache
 from pathlib import Path
 
 from perceptron_lab.app_logic.playback_args import View, component_args
+from perceptron_lab.ui.module_graph import Module, module_graph
 
 #: The playback's folder: the modules, the styles and the vendored Plotly.js.
 PLAYBACK = Path(__file__).resolve().parent / "playback"
@@ -38,7 +40,6 @@ ENTRY = "main.js"
 HOST = "standalone.js"
 #: Plotly.js's basic bundle (npm plotly.js-basic-dist-min), vendored.
 PLOTLY = "vendor/plotly-basic.min.js"
-_IMPORT = re.compile(r'^import\s[^;]*?from\s*"\./([\w-]+\.js)";', re.MULTILINE)
 #: Loads nothing from outside the page: scripts and styles inline, the modules from blob
 #: URLs the page makes itself (in a notebook, Plotly.js too, from the URL the notebook made
 #: once), images (the region, the downloads) from data and blob URLs.
@@ -48,20 +49,15 @@ POLICY = (
 )
 
 
-def imports(source: str) -> list[str]:
-    """The playback modules a module imports (``from "./x.js"``), in order.
-
-    Examples
-    --------
-    >>> imports('import { el } from "./dom.js";\\nimport { a, b } from "./format.js";')
-    ['dom.js', 'format.js']
-    """
-    return _IMPORT.findall(source)
-
-
 @cache
-def module_order(entry: str = ENTRY) -> tuple[str, ...]:
-    """``entry`` and every module it reaches, each after the modules it imports.
+def playback_modules() -> tuple[Module, ...]:
+    """The modules the page carries: :data:`ENTRY` and every module it reaches, each after the
+    modules it imports, read once per process (:func:`ui.module_graph.module_graph`)."""
+    return module_graph(PLAYBACK, ENTRY)
+
+
+def module_order() -> tuple[str, ...]:
+    """The file names of :func:`playback_modules`, in their order.
 
     Examples
     --------
@@ -69,19 +65,7 @@ def module_order(entry: str = ENTRY) -> tuple[str, ...]:
     >>> order[-1], order.index("dom.js") < order.index("controls.js")
     ('main.js', True)
     """
-    order: list[str] = []
-
-    def visit(name: str, path: tuple[str, ...]) -> None:
-        if name in order:
-            return
-        if name in path:
-            raise ValueError(f"ui/playback: {' -> '.join(path + (name,))} is an import cycle.")
-        for dep in imports((PLAYBACK / name).read_text(encoding="utf-8")):
-            visit(dep, path + (name,))
-        order.append(name)
-
-    visit(entry, ())
-    return tuple(order)
+    return tuple(module.name for module in playback_modules())
 
 
 def _inline(text: str, what: str) -> str:
@@ -247,15 +231,18 @@ def fill(template: str, **parts: str) -> str:
 def page_template() -> str:
     """The self-contained page with its :data:`SLOTS` empty (``<!--slot:NAME-->``).
 
-    Its styles, the playback's modules (as text, dependency order) and its host script are
-    in it; :func:`page_html` fills it for one run, and the notebook widget sends it to the
-    browser once per notebook and fills it there for each replay.
+    Its styles, the playback's modules (as text, dependency order), where each module's
+    imports are in its text (``playback-imports``: ``{module: [[imported, start, end], ...]}``,
+    JavaScript's string indices) and its host script are in it; :func:`page_html` fills it for
+    one run, and the notebook widget sends it to the browser once per notebook and fills it
+    there for each replay.
     """
     modules = "\n".join(
-        f'<script type="text/plain" data-module="{name}">'
-        f"{_inline(playback_file(name), name)}</script>"
-        for name in module_order()
+        f'<script type="text/plain" data-module="{module.name}">'
+        f"{_inline(module.source, module.name)}</script>"
+        for module in playback_modules()
     )
+    imports = {module.name: [list(i) for i in module.imports] for module in playback_modules()}
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -277,6 +264,7 @@ def page_template() -> str:
 <div id="app"><p class="loading">Loading the run…</p></div>
 <script type="application/json" id="playback-args"><!--slot:args--></script>
 <script type="application/octet-stream" id="playback-blob"><!--slot:blob--></script>
+<script type="application/json" id="playback-imports">{_json(imports)}</script>
 {modules}
 <script>{_inline(playback_file(HOST), HOST)}</script>
 </body>

@@ -44,8 +44,12 @@ export function describedPlot(plot, label, description) {
 export class ChartWords {
   constructor(plot, label, table = null) {
     this.text = el("p", { class: "sr-only", id: uid("chart-text") });
-    this.node = el("div", { class: "chart-words" }, this.text,
-      table ? el("details", { class: "chart-table" }, el("summary", {}, `${label}: the numbers`), table) : null);
+    this.node = el(
+      "div",
+      { class: "chart-words" },
+      this.text,
+      table ? el("details", { class: "chart-table" }, el("summary", {}, `${label}: the numbers`), table) : null,
+    );
     describedPlot(plot, label, this.text);
     this.said = null;
   }
@@ -62,12 +66,32 @@ export class ChartWords {
  * [[head, ...cells]]); `current` is the index of a row to mark (the step's epoch), or -1.
  */
 export function numbersTable(caption, headers, rows, { current = -1, className = "" } = {}) {
-  return el("table", { class: `numbers ${className}`.trim() },
+  return el(
+    "table",
+    { class: `numbers ${className}`.trim() },
     caption === null ? null : el("caption", {}, caption),
-    el("thead", {}, el("tr", {}, headers.map((h) => el("th", { scope: "col" }, h)))),
-    el("tbody", {}, rows.map(([head, ...cells], r) =>
-      el("tr", { class: r === current ? "current" : null },
-        el("th", { scope: "row" }, head), cells.map((cell) => el("td", {}, cell))))));
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        headers.map((h) => el("th", { scope: "col" }, h)),
+      ),
+    ),
+    el(
+      "tbody",
+      {},
+      rows.map(([head, ...cells], r) =>
+        el(
+          "tr",
+          { class: r === current ? "current" : null },
+          el("th", { scope: "row" }, head),
+          cells.map((cell) => el("td", {}, cell)),
+        ),
+      ),
+    ),
+  );
 }
 
 /** "12 in epoch 1, 5 in epoch 2, ..." for a short list; the first and last few of a long one. */

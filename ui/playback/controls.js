@@ -13,8 +13,15 @@ export const UNITS = ["example", "update", "epoch"];
 
 /** Key (KeyboardEvent.key) -> action name. */
 export const KEYS = {
-  ArrowRight: "step", ArrowLeft: "back", u: "update", U: "update", e: "epoch", E: "epoch",
-  p: "play", P: "play", Home: "start",
+  ArrowRight: "step",
+  ArrowLeft: "back",
+  u: "update",
+  U: "update",
+  e: "epoch",
+  E: "epoch",
+  p: "play",
+  P: "play",
+  Home: "start",
 };
 
 /** [action, label, key shown, aria-keyshortcuts, help]. */
@@ -39,42 +46,88 @@ export class Controls {
     const row = el("div", { class: "buttons" });
     for (const [name, label, key, shortcut, help] of BUTTONS) {
       // the key is said once, as the button's shortcut, not read as part of its name
-      const button = el("button", { type: "button", class: `btn btn-${name}`, title: help, "data-action": name,
-                                    "data-shortcut": shortcut, onclick: () => actions[name]() },
-        el("span", { class: "btn-label" }, label), key ? el("kbd", { "aria-hidden": "true" }, key) : null);
+      const button = el(
+        "button",
+        {
+          type: "button",
+          class: `btn btn-${name}`,
+          title: help,
+          "data-action": name,
+          "data-shortcut": shortcut,
+          onclick: () => actions[name](),
+        },
+        el("span", { class: "btn-label" }, label),
+        key ? el("kbd", { "aria-hidden": "true" }, key) : null,
+      );
       this.buttons[name] = button;
       row.append(button);
     }
-    this.scrubber = el("input", { type: "range", class: "scrubber", min: 0, max: 1, value: 0, step: 1,
-                                  "aria-label": "Time step", title: "Scrub through the whole recorded run." });
+    this.scrubber = el("input", {
+      type: "range",
+      class: "scrubber",
+      min: 0,
+      max: 1,
+      value: 0,
+      step: 1,
+      "aria-label": "Time step",
+      title: "Scrub through the whole recorded run.",
+    });
     this.scrubber.addEventListener("input", () => actions.scrub(Number(this.scrubber.value)));
     // announced when let go (a drag's every step would be a queue of sentences)
     this.scrubber.addEventListener("change", () => actions.scrubbed(Number(this.scrubber.value)));
-    const speedSelect = el("select", { class: "speed", "aria-label": "Speed (steps per second)" },
-      SPEEDS.map((s) => el("option", { value: s, selected: s === speed }, `${s}`)));
+    const speedSelect = el(
+      "select",
+      { class: "speed", "aria-label": "Speed (steps per second)" },
+      SPEEDS.map((s) => el("option", { value: s, selected: s === speed }, `${s}`)),
+    );
     speedSelect.addEventListener("change", () => actions.speed(Number(speedSelect.value)));
-    this.unitButtons = UNITS.map((u) => el("button", { type: "button", class: "seg", "data-unit": u,
-                                                         onclick: () => this._unit(u) }, u));
+    this.unitButtons = UNITS.map((u) =>
+      el("button", { type: "button", class: "seg", "data-unit": u, onclick: () => this._unit(u) }, u),
+    );
     this._pressed(unit);
     this.readout = el("span", { class: "readout" });
     const keys = el("input", { type: "checkbox", class: "shortcuts", checked: shortcuts });
     keys.addEventListener("change", () => this._shortcuts(keys.checked));
-    const levelSelect = el("select", { class: "level", "aria-label": "Announce after a move" },
-      Object.entries(LEVELS).map(([value, text]) => el("option", { value, selected: value === level }, text)));
+    const levelSelect = el(
+      "select",
+      { class: "level", "aria-label": "Announce after a move" },
+      Object.entries(LEVELS).map(([value, text]) => el("option", { value, selected: value === level }, text)),
+    );
     levelSelect.addEventListener("change", () => actions.level(levelSelect.value));
-    node.append(row, this.scrubber,
-      el("div", { class: "speed-row" },
+    node.append(
+      row,
+      this.scrubber,
+      el(
+        "div",
+        { class: "speed-row" },
         el("label", {}, "Speed ", speedSelect, " steps/s"),
-        el("span", { class: "unit", role: "group", "aria-label": "Play by" },
-          el("span", { "aria-hidden": "true" }, "Play by "), ...this.unitButtons),
-        this.readout));
+        el(
+          "span",
+          { class: "unit", role: "group", "aria-label": "Play by" },
+          el("span", { "aria-hidden": "true" }, "Play by "),
+          ...this.unitButtons,
+        ),
+        this.readout,
+      ),
+    );
     // the reader's settings, in a row of their own under the figure (`settings`, main.js puts it
     // there): above it they would push the figure below a projector's fold
-    this.settings = el("div", { class: "settings-row", role: "group", "aria-label": "Your settings" },
-      el("label", { class: "setting", title: "Single keys (→ ← U E P Home) step the replay while it has the focus." },
-        keys, " Keyboard shortcuts"),
-      el("label", { class: "setting", title: "What a screen reader hears after each move." },
-        "Announce after a move ", levelSelect));
+    this.settings = el(
+      "div",
+      { class: "settings-row", role: "group", "aria-label": "Your settings" },
+      el(
+        "label",
+        { class: "setting", title: "Single keys (→ ← U E P Home) step the replay while it has the focus." },
+        keys,
+        " Keyboard shortcuts",
+      ),
+      el(
+        "label",
+        { class: "setting", title: "What a screen reader hears after each move." },
+        "Announce after a move ",
+        levelSelect,
+      ),
+    );
     this._shortcuts(shortcuts, false);
   }
 
@@ -133,9 +186,9 @@ export function inReplay(event, root) {
 /** Whether a key event was meant for a text field, a list or a slider (not for us). */
 export function typedIntoWidget(event) {
   const target = event.target;
-  if (!target || !target.tagName) return false;
+  if (!target?.tagName) return false;
   const tag = target.tagName.toLowerCase();
   if (["input", "textarea", "select"].includes(tag) || target.isContentEditable) return true;
-  const role = target.getAttribute && target.getAttribute("role");
+  const role = target.getAttribute?.("role");
   return ["slider", "textbox", "combobox", "listbox", "spinbutton"].includes(role);
 }

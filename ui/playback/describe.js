@@ -29,7 +29,10 @@ export function compass(a, b) {
 /** The line ⟨w, x⟩ = θ with the axes' names: "0.52 × x1 − 1.3 × x2 = 0.4". */
 export function equation(w1, w2, theta, names) {
   const terms = [];
-  for (const [c, name] of [[w1, names[0]], [w2, names[1]]]) {
+  for (const [c, name] of [
+    [w1, names[0]],
+    [w2, names[1]],
+  ]) {
     if (c === 0) continue;
     const size = `${minusNum(Math.abs(c), 3)} × ${name}`;
     terms.push(terms.length ? `${c < 0 ? "−" : "+"} ${size}` : `${c < 0 ? "−" : ""}${size}`);
@@ -46,8 +49,10 @@ function drawnMode(figure) {
 function marksSentence(figure) {
   const { scene, slots } = figure;
   const names = scene.class_names;
-  const parts = [`blue circles are ${classWords(names[0], "−1")} training points`,
-                 `orange diamonds ${classWords(names[1], "+1")}`];
+  const parts = [
+    `blue circles are ${classWords(names[0], "−1")} training points`,
+    `orange diamonds ${classWords(names[1], "+1")}`,
+  ];
   if ("test-1" in slots || "test1" in slots) parts.push("hollow marks are test points");
   if ("flips" in slots) parts.push("× marks a label flipped by noise");
   parts.push("a ring marks the current example");
@@ -76,8 +81,10 @@ function boundarySentence(figure, t, names, corners) {
     const which = lane.meta.has_modes ? `The boundary (${figure.mode})` : "The boundary";
     const away = lineSegment(w1, w2, th, figure.box) ? "" : " It lies outside the view.";
     const voted = figure.votedRegion ? " The tint shows the vote of the stored hypotheses." : "";
-    return `${which} is the line ${equation(w1, w2, th, names)}.${away} The +1 side${tint} lies towards the ` +
-      `${compass(w1, w2)} of it.${voted}`;
+    return (
+      `${which} is the line ${equation(w1, w2, th, names)}.${away} The +1 side${tint} lies towards the ` +
+      `${compass(w1, w2)} of it.${voted}`
+    );
   }
   if (lane.meta.draws_line && lane.M > 1) {
     const r = lane.row(t);
@@ -85,8 +92,10 @@ function boundarySentence(figure, t, names, corners) {
       const [w1, w2, th] = lane.hypothesis(r, m);
       return `member ${m + 1}: ${w1 === 0 && w2 === 0 ? "no line yet" : equation(w1, w2, th, names)}`;
     });
-    return `The committee's ${lane.M} member lines are ${members.join("; ")}. It predicts the side most ` +
-      `members give. ${cornersSentence(figure, t, corners, tint)}`;
+    return (
+      `The committee's ${lane.M} member lines are ${members.join("; ")}. It predicts the side most ` +
+      `members give. ${cornersSentence(figure, t, corners, tint)}`
+    );
   }
   const what = figure.contour ? "the kernel score f(x)" : "the vote of the stored hypotheses";
   return `The boundary is the curve where ${what} is 0. ${cornersSentence(figure, t, corners, tint)}`;
@@ -111,8 +120,12 @@ function currentSentence(figure, t, texts) {
 /** The figure at step t in words (see the module's comment). */
 export function describePlane(figure, t, texts, corners) {
   const names = figure.scene.feature_names.map((name) => cut(name));
-  return [marksSentence(figure), boundarySentence(figure, t, names, corners), wrongSentence(figure, t),
-          currentSentence(figure, t, texts)].join(" ");
+  return [
+    marksSentence(figure),
+    boundarySentence(figure, t, names, corners),
+    wrongSentence(figure, t),
+    currentSentence(figure, t, texts),
+  ].join(" ");
 }
 
 /** The corners of `box` = [x0, x1, y0, y1]: upper right, upper left, lower left, lower right. */
@@ -127,11 +140,18 @@ export class FigureWords {
     this.text = el("p", { class: "figure-text", id: uid("figure-text"), hidden: true });
     this.table = new PointsTable(figure);
     this.corners = new Field(figure.lane, cornerPoints(figure.box), figure.scene.arrays.X);
-    this.node = el("div", { class: "figure-words" },
-      el("div", { class: "words-row" },
+    this.node = el(
+      "div",
+      { class: "figure-words" },
+      el(
+        "div",
+        { class: "words-row" },
         disclosure("Figure in words", this.text),
-        disclosure("Points at this step", this.table.node, () => this.table.show(this.t))),
-      this.text, this.table.node);
+        disclosure("Points at this step", this.table.node, () => this.table.show(this.t)),
+      ),
+      this.text,
+      this.table.node,
+    );
     const who = figure.title ? `${cut(figure.title, 60)}: ` : "";
     describedPlot(figure.node, `${who}the training points and the boundary`, this.text);
     figure.node.tabIndex = 0; // a place in the Tab order where the description is read
@@ -144,13 +164,15 @@ export class FigureWords {
     Object.assign(this, { t, playing });
     if (this.queued) return;
     this.queued = true;
-    requestAnimationFrame(() => setTimeout(() => {
-      this.queued = false;
-      const now = performance.now();
-      if (this.playing && now - this.at < PLAYING_REFRESH_MS) return;
-      this.at = now;
-      this.text.textContent = describePlane(this.figure, this.t, this.texts, this.corners);
-      if (!this.table.node.hidden) this.table.show(this.t);
-    }));
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        this.queued = false;
+        const now = performance.now();
+        if (this.playing && now - this.at < PLAYING_REFRESH_MS) return;
+        this.at = now;
+        this.text.textContent = describePlane(this.figure, this.t, this.texts, this.corners);
+        if (!this.table.node.hidden) this.table.show(this.t);
+      }),
+    );
   }
 }

@@ -39,31 +39,47 @@ export class Diagnostics {
       return [el("div", { class: "metric", title: help }, el("div", { class: "metric-label" }, label), value), value];
     };
     const [updates, updatesValue] = metric("Updates so far", "Hypothesis changes up to this step.");
-    const [margin, marginValue] = metric("Achieved margin",
-      "Smallest y(⟨w,x⟩−θ)/‖w‖ over the training set: negative while some point is on the wrong side.");
+    const [margin, marginValue] = metric(
+      "Achieved margin",
+      "Smallest y(⟨w,x⟩−θ)/‖w‖ over the training set: negative while some point is on the wrong side.",
+    );
     const [fit] = metric("Training time", "fit() with every visit recorded (the animation never retrains).");
     fit.lastChild.textContent = `${pyFormat(lane.meta.fit_ms, ".1f")} ms`;
     const [epochs] = metric("Epochs run", "On-line rules stop after an epoch without updates.");
     epochs.lastChild.textContent = String(lane.meta.mistakes_per_epoch.length);
     this.values = { updates: updatesValue, margin: marginValue };
     this.chart = el("div", { class: "chart" });
-    const weights = this.planar && lane.M === 1 && lane.meta.hypotheses === "plane" ? el("div", { class: "chart" }) : null;
+    const weights =
+      this.planar && lane.M === 1 && lane.meta.hypotheses === "plane" ? el("div", { class: "chart" }) : null;
     this.accuracy = el("div", {});
     this.confusion = el("div", {});
     this.novikoff = el("p", {});
     const final = lane.meta.final_accuracy.train;
-    const finalText = lane.meta.has_modes && Object.keys(final).length
-      ? el("p", { class: "caption" }, "After training, from the core's predict_all: " +
-          MODES.map((m) => `${m} ${pyFormat(final[m], ".1%")}`).join(", ") + " (train).")
-      : null;
-    fill(this.node,
+    const finalText =
+      lane.meta.has_modes && Object.keys(final).length
+        ? el(
+            "p",
+            { class: "caption" },
+            "After training, from the core's predict_all: " +
+              MODES.map((m) => `${m} ${pyFormat(final[m], ".1%")}`).join(", ") +
+              " (train).",
+          )
+        : null;
+    fill(
+      this.node,
       el("div", { class: "metrics" }, updates, margin, fit, epochs),
-      el("div", { class: "diag-row" },
+      el(
+        "div",
+        { class: "diag-row" },
         el("div", { class: "diag-chart" }, this.chart, weights),
-        el("div", { class: "diag-tables" }, this.accuracy, finalText, this.confusion)),
-      this.novikoff);
+        el("div", { class: "diag-tables" }, this.accuracy, finalText, this.confusion),
+      ),
+      this.novikoff,
+    );
     this._chart();
-    this.weights = weights ? new WeightsChart(weights, { lane, scene: this.scene, style: this.style, config: this.config }) : null;
+    this.weights = weights
+      ? new WeightsChart(weights, { lane, scene: this.scene, style: this.style, config: this.config })
+      : null;
   }
 
   /**
@@ -73,53 +89,110 @@ export class Diagnostics {
    */
   _chart() {
     const { lane, style, scene } = this;
-    const updates = lane.meta.mistakes_per_epoch, errors = lane.meta.errors_per_epoch;
+    const updates = lane.meta.mistakes_per_epoch,
+      errors = lane.meta.errors_per_epoch;
     const test = lane.meta.test_errors_per_epoch;
     const epochs = updates.map((_, e) => e + 1);
     const same = errors.every((v, e) => v === updates[e]);
-    const traces = [{
-      type: "scatter", x: epochs, y: updates, mode: "lines+markers",
-      name: same ? "mistakes = updates (train)" : "updates (train)",
-      line: { color: style.colors.train_curve, width: style.line.curve }, marker: { symbol: "circle", size: 5 },
-    }];
+    const traces = [
+      {
+        type: "scatter",
+        x: epochs,
+        y: updates,
+        mode: "lines+markers",
+        name: same ? "mistakes = updates (train)" : "updates (train)",
+        line: { color: style.colors.train_curve, width: style.line.curve },
+        marker: { symbol: "circle", size: 5 },
+      },
+    ];
     if (!same) {
       traces.push({
-        type: "scatter", x: epochs, y: errors, mode: "lines+markers", name: "mistakes (train)",
+        type: "scatter",
+        x: epochs,
+        y: errors,
+        mode: "lines+markers",
+        name: "mistakes (train)",
         line: { color: style.colors.train_curve, width: style.line.curve, dash: "dot" },
         marker: { symbol: "x", size: 6 },
       });
     }
     if (test.length && scene.n_test) {
       traces.push({
-        type: "scatter", x: epochs.slice(0, test.length), y: test.map((v) => (100 * v) / scene.n_test),
-        mode: "lines+markers", name: "test error % at epoch end", yaxis: "y2",
-        line: { color: style.colors.test_curve, width: style.line.curve, dash: "dash" }, marker: { symbol: "diamond", size: 6 },
+        type: "scatter",
+        x: epochs.slice(0, test.length),
+        y: test.map((v) => (100 * v) / scene.n_test),
+        mode: "lines+markers",
+        name: "test error % at epoch end",
+        yaxis: "y2",
+        line: { color: style.colors.test_curve, width: style.line.curve, dash: "dash" },
+        marker: { symbol: "diamond", size: 6 },
       });
     }
     const converged = updates.indexOf(0);
     const shapes = [vline(1, style.colors.current)];
     const annotations = [];
     if (converged >= 0) {
-      shapes.push({ ...vline(converged + 1, style.colors.line), line: { color: style.colors.line, width: 1.5, dash: "dash" } });
-      annotations.push({ x: converged + 1, y: 1, xref: "x", yref: "paper", yanchor: "bottom", showarrow: false,
-                         text: `converged: no update in epoch ${converged + 1}`, font: { size: style.font.axis } });
+      shapes.push({
+        ...vline(converged + 1, style.colors.line),
+        line: { color: style.colors.line, width: 1.5, dash: "dash" },
+      });
+      annotations.push({
+        x: converged + 1,
+        y: 1,
+        xref: "x",
+        yref: "paper",
+        yanchor: "bottom",
+        showarrow: false,
+        text: `converged: no update in epoch ${converged + 1}`,
+        font: { size: style.font.axis },
+      });
     }
-    Plotly.newPlot(this.chart, traces, {
-      height: style.figure.chart_height, margin: { l: 10, r: 10, t: 48, b: 10 },
-      plot_bgcolor: "white", paper_bgcolor: "white", font: { size: style.font.axis },
-      xaxis: { title: { text: "epoch" }, gridcolor: style.colors.grid, automargin: true, rangemode: "tozero" },
-      yaxis: { title: { text: "count in the epoch" }, gridcolor: style.colors.grid, automargin: true, rangemode: "tozero" },
-      yaxis2: { title: { text: "test error" }, overlaying: "y", side: "right", range: [0, 100], tickmode: "linear",
-                tick0: 0, dtick: 25, ticksuffix: "%", showgrid: false, automargin: true },
-      title: { text: "Per epoch: updates, mistakes, test error", font: { size: style.font.axis + 2 } },
-      legend: { orientation: "h", yref: "container", y: 0, yanchor: "bottom", x: 0 },
-      shapes, annotations,
-    }, this.config);
+    Plotly.newPlot(
+      this.chart,
+      traces,
+      {
+        height: style.figure.chart_height,
+        margin: { l: 10, r: 10, t: 48, b: 10 },
+        plot_bgcolor: "white",
+        paper_bgcolor: "white",
+        font: { size: style.font.axis },
+        xaxis: { title: { text: "epoch" }, gridcolor: style.colors.grid, automargin: true, rangemode: "tozero" },
+        yaxis: {
+          title: { text: "count in the epoch" },
+          gridcolor: style.colors.grid,
+          automargin: true,
+          rangemode: "tozero",
+        },
+        yaxis2: {
+          title: { text: "test error" },
+          overlaying: "y",
+          side: "right",
+          range: [0, 100],
+          tickmode: "linear",
+          tick0: 0,
+          dtick: 25,
+          ticksuffix: "%",
+          showgrid: false,
+          automargin: true,
+        },
+        title: { text: "Per epoch: updates, mistakes, test error", font: { size: style.font.axis + 2 } },
+        legend: { orientation: "h", yref: "container", y: 0, yanchor: "bottom", x: 0 },
+        shapes,
+        annotations,
+      },
+      this.config,
+    );
     const pct = (v) => `${pyFormat((100 * v) / scene.n_test, ".1f")}%`;
-    const table = numbersTable("Per epoch (the current epoch is marked)",
+    const table = numbersTable(
+      "Per epoch (the current epoch is marked)",
       ["epoch", "updates", ...(same ? [] : ["mistakes"]), ...(test.length && scene.n_test ? ["test error"] : [])],
-      epochs.map((e, k) => [String(e), count(updates[k]), ...(same ? [] : [count(errors[k])]),
-                            ...(test.length && scene.n_test ? [k < test.length ? pct(test[k]) : "—"] : [])]));
+      epochs.map((e, k) => [
+        String(e),
+        count(updates[k]),
+        ...(same ? [] : [count(errors[k])]),
+        ...(test.length && scene.n_test ? [k < test.length ? pct(test[k]) : "—"] : []),
+      ]),
+    );
     this.epochRows = table.tBodies[0].rows;
     this.chartWords = new ChartWords(this.chart, "Updates and mistakes per epoch", table);
     this.chart.after(this.chartWords.node);
@@ -132,8 +205,10 @@ export class Diagnostics {
     const { lane } = this;
     this.chartEpoch = epoch;
     for (const row of this.epochRows) row.classList.toggle("current", row.rowIndex - 1 === epoch);
-    this.chartWords.say(`Updates per epoch over ${count(lane.meta.mistakes_per_epoch.length)} epochs: ` +
-      `${perEpoch(lane.meta.mistakes_per_epoch)}. ${this.converged} The current epoch, ${epoch + 1}, is marked.`);
+    this.chartWords.say(
+      `Updates per epoch over ${count(lane.meta.mistakes_per_epoch.length)} epochs: ` +
+        `${perEpoch(lane.meta.mistakes_per_epoch)}. ${this.converged} The current epoch, ${epoch + 1}, is marked.`,
+    );
   }
 
   update(t) {
@@ -143,7 +218,8 @@ export class Diagnostics {
     this.values.updates.textContent = lane.M === 1 ? count(r) : "—";
     this.weights?.update(t);
     const epoch = lane.epochAt(t);
-    if (epoch !== this.chartEpoch) { // the marker moves once per epoch, not per step
+    if (epoch !== this.chartEpoch) {
+      // the marker moves once per epoch, not per step
       this._sayEpoch(epoch);
       Plotly.relayout(this.chart, { "shapes[0].x0": epoch + 1, "shapes[0].x1": epoch + 1 });
     }
@@ -159,11 +235,17 @@ export class Diagnostics {
     this.values.margin.textContent = margin === null ? "—" : pyFormat(margin, ".3g");
     const parts = [["train", this.train, y]];
     if (this.test) parts.push(["test", this.test, scene.arrays.y_test]);
-    const table = parts.map(([part, field, labels]) => [part, this.modes.map((m) => accuracy(field.scores(t, m), labels))]);
+    const table = parts.map(([name, scored, truth]) => [
+      name,
+      this.modes.map((mode) => accuracy(scored.scores(t, mode), truth)),
+    ]);
     fill(this.accuracy, accuracyTable(this.modes, table, "Accuracy at this step"));
     const [part, field, labels] = parts[parts.length - 1];
     const scores = field.scores(t, "last");
-    const m = [[0, 0], [0, 0]];
+    const m = [
+      [0, 0],
+      [0, 0],
+    ];
     for (let j = 0; j < labels.length; j++) m[labels[j] > 0 ? 1 : 0][scores[j] > 0 ? 1 : 0]++;
     this._confusionTable(part, m);
   }
@@ -172,23 +254,39 @@ export class Diagnostics {
     const { lane, scene } = this;
     const s = snapshotAt(this.snapRows, lane.row(t));
     const k = this.snapRows[s];
-    const acc = lane.get("snap_accuracy"), conf = lane.get("snap_confusion");
+    const acc = lane.get("snap_accuracy"),
+      conf = lane.get("snap_confusion");
     const margin = lane.get("snap_margin")[s];
     this.values.margin.textContent = Number.isNaN(margin) ? "—" : pyFormat(margin, ".3g");
     const parts = scene.n_test ? ["train", "test"] : ["train"];
-    const table = parts.map((part, p) => [part, this.modes.map((m) => acc[(s * 2 + p) * MODES.length + MODES.indexOf(m)])]);
-    const note = k === lane.row(t)
-      ? "Accuracy at this step"
-      : `Accuracy at update ${count(k)} (the nearest stored hypothesis before this step)`;
+    const table = parts.map((part, p) => [
+      part,
+      this.modes.map((m) => acc[(s * 2 + p) * MODES.length + MODES.indexOf(m)]),
+    ]);
+    const note =
+      k === lane.row(t)
+        ? "Accuracy at this step"
+        : `Accuracy at update ${count(k)} (the nearest stored hypothesis before this step)`;
     fill(this.accuracy, accuracyTable(this.modes, table, note));
-    this._confusionTable(parts[parts.length - 1], [[conf[4 * s], conf[4 * s + 1]], [conf[4 * s + 2], conf[4 * s + 3]]]);
+    this._confusionTable(parts[parts.length - 1], [
+      [conf[4 * s], conf[4 * s + 1]],
+      [conf[4 * s + 2], conf[4 * s + 3]],
+    ]);
   }
 
   _confusionTable(part, m) {
     const names = this.scene.class_names;
-    fill(this.confusion, numbersTable(`Confusion matrix (${part}, last hypothesis)`, ["true \\ predicted", "−1", "+1"],
-      [[classLabel(names[0], "−1"), String(m[0][0]), String(m[0][1])],
-       [classLabel(names[1], "+1"), String(m[1][0]), String(m[1][1])]]));
+    fill(
+      this.confusion,
+      numbersTable(
+        `Confusion matrix (${part}, last hypothesis)`,
+        ["true \\ predicted", "−1", "+1"],
+        [
+          [classLabel(names[0], "−1"), String(m[0][0]), String(m[0][1])],
+          [classLabel(names[1], "+1"), String(m[1][0]), String(m[1][1])],
+        ],
+      ),
+    );
   }
 
   _novikoff(r) {
@@ -207,8 +305,12 @@ export class BoundMeter {
     Object.assign(this, { lane, bound });
     this.fill = el("div", { class: "meter-fill" });
     this.text = el("p", { class: "caption" });
-    fill(node, el("p", { class: "panel-title" }, "Updates against Novikoff's bound"),
-      el("div", { class: "meter" }, this.fill), this.text);
+    fill(
+      node,
+      el("p", { class: "panel-title" }, "Updates against Novikoff's bound"),
+      el("div", { class: "meter" }, this.fill),
+      this.text,
+    );
   }
 
   update(t) {
@@ -220,7 +322,8 @@ export class BoundMeter {
 
 /** Index of the last stored snapshot row at or before `row`. */
 export function snapshotAt(rows, row) {
-  let lo = 0, hi = rows.length - 1;
+  let lo = 0,
+    hi = rows.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
     if (rows[mid] <= row) lo = mid;
@@ -231,7 +334,11 @@ export function snapshotAt(rows, row) {
 
 /** Accuracy per predictor (columns) of each part of the data (rows: [part, [accuracy, ...]]). */
 export function accuracyTable(modes, rows, caption = null) {
-  return numbersTable(caption, ["data", ...modes], rows.map(([part, values]) => [part, ...values.map((a) => pyFormat(a, ".1%"))]));
+  return numbersTable(
+    caption,
+    ["data", ...modes],
+    rows.map(([part, values]) => [part, ...values.map((a) => pyFormat(a, ".1%"))]),
+  );
 }
 
 /** The smallest y·score / ‖w‖ over the training points of a single line at t, or null. */
@@ -246,6 +353,14 @@ export function lineMargin(lane, scores, y, t) {
 }
 
 export function vline(x, color) {
-  return { type: "line", xref: "x", yref: "paper", x0: x, x1: x, y0: 0, y1: 1,
-           line: { color, width: 1.5, dash: "dot" } };
+  return {
+    type: "line",
+    xref: "x",
+    yref: "paper",
+    x0: x,
+    x1: x,
+    y0: 0,
+    y1: 1,
+    line: { color, width: 1.5, dash: "dot" },
+  };
 }

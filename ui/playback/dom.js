@@ -60,8 +60,11 @@ export function newPinnedPlot(node, traces, layout, config, onResize = () => {})
  */
 export function disclosure(label, panel, onOpen = () => {}) {
   if (!panel.id) panel.id = `panel-${++panels}`;
-  const button = el("button", { type: "button", class: "btn words-btn", "aria-expanded": "false",
-                                "aria-controls": panel.id }, label);
+  const button = el(
+    "button",
+    { type: "button", class: "btn words-btn", "aria-expanded": "false", "aria-controls": panel.id },
+    label,
+  );
   button.addEventListener("click", () => {
     const open = button.getAttribute("aria-expanded") !== "true";
     button.setAttribute("aria-expanded", String(open));

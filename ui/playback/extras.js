@@ -59,7 +59,8 @@ export class Extras {
         holder.hidden = !when(t);
         if (holder.hidden) return;
         const value = this._value(item, t);
-        label.textContent = item.label.replace("{value}", pyFormat(value, item.format))
+        label.textContent = item.label
+          .replace("{value}", pyFormat(value, item.format))
           .replace("{max}", pyFormat(item.max, item.format));
         fillBar.style.width = `${Math.max(0, Math.min(1, value / item.max)) * 100}%`;
       };
@@ -73,11 +74,26 @@ export class Extras {
   _chartLayout(title, xTitle, yTitle, yFormat, yRange, xFormat) {
     const { style } = this;
     return {
-      height: 300, plot_bgcolor: "white", paper_bgcolor: "white",
-      margin: { l: 10, r: 10, t: 50, b: 10 }, font: { size: style.font.axis },
+      height: 300,
+      plot_bgcolor: "white",
+      paper_bgcolor: "white",
+      margin: { l: 10, r: 10, t: 50, b: 10 },
+      font: { size: style.font.axis },
       title: { text: title, font: { size: style.font.axis + 1 } },
-      xaxis: { title: { text: xTitle }, gridcolor: style.colors.grid, automargin: true, tickformat: xFormat, range: xFormat ? [0, 1.03] : undefined },
-      yaxis: { title: { text: yTitle }, gridcolor: style.colors.grid, automargin: true, tickformat: yFormat, range: yRange || undefined },
+      xaxis: {
+        title: { text: xTitle },
+        gridcolor: style.colors.grid,
+        automargin: true,
+        tickformat: xFormat,
+        range: xFormat ? [0, 1.03] : undefined,
+      },
+      yaxis: {
+        title: { text: yTitle },
+        gridcolor: style.colors.grid,
+        automargin: true,
+        tickformat: yFormat,
+        range: yRange || undefined,
+      },
       legend: { orientation: "h", y: 1.02, yanchor: "bottom", x: 0, font: { size: style.font.legend - 1 } },
     };
   }
@@ -101,12 +117,27 @@ export class Extras {
     holder.append(node);
     const series = item.series.map((s) => this.arrays[s.values]);
     const traces = item.series.map((s) => ({
-      type: "scatter", mode: "lines", x: [], y: [], name: s.name, line: { color: s.color, width: 1 },
+      type: "scatter",
+      mode: "lines",
+      x: [],
+      y: [],
+      name: s.name,
+      line: { color: s.color, width: 1 },
     }));
-    traces.push({ type: "scatter", mode: "markers", x: [], y: [], name: "current",
-                  marker: { color: this.style.colors.current, size: 10, symbol: "circle-open", line: { width: 3 } } });
-    Plotly.newPlot(node, traces,
-      this._chartLayout(item.title, item.x_title, "", pyTick(item.y_format), item.y_range), this.config);
+    traces.push({
+      type: "scatter",
+      mode: "markers",
+      x: [],
+      y: [],
+      name: "current",
+      marker: { color: this.style.colors.current, size: 10, symbol: "circle-open", line: { width: 3 } },
+    });
+    Plotly.newPlot(
+      node,
+      traces,
+      this._chartLayout(item.title, item.x_title, "", pyTick(item.y_format), item.y_range),
+      this.config,
+    );
     const words = new ChartWords(node, item.title);
     holder.append(words.node);
     const indices = traces.map((_, i) => i);
@@ -118,26 +149,51 @@ export class Extras {
       words.say(`${item.title}, at hypothesis ${count(k)}: ${values.join(", ")}.`);
       const xs = Array.from({ length: k + 1 }, (_, i) => i);
       const last = series[series.length - 1];
-      Plotly.restyle(node, {
-        x: [...series.map(() => xs), [k]],
-        y: [...series.map((s) => Array.from(s.subarray(0, k + 1))), [last[k]]],
-      }, indices);
+      Plotly.restyle(
+        node,
+        {
+          x: [...series.map(() => xs), [k]],
+          y: [...series.map((s) => Array.from(s.subarray(0, k + 1))), [last[k]]],
+        },
+        indices,
+      );
     };
   }
 
   _curves(item, holder, when) {
     const node = el("div", {});
     holder.append(node);
-    const rows = this.arrays[item.rows], offsets = this.arrays[item.offsets];
-    const xs = this.arrays[item.x], ys = this.arrays[item.y];
-    const px = this.arrays[item.point_x], py = this.arrays[item.point_y];
+    const rows = this.arrays[item.rows],
+      offsets = this.arrays[item.offsets];
+    const xs = this.arrays[item.x],
+      ys = this.arrays[item.y];
+    const px = this.arrays[item.point_x],
+      py = this.arrays[item.point_y];
     const fmt = pyTick(item.axis_format);
-    Plotly.newPlot(node, [
-      { type: "scatter", mode: "lines+markers", x: [], y: [], name: item.curve_name,
-        line: { color: this.style.colors.negative, shape: "hv" }, marker: { size: 4 } },
-      { type: "scatter", mode: "markers", x: [], y: [], name: item.point_name,
-        marker: { color: this.style.colors.current, size: 12, symbol: "circle-open", line: { width: 3 } } },
-    ], { ...this._chartLayout(item.title, item.x_title, item.y_title, fmt, [0, 1.05], fmt) }, this.config);
+    Plotly.newPlot(
+      node,
+      [
+        {
+          type: "scatter",
+          mode: "lines+markers",
+          x: [],
+          y: [],
+          name: item.curve_name,
+          line: { color: this.style.colors.negative, shape: "hv" },
+          marker: { size: 4 },
+        },
+        {
+          type: "scatter",
+          mode: "markers",
+          x: [],
+          y: [],
+          name: item.point_name,
+          marker: { color: this.style.colors.current, size: 12, symbol: "circle-open", line: { width: 3 } },
+        },
+      ],
+      { ...this._chartLayout(item.title, item.x_title, item.y_title, fmt, [0, 1.05], fmt) },
+      this.config,
+    );
     const words = new ChartWords(node, item.title);
     holder.append(words.node);
     const say = (v) => pyFormat(v, item.axis_format);
@@ -147,15 +203,20 @@ export class Extras {
       const k = this.lane.row(t);
       const s = snapshotAt(rows, k);
       const stored = rows[s] <= k;
-      const a = offsets[s], b = offsets[s + 1];
+      const a = offsets[s],
+        b = offsets[s + 1];
       const title = rows[s] === k || !stored ? item.title : `${item.title} (curve at update ${count(rows[s])})`;
       const curve = stored ? `the curve has ${count(b - a)} points` : "no curve is stored yet";
       const point = Number.isNaN(px[k]) ? "" : `; ${item.point_name} at (${say(px[k])}, ${say(py[k])})`;
       words.say(`${title}: ${curve}${point}.`);
-      Plotly.update(node, {
-        x: [stored ? Array.from(xs.subarray(a, b)) : [], Number.isNaN(px[k]) ? [] : [px[k]]],
-        y: [stored ? Array.from(ys.subarray(a, b)) : [], Number.isNaN(py[k]) ? [] : [py[k]]],
-      }, { "title.text": title });
+      Plotly.update(
+        node,
+        {
+          x: [stored ? Array.from(xs.subarray(a, b)) : [], Number.isNaN(px[k]) ? [] : [px[k]]],
+          y: [stored ? Array.from(ys.subarray(a, b)) : [], Number.isNaN(py[k]) ? [] : [py[k]]],
+        },
+        { "title.text": title },
+      );
     };
   }
 
@@ -167,12 +228,18 @@ export class Extras {
 /** Whether an item with `when` shows at t. */
 export function visible(when, lane, t) {
   switch (when) {
-    case "update": return lane.isUpdate(t);
-    case "no_update": return !lane.isUpdate(t);
-    case "end": return t === lane.E;
-    case "before_end": return t < lane.E;
-    case "started": return t > 0;
-    default: return true;
+    case "update":
+      return lane.isUpdate(t);
+    case "no_update":
+      return !lane.isUpdate(t);
+    case "end":
+      return t === lane.E;
+    case "before_end":
+      return t < lane.E;
+    case "started":
+      return t > 0;
+    default:
+      return true;
   }
 }
 

@@ -19,7 +19,8 @@ export class Points {
   /** Points from a flat (n x 2) array. */
   static fromRows(flat) {
     const n = flat.length / 2;
-    const xs = new Float64Array(n), ys = new Float64Array(n);
+    const xs = new Float64Array(n),
+      ys = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       xs[i] = flat[2 * i];
       ys[i] = flat[2 * i + 1];
@@ -29,8 +30,10 @@ export class Points {
 
   /** The nx x ny grid over `box` = [x0, x1, y0, y1], row by row (y outer). */
   static grid(box, nx, ny) {
-    const xs = linspace(box[0], box[1], nx), ys = linspace(box[2], box[3], ny);
-    const gx = new Float64Array(nx * ny), gy = new Float64Array(nx * ny);
+    const xs = linspace(box[0], box[1], nx),
+      ys = linspace(box[2], box[3], ny);
+    const gx = new Float64Array(nx * ny),
+      gy = new Float64Array(nx * ny);
     for (let j = 0; j < ny; j++) {
       for (let i = 0; i < nx; i++) {
         gx[j * nx + i] = xs[i];
@@ -76,7 +79,9 @@ class ClosedVotes {
     for (let k = Math.max(1, from); k < to; k++) {
       const c = lane.votes[k];
       if (c === 0) continue;
-      const w1 = lane.W[2 * k], w2 = lane.W[2 * k + 1], th = lane.theta[k];
+      const w1 = lane.W[2 * k],
+        w2 = lane.W[2 * k + 1],
+        th = lane.theta[k];
       for (let p = 0; p < points.n; p++) out[p] += c * Math.sign(w1 * points.x[p] + w2 * points.y[p] - th);
     }
   }
@@ -115,7 +120,10 @@ class KernelSums {
   _add(out, from, to) {
     const { points, X, rows, coef, k } = this;
     for (let u = from; u < to; u++) {
-      const r = rows[u], a = X[2 * r], b = X[2 * r + 1], c = coef[u];
+      const r = rows[u],
+        a = X[2 * r],
+        b = X[2 * r + 1],
+        c = coef[u];
       for (let p = 0; p < points.n; p++) out[p] += c * k(points.x[p], points.y[p], a, b);
     }
   }
@@ -138,7 +146,8 @@ class KernelSums {
 export function kernelFunction({ name, gamma, coef0, degree }) {
   if (name === "rbf") {
     return (x, y, a, b) => {
-      const dx = x - a, dy = y - b;
+      const dx = x - a,
+        dy = y - b;
       return Math.exp(-gamma * (dx * dx + dy * dy));
     };
   }
@@ -189,7 +198,9 @@ export class Field {
   }
 
   _committee(t) {
-    const lane = this.lane, r = lane.row(t), out = this.out.fill(0);
+    const lane = this.lane,
+      r = lane.row(t),
+      out = this.out.fill(0);
     for (let mm = 0; mm < lane.M; mm++) {
       const [w1, w2, th] = lane.hypothesis(r, mm);
       for (let p = 0; p < this.points.n; p++) {
@@ -210,7 +221,10 @@ const shared = new WeakMap();
  */
 export function pointsField(lane, rows, X) {
   let fields = shared.get(lane);
-  if (!fields) shared.set(lane, (fields = new Map()));
+  if (!fields) {
+    fields = new Map();
+    shared.set(lane, fields);
+  }
   if (!fields.has(rows)) fields.set(rows, new Field(lane, Points.fromRows(rows), X));
   return fields.get(rows);
 }

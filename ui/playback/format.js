@@ -14,7 +14,7 @@ export function pyFormat(x, spec) {
   let text;
   if (kind === "g") text = formatG(x, p === undefined ? 6 : p);
   else if (kind === "f") text = fixed(x, p === undefined ? 6 : p);
-  else if (kind === "%") text = fixed(100 * x, p === undefined ? 6 : p) + "%";
+  else if (kind === "%") text = `${fixed(100 * x, p === undefined ? 6 : p)}%`;
   else if (kind === "d" || (kind === undefined && Number.isInteger(x))) text = fixed(x, 0);
   else text = repr(x);
   return comma ? groupThousands(text) : text;
@@ -74,7 +74,8 @@ function groupThousands(text) {
   const sign = intPart.startsWith("-") ? "-" : "";
   const digits = intPart.replace("-", "");
   const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return sign + grouped + (rest === undefined ? "" : "." + rest);
+  const decimals = rest === undefined ? "" : `.${rest}`;
+  return `${sign}${grouped}${decimals}`;
 }
 
 /** Python's f"{n:,}" for integers: "12,345". */
@@ -98,7 +99,7 @@ export function classWords(name, sign) {
 /** Visitor text cut to `limit` characters (an ellipsis says it was cut). */
 export function cut(text, limit = MAX_LABEL) {
   const s = String(text);
-  return s.length > limit ? s.slice(0, limit - 1) + "…" : s;
+  return s.length > limit ? `${s.slice(0, limit - 1)}…` : s;
 }
 
 /** Visitor text for Plotly's markup (names, titles, hover): cut, with <, > and & escaped. */

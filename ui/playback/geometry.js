@@ -29,12 +29,19 @@ export function lineSegment(w1, w2, c, box) {
 /** Corners of the part of the box where a·p <= b for every [a1, a2, b] (Sutherland–Hodgman). */
 export function clipHalfplanes(box, constraints) {
   const [x0, x1, y0, y1] = box;
-  let poly = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+  let poly = [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+  ];
   for (const [a1, a2, b] of constraints) {
     const out = [];
     for (let i = 0; i < poly.length; i++) {
-      const p = poly[i], q = poly[(i + 1) % poly.length];
-      const fp = a1 * p[0] + a2 * p[1] - b, fq = a1 * q[0] + a2 * q[1] - b;
+      const p = poly[i],
+        q = poly[(i + 1) % poly.length];
+      const fp = a1 * p[0] + a2 * p[1] - b,
+        fq = a1 * q[0] + a2 * q[1] - b;
       if (fp <= 0) out.push(p);
       if (fp * fq < 0) {
         const s = fp / (fp - fq);
@@ -59,7 +66,12 @@ export function inBox(p, box) {
 
 /** x and y lists of a segment, or empty lists (Plotly draws nothing). */
 export function segmentXY(seg) {
-  return seg ? [[seg[0][0], seg[1][0]], [seg[0][1], seg[1][1]]] : [[], []];
+  return seg
+    ? [
+        [seg[0][0], seg[1][0]],
+        [seg[0][1], seg[1][1]],
+      ]
+    : [[], []];
 }
 
 /**
@@ -68,7 +80,8 @@ export function segmentXY(seg) {
  * A saddle cell (opposite corners of one sign) joins the corners its centre's sign joins.
  */
 export function zeroLevel(scores, xs, ys) {
-  const nx = xs.length, ny = ys.length;
+  const nx = xs.length,
+    ny = ys.length;
   const parts = [];
   const at = (i, j) => scores[j * nx + i];
   // the point where the score crosses zero on the edge from corner a to corner b
@@ -79,19 +92,34 @@ export function zeroLevel(scores, xs, ys) {
   for (let j = 0; j + 1 < ny; j++) {
     for (let i = 0; i + 1 < nx; i++) {
       // corners counter-clockwise from bottom-left, with their scores
-      const p = [[xs[i], ys[j]], [xs[i + 1], ys[j]], [xs[i + 1], ys[j + 1]], [xs[i], ys[j + 1]]];
+      const p = [
+        [xs[i], ys[j]],
+        [xs[i + 1], ys[j]],
+        [xs[i + 1], ys[j + 1]],
+        [xs[i], ys[j + 1]],
+      ];
       const s = [at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)];
       const hits = [];
       for (let k = 0; k < 4; k++) {
-        const a = s[k], b = s[(k + 1) % 4];
-        if ((a > 0) !== (b > 0)) hits.push(cross(p[k], a, p[(k + 1) % 4], b));
+        const a = s[k],
+          b = s[(k + 1) % 4];
+        if (a > 0 !== b > 0) hits.push(cross(p[k], a, p[(k + 1) % 4], b));
       }
       if (hits.length === 2) {
         parts.push(segmentPath(hits[0], hits[1]));
       } else if (hits.length === 4) {
         // edges 0-1, 1-2, 2-3, 3-0 all crossed: pair them around the corner whose sign differs from the centre
         const centre = (s[0] + s[1] + s[2] + s[3]) / 4;
-        const pairs = (centre > 0) === (s[0] > 0) ? [[0, 1], [2, 3]] : [[3, 0], [1, 2]];
+        const pairs =
+          centre > 0 === s[0] > 0
+            ? [
+                [0, 1],
+                [2, 3],
+              ]
+            : [
+                [3, 0],
+                [1, 2],
+              ];
         for (const [a, b] of pairs) parts.push(segmentPath(hits[a], hits[b]));
       }
     }

@@ -21,8 +21,19 @@ import { load, save } from "./settings.js";
 import { watchScrollBoxes } from "./scrollboxes.js";
 
 const app = {
-  payloadId: null, viewKey: null, lanes: [], scene: null, arrays: null, args: null,
-  t: 0, playing: false, speed: 10, unit: "example", parts: [], later: [], settled: false,
+  payloadId: null,
+  viewKey: null,
+  lanes: [],
+  scene: null,
+  arrays: null,
+  args: null,
+  t: 0,
+  playing: false,
+  speed: 10,
+  unit: "example",
+  parts: [],
+  later: [],
+  settled: false,
   // the reader's own settings (settings.js): the keys, and what a move announces (speech.js)
   shortcuts: load("shortcuts", "on", ["on", "off"]) === "on",
   level: load("level", "verdict", Object.keys(LEVELS)),
@@ -66,12 +77,26 @@ const actions = {
   epoch: () => move(driver().endOfEpoch(app.t)),
   end: () => move(driver().E),
   play: () => (app.playing ? pause() : play()),
-  scrub: (t) => { pause(true); setStep(t); }, // said when the scrubber is let go: scrubbed
+  scrub: (t) => {
+    pause(true);
+    setStep(t);
+  }, // said when the scrubber is let go: scrubbed
   scrubbed: () => app.speech?.moved(app.t),
-  speed: (s) => { app.speed = s; },
-  unit: (u) => { app.unit = u; },
-  shortcuts: (on) => { app.shortcuts = on; save("shortcuts", on ? "on" : "off"); },
-  level: (level) => { app.level = level; if (app.speech) app.speech.level = level; save("level", level); },
+  speed: (s) => {
+    app.speed = s;
+  },
+  unit: (u) => {
+    app.unit = u;
+  },
+  shortcuts: (on) => {
+    app.shortcuts = on;
+    save("shortcuts", on ? "on" : "off");
+  },
+  level: (level) => {
+    app.level = level;
+    if (app.speech) app.speech.level = level;
+    save("level", level);
+  },
 };
 
 function advance(t, steps) {
@@ -86,7 +111,9 @@ function play() {
   if (driver().E === 0) return;
   if (app.t >= driver().E) app.t = 0;
   app.playing = true;
-  let last = performance.now(), owed = 0, shownAt = -Infinity;
+  let last = performance.now(),
+    owed = 0,
+    shownAt = -Infinity;
   const tick = (now) => {
     if (!app.playing) return;
     owed += ((now - last) / 1000) * app.speed;
@@ -138,7 +165,13 @@ function scheduleUrl() {
  * first figure (docs/benchmarks.md), which should not wait for them.
  */
 function later(make) {
-  const part = { make, built: null, update(t, playing) { this.built?.update(t, playing); } };
+  const part = {
+    make,
+    built: null,
+    update(t, playing) {
+      this.built?.update(t, playing);
+    },
+  };
   app.later.push(part);
   return part;
 }
@@ -146,19 +179,23 @@ function later(make) {
 /** Build the parts `later` put aside, once the browser has shown the figure. */
 function buildLater() {
   const waiting = app.later;
-  requestAnimationFrame(() => setTimeout(() => {
-    if (waiting !== app.later) return; // the views were rebuilt meanwhile: their own call builds them
-    for (const part of waiting) {
-      part.built = part.make();
-      part.built.update(app.t, app.playing);
-    }
-    app.settled = true; // for the tests: every part is there
-  }));
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      if (waiting !== app.later) return; // the views were rebuilt meanwhile: their own call builds them
+      for (const part of waiting) {
+        part.built = part.make();
+        part.built.update(app.t, app.playing);
+      }
+      app.settled = true; // for the tests: every part is there
+    }),
+  );
 }
 
 function plotConfig(args) {
   return {
-    displaylogo: false, responsive: true, modeBarButtonsToRemove: ["select2d", "lasso2d"],
+    displaylogo: false,
+    responsive: true,
+    modeBarButtonsToRemove: ["select2d", "lasso2d"],
     toImageButtonOptions: { format: args.options.image, filename: "perceptron-lab" },
   };
 }
@@ -185,7 +222,7 @@ function fittedHeight(box, most, style) {
     const words = Math.ceil(2.2 * style.font.base) + 12;
     const room = top < 0.6 * windowHeight ? windowHeight - top - status - words : windowHeight - 40;
     return Math.round(Math.max(style.figure.min_height, Math.min(most, room)));
-  } catch (err) {
+  } catch {
     return most; // another origin embeds us: the page's window is not ours to measure
   }
 }
@@ -220,31 +257,54 @@ function build(args) {
       figures.append(box);
       const height = compare ? style.figure.compare_height : options.height || style.figure.height;
       const figure = new PlaneFigure(box, {
-        lane, scene, show, style, config, box: scene.box,
+        lane,
+        scene,
+        show,
+        style,
+        config,
+        box: scene.box,
         height: !compare && style.figure.fit ? fittedHeight(box, height, style) : height,
         clickable: !compare && options.click !== "off",
-        title: compare ? lane.meta.title : null, texts,
+        title: compare ? lane.meta.title : null,
+        texts,
       });
       if (i === 0) mainFigure = figure;
       if (!compare && options.click !== "off") listenForClicks(figure.node, scene.box, options.click);
       app.parts.push(figure);
     });
   } else if (scene.view === "projection" && lanes[0].meta.hypotheses === "projection") {
-    const nodes = { status: el("div", { class: "status" }), projection: el("div", { class: "plot" }),
-                    angle: el("div", {}), histogram: el("div", {}) };
-    figures.append(el("div", { class: "figure-box" }, nodes.status, nodes.projection,
-      el("div", { class: "pair" }, nodes.angle, nodes.histogram)));
+    const nodes = {
+      status: el("div", { class: "status" }),
+      projection: el("div", { class: "plot" }),
+      angle: el("div", {}),
+      histogram: el("div", {}),
+    };
+    figures.append(
+      el(
+        "div",
+        { class: "figure-box" },
+        nodes.status,
+        nodes.projection,
+        el("div", { class: "pair" }, nodes.angle, nodes.histogram),
+      ),
+    );
     mainFigure = new ProjectionView(nodes, { lane: lanes[0], scene, show, style, config, texts });
     app.parts.push(mainFigure);
   } else {
-    figures.append(el("div", { class: "notice" },
-      "This learner has no single weight vector to project on; use 2-D data to see its boundary."));
+    figures.append(
+      el(
+        "div",
+        { class: "notice" },
+        "This learner has no single weight vector to project on; use 2-D data to see its boundary.",
+      ),
+    );
   }
   if (hasSide) {
     if (!options.hide.math) {
       const math = el("div", { class: "math" });
-      side.append(el("div", { class: "panel math-card" },
-        el("p", { class: "panel-title" }, lanes[0].meta.title), math));
+      side.append(
+        el("div", { class: "panel math-card" }, el("p", { class: "panel-title" }, lanes[0].meta.title), math),
+      );
       app.parts.push(new MathPanel(math, { lane: lanes[0], scene, texts }));
       mathLines = () => Array.from(math.querySelectorAll(".math-line"));
     }
@@ -256,7 +316,9 @@ function build(args) {
     if (lanes[0].meta.extras) {
       const holder = el("div", { class: "extras" });
       side.append(holder);
-      app.parts.push(new Extras(holder, { lane: lanes[0], arrays: app.arrays, scene, panels: lanes[0].meta.extras, style, config }));
+      app.parts.push(
+        new Extras(holder, { lane: lanes[0], arrays: app.arrays, scene, panels: lanes[0].meta.extras, style, config }),
+      );
     }
   }
   app.speech = new Announcer(region, { lanes, scene, texts, level: app.level, arithmetic: mathLines });
@@ -289,7 +351,7 @@ function nameFrame(lanes) {
   const who = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
   try {
     if (window.frameElement) window.frameElement.title = `Training replay of ${who}: step-by-step playback`;
-  } catch (err) {
+  } catch {
     // another origin embeds us: its frame is its to name
   }
 }
@@ -301,7 +363,10 @@ function accuraciesAt(t) {
   if (scene.view !== "plane") return null;
   const out = {};
   const modes = lane.meta.has_modes ? MODES : ["last"];
-  for (const [part, points, labels] of [["train", scene.arrays.X, scene.arrays.y], ["test", scene.arrays.X_test, scene.arrays.y_test]]) {
+  for (const [part, points, labels] of [
+    ["train", scene.arrays.X, scene.arrays.y],
+    ["test", scene.arrays.X_test, scene.arrays.y_test],
+  ]) {
     if (!labels.length) continue;
     const field = pointsField(lane, points, scene.arrays.X);
     out[part] = Object.fromEntries(modes.map((m) => [m, accuracy(field.scores(t, m), labels)]));
@@ -314,7 +379,7 @@ function listenForClicks(plot, box, mode) {
   const digits = Math.max(0, 3 - Math.floor(Math.log10(Math.max(box[1] - box[0], box[3] - box[2]))));
   let nonce = 0;
   plot.addEventListener("click", (event) => {
-    if (!event.target.classList || !event.target.classList.contains("nsewdrag")) return;
+    if (!event.target.classList?.contains("nsewdrag")) return;
     const layout = plot._fullLayout;
     const rect = plot.getBoundingClientRect();
     const x = layout.xaxis.p2d(event.clientX - rect.left - layout.xaxis._offset);
@@ -331,11 +396,20 @@ function listenForClicks(plot, box, mode) {
 
 function onKey(event) {
   if (!app.lanes.length) return;
-  if (event.key === "Escape") { // closes a point's tooltip wherever the focus is, keys on or off
+  if (event.key === "Escape") {
+    // closes a point's tooltip wherever the focus is, keys on or off
     for (const part of app.parts) part.dismiss?.();
     return;
   }
-  if (!app.shortcuts || !inReplay(event, root) || event.ctrlKey || event.metaKey || event.altKey || typedIntoWidget(event)) return;
+  if (
+    !app.shortcuts ||
+    !inReplay(event, root) ||
+    event.ctrlKey ||
+    event.metaKey ||
+    event.altKey ||
+    typedIntoWidget(event)
+  )
+    return;
   const action = KEYS[event.key];
   if (!action) return;
   event.preventDefault();
@@ -352,13 +426,25 @@ function onRender(args) {
   if (fresh) {
     const { arrays } = decode(args.header, args.blob);
     app.arrays = arrays;
-    app.scene = { ...args.meta.scene, arrays: Object.fromEntries(Object.entries(args.meta.scene.arrays).map(([k, n]) => [k, arrays[n]])) };
+    app.scene = {
+      ...args.meta.scene,
+      arrays: Object.fromEntries(Object.entries(args.meta.scene.arrays).map(([k, n]) => [k, arrays[n]])),
+    };
     app.lanes = args.meta.lanes.map((meta) => new Lane(meta, arrays));
     if (app.payloadId === null) app.t = args.options.initial_t;
     app.payloadId = args.payload_id;
   }
-  const viewKey = JSON.stringify([args.payload_id, args.show, args.style, args.options.hide, args.options.click,
-                                  args.options.image, args.options.height, args.options.diagnostics, args.options.share]);
+  const viewKey = JSON.stringify([
+    args.payload_id,
+    args.show,
+    args.style,
+    args.options.hide,
+    args.options.click,
+    args.options.image,
+    args.options.height,
+    args.options.diagnostics,
+    args.options.share,
+  ]);
   const rebuilt = viewKey !== app.viewKey;
   if (rebuilt) {
     app.viewKey = viewKey;

@@ -66,15 +66,27 @@ export class MathPanel {
     const y = scene.arrays.y[j];
     const kind = lane.kindAt(i);
     const flipped = scene.arrays.flipped[j] ? "flipped by noise, " : "";
-    body.push(el("p", {}, "Epoch ", el("b", {}, String(lane.epochAt(t) + 1)), ", example ",
-      el("b", {}, `#${j + 1}`), `: ${flipped}label `, Y(), " = ", el("b", {}, sgn(y))));
+    body.push(
+      el(
+        "p",
+        {},
+        "Epoch ",
+        el("b", {}, String(lane.epochAt(t) + 1)),
+        ", example ",
+        el("b", {}, `#${j + 1}`),
+        `: ${flipped}label `,
+        Y(),
+        " = ",
+        el("b", {}, sgn(y)),
+      ),
+    );
     body.push(line(this._x(j)));
     if (lane.meta.boundary === "members") {
       body.push(...this._committee(i, y));
     } else {
       const lines = lane.meta.has_modes ? this._kw(t, i, j, y, kind) : this._generic(t, i, y);
       body.push(...lines.map(line));
-      body.push(el("p", {}, el("b", {}, capital(texts.outcome[kind] || "?") + "."), " ", texts.why[kind] || ""));
+      body.push(el("p", {}, el("b", {}, `${capital(texts.outcome[kind] || "?")}.`), " ", texts.why[kind] || ""));
     }
     fill(this.node, ...body);
   }
@@ -90,11 +102,20 @@ export class MathPanel {
     const score = lane.scoreAt(i);
     const raw = score - push;
     const lines = [[...ANGLE(), " = ", n(raw)]];
-    lines.push(push
-      ? [v("s"), ` = ${n(raw)} ${push >= 0 ? "+" : MINUS} ${n(Math.abs(push))} (λ-push) = ${n(score)}`]
-      : [v("s"), ` = ${n(score)}`]);
+    lines.push(
+      push
+        ? [v("s"), ` = ${n(raw)} ${push >= 0 ? "+" : MINUS} ${n(Math.abs(push))} (λ-push) = ${n(score)}`]
+        : [v("s"), ` = ${n(score)}`],
+    );
     const margin = s.tau_margin;
-    const test = [Y(), " (", v("s"), ` ${MINUS} `, THETA(), `) = ${sgn(y)} × (${minus(score, thOld)}) = ${n(y * (score - thOld))}`];
+    const test = [
+      Y(),
+      " (",
+      v("s"),
+      ` ${MINUS} `,
+      THETA(),
+      `) = ${sgn(y)} × (${minus(score, thOld)}) = ${n(y * (score - thOld))}`,
+    ];
     // only the terms the learner on screen has: without a margin the test is against 0
     const updated = [MISTAKE, MARGIN, BLOCKED].includes(kind);
     if (margin > 0) test.push(updated ? " ≤ τθ" : " > τθ", el("sub", {}, "init"), ` = ${n(margin)}`);
@@ -105,11 +126,29 @@ export class MathPanel {
       const [w1, w2, thNew] = this.planar ? lane.hypothesis(lane.row(t)) : [0, 0, lane.thetaOf(lane.row(t))];
       if (this.planar) {
         const X2 = this.scene.arrays.X;
-        lines.push([W(), " ← ", W(), " + ", ETA(), Y(), X(), ` = ${vec(o1, o2)} + ${n(s.eta)}·(${sgn(y)})·${vec(X2[2 * j], X2[2 * j + 1])} = ${vec(w1, w2)}`]);
+        lines.push([
+          W(),
+          " ← ",
+          W(),
+          " + ",
+          ETA(),
+          Y(),
+          X(),
+          ` = ${vec(o1, o2)} + ${n(s.eta)}·(${sgn(y)})·${vec(X2[2 * j], X2[2 * j + 1])} = ${vec(w1, w2)}`,
+        ]);
       } else {
         lines.push(["‖", W(), `‖: ${n(lane.norm[lane.rowBefore(t)])} → ${n(lane.norm[lane.row(t)])}`]);
       }
-      lines.push([THETA(), " ← ", THETA(), ` ${MINUS} `, ETA(), Y(), v("C"), ` = ${n(thOld)} ${MINUS} ${n(s.eta)}·(${sgn(y)})·${n(s.C)} = ${n(thNew)}`]);
+      lines.push([
+        THETA(),
+        " ← ",
+        THETA(),
+        ` ${MINUS} `,
+        ETA(),
+        Y(),
+        v("C"),
+        ` = ${n(thOld)} ${MINUS} ${n(s.eta)}·(${sgn(y)})·${n(s.C)} = ${n(thNew)}`,
+      ]);
     }
     return lines;
   }
@@ -143,17 +182,43 @@ export class MathPanel {
     for (let mm = 0; mm < lane.M; mm++) {
       const act = lane.scoreAt(i, mm);
       votes += act > 0 ? 1 : -1;
-      rows.push(el("tr", {}, el("th", { scope: "row" }, String(mm + 1)), el("td", {}, n(act)), el("td", {}, n(y * act)),
-        el("td", { class: "words" }, texts.outcome[lane.kindAt(i, mm)] || "?")));
+      rows.push(
+        el(
+          "tr",
+          {},
+          el("th", { scope: "row" }, String(mm + 1)),
+          el("td", {}, n(act)),
+          el("td", {}, n(y * act)),
+          el("td", { class: "words" }, texts.outcome[lane.kindAt(i, mm)] || "?"),
+        ),
+      );
     }
-    const table = el("table", { class: "numbers" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, "act = ⟨W,(x,1)⟩"),
-        el("th", { scope: "col" }, "y·act"), el("th", { scope: "col" }, "outcome"))),
-      el("tbody", {}, rows));
+    const table = el(
+      "table",
+      { class: "numbers" },
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          el("th", { scope: "col" }, "#"),
+          el("th", { scope: "col" }, "act = ⟨W,(x,1)⟩"),
+          el("th", { scope: "col" }, "y·act"),
+          el("th", { scope: "col" }, "outcome"),
+        ),
+      ),
+      el("tbody", {}, rows),
+    );
     const vote = votes > 0 ? "+1" : "−1";
     return [
       table,
-      line([v("h"), `(x) = sign(${votes > 0 ? "+" : votes < 0 ? MINUS : "+"}${Math.abs(votes)}) = ${vote},  `, Y(), ` = ${sgn(y)}`]),
+      line([
+        v("h"),
+        `(x) = sign(${votes > 0 ? "+" : votes < 0 ? MINUS : "+"}${Math.abs(votes)}) = ${vote},  `,
+        Y(),
+        ` = ${sgn(y)}`,
+      ]),
       el("p", { class: "caption" }, texts.committee),
     ];
   }

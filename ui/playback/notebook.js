@@ -15,7 +15,8 @@
 /** The slots of the page's template (ui/standalone_page.py's `fill`, the same pattern). */
 const SLOT = /<!--slot:(\w+)-->/g;
 /** The notebook page's files, per kernel's files widget: {template, plotly URL}. */
-const FILES = (globalThis.perceptronLabReplayFiles ??= new Map());
+globalThis.perceptronLabReplayFiles ??= new Map();
+const FILES = globalThis.perceptronLabReplayFiles;
 
 function filesOf(model) {
   const id = String(model.get("files")).replace(/^IPY_MODEL_/, "");
@@ -122,7 +123,8 @@ class StepSync {
     if (!app || app.painted === t) return;
     const scrubber = this.frame.contentDocument.querySelector(".playback .scrubber");
     scrubber.value = String(t);
-    for (const type of ["input", "change"]) { // moved, then let go
+    for (const type of ["input", "change"]) {
+      // moved, then let go
       scrubber.dispatchEvent(new this.frame.contentWindow.Event(type, { bubbles: true }));
     }
   }
@@ -142,12 +144,19 @@ function render({ model, el }) {
   frame.style.cssText = "width: 100%; min-width: 640px; height: 900px; border: 0;";
   const sync = new StepSync(model, frame);
   frame.addEventListener("load", () => sync.attach());
-  const onStep = (_, __, options) => { if (!options?.fromReplay) sync.toReplay(); };
+  const onStep = (_, __, options) => {
+    if (!options?.fromReplay) sync.toReplay();
+  };
   model.on("change:step", onStep);
   el.append(frame);
-  filesOf(model).then((files) => { frame.srcdoc = pageOf(files, model); }, (err) => {
-    el.textContent = `The replay's files did not arrive (${err}); run the cell again.`;
-  });
+  filesOf(model).then(
+    (files) => {
+      frame.srcdoc = pageOf(files, model);
+    },
+    (err) => {
+      el.textContent = `The replay's files did not arrive (${err}); run the cell again.`;
+    },
+  );
   return () => {
     sync.stop();
     model.off("change:step", onStep);

@@ -1,8 +1,14 @@
 // The run's arrays: one binary blob and a JSON header (see app_logic/payload/pack.py).
 
 const TYPED = {
-  uint8: Uint8Array, int8: Int8Array, uint16: Uint16Array, int16: Int16Array,
-  uint32: Uint32Array, int32: Int32Array, float32: Float32Array, float64: Float64Array,
+  uint8: Uint8Array,
+  int8: Int8Array,
+  uint16: Uint16Array,
+  int16: Int16Array,
+  uint32: Uint32Array,
+  int32: Int32Array,
+  float32: Float32Array,
+  float64: Float64Array,
 };
 
 /**

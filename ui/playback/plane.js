@@ -66,8 +66,8 @@ export class PlaneFigure {
     this.votedRegion = this.mode === "voted" || (o.show.ensemble && meta.has_modes);
     // a line's scores on the grid follow from its (w, θ); the voted vote and a kernel are scored
     // from the run's checkpoints, and their boundary is the zero level of those scores
-    this.gridRegion = this.contour || this.mode === "voted" ||
-      (o.show.region && (this.votedRegion || !this.singleLine));
+    this.gridRegion =
+      this.contour || this.mode === "voted" || (o.show.region && (this.votedRegion || !this.singleLine));
     if (this.gridRegion || o.show.region) {
       const g = o.style.grid;
       const res = this.contour ? g.kernel : this.votedRegion ? g.voted : g.region;
@@ -91,7 +91,9 @@ export class PlaneFigure {
 
   _build() {
     const { lane, scene, show, style } = this;
-    const c = style.colors, mk = style.marker, ln = style.line;
+    const c = style.colors,
+      mk = style.marker,
+      ln = style.line;
     const traces = [];
     this.slots = {};
     const slot = (name, trace) => {
@@ -105,15 +107,25 @@ export class PlaneFigure {
     }
     this.band = this.settings.band && show.band && this.singleLine && this.mode === "last";
     if (this.band) {
-      traces.push(legendOnly("margin band (updates inside)", { mode: "lines", fill: "toself", fillcolor: c.band,
-                                                                 line: { color: c.band_edge, width: 1, dash: "dot" } }));
+      traces.push(
+        legendOnly("margin band (updates inside)", {
+          mode: "lines",
+          fill: "toself",
+          fillcolor: c.band,
+          line: { color: c.band_edge, width: 1, dash: "dot" },
+        }),
+      );
     }
     this.ensemble = show.ensemble && lane.meta.has_modes && this.singleLine;
     if (this.ensemble) {
       // no more lines than the run stored (hypothesis 0, w = 0, never draws)
       const drawn = Math.min(style.ensemble.lines, Math.max(lane.H - 1, 0));
-      traces.push(legendOnly(`stored hypotheses (the ${drawn} with most votes)`,
-        { mode: "lines", line: { color: c.ensemble, width: ln.ensemble } }));
+      traces.push(
+        legendOnly(`stored hypotheses (the ${drawn} with most votes)`, {
+          mode: "lines",
+          line: { color: c.ensemble, width: ln.ensemble },
+        }),
+      );
     }
     if (this.singleLine && this.mode !== "voted") {
       // "(last)" only where there are other predictors to tell it from
@@ -122,18 +134,37 @@ export class PlaneFigure {
     }
     if (lane.meta.draws_line && lane.M > 1) {
       for (let mm = 0; mm < lane.M; mm++) {
-        traces.push(legendOnly(`member ${mm + 1}`, { mode: "lines", line: { color: c.line, dash: DASHES[mm % 4], width: ln.member } }));
+        traces.push(
+          legendOnly(`member ${mm + 1}`, {
+            mode: "lines",
+            line: { color: c.line, dash: DASHES[mm % 4], width: ln.member },
+          }),
+        );
       }
     }
     this.averagedLine = this.singleLine && show.averaged && lane.meta.has_modes && this.mode !== "averaged";
-    if (this.averagedLine) traces.push(legendOnly("averaged", { mode: "lines", line: { color: c.averaged, dash: "dash", width: ln.other } }));
+    if (this.averagedLine)
+      traces.push(
+        legendOnly("averaged", { mode: "lines", line: { color: c.averaged, dash: "dash", width: ln.other } }),
+      );
     this.longestLine = this.singleLine && show.longest && lane.meta.has_modes && this.mode !== "longest";
-    if (this.longestLine) traces.push(legendOnly("longest survivor", { mode: "lines", line: { color: c.longest, dash: "dashdot", width: ln.boundary } }));
+    if (this.longestLine)
+      traces.push(
+        legendOnly("longest survivor", {
+          mode: "lines",
+          line: { color: c.longest, dash: "dashdot", width: ln.boundary },
+        }),
+      );
     if (show.target && scene.target) {
       const seg = lineSegment(scene.target.w[0], scene.target.w[1], scene.target.theta, this.box);
       slot("target", {
-        type: "scatter", x: seg ? [seg[0][0], seg[1][0]] : [], y: seg ? [seg[0][1], seg[1][1]] : [],
-        mode: "lines", name: "true boundary", line: { color: c.line, dash: "dash", width: ln.target }, hoverinfo: "name",
+        type: "scatter",
+        x: seg ? [seg[0][0], seg[1][0]] : [],
+        y: seg ? [seg[0][1], seg[1][1]] : [],
+        mode: "lines",
+        name: "true boundary",
+        line: { color: c.line, dash: "dash", width: ln.target },
+        hoverinfo: "name",
       });
     }
     for (const label of [-1, 1]) {
@@ -143,7 +174,8 @@ export class PlaneFigure {
       slot(`train${label}`, this._pointsTrace(rows, label, " train", false, mk.point));
       this[`rows${label}`] = rows;
     }
-    const Xt = scene.arrays.X_test, yt = scene.arrays.y_test;
+    const Xt = scene.arrays.X_test,
+      yt = scene.arrays.y_test;
     if (show.test_points && yt.length) {
       for (const label of [-1, 1]) {
         const rows = [];
@@ -151,35 +183,66 @@ export class PlaneFigure {
         if (!rows.length) continue;
         slot(`test${label}`, {
           ...this._pointsTrace([], label, " test", true, mk.test),
-          x: rows.map((j) => Xt[2 * j]), y: rows.map((j) => Xt[2 * j + 1]),
+          x: rows.map((j) => Xt[2 * j]),
+          y: rows.map((j) => Xt[2 * j + 1]),
         });
       }
     }
     if (this.settings.alpha !== null && this.settings.alpha !== undefined) {
-      slot("capped", this._overlay(`used up its α-bound (${this.settings.alpha}): ignored`, "circle", c.capped, mk.capped, 0));
+      slot(
+        "capped",
+        this._overlay(`used up its α-bound (${this.settings.alpha}): ignored`, "circle", c.capped, mk.capped, 0),
+      );
     }
     const flipped = scene.arrays.flipped;
     if (show.flips && flipped.some((f) => f)) {
       const rows = [];
       for (let j = 0; j < flipped.length; j++) if (flipped[j]) rows.push(j);
-      slot("flips", { ...this._overlay("label flipped by noise", "x-thin-open", c.line, mk.flip, 2), ...this._xy(rows) });
+      slot("flips", {
+        ...this._overlay("label flipped by noise", "x-thin-open", c.line, mk.flip, 2),
+        ...this._xy(rows),
+      });
     }
     this.lamRings = this.settings.lam > 0 && this.settings.lam_form === "kw"; // not PAUM's λ
     if (this.lamRings) {
       slot("rings", this._overlay("forced an update (λ push on)", "circle-open", c.rings, mk.ring, 1.5));
-      slot("rescued", this._overlay("rescued by the λ push (no update)", "cross-thin-open", c.rescued, mk.rescued, 2.5));
+      slot(
+        "rescued",
+        this._overlay("rescued by the λ push (no update)", "cross-thin-open", c.rescued, mk.rescued, 2.5),
+      );
     }
     if (this.contour) {
       slot("support", this._overlay("support points (a_j > 0)", "circle-open", c.line, mk.ring, 1.5));
     }
     const category = lane.get("category");
     if (category && show.categories) {
-      const of = (code) => { const r = []; for (let j = 0; j < category.length; j++) if (category[j] === code) r.push(j); return r; };
-      slot("noisy", { ...this._overlay("flagged noisy (after training)", "square-open", c.noisy, mk.category, 2.5), ...this._xy(of(2)), visible: false });
-      slot("borderline", { ...this._overlay("borderline (after training)", "circle-open", c.borderline, mk.category - 1, 1.5), ...this._xy(of(1)), visible: false });
+      const of = (code) => {
+        const r = [];
+        for (let j = 0; j < category.length; j++) if (category[j] === code) r.push(j);
+        return r;
+      };
+      slot("noisy", {
+        ...this._overlay("flagged noisy (after training)", "square-open", c.noisy, mk.category, 2.5),
+        ...this._xy(of(2)),
+        visible: false,
+      });
+      slot("borderline", {
+        ...this._overlay("borderline (after training)", "circle-open", c.borderline, mk.category - 1, 1.5),
+        ...this._xy(of(1)),
+        visible: false,
+      });
     }
-    traces.push(legendOnly("current example", { mode: "markers",
-      marker: { symbol: "circle-open", size: mk.current, color: c.current, line: { width: ln.current, color: c.current } } }));
+    traces.push(
+      legendOnly("current example", {
+        mode: "markers",
+        marker: {
+          symbol: "circle-open",
+          size: mk.current,
+          color: c.current,
+          line: { width: ln.current, color: c.current },
+        },
+      }),
+    );
     this.legendNames = traces.map((trace) => trace.name);
     const width = this.node.clientWidth;
     for (const trace of traces) trace.name = this._legendName(trace.name, width);
@@ -205,7 +268,8 @@ export class PlaneFigure {
 
   /** Re-wrap the legend after the plot was resized (compare mode's panels, a narrower window). */
   _fitLegend(width) {
-    const changed = [], names = [];
+    const changed = [],
+      names = [];
     this.legendNames.forEach((name, i) => {
       const wrapped = this._legendName(name, width);
       if (wrapped === this.node.data[i].name) return;
@@ -224,18 +288,33 @@ export class PlaneFigure {
     const color = label < 0 ? c.negative : c.positive;
     const symbol = (label < 0 ? "circle" : "diamond") + (hollow ? "-open" : "");
     return {
-      type: "scatter", mode: "markers", ...this._xy(rows),
+      type: "scatter",
+      mode: "markers",
+      ...this._xy(rows),
       name: className(this.scene.class_names, label) + suffix,
       // the +1 diamonds' orange is pale against the tints: a dark edge makes the mark (WCAG 1.4.11)
-      marker: { symbol, size, color, line: hollow ? { width: 1.6, color }
-                                                  : label < 0 ? { width: 0.6, color: "white" } : { width: 1, color: c.positive_edge } },
+      marker: {
+        symbol,
+        size,
+        color,
+        line: hollow
+          ? { width: 1.6, color }
+          : label < 0
+            ? { width: 0.6, color: "white" }
+            : { width: 1, color: c.positive_edge },
+      },
       hoverinfo: hollow ? "x+y+name" : "none", // training points: our tooltip (see _listenForHover)
     };
   }
 
   _overlay(name, symbol, color, size, width) {
     return {
-      type: "scatter", mode: "markers", x: [], y: [], name, hoverinfo: "name",
+      type: "scatter",
+      mode: "markers",
+      x: [],
+      y: [],
+      name,
+      hoverinfo: "name",
       marker: { symbol, size, color, line: { width, color } },
     };
   }
@@ -247,12 +326,23 @@ export class PlaneFigure {
     return {
       height,
       margin: { l: 50, r: 10, t: 10, b: 10 },
-      plot_bgcolor: "white", paper_bgcolor: "white",
+      plot_bgcolor: "white",
+      paper_bgcolor: "white",
       font: { family: f.family, size: f.axis },
-      xaxis: { ...axis, range: [box[0], box[1]], constrain: "domain",
-               title: { text: plotlyText(scene.feature_names[0]), standoff: 4 } },
-      yaxis: { ...axis, range: [box[2], box[3]], scaleanchor: "x", scaleratio: 1, constrain: "domain",
-               title: { text: plotlyText(scene.feature_names[1]) } },
+      xaxis: {
+        ...axis,
+        range: [box[0], box[1]],
+        constrain: "domain",
+        title: { text: plotlyText(scene.feature_names[0]), standoff: 4 },
+      },
+      yaxis: {
+        ...axis,
+        range: [box[2], box[3]],
+        scaleanchor: "x",
+        scaleratio: 1,
+        constrain: "domain",
+        title: { text: plotlyText(scene.feature_names[1]) },
+      },
       legend: this._legendBeside(this.node.clientWidth)
         ? { orientation: "v", yanchor: "top", y: 1, xanchor: "left", x: 1.02, font: { size: f.legend } }
         : { orientation: "h", yanchor: "top", y: -90 / (height - 50), x: 0, font: { size: f.legend } },
@@ -276,12 +366,36 @@ export class PlaneFigure {
       const [w1, w2, th] = lane.hypothesis(lane.row(t));
       if (this.band) shapes.push(...this._band([w1, w2, th]));
       if (this.ensemble) shapes.push(...this._ensemble(t));
-      if (this.mode !== "voted") shapes.push(...this._line(lane.linearPredictor(t, this.mode), this.style.colors.line, "solid", this.style.line.boundary));
-      if (this.averagedLine) shapes.push(...cased(this._line(lane.averaged(t), this.style.colors.averaged, "dash", this.style.line.other), this.style));
-      if (this.longestLine) shapes.push(...cased(this._line(lane.hypothesis(lane.longestRow(t)), this.style.colors.longest, "dashdot", this.style.line.boundary), this.style));
+      if (this.mode !== "voted")
+        shapes.push(
+          ...this._line(lane.linearPredictor(t, this.mode), this.style.colors.line, "solid", this.style.line.boundary),
+        );
+      if (this.averagedLine)
+        shapes.push(
+          ...cased(this._line(lane.averaged(t), this.style.colors.averaged, "dash", this.style.line.other), this.style),
+        );
+      if (this.longestLine)
+        shapes.push(
+          ...cased(
+            this._line(
+              lane.hypothesis(lane.longestRow(t)),
+              this.style.colors.longest,
+              "dashdot",
+              this.style.line.boundary,
+            ),
+            this.style,
+          ),
+        );
     } else if (this.lane.meta.draws_line && lane.M > 1) {
       for (let mm = 0; mm < lane.M; mm++) {
-        shapes.push(...this._line(lane.hypothesis(lane.row(t), mm), this.style.colors.line, DASHES[mm % 4], this.style.line.member));
+        shapes.push(
+          ...this._line(
+            lane.hypothesis(lane.row(t), mm),
+            this.style.colors.line,
+            DASHES[mm % 4],
+            this.style.line.member,
+          ),
+        );
       }
     }
     shapes.push(...this._arrows(t));
@@ -338,8 +452,17 @@ export class PlaneFigure {
     }
     if (this.zeroLine) {
       const path = zeroLevel(scores, xs, ys);
-      this.regionShape = path ? { type: "path", xref: "x", yref: "y", path, name: "boundary",
-                                  line: { color: this.style.colors.line, width: this.style.line.boundary }, layer: "above" } : null;
+      this.regionShape = path
+        ? {
+            type: "path",
+            xref: "x",
+            yref: "y",
+            path,
+            name: "boundary",
+            line: { color: this.style.colors.line, width: this.style.line.boundary },
+            layer: "above",
+          }
+        : null;
     }
   }
 
@@ -357,7 +480,10 @@ export class PlaneFigure {
     if (this.lamRings) {
       this._setRows(set, "rings", (j) => counts[j] > 0);
       const rescued = lane.latestOfKind(t, RESCUED).sort((a, b) => a - b);
-      set("rescued", rescued.join(","), { x: [rescued.map((j) => this.X[2 * j])], y: [rescued.map((j) => this.X[2 * j + 1])] });
+      set("rescued", rescued.join(","), {
+        x: [rescued.map((j) => this.X[2 * j])],
+        y: [rescued.map((j) => this.X[2 * j + 1])],
+      });
     }
     if ("support" in this.slots) this._setRows(set, "support", (j) => counts[j] > 0);
     if ("noisy" in this.slots) {
@@ -370,7 +496,11 @@ export class PlaneFigure {
     const keys = [...new Set(names.flatMap((n) => Object.keys(patch[n])))];
     const data = {};
     for (const key of keys) data[key] = names.map((n) => (key in patch[n] ? patch[n][key][0] : undefined));
-    Plotly.restyle(this.node, data, names.map((n) => this.slots[n]));
+    Plotly.restyle(
+      this.node,
+      data,
+      names.map((n) => this.slots[n]),
+    );
   }
 
   _setRows(set, name, keep) {
@@ -398,7 +528,8 @@ export class PlaneFigure {
 
   /** The scores as one layout image over the box: a pixel per grid point, y up. */
   _image(scores, scale, nx, ny) {
-    const canvas = (this._canvas ??= document.createElement("canvas"));
+    this._canvas ??= document.createElement("canvas");
+    const canvas = this._canvas;
     canvas.width = nx;
     canvas.height = ny;
     const context = canvas.getContext("2d");
@@ -412,8 +543,20 @@ export class PlaneFigure {
     }
     context.putImageData(image, 0, 0);
     const [x0, x1, y0, y1] = this.box;
-    return { source: canvas.toDataURL(), xref: "x", yref: "y", x: x0, y: y1, sizex: x1 - x0, sizey: y1 - y0,
-             xanchor: "left", yanchor: "top", sizing: "stretch", layer: "below", name: "region" };
+    return {
+      source: canvas.toDataURL(),
+      xref: "x",
+      yref: "y",
+      x: x0,
+      y: y1,
+      sizex: x1 - x0,
+      sizey: y1 - y0,
+      xanchor: "left",
+      yanchor: "top",
+      sizing: "stretch",
+      layer: "below",
+      name: "region",
+    };
   }
 
   // -- shapes --------------------------------------------------------------------------
@@ -421,20 +564,38 @@ export class PlaneFigure {
   _line([w1, w2, th], color, dash, width, opacity = 1) {
     const seg = lineSegment(w1, w2, th, this.box);
     if (!seg) return [];
-    return [{ type: "line", xref: "x", yref: "y", x0: seg[0][0], y0: seg[0][1], x1: seg[1][0], y1: seg[1][1],
-              line: { color, dash, width }, opacity, layer: "above" }];
+    return [
+      {
+        type: "line",
+        xref: "x",
+        yref: "y",
+        x0: seg[0][0],
+        y0: seg[0][1],
+        x1: seg[1][0],
+        y1: seg[1][1],
+        line: { color, dash, width },
+        opacity,
+        layer: "above",
+      },
+    ];
   }
 
   _path(poly, fillcolor) {
     if (poly.length < 3) return null;
-    const d = poly.map((p, k) => `${k ? "L" : "M"}${p[0]},${p[1]}`).join("") + "Z";
+    const d = `${poly.map((p, k) => `${k ? "L" : "M"}${p[0]},${p[1]}`).join("")}Z`;
     return { type: "path", xref: "x", yref: "y", path: d, fillcolor, line: { width: 0 }, layer: "below" };
   }
 
   _band([w1, w2, th]) {
     const [lo, hi] = this.settings.band;
     if (w1 === 0 && w2 === 0) return [];
-    const shape = this._path(clipHalfplanes(this.box, [[w1, w2, th + hi], [-w1, -w2, -(th + lo)]]), this.style.colors.band);
+    const shape = this._path(
+      clipHalfplanes(this.box, [
+        [w1, w2, th + hi],
+        [-w1, -w2, -(th + lo)],
+      ]),
+      this.style.colors.band,
+    );
     if (!shape) return [];
     // the fill is too faint to see against the tints: its two edges are drawn (WCAG 1.4.11)
     const edge = (level) => this._line([w1, w2, level], this.style.colors.band_edge, "dot", 1.5);
@@ -444,7 +605,9 @@ export class PlaneFigure {
   /** The stored hypotheses with most votes at t, opacity by votes. */
   _ensemble(t) {
     const { lane, style } = this;
-    const r = lane.row(t), limit = style.ensemble.lines, levels = style.ensemble.levels;
+    const r = lane.row(t),
+      limit = style.ensemble.lines,
+      levels = style.ensemble.levels;
     const top = []; // [votes, row], most votes first; ties: the later row first (as numpy's reversed stable sort)
     let voting = 0;
     for (let k = 1; k <= r; k++) {
@@ -460,17 +623,36 @@ export class PlaneFigure {
     this.voting = voting;
     const most = top.length ? top[0][0] : 1;
     // opacity rounded up to one of `levels` steps, as the legend's swatch shows them
-    return top.flatMap(([v, k]) => this._line(lane.hypothesis(k), style.colors.ensemble, "solid", style.line.ensemble,
-      0.15 + (0.85 * Math.ceil((levels * v) / most)) / levels));
+    return top.flatMap(([v, k]) =>
+      this._line(
+        lane.hypothesis(k),
+        style.colors.ensemble,
+        "solid",
+        style.line.ensemble,
+        0.15 + (0.85 * Math.ceil((levels * v) / most)) / levels,
+      ),
+    );
   }
 
   /** The current example's ring, over a dark halo that sets it off from any tint. */
   _ring(j) {
     const { style } = this;
     const size = style.marker.current / 2;
-    const ring = { type: "circle", xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel",
-                   xanchor: this.X[2 * j], yanchor: this.X[2 * j + 1], x0: -size, x1: size, y0: -size, y1: size,
-                   line: { color: style.colors.current, width: style.line.current }, layer: "above" };
+    const ring = {
+      type: "circle",
+      xref: "x",
+      yref: "y",
+      xsizemode: "pixel",
+      ysizemode: "pixel",
+      xanchor: this.X[2 * j],
+      yanchor: this.X[2 * j + 1],
+      x0: -size,
+      x1: size,
+      y0: -size,
+      y1: size,
+      line: { color: style.colors.current, width: style.line.current },
+      layer: "above",
+    };
     return [{ ...ring, line: { color: style.colors.current_edge, width: style.line.current + 3 } }, ring];
   }
 
@@ -521,20 +703,47 @@ export class PlaneFigure {
     const { style } = this;
     const L = this.node._fullLayout;
     // data units per pixel on each axis: the head keeps its size in pixels at any zoom
-    const px = L && L.xaxis._m ? [1 / L.xaxis._m, 1 / Math.abs(L.yaxis._m)] : [0.01, 0.01];
-    const dx = (head[0] - tail[0]) / px[0], dy = (head[1] - tail[1]) / px[1];
+    const px = L?.xaxis._m ? [1 / L.xaxis._m, 1 / Math.abs(L.yaxis._m)] : [0.01, 0.01];
+    const dx = (head[0] - tail[0]) / px[0],
+      dy = (head[1] - tail[1]) / px[1];
     const len = Math.hypot(dx, dy);
     if (len < 1) return [];
-    const ux = dx / len, uy = dy / len, size = 4 + 2.5 * style.line.arrow;
-    const corner = (side) => [head[0] - (size * ux - side * 0.5 * size * uy) * px[0],
-                              head[1] - (size * uy + side * 0.5 * size * ux) * px[1]];
+    const ux = dx / len,
+      uy = dy / len,
+      size = 4 + 2.5 * style.line.arrow;
+    const corner = (side) => [
+      head[0] - (size * ux - side * 0.5 * size * uy) * px[0],
+      head[1] - (size * uy + side * 0.5 * size * ux) * px[1],
+    ];
     const [a, b] = [corner(1), corner(-1)];
     return [
-      { type: "line", xref: "x", yref: "y", x0: tail[0], y0: tail[1], x1: head[0] - 0.8 * size * ux * px[0],
-        y1: head[1] - 0.8 * size * uy * px[1], line: { color, width: style.line.arrow }, layer: "above",
-        label: { text, textposition: "end", textangle: 0, font: { color: style.colors.text, size: style.font.arrow }, padding: 8 } },
-      { type: "path", xref: "x", yref: "y", path: `M${head[0]},${head[1]}L${a[0]},${a[1]}L${b[0]},${b[1]}Z`,
-        fillcolor: color, line: { color, width: 1 }, layer: "above" },
+      {
+        type: "line",
+        xref: "x",
+        yref: "y",
+        x0: tail[0],
+        y0: tail[1],
+        x1: head[0] - 0.8 * size * ux * px[0],
+        y1: head[1] - 0.8 * size * uy * px[1],
+        line: { color, width: style.line.arrow },
+        layer: "above",
+        label: {
+          text,
+          textposition: "end",
+          textangle: 0,
+          font: { color: style.colors.text, size: style.font.arrow },
+          padding: 8,
+        },
+      },
+      {
+        type: "path",
+        xref: "x",
+        yref: "y",
+        path: `M${head[0]},${head[1]}L${a[0]},${a[1]}L${b[0]},${b[1]}Z`,
+        fillcolor: color,
+        line: { color, width: 1 },
+        layer: "above",
+      },
     ];
   }
 
@@ -556,21 +765,33 @@ export class PlaneFigure {
    * "Points at this step" table, for the keyboard.
    */
   _listenForHover() {
-    const tip = (this.tip = document.createElement("div"));
+    const tip = document.createElement("div");
+    this.tip = tip;
     tip.className = "tooltip";
     tip.hidden = true;
     this.node.parentElement.append(tip);
-    let timer = null, onTip = false;
-    tip.addEventListener("pointerenter", () => { onTip = true; clearTimeout(timer); });
-    tip.addEventListener("pointerleave", () => { onTip = false; tip.hidden = true; });
+    let timer = null,
+      onTip = false;
+    tip.addEventListener("pointerenter", () => {
+      onTip = true;
+      clearTimeout(timer);
+    });
+    tip.addEventListener("pointerleave", () => {
+      onTip = false;
+      tip.hidden = true;
+    });
     this.node.on("plotly_hover", (event) => {
-      const point = event.points.find((p) => p.curveNumber === this.slots["train-1"] || p.curveNumber === this.slots.train1);
+      const point = event.points.find(
+        (p) => p.curveNumber === this.slots["train-1"] || p.curveNumber === this.slots.train1,
+      );
       if (!point) return;
       const rows = point.curveNumber === this.slots.train1 ? this.rows1 : this["rows-1"];
       const j = rows[point.pointIndex];
       const t = this.t ?? 0;
-      const lines = [`example #${j + 1}: x = (${num(this.X[2 * j], 3)}, ${num(this.X[2 * j + 1], 3)}), y = ${signed(this.y[j])}`,
-                     `updates caused so far: ${this.lane.counts(t)[j]}`];
+      const lines = [
+        `example #${j + 1}: x = (${num(this.X[2 * j], 3)}, ${num(this.X[2 * j + 1], 3)}), y = ${signed(this.y[j])}`,
+        `updates caused so far: ${this.lane.counts(t)[j]}`,
+      ];
       if (this.lane.M === 1) lines.push(`score ⟨w,x⟩ − θ = ${num(this.ownField.scores(t, "last")[j], 3)}`);
       tip.textContent = lines.join("\n");
       const box = this.node.getBoundingClientRect();
@@ -581,7 +802,9 @@ export class PlaneFigure {
     });
     this.node.on("plotly_unhover", () => {
       clearTimeout(timer);
-      timer = setTimeout(() => { if (!onTip) tip.hidden = true; }, TOOLTIP_GRACE_MS);
+      timer = setTimeout(() => {
+        if (!onTip) tip.hidden = true;
+      }, TOOLTIP_GRACE_MS);
     });
   }
 }
@@ -592,7 +815,8 @@ export class PlaneFigure {
  * label its anchor is on ("left"/"right"/"center", "bottom"/"top"/"middle").
  */
 export function sideAnchors(scores, xs, ys) {
-  const nx = xs.length, ny = ys.length;
+  const nx = xs.length,
+    ny = ys.length;
   const corners = [0, nx - 1, (ny - 1) * nx, ny * nx - 1];
   const deepest = (sign, points) => {
     let best = -1;
@@ -600,30 +824,44 @@ export function sideAnchors(scores, xs, ys) {
     return best;
   };
   const out = [];
-  for (const [sign, text] of [[1, "+1 side"], [-1, "−1 side"]]) {
+  for (const [sign, text] of [
+    [1, "+1 side"],
+    [-1, "−1 side"],
+  ]) {
     let p = deepest(sign, corners);
     const corner = p >= 0;
     if (!corner) p = deepest(sign, scores.keys());
     if (p < 0) continue;
-    const i = p % nx, j = Math.floor(p / nx);
-    out.push({ text, x: xs[i], y: ys[j], h: corner ? (i === 0 ? "left" : "right") : "center",
-               v: corner ? (j === 0 ? "bottom" : "top") : "middle" });
+    const i = p % nx,
+      j = Math.floor(p / nx);
+    out.push({
+      text,
+      x: xs[i],
+      y: ys[j],
+      h: corner ? (i === 0 ? "left" : "right") : "center",
+      v: corner ? (j === 0 ? "bottom" : "top") : "middle",
+    });
   }
   return out;
 }
 
 /** Shapes drawn over a casing (the same shapes in the style's casing colour, 2 px wider). */
 function cased(shapes, style) {
-  const casing = shapes.map(({ label, ...shape }) => ({ ...shape, opacity: 1,
+  const casing = shapes.map(({ label, ...shape }) => ({
+    ...shape,
+    opacity: 1,
     line: { ...shape.line, color: style.colors.casing, width: (shape.line?.width ?? 1) + 2 },
-    ...(shape.fillcolor ? { fillcolor: style.colors.casing } : {}) }));
+    ...(shape.fillcolor ? { fillcolor: style.colors.casing } : {}),
+  }));
   return [...casing, ...shapes];
 }
 
 /** TINT_LEVELS RGBA colours from -1 to 1 on the colour scale, for the region's image. */
 function tintTable(scale) {
   return Array.from({ length: TINT_LEVELS }, (_, k) => {
-    const rgb = tintColor(scale, (2 * k) / (TINT_LEVELS - 1) - 1).match(/\d+/g).map(Number);
+    const rgb = tintColor(scale, (2 * k) / (TINT_LEVELS - 1) - 1)
+      .match(/\d+/g)
+      .map(Number);
     return Uint8ClampedArray.from([...rgb, 255]);
   });
 }
@@ -632,10 +870,12 @@ function tintTable(scale) {
 export function tintColor(scale, value) {
   const at = (value + 1) / 2;
   for (let k = 1; k < scale.length; k++) {
-    const [p0, c0] = scale[k - 1], [p1, c1] = scale[k];
+    const [p0, c0] = scale[k - 1],
+      [p1, c1] = scale[k];
     if (at <= p1 || k === scale.length - 1) {
       const f = p1 > p0 ? Math.max(0, Math.min(1, (at - p0) / (p1 - p0))) : 0;
-      const a = hex(c0), b = hex(c1);
+      const a = hex(c0),
+        b = hex(c1);
       return `rgb(${a.map((v, i) => Math.round(v + f * (b[i] - v))).join(",")})`;
     }
   }

@@ -25,10 +25,17 @@ export class PointsTable {
       if (i !== null) this._go(Math.floor(figure.lane.index[i] / PAGE_ROWS) * PAGE_ROWS);
     });
     const n = figure.y.length;
-    this.pager = n > PAGE_ROWS
-      ? el("div", { class: "pager" }, this.prev, this.next, this.current,
-          el("p", { class: "caption" }, `${PAGE_ROWS} of the ${count(n)} points at a time.`))
-      : null;
+    this.pager =
+      n > PAGE_ROWS
+        ? el(
+            "div",
+            { class: "pager" },
+            this.prev,
+            this.next,
+            this.current,
+            el("p", { class: "caption" }, `${PAGE_ROWS} of the ${count(n)} points at a time.`),
+          )
+        : null;
     this.node = el("div", { class: "points-panel", hidden: true }, this.holder, this.pager);
   }
 
@@ -49,24 +56,40 @@ export class PointsTable {
   show(t) {
     this.t = t;
     const { lane, scene, X, y, contour, mode } = this.figure;
-    const n = y.length, last = Math.min(n, this.first + PAGE_ROWS);
+    const n = y.length,
+      last = Math.min(n, this.first + PAGE_ROWS);
     const scores = this.figure.ownField.scores(t, contour ? "last" : mode);
     const counts = lane.M === 1 ? lane.counts(t) : null;
     const flipped = scene.arrays.flipped;
-    const i = lane.event(t), now = i === null ? -1 : lane.index[i];
+    const i = lane.event(t),
+      now = i === null ? -1 : lane.index[i];
     const rows = [];
     for (let j = this.first; j < last; j++) {
       const right = (scores[j] > 0 ? 1 : -1) === y[j];
-      rows.push([j === now ? `#${j + 1} (current)` : `#${j + 1}`, minusNum(X[2 * j], 3), minusNum(X[2 * j + 1], 3),
-                 signed(y[j]), minusNum(scores[j], 3), right ? "right" : "wrong", flipped[j] ? "yes" : "no",
-                 ...(counts ? [String(counts[j])] : [])]);
+      rows.push([
+        j === now ? `#${j + 1} (current)` : `#${j + 1}`,
+        minusNum(X[2 * j], 3),
+        minusNum(X[2 * j + 1], 3),
+        signed(y[j]),
+        minusNum(scores[j], 3),
+        right ? "right" : "wrong",
+        flipped[j] ? "yes" : "no",
+        ...(counts ? [String(counts[j])] : []),
+      ]);
     }
     const names = scene.feature_names.map((name) => cut(name));
-    const headers = ["point", ...names, "label", this._scoreName(), "side", "label flipped",
-                     ...(counts ? ["updates caused"] : [])];
+    const headers = [
+      "point",
+      ...names,
+      "label",
+      this._scoreName(),
+      "side",
+      "label flipped",
+      ...(counts ? ["updates caused"] : []),
+    ];
     const range = n > PAGE_ROWS ? `, points ${count(this.first + 1)}–${count(last)} of ${count(n)}` : "";
-    const caption = `Training points at step ${count(t)}${range}` +
-      (now >= 0 ? `; the current example is #${now + 1}` : "");
+    const current = now >= 0 ? `; the current example is #${now + 1}` : "";
+    const caption = `Training points at step ${count(t)}${range}${current}`;
     fill(this.holder, numbersTable(caption, headers, rows, { current: now - this.first }));
     this.prev.disabled = this.first === 0;
     this.next.disabled = last >= n;

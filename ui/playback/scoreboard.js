@@ -28,44 +28,80 @@ export class Scoreboard {
   _chart(node, config) {
     const { style } = this;
     const traces = this.lanes.map((lane, i) => ({
-      type: "scatter", mode: "lines+markers", name: cut(lane.meta.title, 40),
-      x: lane.meta.mistakes_per_epoch.map((_, e) => e + 1), y: lane.meta.mistakes_per_epoch,
-      line: { color: style.colors.line, dash: DASHES[i % 4], width: style.line.curve }, marker: { size: 5 },
+      type: "scatter",
+      mode: "lines+markers",
+      name: cut(lane.meta.title, 40),
+      x: lane.meta.mistakes_per_epoch.map((_, e) => e + 1),
+      y: lane.meta.mistakes_per_epoch,
+      line: { color: style.colors.line, dash: DASHES[i % 4], width: style.line.curve },
+      marker: { size: 5 },
     }));
-    Plotly.newPlot(node, traces, {
-      height: style.figure.chart_height, margin: { l: 10, r: 10, t: 36, b: 10 },
-      plot_bgcolor: "white", paper_bgcolor: "white", font: { size: style.font.axis },
-      title: { text: "Updates per epoch, every learner", font: { size: style.font.axis + 2 } },
-      xaxis: { title: { text: "epoch" }, rangemode: "tozero", gridcolor: style.colors.grid, automargin: true },
-      yaxis: { title: { text: "updates in the epoch" }, rangemode: "tozero", gridcolor: style.colors.grid, automargin: true },
-      legend: { orientation: "h", y: -0.3, x: 0 },
-    }, config);
+    Plotly.newPlot(
+      node,
+      traces,
+      {
+        height: style.figure.chart_height,
+        margin: { l: 10, r: 10, t: 36, b: 10 },
+        plot_bgcolor: "white",
+        paper_bgcolor: "white",
+        font: { size: style.font.axis },
+        title: { text: "Updates per epoch, every learner", font: { size: style.font.axis + 2 } },
+        xaxis: { title: { text: "epoch" }, rangemode: "tozero", gridcolor: style.colors.grid, automargin: true },
+        yaxis: {
+          title: { text: "updates in the epoch" },
+          rangemode: "tozero",
+          gridcolor: style.colors.grid,
+          automargin: true,
+        },
+        legend: { orientation: "h", y: -0.3, x: 0 },
+      },
+      config,
+    );
     const names = this.lanes.map((lane) => cut(lane.meta.title, 40));
     const epochs = Math.max(...this.lanes.map((lane) => lane.meta.mistakes_per_epoch.length));
-    const table = numbersTable("Updates per epoch", ["epoch", ...names],
-      Array.from({ length: epochs }, (_, e) => [String(e + 1), ...this.lanes.map((lane) => {
-        const v = lane.meta.mistakes_per_epoch[e];
-        return v === undefined ? "—" : count(v);
-      })]));
+    const table = numbersTable(
+      "Updates per epoch",
+      ["epoch", ...names],
+      Array.from({ length: epochs }, (_, e) => [
+        String(e + 1),
+        ...this.lanes.map((lane) => {
+          const v = lane.meta.mistakes_per_epoch[e];
+          return v === undefined ? "—" : count(v);
+        }),
+      ]),
+    );
     const words = new ChartWords(node, "Updates per epoch, every learner", table);
-    words.say(this.lanes.map((lane, i) => `${names[i]}: ${perEpoch(lane.meta.mistakes_per_epoch)}`).join(". ") + ".");
+    words.say(`${this.lanes.map((lane, i) => `${names[i]}: ${perEpoch(lane.meta.mistakes_per_epoch)}`).join(". ")}.`);
     node.after(words.node);
   }
 
   update(t) {
     const { scene } = this;
-    const y = scene.arrays.y, yTest = scene.arrays.y_test;
+    const y = scene.arrays.y,
+      yTest = scene.arrays.y_test;
     const rows = this.lanes.map((lane, i) => {
       const { mode, train, test } = this.fields[i];
       const tt = lane.clip(t);
       const quiet = lane.meta.mistakes_per_epoch.indexOf(0);
-      return [cut(lane.meta.title, 40), mode, lane.M === 1 ? count(lane.row(tt)) : "—",
-              pyFormat(accuracy(train.scores(tt, mode), y), ".1%"),
-              test ? pyFormat(accuracy(test.scores(tt, mode), yTest), ".1%") : "—",
-              shown(lineMargin(lane, train.scores(tt, "last"), y, tt)), quiet >= 0 ? `epoch ${quiet + 1}` : "not yet"];
+      return [
+        cut(lane.meta.title, 40),
+        mode,
+        lane.M === 1 ? count(lane.row(tt)) : "—",
+        pyFormat(accuracy(train.scores(tt, mode), y), ".1%"),
+        test ? pyFormat(accuracy(test.scores(tt, mode), yTest), ".1%") : "—",
+        shown(lineMargin(lane, train.scores(tt, "last"), y, tt)),
+        quiet >= 0 ? `epoch ${quiet + 1}` : "not yet",
+      ];
     });
-    fill(this.table, numbersTable("Scoreboard at this step",
-      ["learner", "draws", "updates", "train", "test", "margin (last w)", "converged"], rows, { className: "scoreboard" }));
+    fill(
+      this.table,
+      numbersTable(
+        "Scoreboard at this step",
+        ["learner", "draws", "updates", "train", "test", "margin (last w)", "converged"],
+        rows,
+        { className: "scoreboard" },
+      ),
+    );
   }
 }
 

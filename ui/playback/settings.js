@@ -10,7 +10,7 @@ export function load(name, fallback, allowed) {
   try {
     const value = window.localStorage.getItem(PREFIX + name);
     return value !== null && allowed.includes(value) ? value : fallback;
-  } catch (err) {
+  } catch {
     return fallback; // storage blocked (a sandboxed frame, privacy settings): the default
   }
 }
@@ -18,7 +18,7 @@ export function load(name, fallback, allowed) {
 export function save(name, value) {
   try {
     window.localStorage.setItem(PREFIX + name, value);
-  } catch (err) {
+  } catch {
     // not kept: the setting still holds on this page
   }
 }

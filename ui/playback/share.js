@@ -21,8 +21,9 @@ export function syncPageUrl(t) {
   try {
     const loc = window.parent.location;
     const search = withStep(loc.search, t);
-    if (search !== loc.search) window.parent.history.replaceState(window.parent.history.state, "", loc.pathname + search + loc.hash);
-  } catch (err) {
+    if (search !== loc.search)
+      window.parent.history.replaceState(window.parent.history.state, "", loc.pathname + search + loc.hash);
+  } catch {
     // another origin embeds the app: the link box still carries the step
   }
 }
@@ -47,17 +48,37 @@ export class SharePanel {
         return el("label", { class: "allow" }, box, ` ${label}`);
       });
       parts.push(
-        el("p", {}, "Link to this view (settings, seed, point edits and step; an uploaded file is not part of the link)."),
+        el(
+          "p",
+          {},
+          "Link to this view (settings, seed, point edits and step; an uploaded file is not part of the link).",
+        ),
         el("div", { class: "link-row" }, this.link, copy, this.copied),
-        el("details", { class: "students" }, el("summary", {}, "A link for students: what they may see and change"),
-          el("p", { class: "caption" }, "Untick what students should not have; playback always stays, and a click " +
-            "on the plot does nothing until they choose to edit points."),
-          el("div", { class: "allow-list" }, ...this.allowed)));
+        el(
+          "details",
+          { class: "students" },
+          el("summary", {}, "A link for students: what they may see and change"),
+          el(
+            "p",
+            { class: "caption" },
+            "Untick what students should not have; playback always stays, and a click " +
+              "on the plot does nothing until they choose to edit points.",
+          ),
+          el("div", { class: "allow-list" }, ...this.allowed),
+        ),
+      );
     }
     if (!options.hide.export) {
-      const image = el("button", { type: "button", class: "btn btn-image",
-                                   onclick: () => this._image() }, `Figure as ${options.image.toUpperCase()}`);
-      const json = el("button", { type: "button", class: "btn btn-json", onclick: () => this._json() }, "Run as JSON (settings, metrics)");
+      const image = el(
+        "button",
+        { type: "button", class: "btn btn-image", onclick: () => this._image() },
+        `Figure as ${options.image.toUpperCase()}`,
+      );
+      const json = el(
+        "button",
+        { type: "button", class: "btn btn-json", onclick: () => this._json() },
+        "Run as JSON (settings, metrics)",
+      );
       parts.push(el("div", { class: "link-row" }, image, json));
     }
     fill(node, ...parts);
@@ -68,7 +89,10 @@ export class SharePanel {
     if (!this.link) return;
     const params = new URLSearchParams(this.options.link_params || {});
     if (t > 0) params.set("t", String(t));
-    const hide = this.allowed.map((label) => label.firstChild).filter((box) => !box.checked).map((box) => box.value);
+    const hide = this.allowed
+      .map((label) => label.firstChild)
+      .filter((box) => !box.checked)
+      .map((box) => box.value);
     if (hide.length) params.set("hide", hide.join(","));
     else params.delete("hide");
     const query = params.toString();
@@ -79,7 +103,7 @@ export class SharePanel {
     try {
       await navigator.clipboard.writeText(this.link.value);
       this.copied.textContent = "copied";
-    } catch (err) {
+    } catch {
       this.link.select();
       this.copied.textContent = "selected: press Ctrl+C";
     }
@@ -102,6 +126,9 @@ export class SharePanel {
     const a = el("a", { href: URL.createObjectURL(blob), download: "perceptron-run.json" });
     document.body.append(a);
     a.click();
-    setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+    setTimeout(() => {
+      URL.revokeObjectURL(a.href);
+      a.remove();
+    }, 1000);
   }
 }

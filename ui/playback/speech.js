@@ -46,15 +46,18 @@ export function verdict(lane, scene, texts, t) {
   const y = scene.arrays.y[j];
   const head = `example ${count(j + 1)}, label ${signed(y)}${scene.arrays.flipped[j] ? " (flipped by noise)" : ""}`;
   if (lane.M > 1) {
-    let plus = 0, updated = 0;
+    let plus = 0,
+      updated = 0;
     for (let m = 0; m < lane.M; m++) {
       if (lane.scoreAt(i, m) > 0) plus++;
       if (isUpdateKind(lane.kindAt(i, m))) updated++;
     }
     const vote = plus > lane.M - plus ? 1 : -1;
     const members = updated === 0 ? "no member updates" : `${updated} of ${lane.M} members update`;
-    return `${head}, committee vote ${signed(vote)} (${plus} of ${lane.M} members say +1), ` +
-      `${vote === y ? "correct" : "mistake"}, ${members}`;
+    return (
+      `${head}, committee vote ${signed(vote)} (${plus} of ${lane.M} members say +1), ` +
+      `${vote === y ? "correct" : "mistake"}, ${members}`
+    );
   }
   // the KW family's test is y(s − θ): its score is s − θ; the others' score is the one they recorded
   const score = lane.meta.has_modes ? lane.scoreAt(i) - lane.thetaOf(lane.rowBefore(t)) : lane.scoreAt(i);
@@ -79,8 +82,13 @@ export function playingSentence(lane, t) {
 
 /** The text of math-panel lines as words: variables and subscripts spaced, symbols said. */
 export function spokenMath(nodes) {
-  const text = nodes.map((node) => words(node).replace(/\s+/g, " ").trim()).filter(Boolean).join(". ");
-  return SAID.reduce((out, [symbol, said]) => out.replace(symbol, said), text).replace(/\s+/g, " ").trim();
+  const text = nodes
+    .map((node) => words(node).replace(/\s+/g, " ").trim())
+    .filter(Boolean)
+    .join(". ");
+  return SAID.reduce((out, [symbol, said]) => out.replace(symbol, said), text)
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 function words(node) {
@@ -139,7 +147,8 @@ export class Announcer {
   _full(t) {
     const sentence = stepSentence(this.lanes, this.scene, this.texts, t);
     if (this.level !== "arithmetic" || this.lanes.length > 1) return sentence;
-    const lane = this.lanes[0], i = lane.event(t);
+    const lane = this.lanes[0],
+      i = lane.event(t);
     const lines = this.arithmetic ? spokenMath(this.arithmetic()) : "";
     // a committee's members each have their own outcome: the panel gives no one reason either
     const why = i === null || lane.M > 1 ? "" : this.texts.why[lane.kindAt(i)] || "";

@@ -7,7 +7,11 @@
 // rows themselves, see app_logic/payload/lane.py); rows of the hypothesis tables,
 // epochs and update counts are derived here once.
 
-export const CORRECT = 0, MISTAKE = 1, MARGIN = 2, RESCUED = 3, BLOCKED = 4;
+export const CORRECT = 0,
+  MISTAKE = 1,
+  MARGIN = 2,
+  RESCUED = 3,
+  BLOCKED = 4;
 export const KIND_NAMES = ["correct", "mistake", "margin", "rescued", "blocked"];
 export const isUpdateKind = (k) => k === MISTAKE || k === MARGIN;
 const isVotingKind = (k) => k === CORRECT || k === RESCUED;
@@ -176,7 +180,8 @@ export class Lane {
   // -- votes and the four predictors at time t ---------------------------------------
 
   _setupVotes(votes) {
-    const E = this.E, H = this.H;
+    const E = this.E,
+      H = this.H;
     this.votes = votes; // the core's final votes: a replaced hypothesis has its final count
     this.votingPrefix = new Int32Array(E + 1);
     for (let i = 0; i < E; i++) {
@@ -238,11 +243,7 @@ export class Lane {
     const [w1, w2, th] = this.hypothesis(r);
     if (total === 0) return [w1, w2, th];
     const c = this.currentVotes(t);
-    return [
-      (this.cumW1[r] + c * w1) / total,
-      (this.cumW2[r] + c * w2) / total,
-      (this.cumTh[r] + c * th) / total,
-    ];
+    return [(this.cumW1[r] + c * w1) / total, (this.cumW2[r] + c * w2) / total, (this.cumTh[r] + c * th) / total];
   }
 
   /** [w1, w2, theta] of a linear predictor at t: "last", "longest" or "averaged". */

@@ -23,32 +23,66 @@ export class WeightsChart {
     const rows = ks.map((k) => lane.hypothesis(k));
     const accuracy = rows.map(([w1, w2, th]) => {
       let right = 0;
-      for (let j = 0; j < y.length; j++) right += (w1 * X[2 * j] + w2 * X[2 * j + 1] - th > 0 ? 1 : -1) === y[j] ? 1 : 0;
+      for (let j = 0; j < y.length; j++)
+        right += (w1 * X[2 * j] + w2 * X[2 * j + 1] - th > 0 ? 1 : -1) === y[j] ? 1 : 0;
       return (100 * right) / y.length;
     });
     // each hypothesis starts at the step of its update; the last one holds to the end
     const steps = [...ks.map((k) => lane.startTime(k)), lane.E];
     rows.push(rows[rows.length - 1]);
     accuracy.push(accuracy[accuracy.length - 1]);
-    const c = style.colors, width = style.line.curve;
+    const c = style.colors,
+      width = style.line.curve;
     const traces = [
       { name: "‖w‖", y: rows.map(([w1, w2]) => Math.hypot(w1, w2)), line: { color: c.line, width } },
-      ...[0, 1].map((i) => ({ name: `w${i + 1}`, y: rows.map((r) => r[i]), line: { color: c.line, width, dash: DASHES[i] } })),
+      ...[0, 1].map((i) => ({
+        name: `w${i + 1}`,
+        y: rows.map((r) => r[i]),
+        line: { color: c.line, width, dash: DASHES[i] },
+      })),
       { name: "θ", y: rows.map((r) => r[2]), line: { color: c.longest, width, dash: "dashdot" } },
       { name: `${test ? "test" : "train"} accuracy %`, y: accuracy, yaxis: "y2", line: { color: c.averaged, width } },
     ].map((trace) => ({ type: "scatter", mode: "lines", x: steps, ...trace, line: { ...trace.line, shape: "hv" } }));
-    Plotly.newPlot(node, traces, {
-      height: style.figure.chart_height, margin: { l: 10, r: 10, t: 36, b: 10 },
-      plot_bgcolor: "white", paper_bgcolor: "white", font: { size: style.font.axis },
-      title: { text: "The weights and accuracy at each step", font: { size: style.font.axis + 2 } },
-      xaxis: { title: { text: "steps" }, rangemode: "tozero", gridcolor: c.grid, automargin: true },
-      yaxis: { title: { text: "value" }, gridcolor: c.grid, automargin: true, zeroline: true },
-      yaxis2: { title: { text: "accuracy" }, overlaying: "y", side: "right", range: [0, 100], tickmode: "linear",
-                tick0: 0, dtick: 25, ticksuffix: "%", showgrid: false, automargin: true },
-      legend: { orientation: "h", yref: "container", y: 0, yanchor: "bottom", x: 0 },
-      shapes: [{ type: "line", xref: "x", yref: "paper", x0: 0, x1: 0, y0: 0, y1: 1,
-                 line: { color: c.current, width: 1.5, dash: "dot" } }],
-    }, config);
+    Plotly.newPlot(
+      node,
+      traces,
+      {
+        height: style.figure.chart_height,
+        margin: { l: 10, r: 10, t: 36, b: 10 },
+        plot_bgcolor: "white",
+        paper_bgcolor: "white",
+        font: { size: style.font.axis },
+        title: { text: "The weights and accuracy at each step", font: { size: style.font.axis + 2 } },
+        xaxis: { title: { text: "steps" }, rangemode: "tozero", gridcolor: c.grid, automargin: true },
+        yaxis: { title: { text: "value" }, gridcolor: c.grid, automargin: true, zeroline: true },
+        yaxis2: {
+          title: { text: "accuracy" },
+          overlaying: "y",
+          side: "right",
+          range: [0, 100],
+          tickmode: "linear",
+          tick0: 0,
+          dtick: 25,
+          ticksuffix: "%",
+          showgrid: false,
+          automargin: true,
+        },
+        legend: { orientation: "h", yref: "container", y: 0, yanchor: "bottom", x: 0 },
+        shapes: [
+          {
+            type: "line",
+            xref: "x",
+            yref: "paper",
+            x0: 0,
+            x1: 0,
+            y0: 0,
+            y1: 1,
+            line: { color: c.current, width: 1.5, dash: "dot" },
+          },
+        ],
+      },
+      config,
+    );
     Object.assign(this, { t: 0, markedAt: 0, movedAt: -Infinity, pending: false });
     this.words = new ChartWords(node, "The weights and accuracy at each step");
     node.after(this.words.node);
@@ -61,8 +95,10 @@ export class WeightsChart {
     const { X, y, part } = this.scored;
     let right = 0;
     for (let j = 0; j < y.length; j++) right += (w1 * X[2 * j] + w2 * X[2 * j + 1] - th > 0 ? 1 : -1) === y[j] ? 1 : 0;
-    this.words.say(`At step ${t}: ‖w‖ = ${minusNum(Math.hypot(w1, w2))}, w1 = ${minusNum(w1)}, ` +
-      `w2 = ${minusNum(w2)}, θ = ${minusNum(th)}, ${part} accuracy ${pyFormat(right / y.length, ".1%")}.`);
+    this.words.say(
+      `At step ${t}: ‖w‖ = ${minusNum(Math.hypot(w1, w2))}, w1 = ${minusNum(w1)}, ` +
+        `w2 = ${minusNum(w2)}, θ = ${minusNum(th)}, ${part} accuracy ${pyFormat(right / y.length, ".1%")}.`,
+    );
   }
 
   /**
@@ -75,13 +111,15 @@ export class WeightsChart {
     if (this.pending || this.t === this.markedAt) return;
     this.pending = true;
     const wait = Math.max(0, MARK_INTERVAL_MS - (performance.now() - this.movedAt));
-    requestAnimationFrame(() => setTimeout(() => {
-      this.pending = false;
-      this.movedAt = performance.now();
-      this.markedAt = this.t;
-      Plotly.relayout(this.node, { "shapes[0].x0": this.t, "shapes[0].x1": this.t });
-      this._say(this.t);
-    }, wait));
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        this.pending = false;
+        this.movedAt = performance.now();
+        this.markedAt = this.t;
+        Plotly.relayout(this.node, { "shapes[0].x0": this.t, "shapes[0].x1": this.t });
+        this._say(this.t);
+      }, wait),
+    );
   }
 }
 
