@@ -12,7 +12,6 @@ from sklearn.tree import DecisionTreeClassifier
 
 from perceptron_core.boosting import AdaBoost, Bagging, NRBoost
 from perceptron_core.parallel import ParallelPerceptron
-from tests.conformance import parametrize_with_sklearn_checks
 from tests.numerics import NEAR, relative_gap
 
 SEED_MAX = np.iinfo(np.int32).max
@@ -227,17 +226,3 @@ def test_errors_in_words():
         AdaBoost(n_rounds=0).fit(X, y)
     with pytest.raises(ValueError, match="eps_floor"):
         NRBoost(eps_floor=0.5).fit(X, y)
-
-
-SMALL_PP = ParallelPerceptron(epochs=20)
-
-
-@parametrize_with_sklearn_checks(
-    [
-        NRBoost(SMALL_PP, n_rounds=3),
-        AdaBoost(SMALL_PP, n_rounds=3),
-        Bagging(SMALL_PP, n_estimators=3),
-    ]
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)

@@ -28,7 +28,6 @@ from perceptron_core.rules.relative_update import RelativeUpdatePerceptron
 from perceptron_core.rules.thick_separator import ThickSeparatorPerceptron
 from perceptron_core.rules.winnow import Winnow, WinnowR
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
-from tests.conformance import parametrize_with_sklearn_checks
 from tests.numerics import NEAR, relative_gap
 
 # --------------------------------------------------------------------------
@@ -472,21 +471,6 @@ def test_same_seed_same_model_and_errors_in_words():
         ThickSeparatorPerceptron(gamma=-1).fit(X, y)
     with pytest.raises(ValueError, match="NaN or infinite"):
         PassiveAggressive().fit(np.array([[np.nan, 1.0], [0.0, 1.0]]), [0, 1])
-
-
-@parametrize_with_sklearn_checks(
-    [
-        ThickSeparatorPerceptron(),
-        RelativeUpdatePerceptron(),
-        AverageAlgorithm(),
-        ALMA(),
-        PassiveAggressive(variant="PA"),
-        PassiveAggressive(variant="PA-I"),
-        PassiveAggressive(variant="PA-II", fit_intercept=False),
-    ]
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
 
 
 def test_every_rule_file_is_in_the_registry():

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE
-from tests.conformance import parametrize_with_sklearn_checks
 from tests.numerics import NEAR, relative_gap
 
 
@@ -233,17 +232,3 @@ def test_binary_only_odd_committee_and_clear_errors():
         pp.categorize(X, [0, 1])
     with pytest.raises(ValueError, match="not among the classes"):
         pp.categorize(X, np.full(30, 7))
-
-
-@parametrize_with_sklearn_checks(
-    [ParallelPerceptron(), ParallelPerceptron(n_perceptrons=5, epochs=50)],
-    expected_failed_checks=lambda est: {
-        "check_sample_weight_equivalence_on_dense_data": (
-            "the margin gamma adapts pattern by pattern, so a pattern of weight 2 (one "
-            "step of 2 * 0.25 eta) and two copies of it (two steps, the second tested "
-            "against the already moved gamma, in a different visiting order) differ"
-        )
-    },
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from perceptron_core.metrics import macro_averaged_precision, precision_recall_curve, sparsity
 from perceptron_core.rules.paum import PAUMPerceptron
-from tests.conformance import parametrize_with_sklearn_checks
 from tests.numerics import NEAR, relative_gap
 from tests.reference import multiclass_clearance
 
@@ -240,13 +239,3 @@ def test_metrics_read_the_fitted_model():
 def test_parameter_errors_speak_to_students(params, fragment):
     with pytest.raises(ValueError, match=fragment.replace("(", r"\(").replace(")", r"\)")):
         PAUMPerceptron(**params).fit([[0.0, 1.0], [1.0, 0.0]], [0, 1])
-
-
-@parametrize_with_sklearn_checks(
-    [
-        PAUMPerceptron(random_state=0),
-        PAUMPerceptron(tau_neg=-1.0, tau_pos=5.0, lam=1.0, random_state=0),
-    ]
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
