@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from perceptron_core.kernel import AveragedKernelPerceptron, KernelPerceptron
 from perceptron_core.linear import MODES, KWPerceptron
+from tests.data import noisy_data
 from tests.numerics import NEAR, band_clearance, exact_integer_data
 from tests.reference import (
     multiclass_clearance,
@@ -141,15 +142,6 @@ def reference_lingpipe(model, y, m):
     for j, p, w in zip(basis, polarity, weights):
         merged[j] += w * p
     return np.array(counts), np.array(weights), merged, sum(counts)
-
-
-def noisy_data(seed, m, n):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(m, n))
-    y = np.where(X @ rng.normal(size=n) + 0.3 > 0, 1, -1)
-    y[rng.random(m) < 0.1] *= -1
-    y[:2] = [1, -1]
-    return X, y
 
 
 def xor(seed, m=200):
