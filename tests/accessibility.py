@@ -8,7 +8,7 @@ that needs it is skipped with one line saying how to install it; under CI
 :func:`audit` injects axe into the page and into every frame in it (the
 playback component's), runs it with the WCAG 2.0 and 2.1 A and AA rules and
 returns every violation with the frame it was found in. Used by
-``tests/test_accessibility_browser.py`` and ``benchmarks/audit_a11y.py``.
+``tests/browser/test_accessibility_browser.py`` and ``benchmarks/audit_a11y.py``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import ROOT
+from tests.chromium import ROOT
 
 #: Where ``npm ci`` puts axe-core.
 AXE_FOLDER = ROOT / "tests" / "a11y"

@@ -119,7 +119,7 @@ def test_the_panel_names_no_margin_band_for_the_classic_perceptron():
 def test_the_classic_perceptrons_panel_tests_against_0_without_a_zero_margin_term():
     from perceptron_lab.app_logic.payload import build_payload
     from perceptron_lab.app_logic.timeline import MISTAKE
-    from tests.browser import MATH_JS, payload_arg, playback_page
+    from tests.chromium import MATH_JS, payload_arg, playback_page
 
     data = _lesson_1_data(0)
     run = page_run("perceptron", {"eta": 0.5}, 20, 0, data)
