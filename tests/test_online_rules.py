@@ -487,16 +487,10 @@ def test_every_rule_file_defines_the_estimators_that_run_its_step():
     """A rule's estimator lives beside its step and names it, so the driver runs that step."""
     from perceptron_core import rules
     from perceptron_core._online import OnlineLinearClassifier
+    from tests.test_sklearn_conformance import public_classes
 
     for rule in rules.RULES:
-        estimators = [
-            obj
-            for name, obj in vars(rule).items()
-            if isinstance(obj, type)
-            and issubclass(obj, OnlineLinearClassifier)
-            and obj.__module__ == rule.__name__
-            and not name.startswith("_")
-        ]
+        estimators = public_classes(rule, OnlineLinearClassifier)
         assert estimators, rule.__name__
         assert {estimator._rule for estimator in estimators} == {rule.__name__}
 

@@ -54,6 +54,19 @@ def _public_packages():
             yield importlib.import_module(info.name)
 
 
+def public_classes(module, base: type) -> list[type]:
+    """The subclasses of ``base`` that ``module`` defines under a name without a leading
+    underscore."""
+    return [
+        value
+        for name, value in vars(module).items()
+        if isinstance(value, type)
+        and issubclass(value, base)
+        and value.__module__ == module.__name__
+        and not name.startswith("_")
+    ]
+
+
 def public_estimators() -> list[type]:
     """Every scikit-learn estimator class a package of ``perceptron_core`` exports, by name."""
     found = set()
@@ -206,15 +219,7 @@ def test_every_public_estimator_class_is_exported():
     for info in pkgutil.walk_packages(perceptron_core.__path__, "perceptron_core."):
         if any(part.startswith("_") for part in info.name.split(".")):
             continue
-        module = importlib.import_module(info.name)
-        defined |= {
-            value
-            for name, value in vars(module).items()
-            if isinstance(value, type)
-            and issubclass(value, BaseEstimator)
-            and value.__module__ == module.__name__
-            and not name.startswith("_")
-        }
+        defined |= set(public_classes(importlib.import_module(info.name), BaseEstimator))
     unexported = sorted(f"{cls.__module__}.{cls.__name__}" for cls in defined - set(ESTIMATORS))
     assert not unexported, f"estimators no __all__ names, so never checked: {unexported}"
 
