@@ -72,7 +72,7 @@ def exported_page(folder: Path) -> Path:
     the exported offline page (:func:`ui.standalone_page.run_page`) into ``folder``."""
     from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
     from perceptron_lab.ui.standalone_page import run_page
-    from tests.lessons import page_run
+    from tests.pages import page_run
 
     request = DataRequest("separable")
     data = make_dataset(request)

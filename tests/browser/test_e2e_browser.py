@@ -15,7 +15,7 @@ import pytest
 
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from tests.chromium import ARTIFACTS
-from tests.lessons import page_run
+from tests.pages import page_run
 
 pytestmark = pytest.mark.browser
 

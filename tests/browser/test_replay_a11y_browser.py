@@ -28,7 +28,7 @@ from tests.chromium import (
     payload_arg,
     serve_playback,
 )
-from tests.lessons import page_run
+from tests.pages import page_run
 
 pytestmark = pytest.mark.browser
 
