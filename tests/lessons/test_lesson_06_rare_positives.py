@@ -1,8 +1,4 @@
-"""Lesson 6, ``lessons/06_rare_positives.py``: its page against direct computations.
-
-How each kind of claim is checked (numbers, sentences beside live numbers, "try this",
-the theory, the questions): tests/lessons/helpers.py.
-"""
+"""Lesson 6's page against direct computations (how, claim by claim: helpers.py)."""
 
 from __future__ import annotations
 

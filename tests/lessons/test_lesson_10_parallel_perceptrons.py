@@ -1,8 +1,4 @@
-"""Lesson 10, ``lessons/10_parallel_perceptrons.py``: its page against direct computations.
-
-How each kind of claim is checked (numbers, sentences beside live numbers, "try this",
-the theory, the questions): tests/lessons/helpers.py.
-"""
+"""Lesson 10's page against direct computations (how, claim by claim: helpers.py)."""
 
 from __future__ import annotations
 
