@@ -6,7 +6,7 @@ offline page in Debian's chromium, injects axe-core (``npm ci`` installs
 it) into the page and every frame, and prints per view:
 the rules that failed and the elements they failed on, by impact; the page's
 title; the headings that skip a level. Reported, never asserted: the test is
-``tests/test_accessibility_browser.py``.
+``tests/browser/test_accessibility_browser.py``.
 
     python benchmarks/audit_a11y.py                  # the table
     python benchmarks/audit_a11y.py --details        # and every violation, with its frame
@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright
 
 from tests import accessibility as a11y
-from tests.browser import launch, settle, show_all
+from tests.chromium import launch, settle, show_all
 from tests.live import free_port, perceptron_lab, stop, wait_for_health
 
 

@@ -73,7 +73,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.live import free_port
 
 FRAME = "iframe[title$='playback']"

@@ -41,7 +41,7 @@ from pathlib import Path
 from playwright.async_api import async_playwright
 from sessions import ROOT, Visitor, perceptron_lab, start_app, summary
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.live import free_port, stop, wait_for_health
 
 RECIPE = ROOT / "docs" / "nginx-replicas.conf"

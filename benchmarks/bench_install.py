@@ -33,7 +33,7 @@ from pathlib import Path
 from playwright.async_api import async_playwright
 from sessions import ROOT, TIMEOUT_MS, Visitor, start_app
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.live import free_port, stop
 
 

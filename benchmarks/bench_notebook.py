@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_browser import TIMING_JS, _quantiles  # noqa: E402
 
-from tests.browser import launch  # noqa: E402
+from tests.chromium import launch  # noqa: E402
 from tests.jupyter import (  # noqa: E402
     FRAME,
     HOSTS,

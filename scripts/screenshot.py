@@ -25,7 +25,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser import CHROMIUM_ARGS  # noqa: E402
+from tests.chromium import CHROMIUM_ARGS  # noqa: E402
 from tests.live import free_port, stop, wait_for_health  # noqa: E402
 from tests.programs import INSTALL  # noqa: E402
 

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from perceptron_lab.ui.standalone_page import link_page  # noqa: E402
-from tests.browser import CHROMIUM_ARGS  # noqa: E402
+from tests.chromium import CHROMIUM_ARGS  # noqa: E402
 from tests.jupyter import jupyter, open_notebook, run_replay_cell, write_notebook  # noqa: E402
 
 LINK = "data=gaussians&noise=uniform&noise_rate=0.08&learner=margin&t=260"

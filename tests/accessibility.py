@@ -8,7 +8,7 @@ program does (:mod:`tests.programs`).
 :func:`audit` injects axe into the page and into every frame in it (the
 playback component's), runs it with the WCAG 2.0 and 2.1 A and AA rules and
 returns every violation with the frame it was found in. Used by
-``tests/test_accessibility_browser.py`` and ``benchmarks/audit_a11y.py``.
+``tests/browser/test_accessibility_browser.py`` and ``benchmarks/audit_a11y.py``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import ROOT
+from tests.chromium import ROOT
 
 #: Where ``npm ci`` puts axe-core.
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -71,7 +71,7 @@ def exported_page(folder: Path) -> Path:
     the exported offline page (:func:`ui.standalone_page.run_page`) into ``folder``."""
     from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
     from perceptron_lab.ui.standalone_page import run_page
-    from tests.lessons import page_run
+    from tests.pages import page_run
 
     request = DataRequest("separable")
     data = make_dataset(request)

@@ -85,10 +85,10 @@ def _no_background_warmup():
 
 @pytest.fixture(scope="module")
 def browser():
-    """One chromium for a test module, for the tests marked ``browser`` (tests/browser.py)."""
+    """One chromium for a test module, for the tests marked ``browser`` (tests/chromium.py)."""
     from playwright.sync_api import sync_playwright
 
-    from tests.browser import ARTIFACTS, launch
+    from tests.chromium import ARTIFACTS, launch
 
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:

@@ -1,6 +1,6 @@
 """Live processes for tests and benchmarks: a free port, a health check, ``perceptron-lab``
 run as a separate program that imports only what a given folder holds (this checkout, or an
-installed copy). Debian's chromium and its flags are in :mod:`tests.browser`.
+installed copy). Debian's chromium and its flags are in :mod:`tests.chromium`.
 """
 
 from __future__ import annotations

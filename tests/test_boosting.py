@@ -12,20 +12,10 @@ from sklearn.tree import DecisionTreeClassifier
 
 from perceptron_core.boosting import AdaBoost, Bagging, NRBoost
 from perceptron_core.parallel import ParallelPerceptron
-from tests.conformance import parametrize_with_sklearn_checks
+from tests.data import twonorm
 from tests.numerics import NEAR, relative_gap
 
 SEED_MAX = np.iinfo(np.int32).max
-
-
-def twonorm(m, seed, n=20, noise=0.0):
-    """Breiman's twonorm (tiny local copy), exactly round(noise * m) labels flipped."""
-    rng = np.random.default_rng(seed)
-    y = np.where(rng.random(m) < 0.5, -1, 1)
-    X = rng.standard_normal((m, n)) + 2 / np.sqrt(n) * y[:, None]
-    flipped = np.zeros(m, bool)
-    flipped[rng.choice(m, size=round(noise * m), replace=False)] = True
-    return X, np.where(flipped, -y, y), flipped
 
 
 def nr_categories(h, X, y):
@@ -227,17 +217,3 @@ def test_errors_in_words():
         AdaBoost(n_rounds=0).fit(X, y)
     with pytest.raises(ValueError, match="eps_floor"):
         NRBoost(eps_floor=0.5).fit(X, y)
-
-
-SMALL_PP = ParallelPerceptron(epochs=20)
-
-
-@parametrize_with_sklearn_checks(
-    [
-        NRBoost(SMALL_PP, n_rounds=3),
-        AdaBoost(SMALL_PP, n_rounds=3),
-        Bagging(SMALL_PP, n_estimators=3),
-    ]
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)

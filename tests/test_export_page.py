@@ -27,7 +27,7 @@ from perceptron_lab.app_logic.style import Show
 from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.cli import main
 from perceptron_lab.ui.standalone_page import ENTRY, HOST, PLAYBACK, module_order, run_page
-from tests.lessons import page_run
+from tests.pages import page_run
 from tests.repository import repository_files
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from perceptron_core.kernel import AveragedKernelPerceptron, KernelPerceptron
 from perceptron_core.linear import MODES, KWPerceptron
-from tests.conformance import parametrize_with_sklearn_checks
+from tests.data import noisy_data
 from tests.numerics import NEAR, band_clearance, exact_integer_data
 from tests.reference import (
     multiclass_clearance,
@@ -142,15 +142,6 @@ def reference_lingpipe(model, y, m):
     for j, p, w in zip(basis, polarity, weights):
         merged[j] += w * p
     return np.array(counts), np.array(weights), merged, sum(counts)
-
-
-def noisy_data(seed, m, n):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(m, n))
-    y = np.where(X @ rng.normal(size=n) + 0.3 > 0, 1, -1)
-    y[rng.random(m) < 0.1] *= -1
-    y[:2] = [1, -1]
-    return X, y
 
 
 def xor(seed, m=200):
@@ -533,7 +524,7 @@ def test_averaged_polarity_is_the_basis_vectors_own_label():
 
 
 # --------------------------------------------------------------------------
-# Validation and scikit-learn conformance
+# Validation
 # --------------------------------------------------------------------------
 
 
@@ -554,24 +545,3 @@ def test_parameter_errors_speak_to_students(params, fragment):
     escaped = "".join("\\" + ch if ch in "()[]." else ch for ch in fragment)
     with pytest.raises(ValueError, match=escaped):
         KernelPerceptron(**params).fit([[0.0, 1.0], [1.0, 0.0]], [0, 1])
-
-
-@parametrize_with_sklearn_checks(
-    [
-        KernelPerceptron(random_state=0),
-        KernelPerceptron(
-            kernel="poly",
-            degree=2,
-            tau=0.5,
-            lam=0.5,
-            alpha_bound=10,
-            predict_with="voted",
-            cache_size_mb=0.01,
-            random_state=0,
-        ),
-        KernelPerceptron(kernel="linear", predict_with="longest", random_state=0),
-        AveragedKernelPerceptron(random_state=0),
-    ]
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)

@@ -8,26 +8,14 @@ from hypothesis import strategies as st
 from perceptron_core import KWPerceptron, Perceptron
 from perceptron_core.linear import MODES
 from perceptron_core.trace import MARGIN, MISTAKE, RESCUED
-
-
-def separable(seed, m=150, n=4, gap=0.3):
-    """Points at least ``gap`` away from a random hyperplane ``<u,x> = b``."""
-    rng = np.random.default_rng(seed)
-    u, b = rng.normal(size=n), rng.normal()
-    X = rng.normal(size=(4 * m, n)) * 2
-    score = X @ u - b
-    keep = np.abs(score) > gap * np.linalg.norm(u)
-    X, score = X[keep][:m], score[keep][:m]
-    return X, np.where(score > 0, 1, -1), u, b
+from tests.data import separable
 
 
 @given(st.integers(0, 10_000), st.sampled_from([0.25, 1.0, 4.0]))
 def test_novikoff_bound_on_separable_data(seed, C):
     # With theta_init = 0 the threshold is the weight of an extra constant
     # coordinate sqrt(C): <w,x> - theta = <(w, -theta/sqrt(C)), (x, sqrt(C))>.
-    X, y, u, b = separable(seed)
-    if len(np.unique(y)) < 2:
-        return
+    X, y, u, b = separable(seed, m=150, margin=0.1)
     R = np.sqrt((X**2).sum(axis=1) + C).max()
     u_aug = np.append(u, -b / np.sqrt(C))
     gamma = (y * (X @ u - b)).min() / np.linalg.norm(u_aug)

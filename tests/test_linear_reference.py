@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from perceptron_core import KWPerceptron
 from perceptron_core.linear import MODES
+from tests.data import noisy_data
 from tests.numerics import NEAR, exact_integer_data
 from tests.reference import (
     multiclass_clearance,
@@ -35,18 +36,6 @@ switches = st.fixed_dictionaries(
         "theta_init": st.sampled_from(["auto", 0.0, 1.5]),
     }
 )
-
-
-def noisy_data(seed, m, n):
-    """Gaussian features, a random linear target with a few flipped labels."""
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(m, n))
-    y = np.where(X @ rng.normal(size=n) + 0.3 > 0, 1, -1)
-    flip = rng.random(m) < 0.1
-    y[flip] *= -1
-    if len(np.unique(y)) < 2:
-        y[0], y[1] = 1, -1
-    return X, y
 
 
 def _reference_args(params: dict, clf) -> dict:

@@ -14,7 +14,7 @@ from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.diagnostics import novikoff_bound
 from perceptron_lab.lessons._basics import noisy_line
 from perceptron_lab.lessons._bounds import deviations, mistake_bound, noisy_mistake_bound
-from tests.lessons import LESSON_DIR, lesson_module, opening_then_ten_seeds, run_lesson
+from tests.pages import LESSON_DIR, lesson_module, opening_then_ten_seeds, run_lesson
 
 
 def _data(seed, noise):

@@ -14,18 +14,13 @@ import numpy as np
 import pytest
 
 from perceptron_core import Perceptron
-from perceptron_core.datasets import make_separable
 from perceptron_lab.app_logic.diagnostics import novikoff_bound
-
-
-def _separable(seed):
-    X, y, _, target = make_separable(120, margin=0.05, random_state=seed)
-    return X, y, np.asarray(target.w), float(target.theta)
+from tests.data import separable
 
 
 @pytest.mark.parametrize("C", [0.3, 2.5, "auto"])
 def test_r_and_gamma_are_those_of_the_sqrt_c_fold(C):
-    X, y, w_star, theta_star = _separable(1)
+    X, y, w_star, theta_star = separable(1)
     clf = Perceptron(C=C, epochs=500, random_state=1).fit(X, y)
     assert clf.C_ != 1.0
     bound, R, gamma = novikoff_bound(X, y, w_star, theta_star, clf.eta, clf.C_, clf.theta_init_)
@@ -42,7 +37,7 @@ def test_r_and_gamma_are_those_of_the_sqrt_c_fold(C):
 
 @pytest.mark.parametrize("C", [0.3, 2.5, "auto"])
 def test_the_folded_update_reproduces_the_rule_step_by_step(C):
-    X, y, _, _ = _separable(2)
+    X, y, _, _ = separable(2)
     clf = Perceptron(C=C, epochs=500, random_state=2, record="updates").fit(X, y)
     W, theta = clf.trace_.hypotheses()
     root_C = np.sqrt(clf.C_)
@@ -64,7 +59,7 @@ def test_the_folded_update_reproduces_the_rule_step_by_step(C):
 
 
 def test_c_zero_is_refused_with_a_message():
-    X, y, w_star, theta_star = _separable(0)
+    X, y, w_star, theta_star = separable(0)
     with pytest.raises(ValueError, match="C > 0"):
         novikoff_bound(X, y, w_star, theta_star, 0.1, 0.0, 1.0)
 

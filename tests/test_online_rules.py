@@ -28,7 +28,7 @@ from perceptron_core.rules.relative_update import RelativeUpdatePerceptron
 from perceptron_core.rules.thick_separator import ThickSeparatorPerceptron
 from perceptron_core.rules.winnow import Winnow, WinnowR
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
-from tests.conformance import parametrize_with_sklearn_checks
+from tests.data import separable
 from tests.numerics import NEAR, relative_gap
 
 # --------------------------------------------------------------------------
@@ -339,16 +339,13 @@ def test_average_algorithm_matches_reference(m, n, seed, integer):
 # --------------------------------------------------------------------------
 
 
-def separable(seed=0, m=120, margin=0.5):
-    rng = np.random.default_rng(seed)
-    X = rng.uniform(-3, 3, size=(4 * m, 2))
-    s = X @ np.array([1.0, -2.0]) + 0.5
-    keep = np.abs(s) / np.sqrt(5) > margin
-    return X[keep][:m], np.where(s[keep][:m] > 0, 1, -1)
+#: The separable data below (tests.data.separable) fill the square [-3, 3]² with a gap of
+#: 0.5 on each side of the line: features of a few units, as the rules' defaults expect.
+SEPARABLE = {"margin": 0.5 / 3, "scale": 3.0}
 
 
 def test_thick_separator_with_gamma_zero_is_the_textbook_perceptron_and_gamma_buys_margin():
-    X, y = separable()
+    X, y, _, _ = separable(0, **SEPARABLE)
     plain = ThickSeparatorPerceptron(gamma=0.0, random_state=0).fit(X, y)
     thick = ThickSeparatorPerceptron(gamma=20.0, random_state=0).fit(X, y)
     for clf in (plain, thick):
@@ -387,14 +384,14 @@ def test_alma_reaches_its_margin_guarantee():
     # Gentile: on separable data ALMA ends with margin >= (1 - alpha) gamma*, measured in
     # its own space (normalised inputs, bias input included). The generating hyperplane's
     # margin there is a lower bound on gamma*.
-    X, y = separable(seed=1)
+    X, y, w, theta = separable(1, **SEPARABLE)
     Xa = np.hstack([X, np.ones((len(X), 1))])
     X_hat = Xa / np.linalg.norm(Xa, axis=1, keepdims=True)
 
     def margin(w):
         return (y * (X_hat @ w)).min() / np.linalg.norm(w)
 
-    gamma_true = margin(np.array([1.0, -2.0, 0.5]))
+    gamma_true = margin(np.append(w, -theta))
     margins = []
     for alpha in (1.0, 0.5, 0.2):
         clf = ALMA(alpha=alpha, epochs=1000, random_state=0).fit(X, y)
@@ -429,7 +426,7 @@ def test_multiclass_is_one_vs_rest_and_traces_every_class():
 
 
 def test_record_modes_and_sparsity():
-    X, y = separable(seed=2, m=60)
+    X, y, _, _ = separable(3, m=60, **SEPARABLE)  # a set PA separates within 100 epochs
     clf_all = PassiveAggressive(random_state=3, record="all").fit(X, y)
     clf_upd = PassiveAggressive(random_state=3, record="updates").fit(X, y)
     clf_none = PassiveAggressive(random_state=3).fit(X, y)
@@ -447,7 +444,7 @@ def test_record_modes_and_sparsity():
 
 
 def test_fit_equals_epochs_of_partial_fit_on_the_permuted_data():
-    X, y = separable(seed=4, m=50)
+    X, y, _, _ = separable(4, m=50, **SEPARABLE)
     order = order_of(7, len(y))
     fit = ThickSeparatorPerceptron(gamma=2.0, epochs=5, random_state=7).fit(X, y)
     online = ThickSeparatorPerceptron(gamma=2.0)
@@ -458,7 +455,7 @@ def test_fit_equals_epochs_of_partial_fit_on_the_permuted_data():
 
 
 def test_same_seed_same_model_and_errors_in_words():
-    X, y = separable(seed=5, m=40)
+    X, y, _, _ = separable(5, m=40, **SEPARABLE)
     a = ALMA(random_state=11).fit(X, y)
     b = ALMA(random_state=11).fit(X, y)
     np.testing.assert_array_equal(a.coef_, b.coef_)
@@ -472,21 +469,6 @@ def test_same_seed_same_model_and_errors_in_words():
         ThickSeparatorPerceptron(gamma=-1).fit(X, y)
     with pytest.raises(ValueError, match="NaN or infinite"):
         PassiveAggressive().fit(np.array([[np.nan, 1.0], [0.0, 1.0]]), [0, 1])
-
-
-@parametrize_with_sklearn_checks(
-    [
-        ThickSeparatorPerceptron(),
-        RelativeUpdatePerceptron(),
-        AverageAlgorithm(),
-        ALMA(),
-        PassiveAggressive(variant="PA"),
-        PassiveAggressive(variant="PA-I"),
-        PassiveAggressive(variant="PA-II", fit_intercept=False),
-    ]
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
 
 
 def test_every_rule_file_is_in_the_registry():
@@ -505,16 +487,10 @@ def test_every_rule_file_defines_the_estimators_that_run_its_step():
     """A rule's estimator lives beside its step and names it, so the driver runs that step."""
     from perceptron_core import rules
     from perceptron_core._online import OnlineLinearClassifier
+    from tests.test_sklearn_conformance import public_classes
 
     for rule in rules.RULES:
-        estimators = [
-            obj
-            for name, obj in vars(rule).items()
-            if isinstance(obj, type)
-            and issubclass(obj, OnlineLinearClassifier)
-            and obj.__module__ == rule.__name__
-            and not name.startswith("_")
-        ]
+        estimators = public_classes(rule, OnlineLinearClassifier)
         assert estimators, rule.__name__
         assert {estimator._rule for estimator in estimators} == {rule.__name__}
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE
-from tests.conformance import parametrize_with_sklearn_checks
+from tests.data import twonorm
 from tests.numerics import NEAR, relative_gap
 
 
@@ -100,19 +100,6 @@ def starting_weights(seed, H, n):
     """The random unit-norm Gaussian start the estimator draws from its seed."""
     W = np.random.RandomState(seed).standard_normal((H, n + 1))
     return W / np.linalg.norm(W, axis=1, keepdims=True)
-
-
-def twonorm(m, seed, n=20, noise=0):
-    """Breiman's twonorm (tiny local copy): N(+a1, I) vs N(-a1, I), a = 2/sqrt(n).
-
-    Exactly round(noise * m) labels are flipped; returns (X, y_noisy, flipped mask).
-    """
-    rng = np.random.default_rng(seed)
-    y = np.where(rng.random(m) < 0.5, -1, 1)
-    X = rng.standard_normal((m, n)) + 2 / np.sqrt(n) * y[:, None]
-    flipped = np.zeros(m, bool)
-    flipped[rng.choice(m, size=round(noise * m), replace=False)] = True
-    return X, np.where(flipped, -y, y), flipped
 
 
 # --------------------------------------------------------------------------
@@ -233,17 +220,3 @@ def test_binary_only_odd_committee_and_clear_errors():
         pp.categorize(X, [0, 1])
     with pytest.raises(ValueError, match="not among the classes"):
         pp.categorize(X, np.full(30, 7))
-
-
-@parametrize_with_sklearn_checks(
-    [ParallelPerceptron(), ParallelPerceptron(n_perceptrons=5, epochs=50)],
-    expected_failed_checks=lambda est: {
-        "check_sample_weight_equivalence_on_dense_data": (
-            "the margin gamma adapts pattern by pattern, so a pattern of weight 2 (one "
-            "step of 2 * 0.25 eta) and two copies of it (two steps, the second tested "
-            "against the already moved gamma, in a different visiting order) differ"
-        )
-    },
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)

@@ -12,9 +12,10 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from perceptron_core.datasets import make_imbalanced
 from perceptron_core.metrics import macro_averaged_precision, precision_recall_curve, sparsity
 from perceptron_core.rules.paum import PAUMPerceptron
-from tests.conformance import parametrize_with_sklearn_checks
+from tests.data import noisy_data
 from tests.numerics import NEAR, relative_gap
 from tests.reference import multiclass_clearance
 
@@ -74,17 +75,6 @@ def last_hypothesis(ref) -> dict:
     """The reference's final ``(w, b)`` as :func:`tests.reference.multiclass_clearance`
     reads a model (threshold ``-b``)."""
     return dict(W=ref["w"][None, :], theta=np.array([-ref["b"]]), votes=np.zeros(1), longest=0)
-
-
-def noisy_data(seed, m, n, positive_share=0.3):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(m, n))
-    score = X @ rng.normal(size=n)
-    y = np.where(score > np.quantile(score, 1 - positive_share), 1, -1)
-    flip = rng.random(m) < 0.1
-    y[flip] *= -1
-    y[:2] = [1, -1]
-    return X, y
 
 
 def imbalanced(rng, n_neg, n_pos):
@@ -220,7 +210,7 @@ def test_uneven_margins_recall_the_rare_class():
 
 
 def test_metrics_read_the_fitted_model():
-    X, y = noisy_data(2, 150, 3, positive_share=0.1)
+    X, y, _, _ = make_imbalanced(150, positive_rate=0.1, noise=0.1, random_state=2)
     labels = np.where(y == 1, "rare", "common")
     clf = PAUMPerceptron(tau_neg=-1.0, tau_pos=10.0, random_state=0).fit(X, labels)
     assert clf.sparsity_ == sparsity(clf.update_counts_[0]) == sparsity(clf)[0]
@@ -240,13 +230,3 @@ def test_metrics_read_the_fitted_model():
 def test_parameter_errors_speak_to_students(params, fragment):
     with pytest.raises(ValueError, match=fragment.replace("(", r"\(").replace(")", r"\)")):
         PAUMPerceptron(**params).fit([[0.0, 1.0], [1.0, 0.0]], [0, 1])
-
-
-@parametrize_with_sklearn_checks(
-    [
-        PAUMPerceptron(random_state=0),
-        PAUMPerceptron(tau_neg=-1.0, tau_pos=5.0, lam=1.0, random_state=0),
-    ]
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)

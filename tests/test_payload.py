@@ -14,7 +14,7 @@ from perceptron_lab.app_logic.payload.pack import Packer, unpack
 from perceptron_lab.app_logic.payload.scene import MAX_PROJECTED_POINTS
 from perceptron_lab.app_logic.payload.snapshots import MODES
 from perceptron_lab.app_logic.timeline import UPDATE_KINDS
-from tests.lessons import page_run
+from tests.pages import page_run
 
 
 def _run(key, data, epochs=5, **values):

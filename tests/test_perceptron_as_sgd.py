@@ -11,7 +11,7 @@ import pytest
 from perceptron_lab.app_logic.datasource import make_dataset
 from perceptron_lab.app_logic.timeline import UPDATE_KINDS
 from perceptron_lab.lessons._basics import noisy_line
-from tests.lessons import page_run
+from tests.pages import page_run
 
 
 def _run(seed, tau):

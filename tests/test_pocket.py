@@ -11,7 +11,6 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from perceptron_core.rules.pocket import PocketPerceptron
-from tests.conformance import parametrize_with_sklearn_checks
 from tests.numerics import NEAR, relative_gap
 from tests.test_online_rules import augment, dot, fitted_events, order_of, shapes, small_data
 
@@ -112,8 +111,3 @@ def test_multiclass_is_one_vs_rest():
     clf = PocketPerceptron(record="all", random_state=0).fit(X, labels)
     assert set(clf.trace_) == {0, 1, 2} and clf.coef_.shape == (3, 2)
     assert clf.score(X, labels) > 0.9
-
-
-@parametrize_with_sklearn_checks([PocketPerceptron(), PocketPerceptron(ratchet=False)])
-def test_sklearn_compatible(estimator, check):
-    check(estimator)

@@ -15,7 +15,7 @@ import pytest
 
 from perceptron_lab.app_logic.math_panel import OUTCOME, SPOKEN
 from perceptron_lab.app_logic.style import PRESENT, STYLE
-from tests.browser import PLAYBACK
+from tests.chromium import PLAYBACK
 
 TEXT, MARK = 4.5, 3.0
 

@@ -22,7 +22,7 @@ from perceptron_lab.app_logic import training
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload import build_payload
-from tests.lessons import page_run
+from tests.pages import page_run
 
 #: The default page, noisy overlapping clouds with a test part, and three features (the
 #: most a run may have to train uncompiled).

@@ -18,7 +18,6 @@ from perceptron_core.rules.balanced_winnow import BalancedWinnow
 from perceptron_core.rules.thick_separator import ThickSeparatorPerceptron
 from perceptron_core.rules.winnow import Winnow, WinnowR, make_k_of_n_disjunction
 from perceptron_core.trace import MISTAKE
-from tests.conformance import parametrize_with_sklearn_checks
 from tests.numerics import NEAR, relative_gap
 
 # --------------------------------------------------------------------------
@@ -321,25 +320,6 @@ def test_bad_parameters_are_explained():
         Winnow(demotion="halve").fit([[0, 1], [1, 0]], [0, 1])
     with pytest.raises(ValueError, match="min_weight"):
         WinnowR(min_weight=0).fit([[0, 1], [1, 0]], [0, 1])
-
-
-@parametrize_with_sklearn_checks(
-    [Winnow(binarize=0.0), WinnowR(binarize=0.0), BalancedWinnow()],
-    expected_failed_checks=lambda est: (
-        {
-            "check_classifiers_classes": (
-                "Winnow predicts positive at <w, x> = theta (CS 446 notes, section 1: "
-                "predict 1 iff <w,x> >= n), so decision_function == 0 means the positive "
-                "class, while scikit-learn expects decision_function > 0; with 0/1 features "
-                "and power-of-two weights such ties are common"
-            )
-        }
-        if isinstance(est, (Winnow, WinnowR))
-        else {}
-    ),
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
 
 
 # --------------------------------------------------------------------------

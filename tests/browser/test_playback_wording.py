@@ -14,7 +14,7 @@ from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.style import STYLE, Show
 from perceptron_lab.app_logic.training import fit_run
-from tests.browser import DECODE_JS, FIGURE_JS, payload_arg, playback_page
+from tests.chromium import DECODE_JS, FIGURE_JS, payload_arg, playback_page
 
 pytestmark = pytest.mark.browser
 

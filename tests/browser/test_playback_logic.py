@@ -17,8 +17,8 @@ import pytest
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.timeline import RESCUED
-from tests.browser import payload_arg, playback_page
-from tests.lessons import page_run
+from tests.chromium import payload_arg, playback_page
+from tests.pages import page_run
 
 pytestmark = pytest.mark.browser
 

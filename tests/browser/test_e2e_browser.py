@@ -14,8 +14,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
-from tests.browser import ARTIFACTS
-from tests.lessons import page_run
+from tests.chromium import ARTIFACTS
+from tests.pages import page_run
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from perceptron_lab.app_logic.learners import LEARNERS
-from tests.test_e2e_browser import ARTIFACTS, SIZES, _open
+from tests.browser.test_e2e_browser import ARTIFACTS, SIZES, _open
 
 pytestmark = pytest.mark.browser
 

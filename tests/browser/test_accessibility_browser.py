@@ -29,7 +29,7 @@ from tests.accessibility import (
     open_exported,
     skipped_levels,
 )
-from tests.browser import ARTIFACTS, settle, show_all
+from tests.chromium import ARTIFACTS, settle, show_all
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,6 @@ temporary cache folder (``XDG_CACHE_HOME``) and starts from an empty memory.
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -24,8 +23,8 @@ from perceptron_lab.app_logic import lesson_studies
 from perceptron_lab.app_logic.lesson_studies import STUDIES, Study, forget, prepare_lessons, stored
 from perceptron_lab.app_logic.warmup import Warmup
 from perceptron_lab.cli import main
+from tests.pages import LESSON_DIR
 
-LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
 #: Each lesson with a study -> the studies its first view reads.
 LESSON_STUDIES = {
     "02_convergence": ["l02_sweep"],

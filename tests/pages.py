@@ -10,7 +10,8 @@ from types import ModuleType
 import pytest
 from streamlit.testing.v1 import AppTest
 
-LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
+ROOT = Path(__file__).resolve().parents[1]
+LESSON_DIR = ROOT / "lessons"
 
 
 def lesson_module(stem: str) -> ModuleType:

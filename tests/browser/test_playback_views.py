@@ -16,8 +16,8 @@ from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.style import STYLE, Show
 from perceptron_lab.app_logic.timeline import BLOCKED, MARGIN, MISTAKE, RESCUED
 from perceptron_lab.ui.player import texts
-from tests.browser import DECODE_JS, MATH_JS, figure_at, payload_arg, playback_page
-from tests.lessons import page_run
+from tests.chromium import DECODE_JS, MATH_JS, figure_at, payload_arg, playback_page
+from tests.pages import page_run
 
 pytestmark = pytest.mark.browser
 

@@ -1,7 +1,7 @@
 """Every lesson in a real browser at 1280x720 and 1024x768: no text cut short on screen.
 
 Streamlit runs on localhost; Playwright drives Debian's chromium (see
-:mod:`tests.browser`). After a lesson has finished running (and its player,
+:mod:`tests.chromium`). After a lesson has finished running (and its player,
 if it has one, has painted), the page and every frame in it are searched for
 text that the browser shortens with an ellipsis (``text-overflow: ellipsis``
 on a box narrower than its text), for display formulas wider than their box
@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from tests.accessibility import lesson_path
-from tests.browser import ARTIFACTS, ROOT, settle, show_all
+from tests.chromium import ARTIFACTS, ROOT, settle, show_all
 
 pytestmark = pytest.mark.browser
 

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from perceptron_lab.app_logic.learners import LEARNERS
-from tests.browser import launch
+from tests.chromium import launch
 from tests.jupyter import (
     FRAME,
     HOSTS,

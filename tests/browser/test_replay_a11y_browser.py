@@ -20,7 +20,7 @@ from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.playback_args import texts
 from perceptron_lab.app_logic.style import Show
 from perceptron_lab.ui.standalone_page import run_page
-from tests.browser import (
+from tests.chromium import (
     ARTIFACTS,
     DECODE_JS,
     ORIGIN,
@@ -28,7 +28,7 @@ from tests.browser import (
     payload_arg,
     serve_playback,
 )
-from tests.lessons import page_run
+from tests.pages import page_run
 
 pytestmark = pytest.mark.browser
 

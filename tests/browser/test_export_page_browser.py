@@ -12,8 +12,8 @@ from playwright.sync_api import sync_playwright
 
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.ui.standalone_page import run_page
-from tests.browser import launch
-from tests.lessons import page_run
+from tests.chromium import launch
+from tests.pages import page_run
 
 pytestmark = pytest.mark.browser
 

@@ -1,0 +1,462 @@
+"""The checks that run over every lesson (pages, notation, questions), and the one on the
+learner menu's KW line; how each kind of claim is checked: tests/lessons/helpers.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from perceptron_core import MarginPerceptron
+from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.lessons._basics import noisy_line
+from perceptron_lab.lessons._notation import NOTATION, notation_table
+from perceptron_lab.lessons._questions import numeric_options
+from perceptron_lab.ui.lesson import SECTIONS
+from tests.accessibility import skipped_levels, written_headings
+from tests.lessons.helpers import _separable, _text
+from tests.pages import (
+    LESSON_DIR,
+    ROOT,
+    TEN_SEEDS,
+    assert_page_ok,
+    run_lesson,
+)
+
+
+def test_kw_learner_summary_quotes_the_accuracies_it_measured():
+    """The KW entry's one line says what its switches did against the classic perceptron
+    (mean test accuracy over seeds 0-4, 30 % test, 20 epochs, both learners' defaults), on
+    the default data and on overlapping Gaussians: recomputed here, as the menu builds them."""
+    import re
+
+    from perceptron_lab.app_logic.datasource import DataRequest
+
+    quoted = [float(x) for x in re.findall(r"(\d+(?:\.\d)?) %", LEARNERS["kw"].summary)[:4]]
+    measured = []
+    for name in ("separable", "gaussians"):
+        for key in ("kw", "perceptron"):
+            learner = LEARNERS[key]
+            accuracy = []
+            for seed in range(5):
+                data = make_dataset(DataRequest(name, (), test_fraction=0.3, seed=seed))
+                est = learner.make(learner.defaults(), 20, seed).fit(data.X, data.y)
+                accuracy.append(est.score(data.X_test, data.y_test))
+            measured.append(round(100 * float(np.mean(accuracy)), 1))
+    assert quoted == measured  # 100, 98.7, 90.0, 76.0
+
+
+STEMS = sorted(p.stem for p in LESSON_DIR.glob("[0-9]*.py"))
+
+
+CALL = re.compile(r"^notation\((\(.*?\))\)$", re.M | re.S)
+
+
+def _symbols(stem: str) -> tuple[str, ...]:
+    match = CALL.search((LESSON_DIR / f"{stem}.py").read_text())
+    assert match, f"{stem} does not call notation(...) at top level"
+    return eval(match.group(1))  # a literal tuple of strings  # noqa: S307
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_every_lesson_shows_its_rows_of_the_one_table(stem):
+    symbols = _symbols(stem)
+    assert {"x, y", "w, θ"} <= set(symbols)
+    table = notation_table(symbols)  # raises on a symbol the table does not have
+    assert table.count("\n") == len(symbols) + 1
+
+
+def test_the_table_knows_no_symbol_twice_and_rejects_unknown_ones():
+    names = [row[0] for row in NOTATION]
+    assert len(names) == len(set(names))
+    with pytest.raises(ValueError, match="not in the course's notation"):
+        notation_table(("γ_kernel",))
+
+
+@pytest.mark.parametrize(
+    "stem, ours, note",
+    [
+        ("05_margins", r"\kappa", "(they write it $\\gamma$, as does the\nplayground's"),
+        ("08_kernels", r"\beta", "scikit-learn and the\nplayground's setting call it `gamma`"),
+        ("10_parallel_perceptrons", r"\rho", "Cantador & Dorronsoro call it\n$\\gamma$"),
+    ],
+)
+def test_gamma_is_a_margin_only_and_the_papers_symbol_is_named_once(stem, ours, note):
+    text = _text(stem)
+    assert ours in text and note in text
+    # the only γ left is in the note and in the notes' rule, quoted: no formula, label or
+    # sentence of ours uses it
+    named = ("call it", "write it", "keep", "kept for", "Promote if", "Demote if")
+    for line in text.splitlines():
+        if "γ" in line or r"\gamma" in line:
+            assert any(w in line for w in named), (stem, line)
+
+
+def test_the_about_page_shows_the_whole_table():
+    at = AppTest.from_file(str(ROOT / "app_pages" / "about.py"), default_timeout=120)
+    at.run()
+    assert not at.exception
+    shown = "\n".join(m.value for m in at.markdown)
+    assert notation_table() in shown
+    assert any(h.value == "Notation" for h in at.header)
+
+
+#: Per lesson: the keys of its computation questions' radios, its seed control's opening
+#: value, and the control settings walked (each from the opening state, set in order).
+WALKS: dict[str, tuple[tuple[str, ...], int, list[dict]]] = {
+    "01_the_perceptron_rule": (
+        ("l01_calc_check",),
+        0,
+        [{"l01_eta": 0.05}, {"l01_eta": 2.0}, {"l01_eta": 0.1}],  # ends; try this 1
+    ),
+    "02_convergence": (("l02_calc_check",), 0, [{"l02_margin": 0.01}, {"l02_margin": 0.4}]),
+    "03_when_data_are_not_separable": (
+        ("l03_calc_check",),
+        5,
+        [
+            {"l03_noise": 0.0},  # an end, and try this 2
+            {"l03_noise": 0.3},
+            {"l03_epochs": 5},
+            {"l03_epochs": 60},
+            {"l03_epochs": 31},  # try this 1
+            {"l03_epochs": 32},
+        ],
+    ),
+    "04_from_online_to_batch": (
+        ("l04_calc_check",),
+        4,
+        [{"l04_noise": 0.0}, {"l04_noise": 0.3}],  # 0 %: an end and try this 2
+    ),
+    "05_margins": (
+        ("l05_calc_check",),
+        0,
+        [
+            {"l05_tau": 0.0},  # an end, and try this 1
+            {"l05_tau": 2.0},  # an end, and try this 2
+            {"l05_learner": "Thick separator"},  # try this 3
+            {"l05_learner": "Thick separator", "l05_gamma": 0.0},
+            {"l05_learner": "Thick separator", "l05_gamma": 4.0},
+        ],
+    ),
+    "06_rare_positives": (
+        ("l06_calc_check",),
+        0,
+        [
+            {"l06_tau_pos": 0.0},  # an end, and try this 1
+            {"l06_tau_pos": 2.0},
+            {"l06_tau_neg": -0.5},  # an end, and try this 2
+            {"l06_tau_neg": 0.1},
+            {"l06_ratio": "1 : 10"},
+            {"l06_ratio": "1 : 40"},  # try this 3
+        ],
+    ),
+    "07_soft_margins": (
+        ("l07_pcheck",),
+        1,
+        [
+            {"l07_lam": 0.0},  # an end, and try this 1
+            {"l07_lam": 4.0},
+            {"l07_form": "λ-trick, kernel form (PAUM)"},  # try this 2
+            {"l07_form": "λ-trick, kernel form (PAUM)", "l07_lam": 0.0},
+            {"l07_form": "α-bound", "l07_alpha": 0},
+            {"l07_form": "α-bound", "l07_alpha": 1},  # try this 3
+            {"l07_form": "α-bound", "l07_alpha": 20},
+        ],
+    ),
+    "08_kernels": (
+        ("l08_kcheck",),
+        0,
+        [
+            {"l08_gamma": 0.1},
+            {"l08_gamma": 100.0},  # an end, and try this 2
+            {"l08_kernel": "Linear"},  # try this 1
+            {"l08_kernel": "Polynomial", "l08_degree": 1},
+            {"l08_kernel": "Polynomial", "l08_degree": 6},
+            {"l08_data": "Two circles", "l08_kernel": "Polynomial", "l08_degree": 2},  # try 3
+            {"l08_data": "Two circles", "l08_gamma": 0.1},
+            {"l08_data": "Two circles", "l08_gamma": 100.0},
+        ],
+    ),
+    "09_winnow": (
+        ("l09_bcheck",),
+        0,
+        [
+            {"l09_k": 1},
+            {"l09_k": 8},  # an end, and try this 1
+            {"l09_m": 500},  # an end, and try this 2
+            {"l09_m": 4000},
+            {"l09_side": "Few active features per example (the perceptron's side)"},
+        ],
+    ),
+    "10_parallel_perceptrons": (
+        ("l10_acheck",),
+        0,
+        [
+            {"l10_noise": 0.0},  # an end, and try this 2
+            {"l10_noise": 0.3},  # an end, and try this 1
+            {"l10_H": 1},  # an end, and try this 3
+            {"l10_H": 7},
+        ],
+    ),
+    "11_choosing_parameters": (
+        ("l11_tcheck",),
+        0,
+        [
+            {"l11_share": 0.1},  # an end, and try this 1
+            {"l11_share": 0.5},
+            {"l11_k": 5},  # the ends, and try this 2
+            {"l11_k": 20},
+        ],
+    ),
+}
+
+
+def _widget(at: AppTest, key: str):
+    """The widget with ``key``, whatever its kind."""
+    for kind in ("select_slider", "slider", "radio", "number_input", "toggle"):
+        try:
+            return getattr(at, kind)(key=key)
+        except KeyError:
+            continue
+    raise KeyError(f"no widget with key {key!r} on the page")
+
+
+def _open(stem: str, seed: int, settings: dict) -> AppTest:
+    """The page at ``seed`` with ``settings`` applied in order."""
+    at = AppTest.from_file(str(LESSON_DIR / f"{stem}.py"), default_timeout=300)
+    at.run()
+    prefix = stem.split("_")[0]
+    seed_key = f"l{prefix}_seed"
+    if _widget(at, seed_key).value != seed:
+        _widget(at, seed_key).set_value(seed).run()
+    for key, value in settings.items():
+        _widget(at, key).set_value(value).run()
+    assert_page_ok(at)
+    return at
+
+
+def _right_option(at: AppTest, key: str, where: str) -> int:
+    """Picks every option of the question ``key``: at least three distinct ones, exactly one
+    answered "Right."; returns its index."""
+    options = list(at.radio(key=key).options)
+    assert len(options) >= 3 and len(set(options)) == len(options), (where, options)
+    right = []
+    for i, option in enumerate(options):
+        at.radio(key=key).set_value(option).run()
+        said = [s.value for s in at.success] + [e.value for e in at.error]
+        verdicts = [s for s in said if s.startswith(("Right.", "Not quite."))]
+        assert len(verdicts) == 1, (where, option, verdicts)
+        if verdicts[0].startswith("Right."):
+            right.append(i)
+    at.radio(key=key).set_value(None).run()
+    assert len(right) == 1, (where, options, right)
+    return right[0]
+
+
+@pytest.mark.parametrize("stem", list(WALKS))
+def test_every_computation_question_has_one_right_option_at_every_control_value(stem):
+    keys, opening, walks = WALKS[stem]
+    for settings in [{}, *walks]:
+        at = _open(stem, opening, settings)
+        for key in keys:
+            _right_option(at, key, f"{stem} seed {opening} {settings}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stem", list(WALKS))
+def test_the_right_options_place_varies_with_the_seed(stem):
+    keys, _, _ = WALKS[stem]
+    places = {key: set() for key in keys}
+    for seed in TEN_SEEDS:
+        at = _open(stem, seed, {})
+        for key in keys:
+            places[key].add(_right_option(at, key, f"{stem} seed {seed}"))
+    assert all(len(p) > 1 for p in places.values()), places
+
+
+@pytest.mark.parametrize("stem", list(WALKS))
+def test_the_order_of_the_options_is_drawn_from_the_seed(stem):
+    """Candidates that sort in the same order on every seed (the old pages sorted them by
+    value, so a right answer between two slips always came second) land in several places."""
+    keys, _, _ = WALKS[stem]
+    values = {"right": 2.0, "half": 1.0, "double": 4.0, "squared": 16.0}
+    for key in keys:
+        prefix = key.removesuffix("check")
+        places = {numeric_options(values, "right", ".1f", seed, prefix)[1] for seed in TEN_SEEDS}
+        assert len(places) >= 3, (key, places)
+
+
+LESSONS = sorted(LESSON_DIR.glob("[0-9]*.py"))
+
+
+def test_there_are_lessons():
+    assert LESSONS, "no lessons/[0-9]*.py found"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_lesson_runs_without_errors(path):
+    # generous: the first numba compile of a learner takes seconds
+    at = AppTest.from_file(str(path), default_timeout=300)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    assert at.title, "a lesson starts with its title"
+    # headings in order (WCAG 1.3.1): the sections are h2 under the title, none skips a level
+    assert skipped_levels(written_headings(at.main)) == []
+    # a table of contents whose every link has its section, and the code shown on request
+    toc = next(m.value for m in at.markdown if m.value.startswith("On this page"))
+    headings = {h.proto.anchor for h in at.header}
+    for name, anchor in SECTIONS:
+        assert f"[{name}](#{anchor})" in toc and anchor in headings
+    switches = [t for t in at.toggle if t.label.startswith("`")]
+    assert switches and not any(t.value for t in switches) and not at.code
+    switches[0].set_value(True).run()
+    name = switches[0].label.strip("`").rsplit(".", 1)[-1]
+    assert len(at.code) == 1
+    assert f"def {name}(" in at.code[0].value or f"class {name}" in at.code[0].value
+
+
+def test_research_tables_show_a_dash_where_a_number_is_undefined():
+    """st.dataframe writes "None" for a missing number whatever a Styler says (lesson 10's flag
+    precision at 0 % noise did): such a column is shown as text with a dash."""
+    import pandas as pd
+
+    from perceptron_lab.lessons._charts import one_decimal
+
+    shown = one_decimal(
+        pd.DataFrame({"PP": [97.3, 88.25], "flag precision": [float("nan"), 85.14]})
+    )
+    assert shown.data["flag precision"].tolist() == ["—", "85.1"]
+    assert shown.data["PP"].dtype.kind == "f"  # complete columns stay numbers (sortable)
+
+
+#: lesson file stem -> (session prefix, index of the right answer of its check question)
+CHECKS = {
+    "01_the_perceptron_rule": ("l01_", 0),
+    "02_convergence": ("l02_", 1),
+    "03_when_data_are_not_separable": ("l03_", 1),
+    "04_from_online_to_batch": ("l04_", 0),
+    "05_margins": ("l05_", 1),
+    "06_rare_positives": ("l06_", 0),
+    "07_soft_margins": ("l07_", 1),
+    "08_kernels": ("l08_", 1),
+    "09_winnow": ("l09_", 1),
+    "10_parallel_perceptrons": ("l10_", 0),
+    "11_choosing_parameters": ("l11_", 1),
+}
+
+
+@pytest.mark.parametrize("stem", sorted(CHECKS))
+def test_check_question_gives_feedback_for_right_and_wrong(stem):
+    prefix, answer = CHECKS[stem]
+    at = run_lesson(stem)
+    radio = at.radio(key=f"{prefix}check")
+    assert radio.value is None and not at.success  # no feedback before a pick
+    radio.set_value(radio.options[answer]).run()
+    assert not at.exception
+    assert any(s.value.startswith("Right.") for s in at.success)
+    assert not at.error
+    for wrong in (i for i in range(len(radio.options)) if i != answer):
+        at.radio(key=f"{prefix}check").set_value(radio.options[wrong]).run()
+        assert any(e.value.startswith("Not quite.") for e in at.error)
+        assert not at.success
+
+
+def _lesson_2_answer(seed):
+    from perceptron_lab.app_logic.diagnostics import novikoff_bound
+
+    data = make_dataset(DataRequest("separable", (("margin", 0.1), ("n_samples", 60)), seed=seed))
+    C = float(np.mean((data.X**2).sum(axis=1)))
+    _, R, gamma = novikoff_bound(data.X, data.y, data.w_star, data.theta_star, 1.0, C, 0.0)
+    return f"{(R / gamma) ** 2:,.0f}"
+
+
+def _lesson_3_answer(seed):
+    from perceptron_lab.lessons._bounds import noisy_mistake_bound
+
+    data = make_dataset(noisy_line(seed, 0.1))
+    C = float(np.mean((data.X**2).sum(axis=1)))
+    _, gamma, D, R = noisy_mistake_bound(data.X, data.y, data.w_star, data.theta_star, C)
+    return f"{(R / gamma) ** 2:,.1f}"  # the bound with D = 0: lesson 2's (R/γ)²
+
+
+def _lesson_4_answer(seed):
+
+    data = make_dataset(noisy_line(seed, 0.15))
+    C = float(np.mean((data.X**2).sum(axis=1)))
+    # clean labels: every point of the square within √(2 + C), at least 0.05 from the line
+    u = np.r_[data.w_star, data.theta_star / np.sqrt(C)]
+    bound = (np.sqrt(2 + C) / (0.05 / np.linalg.norm(u))) ** 2
+    return f"{20 * bound - 1:,.0f}"  # the m with 2/(m + 1) × (R/γ)² = 0.1
+
+
+def _lesson_5_answer(seed):
+    from perceptron_lab.lessons._basics import noisy_line
+
+    data = make_dataset(noisy_line(seed, 0.1))
+    est = MarginPerceptron(tau=0.5, epochs=20, random_state=seed).fit(data.X, data.y)
+    return f"{0.5 * est.theta_init_ / (2 * np.linalg.norm(est.coef_[0])):.3g}"  # ‖w‖ doubled
+
+
+def _lesson_6_answer(seed):
+    from perceptron_lab.lessons._bounds import paum_guarantee
+
+    data = _separable(seed)
+    R2 = float((data.X**2).sum(axis=1).max())
+    g = paum_guarantee(data.X, data.y, data.w_star, -data.theta_star, R2, R2, 0.5)
+    return f"{g['updates']:,.0f}"  # η halved
+
+
+@pytest.mark.parametrize(
+    "stem, prefix, answer",
+    [
+        ("02_convergence", "l02_", _lesson_2_answer),
+        ("03_when_data_are_not_separable", "l03_", _lesson_3_answer),
+        ("04_from_online_to_batch", "l04_", _lesson_4_answer),
+        ("05_margins", "l05_", _lesson_5_answer),
+        ("06_rare_positives", "l06_", _lesson_6_answer),
+    ],
+)
+def test_computation_question_answer_is_the_live_computation(stem, prefix, answer):
+    at = run_lesson(stem)
+    for seed in (1, 3):
+        at.number_input(key=f"{prefix}seed").set_value(seed).run()
+        assert_page_ok(at)
+        radio = at.radio(key=f"{prefix}calc_check")
+        right = answer(seed)
+        assert right in radio.options, (right, radio.options)
+        assert len(radio.options) >= 3
+        radio.set_value(right).run()
+        assert any(s.value.startswith("Right.") for s in at.success)
+        wrong = next(o for o in at.radio(key=f"{prefix}calc_check").options if o != right)
+        at.radio(key=f"{prefix}calc_check").set_value(wrong).run()
+        assert any(e.value.startswith("Not quite.") for e in at.error)
+        at.radio(key=f"{prefix}calc_check").set_value(None).run()
+
+
+def _data_panel_script():
+    from perceptron_lab.ui.data_panel import data_panel
+
+    data_panel("t_")
+
+
+def test_kw_data_controls_use_khardon_wachmans_letters_and_no_count_is_called_n():
+    at = AppTest.from_function(_data_panel_script, default_timeout=120)
+    at.run()
+    assert_page_ok(at)
+    at.selectbox(key="t_data").set_value("kw").run()
+    at.selectbox(key="t_noise").set_value(
+        next(o for o in at.selectbox(key="t_noise").options if o != "none")
+    ).run()
+    assert_page_ok(at)
+    labels = [s.label for s in at.slider]
+    assert {"Features (f)", "Margin (M)", "Examples", "Noise rate (N)"} <= set(labels), labels
+    assert not any(label.startswith("N ") for label in labels), labels
+    at.selectbox(key="t_data").set_value("gaussians").run()
+    labels = [s.label for s in at.slider]
+    assert "Examples" in labels and "Noise rate" in labels
+    assert not any(label.startswith("N ") or "(N)" in label for label in labels), labels
