@@ -99,7 +99,8 @@ class Study:
 
 
 #: Every lesson's studies, in lesson order (the order in which they are prepared). The
-#: defaults are the lesson's widgets' defaults (tests/lessons/test_lesson_studies.py holds them to it).
+#: defaults are the lesson's widgets' defaults (tests/lessons/test_lesson_studies.py holds them
+#: to it).
 STUDIES = {
     study.name: study
     for study in (
