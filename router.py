@@ -35,21 +35,13 @@ ICON = (
     "</svg>"
 )
 
-pages = [
-    st.Page(
-        HERE / "app_pages" / "playground.py",
-        title="Playground",
-        icon=":material/tune:",
-        default=True,
-    )
-]
+# No page has an icon: Streamlit makes the tab's icon from the page's own, and a material
+# icon's is fetched from Google's servers before set_page_config (below, once the page and so
+# its title are known) draws ICON.
+pages = [st.Page(HERE / "app_pages" / "playground.py", title="Playground", default=True)]
 if (HERE / "app_pages" / "experiments.py").exists():
-    pages.append(
-        st.Page(
-            HERE / "app_pages" / "experiments.py", title="Experiments", icon=":material/science:"
-        )
-    )
-pages.append(st.Page(HERE / "app_pages" / "about.py", title="About", icon=":material/info:"))
+    pages.append(st.Page(HERE / "app_pages" / "experiments.py", title="Experiments"))
+pages.append(st.Page(HERE / "app_pages" / "about.py", title="About"))
 lesson_pages = [st.Page(path, title=title) for path, title in lessons(HERE / "lessons")]
 page = st.navigation(pages + lesson_pages)
 
