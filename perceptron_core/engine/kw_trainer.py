@@ -418,7 +418,7 @@ def voted_scores(GT, positions, steps, thetas, votes, out):
             s[r] += step * GT[p, r]
         v = votes[i + 1]
         if v != 0:
-            add_votes(s, thetas[i], v, out, 0, R)
+            add_votes(s, thetas[i], v, out, np.int64(0), R)
 
 
 #: Rows whose running scores the in-order walk keeps at once (in the core's first-level cache).
@@ -464,7 +464,7 @@ def voted_scores_in_order(U, XT, steps, thetas, votes, s, out, start, stop):
                 scores[r] += step * dot[r]
             v = votes[i + 1]
             if v != 0:
-                add_votes(scores, thetas[i], v, total, 0, width)
+                add_votes(scores, thetas[i], v, total, np.int64(0), width)
         for r in range(width):
             s[r0 + r] = scores[r]
             out[r0 + r] = total[r]
