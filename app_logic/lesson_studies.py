@@ -479,7 +479,12 @@ def prepare_in_background() -> None:
     if missing() and _writable(cache_folder()):
         try:
             prepare_in_child()
-        except (OSError, subprocess.CalledProcessError):
+        except subprocess.CalledProcessError as err:
+            if err.returncode < 0:  # ended by a signal (the warm-up's stop): this process ends too
+                log.info("Preparing the lessons stopped: %s", err)
+                return
+            log.exception("Preparing the lessons in another process failed; preparing here")
+        except OSError:
             log.exception("Preparing the lessons in another process failed; preparing here")
     for prepared in prepare_lessons():
         log.info("Lesson study %s: %s in %.2f s", prepared.name, prepared.source, prepared.seconds)

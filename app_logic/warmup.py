@@ -24,12 +24,19 @@ Sessions are threads of one server process; every method may be called from
 any of them at once. A learner whose compilation fails is reported (log and
 :meth:`Warmup.status`) and counts as done, so nobody waits for it forever:
 its next fit tries again and shows the error where the page trains.
+
+When the process ends (the server stops, a script returns), :meth:`Warmup.stop`
+runs first (``atexit``): no other learner starts, the children compiling ahead
+end, and the learner being loaded finishes. A process that exits while
+another thread is inside numba's compiler can abort in LLVM ("terminate
+called without an active exception").
 This module does not import Streamlit or the learners: what "compile"
 means is the ``compile_one`` function it is given (see :mod:`app_logic.training`).
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
 import subprocess
 import sys
@@ -55,6 +62,11 @@ getattr(importlib.import_module(module), function)(*args)
 """
 
 
+#: The children of :func:`in_child_process` still running, for :func:`end_children`.
+_children: set[subprocess.Popen] = set()
+_children_lock = threading.Lock()
+
+
 def in_child_process(module: str, function: str, *args: str) -> None:
     """Run ``module.function(*args)`` of the app in a child process at the lowest priority,
     and wait for it.
@@ -63,15 +75,32 @@ def in_child_process(module: str, function: str, *args: str) -> None:
     compiling in a thread of the server slowed every page served meanwhile; a
     child takes only the CPU that pages and browsers leave, and fills numba's
     on-disk cache (and the lessons' results) for this process to load. The child
-    stops when this process ends. Raises ``subprocess.CalledProcessError`` (with
-    the child's output) when it fails.
+    stops when this process ends, or at :func:`end_children`. Raises
+    ``subprocess.CalledProcessError`` (with the child's output) when it fails.
     """
     command = [sys.executable, "-c", _CHILD, module, function, *args]
     pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.STDOUT}
     with subprocess.Popen(command, text=True, **pipes) as child:
-        output = child.stdout.read()  # until the child ends; its stdin stays open till then
+        with _children_lock:
+            _children.add(child)
+        try:
+            output = child.stdout.read()  # until the child ends; its stdin stays open till then
+        finally:
+            with _children_lock:
+                _children.discard(child)
     if child.returncode:
         raise subprocess.CalledProcessError(child.returncode, command, output)
+
+
+def end_children() -> None:
+    """Terminate the children of :func:`in_child_process` that are still running.
+
+    Their callers then raise ``subprocess.CalledProcessError``.
+    """
+    with _children_lock:
+        running = list(_children)
+    for child in running:
+        child.terminate()
 
 
 @dataclass(frozen=True)
@@ -149,6 +178,8 @@ class Warmup:
     (True, True, ['b', 'a'])
     >>> warmup.start_background()  # once per process: later calls do nothing
     False
+    >>> warmup.stop()  # nothing left to wait for
+    True
     """
 
     def __init__(
@@ -167,6 +198,7 @@ class Warmup:
         self._claimed: set[str] = set()
         self._done: dict[str, Compiled] = {}
         self._thread: threading.Thread | None = None
+        self._stopping = False
         self._first_start: float | None = None
         self._last_end: float | None = None
 
@@ -209,6 +241,26 @@ class Warmup:
         with self._changed:
             return self._changed.wait_for(self._all_done, timeout)
 
+    def stop(self, timeout: float = 30.0) -> bool:
+        """Start no other learner, end the children compiling ahead, and wait (at most
+        ``timeout`` seconds) for the learners being compiled and the background thread.
+
+        Registered with ``atexit`` when the first compilation starts. Returns whether
+        nothing is left running. Learners asked for later with :meth:`ensure` still compile.
+        """
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            self._stopping = True
+            self._changed.notify_all()
+            thread = self._thread
+        end_children()
+        with self._changed:
+            idle = self._changed.wait_for(lambda: self._claimed <= self._done.keys(), timeout)
+        if thread is not None:
+            thread.join(max(0.0, deadline - time.monotonic()))
+            idle = idle and not thread.is_alive()
+        return idle
+
     def status(self) -> WarmupStatus:
         """What is done so far and how long it took."""
         with self._changed:
@@ -230,6 +282,7 @@ class Warmup:
         self._claimed.add(key)
         if self._first_start is None:
             self._first_start = time.perf_counter()
+            atexit.register(self.stop)
 
     # -- outside the lock ------------------------------------------------------------
 
@@ -240,15 +293,21 @@ class Warmup:
             try:
                 self._compile_ahead(pending)
             except Exception:
-                log.exception("Compiling %s in another process failed; compiling here", pending)
+                if not self._stopping:  # else stop() ended the child
+                    log.exception("Compiling %s in a child failed; compiling here", pending)
         for key in self.keys:
             with self._changed:
+                if self._stopping:
+                    return
                 if key in self._claimed:
                     continue
                 self._claim(key)
             self._compile(key)
         if self._then is not None:
-            self.wait()  # a learner a page claimed may still be compiling in its thread
+            with self._changed:  # a learner a page claimed may still be compiling in its thread
+                self._changed.wait_for(lambda: self._all_done() or self._stopping)
+                if self._stopping:
+                    return
             try:
                 self._then()
             except Exception:

@@ -21,9 +21,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from perceptron_lab.app_logic import training
+from perceptron_lab.app_logic import warmup as warmup_module
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.training import compile_learner
-from perceptron_lab.app_logic.warmup import Warmup
+from perceptron_lab.app_logic.warmup import Warmup, in_child_process
 from tests.player_args import player_args
 
 APP = str(Path(__file__).resolve().parents[1] / "router.py")
@@ -148,6 +149,65 @@ def test_status_counts_until_every_learner_is_done():
     compiler.gate.set()
     warmup.wait(PATIENCE)
     assert warmup.status().finished and list(warmup.status().done) == ["a", "b"]
+
+
+def test_stop_waits_for_the_learner_being_compiled_and_starts_no_other():
+    compiler = GatedCompiler(gated=["slow"])
+    warmup = Warmup(["slow", "later"], compiler)
+    warmup.start_background()
+    assert compiler.started["slow"].wait(PATIENCE)
+    assert warmup.stop(timeout=0.2) is False  # "slow" is still at its gate
+    thread, results = _in_thread(warmup.stop, PATIENCE)
+    thread.join(0.5)
+    assert thread.is_alive()  # an exit would wait here, not end inside the compiler
+    compiler.gate.set()
+    thread.join(PATIENCE)
+    assert results == [True]
+    assert compiler.calls == Counter({"slow": 1})  # "later" never started
+    assert not warmup.ready("later") and not warmup.status().finished
+
+
+def test_stop_ends_the_child_compiling_ahead_and_compiles_nothing_more():
+    started = threading.Event()
+
+    def ahead(keys):
+        started.set()
+        in_child_process("signal", "pause")  # stands for a child compiling every learner
+
+    compiler = GatedCompiler()
+    warmup = Warmup(["a", "b"], compiler, ahead, then=lambda: compiler("then"))
+    warmup.start_background()
+    assert started.wait(PATIENCE)
+    deadline = time.monotonic() + PATIENCE
+    while not warmup_module._children and time.monotonic() < deadline:  # the child is up
+        time.sleep(0.01)
+    begin = time.monotonic()
+    assert warmup.stop(timeout=PATIENCE)
+    assert time.monotonic() - begin < PATIENCE / 2  # the child was ended, not waited for
+    assert compiler.calls == Counter()  # neither the learners nor the last step ran
+
+
+def test_a_process_that_ends_lets_the_learner_being_compiled_finish_and_starts_no_other(
+    tmp_path,
+):
+    """At exit the process waits for the compilation under way (``atexit``): one that
+    ended inside numba's compiler could abort ("terminate called without an active
+    exception"), as the app's first page did when a script returned right after it."""
+    script = textwrap.dedent(
+        f"""
+        import time
+        from pathlib import Path
+        from perceptron_lab.app_logic.warmup import Warmup
+        def compile_one(key):
+            time.sleep(1)
+            Path({str(tmp_path)!r}, key).touch()
+        Warmup(["first", "second"], compile_one).start_background()
+        time.sleep(0.2)  # "first" is compiling when the script returns
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=PATIENCE)
+    assert done.returncode == 0, done.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["first"]
 
 
 # -- in the app -----------------------------------------------------------------------
