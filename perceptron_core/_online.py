@@ -16,24 +16,18 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.multiclass import type_of_target
 
+from perceptron_core._estimator import OnlineEstimator
 from perceptron_core._validation import (
     BOOLEAN,
     SEED,
     Number,
     OneOf,
     Param,
-    check_test_data,
-    check_training_data,
     encode_labels,
     hyperparameters,
     parameter,
-    validate_params,
-    warn_about_range,
 )
 from perceptron_core.trace import Trace
 
@@ -74,16 +68,26 @@ class DriverParameters:
 # --------------------------------------------------------------------------
 
 
-class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
-    """Base of the linear on-line rules: fit / partial_fit / predict / trace_.
+class OnlineLinearClassifier(OnlineEstimator):
+    """Base of the linear on-line rules: the generic driver behind :class:`OnlineEstimator`.
 
-    Subclasses name their rule (``_rule``, the module of its step in
-    :mod:`perceptron_core.rules`, where they are defined too) and provide
-    ``_init_state`` (the starting hypothesis, as the rule's
-    ``_model = (W, V, S)``), ``_hyper`` (the rule's
-    hyper-parameters) and ``_coef_intercept``, and may override
-    ``_prepare_X`` (e.g. Winnow's boolean check) and ``_counts``; a learner
-    that is no on-line rule (the average algorithm) replaces ``_run``.
+    It implements the base's hooks (``_start``, ``_train``, ``_scores``)
+    with one call of the driver per batch
+    (:func:`~perceptron_core.engine.online.run_online`) and opens hooks of
+    its own, which the rules' estimators fill:
+
+    * ``_rule``: the module of the rule's step in
+      :mod:`perceptron_core.rules` (where the estimator is defined too);
+    * ``_init_state(n_problems, n_features)``: the starting hypothesis, as
+      the rule's ``_model = (W, V, S)``;
+    * ``_hyper(X)``: the rule's hyper-parameters for a run on ``X``;
+    * ``_coef_intercept()``: ``(coef, intercept)`` of the current state;
+    * optionally ``_initial_hypotheses()`` (the traces' ``w0``/``theta0``),
+      ``_counts`` (the update counts a run starts from), ``_explicit_history``
+      and ``_answers`` (what the trace keeps), and the base's ``_prepare_X``
+      (e.g. Winnow's boolean check) and ``_zero_is_positive``;
+    * a learner that is no on-line rule (the average algorithm) replaces
+      ``_run``, the driver's call.
 
     Fitted attributes common to all of them: ``classes_``, ``coef_`` of shape
     ``(n_problems, n_features)``, ``intercept_`` of shape ``(n_problems,)``
@@ -94,10 +98,10 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
     training example, from the last ``fit`` or ``partial_fit`` call; see
     :func:`perceptron_core.metrics.sparsity`), and ``trace_`` (``None`` with
     ``record="none"``; a :class:`~perceptron_core.trace.Trace` for two
-    classes; ``{class label: Trace}`` otherwise).
+    classes; ``{class label: Trace}`` otherwise). ``fit`` visits the rows in
+    the seeded order; ``partial_fit`` visits each batch in its own order.
     """
 
-    _parameters: ClassVar[dict] = {}
     #: The module of the rule's step (a member of :data:`perceptron_core.rules.RULES`).
     _rule: ClassVar[str]
     #: True for rules whose trace stores explicit hypotheses (weight_history).
@@ -105,10 +109,7 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
     #: True for rules that answer with an earlier hypothesis (the trace's ``answer``).
     _answers = False
 
-    # ---- hooks for subclasses -------------------------------------------
-
-    def _prepare_X(self, X, training: bool):
-        return X
+    # ---- hooks for the rules' estimators -------------------------------------
 
     def _init_state(self, n_problems: int, n_features: int) -> None:
         raise NotImplementedError
@@ -138,73 +139,28 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         coef, intercept = self._coef_intercept()
         return coef.copy(), -intercept.copy()
 
-    # ---- scikit-learn protocol --------------------------------------------
+    # ---- the hooks of OnlineEstimator -----------------------------------------
 
-    def fit(self, X, y):
-        """Train from scratch on ``(X, y)``; returns ``self``."""
-        validate_params(self)
-        X, y = check_training_data(self, X, y, reset=True)
-        check_classification_targets(y)
-        checked, X = X, self._prepare_X(X, training=True)
-        self.classes_ = np.unique(y)
-        Y = encode_labels(y, self.classes_)
-        self._init_state(Y.shape[0], X.shape[1])
-        rng = check_random_state(self.random_state)
-        m = X.shape[0]
-        order = rng.permutation(m) if self.shuffle else np.arange(m)
-        self.n_iter_ = 0
+    def _start(self, X, n_problems):
+        self._init_state(n_problems, X.shape[1])
         self.n_updates_ = 0
         self.n_mistakes_ = 0
         self.n_seen_ = 0
-        self.trace_ = None
-        self._train(X, Y, order.astype(np.int64), self.epochs, stop_early=True)
-        warn_about_range(self, checked)
-        return self
+        self._traces = None
 
-    def partial_fit(self, X, y, classes=None):
-        """One epoch over ``(X, y)`` in the given order, continuing from the current state.
-
-        ``classes`` lists every label the model will ever see; it is needed on
-        the first call only when that batch does not show them all. Row
-        indices in ``trace_`` count across all batches seen, in order.
-        """
-        first = not hasattr(self, "classes_")
-        if first:
-            validate_params(self)
-        if first and classes is not None:
-            # A first batch may show one class only when `classes` lists them all:
-            # record the feature count here, then check the batch without the
-            # two-classes rule of a first fit.
-            validate_data(self, X, reset=True, skip_check_array=True)
-            X, y = check_training_data(self, X, y, reset=False)
-        else:
-            X, y = check_training_data(self, X, y, reset=first)
-        check_classification_targets(y)
-        checked, X = X, self._prepare_X(X, training=True)
-        if first:
-            self.classes_ = np.unique(y if classes is None else np.concatenate([classes, y]))
-            if len(self.classes_) < 2:
-                raise ValueError(
-                    f"{type(self).__name__}: the first partial_fit call needs at least two "
-                    "classes; pass classes=[...] with every label the model will see."
-                )
-            self._init_state(1 if len(self.classes_) == 2 else len(self.classes_), X.shape[1])
-            self.n_iter_ = 0
-            self.n_updates_ = 0
-            self.n_mistakes_ = 0
-            self.n_seen_ = 0
-            self.trace_ = None
-        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
-            raise ValueError(
-                f"classes={list(classes)} differs from the classes {list(self.classes_)} "
-                "of the first partial_fit call."
-            )
+    def _train(self, X, y, n_epochs, *, fresh, in_place):
+        """``fit``: the epochs in the seeded order, stopping after one without an update;
+        ``partial_fit``: one epoch over the batch in its order."""
+        order = self._order if fresh else np.arange(X.shape[0])
         Y = encode_labels(y, self.classes_)
-        self._train(X, Y, np.arange(X.shape[0], dtype=np.int64), 1, stop_early=False)
-        warn_about_range(self, checked)
-        return self
+        self._drive(X, Y, order.astype(np.int64), n_epochs, stop_early=fresh)
 
-    def _train(self, X, Y, order, n_epochs, stop_early):
+    def _scores(self, X):
+        return np.asarray(X, dtype=np.float64) @ self.coef_.T + self.intercept_
+
+    # ---- one call of the driver, and its record --------------------------------
+
+    def _drive(self, X, Y, order, n_epochs, stop_early):
         record = RECORD_MODES[self.record]
         W0, theta0 = self._initial_hypotheses() if record else (None, None)
         counts = self._counts(*Y.shape)
@@ -265,33 +221,9 @@ class OnlineLinearClassifier(ClassifierMixin, BaseEstimator):
         return traces
 
     def _store_traces(self, traces):
-        if self.trace_ is not None:
-            if isinstance(self.trace_, dict):
-                traces = [old.extend(new) for old, new in zip(self.trace_.values(), traces)]
-            else:
-                traces = [self.trace_.extend(traces[0])]
-        if len(traces) == 1:
-            self.trace_ = traces[0]
-        else:
-            self.trace_ = dict(zip(self.classes_.tolist(), traces))
-
-    def decision_function(self, X):
-        """Raw scores ``<w, x> + b``.
-
-        Shape (n_samples,) for two classes, else (n_samples, n_classes).
-        """
-        check_is_fitted(self, "coef_")
-        X = check_test_data(self, X)
-        X = self._prepare_X(X, training=False)
-        scores = np.asarray(X, dtype=np.float64) @ self.coef_.T + self.intercept_
-        return scores[:, 0] if scores.shape[1] == 1 else scores
-
-    def predict(self, X):
-        """The class with the larger score (two classes: positive iff the score is > 0)."""
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(np.int64)]
-        return self.classes_[np.argmax(scores, axis=1)]
+        if self._traces is not None:
+            traces = [old.extend(new) for old, new in zip(self._traces, traces)]
+        self._traces = traces
 
 
 @hyperparameters

@@ -41,7 +41,6 @@ from perceptron_core._validation import (
     Anything,
     Number,
     OneOf,
-    check_test_data,
     encode_labels,
     fixed,
     hyperparameters,
@@ -59,7 +58,7 @@ from perceptron_core.engine.kernel_cache import (
     KernelSpec,
 )
 from perceptron_core.engine.record import DEFAULT_CHUNK_BYTES
-from perceptron_core.linear import MODES, KWPerceptron
+from perceptron_core.linear import KWPerceptron
 from perceptron_core.metrics import sparsity
 from perceptron_core.trace import Trace
 
@@ -123,6 +122,12 @@ class KernelPerceptron(KWPerceptron):
     Sign of exactly 0 counts as the negative class. Multi-class problems are
     learned one-vs-rest in one pass (a column fetched for one class serves
     all of them).
+
+    The class is :class:`KWPerceptron` with another engine: it overrides the
+    hooks :class:`KWPerceptron` documents for that (``_count_dtype``,
+    ``_keeps_list``, ``_keeps_clock``, ``_start``, ``_run``,
+    ``_trace_piece``, ``_scores``, ``_all_scores``) and the base's
+    ``_train`` (to free the column cache after a fit), and nothing else of it.
 
     Parameters
     ----------
@@ -219,18 +224,15 @@ class KernelPerceptron(KWPerceptron):
     )
     cache_size_mb: float = parameter(200, "the memory for kernel columns, in MiB", Number(0))
 
-    # -- training ------------------------------------------------------------
+    # -- training: the hooks of KWPerceptron it overrides --------------------
 
-    def fit(self, X, y):
-        """Train from scratch for ``epochs`` epochs.
-
-        The column cache is freed at the end (the running scores are kept, so
-        a ``partial_fit`` on the same ``X`` continues exactly where ``fit``
-        stopped).
-        """
-        super().fit(X, y)
-        self._batch.release_cache()
-        return self
+    def _train(self, X, y, n_epochs, *, fresh, in_place):
+        """As KWPerceptron's; a fit frees the column cache at its end (the running scores
+        are kept, so a ``partial_fit`` on the same ``X`` continues exactly where ``fit``
+        stopped)."""
+        super()._train(X, y, n_epochs, fresh=fresh, in_place=in_place)
+        if fresh:
+            self._batch.release_cache()
 
     def _kernel_spec(self, X) -> KernelSpec:
         if _is_kernel_function(self.kernel):
@@ -259,9 +261,9 @@ class KernelPerceptron(KWPerceptron):
         """Never: the averaged dual coefficients come from the record (:meth:`_dual_model`)."""
         return False
 
-    def _start(self, X, classes):
+    def _start(self, X, n_problems):
         """Fresh state for a new fit (the dual counterpart of KWPerceptron._start)."""
-        K = self._problems(classes)
+        K = n_problems
         self._spec = self._kernel_spec(X)
         self.gamma_ = self._spec.gamma
         self._hyp = None  # a refit starts from f = -theta_init, not from the old model
@@ -350,20 +352,9 @@ class KernelPerceptron(KWPerceptron):
         models = {mode: self._dual_model(mode) for mode in needed}
         return dual_scores(self._hyp, X, modes, models, self._kernel_matrix, chunk_size)
 
-    def _scores(self, X, mode, chunk_size=None, last=None):  # KW's signature
+    def _scores(self, X, mode=None, chunk_size=None, last=None):  # KW's signature
+        mode = self._check_mode(mode)
         return self._all_scores(X, [mode], chunk_size)[mode]
-
-    def predict_all(self, X, chunk_size=None) -> dict:
-        """Labels from all four predictors of this one fit (one kernel matrix per chunk).
-
-        Returns
-        -------
-        dict
-            ``{"last": ..., "longest": ..., "voted": ..., "averaged": ...}``.
-        """
-        check_is_fitted(self)
-        scores = self._all_scores(check_test_data(self, X), MODES, chunk_size)
-        return {mode: self._labels(scores[mode]) for mode in MODES}
 
     # -- fitted attributes -----------------------------------------------------
 
@@ -559,7 +550,8 @@ class AveragedKernelPerceptron(KernelPerceptron):
             out[start:stop] -= theta
         return out
 
-    def _scores(self, X, mode, chunk_size=None, last=None):
+    def _scores(self, X, mode=None, chunk_size=None, last=None):
+        mode = self._check_mode(mode)
         if mode == "averaged":
             return self._merged_scores(X, chunk_size)
         return super()._scores(X, mode, chunk_size, last)

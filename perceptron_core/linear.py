@@ -15,11 +15,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from perceptron_core import vectors
+from perceptron_core._estimator import OnlineEstimator
 from perceptron_core._jit import compiled_or_plain, jit
 from perceptron_core._validation import (
     BOOLEAN,
@@ -27,15 +26,10 @@ from perceptron_core._validation import (
     Number,
     OneOf,
     Param,
-    check_test_data,
-    check_training_data,
     encode_labels,
     fixed,
     hyperparameters,
     parameter,
-    show,
-    validate_params,
-    warn_about_range,
 )
 from perceptron_core.engine import kw_trainer
 from perceptron_core.engine.kw_trainer import LONGEST_K, SNAPSHOT_K, TOTAL_VOTES
@@ -75,7 +69,7 @@ def _linear_scores(X, W, theta, out):
 
 
 @hyperparameters
-class KWPerceptron(ClassifierMixin, BaseEstimator):
+class KWPerceptron(OnlineEstimator):
     r"""The unified perceptron of Khardon & Wachman (2007), docs/algorithms.md §1.
 
     The classifier is :math:`\mathrm{sign}(\langle w, x\rangle - \theta)`. Each
@@ -156,6 +150,41 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
     hypotheses are always kept, and the averaged one with
     ``predict_with="averaged"`` (one counter per example while fitting).
 
+    Data: float64, float32, int8 and uint8 arrays are read as they are
+    (scores accumulate in float64, so the storage type changes results only
+    by rounding; integer data such as KW's attributes are exact in int8). A
+    ``numpy.memmap`` is read from disk in place, epoch by epoch, never loaded
+    whole; see :data:`PERMUTED_COPY_MAX_BYTES` for when a fit copies ``X``.
+
+    ``partial_fit`` runs one epoch per call. The first call sets the classes
+    (from ``classes`` or, if None, from ``y``), ``theta_init`` and ``C``
+    (from this batch) and the visiting order. The λ-trick and the α-bound
+    count updates per example by row position, so with ``lam > 0`` or an
+    ``alpha_bound`` every call must pass the same rows in the same order (an
+    epoch-by-epoch fit), and so must a traced fit (``record`` other than
+    "none"); otherwise any batches may follow each other (a stream).
+
+    The scikit-learn protocol is :class:`~perceptron_core._estimator.OnlineEstimator`'s;
+    this class implements its hooks with the compiled loop of
+    :mod:`perceptron_core.engine.kw_trainer` and the record of
+    :mod:`perceptron_core.engine.record`. Its own hooks, which the dual form
+    (:class:`~perceptron_core.kernel.KernelPerceptron`) overrides and nothing
+    else does:
+
+    * ``_count_dtype``: the integer type of the per-example update counts;
+    * ``_keeps_list()`` and ``_keeps_clock()``: whether a fit keeps the update
+      record (:class:`~perceptron_core.engine.record.HypothesisRecord`) and
+      the averaged hypothesis's clock
+      (:class:`~perceptron_core.engine.record.RunningAverage`);
+    * ``_start(X, n_problems)``: the engine's own state, after
+      ``_start_state`` has set the one the loops share;
+    * ``_run(X, y, n_epochs, permuted_copy)``: one compiled run over the
+      batch, its records (``_records``) folded in by ``_keep``;
+    * ``_trace_piece(...)``: one call's events of one problem as a
+      :class:`~perceptron_core.trace.Trace`;
+    * ``_scores(X, mode, chunk_size, last)`` and ``_all_scores(X, modes,
+      chunk_size)``: the raw scores of one predictor, or of several.
+
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
@@ -196,6 +225,30 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
     ['averaged', 'last', 'longest', 'voted']
     >>> acc["voted"] > 0.9
     True
+
+    A memmap stays on disk and trains as the array in memory does:
+
+    >>> import numpy as np, tempfile, os
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.integers(-10, 11, size=(1000, 20)).astype(np.int8)
+    >>> y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)
+    >>> path = os.path.join(tempfile.mkdtemp(), "X.npy")
+    >>> np.save(path, X)
+    >>> on_disk = np.load(path, mmap_mode="r")
+    >>> a = KWPerceptron(epochs=3, random_state=0).fit(on_disk, y)
+    >>> b = KWPerceptron(epochs=3, random_state=0).fit(X, y)
+    >>> bool((a.coef_ == b.coef_).all())
+    True
+
+    Epoch by epoch with ``partial_fit``:
+
+    >>> X = np.array([[2.0, 1.0], [-1.0, -2.0], [1.5, 2.0], [-2.0, -0.5]])
+    >>> y = np.array([1, -1, 1, -1])
+    >>> clf = KWPerceptron(random_state=0)
+    >>> for _ in range(3):
+    ...     clf = clf.partial_fit(X, y)
+    >>> clf.n_iter_, clf.score(X, y)
+    (3, 1.0)
     """
 
     eta: float = parameter(
@@ -225,111 +278,24 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         "none", "what training history to keep", OneOf(("none", "updates", "all"))
     )
 
-    # -- training ------------------------------------------------------------
-
-    def fit(self, X, y):
-        """Train from scratch for ``epochs`` epochs.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            float64, float32, int8 and uint8 arrays are read as they are
-            (scores accumulate in float64, so the storage type changes
-            results only by rounding; integer data such as KW's attributes
-            are exact in int8). A ``numpy.memmap`` is read from disk in place,
-            epoch by epoch, never loaded whole; see
-            :data:`PERMUTED_COPY_MAX_BYTES` for when a fit copies ``X``.
-        y : array-like of shape (n_samples,)
-            Labels: any two or more distinct values (strings or numbers).
-
-        Returns
-        -------
-        self
-
-        Examples
-        --------
-        >>> import numpy as np, tempfile, os
-        >>> from perceptron_core import KWPerceptron
-        >>> rng = np.random.default_rng(0)
-        >>> X = rng.integers(-10, 11, size=(1000, 20)).astype(np.int8)
-        >>> y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)
-        >>> path = os.path.join(tempfile.mkdtemp(), "X.npy")
-        >>> np.save(path, X)
-        >>> on_disk = np.load(path, mmap_mode="r")       # stays on disk
-        >>> a = KWPerceptron(epochs=3, random_state=0).fit(on_disk, y)
-        >>> b = KWPerceptron(epochs=3, random_state=0).fit(X, y)
-        >>> bool((a.coef_ == b.coef_).all())
-        True
-        """
-        validate_params(self)
-        on_disk = isinstance(X, np.memmap)  # validation returns a plain view of it
-        X, y = check_training_data(self, X, y, reset=True)
-        self._start(X, np.unique(y))
-        copy = self.epochs >= 2 and X.nbytes <= PERMUTED_COPY_MAX_BYTES and not on_disk
-        self._run(X, y, self.epochs, permuted_copy=copy)
-        warn_about_range(self, X)
-        return self
-
-    def partial_fit(self, X, y, classes=None):
-        """Run one epoch over ``(X, y)``, continuing from the current state.
-
-        The first call sets the classes (from ``classes`` or, if None, from
-        ``y``), ``theta_init`` and ``C`` (from this batch) and the visiting
-        order. The λ-trick and the α-bound count updates per example by row
-        position, so with ``lam > 0`` or an ``alpha_bound`` every call must
-        pass the same rows in the same order (an epoch-by-epoch fit), and so
-        must a traced fit (``record`` other than "none"); otherwise any
-        batches may follow each other (a stream).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from perceptron_core import KWPerceptron
-        >>> X = np.array([[2.0, 1.0], [-1.0, -2.0], [1.5, 2.0], [-2.0, -0.5]])
-        >>> y = np.array([1, -1, 1, -1])
-        >>> clf = KWPerceptron(random_state=0)
-        >>> for _ in range(3):
-        ...     clf = clf.partial_fit(X, y)
-        >>> clf.n_iter_, clf.score(X, y)
-        (3, 1.0)
-        """
-        first = not hasattr(self, "classes_")
-        if first:
-            validate_params(self)
-        X, y = check_training_data(
-            self, X, y, reset=first, min_classes=2 if first and classes is None else 1
-        )
-        if first:
-            self._start(X, np.unique(y) if classes is None else np.unique(classes))
-        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
-            raise ValueError(
-                f"classes={list(classes)} differs from the classes of the first call "
-                f"({list(self.classes_)}); partial_fit cannot change the classes."
-            )
-        self._run(X, y, 1)
-        warn_about_range(self, X)
-        return self
+    # -- training (the hooks of OnlineEstimator) -------------------------------
 
     #: The type of the per-example update counts, as the compiled loop reads them.
     _count_dtype: ClassVar[type[np.signedinteger]] = np.int32
 
-    def _start(self, X, classes):
-        """Fresh state for a new fit."""
-        K = self._problems(classes)
+    def _start(self, X, n_problems):
+        """Fresh state for a new fit: the primal weights and the shared record."""
+        K = n_problems
         self._start_state(X, K, lambda: compiled_or_plain(vectors.squared_norms)(X).mean())
         self._W = np.zeros((K, X.shape[1]))
         self._W_best = np.zeros((K, X.shape[1]))
         self._traced_X = None
 
-    def _problems(self, classes) -> int:
-        """Set ``classes_``; the number of one-vs-rest problems (one for two classes)."""
-        if len(classes) < 2:
-            raise ValueError(
-                f"classes has only one value ({show(classes[0])}); a classifier needs at "
-                "least two."
-            )
-        self.classes_ = classes
-        return 1 if len(classes) == 2 else len(classes)
+    def _train(self, X, y, n_epochs, *, fresh, in_place):
+        """Run :meth:`_run`; a fit of several epochs reads a permuted copy of ``X`` when it
+        fits :data:`PERMUTED_COPY_MAX_BYTES` and did not come as a memmap."""
+        copy = fresh and n_epochs >= 2 and X.nbytes <= PERMUTED_COPY_MAX_BYTES and not in_place
+        self._run(X, y, n_epochs, permuted_copy=copy)
 
     def _start_state(self, X, K: int, mean_square_norm) -> None:
         """The state a fit of ``K`` one-vs-rest problems starts from, primal or dual.
@@ -342,9 +308,6 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
             float(mean_square_norm()) if self.theta_init == "auto" else float(self.theta_init)
         )
         self.C_ = self.theta_init_ if self.C == "auto" else float(self.C)
-        self._rng = check_random_state(self.random_state)
-        self._order = self._rng.permutation(m) if self.shuffle else np.arange(m)
-        self.n_iter_ = 0
         self._epoch_updates: list[tuple[np.ndarray, int]] = []
         self._theta = np.full(K, self.theta_init_)
         self._counts = np.zeros((K, m), dtype=self._count_dtype)  # updates per example
@@ -589,8 +552,12 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
             "record='updates' to keep it."
         )
 
-    def _scores(self, X, mode: str, chunk_size=None, last=None) -> np.ndarray:
-        """Raw scores of shape (n_samples, n_problems)."""
+    def _scores(self, X, mode: str | None = None, chunk_size=None, last=None) -> np.ndarray:
+        """Raw scores of shape (n_samples, n_problems) of ``mode`` (None: ``predict_with``).
+
+        ``last``: the scores of the last hypothesis, when already computed.
+        """
+        mode = self._check_mode(mode)
         if mode == "voted":
             self._require_kept("the voted prediction")
             if last is None:
@@ -604,10 +571,13 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         )
         return out
 
-    def _labels(self, scores: np.ndarray) -> np.ndarray:
-        if scores.shape[1] == 1:
-            return self.classes_[(scores[:, 0] > 0).astype(np.intp)]  # sign(0) -> negative
-        return self.classes_[np.argmax(scores, axis=1)]
+    def _all_scores(self, X, modes, chunk_size=None) -> dict:
+        """Raw scores ``{mode: (n_samples, n_problems)}``, the last hypothesis's computed once."""
+        last = self._scores(X, "last")
+        return {
+            mode: last if mode == "last" else self._scores(X, mode, chunk_size, last)
+            for mode in modes
+        }
 
     def _check_mode(self, mode):
         mode = self.predict_with if mode is None else mode
@@ -637,14 +607,7 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         mode = self._check_mode(mode)
-        scores = self._scores(check_test_data(self, X), mode, chunk_size)
-        return scores[:, 0] if scores.shape[1] == 1 else scores
-
-    def predict(self, X):
-        """Class labels from the ``predict_with`` hypothesis."""
-        check_is_fitted(self)
-        mode = self._check_mode(None)
-        return self._labels(self._scores(check_test_data(self, X), mode))
+        return self._one_or_all(self._scores(self._test_rows(X), mode, chunk_size))
 
     def predict_all(self, X, chunk_size=None) -> dict:
         """Labels from all four predictors of this one fit.
@@ -657,12 +620,8 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         self._require_kept("predict_all")
-        X = check_test_data(self, X)
-        last = self._scores(X, "last")
-        return {
-            mode: self._labels(last if mode == "last" else self._scores(X, mode, chunk_size, last))
-            for mode in MODES
-        }
+        scores = self._all_scores(self._test_rows(X), MODES, chunk_size)
+        return {mode: self._labels(scores[mode]) for mode in MODES}
 
     # -- fitted attributes -----------------------------------------------------
 
@@ -693,20 +652,6 @@ class KWPerceptron(ClassifierMixin, BaseEstimator):
                 raise AttributeError(str(error)) from None
         votes = [v.copy() for v in self._hyp.votes]
         return votes[0] if len(votes) == 1 else votes
-
-    @property
-    def trace_(self):
-        check_is_fitted(self)
-        if self._traces is None:  # nothing recorded (record="none")
-            return None
-        if len(self._traces) == 1:
-            return self._traces[0]
-        return dict(zip(self.classes_.tolist(), self._traces))
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = False
-        return tags
 
 
 # ---------------------------------------------------------------------------

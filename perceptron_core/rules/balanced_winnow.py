@@ -180,6 +180,7 @@ class BalancedWinnow(OnlineLinearClassifier, DriverParameters):
 
     _rule = __name__  # the step above
     _explicit_history = True
+    _zero_is_positive = True  # Positive iff ``<w+ - w-, x> + b >= theta`` (two classes)
     alpha: float = parameter(2.0, _ALPHA)
     threshold: float | str = parameter("auto", _THRESHOLD)
     fit_intercept: bool = parameter(True, FIT_INTERCEPT)
@@ -210,10 +211,3 @@ class BalancedWinnow(OnlineLinearClassifier, DriverParameters):
     def _hyper(self, X):
         _check_factor_range(X, float(self.alpha))
         return 1.0 if self.fit_intercept else 0.0, self.alpha
-
-    def predict(self, X):
-        """Positive iff ``<w+ - w-, x> + b >= theta`` (two classes); else the largest score."""
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores >= 0).astype(np.int64)]
-        return self.classes_[np.argmax(scores, axis=1)]

@@ -108,6 +108,7 @@ class _WinnowBase(OnlineLinearClassifier, DriverParameters):
 
     _rule = __name__  # the step above
     _explicit_history = True
+    _zero_is_positive = True  # Positive iff ``<w, x> >= theta`` (two classes)
     alpha: float = parameter(2.0, _ALPHA)
     threshold: float | str = parameter("auto", _THRESHOLD)
     binarize: float | None = parameter(None, _BINARIZE)
@@ -132,13 +133,6 @@ class _WinnowBase(OnlineLinearClassifier, DriverParameters):
     def _hyper(self, X):
         eliminate, floor = self._demotion()
         return self.alpha, eliminate, floor
-
-    def predict(self, X):
-        """Positive iff ``<w, x> >= theta`` (two classes); the largest score otherwise."""
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores >= 0).astype(np.int64)]
-        return self.classes_[np.argmax(scores, axis=1)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
