@@ -29,6 +29,7 @@ from perceptron_core._validation import (
     hyperparameters,
     parameter,
 )
+from perceptron_core.engine import online
 from perceptron_core.trace import Trace
 
 RECORD_MODES = {"none": 0, "updates": 1, "all": 2}
@@ -124,10 +125,6 @@ class OnlineLinearClassifier(OnlineEstimator):
 
     def _run(self, X, Y, order, counts, plan):
         """One call of the driver (see :func:`~perceptron_core.engine.online.run_online`)."""
-        # Imported here, not above: the driver compiles in every rule's step, and each
-        # rule's file defines its estimator on this base (importing the rules imports this).
-        from perceptron_core.engine import online
-
         return online.run(self._rule, X, Y, order, counts, self._model, self._hyper(X), plan)
 
     def _coef_intercept(self):

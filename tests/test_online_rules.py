@@ -472,27 +472,35 @@ def test_same_seed_same_model_and_errors_in_words():
 
 
 def test_every_rule_file_is_in_the_registry():
-    """A rule file left out of ``rules.RULES`` would never run (``kw.py`` is the KW trainer's)."""
+    """A rule file left out of ``rules.RULES`` would never run (``kw.py`` is the KW trainer's);
+    each rule's step (``steps/``) has its estimator's file of the same name."""
     import pkgutil
 
     from perceptron_core import rules
+    from perceptron_core.rules import steps
 
-    files = {module.name for module in pkgutil.iter_modules(rules.__path__)} - {"kw"}
+    files = {module.name for module in pkgutil.iter_modules(rules.__path__)} - {"kw", "steps"}
+    step_files = {module.name for module in pkgutil.iter_modules(steps.__path__)}
     registered = [rule.__name__.rpartition(".")[2] for rule in rules.RULES]
-    assert sorted(registered) == sorted(files)
+    assert sorted(registered) == sorted(files) == sorted(step_files)
     assert [rules.number(rule.__name__) for rule in rules.RULES] == list(range(len(rules.RULES)))
 
 
 def test_every_rule_file_defines_the_estimators_that_run_its_step():
-    """A rule's estimator lives beside its step and names it, so the driver runs that step."""
+    """A rule's estimators live in the file named as its step, name it, and show it."""
+    import importlib
+
     from perceptron_core import rules
     from perceptron_core._online import OnlineLinearClassifier
     from tests.test_sklearn_conformance import public_classes
 
-    for rule in rules.RULES:
-        estimators = public_classes(rule, OnlineLinearClassifier)
-        assert estimators, rule.__name__
-        assert {estimator._rule for estimator in estimators} == {rule.__name__}
+    for number, rule in enumerate(rules.RULES):
+        module = importlib.import_module(f"perceptron_core.rules.{rules.NAMES[number]}")
+        estimators = public_classes(module, OnlineLinearClassifier)
+        assert estimators, module.__name__
+        assert {estimator._rule for estimator in estimators} == {module.__name__}
+        assert rules.number(module.__name__) == number
+        assert module.step is rule.step
 
 
 @pytest.mark.parametrize(

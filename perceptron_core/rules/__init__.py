@@ -1,9 +1,14 @@
 """The on-line rules: what one visit of one example does, one file per rule.
 
-A rule's file holds its step and the scikit-learn estimator that runs it (its
-parameters declared with :func:`perceptron_core._validation.parameter`); a
-new rule is a file here and its name in :data:`NAMES` (the app's menu entry,
-if it has one, is the app's: ``app_logic/rule_menu.py``). The step is a compiled function::
+A rule has two files of one name: its step in ``steps/`` and, here, the
+scikit-learn estimator that runs it (its parameters declared with
+:func:`perceptron_core._validation.parameter`), which also shows the step to
+its readers as ``<rule>.step``. A new rule is those two files and its step's
+place in :data:`RULES` (the app's menu entry, if it has one, is the app's:
+``app_logic/rule_menu.py``). The two are apart so that the imports point one
+way: an estimator imports its base, which calls the driver
+(:mod:`perceptron_core.engine.online`), which imports the steps and no
+estimator. The step is a compiled function::
 
     step(X, Y, p, j, a, model, hp) -> (kind, score, coef, theta_delta)
 
@@ -36,32 +41,41 @@ it loads from its cache, and the steps are compiled into the driver;
 :func:`perceptron_core._jit.jit` therefore drops every cached compilation
 when any source file of the package has changed, so the next run compiles
 the edited step (and everything else) again. That holds for any edit of a
-rule's file or its estimator's docstring too.
+rule's step or its estimator (a docstring too).
 """
 
-import importlib
 import warnings
 
 from numba import literal_unroll
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from perceptron_core._jit import jit_visit
+from perceptron_core.rules.steps import (
+    alma,
+    balanced_winnow,
+    passive_aggressive,
+    paum,
+    pocket,
+    relative_update,
+    thick_separator,
+    winnow,
+)
 from perceptron_core.trace import CORRECT
 from perceptron_core.vectors import copy_into
 
-#: The files of the on-line rules.
-NAMES = (
-    "paum",
-    "thick_separator",
-    "pocket",
-    "relative_update",
-    "passive_aggressive",
-    "alma",
-    "balanced_winnow",
-    "winnow",
+#: The modules of the rules' steps (``steps/<name>.py``); a rule's number is its place here.
+RULES = (
+    paum,
+    thick_separator,
+    pocket,
+    relative_update,
+    passive_aggressive,
+    alma,
+    balanced_winnow,
+    winnow,
 )
-#: Their modules; a rule's number is its place here.
-RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in NAMES)
+#: The rules' names: their files' in ``steps/`` and here (the estimators').
+NAMES = tuple(rule.__name__.rpartition(".")[2] for rule in RULES)
 
 # numba types a tuple of compiled functions with its "first-class function" feature and
 # warns that it is experimental; the calls below are cached like any call of a fixed
@@ -70,8 +84,9 @@ warnings.filterwarnings("ignore", "First-class function type", NumbaExperimental
 
 
 def number(rule: str) -> int:
-    """The number of the rule whose module is named ``rule`` (its place in :data:`RULES`)."""
-    return [module.__name__ for module in RULES].index(rule)
+    """The number of the rule whose file (its estimator's or its step's) is the module named
+    ``rule`` (its place in :data:`RULES`)."""
+    return NAMES.index(rule.rpartition(".")[2])
 
 
 @jit_visit

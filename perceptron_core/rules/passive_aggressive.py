@@ -18,35 +18,9 @@ papers' (the tests' references'). Then the estimator,
 
 from __future__ import annotations
 
-from perceptron_core._jit import jit_visit
 from perceptron_core._online import ZeroStartLinear
 from perceptron_core._validation import Number, OneOf, hyperparameters, parameter
-from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
-from perceptron_core.vectors import add_row, dot
-
-
-@jit_visit
-def step(X, Y, p, j, a, model, hp):
-    W, _, S = model
-    xb, variant, C = hp[0], hp[1], hp[2]
-    y = Y[p, j]
-    s = dot(W[p], X[j]) + S[p, 0] * xb
-    loss = max(0.0, 1.0 - y * s)  # the hinge loss
-    sq = dot(X[j], X[j]) + xb * xb
-    if loss > 0 and sq > 0:  # aggressive (an all-zero example cannot be fixed: skipped)
-        if variant == 0:
-            tau = loss / sq
-        elif variant == 1:
-            tau = min(C, loss / sq)
-        else:
-            tau = loss / (sq + 1.0 / (2.0 * C))
-        c = tau * y
-        add_row(W, p, c, X, j)
-        S[p, 0] += c * xb
-        wrong = (s > 0) != (y > 0)
-        return (MISTAKE if wrong else MARGIN), s, c, -c * xb
-    return CORRECT, s, 0.0, 0.0  # passive
-
+from perceptron_core.rules.steps.passive_aggressive import step  # noqa: F401 (the rule's step, for its readers)
 
 _VARIANTS = {"PA": 0, "PA-I": 1, "PA-II": 2}
 
@@ -113,7 +87,7 @@ class PassiveAggressive(ZeroStartLinear):
     #: Settings in the features' units (a warning names them when the data are far off).
     _scale_settings = ("C",)
 
-    _rule = __name__  # the step above
+    _rule = __name__  # its step: perceptron_core.rules.steps.passive_aggressive
     variant: str = parameter("PA-I", "which step-size rule to use", OneOf(tuple(_VARIANTS)))
     C: float = parameter(1.0, "the aggressiveness of PA-I and PA-II", Number(low=0, open_low=True))
 

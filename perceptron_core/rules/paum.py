@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from perceptron_core._jit import compiled_or_plain, jit_visit
+from perceptron_core._jit import compiled_or_plain
 from perceptron_core._online import (
     EPOCHS,
     RANDOM_STATE,
@@ -27,29 +27,8 @@ from perceptron_core._online import (
 )
 from perceptron_core._validation import Number, hyperparameters, parameter
 from perceptron_core.metrics import sparsity
-from perceptron_core.trace import CORRECT, MARGIN, MISTAKE, RESCUED
-from perceptron_core.vectors import add_row, row_dot, squared_norms
-
-
-@jit_visit
-def step(X, Y, p, j, a, model, hp):
-    W, _, S = model
-    eta, R2, tau_neg, tau_pos, lam = hp[0], hp[1], hp[2], hp[3], hp[4]
-    y = Y[p, j]
-    tau = tau_pos if y > 0 else tau_neg
-    raw = row_dot(W, p, X, j) + S[p, 0]
-    # λ-trick, kernel form k + lam [x == x']: the example's own term
-    # lam * eta * a_j * y_j (zero until it has caused an update)
-    f = raw + lam * eta * a * y
-    if y * f <= tau:
-        c = eta * y
-        add_row(W, p, c, X, j)
-        S[p, 0] += c * R2
-        wrong = (f > 0) != (y > 0)  # sign(f), sign(0) = -1
-        return (MISTAKE if wrong else MARGIN), f, c, -c * R2
-    if y * raw <= tau:
-        return RESCUED, f, 0.0, 0.0  # only the λ-term kept it out of the margin
-    return CORRECT, f, 0.0, 0.0
+from perceptron_core.rules.steps.paum import step  # noqa: F401 (the rule's step, for its readers)
+from perceptron_core.vectors import squared_norms
 
 
 @hyperparameters
@@ -177,7 +156,7 @@ class PAUMPerceptron(OnlineLinearClassifier):
     #: Settings in the features' units (a warning names them when the data are far off).
     _scale_settings = ("tau_neg", "tau_pos")
 
-    _rule = __name__  # the step above
+    _rule = __name__  # its step: perceptron_core.rules.steps.paum
     tau_neg: float = parameter(0.0, "the margin required of negative examples", Number())
     tau_pos: float = parameter(1.0, "the margin required of positive examples", Number())
     eta: float = parameter(1.0, "the learning rate", Number(low=0, open_low=True))

@@ -18,66 +18,18 @@ after it; the error counts are NaN until counted). Then the estimator,
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from perceptron_core._jit import jit, jit_visit
 from perceptron_core._online import ZeroStartLinear
 from perceptron_core._validation import BOOLEAN, Number, hyperparameters, parameter
-from perceptron_core.trace import CORRECT, MISTAKE
-from perceptron_core.vectors import add_row, copy_into, row_dot
-
-#: The columns of ``S[p]``: the bias, the run, the updates so far and the errors of
-#: the running perceptron; the same for the pocket (its "updates": the number
-#: of the running hypothesis it holds).
-B, RUN, UPDATES, ERRORS, POCKET_B, POCKET_RUN, POCKET_K, POCKET_ERRORS = range(8)
-NAN = math.nan
-
-
-@jit
-def training_errors(X, Y, p, W, q, b, xb):
-    """How many training examples ``sign(<W[q], x> + b)`` (sign(0) = -1) gets wrong."""
-    errors = 0
-    for j in range(X.shape[0]):
-        errors += (row_dot(W, q, X, j) + b * xb > 0) != (Y[p, j] > 0)
-    return errors
-
-
-@jit_visit
-def step(X, Y, p, j, a, model, hp):
-    W, pocket, S = model
-    xb, eta, ratchet = hp[0], hp[1], hp[2] != 0
-    y = Y[p, j]
-    s = row_dot(W, p, X, j) + S[p, B] * xb
-    if y * s <= 0:  # a mistake: the perceptron's update, and the run starts again
-        add_row(W, p, eta * y, X, j)
-        S[p, B] += eta * y * xb
-        S[p, RUN] = 0
-        S[p, UPDATES] += 1
-        S[p, ERRORS] = NAN
-        return MISTAKE, s, eta * y, -eta * y * xb
-    S[p, RUN] += 1
-    if S[p, RUN] > S[p, POCKET_RUN]:
-        if ratchet:  # swap only for fewer training errors (each w counted once)
-            if math.isnan(S[p, POCKET_ERRORS]):
-                S[p, POCKET_ERRORS] = training_errors(X, Y, p, pocket, p, S[p, POCKET_B], xb)
-            if math.isnan(S[p, ERRORS]):
-                S[p, ERRORS] = training_errors(X, Y, p, W, p, S[p, B], xb)
-            if S[p, ERRORS] >= S[p, POCKET_ERRORS]:
-                return CORRECT, s, 0.0, 0.0
-        copy_into(pocket[p], W[p])
-        S[p, POCKET_B] = S[p, B]
-        S[p, POCKET_RUN] = S[p, RUN]
-        S[p, POCKET_K] = S[p, UPDATES]
-        S[p, POCKET_ERRORS] = S[p, ERRORS]
-    return CORRECT, s, 0.0, 0.0
-
-
-@jit_visit
-def answer(model, p):
-    """The number of the running hypothesis the pocket holds (0: the initial one)."""
-    return int(model[2][p, POCKET_K])
+from perceptron_core.rules.steps.pocket import (
+    ERRORS,
+    POCKET_B,
+    POCKET_ERRORS,
+    POCKET_RUN,
+    B,
+    step,  # noqa: F401 (the rule's step, for its readers)
+)
 
 
 @hyperparameters
@@ -156,7 +108,7 @@ class PocketPerceptron(ZeroStartLinear):
     (True, True)
     """
 
-    _rule = __name__  # the step above
+    _rule = __name__  # its step: perceptron_core.rules.steps.pocket
     _n_numbers = 8  # the columns of S[p]: B, RUN, ..., POCKET_ERRORS above
     _answers = True
     eta: float = parameter(1.0, "the learning rate", Number(low=0, open_low=True))

@@ -23,26 +23,9 @@ references'). Then the estimator, :class:`RelativeUpdatePerceptron`.
 
 from __future__ import annotations
 
-from perceptron_core._jit import jit_visit
 from perceptron_core._online import ZeroStartLinear
 from perceptron_core._validation import Number, hyperparameters, parameter
-from perceptron_core.trace import CORRECT, MISTAKE
-from perceptron_core.vectors import add_row, dot
-
-
-@jit_visit
-def step(X, Y, p, j, a, model, hp):
-    W, _, S = model
-    xb, r, theta = hp[0], hp[1], hp[2]
-    y = Y[p, j]
-    s = dot(W[p], X[j]) + S[p, 0] * xb
-    if (s > theta) != (y > 0):  # a mistake: predicted +1 iff s > theta
-        sq = dot(X[j], X[j]) + xb * xb
-        c = r * (theta - s) / sq if sq > 0 else 0.0
-        add_row(W, p, c, X, j)
-        S[p, 0] += c * xb
-        return MISTAKE, s - theta, c, -c * xb
-    return CORRECT, s - theta, 0.0, 0.0
+from perceptron_core.rules.steps.relative_update import step  # noqa: F401 (the rule's step, for its readers)
 
 
 @hyperparameters
@@ -111,7 +94,7 @@ class RelativeUpdatePerceptron(ZeroStartLinear):
     #: Settings in the features' units (a warning names them when the data are far off).
     _scale_settings = ("theta",)
 
-    _rule = __name__  # the step above
+    _rule = __name__  # its step: perceptron_core.rules.steps.relative_update
     r: float = parameter(1.5, "the relaxation factor", Number(low=0, high=2, open_low=True))
     theta: float = parameter(1.0, "the fixed threshold", Number(low=0, open_low=True))
 

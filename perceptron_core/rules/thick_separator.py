@@ -19,26 +19,9 @@ The step: ``hp = (xb, eta, gamma)``; ``S[p] = (b,)``. Then the estimator,
 
 from __future__ import annotations
 
-from perceptron_core._jit import jit_visit
 from perceptron_core._online import ZeroStartLinear
 from perceptron_core._validation import Number, hyperparameters, parameter
-from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
-from perceptron_core.vectors import add_row, row_dot
-
-
-@jit_visit
-def step(X, Y, p, j, a, model, hp):
-    W, _, S = model
-    xb, eta, gamma = hp[0], hp[1], hp[2]
-    y = Y[p, j]
-    s = row_dot(W, p, X, j) + S[p, 0] * xb
-    if y * s <= gamma:  # wrong side, or right side but inside the slab
-        c = eta * y
-        add_row(W, p, c, X, j)
-        S[p, 0] += c * xb
-        wrong = (s > 0) != (y > 0)  # prediction: sign(s), sign(0) = -1
-        return (MISTAKE if wrong else MARGIN), s, c, -c * xb
-    return CORRECT, s, 0.0, 0.0
+from perceptron_core.rules.steps.thick_separator import step  # noqa: F401 (the rule's step, for its readers)
 
 
 @hyperparameters
@@ -115,7 +98,7 @@ class ThickSeparatorPerceptron(ZeroStartLinear):
     #: Settings in the features' units (a warning names them when the data are far off).
     _scale_settings = ("gamma",)
 
-    _rule = __name__  # the step above
+    _rule = __name__  # its step: perceptron_core.rules.steps.thick_separator
     gamma: float = parameter(
         1.0, "the half-width of the slab that triggers updates", Number(low=0)
     )

@@ -31,45 +31,14 @@ linear-threshold algorithm", Machine Learning 2 (1988) 285-318.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from sklearn.utils import check_random_state
 
-from perceptron_core._jit import jit_visit
 from perceptron_core._online import DriverParameters, OnlineLinearClassifier
 from perceptron_core._validation import Number, OneOf, Param, hyperparameters, parameter
-from perceptron_core.trace import CORRECT, MISTAKE
-from perceptron_core.vectors import copy_into, dot
-
-
-@jit_visit
-def step(X, Y, p, j, a, model, hp):
-    W, _, S = model
-    alpha, eliminate, floor = hp[0], hp[1] != 0, hp[2]
-    x, y, w = X[j], Y[p, j], W[p]
-    # left to right: sums of powers of alpha can equal theta exactly, and the order decides
-    s = dot(w, x) - S[p, 0]
-    if y > 0 and s < 0:  # false negative: promotion
-        for i in range(x.shape[0]):
-            if x[i] != 0:
-                w[i] *= alpha
-        return MISTAKE, s, math.nan, 0.0
-    if y < 0 and s >= 0:  # false positive: demotion or elimination
-        for i in range(x.shape[0]):
-            if x[i] != 0:
-                w[i] = 0.0 if eliminate else max(w[i] / alpha, floor)
-        return MISTAKE, s, math.nan, 0.0
-    return CORRECT, s, math.nan, 0.0
-
-
-@jit_visit
-def hypothesis(model, p, hp, out):
-    """Write ``w`` of problem ``p`` into ``out``; returns ``theta``."""
-    W, _, S = model
-    copy_into(out, W[p])
-    return S[p, 0]
-
+from perceptron_core.rules.steps.winnow import (
+    step,  # noqa: F401 (the rule's step, for its readers)
+)
 
 _ALPHA = Param(
     "the update factor: active weights are multiplied or divided by it on a mistake",
@@ -106,7 +75,7 @@ def _boolean_features(estimator, X, binarize):
 class _WinnowBase(OnlineLinearClassifier, DriverParameters):
     """Shared by Winnow and WinnowR: positive weights, fixed threshold."""
 
-    _rule = __name__  # the step above
+    _rule = __name__  # its step: perceptron_core.rules.steps.winnow
     _explicit_history = True
     _zero_is_positive = True  # Positive iff ``<w, x> >= theta`` (two classes)
     alpha: float = parameter(2.0, _ALPHA)

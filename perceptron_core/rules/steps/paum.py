@@ -1,0 +1,32 @@
+"""The step of PAUM, the perceptron with uneven margins: what one visit of one example does.
+
+Compiled into the driver (:mod:`perceptron_core.engine.online`); the estimator
+that runs it, and the rule's story, are in :mod:`perceptron_core.rules.paum`.
+"""
+
+from __future__ import annotations
+
+from perceptron_core._jit import jit_visit
+from perceptron_core.trace import CORRECT, MARGIN, MISTAKE, RESCUED
+from perceptron_core.vectors import add_row, row_dot
+
+
+@jit_visit
+def step(X, Y, p, j, a, model, hp):
+    W, _, S = model
+    eta, R2, tau_neg, tau_pos, lam = hp[0], hp[1], hp[2], hp[3], hp[4]
+    y = Y[p, j]
+    tau = tau_pos if y > 0 else tau_neg
+    raw = row_dot(W, p, X, j) + S[p, 0]
+    # λ-trick, kernel form k + lam [x == x']: the example's own term
+    # lam * eta * a_j * y_j (zero until it has caused an update)
+    f = raw + lam * eta * a * y
+    if y * f <= tau:
+        c = eta * y
+        add_row(W, p, c, X, j)
+        S[p, 0] += c * R2
+        wrong = (f > 0) != (y > 0)  # sign(f), sign(0) = -1
+        return (MISTAKE if wrong else MARGIN), f, c, -c * R2
+    if y * raw <= tau:
+        return RESCUED, f, 0.0, 0.0  # only the λ-term kept it out of the margin
+    return CORRECT, f, 0.0, 0.0
