@@ -1,4 +1,4 @@
-"""The on-line rules: what one visit of one example does, one file per rule.
+"""The on-line rules: what one visit of one example does, and the estimators that run it.
 
 A rule has two files of one name: its step in ``steps/`` and, here, the
 scikit-learn estimator that runs it (its parameters declared with
