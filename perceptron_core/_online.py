@@ -1,14 +1,16 @@
-"""The scikit-learn side of the on-line rules outside the KW engine.
+"""The generic driver's engine: the on-line rules outside the KW engine.
 
 Winnow and its relatives, the thick separator, the threshold-relative update,
 ALMA, Passive-Aggressive, PAUM and the pocket algorithm all learn one linear
 function per one-vs-rest problem, visiting the examples one at a time. What
-one visit does is the rule's step (:mod:`perceptron_core.rules`); epochs,
-order, early stopping and the record are the driver's
-(:func:`perceptron_core.engine.online.run_online`). Everything else, the
-scikit-learn protocol, multi-class one-vs-rest, shuffling, ``partial_fit``
-and turning the driver's flat record into
-:class:`~perceptron_core.trace.Trace` objects, lives here, once.
+one visit does is the rule's step (:mod:`perceptron_core.rules.steps`);
+epochs, order, early stopping and the record are the driver's
+(:func:`perceptron_core.engine.online.run_online`); the scikit-learn protocol
+is :class:`~perceptron_core._estimator.OnlineEstimator`'s. What is left lives
+here, once: one call of the driver per batch, the rules' shared parameters
+and turning the driver's flat record into :class:`~perceptron_core.trace.Trace`
+objects. This module imports the driver, which imports the steps and no
+estimator.
 """
 
 from __future__ import annotations
