@@ -225,14 +225,17 @@ def test_a_column_name_that_a_spreadsheet_would_run_is_written_inert():
 
 def test_the_menu_lists_every_rule_entry_of_the_app():
     """An on-line rule reaches the playground through the app's rule menu, not the core."""
+    import importlib
+
     from perceptron_core import rules
     from perceptron_lab.app_logic import rule_menu
 
+    estimators = [importlib.import_module(f"{rules.__name__}.{name}") for name in rules.NAMES]
     for entry in rule_menu.ENTRIES:
         learner = LEARNERS[entry["key"]]
-        assert learner.cls.__module__ in {rule.__name__ for rule in rules.RULES}
+        assert learner.cls.__module__ in {module.__name__ for module in estimators}
         assert {s.name for s in learner.settings} <= set(learner.cls().get_params())
-    assert not any(hasattr(rule, "PLAYGROUND") for rule in rules.RULES)
+    assert not any(hasattr(module, "PLAYGROUND") for module in [*rules.RULES, *estimators])
 
 
 #: The settings whose menu default is the app's choice, not the estimator's.
