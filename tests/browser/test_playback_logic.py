@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from perceptron_core.modes import MODES
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.timeline import RESCUED
@@ -47,7 +48,7 @@ STATE_JS = """async ({header, blob, meta, times}) => {
     const X = arrays[sa.X], y = arrays[sa.y];
     const train = new Field(lane, Points.fromRows(X), X);
     const test = new Field(lane, Points.fromRows(arrays[sa.X_test]), X);
-    const modes = meta.lanes[0].has_modes ? ['last', 'longest', 'voted', 'averaged'] : ['last'];
+    const modes = meta.lanes[0].has_modes ? meta.scene.modes : ['last'];
     const out = [];
     // visit the times out of order: the cached counts and checkpoints must not care
     for (const t of times) {
@@ -77,7 +78,7 @@ def accuracies_at(run, data, t: int) -> dict[str, dict[str, tuple[float, float]]
     """Accuracy of each predictor at time ``t`` from the Python timeline (the reference),
     with how much another summation order could move it (the share of scores near 0)."""
     tl = run.timeline
-    modes = ("last", "longest", "voted", "averaged") if run.learner.replays_votes else ("last",)
+    modes = MODES if run.learner.replays_votes else ("last",)
     out = {}
     for part, X, y in (("train", data.X, data.y), ("test", data.X_test, data.y_test)):
         if len(X):
