@@ -19,8 +19,12 @@ survival table (columns :data:`TALLY` to :data:`SNAPSHOT_K`): a correct
 prediction is a vote for the current hypothesis and lengthens its survival
 (:func:`survive`), an update starts a new hypothesis with neither
 (:func:`start_hypothesis`). The longest survivor, the voted and the averaged
-predictors (Khardon & Wachman 2007, §2.2) follow from these counts.
+predictors (Khardon & Wachman 2007, §2.2) follow from these counts; for a
+recorded run, :func:`longest_survivor` and :func:`casting` read them from the
+votes of every hypothesis.
 """
+
+import numpy as np
 
 from perceptron_core._jit import jit_inline, jit_visit
 from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
@@ -104,3 +108,28 @@ def start_hypothesis(state, c):
     """Step 3's count: an update of problem ``c`` starts a hypothesis with no vote and no tally."""
     state[c, TALLY] = 0
     state[c, CURRENT_VOTES] = 0
+
+
+def longest_survivor(votes) -> int:
+    """The longest survivor among hypotheses 0, 1, ... that earned ``votes``.
+
+    A hypothesis's votes are its survival: it earns them while it is current,
+    and only the update that ends it resets the tally. The first with the most
+    wins, as in :func:`survive`, where a later one must beat the record, not tie it.
+
+    >>> longest_survivor([3, 5, 0, 5, 1])
+    1
+    """
+    return int(np.argmax(votes))
+
+
+def casting(votes) -> np.ndarray:
+    """The votes each hypothesis casts in the voted and averaged predictions: its
+    correct predictions, except hypothesis 0's (``w = 0``), which casts none.
+
+    >>> casting([3, 5, 0]).tolist()
+    [0, 5, 0]
+    """
+    out = np.array(votes, dtype=np.int64)
+    out[..., 0] = 0
+    return out
