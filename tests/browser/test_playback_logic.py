@@ -16,6 +16,7 @@ import pytest
 
 from perceptron_core.modes import MODES
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.timeline import RESCUED
 from tests.chromium import payload_arg, playback_page
@@ -27,8 +28,8 @@ pytestmark = pytest.mark.browser
 CLEAR = 1e-9
 
 #: Settings that switch on what each family can do (λ, α and τ for KW).
-CASES = {
-    "average": ("average", {}),  # its hypothesis rows are sent, not derived
+#: Every learner of the menu at its defaults, and the switches that take other paths.
+CASES = {key: (key, {}) for key in LEARNERS} | {
     "kw": ("kw", {"tau": 0.25, "lam": 0.5, "alpha_bound": 3}),
     "voted": ("voted", {"lam": 0.25}),
     "paum": ("paum", {"lam": 0.5, "tau_pos": 2.0}),
