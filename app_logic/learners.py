@@ -30,12 +30,12 @@ from perceptron_core import (
 )
 from perceptron_core.average_algorithm import AverageAlgorithm
 from perceptron_core.kernel import KernelPerceptron
+from perceptron_core.modes import MODES
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_lab.app_logic import rule_menu
 from perceptron_lab.app_logic.setting import Setting
 from perceptron_lab.app_logic.timeline import Timeline
 
-MODES = ("last", "longest", "voted", "averaged")
 #: What a learner's boundary is (:attr:`Learner.boundary`): one line; the lines of a
 #: committee that votes; the zero level of a kernel score, redrawn from its support points.
 LINE, MEMBERS, CONTOUR = "line", "members", "contour"

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from perceptron_core.rules import kw
 from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
 
 #: Event codes that move the hypothesis.
@@ -262,23 +263,26 @@ class Timeline:
         return np.bincount(self.before[:t][counting], minlength=self.W.shape[1])
 
     def longest_row(self, t: int) -> int:
-        """Row of the longest survivor at ``t``: the first hypothesis with the most votes."""
-        votes = self.votes(t)[: self.row(t) + 1]
-        return int(np.argmax(votes))
+        """Row of the longest survivor at ``t``.
+
+        See :func:`perceptron_core.rules.kw.longest_survivor`.
+        """
+        return kw.longest_survivor(self.votes(t)[: self.row(t) + 1])
 
     def averaged_hypothesis(self, t: int) -> tuple[np.ndarray, float]:
-        """The vote-weighted mean of hypotheses 1..current (the last one without votes)."""
-        votes = self.votes(t)[1 : self.row(t) + 1].astype(np.float64)
+        """The vote-weighted mean of the hypotheses up to the current one
+        (:func:`perceptron_core.rules.kw.casting`; the last one without votes)."""
+        votes = kw.casting(self.votes(t)[: self.row(t) + 1]).astype(np.float64)
         if votes.sum() == 0:
             return self.hypothesis(t)
-        rows = slice(1, self.row(t) + 1)
+        rows = slice(0, self.row(t) + 1)
         w = votes @ self.W[0, rows] / votes.sum()
         return w, float(votes @ self.theta[0, rows] / votes.sum())
 
     def voting_rows(self, t: int) -> tuple[np.ndarray, np.ndarray]:
-        """Rows 1..current that have votes, and their votes."""
-        votes = self.votes(t)[: self.row(t) + 1]
-        rows = np.flatnonzero(votes[1:]) + 1
+        """Rows up to the current one that cast votes, and their votes."""
+        votes = kw.casting(self.votes(t)[: self.row(t) + 1])
+        rows = np.flatnonzero(votes)
         return rows, votes[rows]
 
     def scores(self, X: np.ndarray, t: int, mode: str = "last", chunk: int = 4096) -> np.ndarray:

@@ -16,7 +16,9 @@ import streamlit as st
 from perceptron_core import Perceptron
 from perceptron_core.engine import kw_trainer
 from perceptron_core.engine.record import HypothesisRecord, RunningAverage
-from perceptron_lab.app_logic.learners import KW_SWITCHES_OFF, MODES
+from perceptron_core.modes import MODES
+from perceptron_core.rules import kw
+from perceptron_lab.app_logic.learners import KW_SWITCHES_OFF
 from perceptron_lab.app_logic.payload.extras import Accuracies, Panel, Text
 from perceptron_lab.app_logic.style import Show
 from perceptron_lab.lessons._basics import (
@@ -355,6 +357,8 @@ run with each other (lesson 5's table sets τ against them), computed live:
 )
 
 show_code(
+    kw.survive,
+    kw.start_hypothesis,
     kw_trainer.note_correct,
     kw_trainer.note_update,
     kw_trainer.keep_longest,

@@ -57,9 +57,11 @@ from perceptron_core.engine.kernel_cache import (
     KernelBatch,
     KernelSpec,
 )
+from perceptron_core.engine.kw_trainer import Model
 from perceptron_core.engine.record import DEFAULT_CHUNK_BYTES
 from perceptron_core.linear import KWPerceptron
 from perceptron_core.metrics import sparsity
+from perceptron_core.modes import MODES
 from perceptron_core.trace import Trace
 
 __all__ = ["AveragedKernelPerceptron", "KernelPerceptron", "KernelTrace"]
@@ -303,7 +305,7 @@ class KernelPerceptron(KWPerceptron):
         Y = encode_labels(y, self.classes_)
         n_before = self._n_upd.copy()
         spec = self._spec
-        model = (batch.S, self._theta, self._counts, self._state, self._n_upd)
+        model = Model(batch.S, self._theta, self._counts, self._state, self._n_upd)
         columns = (
             batch.X,
             batch.Xt,

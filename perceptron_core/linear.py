@@ -32,11 +32,12 @@ from perceptron_core._validation import (
     parameter,
 )
 from perceptron_core.engine import kw_trainer
-from perceptron_core.engine.kw_trainer import LONGEST_K, SNAPSHOT_K, TOTAL_VOTES
+from perceptron_core.engine.kw_trainer import Model, Record
 from perceptron_core.engine.record import HypothesisRecord, RunningAverage
+from perceptron_core.modes import MODES
+from perceptron_core.rules import kw
 from perceptron_core.trace import MARGIN, MISTAKE, Trace
 
-MODES = ("last", "longest", "voted", "averaged")
 TAU = Param("the margin, in units of theta_init", (Number(0),))
 
 #: ``record="all"`` stores one event per visit and problem; refuse beyond this.
@@ -311,8 +312,8 @@ class KWPerceptron(OnlineEstimator):
         self._epoch_updates: list[tuple[np.ndarray, int]] = []
         self._theta = np.full(K, self.theta_init_)
         self._counts = np.zeros((K, m), dtype=self._count_dtype)  # updates per example
-        self._state = np.zeros((K, 6), dtype=np.int64)  # columns: see engine.kw_trainer
-        self._state[:, SNAPSHOT_K] = -1
+        self._state = np.zeros((K, 6), dtype=np.int64)  # the survival table: see rules.kw
+        self._state[:, kw.SNAPSHOT_K] = -1
         self._n_upd = np.zeros(K, dtype=np.int64)
         self._votes = np.zeros((K, 1 if self._keeps_list() else 0), dtype=np.int64)
         self._upd_rows = np.zeros((K, 0), dtype=np.int64)
@@ -361,19 +362,19 @@ class KWPerceptron(OnlineEstimator):
         visit_score = np.zeros((K, n_visits, 2))  # the score and the λ-trick's term in it
         epoch_updates = np.zeros((K, min(n_epochs, FIRST_EPOCHS)), dtype=np.int64)
         clock = np.zeros((K, m if self._average is not None else 0), dtype=np.int64)
-        return (
-            self._votes,
-            self._upd_rows,
-            self._upd_step,
-            self._upd_kind,
-            self._upd_score,
-            visit_kind,
-            visit_score,
-            epoch_updates,
-            self._traces is not None,
-            clock,
-            self._W_best,
-            self._theta_best,
+        return Record(
+            votes=self._votes,
+            upd_rows=self._upd_rows,
+            upd_step=self._upd_step,
+            upd_kind=self._upd_kind,
+            upd_score=self._upd_score,
+            visit_kind=visit_kind,
+            visit_score=visit_score,
+            per_epoch=epoch_updates,
+            full=self._traces is not None,
+            clock=clock,
+            W_best=self._W_best,
+            theta_best=self._theta_best,
         )
 
     def _settings(self) -> tuple:
@@ -389,7 +390,8 @@ class KWPerceptron(OnlineEstimator):
     def _keep(self, X, Y, log, n_before, n_epochs):
         """Fold a compiled run's records (``log``, grown by it) into the estimator."""
         K, m = len(self._theta), len(X)
-        self._votes, self._upd_rows, self._upd_step, self._upd_kind, self._upd_score = log[:5]
+        self._votes, self._upd_rows, self._upd_step = log.votes, log.upd_rows, log.upd_step
+        self._upd_kind, self._upd_score = log.upd_kind, log.upd_score
         if self._hyp is not None:
             new_rows = [self._upd_rows[c, n_before[c] : self._n_upd[c]] for c in range(K)]
             self._hyp.extend(
@@ -397,18 +399,19 @@ class KWPerceptron(OnlineEstimator):
                 Y,
                 new_rows,
                 [self._votes[c, : self._n_upd[c] + 1] for c in range(K)],
-                self._state[:, LONGEST_K],
+                self._state[:, kw.LONGEST_K],
             )
         if self._traces is not None:
-            visit_kind, visit_score = log[5], log[6]
             for c in range(K):
-                piece = self._trace_piece(X, Y[c], c, n_before[c], visit_kind[c], visit_score[c])
+                piece = self._trace_piece(
+                    X, Y[c], c, n_before[c], log.visit_kind[c], log.visit_score[c]
+                )
                 self._traces[c] = (
                     piece if self._traces[c] is None else self._traces[c].extend(piece)
                 )
         self._steps += n_epochs * m
         self.n_iter_ += n_epochs
-        self._note_epochs(log[7], n_epochs)
+        self._note_epochs(log.per_epoch, n_epochs)
 
     def _run(self, X, y, n_epochs, permuted_copy=False):
         """Run ``n_epochs`` epochs of the kernel and fold the results into the record.
@@ -444,7 +447,7 @@ class KWPerceptron(OnlineEstimator):
         n_before = self._n_upd.copy()
         counts_before = counts.copy() if self._average is not None else None
         norms2 = compiled_or_plain(vectors.squared_norms)(Xk) if self.lam > 0 else np.zeros(0)
-        model = (self._W, self._theta, counts, self._state, self._n_upd)
+        model = Model(self._W, self._theta, counts, self._state, self._n_upd)
         log = compiled_or_plain(kw_trainer.run_epochs)(
             Xk,
             Yk,
@@ -463,15 +466,15 @@ class KWPerceptron(OnlineEstimator):
             self._counts[:, self._order] = counts
             if counts_before is not None:
                 counts_before[:, self._order] = counts_before.copy()
-                log[9][:, self._order] = log[9].copy()
-            rows = log[1]
+                log.clock[:, self._order] = log.clock.copy()
+            rows = log.upd_rows
             for c in range(len(self._theta)):
                 new = slice(n_before[c], self._n_upd[c])
                 rows[c, new] = self._order[rows[c, new]]
         del counts
         if self._average is not None:  # the rows of X in order, with or without a copy
             made = self._counts - counts_before
-            self._average.fold(X, Y, made, log[9], self._state[:, TOTAL_VOTES])
+            self._average.fold(X, Y, made, log.clock, self._state[:, kw.TOTAL_VOTES])
         self._keep(X, Y, log, n_before, n_epochs)
 
     def _note_epochs(self, per_epoch, n_epochs):
@@ -525,7 +528,7 @@ class KWPerceptron(OnlineEstimator):
         if mode == "last":
             return self._W, self._theta
         if mode == "longest":  # the current hypothesis, or the snapshot taken when it ended
-            current = self._state[:, LONGEST_K] == self._n_upd
+            current = self._state[:, kw.LONGEST_K] == self._n_upd
             return (
                 np.where(current[:, None], self._W, self._W_best),
                 np.where(current, self._theta, self._theta_best),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from perceptron_core.modes import MODES
 from tests.numerics import NEAR, band_clearance, relative_gap
 
 
@@ -109,7 +110,7 @@ def reference_scores(model, X, mode):
     return _evaluate(model, X, mode)[0]
 
 
-def decides_clearly(model, X_test=None, modes=("last", "longest", "voted", "averaged")) -> bool:
+def decides_clearly(model, X_test=None, modes=MODES) -> bool:
     """Whether no score of the reference's training run, and none its predictions on
     ``X_test`` rest on, came within :data:`tests.numerics.NEAR` of a threshold: then the
     engine, which adds in another order, must update and predict exactly alike."""

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from perceptron_core.cli import main
+from perceptron_core.modes import MODES
 
-MODES = ["last", "longest", "voted", "averaged"]
 SEARCH_COLUMNS = ["nothing", "tau", "lam", "alpha", "tauxlam", "tauxalpha"]
 QUICK = ["--jobs", "1", "--no-cache", "--quiet"]
 

@@ -18,9 +18,9 @@ import pytest
 
 from perceptron_core import KWPerceptron
 from perceptron_core.datasets import make_kw
-from perceptron_core.experiments._grid_kernel import MODES
 from perceptron_core.experiments.fold_run import run_fold
 from perceptron_core.experiments.grids import Settings, kw_settings
+from perceptron_core.modes import MODES
 from tests.numerics import NEAR
 from tests.reference import (
     decides_clearly,

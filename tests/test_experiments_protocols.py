@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from perceptron_core.experiments._grid_kernel import MODES
 from perceptron_core.experiments.curves import epoch_curve, size_curve
 from perceptron_core.experiments.cv import RunOptions, inner_folds, outer_folds
 from perceptron_core.experiments.data import kw_sets
@@ -15,6 +14,7 @@ from perceptron_core.experiments.grids import choose, kw_settings
 from perceptron_core.experiments.optimize import parameter_optimisation
 from perceptron_core.experiments.search import parameter_search
 from perceptron_core.experiments.stats import t_interval
+from perceptron_core.modes import MODES
 
 GRID = kw_settings((0.0, 0.5, 2.0), (0.0, 1.0), (None, 5))
 OPTIONS = RunOptions(epochs=12, jobs=1)

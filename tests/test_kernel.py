@@ -16,7 +16,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from perceptron_core.kernel import AveragedKernelPerceptron, KernelPerceptron
-from perceptron_core.linear import MODES, KWPerceptron
+from perceptron_core.linear import KWPerceptron
+from perceptron_core.modes import MODES
 from tests.data import noisy_data
 from tests.numerics import NEAR, band_clearance, exact_integer_data
 from tests.reference import (

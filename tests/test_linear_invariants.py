@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from perceptron_core import KWPerceptron, Perceptron
-from perceptron_core.linear import MODES
+from perceptron_core.modes import MODES
 from perceptron_core.trace import MARGIN, MISTAKE, RESCUED
 from tests.data import separable
 

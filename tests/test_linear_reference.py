@@ -12,7 +12,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from perceptron_core import KWPerceptron
-from perceptron_core.linear import MODES
+from perceptron_core.modes import MODES
 from tests.data import noisy_data
 from tests.numerics import NEAR, exact_integer_data
 from tests.reference import (

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from perceptron_core.modes import MODES
 from perceptron_core.trace import BLOCKED, MISTAKE
 from perceptron_lab.app_logic.datasource import DataRequest, Dataset, make_dataset
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.payload.extras import Panel, Text, Value, pack_panels
 from perceptron_lab.app_logic.payload.pack import Packer, unpack
 from perceptron_lab.app_logic.payload.scene import MAX_PROJECTED_POINTS
-from perceptron_lab.app_logic.payload.snapshots import MODES
 from perceptron_lab.app_logic.timeline import UPDATE_KINDS
 from tests.pages import page_run
 

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from perceptron_core.modes import MODES
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -22,5 +24,5 @@ def test_the_core_example_prints_a_test_accuracy_per_predictor(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert [line.split()[0] for line in lines] == ["last", "longest", "voted", "averaged"]
+    assert [line.split()[0] for line in lines] == list(MODES)
     assert all(0.5 < float(line.split()[-1]) <= 1.0 for line in lines)

@@ -11,6 +11,7 @@ import pytest
 
 from perceptron_core import KWPerceptron, Perceptron
 from perceptron_core.datasets import DataError, make_gaussians, make_separable
+from perceptron_core.modes import MODES
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.diagnostics import novikoff_bound
 from perceptron_lab.app_logic.edits import (
@@ -23,7 +24,7 @@ from perceptron_lab.app_logic.edits import (
     table_delta,
 )
 from perceptron_lab.app_logic.export import points_csv
-from perceptron_lab.app_logic.learners import CONTOUR, LEARNERS, MEMBERS, MODES
+from perceptron_lab.app_logic.learners import CONTOUR, LEARNERS, MEMBERS
 from perceptron_lab.app_logic.timeline import Timeline
 from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.ui.state import _format, _parse

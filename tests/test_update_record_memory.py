@@ -24,6 +24,7 @@ from perceptron_core import (
     linear,
 )
 from perceptron_core.kernel import KernelPerceptron
+from perceptron_core.rules import kw
 
 #: Every comparison here is of two paths through the same compiled arithmetic (the record
 #: changes what is kept, not what is computed), exact on any CPU: the baseline-CPU pass of
@@ -92,7 +93,7 @@ def test_longest_and_averaged_equal_the_hypotheses_rebuilt_from_the_list(learner
     votes = clf.votes_
     assert len(votes) == len(W) == clf.n_updates_ + 1
     # longest survivor: the hypothesis with the longest run (ties: the first)
-    k = int(clf._state[0, linear.LONGEST_K])
+    k = int(clf._state[0, kw.LONGEST_K])
     clf.predict_with = "longest"
     np.testing.assert_allclose(clf.coef_[0], W[k], rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(-clf.intercept_[0], theta[k], rtol=1e-12, atol=1e-12)

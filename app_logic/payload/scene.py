@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from perceptron_core.modes import MODES
 from perceptron_lab.app_logic.payload.pack import Packer, index_dtype
 
 MAX_PROJECTED_POINTS = 2_000
@@ -112,6 +113,8 @@ def scene(
         "n_test": len(data.X_test),
         "n_flipped": int(data.flipped.sum()),
         "separable_margin": data.separable_margin,
+        # the predictors' names, in the order of the lanes' accuracy tables
+        "modes": list(MODES),
     }
     arrays = {
         "y": _labels(packer, "scene/y", data.y),

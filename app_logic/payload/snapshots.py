@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from perceptron_core.modes import MODES
 from perceptron_lab.app_logic.payload.pack import Packer
 
 MAX_SNAPSHOTS = 400
@@ -34,8 +35,6 @@ MARGIN_BINS = 40
 #: Hypotheses scored by one matrix product (memory: points x CHUNK numbers).
 CHUNK = 64
 MAX_CURVE_POINTS = 2_000
-#: Predictor order of the accuracy table (the core's order).
-MODES = ("last", "longest", "voted", "averaged")
 
 
 def snapshot_rows(n_hypotheses: int, work_per_row: float) -> np.ndarray:

@@ -11,6 +11,8 @@ and so is the bookkeeping: votes, survival tallies and the update record.
 
 from __future__ import annotations
 
+import numpy as np
+
 from perceptron_core._jit import jit
 from perceptron_core.engine.kernel_cache import fetch_column
 from perceptron_core.engine.kw_trainer import (
@@ -40,7 +42,7 @@ def dual_epoch(Y, order, diag, settings, model, log, e, span, columns):
     """
     eta, C, t_margin, lam, alpha_bound = settings
     S, theta, counts, state, n_upd = model
-    votes, visit_kind, visit_score = log[0], log[5], log[6]
+    votes, visit_kind, visit_score = log.votes, log.visit_kind, log.visit_score
     step, visit0 = span
     cache = columns[6]
     K, m = Y.shape
@@ -61,7 +63,7 @@ def dual_epoch(Y, order, diag, settings, model, log, e, span, columns):
                 theta[c] -= step_w * C  # minus: f = ... - theta (docs/algorithms.md §1.3)
                 note_update(c, j, a, kind, s, step, e, model, log)
             elif kind != BLOCKED:
-                note_correct(c, n_upd[c], votes, state)
+                note_correct(c, n_upd[c], np.int64(1), votes, state)
             note_visit(visit_kind, visit_score, c, step - visit0, kind, s, push)
         step += 1
 
@@ -77,7 +79,7 @@ def run_dual_epochs(Y, order, diag, settings, model, log, n_epochs, first_step, 
     costs O(m) here).
     """
     m = Y.shape[1]
-    n_upd = model[4]
+    n_upd = model.n_upd
     step = first_step
     for e in range(n_epochs):
         log = with_epoch_room(grown_records(n_upd.max() + m, log), e)

@@ -7,14 +7,13 @@ epoch. Everything a variant needs is a switch (``t_margin``, ``lam``,
 ``alpha_bound``); the loop never allocates per example.
 
 What one run keeps, per binary problem ``c``, in O(features + examples) memory
-whatever the number of updates:
+whatever the number of updates (:class:`Model` and :class:`Record` name them):
 
-* ``state[c]``: the current survival tally, the best tally so far, the
-  number ``k`` of the longest-surviving hypothesis, the votes of hypotheses
-  1 on, the votes of the current hypothesis and the number of the hypothesis
-  in the longest-survivor snapshot;
+* ``state[c]``: the survival table's row (:data:`perceptron_core.rules.kw.TALLY`
+  and the columns after it), counted by :func:`perceptron_core.rules.kw.survive`
+  and :func:`~perceptron_core.rules.kw.start_hypothesis`;
 * the longest-survivor snapshot (primal loop): the weights and threshold of
-  hypothesis ``state[c, 2]``, copied just before the update that ends it
+  hypothesis ``state[c, LONGEST_K]``, copied just before the update that ends it
   (:func:`keep_longest`);
 * with the vote clock on (the averaged hypothesis), ``clock[c, j]``: the sum,
   over the updates example ``j`` made, of the votes hypotheses 1 on had when
@@ -45,6 +44,8 @@ width) may differ in the last bits of a score.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from llvmlite import ir
 from numba import types
@@ -53,6 +54,7 @@ from numba.extending import intrinsic
 
 from perceptron_core._jit import jit, jit_visit, plain_stand_in
 from perceptron_core.rules import kw
+from perceptron_core.rules.kw import CURRENT_VOTES, LONGEST_K, SNAPSHOT_K, TOTAL_VOTES
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE
 from perceptron_core.vectors import copy_into, row_dot
 
@@ -68,14 +70,58 @@ def _grown(a, capacity):
     return out
 
 
-#: Columns of ``state`` (see the module's docstring).
-TALLY, BEST_TALLY, LONGEST_K, TOTAL_VOTES, CURRENT_VOTES, SNAPSHOT_K = range(6)
+class Model(NamedTuple):
+    """The learner's state, which a compiled run updates in place (K binary problems, m rows)."""
+
+    #: (K, n) weights; in the dual loop the (K, m) running scores ``S`` instead.
+    W: np.ndarray
+    #: (K,) thresholds.
+    theta: np.ndarray
+    #: (K, m) updates each example has caused (``a_j``).
+    counts: np.ndarray
+    #: (K, 6) int64 survival table (:data:`perceptron_core.rules.kw.TALLY` and after).
+    state: np.ndarray
+    #: (K,) updates so far: the number of the current hypothesis.
+    n_upd: np.ndarray
+
+
+class Record(NamedTuple):
+    """What a compiled run records for the predictors and the replay.
+
+    The update list's arrays grow between segments (:func:`grown_records`), so a run
+    returns the record it ends with. A run that keeps no update list passes
+    ``votes`` of shape ``(K, 0)``; one without the per-visit record passes
+    ``visit_kind`` of shape ``(K, 0)`` and ``visit_score`` of shape ``(K, 0, 2)``.
+    """
+
+    #: (K, updates + 1) int64: the votes of each hypothesis.
+    votes: np.ndarray
+    #: (K, updates) int64: the training row of each update.
+    upd_rows: np.ndarray
+    #: (K, updates) int64, int8, float64: each update's visit step, event and score
+    #: (filled when ``full``).
+    upd_step: np.ndarray
+    upd_kind: np.ndarray
+    upd_score: np.ndarray
+    #: (K, visits) int8 and (K, visits, 2) float64: every visit's event, and its score
+    #: with the λ-trick's term in it.
+    visit_kind: np.ndarray
+    visit_score: np.ndarray
+    #: (K, epochs) int64: updates per epoch, grown to the epochs run (:func:`with_epoch_room`).
+    per_epoch: np.ndarray
+    #: Whether the update list also keeps ``upd_step``, ``upd_kind`` and ``upd_score``.
+    full: bool
+    #: (K, m) int64 vote clock (the averaged hypothesis), or (K, 0) to skip.
+    clock: np.ndarray
+    #: (K, n) and (K,): the longest survivor's snapshot (the primal loop's).
+    W_best: np.ndarray
+    theta_best: np.ndarray
 
 
 @jit
 def keeps_list(log):
     """Whether this run keeps the update list (``votes`` has a column per hypothesis)."""
-    return log[0].shape[1] > 0
+    return log.votes.shape[1] > 0
 
 
 @jit
@@ -87,17 +133,35 @@ def grown_records(needed, log):
     array's address after each update. A run without the update list has
     nothing to grow.
     """
-    votes, upd_rows, upd_step, upd_kind, upd_score = log[:5]
-    full = log[8]
+    votes, upd_rows, upd_step, upd_kind, upd_score = (
+        log.votes,
+        log.upd_rows,
+        log.upd_step,
+        log.upd_kind,
+        log.upd_score,
+    )
     if keeps_list(log) and needed > upd_rows.shape[1]:
         capacity = max(needed, 2 * upd_rows.shape[1])
         upd_rows = _grown(upd_rows, capacity)
         votes = _grown(votes, capacity + 1)
-        if full:
+        if log.full:
             upd_step = _grown(upd_step, capacity)
             upd_kind = _grown(upd_kind, capacity)
             upd_score = _grown(upd_score, capacity)
-    return (votes, upd_rows, upd_step, upd_kind, upd_score) + log[5:]
+    return Record(
+        votes,
+        upd_rows,
+        upd_step,
+        upd_kind,
+        upd_score,
+        log.visit_kind,
+        log.visit_score,
+        log.per_epoch,
+        log.full,
+        log.clock,
+        log.W_best,
+        log.theta_best,
+    )
 
 
 @jit
@@ -107,55 +171,60 @@ def with_epoch_room(log, e):
     Growing as the epochs run, not ``epochs`` columns at the start: a fit with
     ``epochs=10**8`` that converges in five allocates for five.
     """
-    per_epoch = log[7]
+    per_epoch = log.per_epoch
     if e >= per_epoch.shape[1]:
         per_epoch = _grown(per_epoch, max(e + 1, 2 * per_epoch.shape[1]))
-    return log[:7] + (per_epoch,) + log[8:]
+    return Record(
+        log.votes,
+        log.upd_rows,
+        log.upd_step,
+        log.upd_kind,
+        log.upd_score,
+        log.visit_kind,
+        log.visit_score,
+        per_epoch,
+        log.full,
+        log.clock,
+        log.W_best,
+        log.theta_best,
+    )
 
 
 @jit_visit
 def note_update(c, j, a, kind, s, step, e, model, log):
     """Step 3's bookkeeping (docs/algorithms.md §1.2): ``j`` made problem ``c``'s next update.
 
-    Hypothesis ``k + 1`` starts with no vote and the survival tally restarts;
-    the caller has already moved the weights (or the running scores of the
-    dual form) and the threshold.
+    Hypothesis ``k + 1`` starts with no vote and the survival tally restarts
+    (:func:`perceptron_core.rules.kw.start_hypothesis`); the caller has already
+    moved the weights (or the running scores of the dual form) and the threshold.
     """
-    _, _, counts, state, n_upd = model
-    _, upd_rows, upd_step, upd_kind, upd_score, _, _, per_epoch, full, clock = log[:10]
+    counts, state, n_upd = model.counts, model.state, model.n_upd
     k = n_upd[c]
     counts[c, j] = a + 1
     if keeps_list(log):
-        upd_rows[c, k] = j
-        if full:
-            upd_step[c, k] = step
-            upd_kind[c, k] = kind
-            upd_score[c, k] = s
-    if clock.shape[1] > 0:
-        clock[c, j] += state[c, TOTAL_VOTES]
+        log.upd_rows[c, k] = j
+        if log.full:
+            log.upd_step[c, k] = step
+            log.upd_kind[c, k] = kind
+            log.upd_score[c, k] = s
+    if log.clock.shape[1] > 0:
+        log.clock[c, j] += state[c, TOTAL_VOTES]
     n_upd[c] = k + 1
-    state[c, TALLY] = 0
-    state[c, CURRENT_VOTES] = 0
-    per_epoch[c, e] += 1
+    kw.start_hypothesis(state, c)
+    log.per_epoch[c, e] += 1
 
 
 @jit_visit
-def note_correct(c, k, votes, state):
-    """Step 4 of docs/algorithms.md §1.2: hypothesis ``k`` of problem ``c`` earns a vote (also
-    when the prediction is right only thanks to the λ-trick) and its survival tally grows.
+def note_correct(c, k, n, votes, state):
+    """Step 4 of docs/algorithms.md §1.2: hypothesis ``k`` of problem ``c`` earns ``n`` votes
+    (:func:`perceptron_core.rules.kw.survive`), kept per hypothesis in the update list.
 
     ``votes`` has no column when the run keeps no update list; the totals in
     ``state`` are kept either way.
     """
     if votes.shape[1] > 0:
-        votes[c, k] += 1
-    state[c, CURRENT_VOTES] += 1
-    if k > 0:  # hypothesis 0 does not vote in the voted and averaged predictions
-        state[c, TOTAL_VOTES] += 1
-    state[c, TALLY] += 1
-    if state[c, TALLY] > state[c, BEST_TALLY]:
-        state[c, BEST_TALLY] = state[c, TALLY]
-        state[c, LONGEST_K] = k
+        votes[c, k] += n
+    kw.survive(state, c, k, n)
 
 
 @jit_visit
@@ -165,10 +234,9 @@ def keep_longest(c, W, theta, state, n_upd, log):
     per update, none per vote)."""
     k = n_upd[c]
     if state[c, LONGEST_K] == k and state[c, SNAPSHOT_K] != k:
-        W_best, theta_best = log[10], log[11]
         for f in range(W.shape[1]):
-            W_best[c, f] = W[c, f]
-        theta_best[c] = theta[c]
+            log.W_best[c, f] = W[c, f]
+        log.theta_best[c] = theta[c]
         state[c, SNAPSHOT_K] = k
 
 
@@ -256,7 +324,7 @@ def _epoch(X, Y, order, norms2, settings, model, log, e, span):
     """
     eta, C, t_margin, lam, alpha_bound = settings
     W, theta, counts, state, n_upd = model
-    votes, visit_kind, visit_score = log[0], log[5], log[6]
+    votes, visit_kind, visit_score = log.votes, log.visit_kind, log.visit_score
     step, visit0, ahead, p0, p1 = span
     m = X.shape[0]
     K = Y.shape[0]
@@ -279,7 +347,7 @@ def _epoch(X, Y, order, norms2, settings, model, log, e, span):
                 kw.update(W, c, X, j, theta, eta, C, y)
                 note_update(c, j, a, kind, s, step, e, model, log)
             elif kind != BLOCKED:
-                note_correct(c, n_upd[c], votes, state)
+                note_correct(c, n_upd[c], np.int64(1), votes, state)
             note_visit(visit_kind, visit_score, c, step - visit0, kind, s, push)
         step += 1
 
@@ -305,21 +373,11 @@ def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, 
         Learning rate, threshold step, absolute margin ``tau * theta_init``,
         λ-trick strength (floats), and the most updates per example and
         problem (an int, :data:`NO_BOUND` for none).
-    model : (W, theta, counts, state, n_upd), arrays updated in place
-        Weights (K, n), thresholds (K,), per-example update counts (K, m),
-        ``[tally, best_tally, longest_k]`` (K, 3), updates so far (K,).
-    log : (votes, upd_rows, upd_step, upd_kind, upd_score, visit_kind, visit_score,
-           per_epoch, full, clock, W_best, theta_best)
-        The record: votes per hypothesis and the update sequence (2-D,
-        grown between segments, so the possibly new arrays are returned;
-        ``votes`` of shape ``(K, 0)`` keeps no list, and nothing grows);
-        the per-visit record, events ``(K, n_epochs * m)`` and ``(score, λ term)``
-        ``(K, n_epochs * m, 2)``, or ``(K, 0)`` and ``(K, 0, 2)`` to skip;
-        updates per problem and epoch ``(K, any)``, grown to the epochs run
-        (:func:`with_epoch_room`); ``full``: also fill
-        ``upd_step``, ``upd_kind`` and ``upd_score``; the vote clock ``(K, m)``
-        int64, or ``(K, 0)`` to skip; the longest-survivor snapshot, weights
-        ``(K, n)`` and thresholds ``(K,)``.
+    model : Model
+        The learner's state, updated in place.
+    log : Record
+        The record to fill (its update list and per-epoch counts grow, so the
+        possibly new arrays are returned).
     n_epochs, first_step : int
         Epochs to run; the global number of this call's first visit.
     ahead : int
@@ -328,11 +386,12 @@ def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, 
 
     Returns
     -------
-    log, with the grown arrays
+    Record
+        ``log``, with the grown arrays.
     """
     m = X.shape[0]
     K = Y.shape[0]
-    state, n_upd = model[3], model[4]
+    state, n_upd = model.state, model.n_upd
     step = first_step
     votes_before = np.empty(K, dtype=np.int64)
     for e in range(n_epochs):
@@ -348,32 +407,20 @@ def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, 
             q = m  # without the update list, the whole epoch at once
             if keeps_list(log):
                 want = min(m - p, MIN_SEGMENT)
-                if log[1].shape[1] - n_upd.max() < want:
+                if log.upd_rows.shape[1] - n_upd.max() < want:
                     log = grown_records(n_upd.max() + want, log)
-                q = min(m, p + log[1].shape[1] - n_upd.max())
+                q = min(m, p + log.upd_rows.shape[1] - n_upd.max())
             _epoch(X, Y, order, norms2, settings, model, log, e, (step, first_step, ahead, p, q))
             step += q - p
             p = q
-        if log[7][:, e].sum() == 0 and log[5].shape[1] == 0:
-            # An epoch without updates left w, theta and every update count
-            # as they were, so each later epoch makes exactly the same
-            # predictions: it adds this epoch's correct predictions to the
-            # current hypothesis's vote and tally, and nothing else (blocked
-            # errors neither vote nor reset the tally). Add them at once.
-            votes = log[0]
+        if log.per_epoch[:, e].sum() == 0 and log.visit_kind.shape[1] == 0:
+            # An epoch without updates is repeated by every later one (blocked
+            # errors neither vote nor reset the tally): its correct predictions
+            # are added at once (the closed form of perceptron_core.rules.kw.survive).
             rest = n_epochs - e - 1
             for c in range(K):
-                k = n_upd[c]
                 gained = rest * (state[c, CURRENT_VOTES] - votes_before[c])
-                if keeps_list(log):
-                    votes[c, k] += gained
-                state[c, CURRENT_VOTES] += gained
-                if k > 0:
-                    state[c, TOTAL_VOTES] += gained
-                state[c, TALLY] += gained
-                if state[c, TALLY] > state[c, BEST_TALLY]:
-                    state[c, BEST_TALLY] = state[c, TALLY]
-                    state[c, LONGEST_K] = k
+                note_correct(c, n_upd[c], gained, log.votes, state)
             break
     return log
 

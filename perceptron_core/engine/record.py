@@ -29,6 +29,7 @@ from perceptron_core.engine.kw_trainer import (
     voted_scores_in_order,
     weighted_row_sum,
 )
+from perceptron_core.rules import kw
 from perceptron_core.vectors import squared_norms
 
 #: Budget for one chunk of the voted product ``X_chunk @ support.T`` (bytes).
@@ -248,8 +249,8 @@ class HypothesisRecord:
     # -- single hypotheses -------------------------------------------------
 
     def total_votes(self, c: int) -> int:
-        """Votes of the hypotheses from 1 on (hypothesis 0 does not vote)."""
-        return int(self.votes[c][1:].sum())
+        """Votes cast by the hypotheses (:func:`perceptron_core.rules.kw.casting`)."""
+        return int(kw.casting(self.votes[c]).sum())
 
     # -- voted --------------------------------------------------------------
 

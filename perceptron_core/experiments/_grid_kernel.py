@@ -4,11 +4,13 @@
 on one training part and scores one test part **while training**, so a run
 yields the last, longest-survivor, voted and averaged accuracies at once and
 never stores a hypothesis. The training loop is the one of
-:func:`perceptron_core.engine.kw_trainer._epoch` for a single binary problem: the same
-:func:`~perceptron_core.vectors.row_dot`, the same update arithmetic in the
-same order, so every setting makes exactly the updates
-:class:`~perceptron_core.KWPerceptron` makes (the tests check the accuracies
-against it). What this loop adds is the test side, per setting:
+:func:`perceptron_core.engine.kw_trainer._epoch` for a single binary problem:
+the same :func:`~perceptron_core.vectors.row_dot`, the same decision and update
+(:func:`perceptron_core.rules.kw.decide`, :func:`~perceptron_core.rules.kw.update`)
+and the same vote count (:func:`~perceptron_core.rules.kw.survive`,
+:func:`~perceptron_core.rules.kw.start_hypothesis`), so every setting makes
+exactly the updates :class:`~perceptron_core.KWPerceptron` makes (the tests
+check the accuracies against it). What this loop adds is the test side, per setting:
 
 * ``d[t] = <w, x_t>`` for every test row ``t``. An update by training row
   ``j`` adds ``eta y_j <x_j, x_t>`` to it, read from ``G``, the train x test
@@ -44,26 +46,29 @@ import numpy as np
 
 from perceptron_core._jit import jit
 from perceptron_core.engine.kw_trainer import NO_BOUND
+from perceptron_core.modes import MODES
 from perceptron_core.rules import kw
+from perceptron_core.rules.kw import CURRENT_VOTES, LONGEST_K, TOTAL_VOTES
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE
 from perceptron_core.vectors import copy_into, row_dot
 
-#: Columns of the result's last axis, in this order.
-MODES = ("last", "longest", "voted", "averaged")
-
 __all__ = ["MODES", "NO_BOUND", "run_grid"]
+
+#: The one binary problem's row of ``W`` and of the survival table.
+ROW = 0
 
 
 @jit
-def _record(test, run, out):
-    """Count the correct test predictions of the four modes as if training ended now.
+def _record(test, hypotheses, state, out):
+    """Count the correct test predictions of the four modes (:data:`MODES`) as if training
+    ended now.
 
     ``test = (d, V, A, Ld, y_test)``: the running test scores of the current
     hypothesis, the voted and averaged sums of the closed ones, the longest
-    survivor's scores, and the test labels. ``run = (theta, vote, k,
-    total_votes, theta_ls, longest_is_current)``: the current hypothesis's
-    threshold, vote and number, the votes of the closed ones, and the
-    longest survivor's threshold (or whether the current one is it).
+    survivor's scores, and the test labels. ``hypotheses = (theta, k, theta_ls)``:
+    the current hypothesis's threshold and number, and the longest survivor's
+    threshold. ``state``: the survival table (:data:`perceptron_core.rules.kw.TALLY`
+    and after), whose longest survivor may be the current hypothesis.
 
     Nothing is modified: the current hypothesis's vote so far is added on
     the fly. Sign of exactly 0 predicts -1 (docs/algorithms.md §1.4). When no hypothesis
@@ -71,9 +76,10 @@ def _record(test, run, out):
     hypothesis, as :class:`~perceptron_core.KWPerceptron` does.
     """
     d, V, A, Ld, y_test = test
-    theta, vote, k, total_votes, theta_ls, longest_is_current = run
-    voting = total_votes + (vote if k >= 1 else 0) > 0
-    own = vote if k >= 1 else 0
+    theta, k, theta_ls = hypotheses
+    voting = state[ROW, TOTAL_VOTES] > 0
+    own = state[ROW, CURRENT_VOTES] if k >= 1 else 0
+    longest_is_current = state[ROW, LONGEST_K] == k
     for t in range(d.shape[0]):
         score = d[t] - theta
         last = 1.0 if score > 0.0 else -1.0
@@ -96,27 +102,20 @@ def _record(test, run, out):
 
 
 @jit
-def _finish_frozen(epochs_done, gain, checkpoints, next_cp, test, run, tally, best_tally, out):
+def _finish_frozen(epochs_done, gain, checkpoints, next_cp, test, hypotheses, state, out):
     """Record the remaining checkpoints of a run whose last epoch made no update.
 
-    Why this is exact: an epoch without an update leaves ``w``, ``theta`` and
-    every update count ``a_j`` as they were, and those are all a prediction
-    during training depends on (the λ-trick reads ``a_j > 0``, the α-bound
-    ``a_j < alpha``, the margin ``theta +- t``). So every later epoch makes
-    the very same predictions, hence again no update: each adds ``gain``
-    (this epoch's correct predictions) to the current hypothesis's vote and
-    to the survival tally, and nothing else (blocked errors neither vote nor
-    reset the tally). After ``r`` more epochs the vote is ``vote + r*gain``
-    and the tally ``tally + r*gain``; since the tally only grows and the
-    hypothesis does not change, checking "tally > best" once at the end of
-    the ``r`` epochs gives the same longest survivor as checking after each
-    correct prediction. The test scores do not change either.
+    An epoch without an update is repeated by every later one
+    (:func:`perceptron_core.rules.kw.survive`): after ``r`` more epochs the
+    current hypothesis has ``r * gain`` more votes (``gain``: this epoch's
+    correct predictions), and nothing else has changed, the test scores included.
     """
-    theta, vote, k, total_votes, theta_ls, longest_is_current = run
+    later = np.empty_like(state)
+    k = hypotheses[1]
     for i in range(next_cp, checkpoints.shape[0]):
-        r = checkpoints[i] - epochs_done
-        longest_now = longest_is_current or tally + r * gain > best_tally
-        _record(test, (theta, vote + r * gain, k, total_votes, theta_ls, longest_now), out[i])
+        copy_into(later, state)
+        kw.survive(later, np.int64(ROW), k, (checkpoints[i] - epochs_done) * gain)
+        _record(test, hypotheses, later, out[i])
 
 
 @jit
@@ -167,12 +166,13 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
     T = G.shape[1]
     n_epochs = checkpoints[-1]
     W = np.zeros((1, X.shape[1]))
-    w_row = np.int64(0)  # W's one row; typed, not 0: see perceptron_core._jit
+    row = np.int64(ROW)  # typed, not 0: see perceptron_core._jit
     counts = np.zeros(m, dtype=np.int64)
     d = np.zeros(T)
     V = np.zeros(T)
     A = np.zeros(T)
     Ld = np.zeros(T)
+    state = np.zeros((1, 6), dtype=np.int64)  # the survival table (rules.kw)
     for s in range(taus.shape[0]):
         t_margin = taus[s] * theta_init  # as KWPerceptron: float(tau) * theta_init_
         lam = lams[s]
@@ -183,31 +183,27 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
         V[:] = 0.0
         A[:] = 0.0
         Ld[:] = 0.0
+        state[:] = 0  # hypothesis 0 (w = 0) is the longest until beaten
         theta = theta_init
-        theta_ls = theta_init  # hypothesis 0 (w = 0) is the longest until beaten
-        # typed starting values, not True and 0: see perceptron_core._jit
-        longest_is_current = np.bool_(True)
+        theta_ls = theta_init
+        # typed starting values, not 0: see perceptron_core._jit
         k = np.int64(0)  # index of the current hypothesis = updates so far
-        vote = np.int64(0)  # its vote so far
-        total_votes = np.int64(0)  # votes of the closed hypotheses 1..k-1
-        tally = np.int64(0)
-        best_tally = np.int64(0)
         next_cp = np.int64(0)
         for e in range(n_epochs):
-            vote_at_start = vote
+            vote_at_start = state[ROW, CURRENT_VOTES]
             updates = 0
             for p in range(m):
                 yp = y[p]
                 a = counts[p]
                 kind, _, _ = kw.decide(
-                    row_dot(W, w_row, X, p), yp, a, theta, t_margin, lam, norms2, p, alpha
+                    row_dot(W, row, X, p), yp, a, theta, t_margin, lam, norms2, p, alpha
                 )
                 if kind == MISTAKE or kind == MARGIN:
-                    if longest_is_current:  # the longest survivor is closing
+                    if state[ROW, LONGEST_K] == k:  # the longest survivor is closing
                         copy_into(Ld, d)
                         theta_ls = theta
-                        longest_is_current = False
                     step_w = eta * yp
+                    vote = state[ROW, CURRENT_VOTES]
                     # Hypothesis k closes with its final vote, then the update
                     # moves every test score. One pass does both, written out
                     # here: a called function was not inlined and paid the
@@ -219,7 +215,6 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
                             V[t] += c * (1.0 if diff > 0.0 else (-1.0 if diff < 0.0 else 0.0))
                             A[t] += c * diff
                             d[t] += step_w * G[p, t]
-                        total_votes += vote
                     else:
                         for t in range(T):
                             d[t] += step_w * G[p, t]
@@ -228,33 +223,21 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
                     theta -= step_w * C  # minus: the classifier is sign(<w,x> - theta)
                     counts[p] = a + 1
                     k += 1
-                    vote = 0
-                    tally = 0
+                    kw.start_hypothesis(state, row)
                     updates += 1
                 elif kind != BLOCKED:
-                    vote += 1
-                    tally += 1
-                    if tally > best_tally:
-                        best_tally = tally
-                        longest_is_current = True
+                    kw.survive(state, row, k, np.int64(1))
             epochs_done = e + 1
+            test_side = (d, V, A, Ld, y_test)
             if updates == 0 and shortcut:
-                run = (theta, vote, k, total_votes, theta_ls, longest_is_current)
+                gain = state[ROW, CURRENT_VOTES] - vote_at_start
+                hypotheses = (theta, k, theta_ls)
                 _finish_frozen(
-                    epochs_done,
-                    vote - vote_at_start,
-                    checkpoints,
-                    next_cp,
-                    (d, V, A, Ld, y_test),
-                    run,
-                    tally,
-                    best_tally,
-                    out[s],
+                    epochs_done, gain, checkpoints, next_cp, test_side, hypotheses, state, out[s]
                 )
                 next_cp = checkpoints.shape[0]
                 break
             if epochs_done == checkpoints[next_cp]:
-                run = (theta, vote, k, total_votes, theta_ls, longest_is_current)
-                _record((d, V, A, Ld, y_test), run, out[s, next_cp])
+                _record(test_side, (theta, k, theta_ls), state, out[s, next_cp])
                 next_cp += 1
         n_updates[s] = k

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perceptron_core.experiments._grid_kernel import MODES
 from perceptron_core.experiments.cv import (
     DEFAULT_OPTIONS,
     RunOptions,
@@ -43,6 +42,7 @@ from perceptron_core.experiments.data import Dataset
 from perceptron_core.experiments.grids import COLUMNS, KW_SETTINGS, Settings, choose
 from perceptron_core.experiments.stats import t_interval
 from perceptron_core.experiments.tables import Table, clean, grouped_cells
+from perceptron_core.modes import MODES
 
 
 @dataclass

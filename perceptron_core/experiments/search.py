@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perceptron_core.experiments._grid_kernel import MODES
 from perceptron_core.experiments.cv import (
     DEFAULT_OPTIONS,
     RunOptions,
@@ -28,6 +27,7 @@ from perceptron_core.experiments.cv import (
 from perceptron_core.experiments.data import Dataset
 from perceptron_core.experiments.grids import KW_SETTINGS, SEARCH_COLUMNS, Settings, choose
 from perceptron_core.experiments.tables import Table, grouped_cells
+from perceptron_core.modes import MODES
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Khardon and Wachman's decision (docs/algorithms.md §1.2, steps 2-4), written once.
+"""Khardon and Wachman's decision and vote count (docs/algorithms.md §1.2, steps 2-4), once.
 
 The primal loop (:func:`perceptron_core.engine.kw_trainer._epoch`), the dual loop of
 the kernel perceptron and the experiments' grid all ask the same question
@@ -13,9 +13,20 @@ of example ``j`` with label ``y``, raw score ``raw`` and ``a`` updates so far:
 
 The primal loops then move the hypothesis with :func:`update`; the dual
 loop adds a kernel column to its running scores instead.
+
+What every loop then counts is here too, on one row per binary problem of a
+survival table (columns :data:`TALLY` to :data:`SNAPSHOT_K`): a correct
+prediction is a vote for the current hypothesis and lengthens its survival
+(:func:`survive`), an update starts a new hypothesis with neither
+(:func:`start_hypothesis`). The longest survivor, the voted and the averaged
+predictors (Khardon & Wachman 2007, §2.2) follow from these counts; for a
+recorded run, :func:`longest_survivor` and :func:`casting` read them from the
+votes of every hypothesis.
 """
 
-from perceptron_core._jit import jit_inline
+import numpy as np
+
+from perceptron_core._jit import jit_inline, jit_visit
 from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
 from perceptron_core.vectors import add_row
 
@@ -60,3 +71,65 @@ def update(W, c, X, j, theta, eta, C, y):
     step = eta * y
     add_row(W, c, step, X, j)
     theta[c] -= step * C
+
+
+#: Columns of the survival table, one row per binary problem: the current
+#: hypothesis's survival tally, the best tally so far, the number ``k`` of the
+#: longest survivor (the first hypothesis to reach the best tally), the votes
+#: of hypotheses 1 on (hypothesis 0 never votes), the current hypothesis's votes,
+#: and the number of the hypothesis in the trainer's longest-survivor snapshot
+#: (-1: none yet).
+TALLY, BEST_TALLY, LONGEST_K, TOTAL_VOTES, CURRENT_VOTES, SNAPSHOT_K = range(6)
+
+
+@jit_visit
+def survive(state, c, k, n):
+    """Hypothesis ``k`` of problem ``c`` (the current one) predicts ``n`` more visits right.
+
+    Step 4: each is a vote (also when it is right only thanks to the λ-trick)
+    and lengthens its survival. ``n = 1`` is one visit; a larger ``n`` is the
+    closed form of epochs without an update, which leave the hypothesis and
+    every update count as they were and so repeat the same correct
+    predictions. The tally only grows while ``k`` is current, so comparing it
+    with the best once after ``n`` votes gives the longest survivor that
+    comparing after each vote gives.
+    """
+    state[c, CURRENT_VOTES] += n
+    if k > 0:  # hypothesis 0 does not vote in the voted and averaged predictions
+        state[c, TOTAL_VOTES] += n
+    state[c, TALLY] += n
+    if state[c, TALLY] > state[c, BEST_TALLY]:
+        state[c, BEST_TALLY] = state[c, TALLY]
+        state[c, LONGEST_K] = k
+
+
+@jit_visit
+def start_hypothesis(state, c):
+    """Step 3's count: an update of problem ``c`` starts a hypothesis with no vote and no tally."""
+    state[c, TALLY] = 0
+    state[c, CURRENT_VOTES] = 0
+
+
+def longest_survivor(votes) -> int:
+    """The longest survivor among hypotheses 0, 1, ... that earned ``votes``.
+
+    A hypothesis's votes are its survival: it earns them while it is current,
+    and only the update that ends it resets the tally. The first with the most
+    wins, as in :func:`survive`, where a later one must beat the record, not tie it.
+
+    >>> longest_survivor([3, 5, 0, 5, 1])
+    1
+    """
+    return int(np.argmax(votes))
+
+
+def casting(votes) -> np.ndarray:
+    """The votes each hypothesis casts in the voted and averaged predictions: its
+    correct predictions, except hypothesis 0's (``w = 0``), which casts none.
+
+    >>> casting([3, 5, 0]).tolist()
+    [0, 5, 0]
+    """
+    out = np.array(votes, dtype=np.int64)
+    out[..., 0] = 0
+    return out

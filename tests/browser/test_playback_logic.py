@@ -14,7 +14,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from perceptron_core.modes import MODES
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.timeline import RESCUED
 from tests.chromium import payload_arg, playback_page
@@ -26,8 +28,8 @@ pytestmark = pytest.mark.browser
 CLEAR = 1e-9
 
 #: Settings that switch on what each family can do (λ, α and τ for KW).
-CASES = {
-    "average": ("average", {}),  # its hypothesis rows are sent, not derived
+#: Every learner of the menu at its defaults, and the switches that take other paths.
+CASES = {key: (key, {}) for key in LEARNERS} | {
     "kw": ("kw", {"tau": 0.25, "lam": 0.5, "alpha_bound": 3}),
     "voted": ("voted", {"lam": 0.25}),
     "paum": ("paum", {"lam": 0.5, "tau_pos": 2.0}),
@@ -47,7 +49,7 @@ STATE_JS = """async ({header, blob, meta, times}) => {
     const X = arrays[sa.X], y = arrays[sa.y];
     const train = new Field(lane, Points.fromRows(X), X);
     const test = new Field(lane, Points.fromRows(arrays[sa.X_test]), X);
-    const modes = meta.lanes[0].has_modes ? ['last', 'longest', 'voted', 'averaged'] : ['last'];
+    const modes = meta.lanes[0].has_modes ? meta.scene.modes : ['last'];
     const out = [];
     // visit the times out of order: the cached counts and checkpoints must not care
     for (const t of times) {
@@ -77,7 +79,7 @@ def accuracies_at(run, data, t: int) -> dict[str, dict[str, tuple[float, float]]
     """Accuracy of each predictor at time ``t`` from the Python timeline (the reference),
     with how much another summation order could move it (the share of scores near 0)."""
     tl = run.timeline
-    modes = ("last", "longest", "voted", "averaged") if run.learner.replays_votes else ("last",)
+    modes = MODES if run.learner.replays_votes else ("last",)
     out = {}
     for part, X, y in (("train", data.X, data.y), ("test", data.X_test, data.y_test)):
         if len(X):

@@ -14,13 +14,16 @@ import { accuracy, pointsField } from "./fields.js";
 import { classWords as classLabel, count, pyFormat } from "./format.js";
 import { WeightsChart } from "./weights.js";
 
-export const MODES = ["last", "longest", "voted", "averaged"];
+/** The predictors a lane replays: the payload's names (perceptron_core.modes), or the last only. */
+export function lanePredictors(lane, scene) {
+  return lane.meta.has_modes ? scene.modes : ["last"];
+}
 
 export class Diagnostics {
   constructor(node, { lane, scene, style, texts, config }) {
     Object.assign(this, { node, lane, scene, style, texts, config });
     const meta = lane.meta;
-    this.modes = meta.has_modes ? MODES : ["last"];
+    this.modes = lanePredictors(lane, scene);
     this.planar = scene.view === "plane";
     if (this.planar) {
       const X = scene.arrays.X;
@@ -61,7 +64,7 @@ export class Diagnostics {
             "p",
             { class: "caption" },
             "After training, from the core's predict_all: " +
-              MODES.map((m) => `${m} ${pyFormat(final[m], ".1%")}`).join(", ") +
+              this.modes.map((m) => `${m} ${pyFormat(final[m], ".1%")}`).join(", ") +
               " (train).",
           )
         : null;
@@ -261,7 +264,7 @@ export class Diagnostics {
     const parts = scene.n_test ? ["train", "test"] : ["train"];
     const table = parts.map((part, p) => [
       part,
-      this.modes.map((m) => acc[(s * 2 + p) * MODES.length + MODES.indexOf(m)]),
+      this.modes.map((m) => acc[(s * 2 + p) * scene.modes.length + scene.modes.indexOf(m)]),
     ]);
     const note =
       k === lane.row(t)

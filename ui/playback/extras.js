@@ -6,7 +6,7 @@
 import { ChartWords } from "./chartwords.js";
 import { el, fill } from "./dom.js";
 import { count, pyFormat } from "./format.js";
-import { MODES, accuracyTable, snapshotAt } from "./diagnostics.js";
+import { accuracyTable, lanePredictors, snapshotAt } from "./diagnostics.js";
 import { accuracy, pointsField } from "./fields.js";
 
 export class Extras {
@@ -103,7 +103,7 @@ export class Extras {
     const X = scene.arrays.X;
     const parts = [["train", pointsField(lane, X, X), scene.arrays.y]];
     if (scene.n_test) parts.push(["test", pointsField(lane, scene.arrays.X_test, X), scene.arrays.y_test]);
-    const modes = lane.meta.has_modes ? MODES : ["last"];
+    const modes = lanePredictors(lane, scene);
     return (t) => {
       holder.hidden = !when(t);
       if (holder.hidden) return;

@@ -12,7 +12,7 @@ import { PlaneFigure } from "./plane.js";
 import { ProjectionView } from "./projection.js";
 import { MathPanel } from "./mathpanel.js";
 import { Scoreboard } from "./scoreboard.js";
-import { BoundMeter, Diagnostics, MODES } from "./diagnostics.js";
+import { BoundMeter, Diagnostics, lanePredictors } from "./diagnostics.js";
 import { Extras } from "./extras.js";
 import { SharePanel, syncPageUrl } from "./share.js";
 import { accuracy, pointsField } from "./fields.js";
@@ -362,7 +362,7 @@ function accuraciesAt(t) {
   const lane = app.lanes[0];
   if (scene.view !== "plane") return null;
   const out = {};
-  const modes = lane.meta.has_modes ? MODES : ["last"];
+  const modes = lanePredictors(lane, scene);
   for (const [part, points, labels] of [
     ["train", scene.arrays.X, scene.arrays.y],
     ["test", scene.arrays.X_test, scene.arrays.y_test],
