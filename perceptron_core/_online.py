@@ -189,9 +189,9 @@ class OnlineLinearClassifier(OnlineEstimator):
     def _build_traces(self, X, events, updates, history, W0, theta0, record):
         traces = []
         for p in range(len(W0)):
-            ev = events[events[:, 0] == p]
-            up = updates[updates[:, 0] == p]
-            rows = up[:, 1].astype(np.int64)
+            ev = dict(zip(online.EVENT_COLUMNS, events[events[:, 0] == p].T))
+            up = dict(zip(online.UPDATE_COLUMNS, updates[updates[:, 0] == p].T))
+            rows = up["index"].astype(np.int64)
             used = np.unique(rows)
             x_rows = dict(zip(used.tolist(), np.asarray(X[used - self.n_seen_], dtype=np.float64)))
             wh = th = None
@@ -200,21 +200,21 @@ class OnlineLinearClassifier(OnlineEstimator):
                 wh, th = hist[:, 2:].copy(), hist[:, 1].copy()
             traces.append(
                 Trace(
-                    epoch=ev[:, 1].astype(np.int64),
-                    index=ev[:, 2].astype(np.int64),
-                    kind=ev[:, 3].astype(np.int8),
-                    score=ev[:, 4].copy(),
-                    n_updates=ev[:, 5].astype(np.int64),
+                    epoch=ev["epoch"].astype(np.int64),
+                    index=ev["index"].astype(np.int64),
+                    kind=ev["kind"].astype(np.int8),
+                    score=ev["score"].copy(),
+                    n_updates=ev["n_updates"].astype(np.int64),
                     visits=record == 2,
                     rows=rows,
-                    coef=up[:, 2].copy(),
-                    theta_delta=up[:, 3].copy(),
+                    coef=up["coef"].copy(),
+                    theta_delta=up["theta_delta"].copy(),
                     w0=W0[p],
                     theta0=float(theta0[p]),
                     x_rows=x_rows,
                     weight_history=wh,
                     theta_history=th,
-                    answer=ev[:, 6].astype(np.int64) if self._answers else None,
+                    answer=ev["answer"].astype(np.int64) if self._answers else None,
                 )
             )
         return traces

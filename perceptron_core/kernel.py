@@ -61,7 +61,6 @@ from perceptron_core.engine.kw_trainer import Model
 from perceptron_core.engine.record import DEFAULT_CHUNK_BYTES
 from perceptron_core.linear import KWPerceptron
 from perceptron_core.metrics import sparsity
-from perceptron_core.modes import MODES
 from perceptron_core.trace import Trace
 
 __all__ = ["AveragedKernelPerceptron", "KernelPerceptron", "KernelTrace"]

@@ -10,7 +10,7 @@ update, and with ``record > 0`` fills three growable ``float64`` tables:
   (``record=1``) or per visit (``record=2``); ``answer`` is the hypothesis
   the learner answers with after the event (see
   :func:`perceptron_core.rules.answer`);
-* updates, columns ``problem, index, coef, theta_delta``: the additive
+* updates, columns :data:`UPDATE_COLUMNS`: the additive
   update sequence of :class:`~perceptron_core.trace.Trace` (NaN for rules
   whose updates are not additive);
 * history, columns ``problem, theta, w_1 ... w_n``: with ``explicit``, every
@@ -33,6 +33,8 @@ from perceptron_core.vectors import copy_into
 
 #: Columns of the event table.
 EVENT_COLUMNS = ("problem", "epoch", "index", "kind", "score", "n_updates", "answer")
+#: Columns of the update table.
+UPDATE_COLUMNS = ("problem", "index", "coef", "theta_delta")
 #: The length of every rule's tuple of hyper-parameters (padded with zeros): a
 #: tuple lives in registers, where an array's numbers would be reloaded after
 #: every store into the weights (the compiler cannot rule out that they overlap).
@@ -96,7 +98,7 @@ def run_online(rule, X, Y, order, counts, model, hp, plan):
     P, m = Y.shape
     cap = 64 if record else 0
     events = np.empty((cap, len(EVENT_COLUMNS)))
-    updates = np.empty((cap, 4))
+    updates = np.empty((cap, len(UPDATE_COLUMNS)))
     history = np.empty((cap if explicit else 0, X.shape[1] + 2))
     n_ev = n_up = n_hist = np.int64(0)  # typed, not 0: see perceptron_core._jit
     ev_row = np.empty(len(EVENT_COLUMNS))
