@@ -42,8 +42,10 @@ NOT_APPLICABLE = {"check_array_api_input"}
 #: one of the others do so).
 OTHER_STORAGE = {"check_estimators_dtypes", "check_readonly_memmap_input"}
 OTHER_STORAGE_ARGUMENTS = {"readonly_memmap", "X_dtype"}
-#: The methods scikit-learn's checks call whose owners make a family.
-FAMILY_METHODS = ("fit", "decision_function", "predict")
+#: The methods whose code makes a family: the protocol, and the on-line learners' engine (the
+#: hooks of perceptron_core._estimator.OnlineEstimator and their driver call, which only
+#: those learners have).
+FAMILY_METHODS = ("fit", "decision_function", "predict", "_train", "_run", "_scores")
 
 
 def _public_packages():
@@ -145,9 +147,10 @@ def configurations(cls: type) -> list[BaseEstimator]:
 
 
 def family(cls: type) -> tuple[str, ...]:
-    """The classes that define the methods of :data:`FAMILY_METHODS` for ``cls``."""
+    """The classes that define the methods of :data:`FAMILY_METHODS` for ``cls`` ("" where
+    it has none)."""
     return tuple(
-        next(owner.__qualname__ for owner in cls.__mro__ if method in vars(owner))
+        next((owner.__qualname__ for owner in cls.__mro__ if method in vars(owner)), "")
         for method in FAMILY_METHODS
     )
 
