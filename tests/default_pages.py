@@ -8,12 +8,13 @@ its commit message.
 
 What is compared, and how (docs/architecture.md, "the same numbers"):
 
-* exactly: the page's text, the payload's description (its one wall-clock
-  field, ``fit_ms``, left out) and every integer array of the payload
-  (events, rows, counts, labels);
-* within a relative 1e-9: each floating-point array's length, sum, sum of
-  absolute values, smallest and largest value. Another CPU may round a score's
-  last bit differently; a different update, vote or step moves these far more.
+* exactly: the page's text, every integer array of the payload (events, rows,
+  counts, labels) and every number of the payload's description that is not a
+  float (its one wall-clock field, ``fit_ms``, left out);
+* within a relative 1e-9: the description's floats, and each floating-point
+  array's sum, sum of absolute values, smallest and largest value. Another CPU
+  may round a score's last bit differently; a different update, vote or step
+  moves these far more.
 """
 
 from __future__ import annotations
@@ -73,10 +74,9 @@ def default_page(learner: str) -> dict:
     assert not at.exception, at.exception
     args = player_args(at, "pg_player")
     text = "\n".join(f"{kind}: {el.value}" for kind in TEXT_KINDS for el in at.get(kind))
-    meta = json.dumps(_without_machine_fields(args["meta"]), sort_keys=True)
     return {
         "text": _digest(text),
-        "meta": _digest(meta),
+        "meta": _without_machine_fields(args["meta"]),
         "arrays": {name: _array(np.asarray(a)) for name, a in sorted(args["arrays"].items())},
     }
 
