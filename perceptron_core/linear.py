@@ -312,7 +312,7 @@ class KWPerceptron(OnlineEstimator):
         self._epoch_updates: list[tuple[np.ndarray, int]] = []
         self._theta = np.full(K, self.theta_init_)
         self._counts = np.zeros((K, m), dtype=self._count_dtype)  # updates per example
-        self._state = np.zeros((K, 6), dtype=np.int64)  # the survival table: see rules.kw
+        self._state = np.zeros((K, kw.SURVIVAL_COLUMNS), dtype=np.int64)  # the survival table
         self._state[:, kw.SNAPSHOT_K] = -1
         self._n_upd = np.zeros(K, dtype=np.int64)
         self._votes = np.zeros((K, 1 if self._keeps_list() else 0), dtype=np.int64)

@@ -79,7 +79,7 @@ class Model(NamedTuple):
     theta: np.ndarray
     #: (K, m) updates each example has caused (``a_j``).
     counts: np.ndarray
-    #: (K, 6) int64 survival table (:data:`perceptron_core.rules.kw.TALLY` and after).
+    #: (K, :data:`perceptron_core.rules.kw.SURVIVAL_COLUMNS`) int64 survival table.
     state: np.ndarray
     #: (K,) updates so far: the number of the current hypothesis.
     n_upd: np.ndarray

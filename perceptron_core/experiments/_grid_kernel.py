@@ -172,7 +172,7 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
     V = np.zeros(T)
     A = np.zeros(T)
     Ld = np.zeros(T)
-    state = np.zeros((1, 6), dtype=np.int64)  # the survival table (rules.kw)
+    state = np.zeros((1, kw.SURVIVAL_COLUMNS), dtype=np.int64)  # the survival table
     for s in range(taus.shape[0]):
         t_margin = taus[s] * theta_init  # as KWPerceptron: float(tau) * theta_init_
         lam = lams[s]

@@ -79,7 +79,8 @@ def update(W, c, X, j, theta, eta, C, y):
 #: of hypotheses 1 on (hypothesis 0 never votes), the current hypothesis's votes,
 #: and the number of the hypothesis in the trainer's longest-survivor snapshot
 #: (-1: none yet).
-TALLY, BEST_TALLY, LONGEST_K, TOTAL_VOTES, CURRENT_VOTES, SNAPSHOT_K = range(6)
+SURVIVAL_COLUMNS = 6
+TALLY, BEST_TALLY, LONGEST_K, TOTAL_VOTES, CURRENT_VOTES, SNAPSHOT_K = range(SURVIVAL_COLUMNS)
 
 
 @jit_visit
