@@ -119,6 +119,25 @@ class Record(NamedTuple):
 
 
 @jit
+def _regrown(log, votes, upd_rows, upd_step, upd_kind, upd_score, per_epoch):
+    """``log`` with the arrays that grow replaced (numba's NamedTuples have no ``_replace``)."""
+    return Record(
+        votes,
+        upd_rows,
+        upd_step,
+        upd_kind,
+        upd_score,
+        log.visit_kind,
+        log.visit_score,
+        per_epoch,
+        log.full,
+        log.clock,
+        log.W_best,
+        log.theta_best,
+    )
+
+
+@jit
 def keeps_list(log):
     """Whether this run keeps the update list (``votes`` has a column per hypothesis)."""
     return log.votes.shape[1] > 0
@@ -148,20 +167,7 @@ def grown_records(needed, log):
             upd_step = _grown(upd_step, capacity)
             upd_kind = _grown(upd_kind, capacity)
             upd_score = _grown(upd_score, capacity)
-    return Record(
-        votes,
-        upd_rows,
-        upd_step,
-        upd_kind,
-        upd_score,
-        log.visit_kind,
-        log.visit_score,
-        log.per_epoch,
-        log.full,
-        log.clock,
-        log.W_best,
-        log.theta_best,
-    )
+    return _regrown(log, votes, upd_rows, upd_step, upd_kind, upd_score, log.per_epoch)
 
 
 @jit
@@ -174,19 +180,8 @@ def with_epoch_room(log, e):
     per_epoch = log.per_epoch
     if e >= per_epoch.shape[1]:
         per_epoch = _grown(per_epoch, max(e + 1, 2 * per_epoch.shape[1]))
-    return Record(
-        log.votes,
-        log.upd_rows,
-        log.upd_step,
-        log.upd_kind,
-        log.upd_score,
-        log.visit_kind,
-        log.visit_score,
-        per_epoch,
-        log.full,
-        log.clock,
-        log.W_best,
-        log.theta_best,
+    return _regrown(
+        log, log.votes, log.upd_rows, log.upd_step, log.upd_kind, log.upd_score, per_epoch
     )
 
 
