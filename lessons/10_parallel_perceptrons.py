@@ -195,7 +195,7 @@ flipped label.
 the tint is the committee's vote, × marks the training labels the lesson
 flipped and the dotted line is the true (Bayes) boundary. At the end of
 training, green squares are the patterns the committee calls *noisy* and
-light-blue rings the *borderline* ones; the rest are safe. Beside it: how
+grey rings the *borderline* ones; the rest are safe. Beside it: how
 many of the green squares are real flips (precision) and how many flips got
 a square (recall).
 """

@@ -65,6 +65,14 @@ STYLES = pytest.mark.parametrize("style", [STYLE, PRESENT], ids=["app", "present
         "line",  # the boundary, the members, w
         "old",  # the old w's arrow
         "capped",  # points that used up their α-bound
+        "positive_hollow",  # the +1 test points' hollow diamonds
+        "averaged",  # the averaged line (cased in white, and 3:1 without its casing too)
+        "longest",  # the longest survivor's line
+        "rings",  # the λ-trick's rings
+        "rescued",  # the λ-trick's crosses
+        "noisy",  # the parallel perceptrons' noisy squares
+        "borderline",  # ... and borderline rings
+        "ensemble",  # the voted ensemble's lines at full opacity
     ],
 )
 def test_every_mark_stands_out_from_white_and_the_tints(style, mark):

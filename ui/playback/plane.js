@@ -285,7 +285,8 @@ export class PlaneFigure {
 
   _pointsTrace(rows, label, suffix, hollow, size) {
     const c = this.style.colors;
-    const color = label < 0 ? c.negative : c.positive;
+    // a hollow +1 mark has no dark edge: its outline is the darkened orange (WCAG 1.4.11)
+    const color = label < 0 ? c.negative : hollow ? c.positive_hollow : c.positive;
     const symbol = (label < 0 ? "circle" : "diamond") + (hollow ? "-open" : "");
     return {
       type: "scatter",
