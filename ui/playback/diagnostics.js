@@ -8,6 +8,7 @@
 // hypothesis for small runs, else evenly spaced ones), and the table says
 // which update it shows.
 
+import { chartLayout, gridAxis, percentAxis, vline } from "./chartlayout.js";
 import { ChartWords, numbersTable, perEpoch } from "./chartwords.js";
 import { el, fill } from "./dom.js";
 import { accuracy, pointsField } from "./fields.js";
@@ -153,36 +154,15 @@ export class Diagnostics {
     Plotly.newPlot(
       this.chart,
       traces,
-      {
-        height: style.figure.chart_height,
-        margin: { l: 10, r: 10, t: 48, b: 10 },
-        plot_bgcolor: "white",
-        paper_bgcolor: "white",
-        font: { size: style.font.axis },
-        xaxis: { title: { text: "epoch" }, gridcolor: style.colors.grid, automargin: true, rangemode: "tozero" },
-        yaxis: {
-          title: { text: "count in the epoch" },
-          gridcolor: style.colors.grid,
-          automargin: true,
-          rangemode: "tozero",
-        },
-        yaxis2: {
-          title: { text: "test error" },
-          overlaying: "y",
-          side: "right",
-          range: [0, 100],
-          tickmode: "linear",
-          tick0: 0,
-          dtick: 25,
-          ticksuffix: "%",
-          showgrid: false,
-          automargin: true,
-        },
-        title: { text: "Per epoch: updates, mistakes, test error", font: { size: style.font.axis + 2 } },
+      chartLayout(style, "Per epoch: updates, mistakes, test error", {
+        top: 48,
+        xaxis: gridAxis(style, "epoch", { rangemode: "tozero" }),
+        yaxis: gridAxis(style, "count in the epoch", { rangemode: "tozero" }),
+        yaxis2: percentAxis("test error"),
         legend: { orientation: "h", yref: "container", y: 0, yanchor: "bottom", x: 0 },
         shapes,
         annotations,
-      },
+      }),
       this.config,
     );
     const pct = (v) => `${pyFormat((100 * v) / scene.n_test, ".1f")}%`;
@@ -353,17 +333,4 @@ export function lineMargin(lane, scores, y, t) {
   let low = Infinity;
   for (let j = 0; j < y.length; j++) low = Math.min(low, y[j] * scores[j]);
   return low / norm;
-}
-
-export function vline(x, color) {
-  return {
-    type: "line",
-    xref: "x",
-    yref: "paper",
-    x0: x,
-    x1: x,
-    y0: 0,
-    y1: 1,
-    line: { color, width: 1.5, dash: "dot" },
-  };
 }

@@ -3,6 +3,7 @@
 // over the hypotheses so far, curves of stored hypotheses, the predictors'
 // accuracy at the step. Labels are the lesson's own text and go in as text.
 
+import { chartLayout, gridAxis } from "./chartlayout.js";
 import { ChartWords } from "./chartwords.js";
 import { el, fill } from "./dom.js";
 import { count, pyFormat } from "./format.js";
@@ -73,29 +74,13 @@ export class Extras {
 
   _chartLayout(title, xTitle, yTitle, yFormat, yRange, xFormat) {
     const { style } = this;
-    return {
-      height: 300,
-      plot_bgcolor: "white",
-      paper_bgcolor: "white",
-      margin: { l: 10, r: 10, t: 50, b: 10 },
-      font: { size: style.font.axis },
-      title: { text: title, font: { size: style.font.axis + 1 } },
-      xaxis: {
-        title: { text: xTitle },
-        gridcolor: style.colors.grid,
-        automargin: true,
-        tickformat: xFormat,
-        range: xFormat ? [0, 1.03] : undefined,
-      },
-      yaxis: {
-        title: { text: yTitle },
-        gridcolor: style.colors.grid,
-        automargin: true,
-        tickformat: yFormat,
-        range: yRange || undefined,
-      },
+    return chartLayout(style, title, {
+      top: 50,
+      titleSize: style.font.axis + 1, // a panel is narrower than the diagnostics
+      xaxis: gridAxis(style, xTitle, { tickformat: xFormat, range: xFormat ? [0, 1.03] : undefined }),
+      yaxis: gridAxis(style, yTitle, { tickformat: yFormat, range: yRange || undefined }),
       legend: { orientation: "h", y: 1.02, yanchor: "bottom", x: 0, font: { size: style.font.legend - 1 } },
-    };
+    });
   }
 
   _accuracies(holder, when) {

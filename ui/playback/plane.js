@@ -18,6 +18,7 @@
 // shows its numbers at the step in a tooltip of our own, so no step has to
 // restyle the points. Legend entries of shapes come from empty traces.
 
+import { pixelRing } from "./chartlayout.js";
 import { Field, Points, pointsField } from "./fields.js";
 import { anchor, clipHalfplanes, inBox, lineSegment, zeroLevel } from "./geometry.js";
 import { count, cut, num, plotlyText, signed, wrapWords } from "./format.js";
@@ -638,22 +639,8 @@ export class PlaneFigure {
   /** The current example's ring, over a dark halo that sets it off from any tint. */
   _ring(j) {
     const { style } = this;
-    const size = style.marker.current / 2;
-    const ring = {
-      type: "circle",
-      xref: "x",
-      yref: "y",
-      xsizemode: "pixel",
-      ysizemode: "pixel",
-      xanchor: this.X[2 * j],
-      yanchor: this.X[2 * j + 1],
-      x0: -size,
-      x1: size,
-      y0: -size,
-      y1: size,
-      line: { color: style.colors.current, width: style.line.current },
-      layer: "above",
-    };
+    const [x, y, r] = [this.X[2 * j], this.X[2 * j + 1], style.marker.current / 2];
+    const ring = pixelRing(x, y, r, { color: style.colors.current, width: style.line.current });
     return [{ ...ring, line: { color: style.colors.current_edge, width: style.line.current + 3 } }, ring];
   }
 

@@ -3,9 +3,10 @@
 // hypothesis's boundary meets the plane; the angle between w* and w after
 // each update; the margin histogram at the nearest stored hypothesis.
 
+import { chartLayout, gridAxis, pixelRing, vline } from "./chartlayout.js";
 import { ChartWords } from "./chartwords.js";
 import { compass, equation } from "./describe.js";
-import { snapshotAt, vline } from "./diagnostics.js";
+import { snapshotAt } from "./diagnostics.js";
 import { count, cut, minusNum, plotlyText } from "./format.js";
 import { lineSegment, segmentXY } from "./geometry.js";
 import { className } from "./plane.js";
@@ -124,20 +125,8 @@ export class ProjectionView {
         paper_bgcolor: "white",
         margin: { l: 10, r: 10, t: 10, b: 10 },
         font: { size: style.font.axis },
-        xaxis: {
-          title: { text: plotlyText(scene.axis_titles[0]) },
-          range: [box[0], box[1]],
-          zeroline: false,
-          gridcolor: c.grid,
-          automargin: true,
-        },
-        yaxis: {
-          title: { text: plotlyText(scene.axis_titles[1]) },
-          range: [box[2], box[3]],
-          zeroline: false,
-          gridcolor: c.grid,
-          automargin: true,
-        },
+        xaxis: gridAxis(style, plotlyText(scene.axis_titles[0]), { range: [box[0], box[1]], zeroline: false }),
+        yaxis: gridAxis(style, plotlyText(scene.axis_titles[1]), { range: [box[2], box[3]], zeroline: false }),
         legend: { orientation: "v", yanchor: "top", y: 1, x: 1.02, font: { size: style.font.legend } },
         uirevision: "projection",
       },
@@ -163,17 +152,12 @@ export class ProjectionView {
           name: "angle(w*, w)",
         },
       ],
-      {
-        height: style.figure.chart_height,
-        plot_bgcolor: "white",
-        paper_bgcolor: "white",
-        margin: { l: 10, r: 10, t: 30, b: 10 },
-        font: { size: style.font.axis },
-        title: { text: "Angle between w* and w (degrees)", font: { size: style.font.axis + 2 } },
-        xaxis: { title: { text: title }, gridcolor: style.colors.grid, automargin: true },
-        yaxis: { title: { text: "degrees" }, gridcolor: style.colors.grid, automargin: true },
+      chartLayout(style, "Angle between w* and w (degrees)", {
+        top: 30,
+        xaxis: gridAxis(style, title),
+        yaxis: gridAxis(style, "degrees"),
         shapes: [vline(0, style.colors.current)],
-      },
+      }),
       this.config,
     );
   }
@@ -202,34 +186,15 @@ export class ProjectionView {
           opacity: 0.8,
         },
       ],
-      {
-        height: style.figure.chart_height,
-        plot_bgcolor: "white",
-        paper_bgcolor: "white",
+      chartLayout(style, "", {
+        top: 30,
         barmode: "overlay",
-        margin: { l: 10, r: 10, t: 30, b: 10 },
-        font: { size: style.font.axis },
-        title: { text: "", font: { size: style.font.axis + 2 } },
-        shapes: [
-          {
-            type: "line",
-            xref: "x",
-            yref: "paper",
-            x0: 0,
-            x1: 0,
-            y0: 0,
-            y1: 1,
-            line: { color: style.colors.line, width: 1 },
-          },
-        ],
-        xaxis: { gridcolor: style.colors.grid, automargin: true },
-        yaxis: {
-          title: { text: `points (all ${count(this.scene.n_train)})` },
-          gridcolor: style.colors.grid,
-          automargin: true,
-        },
+        // the zero margin: right side to its right, wrong side to its left
+        shapes: [{ ...vline(0, style.colors.line), line: { color: style.colors.line, width: 1 } }],
+        xaxis: gridAxis(style, ""),
+        yaxis: gridAxis(style, `points (all ${count(this.scene.n_train)})`),
         legend: { orientation: "v", x: 0.98, y: 0.98, xanchor: "right", yanchor: "top" },
-      },
+      }),
       this.config,
     );
     this.snapshot = -1;
@@ -267,23 +232,9 @@ export class ProjectionView {
     }
     const i = lane.event(t);
     if (i !== null) {
-      const j = lane.index[i],
-        size = this.style.marker.current / 2 - 1;
-      shapes.push({
-        type: "circle",
-        xref: "x",
-        yref: "y",
-        xsizemode: "pixel",
-        ysizemode: "pixel",
-        xanchor: this.P[2 * j],
-        yanchor: this.P[2 * j + 1],
-        x0: -size,
-        x1: size,
-        y0: -size,
-        y1: size,
-        line: { color: c.current, width: this.style.line.current },
-        layer: "above",
-      });
+      const j = lane.index[i];
+      const ring = { color: c.current, width: this.style.line.current };
+      shapes.push(pixelRing(this.P[2 * j], this.P[2 * j + 1], this.style.marker.current / 2 - 1, ring));
     }
     this.nodes.status.textContent = `${this.titleBase} · step ${count(t)}`;
     Plotly.relayout(this.nodes.projection, { shapes });

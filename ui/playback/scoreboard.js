@@ -2,6 +2,7 @@
 // accuracy of the predictor each figure draws, its margin, the epoch it converged in),
 // and one chart of every learner's updates per epoch, so a class can tell which did better.
 
+import { chartLayout, gridAxis } from "./chartlayout.js";
 import { ChartWords, numbersTable, perEpoch } from "./chartwords.js";
 import { el, fill } from "./dom.js";
 import { accuracy, pointsField } from "./fields.js";
@@ -39,22 +40,11 @@ export class Scoreboard {
     Plotly.newPlot(
       node,
       traces,
-      {
-        height: style.figure.chart_height,
-        margin: { l: 10, r: 10, t: 36, b: 10 },
-        plot_bgcolor: "white",
-        paper_bgcolor: "white",
-        font: { size: style.font.axis },
-        title: { text: "Updates per epoch, every learner", font: { size: style.font.axis + 2 } },
-        xaxis: { title: { text: "epoch" }, rangemode: "tozero", gridcolor: style.colors.grid, automargin: true },
-        yaxis: {
-          title: { text: "updates in the epoch" },
-          rangemode: "tozero",
-          gridcolor: style.colors.grid,
-          automargin: true,
-        },
+      chartLayout(style, "Updates per epoch, every learner", {
+        xaxis: gridAxis(style, "epoch", { rangemode: "tozero" }),
+        yaxis: gridAxis(style, "updates in the epoch", { rangemode: "tozero" }),
         legend: { orientation: "h", y: -0.3, x: 0 },
-      },
+      }),
       config,
     );
     const names = this.lanes.map((lane) => cut(lane.meta.title, 40));

@@ -5,6 +5,7 @@
 // MAX_POINTS hypotheses, evenly spaced ones stand for the ones between them.
 // For one line on 2-D data: w has two components to show.
 
+import { chartLayout, gridAxis, percentAxis, vline } from "./chartlayout.js";
 import { ChartWords } from "./chartwords.js";
 import { minusNum, pyFormat } from "./format.js";
 
@@ -46,41 +47,13 @@ export class WeightsChart {
     Plotly.newPlot(
       node,
       traces,
-      {
-        height: style.figure.chart_height,
-        margin: { l: 10, r: 10, t: 36, b: 10 },
-        plot_bgcolor: "white",
-        paper_bgcolor: "white",
-        font: { size: style.font.axis },
-        title: { text: "The weights and accuracy at each step", font: { size: style.font.axis + 2 } },
-        xaxis: { title: { text: "steps" }, rangemode: "tozero", gridcolor: c.grid, automargin: true },
-        yaxis: { title: { text: "value" }, gridcolor: c.grid, automargin: true, zeroline: true },
-        yaxis2: {
-          title: { text: "accuracy" },
-          overlaying: "y",
-          side: "right",
-          range: [0, 100],
-          tickmode: "linear",
-          tick0: 0,
-          dtick: 25,
-          ticksuffix: "%",
-          showgrid: false,
-          automargin: true,
-        },
+      chartLayout(style, "The weights and accuracy at each step", {
+        xaxis: gridAxis(style, "steps", { rangemode: "tozero" }),
+        yaxis: gridAxis(style, "value", { zeroline: true }),
+        yaxis2: percentAxis("accuracy"),
         legend: { orientation: "h", yref: "container", y: 0, yanchor: "bottom", x: 0 },
-        shapes: [
-          {
-            type: "line",
-            xref: "x",
-            yref: "paper",
-            x0: 0,
-            x1: 0,
-            y0: 0,
-            y1: 1,
-            line: { color: c.current, width: 1.5, dash: "dot" },
-          },
-        ],
-      },
+        shapes: [vline(0, c.current)],
+      }),
       config,
     );
     Object.assign(this, { t: 0, markedAt: 0, movedAt: -Infinity, pending: false });

@@ -1,0 +1,79 @@
+// What the replay's charts share, written once: the layout every chart starts from
+// (white ground, the style's axis font, a title), an axis with the style's grid, the
+// percent axis on the right, a dotted line across the chart at one x, and the current
+// example's ring drawn in pixels. The 2-D figure (plane.js) has a layout of its own (square
+// axes, the legend placed by width) and shares only the ring.
+
+/**
+ * A chart's layout: `style`'s chart height, a white ground, the axis font, `title` (in
+ * `titleSize` px, two over the axis font unless said) over a top margin of `top` px; `extra`
+ * (axes, legend, shapes) is merged over it.
+ */
+export function chartLayout(style, title, { top = 36, titleSize = style.font.axis + 2, ...extra } = {}) {
+  return {
+    height: style.figure.chart_height,
+    margin: { l: 10, r: 10, t: top, b: 10 },
+    plot_bgcolor: "white",
+    paper_bgcolor: "white",
+    font: { size: style.font.axis },
+    title: { text: title, font: { size: titleSize } },
+    ...extra,
+  };
+}
+
+/** An axis titled `title` with the style's grid, room for its tick labels, and `extra`. */
+export function gridAxis(style, title, extra = {}) {
+  return { title: { text: title }, gridcolor: style.colors.grid, automargin: true, ...extra };
+}
+
+/** A second y axis on the right, 0 to 100 % in quarters, over the chart's own. */
+export function percentAxis(title) {
+  return {
+    title: { text: title },
+    overlaying: "y",
+    side: "right",
+    range: [0, 100],
+    tickmode: "linear",
+    tick0: 0,
+    dtick: 25,
+    ticksuffix: "%",
+    showgrid: false,
+    automargin: true,
+  };
+}
+
+/** A dotted line from the bottom to the top of the chart at `x` (the step, an epoch). */
+export function vline(x, color) {
+  return {
+    type: "line",
+    xref: "x",
+    yref: "paper",
+    x0: x,
+    x1: x,
+    y0: 0,
+    y1: 1,
+    line: { color, width: 1.5, dash: "dot" },
+  };
+}
+
+/**
+ * A ring of `radius` px around the point (x, y) in data units: it keeps its size at any zoom,
+ * drawn over the points with the line `line`.
+ */
+export function pixelRing(x, y, radius, line) {
+  return {
+    type: "circle",
+    xref: "x",
+    yref: "y",
+    xsizemode: "pixel",
+    ysizemode: "pixel",
+    xanchor: x,
+    yanchor: y,
+    x0: -radius,
+    x1: radius,
+    y0: -radius,
+    y1: radius,
+    line,
+    layer: "above",
+  };
+}
