@@ -1,8 +1,9 @@
 // What the replay's charts share, written once: the layout every chart starts from
 // (white ground, the style's axis font, a title), an axis with the style's grid, the
-// percent axis on the right, a dotted line across the chart at one x, and the current
-// example's ring drawn in pixels. The 2-D figure (plane.js) has a layout of its own (square
-// axes, the legend placed by width) and shares only the ring.
+// percent axis on the right, a dotted line across the chart at one x, and the shapes the
+// figures draw at each step: a boundary's segment and the current example's ring in pixels.
+// The 2-D figure (plane.js) has a layout of its own (square axes, the legend placed by width)
+// and shares only the shapes.
 
 /**
  * A chart's layout: `style`'s chart height, a white ground, the axis font, `title` (in
@@ -76,4 +77,9 @@ export function pixelRing(x, y, radius, line) {
     line,
     layer: "above",
   };
+}
+
+/** The segment [[x0, y0], [x1, y1]] (data units) drawn over the points with `line`. */
+export function segmentShape([[x0, y0], [x1, y1]], line, opacity = 1) {
+  return { type: "line", xref: "x", yref: "y", x0, y0, x1, y1, line, opacity, layer: "above" };
 }

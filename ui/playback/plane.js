@@ -18,7 +18,7 @@
 // shows its numbers at the step in a tooltip of our own, so no step has to
 // restyle the points. Legend entries of shapes come from empty traces.
 
-import { pixelRing } from "./chartlayout.js";
+import { pixelRing, segmentShape } from "./chartlayout.js";
 import { Field, Points, pointsField } from "./fields.js";
 import { anchor, clipHalfplanes, inBox, lineSegment, zeroLevel } from "./geometry.js";
 import { count, cut, num, plotlyText, signed, wrapWords } from "./format.js";
@@ -565,21 +565,7 @@ export class PlaneFigure {
 
   _line([w1, w2, th], color, dash, width, opacity = 1) {
     const seg = lineSegment(w1, w2, th, this.box);
-    if (!seg) return [];
-    return [
-      {
-        type: "line",
-        xref: "x",
-        yref: "y",
-        x0: seg[0][0],
-        y0: seg[0][1],
-        x1: seg[1][0],
-        y1: seg[1][1],
-        line: { color, dash, width },
-        opacity,
-        layer: "above",
-      },
-    ];
+    return seg ? [segmentShape(seg, { color, dash, width }, opacity)] : [];
   }
 
   _path(poly, fillcolor) {
@@ -706,15 +692,11 @@ export class PlaneFigure {
     const [a, b] = [corner(1), corner(-1)];
     return [
       {
-        type: "line",
-        xref: "x",
-        yref: "y",
-        x0: tail[0],
-        y0: tail[1],
-        x1: head[0] - 0.8 * size * ux * px[0],
-        y1: head[1] - 0.8 * size * uy * px[1],
-        line: { color, width: style.line.arrow },
-        layer: "above",
+        // the shaft stops short of the tip: the head's point stays sharp
+        ...segmentShape([tail, [head[0] - 0.8 * size * ux * px[0], head[1] - 0.8 * size * uy * px[1]]], {
+          color,
+          width: style.line.arrow,
+        }),
         label: {
           text,
           textposition: "end",

@@ -3,7 +3,7 @@
 // hypothesis's boundary meets the plane; the angle between w* and w after
 // each update; the margin histogram at the nearest stored hypothesis.
 
-import { chartLayout, gridAxis, pixelRing, vline } from "./chartlayout.js";
+import { chartLayout, gridAxis, pixelRing, segmentShape, vline } from "./chartlayout.js";
 import { ChartWords } from "./chartwords.js";
 import { compass, equation } from "./describe.js";
 import { snapshotAt } from "./diagnostics.js";
@@ -217,19 +217,7 @@ export class ProjectionView {
     const seg = lineSegment(w1, w2, th, scene.box);
     const shapes = [];
     const c = this.style.colors;
-    if (seg) {
-      shapes.push({
-        type: "line",
-        xref: "x",
-        yref: "y",
-        x0: seg[0][0],
-        y0: seg[0][1],
-        x1: seg[1][0],
-        y1: seg[1][1],
-        line: { color: c.line, width: this.style.line.boundary },
-        layer: "above",
-      });
-    }
+    if (seg) shapes.push(segmentShape(seg, { color: c.line, width: this.style.line.boundary }));
     const i = lane.event(t);
     if (i !== null) {
       const j = lane.index[i];
