@@ -19,6 +19,7 @@ import streamlit as st
 
 from perceptron_lab.app_logic import training
 from perceptron_lab.ui.lesson import document_title, lessons
+from perceptron_lab.ui.page_assets import add_page_assets
 
 HERE = Path(__file__).parent
 
@@ -52,11 +53,7 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state="collapsed" if st.query_params.get("present") == "1" else "auto",
 )
-st.html(f"<style>{(HERE / 'ui' / 'pages.css').read_text(encoding='utf-8')}</style>")
-st.html(
-    f"<script>{(HERE / 'ui' / 'pages.js').read_text(encoding='utf-8')}</script>",
-    unsafe_allow_javascript=True,
-)
+add_page_assets()
 try:
     page.run()
 finally:

@@ -46,7 +46,12 @@ const root = document.getElementById("app");
 root.setAttribute("role", window.parent === window ? "main" : "region");
 root.setAttribute("aria-label", "Training replay");
 const region = liveRegion(); // made once: it outlives the views a rerun rebuilds
-watchScrollBoxes(root);
+// the numbers' tables, each named by its caption
+watchScrollBoxes(
+  root,
+  "table.numbers, .table-scroll",
+  (box) => box.querySelector("caption")?.textContent.trim() || "Table",
+);
 /** With reduced motion, Play shows a new step at most this often (the speed still holds). */
 const CALM_INTERVAL_MS = 1000;
 const calm = window.matchMedia("(prefers-reduced-motion: reduce)");
