@@ -8,6 +8,7 @@ to fetch.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import streamlit as st
@@ -16,6 +17,9 @@ UI = Path(__file__).resolve().parent
 #: The one import of ``pages.js``, as it is written there, and the module it names.
 IMPORT = 'import { watchScrollBoxes } from "./playback/scrollboxes.js";\n'
 IMPORTED = UI / "playback" / "scrollboxes.js"
+#: Text that Streamlit's HTML element reads as markup even inside a script (a tag's start, an
+#: end tag, a comment), after which the browser runs none of the script, silently.
+MARKUP = re.compile(r"<[A-Za-z/!]")
 
 
 def pages_script() -> str:
@@ -25,7 +29,8 @@ def pages_script() -> str:
     ------
     ValueError
         If ``pages.js`` does not hold :data:`IMPORT` once (its import changed and this
-        function was not told).
+        function was not told), or if the script holds :data:`MARKUP` (write "a caption",
+        not the tag, in its comments).
 
     Examples
     --------
@@ -37,6 +42,12 @@ def pages_script() -> str:
     if source.count(IMPORT) != 1:
         raise ValueError(f"ui/pages.js should import once, as {IMPORT.strip()!r}; it does not")
     inlined = source.replace(IMPORT, IMPORTED.read_text(encoding="utf-8"))
+    if found := MARKUP.search(inlined):
+        line = inlined.count("\n", 0, found.start()) + 1
+        raise ValueError(
+            f"the pages' script has markup at line {line} ({found.group()!r}): "
+            "the page would not run it"
+        )
     return f'<script type="module">{inlined}</script>'
 
 

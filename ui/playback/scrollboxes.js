@@ -1,7 +1,8 @@
 // A table or a formula wider than its room scrolls sideways in its own box (style.css,
 // ui/pages.css). A keyboard can scroll such a box only once it can take the focus (WCAG
 // 2.1.1; axe's scrollable-region-focusable): each box wider than its room gets tabindex 0, a
-// group role and a name ("<caption>, scrolls sideways"), and loses them when it fits again.
+// group role and a name (its caption, then "scrolls sideways"), and loses them when it fits
+// again.
 // Boxes come and go as the replay repaints and as Streamlit redraws a page, so they are
 // looked at again, once a frame at most, after each change of the tree and of the window's
 // size. The replay (main.js) and the app's pages (ui/pages.js) both watch theirs with it.
