@@ -355,9 +355,10 @@ LEARNERS: dict[str, Learner] = {
                 ),
                 Setting(
                     "gamma",
-                    "Kernel width γ",
-                    "rbf: larger γ makes tighter blobs around the ringed support points; "
-                    "poly: the scale of ⟨x, x'⟩ inside (γ⟨x, x'⟩ + 1)^d.",
+                    "Kernel width β",
+                    "rbf: exp(−β‖x − x'‖²), larger β makes tighter blobs around the ringed "
+                    "support points; poly: the scale of ⟨x, x'⟩ inside (β⟨x, x'⟩ + 1)^d. "
+                    "scikit-learn calls it gamma.",
                     0.05,
                     10.0,
                     0.05,
@@ -419,8 +420,9 @@ LEARNERS: dict[str, Learner] = {
                 ),
                 Setting(
                     "gamma",
-                    "Start margin γ",
-                    "Band that members are pushed out of; it adapts during training.",
+                    "Start margin ρ",
+                    "Band that members are pushed out of; it adapts during training "
+                    "(Cantador & Dorronsoro write γ).",
                     0.0,
                     0.5,
                     0.01,
@@ -429,13 +431,13 @@ LEARNERS: dict[str, Learner] = {
             r"h(x) = \mathrm{sign}\sum_i \mathrm{sign}\langle W_i,(x,1)\rangle \\ "
             r"\Delta W_i \mathrel{+}= \eta\,y\,(x,1) \text{ if:} \\ "
             r"h(x) \ne y \text{ and } y\,\mathrm{act}_i < 0\text{, or} \\ "
-            r"h(x) = y \text{ and } 0 < y\,\mathrm{act}_i < \gamma \\ "
+            r"h(x) = y \text{ and } 0 < y\,\mathrm{act}_i < \rho \\ "
             r"\text{(summed per epoch). After each} \\ "
-            r"h(x) = y\text{: } \gamma \mathrel{+}= 0.25\,\eta \text{ if every} \\ "
-            r"\text{right member has } y\,\mathrm{act}_i \ge \gamma\text{,} \\ "
-            r"\text{else } \gamma \mathrel{-}= 0.75\,\eta\text{. Safe / noisy:} \\ "
-            r"\lfloor H/2\rfloor + 1 \text{ with } y\,\mathrm{act}_i > \gamma"
-            r"\text{ / } {<}\,{-\gamma}",
+            r"h(x) = y\text{: } \rho \mathrel{+}= 0.25\,\eta \text{ if every} \\ "
+            r"\text{right member has } y\,\mathrm{act}_i \ge \rho\text{,} \\ "
+            r"\text{else } \rho \mathrel{-}= 0.75\,\eta\text{. Safe / noisy:} \\ "
+            r"\lfloor H/2\rfloor + 1 \text{ with } y\,\mathrm{act}_i > \rho"
+            r"\text{ / } {<}\,{-\rho}",
             boundary=MEMBERS,
         ),
     ]

@@ -79,13 +79,14 @@ ENTRIES = (
     {
         "key": "thick",
         "title": "Thick separator",
-        "summary": "Also update on near misses: points within γ of the line on the right side.",
+        "summary": "Also update on near misses: points within κ of the line on the right side.",
         "cls": ThickSeparatorPerceptron,
         "settings": (
             Setting(
                 "gamma",
-                "Slab half-width γ",
-                "Width of the band (in score units) inside which correct points still update.",
+                "Slab half-width κ",
+                "Width of the band (in score units) inside which correct points still update "
+                "(the course notes write γ).",
                 0.0,
                 5.0,
                 0.1,
@@ -93,7 +94,7 @@ ENTRIES = (
             Setting("eta", "Learning rate η", "Length of each update arrow.", 0.05, 2.0, 0.05),
             INTERCEPT,
         ),
-        "rule": r"\text{update if } y\,(\langle w,x\rangle+b) \le \gamma: \\ "
+        "rule": r"\text{update if } y\,(\langle w,x\rangle+b) \le \kappa: \\ "
         r"w \leftarrow w + \eta\,y\,x,\quad b \leftarrow b + \eta\,y",
         "band": lambda est: (-float(est.gamma), float(est.gamma)) if est.gamma > 0 else None,
     },

@@ -168,7 +168,7 @@ def boosting_rounds(H: int, noise: float, seed: int, progress: Progress = quietl
     ``α_t`` (NaN for a dropped round).
 
     The same committees as the figure (``H`` members, :data:`COMMITTEE_EPOCHS`
-    epochs, the app's η and starting γ), :data:`BOOSTING_ROUNDS` rounds,
+    epochs, the app's η and starting ρ), :data:`BOOSTING_ROUNDS` rounds,
     seeded by ``seed``.
 
     Examples

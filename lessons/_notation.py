@@ -76,7 +76,12 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
         "6",
         "Li et al.: the same",
     ),
-    ("κ", "the thick separator's slab half-width, in score units", "5", "course notes: γ"),
+    (
+        "κ",
+        "the thick separator's slab half-width, in score units",
+        "5, playground",
+        "course notes: γ",
+    ),
     ("μ", "the soft-margin SVM's penalty on ‖w‖²", "5", "often λ"),
     ("λ", "the λ-trick's strength", "7", "Khardon & Wachman, Li et al.: λ"),
     (
@@ -88,11 +93,16 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
     (
         "β",
         "the Gaussian kernel's width: exp(−β ‖x − x′‖²) (and the polynomial kernel's scale)",
-        "8",
-        "scikit-learn and the playground: gamma",
+        "8, playground",
+        "scikit-learn: gamma",
     ),
     ("2", "Winnow's promotion factor", "9", "the course notes and perceptron_core.Winnow: α"),
-    ("ρ", "the parallel perceptron's margin on the activations", "10", "Cantador & Dorronsoro: γ"),
+    (
+        "ρ",
+        "the parallel perceptron's margin on the activations",
+        "10, playground",
+        "Cantador & Dorronsoro: γ",
+    ),
     (
         "ε_t, α_t",
         "a boosting round's weighted error and vote (α_t is not lesson 7's α)",

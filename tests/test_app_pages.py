@@ -125,13 +125,13 @@ def test_only_the_settings_that_apply_are_shown():
     at.run()
     _no_failure(at)
     labels = [s.label for s in at.slider]
-    assert "Kernel width γ" in labels and "Degree (poly)" not in labels  # rbf has no degree
+    assert "Kernel width β" in labels and "Degree (poly)" not in labels  # rbf has no degree
     at.selectbox(key="pg_kernel_kernel").set_value("poly").run()
     labels = [s.label for s in at.slider]
     assert "Degree (poly)" in labels
     at.selectbox(key="pg_kernel_kernel").set_value("linear").run()
     labels = [s.label for s in at.slider]
-    assert "Degree (poly)" not in labels and "Kernel width γ" not in labels
+    assert "Degree (poly)" not in labels and "Kernel width β" not in labels
 
 
 def test_a_small_rate_shows_its_digits():

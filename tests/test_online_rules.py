@@ -486,6 +486,27 @@ def test_every_rule_file_is_in_the_registry():
     assert [rules.number(rule.__name__) for rule in rules.RULES] == list(range(len(rules.RULES)))
 
 
+def test_a_rule_imported_from_the_package_is_its_estimators_module_in_a_fresh_process():
+    """``from perceptron_core.rules import paum`` is the estimator module, whatever was
+    imported before it: the package binds no step under a rule's bare name."""
+    import subprocess
+    import sys
+
+    from perceptron_core import rules
+
+    script = (
+        "import importlib, perceptron_core.rules as rules\n"
+        "for name in rules.NAMES:\n"
+        "    module = getattr(importlib.import_module('perceptron_core.rules'), name, None)\n"
+        "    assert module is None or module.__name__ == f'perceptron_core.rules.{name}', name\n"
+        "    exec(f'from perceptron_core.rules import {name} as got')\n"
+        "    assert got.__name__ == f'perceptron_core.rules.{name}', got.__name__\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert len(rules.NAMES) == 8
+
+
 def test_every_rule_file_defines_the_estimators_that_run_its_step():
     """A rule's estimators live in the file named as its step, name it, and show it."""
     import importlib

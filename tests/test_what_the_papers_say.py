@@ -158,11 +158,13 @@ def test_the_alpha_bound_is_motivated_by_the_l1_soft_margin_by_analogy():
     assert "literally the SVM's box constraint" not in text
 
 
-def test_parallel_perceptron_rule_has_the_committee_condition_and_the_gamma_rule():
+def test_parallel_perceptron_rule_has_the_committee_condition_and_the_margin_rule():
+    """The margin is the course's ρ (Cantador & Dorronsoro's γ)."""
     rule = LEARNERS["parallel"].rule
     assert r"h(x) \ne y \text{ and } y\,\mathrm{act}_i < 0" in rule
-    assert r"h(x) = y \text{ and } 0 < y\,\mathrm{act}_i < \gamma" in rule
-    assert r"After each} \\ h(x) = y\text{: } \gamma \mathrel{+}= 0.25" in rule
+    assert r"h(x) = y \text{ and } 0 < y\,\mathrm{act}_i < \rho" in rule
+    assert r"After each} \\ h(x) = y\text{: } \rho \mathrel{+}= 0.25" in rule
+    assert r"\gamma" not in rule
     assert r"0.25\,\eta" in rule and r"0.75\,\eta" in rule
     assert r"\lfloor H/2\rfloor + 1" in rule
 

@@ -50,29 +50,31 @@ from numba import literal_unroll
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from perceptron_core._jit import jit_visit
-from perceptron_core.rules.steps import (
-    alma,
-    balanced_winnow,
-    passive_aggressive,
-    paum,
-    pocket,
-    relative_update,
-    thick_separator,
-    winnow,
-)
+from perceptron_core.rules.steps import alma as alma_step
+from perceptron_core.rules.steps import balanced_winnow as balanced_winnow_step
+from perceptron_core.rules.steps import passive_aggressive as passive_aggressive_step
+from perceptron_core.rules.steps import paum as paum_step
+from perceptron_core.rules.steps import pocket as pocket_step
+from perceptron_core.rules.steps import relative_update as relative_update_step
+from perceptron_core.rules.steps import thick_separator as thick_separator_step
+from perceptron_core.rules.steps import winnow as winnow_step
 from perceptron_core.trace import CORRECT
 from perceptron_core.vectors import copy_into
 
 #: The modules of the rules' steps (``steps/<name>.py``); a rule's number is its place here.
+#: They are bound here as ``<name>_step``, never by their bare names: ``perceptron_core.rules.
+#: <name>`` is the rule's estimator module, and a step bound as ``<name>`` would stand in for it
+#: until that module was imported (``from perceptron_core.rules import paum`` would give the
+#: step).
 RULES = (
-    paum,
-    thick_separator,
-    pocket,
-    relative_update,
-    passive_aggressive,
-    alma,
-    balanced_winnow,
-    winnow,
+    paum_step,
+    thick_separator_step,
+    pocket_step,
+    relative_update_step,
+    passive_aggressive_step,
+    alma_step,
+    balanced_winnow_step,
+    winnow_step,
 )
 #: The rules' names: their files' in ``steps/`` and here (the estimators').
 NAMES = tuple(rule.__name__.rpartition(".")[2] for rule in RULES)
