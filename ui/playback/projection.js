@@ -119,17 +119,15 @@ export class ProjectionView {
     newPinnedPlot(
       this.nodes.projection,
       traces,
-      {
+      // no title on the plot: the status line above it is its title
+      chartLayout(style, "", {
+        top: 10,
         height: style.figure.projection_height,
-        plot_bgcolor: "white",
-        paper_bgcolor: "white",
-        margin: { l: 10, r: 10, t: 10, b: 10 },
-        font: { size: style.font.axis },
         xaxis: gridAxis(style, plotlyText(scene.axis_titles[0]), { range: [box[0], box[1]], zeroline: false }),
         yaxis: gridAxis(style, plotlyText(scene.axis_titles[1]), { range: [box[2], box[3]], zeroline: false }),
         legend: { orientation: "v", yanchor: "top", y: 1, x: 1.02, font: { size: style.font.legend } },
         uirevision: "projection",
-      },
+      }),
       this.config,
     );
   }
