@@ -8,6 +8,8 @@ Streamlit's page. Right after an install the cache is empty: the first page
 then trains its small run uncompiled, with the same numbers, and the
 learners compile in a child process in the background after the first page
 (see :mod:`app_logic.training`).
+
+Beside Streamlit's routes it serves the live class's websocket (``class_socket.py``).
 """
 
 import importlib
@@ -16,6 +18,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import streamlit as st
+from streamlit import config
+
+from perceptron_lab import class_socket
 
 HERE = Path(__file__).resolve().parent
 
@@ -39,4 +44,9 @@ async def first_page_ready(app):
     yield
 
 
-app = st.App(HERE / "router.py", lifespan=first_page_ready)
+# the live class's websocket beside Streamlit's routes (class_socket.py)
+app = st.App(
+    HERE / "router.py",
+    lifespan=first_page_ready,
+    routes=class_socket.routes(config.get_option("server.baseUrlPath") or ""),
+)
