@@ -63,6 +63,9 @@ class View:
         (link and exports); None leaves it out.
     style : dict, optional
         The look (:data:`app_logic.style.STYLE` by default).
+    classroom : dict, optional
+        The page's place in a live class (``ui/live_class.py``'s ``component_info``), for
+        the replay's class bar; None outside a class.
     """
 
     show: Show = field(default_factory=Show)
@@ -74,6 +77,7 @@ class View:
     diagnostics: bool = True
     share: dict | None = None
     style: dict | None = None
+    classroom: dict | None = None
 
     def options(self, figure_height: int, student_groups: dict | None = None) -> dict:
         """The options the browser reads (``args.options``); ``student_groups`` are what the
@@ -97,6 +101,7 @@ class View:
             "link_base": share.get("base", ""),
             "link_params": share.get("params", {}),
             "record": share.get("record"),
+            "classroom": self.classroom,
         }
 
 

@@ -12,7 +12,6 @@ start with ``pg_``.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import partial
 
 import numpy as np
 import streamlit as st
@@ -21,7 +20,7 @@ from perceptron_lab.app_logic.export import run_record
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.style import PRESENT, STYLE, Show
 from perceptron_lab.app_logic.visitor_text import MESSAGE_LIMIT, as_text
-from perceptron_lab.ui import state
+from perceptron_lab.ui import live_class, state
 from perceptron_lab.ui.data_panel import data_panel
 from perceptron_lab.ui.edit_panel import (
     drop_edits,
@@ -48,6 +47,13 @@ from perceptron_lab.ui.state import control, hidden
 
 PREFIX = "pg_"
 PLAYER = f"{PREFIX}player"
+CLASS_PAGE = live_class.Page(PREFIX, PLAYER)
+
+
+def _replay_changed() -> None:
+    """The replay's value: a live class's view to open, or a click on the plot."""
+    if not live_class.component_changed(CLASS_PAGE):
+        plot_clicked(PREFIX, PLAYER)
 
 
 def _view_toggles() -> tuple[Show, str, tuple[str, ...], bool]:
@@ -218,7 +224,7 @@ def _player(request, data, runs, show, image, params, click, present) -> None:
     hide = frozenset(group for group in HIDEABLE if hidden(group))
     share = {
         "base": st.context.url or "",
-        "params": {k: v for k, v in params.items() if k != "t"},
+        "params": {k: v for k, v in params.items() if k not in ("t", live_class.SEAT)},
         "record": run_record(run, data, request),
     }
     view = View(
@@ -229,13 +235,15 @@ def _player(request, data, runs, show, image, params, click, present) -> None:
         hide=hide,
         share=share,
         style=PRESENT if present else STYLE,
+        classroom=live_class.component_info(),
     )
-    playback(PLAYER, payload, run, data, view, on_click=partial(plot_clicked, PREFIX, PLAYER))
+    playback(PLAYER, payload, run, data, view, on_click=_replay_changed)
 
 
 def render() -> None:
     state.begin_run()
     with st.sidebar:
+        live_class.sidebar(CLASS_PAGE)
         if not hidden("data"):
             st.header("Data")
         request = with_edits(PREFIX, data_panel(PREFIX))
@@ -264,6 +272,8 @@ def render() -> None:
     if run is None:
         st.info("Choose or upload data to start.")
         return
+    live_class.join_box()
+    live_class.projecting_bar(CLASS_PAGE)
     figure = st.container()  # playback and the figure first: they fit the window
     for note in run.notes:  # the learner's word on the data's scale
         st.warning(note, icon=":material/straighten:")
@@ -294,6 +304,7 @@ def render() -> None:
     # write the URL before the component: its link shows the current values
     state.mark_url_read(PREFIX)
     params = state.write_url(PREFIX, extra=url_entry(PREFIX))
+    live_class.publish(params)  # a teacher's view is the class's
     runs = compare_runs or [run]
     with figure:
         attempt(

@@ -20,9 +20,13 @@ from perceptron_lab.app_logic.visitor_text import as_text
 _REGISTRY = "_url_controls"  # session key: {widget key: default} of this run
 _LOADED = "_url_loaded"  # session key: the URL has been read once
 HIDE = "hide"
-#: URL entries that no control owns: the hidden groups and the time step (the browser
-#: component keeps ``t`` in step while playback is paused, see ui/playback/share.js).
-PRESERVED = (HIDE, "t")
+#: URL entries that no control owns: the hidden groups, the time step (the browser
+#: component keeps ``t`` in step while playback is paused, see ui/playback/share.js) and a
+#: student's seat in a live class (ui/live_class.py).
+PRESERVED = (HIDE, "t", "seat")
+#: URL entries a page keeps when it opens another view's link (:func:`load_link`): they are
+#: the screen's own, not the view's.
+SCREEN = ("present", HIDE)
 #: What a teacher's link may hide from students (``hide=...``), as the share box offers it.
 GROUPS = {
     "data": "change the data",
@@ -169,3 +173,17 @@ def write_url(prefix: str, extra: dict[str, str] | None = None) -> dict[str, str
     if dict(st.query_params) != params:
         st.query_params.from_dict(params)
     return params
+
+
+def load_link(prefix: str, params: dict[str, str], keep: tuple[str, ...] = ()) -> None:
+    """Open the link ``params`` (its query's entries) in this session, as if it had been
+    opened: at the next run every control of the page (``prefix``) takes the link's value,
+    or its default. The screen's own entries (:data:`SCREEN`) stay; session keys in ``keep``
+    (the replay component's, whose browser state a new view keeps) are not reset.
+    """
+    ss = st.session_state
+    for key in [k for k in ss if isinstance(k, str) and k.startswith(prefix) and k not in keep]:
+        del ss[key]
+    ss.pop(_LOADED + prefix, None)
+    screen = {name: st.query_params[name] for name in SCREEN if name in st.query_params}
+    st.query_params.from_dict({**params, **screen})

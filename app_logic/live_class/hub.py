@@ -148,7 +148,7 @@ class Hub:
             seat = await self._blocking(self.store.seat, hello["seat"])
             member = Member(socket, "student", seat.class_id, seat) if seat else None
         if member is None:
-            await close_with_reason(socket, "This class has ended, or this link is not one of its links.")
+            await close_with_reason(socket, "This class has ended, or this link is not its link.")
             return None
         member.writer = self.loop.create_task(member.write())
         self.rooms.setdefault(member.class_id, Room()).members.add(member)
@@ -174,7 +174,7 @@ class Hub:
     async def receive(self, member: Member, text: str) -> bool:
         """Handle one message of ``member``; False when the socket must be closed."""
         if not member.allowed():
-            await close_with_reason(member.socket, "Too many messages: this page was disconnected.", CLOSE_FLOOD)
+            await close_with_reason(member.socket, "Too many messages: disconnected.", CLOSE_FLOOD)
             return False
         try:
             message = parse(text, member.role)
@@ -190,7 +190,8 @@ class Hub:
         await self._blocking(self.store.set_step, member.class_id, message["t"])
 
     async def _on_pace(self, member: Member, message: dict) -> None:
-        await self._blocking(self.store.set_mode, member.class_id, message["mode"], message["bring"])
+        mode, bring = message["mode"], message["bring"]
+        await self._blocking(self.store.set_mode, member.class_id, mode, bring)
 
     async def _on_names(self, member: Member, message: dict) -> None:
         await self._blocking(self.store.set_show_names, member.class_id, message["show"])

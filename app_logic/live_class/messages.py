@@ -94,9 +94,13 @@ def view_params(params) -> dict[str, str]:
     out = {}
     for name, value in params.items():
         if not isinstance(name, str) or not _PARAM_NAME.fullmatch(name):
-            raise Refused("A view's parameter name must be lower-case letters, digits and underscores.")
+            raise Refused(
+                "A view's parameter name must be lower-case letters, digits and underscores."
+            )
         if not isinstance(value, str) or len(value) > PARAM_VALUE_LIMIT:
-            raise Refused(f"A view's parameter value is text of at most {PARAM_VALUE_LIMIT} characters.")
+            raise Refused(
+                f"A view's parameter value is text of at most {PARAM_VALUE_LIMIT} characters."
+            )
         if name not in NOT_VIEW:
             out[name] = value
     return dict(sorted(out.items()))
@@ -165,5 +169,6 @@ def parse(text: str, role: str | None) -> dict:
     if kind == "names":
         return {"type": kind, "show": _flag(message.get("show"))}
     if kind == "state":
-        return {"type": kind, "params": view_params(message.get("params")), "t": _step(message.get("t"))}
+        params = view_params(message.get("params"))
+        return {"type": kind, "params": params, "t": _step(message.get("t"))}
     return {"type": kind}

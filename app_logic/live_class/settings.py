@@ -45,7 +45,7 @@ def database_from_environment(environ: Mapping[str, str] = os.environ) -> str:
     >>> database_from_environment({"PERCEPTRON_LAB_CLASS_DB": "mysql://x"})
     Traceback (most recent call last):
     ...
-    ValueError: PERCEPTRON_LAB_CLASS_DB='mysql://x' is not accepted: give a postgresql:// URL or the path of a SQLite file.
+    ValueError: PERCEPTRON_LAB_CLASS_DB='mysql://x' is not accepted: give a postgresql:// URL ...
     """
     text = environ.get(DB_VARIABLE, "").strip()
     if not text:
@@ -72,7 +72,7 @@ def hours_from_environment(environ: Mapping[str, str] = os.environ) -> float:
     >>> hours_from_environment({"PERCEPTRON_LAB_CLASS_HOURS": "0"})
     Traceback (most recent call last):
     ...
-    ValueError: PERCEPTRON_LAB_CLASS_HOURS='0' is not accepted: give a number of hours above 0, at most 168 (default 12).
+    ValueError: PERCEPTRON_LAB_CLASS_HOURS='0' is not accepted: give a number of hours above 0, ...
     """
     text = environ.get(HOURS_VARIABLE, "").strip()
     if not text:

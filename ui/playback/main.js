@@ -19,6 +19,7 @@ import { accuracy, pointsField } from "./fields.js";
 import { Announcer, LEVELS, liveRegion, stepPhrase } from "./speech.js";
 import { load, save } from "./settings.js";
 import { watchScrollBoxes } from "./scrollboxes.js";
+import { Classroom } from "./classroom.js";
 
 const app = {
   payloadId: null,
@@ -145,6 +146,14 @@ function pause(quiet = false) {
   if (!quiet) app.speech?.paused(app.t);
 }
 
+// the live class's bar and socket (classroom.js): it reads and moves the step, and asks the
+// page for a view through the component's value
+const classroom = new Classroom({
+  step: () => app.t,
+  move: (t) => move(t),
+  requestView: (value) => setComponentValue(value),
+});
+
 // -- painting ----------------------------------------------------------------------
 
 function paint() {
@@ -154,6 +163,7 @@ function paint() {
   if (app.playing) app.speech?.playing(t);
   app.painted = t;
   app.paintedAt = performance.now();
+  classroom.painted(t);
   if (!app.playing) scheduleUrl();
 }
 
@@ -251,6 +261,7 @@ function build(args) {
   // the whole layout first: a plot takes the width its column has when it is drawn
   const stage = el("div", { class: `stage${hasSide ? " with-side" : ""}` }, figures, hasSide ? side : null);
   fill(root, controls, stage);
+  classroom.mount(root);
   app.controls = new Controls(controls, actions, app); // playback is never hidden
   stage.after(app.controls.settings);
   nameFrame(lanes);
@@ -460,6 +471,8 @@ function onRender(args) {
   paint();
   if (rebuilt) buildLater();
   if (!app.playing) syncPageUrl(app.t); // a rerun may have rewritten the address
+  classroom.render(args.options.classroom, args.options.link_params);
+  classroom.mount(root);
 }
 
 // the frame is as tall as our content (the document itself is at least as tall as the frame)

@@ -1,0 +1,346 @@
+// The live class in the replay: the class bar, and the class's websocket (class_socket.py).
+//
+// The page tells us our place in a class (args.options.classroom: the role, the code, the
+// teacher's key or the student's seat, the socket's path). We open the socket ourselves, on
+// the app's own origin, so pacing costs no Streamlit rerun:
+// - a teacher's steps go to the class (at most every STEP_EVERY_MS while playing), and the
+//   bar's buttons pace it ("Bring everyone here", free exploration), list the students'
+//   views and project one;
+// - a student's page follows the class: in "follow" mode it takes the teacher's step at once
+//   and, when the teacher's view (the share link's parameters) differs from its own, asks
+//   the page to open it (one rerun, the component's value); in "free" mode the bar offers
+//   the way back. It reports its own view and step (for the teacher's snapshots) at most
+//   every STATE_EVERY_MS.
+// Outside a class (the exported page, the notebook) nothing here runs.
+
+import { el, fill } from "./dom.js";
+
+const STEP_EVERY_MS = 100;
+const STATE_EVERY_MS = 2000;
+const PING_EVERY_MS = 25000;
+const RETRY_MS = [500, 1000, 2000, 4000, 5000];
+/** The link's entries that are each screen's own, not the class's view (messages.py's NOT_VIEW). */
+const NOT_VIEW = new Set(["t", "present", "hide", "teach", "join", "seat"]);
+/** Close codes after which the page does not reconnect: the class ended; too many messages. */
+const FINAL = new Set([4404, 4429]);
+
+/** A view's parameters as the class compares them. */
+function viewOf(params) {
+  return Object.fromEntries(
+    Object.entries(params || {})
+      .filter(([name]) => !NOT_VIEW.has(name))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
+}
+
+function sameView(a, b) {
+  return JSON.stringify(viewOf(a)) === JSON.stringify(viewOf(b));
+}
+
+/** A few words for a view in the students' list: its data set, learner and edits. */
+function describeView(view, step) {
+  if (!view) return "no view reported yet";
+  const parts = [view.data || "separable", view.learner || "perceptron"];
+  if (view.edits) parts.push("edited points");
+  return `${parts.join(", ")}, step ${step ?? 0}`;
+}
+
+export class Classroom {
+  /**
+   * @param {object} hooks `step()`: the replay's step; `move(t)`: go to step t;
+   *   `requestView(value)`: ask the page to open a view (the component's value).
+   */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.info = null;
+    this.params = {};
+    this.socket = null;
+    this.state = null;
+    this.retry = 0;
+    this.asked = null; // the view revision a student's page asked the page to open
+    this.sentStep = null;
+    this.stepTimer = null;
+    this.stateTimer = null;
+    this.reported = null;
+    this.students = [];
+    this.bar = el("div", { class: "class-bar", role: "region", "aria-label": "Live class" });
+    this.status = el("p", { class: "class-status", role: "status" });
+  }
+
+  /** Put the bar at the top of the replay (after every rebuild of its layout). */
+  mount(root) {
+    if (this.info) root.prepend(this.bar);
+  }
+
+  /** The page's arguments arrived (a first view, a new view, or the same again). */
+  render(info, params) {
+    this.params = params || {};
+    const key = info ? `${info.role}:${info.secret}` : null;
+    const before = this.info ? `${this.info.role}:${this.info.secret}` : null;
+    this.info = info || null;
+    if (key !== before) {
+      this.close();
+      if (info) this.open();
+    }
+    if (!info) {
+      this.bar.remove();
+      return;
+    }
+    if (this.state) this.follow();
+    this.draw();
+    this.report();
+  }
+
+  // -- the socket ------------------------------------------------------------------------
+
+  url() {
+    const base = location.pathname.split("/component/")[0];
+    return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base}/${this.info.path}`;
+  }
+
+  open() {
+    const socket = new WebSocket(this.url());
+    this.socket = socket;
+    socket.onopen = () => {
+      this.retry = 0;
+      const hello = this.info.role === "teacher" ? { teacher: this.info.secret } : { seat: this.info.secret };
+      this.send({ type: "hello", ...hello });
+      this.sentStep = null;
+      this.painted(this.hooks.step());
+      this.draw();
+    };
+    socket.onmessage = (event) => this.heard(JSON.parse(event.data));
+    socket.onclose = (event) => {
+      if (socket !== this.socket) return; // an old socket, replaced
+      this.socket = null;
+      if (FINAL.has(event.code)) {
+        this.ended = true;
+        this.draw();
+        return;
+      }
+      const wait = RETRY_MS[Math.min(this.retry, RETRY_MS.length - 1)];
+      this.retry += 1;
+      this.draw();
+      this.reconnect = setTimeout(() => this.info && !this.socket && this.open(), wait);
+    };
+    clearInterval(this.pinger);
+    this.pinger = setInterval(() => this.send({ type: "ping" }), PING_EVERY_MS);
+  }
+
+  close() {
+    clearTimeout(this.reconnect);
+    clearInterval(this.pinger);
+    const socket = this.socket;
+    this.socket = null;
+    this.state = null;
+    this.ended = false;
+    socket?.close();
+  }
+
+  send(message) {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  heard(message) {
+    if (message.type === "class") {
+      const before = this.state;
+      this.state = message;
+      if (before && before.mode !== message.mode) this.say(this.modeWords());
+      this.follow(before);
+    } else if (message.type === "students") {
+      this.students = message.students;
+      this.showStudents = true;
+    } else if (message.type === "error" || message.type === "closed") {
+      this.say(message.message);
+    }
+    this.draw();
+  }
+
+  // -- following (a student) ---------------------------------------------------------------
+
+  /** Put a student's page on the class's view and step, in follow mode or when brought. */
+  follow(before = this.state) {
+    const state = this.state;
+    if (this.info.role !== "student" || !state) return;
+    const brought = before && state.bring !== before.bring;
+    if (state.mode !== "follow" && !brought) return;
+    if (!sameView(this.params, state.view)) {
+      if (this.asked !== state.view_rev) this.back();
+      return; // the page is opening the view; its render brings us here again
+    }
+    if (this.hooks.step() !== state.step) this.hooks.move(state.step);
+  }
+
+  /** Ask the page for the class's view and step (a student's "back", or the pace). */
+  back() {
+    const state = this.state;
+    if (!state) return;
+    if (sameView(this.params, state.view)) {
+      this.hooks.move(state.step);
+      return;
+    }
+    this.asked = state.view_rev;
+    this.hooks.requestView({ action: "class_view", params: state.view, t: state.step, nonce: `${Date.now()}` });
+  }
+
+  // -- what this page sends --------------------------------------------------------------
+
+  /** A step was painted: a teacher's goes to the class; a student's is reported. */
+  painted(t) {
+    if (!this.info) return;
+    if (this.info.role === "teacher") {
+      if (this.info.projecting != null || t === this.sentStep || this.stepTimer) return;
+      this.stepTimer = setTimeout(() => {
+        this.stepTimer = null;
+        const now = this.hooks.step();
+        if (now !== this.sentStep && this.socket?.readyState === WebSocket.OPEN) {
+          this.sentStep = now;
+          this.send({ type: "step", t: now });
+        }
+      }, STEP_EVERY_MS);
+    } else {
+      this.report();
+      if (this.away() !== this.awayDrawn) this.draw();
+    }
+  }
+
+  /** A student's view and step, for the teacher's snapshots (at most every STATE_EVERY_MS). */
+  report() {
+    if (this.info?.role !== "student" || this.stateTimer) return;
+    this.stateTimer = setTimeout(() => {
+      this.stateTimer = null;
+      const state = { params: viewOf(this.params), t: this.hooks.step() };
+      const text = JSON.stringify(state);
+      if (text !== this.reported && this.socket?.readyState === WebSocket.OPEN) {
+        this.reported = text;
+        this.send({ type: "state", ...state });
+      }
+    }, STATE_EVERY_MS);
+  }
+
+  pace(mode, bring) {
+    this.send({ type: "pace", mode, bring });
+  }
+
+  project(student) {
+    this.hooks.requestView({
+      action: "class_view",
+      params: student.view,
+      t: student.step ?? 0,
+      student: student.number,
+      nonce: `${Date.now()}`,
+    });
+  }
+
+  // -- the bar: built once, then only its words and states change (a redraw would take the
+  // keyboard's focus off the button just pressed) ---------------------------------------------
+
+  say(words) {
+    this.status.textContent = words;
+  }
+
+  modeWords() {
+    const following = this.state?.mode === "follow";
+    if (this.info.role === "teacher")
+      return following ? "Students follow your view and step." : "Students explore freely.";
+    return following ? "Following the teacher." : "Free exploration: change anything, then come back.";
+  }
+
+  build() {
+    const button = (cls, label, onclick, title) =>
+      el("button", { type: "button", class: `btn ${cls}`, onclick, title }, label);
+    this.head = el("p", { class: "class-head" });
+    this.teacher = el(
+      "div",
+      { class: "class-tools" },
+      button(
+        "class-bring",
+        "Bring everyone here",
+        () => this.pace("follow", true),
+        "Every student's page goes to your view and step, and follows you.",
+      ),
+      button(
+        "class-free",
+        "Free exploration",
+        () => this.pace(this.state?.mode === "free" ? "follow" : "free", false),
+        "Students step and change settings on their own; they can come back with one click.",
+      ),
+      button("class-students", "Students' views", () => {
+        if (this.showStudents) {
+          this.showStudents = false;
+          this.draw();
+        } else this.send({ type: "students" });
+      }),
+      button(
+        "class-names",
+        "Show nicknames",
+        () => this.send({ type: "names", show: !this.state?.show_names }),
+        "Nicknames in the students' list: off while the screen is projected.",
+      ),
+      el("span", { class: "class-roster" }),
+    );
+    this.list = el("ul", { class: "class-students-list", "aria-label": "Students' views" });
+    this.student = el(
+      "div",
+      { class: "class-tools" },
+      button("class-back", "Back to the teacher's view", () => this.back()),
+    );
+    fill(this.bar, this.head, this.teacher, this.student, this.list, this.status);
+  }
+
+  draw() {
+    if (!this.info) return;
+    if (!this.head) this.build();
+    const { role, code } = this.info;
+    const state = this.state;
+    const live = this.socket?.readyState === WebSocket.OPEN && state && !this.ended;
+    const words = this.ended ? "The class has ended." : live ? this.modeWords() : "Connecting to the class…";
+    fill(this.head, el("strong", {}, `Class ${code}`), ` · ${words}`);
+    this.teacher.hidden = !(live && role === "teacher");
+    this.student.hidden = !(live && role === "student" && this.away());
+    this.list.hidden = !(role === "teacher" && this.showStudents);
+    if (role === "teacher" && state) {
+      const [, free, students, names, roster] = this.teacher.children;
+      free.setAttribute("aria-pressed", String(state.mode === "free"));
+      students.setAttribute("aria-expanded", String(Boolean(this.showStudents)));
+      names.setAttribute("aria-pressed", String(Boolean(state.show_names)));
+      roster.textContent = state.roster ? `${state.roster.joined} joined, ${state.roster.connected} connected` : "";
+      if (this.showStudents) this.drawStudents();
+    }
+    this.awayDrawn = this.away();
+  }
+
+  /** Whether a student's page is off the class's view or step (then "back" is offered). */
+  away() {
+    const state = this.state;
+    if (this.info?.role !== "student" || !state) return false;
+    return state.mode === "free" || !sameView(this.params, state.view) || this.hooks.step() !== state.step;
+  }
+
+  drawStudents() {
+    if (!this.students.length) {
+      fill(this.list, el("li", {}, "No student has joined yet."));
+      return;
+    }
+    const rows = this.students.map((student) =>
+      el(
+        "li",
+        {},
+        el("span", {}, student.name ? `${student.name} (student ${student.number})` : `Student ${student.number}`),
+        ` · ${describeView(student.view, student.step)}${student.connected ? "" : " · away"} `,
+        el(
+          "button",
+          {
+            type: "button",
+            class: "btn class-project",
+            disabled: !student.view,
+            onclick: () => this.project(student),
+            "aria-label": `Project student ${student.number}'s view`,
+          },
+          "Project",
+        ),
+      ),
+    );
+    fill(this.list, ...rows);
+  }
+}
