@@ -233,7 +233,8 @@ class Hub:
 
     def _heard(self, class_id: str | None, kind: str) -> None:
         """A notice from the database (any thread): handled in the loop, gathered."""
-        self.loop.call_soon_threadsafe(self._gather, class_id, kind)
+        if not self.loop.is_closed():  # a hub of a loop that ended (a test's) hears nothing
+            self.loop.call_soon_threadsafe(self._gather, class_id, kind)
 
     def _gather(self, class_id: str | None, kind: str) -> None:
         self._pending.setdefault(class_id, set()).add(kind)
