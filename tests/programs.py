@@ -1,27 +1,48 @@
-"""Programs besides Python that some tests need: Debian's chromium and nginx.
+"""Programs besides Python that some tests need: Debian's chromium, nginx and PostgreSQL.
 
-``.ci/run`` installs both. Elsewhere a test that needs a missing program is
+``.ci/run`` installs them. Elsewhere a test that needs a missing program is
 skipped with one line saying what to install; under CI (``CI`` set, as
 ``.ci/run`` does) it fails instead, so CI cannot pass by skipping it.
 """
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
 #: How to install each program on Debian (and on the CI machine).
-INSTALL = {"chromium": "apt-get install chromium", "nginx": "apt-get install nginx"}
+INSTALL = {
+    "chromium": "apt-get install chromium",
+    "nginx": "apt-get install nginx",
+    "postgres": "apt-get install postgresql",
+}
+#: Where Debian puts PostgreSQL's server programs (one folder per major version), which are
+#: not on the PATH.
+POSTGRES_BIN = "/usr/lib/postgresql/*/bin"
+
+
+def _missing(message: str):
+    if os.environ.get("CI"):
+        pytest.fail(f"{message}; under CI a missing program fails the run", pytrace=False)
+    pytest.skip(message)
 
 
 def program(name: str) -> str:
     """The path of ``name`` on the ``PATH``; skips the test (fails it under CI) without it."""
     path = shutil.which(name)
     if path is None:
-        message = f"{name} is not on the PATH ({INSTALL[name]} to run this test)"
-        if os.environ.get("CI"):
-            pytest.fail(f"{message}; under CI a missing program fails the run", pytrace=False)
-        pytest.skip(message)
+        _missing(f"{name} is not on the PATH ({INSTALL[name]} to run this test)")
     return path
+
+
+def postgres_bin() -> Path:
+    """The folder of PostgreSQL's ``initdb`` and ``postgres`` (the newest version installed);
+    skips the test (fails it under CI) without them."""
+    found = sorted(Path(p).parent for p in glob.glob(f"{POSTGRES_BIN}/initdb"))
+    if not found:
+        _missing(f"PostgreSQL's server is not installed ({INSTALL['postgres']} to run this test)")
+    return found[-1]

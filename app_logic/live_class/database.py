@@ -339,18 +339,22 @@ class Database:
     def _listen_postgres(self) -> None:
         import psycopg
 
+        failures = 0
         while not self._closed.is_set():
             try:
                 with psycopg.connect(self.target, autocommit=True, connect_timeout=10) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    failures = 0
                     self._tell(None, "connected")  # notices may have been missed meanwhile
                     while not self._closed.is_set():
                         for notice in conn.notifies(timeout=1.0):
                             class_id, _, kind = notice.payload.partition(" ")
                             self._tell(class_id, kind)
             except psycopg.Error as error:
-                log.warning("The class database's notices stopped (%s); listening again", error)
-                time.sleep(RECONNECT_SECONDS)
+                if failures == 0:  # said once per outage, not at every try
+                    log.warning("The class database's notices stopped (%s); listening again", error)
+                failures += 1
+                self._closed.wait(min(RECONNECT_SECONDS * failures, 10.0))
 
     def _poll_sqlite(self) -> None:
         connection = self._connect()

@@ -64,7 +64,8 @@ export class Classroom {
     this.reported = null;
     this.students = [];
     this.bar = el("div", { class: "class-bar", role: "region", "aria-label": "Live class" });
-    this.status = el("p", { class: "class-status", role: "status" });
+    // the mode's change, said to a screen reader (the head shows it already)
+    this.status = el("p", { class: "class-status sr-only", role: "status" });
   }
 
   /** Put the bar at the top of the replay (after every rebuild of its layout). */
@@ -164,10 +165,13 @@ export class Classroom {
     if (this.info.role !== "student" || !state) return;
     const brought = before && state.bring !== before.bring;
     if (state.mode !== "follow" && !brought) return;
+    if (brought) this.asked = null;
     if (!sameView(this.params, state.view)) {
+      // asked once per view: a view this page cannot open exactly does not loop
       if (this.asked !== state.view_rev) this.back();
       return; // the page is opening the view; its render brings us here again
     }
+    this.asked = null; // on the class's view: a later change of its own is asked back again
     if (this.hooks.step() !== state.step) this.hooks.move(state.step);
   }
 

@@ -1,0 +1,241 @@
+"""A live class as a teacher and three students run it, in chromium (not a test by itself).
+
+:func:`run_class` drives it on one app server or several (each student on the server given
+for them, the teacher on the first): the teacher starts a class from the playground; the
+students join by typing the code; the teacher lets them explore, changes the view, goes to
+step 57 and brings everyone there; projects one student's view (anonymously); a student's
+seat, on a raw websocket, tries to pace, ask and end the class; the teacher's tab closes
+and the teacher link opens the class again, in presentation mode, and paces it.
+tests/browser/test_live_class_browser.py runs it on SQLite and one server, and on
+PostgreSQL and two servers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from tests.chromium import settle
+
+FRAME = "iframe[title$='playback']"
+#: Long enough for a loaded machine; the benchmark (benchmarks/bench_class.py) measures.
+WAIT_MS = 20_000
+
+
+@dataclass
+class Outcome:
+    """What the scenario saw: seconds from the teacher's action to each student's page."""
+
+    brought: list[float] = field(default_factory=list)
+    followed: list[float] = field(default_factory=list)
+    code: str = ""
+
+
+def replay(page):
+    """The replay's frame of ``page``, once a step is painted."""
+    page.wait_for_selector(FRAME, timeout=120_000)
+    deadline = time.monotonic() + 120
+    while True:
+        frame = next((f for f in page.frames if "/component/" in f.url), None)
+        if frame is not None:
+            break
+        assert time.monotonic() < deadline, "no replay frame"
+        page.wait_for_timeout(100)
+    frame.wait_for_function(
+        "() => window.playback && window.playback.painted !== null", timeout=120_000
+    )
+    return frame
+
+
+def wait_in_replay(page, script: str, arg=None) -> None:
+    """Wait until ``script(arg)`` holds in the replay's frame (found again if Streamlit
+    replaced the frame meanwhile)."""
+    from playwright.sync_api import Error
+
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while True:
+        try:
+            left = max(1, int(1000 * (deadline - time.monotonic())))
+            replay(page).wait_for_function(script, arg=arg, timeout=left)
+            return
+        except Error as error:
+            if "detached" not in str(error) or time.monotonic() > deadline:
+                raise
+            print("the replay's frame was replaced while waiting")
+
+
+def wait_bar(page, words: str) -> None:
+    wait_in_replay(
+        page,
+        "(words) => (document.querySelector('.class-bar')?.innerText || '').includes(words)",
+        words,
+    )
+
+
+def step_to(page, t: int) -> None:
+    """Drag the replay's scrubber to step ``t`` (its input and change events, as a drag)."""
+    replay(page).evaluate(
+        """(t) => { const s = document.querySelector('.scrubber'); s.value = t;
+        s.dispatchEvent(new Event('input')); s.dispatchEvent(new Event('change')); }""",
+        t,
+    )
+
+
+def painted(page) -> tuple[int, str]:
+    return replay(page).evaluate("() => [window.playback.painted, window.playback.payloadId]")
+
+
+def wait_painted(page, t: int, other_than: str | None = None) -> None:
+    wait_in_replay(
+        page,
+        "([t, run]) => window.playback?.painted === t && window.playback.payloadId !== run",
+        [t, other_than],
+    )
+
+
+def query(page) -> dict[str, str]:
+    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
+
+
+def set_seed(page, seed: int) -> None:
+    before = painted(page)[1]
+    field_ = page.get_by_label("Seed", exact=True)
+    field_.fill(str(seed))
+    field_.press("Enter")
+    wait_in_replay(page, "(run) => window.playback?.payloadId !== run", before)
+
+
+def open_page(browser, url: str, size=(1280, 720)):
+    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    page.goto(url)
+    settle(page)
+    return page
+
+
+def run_class(browser, teacher_server: str, student_servers: list[str], shots: Path | None):
+    """The scenario; returns what it measured. Screenshots go to ``shots`` when given."""
+    outcome = Outcome()
+    teacher = open_page(browser, f"{teacher_server}/")
+    teacher.get_by_role("button", name="Start a class").click()
+    teacher.locator(".join-code").wait_for(timeout=WAIT_MS)
+    code = outcome.code = teacher.locator(".join-code").inner_text().strip()
+    assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code), code
+    wait_bar(teacher, "Students follow your view and step.")
+
+    students = []
+    for index, server in enumerate(student_servers):
+        page = open_page(browser, f"{server}/")
+        typed = f"{code[:3].lower()}-{code[3:]}" if index == 0 else code
+        page.get_by_role("textbox", name="Class code").fill(typed)
+        if index == 0:
+            page.get_by_role("textbox", name="Nickname (optional)").fill("Ada")
+        page.get_by_role("button", name="Join the class").click()
+        wait_bar(page, "Following the teacher.")
+        assert "seat" in query(page)
+        students.append(page)
+    wait_bar(teacher, f"{len(students)} joined, {len(students)} connected")
+    # a student's page has no teacher's tools
+    for page in students:
+        assert replay(page).locator(".class-bring").is_hidden()
+
+    # free exploration: the students are left where they are while the teacher moves on
+    replay(teacher).locator(".class-free").click()
+    for page in students:
+        wait_bar(page, "Free exploration")
+    for _ in range(5):
+        replay(students[0]).locator(".btn-step").click()
+    set_seed(teacher, 7)
+    step_to(teacher, 57)
+    old_run = painted(students[1])[1]
+    teacher.wait_for_timeout(500)
+    assert painted(students[1])[0] != 57 and painted(students[0])[0] == 5
+
+    # "Bring everyone here": every page opens the teacher's new view at step 57
+    start = time.perf_counter()
+    replay(teacher).locator(".class-bring").click()
+    for page in students:
+        wait_painted(page, 57, other_than=old_run)
+        outcome.brought.append(time.perf_counter() - start)
+        assert query(page).get("seed") == "7"
+    # following: the teacher's steps reach every page
+    start = time.perf_counter()
+    replay(teacher).locator(".btn-step").click()
+    for page in students:
+        wait_painted(page, 58)
+        outcome.followed.append(time.perf_counter() - start)
+    if shots:
+        students[0].screenshot(path=shots / "class_student.png")
+
+    # a snapshot: the third student explores; the teacher projects that student's view
+    replay(teacher).locator(".class-free").click()
+    wait_bar(students[2], "Free exploration")
+    set_seed(students[2], 11)
+    step_to(students[2], 3)
+    students[2].wait_for_timeout(3_000)  # its page reports its view every 2 s at most
+    replay(teacher).locator(".class-students").click()
+    listing = replay(teacher).locator(".class-students-list")
+    listing.wait_for(timeout=WAIT_MS)
+    words = listing.inner_text()
+    assert "Student 1" in words and "Student 3" in words and "Ada" not in words
+    before = painted(teacher)[1]
+    replay(teacher).get_by_role("button", name="Project student 3's view").click()
+    wait_painted(teacher, 3, other_than=before)
+    teacher.get_by_text("Projecting a student's view").wait_for(timeout=WAIT_MS)
+    assert query(teacher).get("seed") == "11"
+    assert "Ada" not in teacher.locator("[data-testid='stMain']").inner_text()
+    if shots:
+        teacher.screenshot(path=shots / "class_snapshot.png")
+    teacher.get_by_role("button", name="Back to the class's view").click()
+    wait_painted(teacher, 58)
+    assert query(teacher).get("seed") == "7"
+
+    # a student's seat cannot pace, ask or end the class, whatever its socket sends
+    _crafted_messages(student_servers[0], query(students[0])["seat"], code)
+    wait_bar(teacher, "Students explore freely.")
+
+    # the teacher's tab closes; the class goes on, and the teacher link opens it again
+    teacher.get_by_text("Your teacher link").click()
+    link = teacher.get_by_text(re.compile(r"\?teach=")).inner_text().strip()
+    teacher.context.close()
+    step_to(students[1], 20)
+    teacher = open_page(browser, f"{link}&present=1", size=(1280, 720))
+    wait_bar(teacher, f"Class {code}")
+    assert "teach" not in query(teacher) and query(teacher).get("present") == "1"
+    assert query(teacher).get("seed") == "7" and painted(teacher)[0] == 58
+    step_to(teacher, 80)
+    replay(teacher).locator(".class-bring").click()
+    for page in students:
+        wait_painted(page, 80)
+    if shots:
+        teacher.evaluate("() => window.scrollTo(0, 0)")
+        teacher.screenshot(path=shots / "class_projector.png")
+        students[2].set_viewport_size({"width": 390, "height": 844})
+        students[2].wait_for_timeout(1_000)
+        students[2].screenshot(path=shots / "class_student_phone.png")
+    return outcome
+
+
+def _crafted_messages(server: str, seat: str, code: str) -> None:
+    """A raw websocket with a student's seat sends the teacher's messages: each is refused."""
+    from websockets.sync.client import connect
+
+    address = server.replace("http://", "ws://") + "/class/ws"
+    with connect(address) as socket:
+        socket.send(json.dumps({"type": "hello", "seat": seat}))
+        assert json.loads(socket.recv(timeout=10))["code"] == code
+        for crafted in (
+            {"type": "step", "t": 1},
+            {"type": "pace", "mode": "follow", "bring": True},
+            {"type": "names", "show": True},
+            {"type": "students"},
+            {"type": "end"},
+        ):
+            socket.send(json.dumps(crafted))
+            answer = json.loads(socket.recv(timeout=10))
+            while answer["type"] == "class":  # a pace sent meanwhile
+                answer = json.loads(socket.recv(timeout=10))
+            assert answer["type"] == "error" and "teacher" in answer["message"], answer

@@ -1,0 +1,108 @@
+"""The live class's store on a real PostgreSQL server that the test starts (Debian's
+``initdb`` and ``postgres``, tests/postgres.py): the same store as on SQLite, the notices
+between processes (LISTEN/NOTIFY), an old schema migrated, and a restart of the server."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from perceptron_lab.app_logic.live_class.database import MIGRATIONS, Database
+from perceptron_lab.app_logic.live_class.store import JOIN_FAILURES, ClassStore, JoinRefused
+from tests.postgres import postgres_server
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server():
+    with postgres_server() as server:
+        yield server
+
+
+def _wait_for(predicate, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, "not heard in time"
+        time.sleep(0.02)
+
+
+def _fresh(server) -> str:
+    """The server's URL, on a database of its own for one test."""
+    import psycopg
+
+    name = f"t{time.monotonic_ns()}"
+    with psycopg.connect(server.url, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    return server.url.rsplit("/", 1)[0] + f"/{name}"
+
+
+def test_a_class_on_postgresql_and_its_notices_in_another_process(server):
+    url = _fresh(server)
+    writer = ClassStore(Database(url), hours=1.0)
+    reader = ClassStore(Database(url), hours=1.0)  # another process's
+    heard = []
+    reader.database.listen(lambda class_id, kind: heard.append((class_id, kind)))
+    _wait_for(lambda: (None, "connected") in heard)
+    started = writer.start({"learner": "kw"}, 0)
+    seats = []
+    threads = [
+        threading.Thread(target=lambda: seats.append(writer.join(started.code))) for _ in range(8)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(seat.number for seat in seats) == list(range(1, 9))
+    writer.set_step(started.id, 57)
+    _wait_for(lambda: (started.id, "pace") in heard)
+    assert (started.id, "roster") in heard
+    assert reader.pace(started.id).step == 57
+    assert reader.seat(seats[0].token).class_id == started.id
+    for _ in range(JOIN_FAILURES):
+        with pytest.raises(JoinRefused, match="No class"):
+            reader.join("ZZZZZZ")
+    with pytest.raises(JoinRefused, match="try again"):
+        writer.join(started.code)
+    writer.end(started.id)
+    _wait_for(lambda: (started.id, "ended") in heard)
+    assert reader.pace(started.id) is None
+
+
+def test_an_old_schema_on_postgresql_is_migrated(server):
+    url = _fresh(server)
+    old = Database(url, migrations=MIGRATIONS[:1])
+    old.run(
+        lambda tx: tx.run(
+            "INSERT INTO classes (id, code, teacher_hash, created, expires, mode, view_params, "
+            "view_rev, step, bring, rev, seats) VALUES ('c1', 'ABCDEF', 'h', ?, ?, 'follow', "
+            "?, 1, 5, 0, 1, 0)",
+            (time.time(), time.time() + 3600, json.dumps({"learner": "kw"})),
+        ),
+        write=True,
+    )
+    old.close()
+    store = ClassStore(Database(url), hours=1.0)
+    assert store.database.version() == 2
+    assert store.pace("c1").view == {"learner": "kw"} and not store.pace("c1").show_names
+    assert store.join("ABCDEF").number == 1
+
+
+def test_the_store_goes_on_after_the_database_server_restarts(server):
+    url = _fresh(server)
+    store = ClassStore(Database(url), hours=1.0)
+    heard = []
+    store.database.listen(lambda class_id, kind: heard.append((class_id, kind)))
+    _wait_for(lambda: (None, "connected") in heard)
+    started = store.start({"learner": "kw"}, 3)
+    server.stop()
+    server.start()
+    heard.clear()
+    # the pooled connection broke: the call is tried once more on a new one
+    assert store.pace(started.id).step == 3
+    _wait_for(lambda: (None, "connected") in heard)  # the listener connected again
+    store.set_step(started.id, 4)
+    _wait_for(lambda: (started.id, "pace") in heard)
