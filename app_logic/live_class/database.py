@@ -32,7 +32,6 @@ import contextlib
 import logging
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -352,7 +351,7 @@ class Database:
                             self._tell(class_id, kind)
             except psycopg.Error as error:
                 if failures == 0:  # said once per outage, not at every try
-                    log.warning("The class database's notices stopped (%s); listening again", error)
+                    log.warning("The class database's notices stopped (%s); retrying", error)
                 failures += 1
                 self._closed.wait(min(RECONNECT_SECONDS * failures, 10.0))
 
