@@ -13,6 +13,7 @@ Beside Streamlit's routes it serves the live class's websocket (``class_socket.p
 """
 
 import importlib
+import logging
 import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -25,9 +26,21 @@ from perceptron_lab import class_socket
 HERE = Path(__file__).resolve().parent
 
 
+def _log_like_streamlit() -> None:
+    """The app's own log lines (logger ``perceptron_lab``) at Streamlit's ``logger.level``,
+    in its server log."""
+    logger = logging.getLogger("perceptron_lab")
+    logger.setLevel(str(config.get_option("logger.level")).upper())
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        logger.addHandler(handler)
+
+
 @asynccontextmanager
 async def first_page_ready(app):
     """Load what the first page needs, once per server process, before it serves anyone."""
+    _log_like_streamlit()
     for package in ("app_logic", "ui"):
         for module in sorted((HERE / package).glob("*.py")):
             importlib.import_module(f"perceptron_lab.{package}.{module.stem}")

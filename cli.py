@@ -160,9 +160,15 @@ def _app_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_app(args: argparse.Namespace) -> int:
     """Serve the app in this process until it is stopped."""
+    from perceptron_lab.app_logic.live_class.settings import (
+        database_from_environment,
+        hours_from_environment,
+    )
     from perceptron_lab.app_logic.memory import budget_from_environment
 
     budget_from_environment()  # a wrong budget is one line here, not a server that fails
+    database_from_environment()  # likewise the live class's database and hours
+    hours_from_environment()
     folder = APP_FOLDER
     os.environ.update(streamlit_environment(folder, os.environ))
     print(

@@ -78,7 +78,15 @@ def _top_level_imports(path: Path) -> set[str]:
 #: The pages (the Streamlit entry points, the lessons, the notebook's widget and the
 #: command line), the Streamlit parts, the UI-free app logic, the core.
 LAYERS = {
-    "pages": ("app.py", "router.py", "cli.py", "app_pages", "lessons", "widget"),
+    "pages": (
+        "app.py",
+        "router.py",
+        "cli.py",
+        "class_socket.py",
+        "app_pages",
+        "lessons",
+        "widget",
+    ),
     "ui": ("ui",),
     "app_logic": ("app_logic",),
     "perceptron_core": ("perceptron_core",),

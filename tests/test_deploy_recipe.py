@@ -81,10 +81,10 @@ def proxy(tmp_path_factory):
             server.shutdown()
 
 
-def _get(port: int, headers: dict | None = None) -> tuple[dict, str | None]:
+def _get(port: int, headers: dict | None = None, path: str = "/") -> tuple[dict, str | None]:
     """The replica's answer through the proxy, and the cookie the proxy set."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    connection.request("GET", "/", headers=headers or {})
+    connection.request("GET", path, headers=headers or {})
     response = connection.getresponse()
     answer = json.loads(response.read())
     cookie = response.getheader("Set-Cookie")
@@ -123,3 +123,13 @@ def test_the_websocket_upgrade_reaches_the_replica(proxy):
     assert answer["upgrade"] == "websocket" and answer["connection"] == "upgrade"
     plain, _ = _get(listen)
     assert plain["upgrade"] is None and plain["connection"] == "close"
+
+
+def test_the_live_class_socket_is_not_pinned_and_keeps_its_upgrade(proxy):
+    """Any process serves any class: /class/ws takes turns whatever the cookie says, so a
+    page whose process stopped reaches another one."""
+    listen, ports = proxy
+    headers = {"Cookie": f"{COOKIE}={ports[0]}", "Upgrade": "websocket", "Connection": "Upgrade"}
+    answers = [_get(listen, headers, path="/class/ws")[0] for _ in range(4)]
+    assert sorted(a["port"] for a in answers) == sorted(ports * 2)
+    assert all(a["upgrade"] == "websocket" and a["connection"] == "upgrade" for a in answers)

@@ -14,6 +14,9 @@ when the page that asked for it is closed or rerun.
 
 from __future__ import annotations
 
+import logging
+import time
+
 import numpy as np
 import streamlit as st
 
@@ -23,6 +26,8 @@ from perceptron_lab.app_logic.datasource import DataRequest, Dataset, make_datas
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.memory import SERVER, digest
 from perceptron_lab.app_logic.training import Run, fit_run
+
+log = logging.getLogger("perceptron_lab")
 
 
 def _read_only(data: Dataset) -> Dataset:
@@ -70,9 +75,13 @@ def train(
     interrupt = _still_wanted()
 
     def fit() -> Run:
-        return fit_run(
-            learner_key, values, epochs, seed, X, y, X_test, y_test, interrupt=interrupt
-        )
+        start = time.perf_counter()
+        run = fit_run(learner_key, values, epochs, seed, X, y, X_test, y_test, interrupt=interrupt)
+        # one line per run trained (at Streamlit's logger.level info): a class's view is
+        # trained once per process, whoever asks (benchmarks/bench_class.py counts them)
+        log.info("trained a run of %s, %d epochs, in %.2f s", learner_key, epochs,
+                 time.perf_counter() - start)  # fmt: skip
+        return run
 
     if training.runs_uncompiled(learner_key, X, epochs):
         with uncompiled():

@@ -1,0 +1,393 @@
+"""A live class of 1 teacher and 100 students, with protocol-level visitors, and its faults.
+
+    python benchmarks/bench_class.py                                   # SQLite, one process
+    python benchmarks/bench_class.py --backend postgres --processes 3  # PostgreSQL, three
+    python benchmarks/bench_class.py --faults                          # and the faults
+
+Starts the app processes with ``perceptron-lab app`` on loopback ports (after
+``perceptron-lab warm``), on a SQLite file or on a PostgreSQL server of its own
+(tests/postgres.py: Debian's ``initdb`` and ``postgres``), then drives a class with the
+visitors of ``benchmarks/class_visitors.py`` (each student: a Streamlit page session and the
+class's websocket, spread over the processes in turn, as nginx's round robin spreads new
+visitors):
+
+1. the teacher's page starts a class; the students open the join link, 8 at a time;
+2. for ``--minutes``, the teacher steps every 2 s; each student's page reports its view and
+   step as the replay does (at most every 2 s) and pings every 25 s. Measured: the teacher's
+   step to its arrival on every student's page (p50, p95, max over every step and student);
+   the server processes' CPU seconds per student-minute over this phase;
+3. the teacher changes the view (the data seed and 200 epochs: a run of 20,000 visits): every
+   following student's page asks for it (one script run each). Measured: the teacher's
+   change to each student's page having the new run's payload (p50, p95), the processes' CPU
+   seconds for it, and the runs trained (``ui/runs.py`` logs each at Streamlit's
+   ``logger.level`` info, which the processes are started with);
+
+and throughout, the processes' peak resident memory (sampled every 0.2 s).
+
+Faults (``--faults``), each followed by a teacher's step that must reach every student:
+the teacher's page closes and the teacher link opens the class again; 5 students' networks
+drop for 30 s (their class socket goes through a relay that holds every byte meanwhile);
+with SQLite the server restarts; with several processes one of them is killed (its students'
+sockets connect to the next process). Reported: whether every student was back on the
+class's step, and the seconds it took.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import math
+import os
+import signal
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from class_visitors import ClassSocket, PageSession
+from sessions import ROOT, perceptron_lab, start_app
+
+from tests.live import free_port
+
+SOCKET_PATH = "class/ws"
+STEP_SECONDS = 2.0
+JOIN_AT_ONCE = 8
+
+
+def percentiles(values: list[float]) -> str:
+    values = sorted(v for v in values if not math.isnan(v))
+    if not values:
+        return "-"
+    p95 = values[min(len(values) - 1, round(0.95 * (len(values) - 1)))]
+    return f"{statistics.median(values):.3f} / {p95:.3f} / {values[-1]:.3f}"
+
+
+class Servers:
+    """The app processes: their ports, CPU seconds and peak memory."""
+
+    def __init__(self, count: int, environ: dict, folder: Path):
+        self.count, self.environ, self.folder = count, environ, folder
+        self.ports = [free_port() for _ in range(count)]
+        self.procs: list[subprocess.Popen | None] = [None] * count
+        self.peak = [0] * count
+        self._sampling = True
+        for index in range(count):
+            self.start(index)
+        threading.Thread(target=self._sample, daemon=True).start()
+
+    def start(self, index: int) -> None:
+        log = self.folder / f"app{index}.log"
+        self.procs[index], _ = start_app(perceptron_lab(), self.ports[index], log, self.environ)
+
+    @property
+    def bases(self) -> list[str]:
+        return [f"http://127.0.0.1:{port}" for port in self.ports]
+
+    def cpu(self) -> float:
+        """The processes' CPU seconds (user and system) so far."""
+        total = 0.0
+        for proc in self.procs:
+            if proc is None or proc.poll() is not None:
+                continue
+            fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return total
+
+    def _sample(self) -> None:
+        while self._sampling:
+            for index, proc in enumerate(self.procs):
+                with contextlib.suppress(OSError, AttributeError):
+                    for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines():
+                        if line.startswith("VmRSS:"):
+                            self.peak[index] = max(self.peak[index], int(line.split()[1]) * 1024)
+            time.sleep(0.2)
+
+    def kill(self, index: int) -> None:
+        self.procs[index].send_signal(signal.SIGKILL)
+        self.procs[index].wait()
+
+    def stop(self, index: int) -> None:
+        self.procs[index].terminate()
+        self.procs[index].wait(timeout=60)
+
+    def close(self) -> None:
+        self._sampling = False
+        for proc in self.procs:
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=30)
+
+    def trainings(self) -> int:
+        """Runs trained, as the processes' logs say (``ui/runs.py``)."""
+        return sum(
+            (self.folder / f"app{i}.log").read_text(errors="replace").count("trained a run")
+            for i in range(self.count)
+        )
+
+
+class Student:
+    """A student's page: its Streamlit session and its class socket, following the class."""
+
+    def __init__(self, number: int, base: str, bases: list[str]):
+        self.number, self.base, self.bases = number, base, bases
+        self.page = PageSession(base)
+        self.socket: ClassSocket | None = None
+        self.view_rev = 0
+        self.view_arrivals: list[tuple[int, float]] = []
+        self._following: asyncio.Task | None = None
+
+    async def join(self, code: str) -> float:
+        seconds = await self.page.open(f"join={code}")
+        classroom = self.page.classroom
+        assert classroom and classroom["role"] == "student", self.page.state.options.keys()
+        preferred = self.bases.index(self.base)
+        self.socket = ClassSocket(self.bases, SOCKET_PATH, {"seat": classroom["secret"]})
+        self.socket.preferred = preferred
+        await self.socket.start()
+        while self.socket.latest is None:
+            await asyncio.sleep(0.05)
+        self.view_rev = self.socket.latest["view_rev"]
+        self._following = asyncio.create_task(self._follow())
+        return seconds
+
+    async def _follow(self) -> None:
+        """classroom.js's part: a new view of the class is asked for; the step is reported."""
+        reported = None
+        last_report = 0.0
+        while True:
+            await asyncio.sleep(0.05)
+            latest = self.socket.latest
+            if latest is None:
+                continue
+            if latest["mode"] == "follow" and latest["view_rev"] != self.view_rev:
+                self.view_rev = latest["view_rev"]
+                await self.page.send_component_value(
+                    {
+                        "action": "class_view",
+                        "params": latest["view"],
+                        "t": latest["step"],
+                        "nonce": str(time.time()),
+                    }  # fmt: skip
+                )
+                self.view_arrivals.append((self.view_rev, time.perf_counter()))
+            state = (latest["step"], self.view_rev)
+            if state != reported and time.perf_counter() - last_report >= 2.0:
+                reported, last_report = state, time.perf_counter()
+                params = {k: v for k, v in self.page.state.query.items() if k not in ("t", "seat")}
+                await self.socket.send({"type": "state", "params": params, "t": latest["step"]})
+
+    async def close(self) -> None:
+        if self._following:
+            self._following.cancel()
+        if self.socket:
+            await self.socket.stop()
+        await self.page.close()
+
+
+class Teacher:
+    def __init__(self, base: str, bases: list[str]):
+        self.base, self.bases = base, bases
+        self.page = PageSession(base)
+        self.socket: ClassSocket | None = None
+        self.key = ""
+
+    async def start_class(self) -> str:
+        await self.page.open("epochs=200")  # a view of 20,000 visits
+        await self.page.press("Start a class")
+        self.key = self.page.classroom["secret"]
+        await self._connect()
+        return self.page.classroom["code"]
+
+    async def rejoin(self) -> None:
+        self.page = PageSession(self.base)
+        await self.page.open(f"teach={self.key}")
+        await self._connect()
+
+    async def _connect(self) -> None:
+        self.socket = ClassSocket(self.bases, SOCKET_PATH, {"teacher": self.key})
+        self.socket.preferred = self.bases.index(self.base)
+        await self.socket.start()
+
+    async def step(self, t: int) -> float:
+        sent = time.perf_counter()
+        await self.socket.send({"type": "step", "t": t})
+        return sent
+
+    async def leave(self) -> None:
+        await self.socket.stop()
+        await self.page.close()
+
+
+async def step_latencies(teacher, students, t: int, wait: float = 20.0) -> list[float]:
+    """The teacher goes to step ``t``; each student's seconds until it arrived (NaN: never)."""
+    sent = await teacher.step(t)
+    deadline = time.perf_counter() + wait
+    while time.perf_counter() < deadline:
+        if all(s.socket.latest and s.socket.latest["step"] == t for s in students):
+            break
+        await asyncio.sleep(0.02)
+    out = []
+    for student in students:
+        arrival = student.socket.arrival_of(lambda m: m["step"] == t, sent)
+        out.append(math.nan if arrival is None else arrival - sent)
+    return out
+
+
+async def run(args) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="bench-class-"))
+    database = None
+    environ = {"OMP_NUM_THREADS": "1", "STREAMLIT_LOGGER_LEVEL": "info"}
+    if args.backend == "postgres":
+        from tests.postgres import PostgresServer
+
+        database = PostgresServer()
+        database.start()
+        environ["PERCEPTRON_LAB_CLASS_DB"] = database.url
+    else:
+        environ["PERCEPTRON_LAB_CLASS_DB"] = str(folder / "class.sqlite3")
+    subprocess.run([*perceptron_lab(), "warm"], check=True, capture_output=True, cwd=ROOT)
+    servers = Servers(args.processes, environ, folder)
+    print(f"{args.backend}, {args.processes} process(es), {args.students} students; "
+          f"load average before: {os.getloadavg()[0]:.1f}")  # fmt: skip
+    teacher = Teacher(servers.bases[0], servers.bases)
+    students: list[Student] = []
+    try:
+        code = await teacher.start_class()
+        students = [
+            Student(i, servers.bases[i % args.processes], servers.bases)
+            for i in range(args.students)
+        ]
+        joins: list[float] = []
+        limit = asyncio.Semaphore(JOIN_AT_ONCE)
+
+        async def join(student):
+            async with limit:
+                joins.append(await student.join(code))
+
+        cpu = servers.cpu()
+        await asyncio.gather(*(join(s) for s in students))
+        print(f"joined: {len(joins)} pages, seconds per page p50/p95/max {percentiles(joins)}; "
+              f"CPU {servers.cpu() - cpu:.1f} s")  # fmt: skip
+
+        # steady: the teacher steps every 2 s
+        latencies: list[float] = []
+        cpu, started = servers.cpu(), time.perf_counter()
+        t = 0
+        while time.perf_counter() - started < 60 * args.minutes:
+            t += 1
+            tick = time.perf_counter()
+            latencies += await step_latencies(teacher, students, t)
+            await asyncio.sleep(max(0.0, STEP_SECONDS - (time.perf_counter() - tick)))
+        minutes = (time.perf_counter() - started) / 60
+        used = servers.cpu() - cpu
+        print(
+            f"step to students' pages (s, p50/p95/max over {len(latencies)}): "
+            f"{percentiles(latencies)}; missed {sum(math.isnan(v) for v in latencies)}"
+        )
+        print(f"CPU: {used:.1f} s over {minutes:.1f} min = "
+              f"{used / (args.students * minutes):.4f} CPU-s per student-minute")  # fmt: skip
+
+        # the teacher's view changes: every page asks for it
+        trained = servers.trainings()
+        cpu = servers.cpu()
+        changed = time.perf_counter()
+        await teacher.page.set_number("Seed", 5)
+        deadline = time.perf_counter() + 300
+        while time.perf_counter() < deadline and not all(s.view_arrivals for s in students):
+            await asyncio.sleep(0.1)
+        views = [
+            s.view_arrivals[-1][1] - changed if s.view_arrivals else math.nan for s in students
+        ]
+        print(f"view change to students' new payload (s, p50/p95/max): {percentiles(views)}; "
+              f"CPU {servers.cpu() - cpu:.1f} s; runs trained {servers.trainings() - trained} "
+              f"for {args.processes} process(es)")  # fmt: skip
+        print("peak memory (MiB) per process: "
+              + ", ".join(f"{p / 2**20:.0f}" for p in servers.peak))  # fmt: skip
+        if args.faults:
+            await faults(args, servers, teacher, students, t)
+    finally:
+        for student in students:
+            with contextlib.suppress(Exception):
+                await student.close()
+        servers.close()
+        if database is not None:
+            database.stop()
+        print(f"load average after: {os.getloadavg()[0]:.1f}")
+
+
+async def back_on_step(teacher, students, t: int, label: str, since: float) -> None:
+    latencies = await step_latencies(teacher, students, t, wait=60.0)
+    missed = sum(math.isnan(v) for v in latencies)
+    print(
+        f"{label}: {len(students) - missed} of {len(students)} students got the next step "
+        f"(p95 {percentiles(latencies)}); {time.perf_counter() - since:.1f} s after the fault"
+    )
+
+
+async def faults(args, servers, teacher, students, t: int) -> None:
+    # the teacher's tab closes; the class goes on; the teacher link opens it again
+    await teacher.leave()
+    await asyncio.sleep(5)
+    alive = sum(s.socket.socket is not None for s in students)
+    start = time.perf_counter()
+    await teacher.rejoin()
+    print(
+        f"teacher's tab closed: {alive} of {len(students)} students still connected; "
+        f"teacher link rejoined in {time.perf_counter() - start:.2f} s"
+    )
+    t += 1
+    await back_on_step(teacher, students, t, "after the teacher rejoined", start)
+
+    # 5 students' networks drop for 30 s (their sockets are cut and come back after 30 s)
+    dropped = students[:5]
+    for student in dropped:
+        student.socket.stopped = True
+        await student.socket.socket.close()
+    start = time.perf_counter()
+    for _ in range(3):
+        t += 1
+        await teacher.step(t)
+        await asyncio.sleep(10)
+    for student in dropped:
+        student.socket.stopped = False
+        await student.socket.start()
+    back = [s.socket.arrival_of(lambda m: m["step"] == t, start) for s in dropped]
+    print(
+        f"network dropped 30 s: {sum(b is not None for b in back)} of 5 back on the "
+        f"teacher's step {t} {max((b or start) - start for b in back) - 30:.2f} s after"
+    )
+    t += 1
+    await back_on_step(teacher, students, t, "after the drop", start)
+
+    if args.processes == 1:  # the server restarts: the class goes on from the store
+        start = time.perf_counter()
+        servers.stop(0)
+        servers.start(0)
+        t += 1
+        await back_on_step(teacher, students, t, "after the server restarted", start)
+    else:  # one of the processes is killed: its students connect to another one
+        start = time.perf_counter()
+        servers.kill(1)
+        await asyncio.sleep(3)
+        t += 1
+        await back_on_step(teacher, students, t, "after one process was killed", start)
+        moved = sum(s.socket.reconnects > 0 for s in students if s.base == servers.bases[1])
+        print(f"  students of the killed process that reconnected elsewhere: {moved}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--students", type=int, default=100)
+    parser.add_argument("--minutes", type=float, default=2.0)
+    parser.add_argument("--faults", action="store_true")
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
