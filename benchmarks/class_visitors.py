@@ -90,7 +90,9 @@ class PageSession:
             elif kind == "delta" and forward.delta.WhichOneof("type") == "new_element":
                 self._element(forward.delta.new_element)
             elif kind == "script_finished" and started:
-                return
+                # a run that ends for st.rerun() is followed by the next one
+                if forward.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    return
 
     def _element(self, element) -> None:
         kind = element.WhichOneof("type")
@@ -152,7 +154,7 @@ class ClassSocket:
         self._task: asyncio.Task | None = None
         self._connected = asyncio.Event()
         self.stopped = False
-        self.paused = False
+        self.offline_until = 0.0  # a dropped network: no connection before this time
         self.preferred = 0
 
     async def start(self) -> None:
@@ -164,6 +166,8 @@ class ClassSocket:
         while not self.stopped:
             address = self.addresses[(self.preferred + attempt) % len(self.addresses)]
             try:
+                if time.perf_counter() < self.offline_until:
+                    raise OSError("the network is down")
                 async with websockets.connect(address, open_timeout=10) as socket:
                     self.socket = socket
                     await socket.send(json.dumps({"type": "hello", **self.hello}))
@@ -184,6 +188,13 @@ class ClassSocket:
             self.reconnects += 1
             attempt += 1  # the next process in turn, as nginx's round robin would
             await asyncio.sleep(min(0.5 * attempt, 5.0))
+
+    async def drop(self, seconds: float) -> None:
+        """The network drops for ``seconds``: the socket breaks, and connecting again fails
+        until the network is back (the page keeps trying, as ``classroom.js`` does)."""
+        self.offline_until = time.perf_counter() + seconds
+        if self.socket is not None:
+            self.socket.transport.abort()
 
     async def send(self, message: dict) -> None:
         if self.socket is not None:
