@@ -320,6 +320,16 @@ async def run(args) -> None:
         print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
+async def reconnected(sockets, before: list[int], seconds: float = 120.0) -> float:
+    """Seconds until every socket connected again (NaN if not all did in time)."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        if all(s.connections > n and s.socket is not None for s, n in zip(sockets, before)):
+            return time.perf_counter() - start
+        await asyncio.sleep(0.05)
+    return math.nan
+
+
 async def back_on_step(teacher, students, t: int, label: str, since: float) -> None:
     latencies = await step_latencies(teacher, students, t, wait=60.0)
     missed = sum(math.isnan(v) for v in latencies)
@@ -369,19 +379,31 @@ async def faults(args, servers, teacher, students, t: int) -> None:
     await back_on_step(teacher, students, t, "after the drop", start)
 
     if args.processes == 1:  # the server restarts: the class goes on from the store
+        sockets = [teacher.socket] + [s.socket for s in students]
+        before = [s.connections for s in sockets]
         start = time.perf_counter()
         servers.stop(0)
         servers.start(0)
+        restarted = time.perf_counter() - start
+        back = await reconnected(sockets, before)
+        print(
+            f"server restarted in {restarted:.1f} s (stopped, started, health check); every "
+            f"page's class socket connected again {back:.1f} s after it answered"
+        )
         t += 1
         await back_on_step(teacher, students, t, "after the server restarted", start)
     else:  # one of the processes is killed: its students connect to another one
+        victims = [s for s in students if s.base == servers.bases[1]]
+        before = [s.socket.connections for s in victims]
         start = time.perf_counter()
         servers.kill(1)
-        await asyncio.sleep(3)
+        back = await reconnected([s.socket for s in victims], before)
+        print(
+            f"one of {args.processes} processes killed: its {len(victims)} students' class "
+            f"sockets connected to another process within {back:.1f} s"
+        )
         t += 1
         await back_on_step(teacher, students, t, "after one process was killed", start)
-        moved = sum(s.socket.reconnects > 0 for s in students if s.base == servers.bases[1])
-        print(f"  students of the killed process that reconnected elsewhere: {moved}")
 
 
 def main() -> None:

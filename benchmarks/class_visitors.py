@@ -150,6 +150,7 @@ class ClassSocket:
         self.heard: list[tuple[float, dict]] = []  # (arrival, message)
         self.latest: dict | None = None
         self.reconnects = 0
+        self.connections = 0  # connections made (and greeted by the class) so far
         self.socket = None
         self._task: asyncio.Task | None = None
         self._connected = asyncio.Event()
@@ -172,6 +173,7 @@ class ClassSocket:
                     self.socket = socket
                     await socket.send(json.dumps({"type": "hello", **self.hello}))
                     attempt = 0
+                    self.connections += 1
                     self._connected.set()
                     async for text in socket:
                         message = json.loads(text)

@@ -141,6 +141,12 @@ def run_class(browser, teacher_server: str, student_servers: list[str], shots: P
     # a student's page has no teacher's tools
     for page in students:
         assert replay(page).locator(".class-bring").is_hidden()
+    if shots:  # the join box and the class bars, to axe (WCAG 2.1 A and AA)
+        from tests.accessibility import SERIOUS, audit
+
+        for page in (teacher, students[0]):
+            serious = [v["id"] for v in audit(page) if v["impact"] in SERIOUS]
+            assert serious == [], serious
 
     # free exploration: the students are left where they are while the teacher moves on
     replay(teacher).locator(".class-free").click()
