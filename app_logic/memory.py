@@ -299,7 +299,9 @@ MOST_LIMIT_MB = 2**22
 MOST_IDLE_MINUTES = 525_600
 
 
-def _from_environment(environ: Mapping[str, str], name: str, default: float, most: float) -> float:
+def number_from_environment(
+    environ: Mapping[str, str], name: str, default: float, most: float
+) -> float:
     """The number ``environ[name]`` gives, ``default`` when unset; ValueError (one line that
     names the variable and what it accepts) for anything but a number above 0, at most
     ``most``: text, nan, infinities, zero, negative and huge values."""
@@ -333,10 +335,10 @@ def budget_from_environment(environ: Mapping[str, str] = os.environ) -> Budget:
     ...
     ValueError: PERCEPTRON_LAB_MEMORY_MB='inf' is not accepted: give a number from above 0 ...
     """
-    limit_mb = _from_environment(
+    limit_mb = number_from_environment(
         environ, "PERCEPTRON_LAB_MEMORY_MB", DEFAULT_LIMIT_MB, MOST_LIMIT_MB
     )
-    idle_minutes = _from_environment(
+    idle_minutes = number_from_environment(
         environ, "PERCEPTRON_LAB_IDLE_MINUTES", DEFAULT_IDLE_MINUTES, MOST_IDLE_MINUTES
     )
     return Budget(

@@ -97,8 +97,16 @@ def test_a_budget_that_is_not_a_sensible_number_is_named_with_what_is_accepted(n
     assert f"{name}={text!r}" in message and "from" in message and "\n" not in message
 
 
-def test_the_app_command_refuses_an_infinite_budget_in_one_line():
-    environ = {**os.environ, "PERCEPTRON_LAB_MEMORY_MB": "inf"}
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("PERCEPTRON_LAB_MEMORY_MB", "inf"),
+        ("PERCEPTRON_LAB_CLASS_HOURS", "forever"),  # the live class's (docs/deploy.md)
+        ("PERCEPTRON_LAB_CLASS_DB", "mysql://host/db"),
+    ],
+)
+def test_the_app_command_refuses_a_wrong_setting_in_one_line(name, text):
+    environ = {**os.environ, name: text}
     done = subprocess.run(
         [sys.executable, "-m", "perceptron_lab.cli", "app", "--port", "1"],
         capture_output=True,
@@ -108,7 +116,7 @@ def test_the_app_command_refuses_an_infinite_budget_in_one_line():
     )
     assert done.returncode == 1, done
     line = _one_line(done.stderr)
-    assert "PERCEPTRON_LAB_MEMORY_MB='inf'" in line and "OverflowError" not in line, line
+    assert f"{name}={text!r}" in line and "OverflowError" not in line, line
 
 
 def test_a_sensible_budget_from_the_environment_is_used():

@@ -51,8 +51,9 @@ async def settle(predicate, seconds: float = 5.0) -> None:
     raise AssertionError("the hub did not get there in time")
 
 
-def run(test):
-    """Run ``test(hub)`` in a fresh event loop with a hub of its own."""
+def on_a_hub(test):
+    """The test ``test(hub, store)``, run in a fresh event loop with a hub of its own (pytest
+    gives the returned function the ``store`` fixture)."""
 
     def runner(store):
         async def main():
@@ -64,6 +65,7 @@ def run(test):
 
         asyncio.run(main())
 
+    runner.__name__, runner.__doc__ = test.__name__, test.__doc__
     return runner
 
 
@@ -72,123 +74,110 @@ def _class(store):
     return started, [store.join(started.code, f"S{i}") for i in range(3)]
 
 
-def test_the_teachers_step_reaches_every_student_and_the_roster_the_teacher(store):
-    @run
-    async def check(hub, store):
-        started, seats = _class(store)
-        teacher = Socket()
-        await hub.attach(teacher, {"teacher": started.teacher_key})
-        students = [Socket() for _ in seats]
-        for socket, seat in zip(students, seats):
-            await hub.attach(socket, {"seat": seat.token})
-        await settle(lambda: (teacher.last() or {}).get("roster", {}).get("connected") == 3)
-        await settle(lambda: all(s.last() for s in students))
-        assert all(s.last()["step"] == 0 and "roster" not in s.last() for s in students)
-        teacher_member = next(m for m in hub.rooms[started.id].members if m.role == "teacher")
-        assert await hub.receive(teacher_member, json.dumps({"type": "step", "t": 57}))
-        await settle(lambda: all(s.last()["step"] == 57 for s in students))
-        # one message per change: the step arrived once, not once per notice
-        assert [m["step"] for m in students[0].sent if m["type"] == "class"] == [0, 57]
-
-    check(store)
+@on_a_hub
+async def test_the_teachers_step_reaches_every_student_and_the_roster_the_teacher(hub, store):
+    started, seats = _class(store)
+    teacher = Socket()
+    await hub.attach(teacher, {"teacher": started.teacher_key})
+    students = [Socket() for _ in seats]
+    for socket, seat in zip(students, seats):
+        await hub.attach(socket, {"seat": seat.token})
+    await settle(lambda: (teacher.last() or {}).get("roster", {}).get("connected") == 3)
+    await settle(lambda: all(s.last() for s in students))
+    assert all(s.last()["step"] == 0 and "roster" not in s.last() for s in students)
+    teacher_member = next(m for m in hub.rooms[started.id].members if m.role == "teacher")
+    assert await hub.receive(teacher_member, json.dumps({"type": "step", "t": 57}))
+    await settle(lambda: all(s.last()["step"] == 57 for s in students))
+    # one message per change: the step arrived once, not once per notice
+    assert [m["step"] for m in students[0].sent if m["type"] == "class"] == [0, 57]
 
 
-def test_a_student_cannot_pace_ask_or_end_and_nothing_changes(store):
-    @run
-    async def check(hub, store):
-        started, seats = _class(store)
+@on_a_hub
+async def test_a_student_cannot_pace_ask_or_end_and_nothing_changes(hub, store):
+    started, seats = _class(store)
+    socket = Socket()
+    student = await hub.attach(socket, {"seat": seats[0].token})
+    rev = store.pace(started.id).rev
+    for message in (
+        {"type": "step", "t": 99},
+        {"type": "pace", "mode": "free", "bring": True},
+        {"type": "names", "show": True},
+        {"type": "students"},
+        {"type": "end"},
+        {"type": "hello", "teacher": started.teacher_key},
+        {"type": "state", "params": {"learner": "kw"}, "t": -1},
+    ):
+        assert await hub.receive(student, json.dumps(message))
+    await settle(lambda: len([m for m in socket.sent if m["type"] == "error"]) == 7)
+    errors = [m["message"] for m in socket.sent if m["type"] == "error"]
+    assert errors[0] == "Only the class's teacher can do that (step)."
+    assert all("teacher" in e for e in errors[:5])
+    assert store.pace(started.id).rev == rev and store.pace(started.id).step == 0
+    assert socket.last("students") is None
+
+
+@on_a_hub
+async def test_a_seat_or_key_of_no_live_class_is_closed_with_a_reason(hub, store):
+    started, seats = _class(store)
+    for hello in ({"seat": "x" * 32}, {"teacher": seats[0].token}):
         socket = Socket()
-        student = await hub.attach(socket, {"seat": seats[0].token})
-        rev = store.pace(started.id).rev
-        for message in (
-            {"type": "step", "t": 99},
-            {"type": "pace", "mode": "free", "bring": True},
-            {"type": "names", "show": True},
-            {"type": "students"},
-            {"type": "end"},
-            {"type": "hello", "teacher": started.teacher_key},
-            {"type": "state", "params": {"learner": "kw"}, "t": -1},
-        ):
-            assert await hub.receive(student, json.dumps(message))
-        await settle(lambda: len([m for m in socket.sent if m["type"] == "error"]) == 7)
-        errors = [m["message"] for m in socket.sent if m["type"] == "error"]
-        assert errors[0] == "Only the class's teacher can do that (step)."
-        assert all("teacher" in e for e in errors[:5])
-        assert store.pace(started.id).rev == rev and store.pace(started.id).step == 0
-        assert socket.last("students") is None
-
-    check(store)
+        assert await hub.attach(socket, hello) is None
+        assert socket.closed[0] == CLOSE_ENDED
+    teacher = Socket()
+    member = await hub.attach(teacher, {"teacher": started.teacher_key})
+    student = Socket()
+    await hub.attach(student, {"seat": seats[0].token})
+    await hub.receive(member, json.dumps({"type": "end"}))
+    await settle(lambda: student.closed is not None and teacher.closed is not None)
+    assert student.last("closed")["message"] == "The class has ended."
 
 
-def test_a_seat_or_key_of_no_live_class_is_closed_with_a_reason(store):
-    @run
-    async def check(hub, store):
-        started, seats = _class(store)
-        for hello in ({"seat": "x" * 32}, {"teacher": seats[0].token}):
-            socket = Socket()
-            assert await hub.attach(socket, hello) is None
-            assert socket.closed[0] == CLOSE_ENDED
-        teacher = Socket()
-        member = await hub.attach(teacher, {"teacher": started.teacher_key})
-        student = Socket()
-        await hub.attach(student, {"seat": seats[0].token})
-        await hub.receive(member, json.dumps({"type": "end"}))
-        await settle(lambda: student.closed is not None and teacher.closed is not None)
-        assert student.last("closed")["message"] == "The class has ended."
-
-    check(store)
-
-
-def test_the_students_list_is_anonymous_until_the_teacher_shows_names(store):
-    @run
-    async def check(hub, store):
-        started, seats = _class(store)
-        store.set_student_view(seats[1].student_id, {"learner": "voted", "edits": "a1"}, 40)
-        teacher = Socket()
-        member = await hub.attach(teacher, {"teacher": started.teacher_key})
-        await hub.receive(member, json.dumps({"type": "students"}))
-        await settle(lambda: teacher.last("students") is not None)
-        listed = teacher.last("students")["students"]
-        assert [s["number"] for s in listed] == [1, 2, 3]
-        assert all(s["name"] is None for s in listed)
-        assert listed[1]["view"] == {"edits": "a1", "learner": "voted"} and listed[1]["step"] == 40
-        await hub.receive(member, json.dumps({"type": "names", "show": True}))
-        await settle(lambda: teacher.last()["show_names"])
-        teacher.sent.clear()
-        await hub.receive(member, json.dumps({"type": "students"}))
-        await settle(lambda: teacher.last("students") is not None)
-        assert [s["name"] for s in teacher.last("students")["students"]] == ["S0", "S1", "S2"]
-
-    check(store)
+@on_a_hub
+async def test_the_students_list_is_anonymous_until_the_teacher_shows_names(hub, store):
+    started, seats = _class(store)
+    store.set_student_view(seats[1].student_id, {"learner": "voted", "edits": "a1"}, 40)
+    teacher = Socket()
+    member = await hub.attach(teacher, {"teacher": started.teacher_key})
+    await hub.receive(member, json.dumps({"type": "students"}))
+    await settle(lambda: teacher.last("students") is not None)
+    listed = teacher.last("students")["students"]
+    assert [s["number"] for s in listed] == [1, 2, 3]
+    assert all(s["name"] is None for s in listed)
+    assert listed[1]["view"] == {"edits": "a1", "learner": "voted"} and listed[1]["step"] == 40
+    await hub.receive(member, json.dumps({"type": "names", "show": True}))
+    await settle(lambda: teacher.last()["show_names"])
+    teacher.sent.clear()
+    await hub.receive(member, json.dumps({"type": "students"}))
+    await settle(lambda: teacher.last("students") is not None)
+    assert [s["name"] for s in teacher.last("students")["students"]] == ["S0", "S1", "S2"]
 
 
-def test_a_stuck_socket_does_not_hold_up_the_others(store):
-    @run
-    async def check(hub, store):
-        started, seats = _class(store)
-        teacher = Socket()
-        member = await hub.attach(teacher, {"teacher": started.teacher_key})
-        stuck, fine = Socket(stuck=True), Socket()
-        await hub.attach(stuck, {"seat": seats[0].token})
-        await hub.attach(fine, {"seat": seats[1].token})
-        for t in range(1, 6):
-            await hub.receive(member, json.dumps({"type": "step", "t": t}))
-        await settle(lambda: (fine.last() or {}).get("step") == 5)
-
-    check(store)
+@on_a_hub
+async def test_a_stuck_socket_does_not_hold_up_the_others(hub, store):
+    started, seats = _class(store)
+    teacher = Socket()
+    member = await hub.attach(teacher, {"teacher": started.teacher_key})
+    stuck, fine = Socket(stuck=True), Socket()
+    await hub.attach(stuck, {"seat": seats[0].token})
+    await hub.attach(fine, {"seat": seats[1].token})
+    for t in range(1, 6):
+        await hub.receive(member, json.dumps({"type": "step", "t": t}))
+    await settle(lambda: (fine.last() or {}).get("step") == 5)
 
 
-def test_a_flooding_socket_is_closed(store, monkeypatch):
+@pytest.fixture
+def no_refill(monkeypatch):
+    """A socket's message bucket never refills (the test sends faster than any rate)."""
     monkeypatch.setattr(hub_module, "RATE", 0.0)
 
-    @run
-    async def check(hub, store):
-        started, seats = _class(store)
-        socket = Socket()
-        member = await hub.attach(socket, {"seat": seats[0].token})
-        member.tokens = 3
-        answers = [await hub.receive(member, '{"type": "ping"}') for _ in range(5)]
-        assert answers == [True, True, True, False, False]
-        assert socket.closed[0] == CLOSE_FLOOD
 
-    check(store)
+@pytest.mark.usefixtures("no_refill")
+@on_a_hub
+async def test_a_flooding_socket_is_closed(hub, store):
+    started, seats = _class(store)
+    socket = Socket()
+    member = await hub.attach(socket, {"seat": seats[0].token})
+    member.tokens = 3
+    answers = [await hub.receive(member, '{"type": "ping"}') for _ in range(5)]
+    assert answers == [True, True, True, False, False]
+    assert socket.closed[0] == CLOSE_FLOOD

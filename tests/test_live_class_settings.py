@@ -1,11 +1,8 @@
 """The live class's settings from the environment: where the classes are stored and how long
-a class lives; a wrong value stops ``perceptron-lab app`` with one line."""
+a class lives (that ``perceptron-lab app`` stops on a wrong one with one line is in
+tests/test_hostile_cli_edges.py)."""
 
 from __future__ import annotations
-
-import os
-import subprocess
-import sys
 
 import pytest
 
@@ -36,17 +33,3 @@ def test_the_defaults_are_twelve_hours_and_a_file_in_the_labs_cache_folder(tmp_p
 def test_a_database_that_is_neither_postgresql_nor_a_file_is_refused(text):
     with pytest.raises(ValueError, match="PERCEPTRON_LAB_CLASS_DB"):
         database_from_environment({"PERCEPTRON_LAB_CLASS_DB": text})
-
-
-def test_the_app_command_refuses_wrong_class_hours_in_one_line():
-    environ = {**os.environ, "PERCEPTRON_LAB_CLASS_HOURS": "forever"}
-    done = subprocess.run(
-        [sys.executable, "-m", "perceptron_lab.cli", "app", "--port", "1"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=environ,
-    )
-    assert done.returncode == 1, done
-    lines = [line for line in done.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and "PERCEPTRON_LAB_CLASS_HOURS='forever'" in lines[0], lines

@@ -13,17 +13,17 @@ A wrong value is refused in one line that names the variable and what it accepts
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Mapping
 from pathlib import Path
 
 from perceptron_core.experiments.defaults import default_cache_dir
+from perceptron_lab.app_logic.memory import number_from_environment
 
 #: A class ends this many hours after it started, unless the environment says otherwise.
 DEFAULT_HOURS = 12.0
 #: The longest a class may be kept: a week.
-MOST_HOURS = 168.0
+MOST_HOURS = 168
 DB_VARIABLE = "PERCEPTRON_LAB_CLASS_DB"
 HOURS_VARIABLE = "PERCEPTRON_LAB_CLASS_HOURS"
 
@@ -72,18 +72,6 @@ def hours_from_environment(environ: Mapping[str, str] = os.environ) -> float:
     >>> hours_from_environment({"PERCEPTRON_LAB_CLASS_HOURS": "0"})
     Traceback (most recent call last):
     ...
-    ValueError: PERCEPTRON_LAB_CLASS_HOURS='0' is not accepted: give a number of hours above 0, ...
+    ValueError: PERCEPTRON_LAB_CLASS_HOURS='0' is not accepted: give a number from above 0 to 168 ...
     """
-    text = environ.get(HOURS_VARIABLE, "").strip()
-    if not text:
-        return DEFAULT_HOURS
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 < value <= MOST_HOURS:  # nan fails every comparison
-        raise ValueError(
-            f"{HOURS_VARIABLE}={text[:60]!r} is not accepted: give a number of hours above 0, "
-            f"at most {MOST_HOURS:g} (default {DEFAULT_HOURS:g})."
-        )
-    return value
+    return number_from_environment(environ, HOURS_VARIABLE, DEFAULT_HOURS, MOST_HOURS)
