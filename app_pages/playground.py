@@ -272,8 +272,7 @@ def render() -> None:
     if run is None:
         st.info("Choose or upload data to start.")
         return
-    live_class.join_box()
-    live_class.projecting_bar(CLASS_PAGE)
+    live_class.above_figure(CLASS_PAGE)
     figure = st.container()  # playback and the figure first: they fit the window
     for note in run.notes:  # the learner's word on the data's scale
         st.warning(note, icon=":material/straighten:")

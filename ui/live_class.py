@@ -20,6 +20,7 @@ Nothing personal is asked: a nickname is optional, cut to 24 characters and show
 from __future__ import annotations
 
 import html
+import uuid
 from dataclasses import dataclass
 from urllib.parse import urlencode, urlsplit
 
@@ -38,6 +39,8 @@ from perceptron_lab.ui.state import load_link
 #: The session's seat in a class (a :class:`Membership`), and the student view the
 #: teacher projects (its number), if any.
 SESSION, PROJECTING = "live_class", "live_class_projecting"
+#: The last view the class opened on this page, and its step (for the replay).
+OPENED = "live_class_opened"
 #: The link's entries of the class: the teacher's key (read once), a join code, a seat.
 TEACH, JOIN, SEAT = "teach", "join", "seat"
 #: The class's websocket path, relative to the app's base path (``class_socket.PATH``).
@@ -53,8 +56,14 @@ class Page:
     component: str
 
     def load(self, params: dict) -> None:
-        """Open the view ``params`` on this page (``ui/state.py``'s :func:`load_link`)."""
+        """Open the view ``params`` on this page (``ui/state.py``'s :func:`load_link`), at
+        its step: the replay, which keeps its step across views, is told to go there."""
         load_link(self.prefix, params, keep=(self.component,))
+        step = params.get("t", "0")
+        st.session_state[OPENED] = {
+            "nonce": uuid.uuid4().hex,
+            "t": int(step) if str(step).isdigit() else 0,
+        }
 
 
 @dataclass(frozen=True)
@@ -257,7 +266,16 @@ def _qr_image(link: str) -> str:
     return f'<img class="join-qr" src="{html.escape(uri)}" alt="{name}">'
 
 
-def join_box() -> None:
+def above_figure(page: Page) -> None:
+    """The teacher's join box and, while a student's view is projected, the way back: in one
+    container that every page has, in or out of a class, so the replay after it keeps its
+    place on the page (Streamlit would draw a replay whose place moved anew, from scratch)."""
+    with st.container():
+        _join_box()
+        _projecting_bar(page)
+
+
+def _join_box() -> None:
     """Above the teacher's figure: the code, the join link and its QR code, to project."""
     member = membership()
     if member is None or member.role != "teacher":
@@ -274,7 +292,7 @@ def join_box() -> None:
         )
 
 
-def projecting_bar(page: Page) -> None:
+def _projecting_bar(page: Page) -> None:
     """While the teacher projects a student's view: what it is, and the way back."""
     member, number = membership(), st.session_state.get(PROJECTING)
     if member is None or member.role != "teacher" or number is None:
@@ -315,6 +333,7 @@ def component_info() -> dict | None:
         "secret": member.secret,
         "path": SOCKET_PATH,
         "projecting": st.session_state.get(PROJECTING),
+        "opened": st.session_state.get(OPENED),
     }
 
 

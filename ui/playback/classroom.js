@@ -63,6 +63,7 @@ export class Classroom {
     this.stateTimer = null;
     this.reported = null;
     this.students = [];
+    this.openedNonce = null;
     this.bar = el("div", { class: "class-bar", role: "region", "aria-label": "Live class" });
     // the mode's change, said to a screen reader (the head shows it already)
     this.status = el("p", { class: "class-status sr-only", role: "status" });
@@ -86,6 +87,12 @@ export class Classroom {
     if (!info) {
       this.bar.remove();
       return;
+    }
+    // a view the class opened on this page (joined, brought, projected, back): at its step
+    const opened = info.opened;
+    if (opened && opened.nonce !== this.openedNonce) {
+      this.openedNonce = opened.nonce;
+      if (this.hooks.step() !== opened.t) this.hooks.move(opened.t);
     }
     if (this.state) this.follow();
     this.draw();
