@@ -20,9 +20,10 @@ from perceptron_lab.app_logic.visitor_text import as_text
 _REGISTRY = "_url_controls"  # session key: {widget key: default} of this run
 _LOADED = "_url_loaded"  # session key: the URL has been read once
 HIDE = "hide"
-#: URL entries that no control owns: the hidden groups and the time step (the browser
-#: component keeps ``t`` in step while playback is paused, see ui/playback/share.js).
-PRESERVED = (HIDE, "t")
+#: URL entries that no control owns: the hidden groups, the time step and predict mode (the
+#: browser component keeps ``t``, ``predict`` and ``ask`` in step while playback is paused,
+#: see ui/playback/share.js).
+PRESERVED = (HIDE, "t", "predict", "ask")
 #: What a teacher's link may hide from students (``hide=...``), as the share box offers it.
 GROUPS = {
     "data": "change the data",
