@@ -220,8 +220,9 @@ def predict_from_link(params: Mapping[str, str], seed: int = 0) -> Predict:
     if ask in LINK_ASK:
         return Predict(on=on == "1", ask=ask, seed=seed)
     if ask.isdigit() and 1 <= int(ask) <= MAX_K:
-        k = int(ask)
-        return Predict(on=on == "1", ask="every" if k == 1 else "kth", k=max(k, 2), seed=seed)
+        if int(ask) == 1:  # every step
+            return Predict(on=on == "1", seed=seed)
+        return Predict(on=on == "1", ask="kth", k=int(ask), seed=seed)
     raise ValueError(
         f"The link's ask={ask!r} is not accepted; ask takes every, updates or a whole number "
         f"from 1 to {MAX_K:,} (every that many steps)."

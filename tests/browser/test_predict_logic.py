@@ -16,8 +16,8 @@ import pytest
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload import build_payload
-from perceptron_lab.app_logic.predictions import KINDS, Predict, Questions
-from tests.chromium import DECODE_JS, payload_arg, playback_page
+from perceptron_lab.app_logic.predictions import KINDS, Predict, Questions, draw
+from tests.chromium import DECODE_JS, payload_arg, serve_playback
 from tests.pages import page_run
 
 pytestmark = pytest.mark.browser
@@ -42,17 +42,22 @@ QUESTIONS_JS = """async ({payload, settings, steps}) => {
 FLOATS = ("tolerance",)
 
 
+#: Overlapping clouds with flipped labels and a test part.
+NOISY = DataRequest("gaussians", (("n_samples", 60),), "uniform", 0.1, test_fraction=0.2, seed=4)
+
+
 @pytest.fixture(scope="module")
-def page():
-    with playback_page() as pg:
-        yield pg
+def page(browser):
+    """A page of the module's chromium that serves the replay's modules (no server)."""
+    bare = browser.new_page()
+    serve_playback(bare)
+    yield bare
+    bare.close()
 
 
 @pytest.fixture(scope="module")
 def data():
-    return make_dataset(
-        DataRequest("gaussians", (("n_samples", 60),), "uniform", 0.1, test_fraction=0.2, seed=4)
-    )
+    return make_dataset(NOISY)
 
 
 def browser_questions(page, payload, predict: Predict, steps):
@@ -156,3 +161,28 @@ def test_compare_mode_draws_the_lane_asked_about(page, data):
         assert_same(answer["question"], expected, s)
         lanes.add(expected.lane)
     assert lanes == {0, 1, 2}
+
+
+def test_more_features_than_two_ask_what_the_learner_does(page):
+    """On data drawn projected there is no line to ask about: the outcome questions remain."""
+    data = make_dataset(DataRequest("kw", (("n_features", 10), ("n_samples", 40)), seed=2))
+    run = page_run("margin", {"tau": 0.5}, 2, 0, data)
+    payload = build_payload(data, [run])
+    predict = Predict(on=True, seed=3)
+    reference = Questions([run], data, predict)
+    steps = range(1, run.timeline.n_events + 1)
+    got = browser_questions(page, payload, predict, steps)
+    for s, answer in zip(steps, got, strict=True):
+        assert_same(answer["question"], reference.at(s), s)
+    assert {answer["question"]["kind"] for answer in got} == {"outcome"}
+
+
+def test_the_browser_draws_the_references_numbers(page):
+    seeds, steps = (0, 7, 999_999), (1, 2, 40_000)
+    grid = [[seed, step, salt] for seed in seeds for step in steps for salt in range(8)]
+    got = page.evaluate(
+        "async (grid) => { const {draw} = await import('/questions.js');"
+        " return grid.map(([seed, step, salt]) => draw(seed, step, salt)); }",
+        grid,
+    )
+    assert got == [draw(*point) for point in grid]

@@ -18,7 +18,7 @@
 // shows its numbers at the step in a tooltip of our own, so no step has to
 // restyle the points. Legend entries of shapes come from empty traces.
 
-import { pixelRing, segmentShape } from "./chartlayout.js";
+import { pixelRing, pixelShape, segmentShape } from "./chartlayout.js";
 import { Field, Points, pointsField } from "./fields.js";
 import { anchor, clipHalfplanes, inBox, lineSegment, zeroLevel } from "./geometry.js";
 import { count, cut, num, plotlyText, signed, wrapWords } from "./format.js";
@@ -737,19 +737,7 @@ export class PlaneFigure {
     const out = [];
     // a ring's name sits at the end of a short leader, off the ring and the point under it
     const named = (x, y, r, text, side) => ({
-      type: "line",
-      xref: "x",
-      yref: "y",
-      xsizemode: "pixel",
-      ysizemode: "pixel",
-      xanchor: x,
-      yanchor: y,
-      x0: side * 0.7 * r,
-      y0: 0.7 * r,
-      x1: side * (r + 10),
-      y1: r + 10,
-      line: { color, width: 1.5 },
-      layer: "above",
+      ...pixelShape("line", x, y, [side * 0.7 * r, 0.7 * r, side * (r + 10), r + 10], { color, width: 1.5 }),
       label: { text, textposition: "end", textangle: 0, font, padding: 3 },
     });
     for (const { x, y, text } of points) {

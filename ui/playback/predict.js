@@ -70,7 +70,7 @@ export function summary(record) {
   return { asked, right, skipped, marks: history.map((e) => MARKS[outcomeOf(e)]).join(""), history };
 }
 
-/** "7 of 10 right; last five ✓✓✗✓✓" with the marks said as words; "" before any answer. */
+/** "7 of 10 right; last five ✓✓✗✓✓" in parts, the marks also as words; null before any answer. */
 export function scoreParts(record) {
   const answered = record.asked - record.skipped;
   if (!record.asked) return null;
@@ -93,7 +93,8 @@ export class PredictMode {
    * @param {HTMLElement} node  the panel's box (predict mode's controls, the question, the score)
    * @param {object} o  {lanes, scene, texts, state: {on, ask, k, steps, kinds, seed}, record,
    *   figures: [PlaneFigure or null per lane], math: whether the math panel shows,
-   *   reveal(step, said), say(text), changed(), stepButton()}
+   *   reveal(step, said): show the answered step, say(text): the live region,
+   *   changed(): the settings changed (the link follows)}
    */
   constructor(node, o) {
     Object.assign(this, o);
@@ -539,7 +540,8 @@ export class PredictMode {
     if (!figure?.setMarks) return;
     const X = this.scene.arrays.X;
     const next = this._lane(q).index[q.step - 1];
-    const points = [{ x: X[2 * next], y: X[2 * next + 1], text: "next" }];
+    // the next example (once shown, it is the current one, ringed by the figure itself) and P
+    const points = revealed ? [] : [{ x: X[2 * next], y: X[2 * next + 1], text: "next" }];
     if (q.point !== null && q.point !== next) points.push({ x: X[2 * q.point], y: X[2 * q.point + 1], text: "P" });
     const marks = { points, lines: [], rings: [] };
     if (q.kind === "lines" && !revealed) marks.lines = q.candidates.map((c) => ({ line: c.line, text: c.label }));
