@@ -374,3 +374,29 @@ def test_a_wrong_line_names_its_misconception(browser, tmp_path, noisy):
     assert f"Line {question.answer} is the boundary after the step." in verdict
     assert f"Line {wrong[0]} " in verdict.split("step.")[1]
     page.close()
+
+
+#: JavaScript: the replay's elements that reach beyond the window's edges (WCAG 1.4.10).
+OFF_THE_WINDOW_JS = """() => {
+  const width = document.documentElement.clientWidth;
+  return Array.from(document.querySelectorAll('#app *'))
+    .filter((el) => !el.ownerSVGElement && !el.closest('.sr-only, .js-plotly-plot'))
+    .filter((el) => { const r = el.getBoundingClientRect();
+      return r.width > 0 && (r.left < -1 || r.right > width + 1); })
+    .map((el) => el.tagName + '.' + el.className + ': ' + (el.innerText || '').slice(0, 40));
+}"""
+
+
+@pytest.mark.parametrize("kind", ["lines", "where", "noisy"])
+def test_a_question_fits_a_320_px_window_above_its_figure(browser, tmp_path, noisy, kind):
+    path, _, _ = _exported(tmp_path, noisy, kind)
+    page = browser.new_page(viewport={"width": 320, "height": 640})
+    open_exported(page, path)
+    page.locator(".btn-step").click()
+    page.locator(".question legend").wait_for()
+    assert page.evaluate(OFF_THE_WINDOW_JS) == []
+    # one column: the question comes before the figure it asks about
+    question = page.locator(".predict").bounding_box()
+    figure = page.locator(".figure-box").first.bounding_box()
+    assert question["y"] + question["height"] <= figure["y"]
+    page.close()

@@ -382,9 +382,11 @@ function build(args) {
     }
   }
   app.speech = new Announcer(region, { lanes, scene, texts, level: app.level, arithmetic: mathLines });
-  // predict mode's panel: beside the figure above the math panel, else between the buttons and the figures
+  // predict mode's panel: beside the figure above the math panel (above the figure in a narrow
+  // window, under it with the math panel in the "under" layout: style.css), else between the
+  // buttons and the figures
   const predictBox = el("div", { class: "panel predict", role: "region", "aria-label": "Predict, then step" });
-  if (hasSide) side.prepend(predictBox);
+  if (hasSide) side.before(predictBox);
   else stage.before(predictBox);
   app.predictor = new PredictMode(predictBox, {
     lanes,
