@@ -19,6 +19,7 @@ import { el, fill } from "./dom.js";
 import { classWords, count, cut, minusNum, pair, signed } from "./format.js";
 import { equation } from "./describe.js";
 import { Questioner, distance, isRight } from "./questions.js";
+import { MARGIN } from "./timeline.js";
 
 /** Which steps ask, as the reader chooses them (the lesson's own steps only when it has some). */
 const ASK_CHOICES = [
@@ -340,8 +341,9 @@ export class PredictMode {
     const names = this.scene.class_names;
     switch (q.kind) {
       case "outcome": {
-        const band = this._lane(q).meta.settings?.band;
-        if (value === 0 && !band) return this.texts.predict.correct_no_band;
+        // "clears the margin" where the learner has one: a band, or updates on correct examples
+        const margin = this._lane(q).meta.settings?.band || q.options.includes(MARGIN);
+        if (value === 0 && !margin) return this.texts.predict.correct_no_band;
         return this.texts.predict.outcome[String(value)];
       }
       case "side":
