@@ -47,6 +47,17 @@ SPOKEN = {
     RESCUED: "rescued by the λ-trick, no update",
     BLOCKED: "blocked by the α-bound, no update",
 }
+#: Predict mode's choices for "what will the learner do with this example?" (the outcome and
+#: why: ``y·score`` against the margin), as the replay offers those its learner can reach.
+PREDICT_OUTCOME = {
+    CORRECT: "No update: y·score clears the margin (right side, outside any band)",
+    MISTAKE: "Update: a mistake, y·score ≤ 0 (wrong side of the boundary)",
+    MARGIN: "Update: right side, but y·score is inside the margin band",
+    RESCUED: "No update: a mistake without the λ-trick, whose push lifts y·score past the test",
+    BLOCKED: "No update: an error, but the example has used up its α-bound",
+}
+#: The same first choice for a learner without a margin band.
+PREDICT_CORRECT_NO_BAND = "No update: y·score > 0 (right side of the boundary)"
 COMMITTEE_NOTE = (
     "Batch training: the members' updates are summed over the epoch and applied "
     "at its end (then every W is rescaled to unit length), so the lines move once "

@@ -12,7 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from perceptron_lab.app_logic.diagnostics import novikoff_for
-from perceptron_lab.app_logic.math_panel import COMMITTEE_NOTE, OUTCOME, SPOKEN, why
+from perceptron_lab.app_logic.math_panel import (
+    COMMITTEE_NOTE,
+    OUTCOME,
+    PREDICT_CORRECT_NO_BAND,
+    PREDICT_OUTCOME,
+    SPOKEN,
+    why,
+)
+from perceptron_lab.app_logic.predictions import Predict
 from perceptron_lab.app_logic.style import STYLE, Show
 
 #: The parts of the replay a page (or a student link) may hide; playback always shows.
@@ -27,6 +35,10 @@ def texts(run, data) -> dict:
         "spoken": {str(k): v for k, v in SPOKEN.items()},
         "why": {str(k): v for k, v in why(_has_band(run)).items()},
         "committee": COMMITTEE_NOTE,
+        "predict": {
+            "outcome": {str(k): v for k, v in PREDICT_OUTCOME.items()},
+            "correct_no_band": PREDICT_CORRECT_NO_BAND,
+        },
         "novikoff": sentence,
         "novikoff_bound": bound,
     }
@@ -66,6 +78,10 @@ class View:
     classroom : dict, optional
         The page's place in a live class (``ui/live_class.py``'s ``component_info``), for
         the replay's class bar; None outside a class.
+    predict : Predict
+        Predict mode: whether the replay opens in it, which steps ask, the allowed kinds
+        of question and their seed (:mod:`app_logic.predictions`). The reader can switch it
+        and choose the steps in the replay.
     """
 
     show: Show = field(default_factory=Show)
@@ -78,6 +94,7 @@ class View:
     share: dict | None = None
     style: dict | None = None
     classroom: dict | None = None
+    predict: Predict = Predict()
 
     def options(self, figure_height: int, student_groups: dict | None = None) -> dict:
         """The options the browser reads (``args.options``); ``student_groups`` are what the
@@ -102,6 +119,7 @@ class View:
             "link_params": share.get("params", {}),
             "record": share.get("record"),
             "classroom": self.classroom,
+            "predict": self.predict.options(),
         }
 
 

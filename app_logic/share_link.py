@@ -2,12 +2,14 @@
 
 The playground keeps every setting in its address (``ui/state.py`` writes only the values
 that differ from their defaults): ``?data=gaussians&gaussians_n_samples=300&noise=uniform&
-learner=kw&kw_tau=0.5&epochs=40&t=120``. :func:`read_link` turns such a link (or just its
-query string) back into what the playground would train and show, so the command line can
-export the same view (``perceptron-lab export-html``). Values are checked the way the page
-checks them, against the same ranges (:mod:`app_logic.data_options`, the learners' settings),
-before anything is generated; a wrong one is an error that names it and says what is
-accepted, and a data option the page offers no control for is not read.
+learner=kw&kw_tau=0.5&epochs=40&t=120``, and the replay adds predict mode
+(``predict=1&ask=updates``, :func:`app_logic.predictions.predict_from_link`).
+:func:`read_link` turns such a link (or just its query string) back into what the playground
+would train and show, so the command line can export the same view (``perceptron-lab
+export-html``). Values are checked the way the page checks them, against the same ranges
+(:mod:`app_logic.data_options`, the learners' settings), before anything is generated; a
+wrong one is an error that names it and says what is accepted, and a data option the page
+offers no control for is not read.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from perceptron_lab.app_logic.data_options import option_control
 from perceptron_lab.app_logic.datasource import NOISE_KINDS, DataRequest
 from perceptron_lab.app_logic.edits import PointEdits
 from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.predictions import Predict, predict_from_link
 from perceptron_lab.app_logic.style import Show
 
 #: The playground's defaults (app_pages/playground.py, ui/data_panel.py, ui/learner_panel.py).
@@ -39,6 +42,7 @@ class LinkSettings:
     show: Show
     t: int
     image: str
+    predict: Predict = Predict()
 
 
 def _value(text: str, default, name: str, low=None, high=None, choices=()):
@@ -86,6 +90,8 @@ def read_link(link: str) -> LinkSettings:
     >>> s = read_link("http://localhost:8501/?data=gaussians&learner=kw&kw_tau=0.5&epochs=3&t=7")
     >>> s.request.name, s.learner, s.values["tau"], s.epochs, s.t
     ('gaussians', 'kw', 0.5, 3, 7)
+    >>> read_link("?predict=1&ask=updates").predict.ask
+    'updates'
     >>> read_link("epochs=0")
     Traceback (most recent call last):
     ...
@@ -152,4 +158,5 @@ def read_link(link: str) -> LinkSettings:
         show=Show(**toggles),
         t=_value(params.get("t", "0"), 0, "t", 0, 10**9),
         image=_value(params.get("image", "png"), "png", "image", choices=("png", "svg")),
+        predict=predict_from_link(params, request.seed),
     )

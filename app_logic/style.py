@@ -20,6 +20,9 @@ BLUE, ORANGE, GREEN, VERMILLION = "#0072B2", "#E69F00", "#008561", "#D55E00"
 PURPLE, GREY, BLACK = "#A16084", "#9E9E9E", "#222222"
 #: A grey for marks that must stand out from the tints (3:1 or more, WCAG 1.4.11): GREY does not.
 DARK_GREY = "#6E6E6E"
+#: Predict mode's marks (the point asked about, the candidate lines, a reader's mark of w): a
+#: dark violet, apart from the classes' blue and orange and from the boundary's near-black.
+VIOLET = "#5E3C99"
 #: The +1 class's orange, darkened (times 0.67) for the outline of a hollow mark: the orange
 #: itself is under 3:1 on every background, and a hollow mark has no dark edge to carry it.
 DARK_ORANGE = "#9A6B00"
@@ -47,6 +50,7 @@ STYLE: dict = {
         "noisy": GREEN,
         "borderline": DARK_GREY,
         "ensemble": DARK_GREY,
+        "question": VIOLET,  # predict mode's marks and candidate lines
         # the margin histogram's sides: not blue and orange, which are the two classes
         "right_side": GREEN,
         "wrong_side": PURPLE,

@@ -39,6 +39,7 @@ from perceptron_lab.ui.player import (
     page_payload,
     playback,
     rule_box,
+    url_predict,
     url_step,
 )
 from perceptron_lab.ui.runs import get_dataset, train
@@ -178,10 +179,10 @@ def _last_good(request, data, key, values, epochs):
     return (request, data, run) if run is not None else (None, None, None)
 
 
-def _downloads(request, run, show, image) -> None:
+def _downloads(request, run, show, image, predict) -> None:
     """The trace and the points as CSV, and the replay as one web page (the link, the figure
     and the JSON are in the component), built when asked for (``ui.player.download_button``)."""
-    view = DownloadView.of(request, run, show=show, step=url_step(), image=image)
+    view = DownloadView.of(request, run, show=show, step=url_step(), image=image, predict=predict)
     downloads = [  # key, kind, label, file name, help
         ("csv", "trace", "Every step as CSV (the trace)", "perceptron-trace.csv", None),
         (
@@ -216,7 +217,7 @@ def _downloads(request, run, show, image) -> None:
             )
 
 
-def _player(request, data, runs, show, image, params, click, present) -> None:
+def _player(request, data, runs, show, image, params, click, present, predict) -> None:
     """The browser component: figure(s), playback, math panel, diagnostics, share box."""
     run = runs[0]
     compare = len(runs) > 1
@@ -236,6 +237,7 @@ def _player(request, data, runs, show, image, params, click, present) -> None:
         share=share,
         style=PRESENT if present else STYLE,
         classroom=live_class.component_info(),
+        predict=predict,
     )
     playback(PLAYER, payload, run, data, view, on_click=_replay_changed)
 
@@ -305,12 +307,23 @@ def render() -> None:
     params = state.write_url(PREFIX, extra=url_entry(PREFIX))
     live_class.publish(params)  # a teacher's view is the class's
     runs = compare_runs or [run]
+    predict = url_predict(request.seed)  # predict mode, as the replay keeps it in the URL
     with figure:
         attempt(
-            "Drawing the run", _player, request, data, runs, show, image, params, click, present
+            "Drawing the run",
+            _player,
+            request,
+            data,
+            runs,
+            show,
+            image,
+            params,
+            click,
+            present,
+            predict,
         )
     if not hidden("export"):
-        _downloads(request, run, show, image)
+        _downloads(request, run, show, image, predict)
     if data.n_features == 2 and not hidden("data") and not hidden("edits"):
         # Built only while open: the table's editor on the page delays the component's frame,
         # and the first figure with it (docs/benchmarks.md).

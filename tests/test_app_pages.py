@@ -453,3 +453,13 @@ def test_the_points_table_is_built_only_while_it_is_open(app):
     _open_table(app)
     (expander,) = [e for e in app.main.expander if "Points table" in e.label]
     assert len(expander.get("dataframe")) == 1
+
+
+def test_predict_mode_comes_from_the_link_and_stays_in_it():
+    at = _with_link(predict="1", ask="updates", seed="3")
+    predict = _player(at)["options"]["predict"]
+    assert predict["on"] is True and predict["ask"] == "updates" and predict["seed"] == 3
+    assert at.query_params["predict"] == "1" and at.query_params["ask"] == "updates"
+    wrong = _with_link(predict="yes")
+    assert _player(wrong)["options"]["predict"]["on"] is False
+    assert any("predict='yes' is not accepted" in t.value for t in wrong.toast)

@@ -343,3 +343,22 @@ def test_show_refuses_what_it_cannot_replay_in_one_line(blobs, call, error, mess
     with pytest.raises(error, match=re.escape(message)) as refusal:
         call(X, y)
     assert "\n" not in str(refusal.value)
+
+
+def test_predict_mode_opens_from_show_and_its_score_is_a_synced_trait(blobs):
+    from perceptron_lab.app_logic.predictions import Predict, Questions
+
+    X, y = blobs
+    quiz = show("perceptron", X, y, epochs=2, seed=3, predict=True)
+    assert quiz.args["options"]["predict"] == Predict(on=True, seed=3).options()
+    assert quiz.score == {"asked": 0, "right": 0, "skipped": 0, "marks": "", "history": []}
+    assert quiz.trait_metadata("score", "sync") is True
+    reference = Questions([quiz.run], quiz.data, Predict(on=True, seed=3))
+    assert [quiz.question(s) for s in (1, 2, 7)] == [reference.at(s) for s in (1, 2, 7)]
+    chosen = show("perceptron", X, y, epochs=2, predict=Predict(on=True, ask="updates"))
+    assert chosen.args["options"]["predict"]["ask"] == "updates"
+    assert chosen.question(1) is None or chosen.run.timeline.is_update(1)
+    plain = show("perceptron", X, y, epochs=2)
+    assert plain.args["options"]["predict"]["on"] is False
+    with pytest.raises(DataError, match="predict must be True, False or an app_logic"):
+        show("perceptron", X, y, epochs=2, predict="yes")

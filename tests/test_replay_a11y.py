@@ -73,6 +73,7 @@ STYLES = pytest.mark.parametrize("style", [STYLE, PRESENT], ids=["app", "present
         "noisy",  # the parallel perceptrons' noisy squares
         "borderline",  # ... and borderline rings
         "ensemble",  # the voted ensemble's lines at full opacity
+        "question",  # predict mode's rings and candidate lines
     ],
 )
 def test_every_mark_stands_out_from_white_and_the_tints(style, mark):
@@ -95,6 +96,7 @@ def test_the_figures_words_are_text_on_every_tint(style):
         ("update", "casing"),  # Δw against its casing
         ("averaged", "casing"),
         ("longest", "casing"),
+        ("question", "casing"),  # predict mode's candidate lines
     ],
 )
 def test_coloured_lines_stand_out_from_their_casing(style, color, edge):
@@ -134,6 +136,8 @@ def css_colors() -> dict[str, str]:
         ("text", "accent-tint"),  # the current example's row
         ("kbd-text", "kbd-bg"),  # a key's hint
         ("notice-text", "notice-bg"),
+        ("right", "white"),  # predict mode: a right answer's word
+        ("accent-dark", "white"),  # ... a wrong one's, and the note after a refused Step
     ],
 )
 def test_the_controls_text_is_readable(text, background):

@@ -37,6 +37,7 @@ from pathlib import Path
 import streamlit as st
 
 from perceptron_lab.app_logic.datasource import DataRequest
+from perceptron_lab.app_logic.predictions import Predict
 from perceptron_lab.app_logic.style import Show
 from perceptron_lab.ui.charts import chart
 from perceptron_lab.ui.player import (
@@ -46,6 +47,7 @@ from perceptron_lab.ui.player import (
     page_payload,
     playback,
     rule_box,
+    url_predict,
     url_step,
 )
 from perceptron_lab.ui.runs import get_dataset, train
@@ -114,6 +116,10 @@ def lesson_header(number: int, title: str, goal: str) -> None:
     )
 
 
+#: A lesson's figure's height in pixels (the playground's fits the window instead).
+FIGURE_HEIGHT = 520
+
+
 def stage(
     prefix: str,
     request: DataRequest,
@@ -122,9 +128,9 @@ def stage(
     epochs: int = 10,
     show: Show = Show(),
     math: bool = True,
-    height: int = 520,
     extras: Callable | None = None,
     start: Callable | None = None,
+    predict: Predict | None = None,
 ):
     """Train a preset run (cached) and draw it with the playground's component.
 
@@ -145,8 +151,6 @@ def stage(
     math : bool
         Show the update rule above the figure and the math panel, with the
         current numbers, beside it.
-    height : int
-        The figure's height in pixels.
     extras : callable, optional
         ``extras(run, data) -> list of app_logic.payload.extras.Panel``: the
         lesson's numbers for every step, computed once per run and shown
@@ -156,6 +160,10 @@ def stage(
         ``lambda tl: tl.next_update(0)``, or ``lambda tl: tl.n_events`` for the
         end of training), so the first view shows what the lesson is about.
         The step in the URL wins when there is one.
+    predict : Predict, optional
+        Predict mode for this figure: a lesson may open it on, asking before the steps it
+        chooses (``Predict(on=True, ask="steps", steps=(3, 7, 12))``), with its own seed;
+        by default as the page's URL asks (``predict=1``), seeded with the data's seed.
 
     Returns
     -------
@@ -195,9 +203,10 @@ def stage(
     view = View(
         show=show,
         initial_t=url_step(int(start(run.timeline)) if start else 0),
-        height=height,
+        height=FIGURE_HEIGHT,
         hide=frozenset() if math else frozenset({"math"}),
         diagnostics=False,
+        predict=predict or url_predict(request.seed),
     )
     playback(f"{prefix}player", payload, run, data, view)
     download_button(
@@ -209,6 +218,7 @@ def stage(
             show=show,
             step=view.initial_t,
             extras=getattr(extras, "__qualname__", None),
+            predict=view.predict,
         ),
         "Download this figure as a web page",
         f"perceptron-{prefix.strip('_')}-{learner_key}.html",

@@ -37,6 +37,7 @@ from perceptron_lab.app_logic.payload import Payload, build_payload
 # View, HIDEABLE and texts are shared with the exported page and the notebook widget; the
 # pages import them from here as before.
 from perceptron_lab.app_logic.playback_args import HIDEABLE, View, component_args, texts  # noqa: F401
+from perceptron_lab.app_logic.predictions import Predict, predict_from_link
 from perceptron_lab.app_logic.style import STYLE, Show
 from perceptron_lab.ui.runs import get_dataset, train
 from perceptron_lab.ui.state import GROUPS
@@ -83,6 +84,17 @@ def url_step(default: int = 0) -> int:
         return default
 
 
+def url_predict(seed: int = 0) -> Predict:
+    """Predict mode as the page's URL asks for it (``predict=1&ask=updates``; the replay keeps
+    these entries in step), its questions seeded with ``seed``; off when the URL does not ask,
+    and off with a message when it asks for something it may not."""
+    try:
+        return predict_from_link(st.query_params, seed)
+    except ValueError as error:
+        st.toast(f"{error} Predict mode is off.")
+        return Predict(seed=seed)
+
+
 @dataclass(frozen=True)
 class DownloadView:
     """What a view's downloads are made from: how its data and run were asked for (not the
@@ -105,6 +117,8 @@ class DownloadView:
         the payload the lesson drew, while the server's budget keeps it (the function
         itself belongs to one run of the lesson's page, and would keep that run's
         variables alive).
+    predict : Predict
+        Predict mode as the page opened it.
     """
 
     request: DataRequest
@@ -115,6 +129,7 @@ class DownloadView:
     step: int = 0
     image: str = "png"
     extras: str | None = None
+    predict: Predict = Predict()
 
     @classmethod
     def of(cls, request, run, **shown) -> DownloadView:
@@ -157,7 +172,15 @@ def _web_page(view: DownloadView, data, run) -> str:
         if payload is None:
             raise LookupError(EXPIRED)
     return standalone_page.run_page(
-        run, data, view.request, view.epochs, view.show, view.step, view.image, payload
+        run,
+        data,
+        view.request,
+        view.epochs,
+        view.show,
+        view.step,
+        view.image,
+        payload,
+        predict=view.predict,
     )
 
 

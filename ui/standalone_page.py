@@ -288,6 +288,7 @@ def run_page(
     image: str = "png",
     payload=None,
     made: dt.date | None = None,
+    predict=None,
 ) -> str:
     """The page of a run of the menu, as the playground shows it (its share box's record
     included); ``payload`` is built when not given.
@@ -304,9 +305,12 @@ def run_page(
         The step the page opens on.
     image : str
         The figure download's format, "png" or "svg".
+    predict : app_logic.predictions.Predict, optional
+        Predict mode (off by default; the reader can switch it on in the page).
     """
     from perceptron_lab.app_logic.export import run_record
     from perceptron_lab.app_logic.payload import build_payload
+    from perceptron_lab.app_logic.predictions import Predict
     from perceptron_lab.app_logic.style import Show
 
     payload = payload or build_payload(data, [run], request.seed)
@@ -315,6 +319,7 @@ def run_page(
         initial_t=initial_t,
         image=image,
         share={"record": run_record(run, data, request)},
+        predict=predict or Predict(seed=request.seed),
     )
     return page_html(payload, run, data, about_run(run, data, epochs, request.seed, made), view)
 
@@ -337,7 +342,7 @@ def link_page(link: str) -> tuple[str, LinkTitle]:
         data.X_test,
         data.y_test,
     )
-    page = run_page(run, data, s.request, s.epochs, s.show, s.t, s.image)
+    page = run_page(run, data, s.request, s.epochs, s.show, s.t, s.image, predict=s.predict)
     return page, LinkTitle(run.learner.title, data.title, run.timeline.n_events)
 
 

@@ -20,10 +20,10 @@ from perceptron_lab.app_logic.visitor_text import as_text
 _REGISTRY = "_url_controls"  # session key: {widget key: default} of this run
 _LOADED = "_url_loaded"  # session key: the URL has been read once
 HIDE = "hide"
-#: URL entries that no control owns: the hidden groups, the time step (the browser
-#: component keeps ``t`` in step while playback is paused, see ui/playback/share.js) and a
-#: student's seat in a live class (ui/live_class.py).
-PRESERVED = (HIDE, "t", "seat")
+#: URL entries that no control owns: the hidden groups, the time step and predict mode (the
+#: browser component keeps ``t``, ``predict`` and ``ask`` in step while playback is paused,
+#: see ui/playback/share.js) and a student's seat in a live class (ui/live_class.py).
+PRESERVED = (HIDE, "t", "predict", "ask", "seat")
 #: URL entries a page keeps when it opens another view's link (:func:`load_link`): they are
 #: the screen's own, not the view's.
 SCREEN = ("present", HIDE)

@@ -34,6 +34,19 @@ Examples
 'Voted perceptron'
 
 ``replay.to_html("kw.html")`` then writes the page that plays with no server.
+
+In predict mode (``predict=True``, or the replay's own switch) the student answers a question
+before each step is shown; the replay keeps the run's score and hands it to Python:
+
+>>> quiz = show("perceptron", X, y, epochs=4, predict=True)
+>>> quiz.score                                # before any answer
+{'asked': 0, 'right': 0, 'skipped': 0, 'marks': '', 'history': []}
+>>> question = quiz.question(1)               # what the replay asks before step 1
+>>> question.is_right(question.answer)
+True
+
+After the student's answers ``quiz.score`` reads, e.g., ``{'asked': 3, 'right': 2,
+'skipped': 0, 'marks': '✓✗✓', 'history': [...]}``.
 """
 
 from __future__ import annotations
@@ -66,6 +79,7 @@ from perceptron_lab.app_logic.from_estimator import (
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.playback_args import View
+from perceptron_lab.app_logic.predictions import Predict, Question, Questions
 from perceptron_lab.app_logic.style import Show
 from perceptron_lab.app_logic.timeline import UPDATE_KINDS
 from perceptron_lab.app_logic.training import check_run_size
@@ -123,6 +137,13 @@ class Replay(anywidget.AnyWidget):
         The step the replay shows (0 before the first visit, ``t`` just after visit ``t``),
         shared with the browser: a reader's Step, key, scrub or Play changes it, and setting
         it moves the replay there. Observe it with ``replay.observe(f, "step")``.
+    score : dict
+        Predict mode's score for this run, kept by the replay and sent to Python after each
+        answer: ``asked`` (questions answered or skipped), ``right``, ``skipped``, ``marks``
+        (one per question, in order: ✓ right, ✗ wrong, – skipped) and ``history`` (per
+        question: its ``step``, ``kind``, the ``answer`` given, the ``expected`` one, whether
+        it was ``right``, whether ``skipped``). A frame shown again (the notebook reopened)
+        goes on from it. Observe it with ``replay.observe(f, "score")``.
     """
 
     _esm = PLAYBACK / "notebook.js"
@@ -132,6 +153,9 @@ class Replay(anywidget.AnyWidget):
     title = traitlets.Unicode("").tag(sync=True)
     header = traitlets.Unicode("").tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
+    score = traitlets.Dict({"asked": 0, "right": 0, "skipped": 0, "marks": "", "history": []}).tag(
+        sync=True
+    )
 
     def __init__(self, run, data, payload, about: About, view: View = View()):
         self.run, self.data, self.about = run, data, about
@@ -155,6 +179,12 @@ class Replay(anywidget.AnyWidget):
                 f"visit); got {step}."
             )
         return step
+
+    def question(self, step: int) -> Question | None:
+        """The question predict mode asks before ``step`` with this replay's settings, and its
+        right answer (:class:`app_logic.predictions.Question`); None where no question is
+        asked. Computed in Python as the browser computes it."""
+        return Questions([self.run], self.data, self._view.predict).at(step)
 
     def steps(self, kind: str = "mistake") -> np.ndarray:
         """The steps just after each visit of ``kind``, in order: a name of
@@ -376,6 +406,7 @@ def show(
     test=None,
     title: str = "your data",
     view: Show | None = None,
+    predict: bool | Predict = False,
     **settings,
 ) -> Replay:
     """Replay a fit of ``learner`` on ``X, y``, every visit recorded, in the cell.
@@ -402,6 +433,11 @@ def show(
         The data's name on the page.
     view : app_logic.style.Show, optional
         What the figure draws (the playground's View toggles).
+    predict : bool or app_logic.predictions.Predict
+        Open in predict mode: ``True`` asks before every step; a :class:`Predict` chooses the
+        steps (``Predict(on=True, ask="updates")``) and the questions' seed (the run's seed by
+        default). The student can switch it in the replay either way; the score is
+        :attr:`Replay.score`.
     **settings
         A menu learner's settings by name (its defaults otherwise), e.g. ``tau=0.5``.
 
@@ -420,6 +456,10 @@ def show(
         _whole(seed, "seed", 0)
     if view is not None and not isinstance(view, Show):
         raise DataError(f"view must be an app_logic.style.Show; got {type(view).__name__}.")
+    if not isinstance(predict, bool | Predict):
+        raise DataError(
+            f"predict must be True, False or an app_logic.predictions.Predict; got {predict!r}."
+        )
     X_test, y_test = _test_part(test)
     if isinstance(learner, str):
         spec, epochs = _menu_entry(learner, settings), 20 if epochs is None else epochs
@@ -440,4 +480,6 @@ def show(
         classes = np.unique(np.asarray(y))  # what -1 and +1 stand for (dataset checked y)
         run, about, seed = _estimator_run(learner, data, classes, seed)
     payload = build_payload(data, [run], seed)
-    return Replay(run, data, payload, about, View(show=view or Show()))
+    if not isinstance(predict, Predict):
+        predict = Predict(on=predict, seed=seed)
+    return Replay(run, data, payload, about, View(show=view or Show(), predict=predict))

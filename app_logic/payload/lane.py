@@ -78,6 +78,38 @@ def _kernel_spec(kernel) -> dict:
     }
 
 
+def drawn_hypotheses(tl: Timeline, n_features: int, projected: bool) -> str:
+    """How a lane's hypotheses go to the browser: "kernel" (the update sequence of a
+    non-linear kernel), "plane" (``(w, θ)`` on 2-D data), "projection" (``w``'s coordinates in
+    the scene's plane: ``projected`` says the scene has one) or "none".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> tl = Timeline(*[np.zeros(1)] * 6, W=np.zeros((1, 1, 2)), theta=np.zeros((1, 1)),
+    ...               n_samples=1)
+    >>> [drawn_hypotheses(tl, n, shown) for n, shown in ((2, False), (5, True), (5, False))]
+    ['plane', 'projection', 'none']
+    """
+    if tl.kernel_trace is not None:
+        return "kernel"
+    if n_features == 2:
+        return "plane"
+    if projected and tl.n_members == 1 and tl.W.shape[2]:
+        return "projection"
+    return "none"
+
+
+def category_codes(run, data) -> np.ndarray | None:
+    """A committee's safe, borderline or noisy mark of every training point after training
+    (:data:`CATEGORY_CODES`), by its members' margins; None for any other learner."""
+    if run.learner.boundary != MEMBERS:
+        return None
+    est = run.estimator
+    labels = est.classes_[(data.y > 0).astype(int)]  # as the estimator was fitted on
+    return np.vectorize(CATEGORY_CODES.get)(est.categorize(data.X, labels))
+
+
 def _accuracy(labels: dict, y: np.ndarray) -> dict[str, float]:
     return {mode: float(np.mean(pred == y)) for mode, pred in labels.items()} if len(y) else {}
 
@@ -106,36 +138,29 @@ def lane(run, data, packer: Packer, name: str, plane=None) -> dict:
     } | _rows(tl, packer, name)
     if tl.lam_term is not None and tl.lam_term.any():
         arrays["lam_term"] = packer.add(f"{name}/lam_term", tl.lam_term, np.float64)
-    two_d = data.n_features == 2
-    if tl.kernel_trace is not None:
+    hypotheses = drawn_hypotheses(tl, data.n_features, plane is not None)
+    kernel = None
+    if hypotheses == "kernel":
         trace = tl.kernel_trace
-        hypotheses = "kernel"
         arrays["update_row"] = packer.add(f"{name}/update_row", trace.rows, index_dtype(m))
         arrays["update_coef"] = packer.add(f"{name}/update_coef", trace.coef, np.float64)
         arrays["theta"] = packer.add(f"{name}/theta", tl.theta[0], np.float64)
         kernel = _kernel_spec(trace.kernel)
-    elif two_d:
-        hypotheses = "plane"
+    elif hypotheses == "plane":
         arrays["W"] = packer.add(f"{name}/W", tl.W, np.float64)
         arrays["theta"] = packer.add(f"{name}/theta", tl.theta, np.float64)
-        kernel = None
-    elif plane is not None and tl.n_members == 1 and tl.W.shape[2]:
-        hypotheses = "projection"
+    elif hypotheses == "projection":
         W = tl.W[0]
         arrays["W"] = packer.add(f"{name}/W", (W @ plane.T)[None], np.float64)
         arrays["theta"] = packer.add(f"{name}/theta", tl.theta, np.float64)
         arrays["norm"] = packer.add(f"{name}/norm", np.linalg.norm(W, axis=1), np.float64)
-        kernel = None
-    else:
-        hypotheses, kernel = "none", None
     if learner.replays_votes:
         votes = np.asarray(est.votes_)
         if votes.shape != (H,):
             raise ValueError(f"votes_ has shape {votes.shape}; the timeline has {H} hypotheses.")
         arrays["votes"] = packer.add(f"{name}/votes", votes, np.int32)
-    if learner.boundary == MEMBERS:  # safe, noisy or borderline by the members' margins
-        labels = est.classes_[(data.y > 0).astype(int)]  # as the estimator was fitted on
-        codes = np.vectorize(CATEGORY_CODES.get)(est.categorize(data.X, labels))
+    codes = category_codes(run, data)  # a committee: safe, noisy or borderline
+    if codes is not None:
         arrays["category"] = packer.add(f"{name}/category", codes, np.uint8)
     if hypotheses == "projection":
         arrays |= snapshot_tables(run, data, packer, name)

@@ -9,6 +9,7 @@ the DataFrame's columns name the axes, and that the step is shared with Python b
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -157,18 +158,25 @@ show("voted", X, y, epochs=5)
 """
 
 
-def test_play_advances_in_jupyterlab(tmp_path):
-    write_notebook(tmp_path / "voted.ipynb", PLAY)
-    with jupyter(tmp_path) as server, sync_playwright() as p:
+@contextmanager
+def lab_page(folder: Path, name: str, *cells: str):
+    """A chromium page of JupyterLab with a notebook of ``cells`` open, its kernel idle."""
+    write_notebook(folder / name, *cells)
+    with jupyter(folder) as server, sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        open_notebook(page, server, "voted.ipynb")
+        open_notebook(page, server, name)
+        yield page
+        browser.close()
+
+
+def test_play_advances_in_jupyterlab(tmp_path):
+    with lab_page(tmp_path, "voted.ipynb", PLAY) as page:
         frame, _ = run_replay_cell(page)
         frame.locator(".btn-play").click()
         frame.wait_for_function("() => window.playback.painted > 4", timeout=10_000)
         frame.locator(".btn-play").click()
         assert frame.evaluate("() => window.playback.painted") > 4
-        browser.close()
 
 
 MENU_SETUP = """
@@ -227,3 +235,42 @@ def test_show_replays_every_learner_on_2d_and_on_50_features(tmp_path):
     assert {k for k, d, drawn, *_ in seen if d != "2-D" and drawn["projects"]} == {
         k for k, learner in LEARNERS.items() if learner.boundary == "line"
     }
+
+
+QUIZ = """
+from perceptron_core.datasets import load
+from perceptron_lab.widget import show
+X, y, _ = load("separable", random_state=0)
+quiz = show("perceptron", X, y, epochs=2, predict=True)
+quiz
+"""
+SCORE_CELL = "print('score', *(quiz.score[k] for k in ('asked', 'right', 'skipped', 'marks')))"
+
+
+def test_predict_modes_score_reaches_python_and_a_new_frame_goes_on_from_it(tmp_path):
+    """The widget keeps predict mode's score in Python (``replay.score``): two questions
+    answered in the frame (one skipped) reach it, and a frame drawn again starts from it."""
+    with lab_page(tmp_path, "quiz.ipynb", QUIZ, SCORE_CELL, "quiz") as page:
+        frame, _ = run_replay_cell(page)
+        frame.locator(".btn-step").click()
+        frame.locator(".question legend").wait_for()
+        right = frame.evaluate("() => window.playback.predictor.pending.answer")
+        kind = frame.evaluate("() => window.playback.predictor.pending.kind")
+        if kind == "where":
+            frame.locator(".coord-1").fill(str(right[0]))
+            frame.locator(".coord-2").fill(str(right[1]))
+        else:
+            options = frame.evaluate("() => window.playback.predictor.pending.options")
+            frame.get_by_role("radio").nth(options.index(right)).check()
+        frame.locator(".btn-check").click()
+        frame.wait_for_function("() => window.playback.painted === 1")
+        frame.locator(".btn-step").click()
+        frame.locator(".btn-skip").click()
+        frame.wait_for_function("() => window.playback.painted === 2")
+        run_cell(page, 2)
+        assert _outputs(page)[-1].strip() == "score 2 1 1 ✓–"
+        run_cell(page, 3)  # the same replay drawn again: its frame goes on from Python's score
+        again = replay_frame(page, 1)
+        again.wait_for_function("() => window.playback.settled")
+        assert again.evaluate("() => window.playback.predict.asked") == 2
+        assert again.locator(".predict-score").inner_text().startswith("1 of 1 right, 1 skipped")

@@ -58,25 +58,30 @@ export function vline(x, color) {
 }
 
 /**
- * A ring of `radius` px around the point (x, y) in data units: it keeps its size at any zoom,
- * drawn over the points with the line `line`.
+ * A shape of `type` ("circle", "line") spanning [x0, y0, x1, y1] px from the point (x, y) in
+ * data units: it keeps its size at any zoom, drawn over the points with the line `line`.
  */
-export function pixelRing(x, y, radius, line) {
+export function pixelShape(type, x, y, [x0, y0, x1, y1], line) {
   return {
-    type: "circle",
+    type,
     xref: "x",
     yref: "y",
     xsizemode: "pixel",
     ysizemode: "pixel",
     xanchor: x,
     yanchor: y,
-    x0: -radius,
-    x1: radius,
-    y0: -radius,
-    y1: radius,
+    x0,
+    x1,
+    y0,
+    y1,
     line,
     layer: "above",
   };
+}
+
+/** A ring of `radius` px around the point (x, y) in data units (pixelShape). */
+export function pixelRing(x, y, radius, line) {
+  return pixelShape("circle", x, y, [-radius, -radius, radius, radius], line);
 }
 
 /** The segment [[x0, y0], [x1, y1]] (data units) drawn over the points with `line`. */

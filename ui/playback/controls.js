@@ -38,9 +38,9 @@ const BUTTONS = [
 export class Controls {
   /**
    * `actions`: {start, back, step, update, epoch, play, end, scrub(t), scrubbed(t), speed(s), unit(u),
-   * shortcuts(on), level(name)}; the state: {speed, unit, shortcuts, level}.
+   * shortcuts(on), level(name), predict(on)}; the state: {speed, unit, shortcuts, level, predictOn}.
    */
-  constructor(node, actions, { speed, unit, shortcuts, level }) {
+  constructor(node, actions, { speed, unit, shortcuts, level, predictOn }) {
     this.actions = actions;
     this.buttons = {};
     const row = el("div", { class: "buttons" });
@@ -86,6 +86,9 @@ export class Controls {
     );
     this._pressed(unit);
     this.readout = el("span", { class: "readout" });
+    // predict mode (predict.js): a question before each step that asks
+    this.predict = el("input", { type: "checkbox", class: "predict-on", checked: predictOn });
+    this.predict.addEventListener("change", () => actions.predict(this.predict.checked));
     const keys = el("input", { type: "checkbox", class: "shortcuts", checked: shortcuts });
     keys.addEventListener("change", () => this._shortcuts(keys.checked));
     const levelSelect = el(
@@ -106,6 +109,12 @@ export class Controls {
           { class: "unit", role: "group", "aria-label": "Play by" },
           el("span", { "aria-hidden": "true" }, "Play by "),
           ...this.unitButtons,
+        ),
+        el(
+          "label",
+          { class: "setting", title: "Before a step is shown, predict what it does; the replay keeps your score." },
+          this.predict,
+          " Predict, then step",
         ),
         this.readout,
       ),
@@ -154,6 +163,11 @@ export class Controls {
       if (hint) hint.hidden = !on;
     }
     if (tell) this.actions.shortcuts(on);
+  }
+
+  /** Predict mode's switch, as the replay has it. */
+  showPredict(on) {
+    this.predict.checked = on;
   }
 
   /**

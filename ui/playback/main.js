@@ -8,7 +8,7 @@ import { el, fill } from "./dom.js";
 import { cut } from "./format.js";
 import { Lane } from "./timeline.js";
 import { Controls, KEYS, inReplay, typedIntoWidget } from "./controls.js";
-import { PlaneFigure } from "./plane.js";
+import { PlaneFigure, clickedAt } from "./plane.js";
 import { ProjectionView } from "./projection.js";
 import { MathPanel } from "./mathpanel.js";
 import { Scoreboard } from "./scoreboard.js";
@@ -20,6 +20,7 @@ import { Announcer, LEVELS, liveRegion, stepPhrase } from "./speech.js";
 import { load, save } from "./settings.js";
 import { watchScrollBoxes } from "./scrollboxes.js";
 import { Classroom } from "./classroom.js";
+import { PredictMode, newRecord, summary } from "./predict.js";
 
 const app = {
   payloadId: null,
@@ -38,8 +39,14 @@ const app = {
   // the reader's own settings (settings.js): the keys, and what a move announces (speech.js)
   shortcuts: load("shortcuts", "on", ["on", "off"]) === "on",
   level: load("level", "verdict", Object.keys(LEVELS)),
+  // predict mode (predict.js): the run's record of answers, kept while the payload is the same
+  // (another module may keep it: see predict.js), and its settings, first the host's
+  predict: null,
+  predictState: null,
+  predictFrom: null,
 };
 window.playback = app; // for the tests and the benchmark: the state and the last painted step
+app.predictSummary = summary; // for a host that keeps predict mode's score (the notebook's)
 
 const root = document.getElementById("app");
 // a landmark named for people: in a frame of its own (the app, the notebook) a region of the
@@ -75,14 +82,43 @@ function move(t) {
   app.speech?.moved(app.t);
 }
 
+/**
+ * A move forward by the reader (Step, Next update, End of epoch): in predict mode it stops
+ * before the first step that asks, and asks; while a question waits nothing moves.
+ */
+function forward(target) {
+  const predictor = app.predictor;
+  if (predictor?.pending) {
+    pause(true);
+    predictor.refuse();
+    return;
+  }
+  const s = predictor?.firstAsked(app.t, target);
+  if (!s) {
+    move(target);
+    return;
+  }
+  if (s - 1 !== app.t) move(s - 1);
+  else pause(true);
+  predictor.pose(s, true);
+}
+
+/** A question was answered or skipped: show its step, saying the verdict before the step. */
+function revealed(s, said) {
+  pause(true);
+  setStep(s);
+  app.speech?.moved(app.t, said);
+  app.controls?.buttons.step.focus();
+}
+
 const actions = {
   start: () => move(0),
   back: () => move(app.t - 1),
-  step: () => move(app.t + 1),
-  update: () => move(driver().nextUpdate(app.t)),
-  epoch: () => move(driver().endOfEpoch(app.t)),
+  step: () => forward(app.t + 1),
+  update: () => forward(driver().nextUpdate(app.t)),
+  epoch: () => forward(driver().endOfEpoch(app.t)),
   end: () => move(driver().E),
-  play: () => (app.playing ? pause() : play()),
+  play: () => (app.playing ? pause() : app.predictor?.pending ? app.predictor.refuse() : play()),
   scrub: (t) => {
     pause(true);
     setStep(t);
@@ -103,6 +139,7 @@ const actions = {
     if (app.speech) app.speech.level = level;
     save("level", level);
   },
+  predict: (on) => app.predictor?.setOn(on),
 };
 
 function advance(t, steps) {
@@ -129,7 +166,16 @@ function play() {
     if (steps > 0 && now - shownAt >= (calm.matches ? CALM_INTERVAL_MS : 0)) {
       owed -= steps;
       shownAt = now;
-      setStep(advance(app.t, steps)); // a slow frame moves on by several steps, never falls behind
+      const target = advance(app.t, steps); // a slow frame moves on by several steps, never falls behind
+      const asked = app.predictor?.firstAsked(app.t, target);
+      if (asked) {
+        // predict mode: play stops before the step that asks, and asks
+        setStep(asked - 1);
+        pause(true);
+        app.predictor.pose(asked, true);
+        return;
+      }
+      setStep(target);
     }
     if (app.t >= driver().E) pause();
     else requestAnimationFrame(tick);
@@ -159,6 +205,7 @@ const classroom = new Classroom({
 function paint() {
   const t = app.t;
   for (const part of app.parts) part.update(t, app.playing);
+  app.predictor?.update(t);
   app.controls?.show(t, driver().E, app.playing, stepPhrase(driver(), t));
   if (app.playing) app.speech?.playing(t);
   app.painted = t;
@@ -167,10 +214,15 @@ function paint() {
   if (!app.playing) scheduleUrl();
 }
 
+/** The link's entries the replay keeps besides the step: predict mode's. */
+function linkParams() {
+  return app.predictor?.linkParams() || {};
+}
+
 let urlTimer = null;
 function scheduleUrl() {
   clearTimeout(urlTimer);
-  urlTimer = setTimeout(() => syncPageUrl(app.t), 250);
+  urlTimer = setTimeout(() => syncPageUrl(app.t, linkParams()), 250);
 }
 
 // -- building the views --------------------------------------------------------------
@@ -251,6 +303,7 @@ function build(args) {
   app.parts = [];
   app.later = [];
   app.settled = false;
+  app.share = null;
   root.className = `layout-${style.figure.layout}${compare ? " compare" : ""}`;
   root.style.setProperty("--font", `${style.font.base}px`);
   root.style.setProperty("--math-font", `${style.font.math}px`);
@@ -262,11 +315,12 @@ function build(args) {
   const stage = el("div", { class: `stage${hasSide ? " with-side" : ""}` }, figures, hasSide ? side : null);
   fill(root, controls, stage);
   classroom.mount(root);
-  app.controls = new Controls(controls, actions, app); // playback is never hidden
+  app.controls = new Controls(controls, actions, { ...app, predictOn: app.predictState.on }); // playback is never hidden
   stage.after(app.controls.settings);
   nameFrame(lanes);
   let mathLines = null;
   let mainFigure = null;
+  const figureOf = []; // each lane's 2-D figure, for predict mode's marks
   if (scene.view === "plane") {
     lanes.forEach((lane, i) => {
       const box = el("div", { class: "figure-box" });
@@ -285,6 +339,7 @@ function build(args) {
         texts,
       });
       if (i === 0) mainFigure = figure;
+      figureOf[i] = figure;
       if (!compare && options.click !== "off") listenForClicks(figure.node, scene.box, options.click);
       app.parts.push(figure);
     });
@@ -338,6 +393,28 @@ function build(args) {
     }
   }
   app.speech = new Announcer(region, { lanes, scene, texts, level: app.level, arithmetic: mathLines });
+  // predict mode's panel: beside the figure above the math panel (above the figure in a narrow
+  // window, under it with the math panel in the "under" layout: style.css), else between the
+  // buttons and the figures
+  const predictBox = el("div", { class: "panel predict", role: "region", "aria-label": "Predict, then step" });
+  if (hasSide) side.before(predictBox);
+  else stage.before(predictBox);
+  app.predictor = new PredictMode(predictBox, {
+    lanes,
+    scene,
+    texts,
+    state: app.predictState,
+    record: app.predict,
+    figures: figureOf,
+    math: hasSide && !options.hide.math,
+    reveal: revealed,
+    say: (text) => app.speech.tell(text),
+    changed: () => {
+      app.controls.showPredict(app.predictState.on);
+      if (!app.playing) scheduleUrl();
+      app.share?.show(app.t);
+    },
+  });
   if (compare && scene.view === "plane" && !options.hide.diagnostics) {
     const body = el("div", { class: "diagnostics" });
     root.append(el("details", { class: "section", open: true }, el("summary", {}, "Scoreboard"), body));
@@ -352,7 +429,13 @@ function build(args) {
     const body = el("div", { class: "share" });
     const title = options.hide.export ? "Share" : options.hide.link ? "Export" : "Share and export";
     root.append(el("details", { class: "section" }, el("summary", {}, title), body));
-    const share = new SharePanel(body, { options, figure: mainFigure, accuracies: (t) => accuraciesAt(t) });
+    const share = new SharePanel(body, {
+      options,
+      figure: mainFigure,
+      accuracies: (t) => accuraciesAt(t),
+      extra: linkParams,
+    });
+    app.share = share;
     app.parts.push({ update: (t) => share.show(t) });
   }
 }
@@ -395,11 +478,9 @@ function listenForClicks(plot, box, mode) {
   const digits = Math.max(0, 3 - Math.floor(Math.log10(Math.max(box[1] - box[0], box[3] - box[2]))));
   let nonce = 0;
   plot.addEventListener("click", (event) => {
-    if (!event.target.classList?.contains("nsewdrag")) return;
-    const layout = plot._fullLayout;
-    const rect = plot.getBoundingClientRect();
-    const x = layout.xaxis.p2d(event.clientX - rect.left - layout.xaxis._offset);
-    const y = layout.yaxis.p2d(event.clientY - rect.top - layout.yaxis._offset);
+    const at = clickedAt(plot, event);
+    if (!at) return;
+    const [x, y] = at;
     const round = (v) => Number(v.toFixed(digits));
     nonce += 1;
     setComponentValue({ action: mode, x: round(x), y: round(y), nonce: `${Date.now()}-${nonce}` });
@@ -449,6 +530,16 @@ function onRender(args) {
     app.lanes = args.meta.lanes.map((meta) => new Lane(meta, arrays));
     if (app.payloadId === null) app.t = args.options.initial_t;
     app.payloadId = args.payload_id;
+    // a new run: a new record (the notebook's host hands back the one Python keeps)
+    app.predict = newRecord(args.payload_id, args.options.predict.history);
+  }
+  // predict mode's settings: the host's, until the reader changes them in the replay; a host
+  // that sends other settings (a link, a lesson) sets them again
+  const predictFrom = JSON.stringify(args.options.predict);
+  const newSettings = predictFrom !== app.predictFrom;
+  if (newSettings) {
+    app.predictFrom = predictFrom;
+    app.predictState = { ...args.options.predict };
   }
   const viewKey = JSON.stringify([
     args.payload_id,
@@ -461,7 +552,7 @@ function onRender(args) {
     args.options.diagnostics,
     args.options.share,
   ]);
-  const rebuilt = viewKey !== app.viewKey;
+  const rebuilt = viewKey !== app.viewKey || newSettings;
   if (rebuilt) {
     app.viewKey = viewKey;
     build(args);
@@ -470,7 +561,7 @@ function onRender(args) {
   app.painted = null;
   paint();
   if (rebuilt) buildLater();
-  if (!app.playing) syncPageUrl(app.t); // a rerun may have rewritten the address
+  if (!app.playing) syncPageUrl(app.t, linkParams()); // a rerun may have rewritten the address
   classroom.render(args.options.classroom, args.options.link_params);
   classroom.mount(root);
 }

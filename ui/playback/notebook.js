@@ -10,7 +10,8 @@
 //
 // The step is shared with Python (`step`): the reader's position (Step, keys, the
 // scrubber, Play) is sent back, and a step set in Python moves the replay as a drag of
-// its scrubber does.
+// its scrubber does. Predict mode's score (`score`) goes to Python after each answer (the
+// replay's `playback-predict` event), and a frame made again goes on from it.
 
 /** The slots of the page's template (ui/standalone_page.py's `fill`, the same pattern). */
 const SLOT = /<!--slot:(\w+)-->/g;
@@ -45,7 +46,8 @@ function base64(data) {
 /** This replay's page: the template with its run, opening at the widget's step. */
 function pageOf(files, model) {
   const args = model.get("args");
-  const opening = { ...args, options: { ...args.options, initial_t: model.get("step") } };
+  const predict = { ...args.options.predict, history: model.get("score").history || [] };
+  const opening = { ...args, options: { ...args.options, initial_t: model.get("step"), predict } };
   const parts = {
     title: escapeHtml(model.get("title")),
     header: model.get("header"),
@@ -76,6 +78,11 @@ class StepSync {
       this.timer = setTimeout(this.report, REPORT_MS);
     };
     this.report = () => whenIdle(() => this.toPython(), { timeout: PLAYING_MS });
+    // predict mode's verdict: the score to Python at once (one message per answer)
+    this.scored = (event) => {
+      this.model.set("score", this.win.playback.predictSummary(event.detail.record));
+      this.model.save_changes();
+    };
   }
 
   /** The replay's state in the frame (window.playback: the step it painted, whether it plays). */
@@ -96,7 +103,9 @@ class StepSync {
         return;
       }
       this.doc = win.document;
+      this.win = win;
       for (const type of ["click", "keydown", "input", "pointerup"]) this.doc.addEventListener(type, this.soon, true);
+      win.addEventListener("playback-predict", this.scored);
       this.toReplay(); // Python may have set the step while the page loaded
     };
     ready();
@@ -133,7 +142,9 @@ class StepSync {
     clearTimeout(this.timer);
     this.timer = null;
     for (const type of ["click", "keydown", "input", "pointerup"]) this.doc?.removeEventListener(type, this.soon, true);
+    this.win?.removeEventListener("playback-predict", this.scored);
     this.doc = null;
+    this.win = null;
   }
 }
 

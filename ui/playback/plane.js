@@ -18,7 +18,7 @@
 // shows its numbers at the step in a tooltip of our own, so no step has to
 // restyle the points. Legend entries of shapes come from empty traces.
 
-import { pixelRing, segmentShape } from "./chartlayout.js";
+import { pixelRing, pixelShape, segmentShape } from "./chartlayout.js";
 import { Field, Points, pointsField } from "./fields.js";
 import { anchor, clipHalfplanes, inBox, lineSegment, zeroLevel } from "./geometry.js";
 import { count, cut, num, plotlyText, signed, wrapWords } from "./format.js";
@@ -412,7 +412,8 @@ export class PlaneFigure {
 
   /** The relayout of this step's shapes, with the region's image and zero level if they changed. */
   _regionLayout(regionChanged) {
-    const patch = { shapes: this.regionShape ? [this.regionShape, ...this.stepShapes] : this.stepShapes };
+    const shapes = [...this.stepShapes, ...(this.markShapes || [])];
+    const patch = { shapes: this.regionShape ? [this.regionShape, ...shapes] : shapes };
     if (regionChanged && this.regionImage) patch.images = [this.regionImage];
     return patch;
   }
@@ -717,6 +718,68 @@ export class PlaneFigure {
     ];
   }
 
+  // -- predict mode's marks (predict.js) ------------------------------------------------
+
+  /**
+   * Draw a question's marks over the step, or none (null): `points` [{x, y, text}] ringed and
+   * named, `lines` [{line: [w1, w2, θ], text}] dashed and lettered, `rings` [{at: [x, y], text,
+   * old, guess}] where w is, was or is guessed to be.
+   */
+  setMarks(marks) {
+    this.markShapes = marks ? this._markShapes(marks) : [];
+    if (this.stepShapes) Plotly.relayout(this.node, this._regionLayout(false));
+  }
+
+  _markShapes({ points = [], lines = [], rings = [] }) {
+    const { style } = this;
+    const color = style.colors.question;
+    const font = { color: style.colors.text, size: style.font.arrow + 1 };
+    const out = [];
+    // a ring's name sits at the end of a short leader, off the ring and the point under it
+    const named = (x, y, r, text, side) => ({
+      ...pixelShape("line", x, y, [side * 0.7 * r, 0.7 * r, side * (r + 10), r + 10], { color, width: 1.5 }),
+      label: { text, textposition: "end", textangle: 0, font, padding: 3 },
+    });
+    for (const { x, y, text } of points) {
+      const r = style.marker.current / 2 + 5;
+      out.push(pixelRing(x, y, r, { color, width: 2.5, dash: "dot" }), named(x, y, r, text, 1));
+    }
+    // each line's letter on the line itself, at its own place along it (the ends may be clipped)
+    const places = [0.2, 0.5, 0.8];
+    lines.forEach(({ line, text }, n) => {
+      const seg = lineSegment(line[0], line[1], line[2], this.box);
+      if (!seg) return;
+      const shape = segmentShape(seg, { color, dash: "dash", width: style.line.boundary - 0.5 });
+      const at = (share) => [seg[0][0] + share * (seg[1][0] - seg[0][0]), seg[0][1] + share * (seg[1][1] - seg[0][1])];
+      const f = places[n % places.length];
+      out.push(...cased([shape], style), shape, {
+        ...segmentShape([at(f - 0.001), at(f + 0.001)], { color, width: 0 }),
+        label: {
+          text: `<b>${text}</b>`,
+          textposition: "middle",
+          textangle: 0,
+          padding: 10,
+          font: { ...font, size: font.size + 4 },
+        },
+      });
+    });
+    for (const { at, text, old, guess } of rings) {
+      const r = guess ? 7 : 9;
+      const ring = pixelRing(at[0], at[1], r, {
+        color: old ? style.colors.old : color,
+        width: guess ? 3 : 2.5,
+        dash: guess ? "solid" : "dot",
+      });
+      out.push(ring, named(at[0], at[1], r, text, guess ? -1 : 1));
+    }
+    return out;
+  }
+
+  /** The data coordinates [x, y] of a click on the plot's area, or null (a click elsewhere). */
+  dataAt(event) {
+    return clickedAt(this.node, event);
+  }
+
   /** The status line goes into the exported image as its title. */
   exportTitle() {
     return this.status.textContent;
@@ -777,6 +840,17 @@ export class PlaneFigure {
       }, TOOLTIP_GRACE_MS);
     });
   }
+}
+
+/** The data coordinates [x, y] of a click on `plot`'s area (Plotly's drag layer), or null. */
+export function clickedAt(plot, event) {
+  if (!event.target.classList?.contains("nsewdrag")) return null;
+  const layout = plot._fullLayout;
+  const rect = plot.getBoundingClientRect();
+  return [
+    layout.xaxis.p2d(event.clientX - rect.left - layout.xaxis._offset),
+    layout.yaxis.p2d(event.clientY - rect.top - layout.yaxis._offset),
+  ];
 }
 
 /**

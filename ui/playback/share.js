@@ -3,24 +3,35 @@
 
 import { el, fill } from "./dom.js";
 
-/** The page's query string with t set (removed at 0); other entries kept as they are. */
-export function withStep(search, t) {
+/**
+ * The page's query string with t set (removed at 0) and the `extra` entries set (removed where
+ * null: predict mode's); other entries kept as they are.
+ */
+export function withStep(search, t, extra = {}) {
   const params = new URLSearchParams(search);
   if (t > 0) params.set("t", String(t));
   else params.delete("t");
+  setEntries(params, extra);
   const text = params.toString();
   return text ? `?${text}` : "";
 }
 
+function setEntries(params, entries) {
+  for (const [name, value] of Object.entries(entries)) {
+    if (value === null || value === undefined) params.delete(name);
+    else params.set(name, value);
+  }
+}
+
 /**
- * Put the step into the page's address (same origin: the component's frame
+ * Put the step (and predict mode's `extra` entries) into the page's address (same origin: the component's frame
  * may reach its parent). Streamlit keeps the other entries; a rerun that
  * rewrites them is followed by a render, which calls this again.
  */
-export function syncPageUrl(t) {
+export function syncPageUrl(t, extra = {}) {
   try {
     const loc = window.parent.location;
-    const search = withStep(loc.search, t);
+    const search = withStep(loc.search, t, extra);
     if (search !== loc.search)
       window.parent.history.replaceState(window.parent.history.state, "", loc.pathname + search + loc.hash);
   } catch {
@@ -34,8 +45,8 @@ export function syncPageUrl(t) {
  * A visitor whose own link hides "link" or "export" gets only the other part.
  */
 export class SharePanel {
-  constructor(node, { options, figure, accuracies }) {
-    Object.assign(this, { node, options, figure, accuracies });
+  constructor(node, { options, figure, accuracies, extra = () => ({}) }) {
+    Object.assign(this, { node, options, figure, accuracies, extra });
     const parts = [];
     if (!options.hide.link) {
       this.link = el("input", { type: "text", class: "link", readonly: true, "aria-label": "Link to this view" });
@@ -89,6 +100,7 @@ export class SharePanel {
     if (!this.link) return;
     const params = new URLSearchParams(this.options.link_params || {});
     if (t > 0) params.set("t", String(t));
+    setEntries(params, this.extra());
     const hide = this.allowed
       .map((label) => label.firstChild)
       .filter((box) => !box.checked)

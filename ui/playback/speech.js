@@ -130,8 +130,16 @@ export class Announcer {
     this.spokenAt = -Infinity;
   }
 
-  moved(t) {
-    this._say(() => this._full(t));
+  /** After a move; `lead` is said first (predict mode's verdict), even when moves say nothing. */
+  moved(t, lead = "") {
+    if (lead && this.level === "off") this.tell(lead);
+    else this._say(() => (lead ? `${lead} ${this._full(t)}` : this._full(t)));
+  }
+
+  /** Say `text` now, whatever a move would say: an answer to what the reader just did. */
+  tell(text) {
+    this.spokenAt = performance.now();
+    this.region.textContent = text;
   }
 
   paused(t) {
