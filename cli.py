@@ -1,6 +1,7 @@
 """The ``perceptron-lab`` command: the core's subcommands (:mod:`perceptron_core.cli`) and
 the app's: ``app`` serves it, ``warm`` prepares it, ``export-html`` writes a playground view
-as one web page that plays with no server.
+as one web page that plays with no server, ``exercises`` lists the lessons' exercises for a
+teacher.
 
 The app's commands live with the app, so the core imports nothing of it; this module
 composes the two tables (:func:`main`). It is the app's folder's own module
@@ -24,6 +25,8 @@ Usage::
     perceptron-lab warm --learners perceptron,kernel  # these learners only
     perceptron-lab export-html -o run.html            # the playground's first view
     perceptron-lab export-html "http://localhost:8501/?data=gaussians&learner=kw" -o kw.html
+    perceptron-lab exercises                          # every lesson's exercises, as text
+    perceptron-lab exercises --lesson 2 --json        # lesson 2's, as JSON
 
 ``export-html`` takes the same settings as the playground's share link (the
 whole link or its query string), trains that run here and writes the page
@@ -307,6 +310,46 @@ def run_export_html(args: argparse.Namespace) -> int:
     return 0
 
 
+def _exercises_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="write JSON instead of text")
+    parser.add_argument(
+        "--lesson", type=int, default=None, metavar="N", help="only lesson N's exercises"
+    )
+
+
+def run_exercises(args: argparse.Namespace) -> int:
+    """List the lessons' exercises (id, lesson, kind, how answered, prompt), as text or JSON.
+
+    The text groups them by lesson and ends each group with the link's part that opens the
+    lesson with that set (``?exercises=...``): a teacher keeps the ids of the homework.
+    """
+    import json
+
+    from perceptron_lab.app_logic.exercises import KINDS, listing
+
+    rows = listing()
+    lessons = sorted({row["lesson"] for row in rows})
+    if args.lesson is not None:
+        if args.lesson not in lessons:
+            raise ValueError(
+                f"--lesson: lesson {args.lesson} has no exercises; the lessons with "
+                f"exercises are {', '.join(map(str, lessons))}."
+            )
+        rows = [row for row in rows if row["lesson"] == args.lesson]
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    for lesson in sorted({row["lesson"] for row in rows}):
+        own = [row for row in rows if row["lesson"] == lesson]
+        print(f"Lesson {lesson} ({len(own)} exercises)")
+        for row in own:
+            print(f"  {row['id']:24s} {row['kind']:8s} {row['prompt']}")
+        print(f"  homework link: add ?exercises={','.join(r['id'] for r in own)} to the lesson's")
+        print("  address, keeping only the ids you set\n")
+    print("Kinds: " + "; ".join(f"{kind}: {what}" for kind, what in KINDS.items()) + ".")
+    return 0
+
+
 #: The app's subcommands, in the order ``--help`` lists them after the core's.
 APP_COMMANDS: dict[str, cli.Subcommand] = {
     command.name: command
@@ -331,6 +374,13 @@ APP_COMMANDS: dict[str, cli.Subcommand] = {
             "one web page that plays offline, with no server",
             export_arguments,
             run_export_html,
+        ),
+        cli.Subcommand(
+            "exercises",
+            "list every lesson's exercises (id, lesson, kind, prompt) for a teacher, as "
+            "text or JSON; a lesson's link with ?exercises=id1,id2 sets a chosen few",
+            _exercises_arguments,
+            run_exercises,
         ),
     )
 }

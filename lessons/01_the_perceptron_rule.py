@@ -22,6 +22,7 @@ from perceptron_lab.app_logic.style import Show
 from perceptron_lab.lessons._basics import seed_control
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.exercises import exercises
 from perceptron_lab.ui.lesson import (
     check_question,
     lesson_header,
@@ -383,3 +384,5 @@ show_code(
     "and 7, off here); on a mistake `update` adds `eta * y * x` to w and moves θ by "
     "`-eta * y * C`.",
 )
+
+exercises(1, seed=seed, eta=eta, data=data, run=run)

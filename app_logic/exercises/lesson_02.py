@@ -1,0 +1,3 @@
+"""Lesson 02's exercises."""
+
+EXERCISES = ()

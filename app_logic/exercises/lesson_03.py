@@ -1,0 +1,3 @@
+"""Lesson 03's exercises."""
+
+EXERCISES = ()

@@ -1,0 +1,3 @@
+"""Lesson 04's exercises."""
+
+EXERCISES = ()

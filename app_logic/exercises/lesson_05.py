@@ -1,0 +1,3 @@
+"""Lesson 05's exercises."""
+
+EXERCISES = ()

@@ -1,0 +1,3 @@
+"""Lesson 06's exercises."""
+
+EXERCISES = ()

@@ -1,0 +1,3 @@
+"""Lesson 08's exercises."""
+
+EXERCISES = ()

@@ -1,0 +1,3 @@
+"""Lesson 09's exercises."""
+
+EXERCISES = ()

@@ -1,0 +1,3 @@
+"""Lesson 10's exercises."""
+
+EXERCISES = ()

@@ -1,0 +1,3 @@
+"""Lesson 11's exercises."""
+
+EXERCISES = ()

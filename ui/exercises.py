@@ -1,0 +1,257 @@
+"""A lesson's checked exercises on its page, and the student's progress in the sidebar.
+
+A lesson page ends with one call::
+
+    exercises(1, seed=seed, eta=eta, data=data, run=run)
+
+which asks the lesson's exercises (:mod:`app_logic.exercises`) with the page's facts: its
+controls and what it trained. Each is answered in a form (typing an answer reruns nothing
+until *Check* is pressed); the verdict is written into a status region that is on the page
+before any answer, so a screen reader announces the text that appears in it (a live region
+inserted together with its text is often not read). A wrong answer names the misconception
+and the sentence or figure that resolves it; *Try another variant* asks the same exercise
+again with other numbers or another order where the kind allows.
+
+A teacher's link opens the lesson with a chosen set, ``?exercises=l01-score-change,...``;
+an id the lesson does not have is refused with a message listing the ones it has, and the
+page shows them all.
+
+The progress (answers, verdicts, lessons done) is kept in the student's browser, never on
+the server: :func:`progress_panel` puts the ``ui/progress/`` component in the sidebar, which
+records this session's verdicts in the browser's ``localStorage``, counts each lesson's
+exercises done ("4 of 7"), and saves or erases the record on the student's request.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+import streamlit as st
+import streamlit.components.v1 as components
+
+import perceptron_core
+from perceptron_lab.app_logic.exercises import EXERCISES, KINDS, chosen, for_lesson
+from perceptron_lab.app_logic.exercises.model import Exercise, Question, check
+from perceptron_lab.app_logic.visitor_text import as_text
+from perceptron_lab.ui.lesson import lesson_title
+from perceptron_lab.ui.safety import attempt
+
+#: The component's folder: its page and script.
+PROGRESS = Path(__file__).parent / "progress"
+LESSON_DIR = Path(__file__).parents[1] / "lessons"
+#: The session-state key of this session's verdicts, kept for the progress component.
+RECORDS = "exercise_records"
+#: How each kind is titled on the page.
+TITLES = {
+    "number": "Work it out",
+    "order": "Put the steps in order",
+    "choice": "Explain why",
+    "table": "Read the research table",
+    "setting": "Find a setting",
+    "replay": "Predict on the replay",
+}
+#: Longest answer kept in the record (a typed answer is the student's text).
+ANSWER_LIMIT = 200
+
+
+@st.cache_resource(show_spinner=False)
+def _component():
+    return components.declare_component("progress", path=str(PROGRESS))
+
+
+def exercises(lesson: int, **facts) -> None:
+    """The section "Exercises" of lesson ``lesson``, asked with the page's ``facts``, and the
+    progress panel in the sidebar."""
+    st.header("Exercises", anchor="exercises")
+    link = st.query_params.get("exercises")
+    try:
+        shown = chosen(lesson, link)
+    except ValueError as err:
+        st.error(f"{err} The page shows them all.", icon="⚠️")
+        shown = for_lesson(lesson)
+    if link and len(shown) < len(for_lesson(lesson)):
+        st.info(
+            f"Your teacher's link sets {len(shown)} of this lesson's "
+            f"{len(for_lesson(lesson))} exercises.",
+            icon=":material/assignment:",
+        )
+    st.markdown(
+        "Answer each, then press **Check**. Your answers stay in this browser only (nothing "
+        "is stored on the server); the sidebar counts the exercises you have done."
+    )
+    for number, exercise in enumerate(shown, 1):
+        with st.container(border=True):
+            _exercise(number, exercise, facts)
+    progress_panel(lesson)
+
+
+def _key(exercise: Exercise, what: str) -> str:
+    return f"ex_{exercise.id}_{what}"
+
+
+def _exercise(number: int, exercise: Exercise, facts: dict) -> None:
+    st.subheader(f"Exercise {number}. {TITLES[exercise.kind]}", anchor=exercise.id)
+    missing = [name for name in exercise.needs if facts.get(name) is None]
+    if missing:
+        st.info(
+            "This exercise asks about the figure, which is not drawn: change a setting above.",
+            icon=":material/info:",
+        )
+        return
+    variant = st.session_state.get(_key(exercise, "variant"), 0)
+    question = attempt("Preparing the exercise", exercise.question, facts, variant)
+    if question is None:
+        return
+    st.markdown(question.text)
+    verdict_key = _key(exercise, "verdict")
+    with st.form(_key(exercise, f"form{variant}"), border=False):
+        response = _answer_input(exercise, question, facts, variant)
+        submitted = st.form_submit_button("Check", type="primary")
+    if submitted:
+        _judge(exercise, question, response, variant)
+    said = st.session_state.get(verdict_key)
+    if said and said["variant"] != variant:
+        said = None  # a new variant: the old verdict was about other numbers
+    # The status region is on the page before any answer; only its text changes.
+    css = "" if not said else (" exercise-right" if said["right"] else " exercise-wrong")
+    text = as_text(said["text"], 2000, markdown=False) if said else ""
+    st.markdown(
+        f'<div class="exercise-verdict{css}" role="status" aria-live="polite">{_html(text)}</div>',
+        unsafe_allow_html=True,
+    )
+    if said and not said["right"]:
+        st.button(
+            "Try another variant",
+            key=_key(exercise, f"again{variant}"),
+            on_click=_next_variant,
+            args=(exercise,),
+            help="The same exercise again, with other numbers or another order of the options.",
+        )
+
+
+def _html(text: str) -> str:
+    """``text`` as HTML text (the verdicts quote the student's answer)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _next_variant(exercise: Exercise) -> None:
+    key = _key(exercise, "variant")
+    st.session_state[key] = st.session_state.get(key, 0) + 1
+
+
+def _answer_input(exercise: Exercise, question: Question, facts: dict, variant: int):
+    """The input of the question's form; returns what it holds."""
+    key = _key(exercise, f"answer{variant}")
+    if question.form == "number":
+        return st.text_input(
+            f"Your answer: a number, {question.tolerance_text}",
+            key=key,
+            placeholder="for instance 0.25",
+        )
+    if question.form == "choice":
+        return st.radio("Your answer", question.options, index=None, key=key)
+    if question.form == "order":
+        return st.multiselect(
+            "Pick the steps in order: the first one you pick is step 1",
+            question.options,
+            key=key,
+            placeholder="Pick step 1",
+        )
+    # a setting: the page's own control holds the answer
+    current = facts.get(question.control)
+    st.markdown(f"Now set: **{question.options[question.values.index(current)]}**.")
+    return current
+
+
+def _judge(exercise: Exercise, question: Question, response, variant: int) -> None:
+    """Check ``response``; keep the verdict on the page and the record for the browser."""
+    if question.form == "number" and not (response or "").strip():
+        st.session_state[_key(exercise, "verdict")] = {
+            "text": "Type a number first, then press Check.",
+            "right": False,
+            "variant": variant,
+        }
+        return
+    if question.form == "choice" and response is None:
+        st.session_state[_key(exercise, "verdict")] = {
+            "text": "Pick an option first, then press Check.",
+            "right": False,
+            "variant": variant,
+        }
+        return
+    given = response
+    if question.form == "choice":
+        given = question.options.index(response)
+    elif question.form == "order":
+        given = [question.options.index(step) for step in response]
+    try:
+        verdict = check(question, given)
+    except ValueError as err:  # not a number: not an attempt
+        st.session_state[_key(exercise, "verdict")] = {
+            "text": str(err),
+            "right": False,
+            "variant": variant,
+        }
+        return
+    st.session_state[_key(exercise, "verdict")] = {
+        "text": verdict.text,
+        "right": verdict.right,
+        "variant": variant,
+    }
+    records = st.session_state.setdefault(RECORDS, {})
+    earlier = records.get(exercise.id, {})
+    written = (
+        " → ".join(response)
+        if question.form == "order"
+        else question.options[question.values.index(response)]
+        if question.form == "setting"
+        else str(response)
+    )
+    records[exercise.id] = {
+        "id": exercise.id,
+        "lesson": exercise.lesson,
+        "kind": exercise.kind,
+        "answer": as_text(written, ANSWER_LIMIT, markdown=False),
+        "right": verdict.right,
+        "attempts": earlier.get("attempts", 0) + 1,
+        "at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "nonce": uuid.uuid4().hex,
+    }
+
+
+def catalog() -> list[dict]:
+    """Every lesson that has exercises: its number, menu title and exercise ids (what the
+    progress panel counts against)."""
+    titles = {int(path.name[:2]): title for path, title in _lesson_titles()}
+    lessons = sorted({e.lesson for e in EXERCISES})
+    return [
+        {
+            "lesson": n,
+            "title": titles.get(n, f"Lesson {n}"),
+            "ids": [e.id for e in EXERCISES if e.lesson == n],
+        }
+        for n in lessons
+    ]
+
+
+def _lesson_titles():
+    return [(path, lesson_title(path)) for path in sorted(LESSON_DIR.glob("[0-9]*.py"))]
+
+
+def progress_panel(lesson: int) -> None:
+    """The progress kept in this browser, in the sidebar: each lesson's exercises done, and
+    this session's new verdicts handed to the browser to keep."""
+    records = list(st.session_state.get(RECORDS, {}).values())
+    with st.sidebar:
+        _component()(
+            catalog=catalog(),
+            lesson=lesson,
+            records=records,
+            version=perceptron_core.__version__,
+            kinds=KINDS,
+            key="exercise_progress",
+            default=None,
+            height=260,
+        )
