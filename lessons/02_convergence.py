@@ -25,6 +25,7 @@ from perceptron_lab.lessons._basics import at_end, seed_control
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.charts import chart
+from perceptron_lab.ui.exercises import exercises
 from perceptron_lab.ui.lesson import (
     check_question,
     lesson_header,
@@ -275,3 +276,5 @@ show_code(
     intro="The decision and the update that the bound counts, and the function that "
     "computes the bound with the threshold folded in.",
 )
+
+exercises(2, seed=seed, margin=margin, request=request, data=data, run=run)

@@ -24,6 +24,7 @@ from perceptron_lab.lessons._basics import (
 from perceptron_lab.lessons._bounds import mistake_bound, noisy_mistake_bound
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.exercises import exercises
 from perceptron_lab.ui.lesson import (
     check_question,
     lesson_header,
@@ -348,4 +349,8 @@ show_code(
     kw.update,
     intro="The same rule as in lesson 1: nothing in it knows whether the data are "
     "separable, so on noisy labels `decide` finds mistakes in every epoch.",
+)
+
+exercises(
+    3, seed=seed, noise=noise, epochs=epochs, request=noisy_line(seed, noise), data=data, run=run
 )

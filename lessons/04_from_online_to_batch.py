@@ -32,6 +32,7 @@ from perceptron_lab.lessons._basics import (
 from perceptron_lab.lessons._bounds import mistake_bound, noisy_mistake_bound, voted_error_bound
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.exercises import exercises
 from perceptron_lab.ui.lesson import (
     check_question,
     lesson_header,
@@ -370,3 +371,5 @@ show_code(
     "averaged hypothesis is summed per example (each update weighted by the votes cast "
     "after it); only the voted prediction keeps every hypothesis and scores each of them.",
 )
+
+exercises(4, seed=seed, noise=noise, request=noisy_line(seed, noise), data=data, run=run)

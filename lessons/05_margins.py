@@ -25,6 +25,7 @@ from perceptron_lab.lessons._basics import (
 )
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.exercises import exercises
 from perceptron_lab.ui.lesson import (
     check_question,
     lesson_header,
@@ -339,4 +340,14 @@ show_code(
     intro="PAM changes only the test: `predict_margin` returns 0 inside the band, which "
     "differs from every label, so lesson 1's `decide` calls for an update. The thick "
     "separator's rule tests `if y * s <= gamma` (`gamma` is κ).",
+)
+
+exercises(
+    5,
+    seed=seed,
+    learner=learner_key,
+    **values,
+    request=noisy_line(seed, NOISE),
+    data=data,
+    run=run,
 )

@@ -28,6 +28,7 @@ from perceptron_lab.lessons._bounds import class_margins, paum_guarantee, paum_u
 from perceptron_lab.lessons._charts import one_decimal
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.exercises import exercises
 from perceptron_lab.ui.lesson import (
     check_question,
     lesson_header,
@@ -257,7 +258,7 @@ with cols[3]:
     seed = seed_control(PREFIX)
 request = rare_request(seed, RATIOS[ratio])
 R2 = float(np.max(np.sum(get_dataset(request).X ** 2, axis=1)))
-stage(
+data, run = stage(
     PREFIX,
     request,
     "paum",
@@ -443,4 +444,8 @@ show_code(
     intro="The test is `if y * f <= tau` with `tau = tau_pos if y > 0 else tau_neg`; the "
     "update adds `eta * y * x` to w and `eta * y * R2` to b. (The `lam * eta * a * y` "
     "term is lesson 7's λ-trick.)",
+)
+
+exercises(
+    6, seed=seed, tau_pos=tau_pos, tau_neg=tau_neg, rate=RATIOS[ratio], R2=R2, data=data, run=run
 )

@@ -33,6 +33,7 @@ from perceptron_lab.lessons._basics import at_end, line_accuracies, noisy_line, 
 from perceptron_lab.lessons._charts import one_decimal
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.exercises import exercises
 from perceptron_lab.ui.lesson import (
     check_question,
     lesson_header,
@@ -228,7 +229,7 @@ with cols[2]:
 request = noisy_line(seed, NOISE)
 mean_sq_norm = float(np.mean(np.sum(get_dataset(request).X ** 2, axis=1)))
 learner_key, values = settings_for(form, strength, mean_sq_norm)
-stage(
+data, run = stage(
     PREFIX,
     request,
     learner_key,
@@ -330,4 +331,8 @@ show_code(
     "`raw` once `a > 0`, is the indicator form (the trace records it beside the score, and the "
     "playground's math panel shows it), and `if a < alpha_bound` is the α-bound. PAUM's kernel "
     "form is the line `f = raw + lam * eta * a * y` of lesson 6's code.",
+)
+
+exercises(
+    7, seed=seed, form=form, strength=strength, mean_sq_norm=mean_sq_norm, data=data, run=run
 )

@@ -31,6 +31,7 @@ from perceptron_lab.lessons._bounds import gram_matrix, one_vs_rest_label, small
 from perceptron_lab.lessons._charts import one_decimal
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.exercises import exercises
 from perceptron_lab.ui.lesson import (
     check_question,
     lesson_header,
@@ -250,7 +251,7 @@ with cols[2]:
         st.caption("The linear kernel has no setting: k(x, x') = ⟨x, x'⟩.")
 with cols[3]:
     seed = seed_control(PREFIX)
-data, _ = stage(
+data, run = stage(
     PREFIX,
     DataRequest(data_name, (("n_samples", 200),), test_fraction=0.5, seed=seed),
     "kernel",
@@ -419,3 +420,5 @@ show_code(
     "`eta * y * cache[slot, r]` to every running score and increments `counts[c, j]` "
     "(the a_j).",
 )
+
+exercises(8, seed=seed, kernel=kernel, values=values, data=data, run=run)

@@ -26,6 +26,7 @@ from perceptron_lab.lessons._charts import one_decimal, small_chart
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.charts import chart
+from perceptron_lab.ui.exercises import exercises
 from perceptron_lab.ui.lesson import (
     check_question,
     lesson_header,
@@ -359,3 +360,5 @@ show_code(
     "demotion `w[i] = max(w[i] / alpha, floor)` on a false positive (floor 0 for Winnow). "
     "The perceptron's rule, for comparison, is lesson 1's `update`: `w += eta * y * x`.",
 )
+
+exercises(9, seed=seed, k=k, m=m, side=side, table=table)

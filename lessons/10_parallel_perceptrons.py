@@ -40,6 +40,7 @@ from perceptron_lab.lessons._charts import one_decimal, small_chart
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.charts import chart
+from perceptron_lab.ui.exercises import exercises
 from perceptron_lab.ui.lesson import (
     check_question,
     lesson_header,
@@ -413,3 +414,5 @@ show_code(
     "rescaling, the adaptive ρ (`gamma`) and η); `NRBoost._reweighting` turns the categories into "
     "r = 0 or −1.",
 )
+
+exercises(10, seed=seed, noise=noise, H=H, data=data, run=run)

@@ -25,6 +25,7 @@ from perceptron_lab.lessons._charts import small_chart
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.charts import chart
+from perceptron_lab.ui.exercises import exercises
 from perceptron_lab.ui.lesson import (
     check_question,
     lesson_header,
@@ -310,3 +311,5 @@ show_code(
     "setting with the best *inner* cross-validated accuracy and reports its accuracy on "
     "that outer fold.",
 )
+
+exercises(11, seed=seed, test_share=test_share, k=k, estimates=est)

@@ -72,10 +72,11 @@ def chosen(lesson: int, text: str | None) -> tuple[Exercise, ...]:
     --------
     >>> [e.id for e in chosen(1, " l01-theta-after , l01-score-change")]
     ['l01-score-change', 'l01-theta-after']
-    >>> chosen(1, "l01-nothing")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: The link asks for exercise 'l01-nothing', which lesson 1 does not have. Its exercises are: l01-score-change, ...
+    >>> try:
+    ...     chosen(1, "l01-nothing")
+    ... except ValueError as err:
+    ...     print(str(err)[:72])
+    The link asks for exercise 'l01-nothing', which lesson 1 does not have.
     """
     own = for_lesson(lesson)
     if not text or not text.strip():

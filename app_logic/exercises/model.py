@@ -217,10 +217,11 @@ def parse_number(text: str) -> float:
     (-0.25, 1234.5, 0.5, 12.0)
     >>> parse_number("2,000")
     2000.0
-    >>> parse_number("about 3")
-    Traceback (most recent call last):
-    ...
-    ValueError: 'about 3' is not a number: type digits, with a point for decimals (such as 2.5 or -0.75).
+    >>> try:
+    ...     parse_number("about 3")
+    ... except ValueError as err:
+    ...     print(err)
+    'about 3' is not a number: type digits, with a point for decimals (such as 2.5 or -0.75).
     """
     cleaned = text.strip().replace("−", "-").replace("\u2009", "").replace(" ", "")
     cleaned = cleaned.removesuffix("%")
