@@ -82,7 +82,7 @@ def exercises(lesson: int, **facts) -> None:
         "is stored on the server); the sidebar counts the exercises you have done."
     )
     for number, exercise in enumerate(shown, 1):
-        with st.container(border=True):
+        with st.container(border=True, key=f"exercise-{exercise.id}"):
             _exercise(number, exercise, facts)
     progress_panel(lesson)
 
@@ -116,9 +116,9 @@ def _exercise(number: int, exercise: Exercise, facts: dict) -> None:
         said = None  # a new variant: the old verdict was about other numbers
     # The status region is on the page before any answer; only its text changes.
     css = "" if not said else (" exercise-right" if said["right"] else " exercise-wrong")
-    text = as_text(said["text"], 2000, markdown=False) if said else ""
     st.markdown(
-        f'<div class="exercise-verdict{css}" role="status" aria-live="polite">{_html(text)}</div>',
+        f'<div class="exercise-verdict{css}" role="status" aria-live="polite">'
+        f"{_verdict_html(said['text'] if said else '')}</div>",
         unsafe_allow_html=True,
     )
     if said and not said["right"]:
@@ -131,9 +131,21 @@ def _exercise(number: int, exercise: Exercise, facts: dict) -> None:
         )
 
 
-def _html(text: str) -> str:
-    """``text`` as HTML text (the verdicts quote the student's answer)."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+def _verdict_html(text: str) -> str:
+    """A verdict as HTML: its first word ("Right.", "Not yet.") in bold, the rest as text
+    (a verdict may quote what the student typed).
+
+    Examples
+    --------
+    >>> _verdict_html("Not yet. Divide <b> by 2.")
+    '<strong>Not yet.</strong> Divide &lt;b&gt; by 2.'
+    """
+    text = as_text(text, 2000, markdown=False)
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    for start in ("Right.", "Not yet."):
+        if escaped.startswith(start):
+            return f"<strong>{start}</strong>{escaped.removeprefix(start)}"
+    return escaped
 
 
 def _next_variant(exercise: Exercise) -> None:

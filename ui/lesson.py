@@ -102,6 +102,7 @@ SECTIONS = (
     ("Check yourself", "check-yourself"),
     ("What the research found", "what-the-research-found"),
     ("The code", "the-code"),
+    ("Exercises", "exercises"),
 )
 
 
