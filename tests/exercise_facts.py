@@ -27,15 +27,21 @@ OPENING = {
 }
 
 
-def facts(lesson: int, **changed) -> dict:
-    """Lesson ``lesson``'s facts at its opening controls with ``changed`` put over them."""
+def facts(lesson: int, studies: bool = True, **changed) -> dict:
+    """Lesson ``lesson``'s facts at its opening controls with ``changed`` put over them;
+    without ``studies``, lessons 9 and 11 get their controls only (a test hands them a table
+    of the study's shape)."""
     c = {**OPENING[lesson], **changed}
     seed = c["seed"]
     if lesson == 1:
         data = make_dataset(
             DataRequest("separable", (("margin", 0.15), ("n_samples", 20)), seed=seed)
         )
-        return {**c, "data": data, "run": page_run("perceptron", {"eta": c["eta"]}, 20, seed, data)}
+        return {
+            **c,
+            "data": data,
+            "run": page_run("perceptron", {"eta": c["eta"]}, 20, seed, data),
+        }
     if lesson == 2:
         request = DataRequest("separable", (("margin", c["margin"]), ("n_samples", 60)), seed=seed)
         data = make_dataset(request)
@@ -65,7 +71,12 @@ def facts(lesson: int, **changed) -> dict:
         )
         data = make_dataset(request)
         R2 = float(np.max(np.sum(data.X**2, axis=1)))
-        values = {"tau_pos": c["tau_pos"] * R2, "tau_neg": c["tau_neg"] * R2, "eta": 1.0, "lam": 0.0}
+        values = {
+            "tau_pos": c["tau_pos"] * R2,
+            "tau_neg": c["tau_neg"] * R2,
+            "eta": 1.0,
+            "lam": 0.0,
+        }
         return {**c, "R2": R2, "data": data, "run": page_run("paum", values, 20, seed, data)}
     if lesson == 7:
         data = make_dataset(noisy_line(seed, 0.15))
@@ -87,6 +98,8 @@ def facts(lesson: int, **changed) -> dict:
         values = {"kernel": c["kernel"], "gamma": c["gamma"], "degree": c["degree"]}
         run = page_run("kernel", values, 20, seed, data)
         return {**c, "values": values, "data": data, "run": run}
+    if lesson in (9, 11) and not studies:
+        return c
     if lesson == 9:
         from perceptron_lab.app_logic import lesson_studies
 

@@ -177,7 +177,7 @@ def table_gap(facts, variant):
             ),
         },
         Misconception("Subtract the table's last from its averaged, in that row.", "the table"),
-        0.051,
+        0.05,
     )
 
 

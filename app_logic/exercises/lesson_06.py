@@ -181,7 +181,7 @@ def recall_gain(facts, variant):
             ),
         },
         Misconception("Subtract the two rows' recall.", "the table"),
-        0.051,
+        0.05,
     )
 
 

@@ -174,7 +174,7 @@ def switch_gain(facts, variant):
         Misconception(
             "Take the row's largest switch column minus its column nothing.", "the table"
         ),
-        0.051,
+        0.05,
     )
 
 

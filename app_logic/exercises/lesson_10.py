@@ -180,7 +180,7 @@ def table_gain(facts, variant):
         Misconception(
             "Subtract the column PP boosting from NR boosting, in that row.", "the table"
         ),
-        0.051,
+        0.05,
     )
 
 
