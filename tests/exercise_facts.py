@@ -5,6 +5,7 @@ through the data panel's own ``make_dataset``, the run through ``tests.pages.pag
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.studies_variants import noisy_clouds
@@ -120,3 +121,73 @@ def facts(lesson: int, studies: bool = True, **changed) -> dict:
         settings = {"test_share": c["test_share"], "k": c["k"], "seed": seed}
         return {**c, "estimates": lesson_studies.result("l11_estimates", settings)}
     raise ValueError(f"no lesson {lesson}")
+
+
+def tables(seed: int) -> dict:
+    """Tables shaped as the lessons' studies are, with numbers drawn from ``seed``."""
+    rng = np.random.default_rng(seed)
+
+    def pct(*shape):
+        return np.round(rng.uniform(55, 99, shape), 2)
+
+    predictors = ["last", "longest", "voted", "averaged"]
+    l04 = pd.DataFrame(pct(4, 4), columns=predictors)
+    l04.insert(0, "label noise N", [0.0, 0.05, 0.15, 0.25])
+    l05 = pd.DataFrame(pct(8, 4), columns=predictors)
+    l05.insert(0, "margin τ", [0.0, 0.125, 0.5, 1.0] * 2)
+    l05.insert(0, "label noise N", [0.05] * 4 + [0.15] * 4)
+    names = [
+        "PAUM(0, 0)",
+        "PAUM(0.1, 0.1)",
+        "PAUM(0, 0.25)",
+        "PAUM(0, 1)",
+        "PAUM(-0.25, 1)",
+        "PAUM(0, 2)",
+        "KW perceptron (last)",
+        "KW perceptron (voted)",
+    ]
+    l06 = pd.DataFrame(pct(8, 5), columns=["recall", "precision", "F1", "MAP", "accuracy"])
+    l06.insert(0, "learner", names)
+    l07 = pd.DataFrame(pct(2, 4), columns=["nothing", "best λ", "best α", "best τ"])
+    l07.insert(0, "label noise N", ["5%", "15%"])
+    l08 = pd.DataFrame(pct(5, 3), columns=["last", "voted", "averaged"])
+    l08.insert(0, "degree d", [1, 2, 3, 4, 5])
+    l10 = pd.DataFrame(pct(4, 4), columns=["PP", "PP bagging", "PP boosting", "NR boosting"])
+    l10.insert(0, "label noise", ["0%", "10%", "20%", "30%"])
+    eps = rng.uniform(0.05, 0.45, 20)
+    rounds = pd.DataFrame(
+        {
+            "booster": ["AdaBoost"] * 10 + ["NR boosting"] * 10,
+            "round t": list(range(1, 11)) * 2,
+            "ε_t": eps,
+            "kept": [False] + [True] * 19,  # round 1 dropped: round 2 is the first kept
+            "α_t": 0.5 * np.log((1 - eps) / eps),
+        }
+    )
+    ns = [16, 32, 64, 128, 256, 512, 1024]
+    l09 = pd.DataFrame(
+        {"n features": ns, "Winnow mistakes": pct(7), "Perceptron mistakes": pct(7) * 3}
+    )
+    estimates = {
+        "cv_folds": rng.uniform(0.6, 0.9, 10),
+        "double_folds": rng.uniform(0.6, 0.9, 10),
+        "single_best": rng.uniform(0.6, 0.9, 40),
+        "search_best": float(rng.uniform(0.7, 0.9)),
+        "fresh_chosen": float(rng.uniform(0.7, 0.9)),
+    }
+    return {
+        "l04_predictors": l04, "l05_margins": l05, "l06_paum": l06, "l07_switches": l07,
+        "l08_digits": l08, "l10_nr": l10, "l10_boosting": rounds, "table": l09,
+        "estimates": estimates,
+    }  # fmt: skip
+
+
+def right_response(q):
+    """A response the question counts right."""
+    if q.form == "number":
+        return f"{q.answer:.10g}"
+    if q.form == "choice":
+        return min(q.answer)
+    if q.form == "order":
+        return list(q.answer)
+    return sorted(q.answer, key=str)[0]

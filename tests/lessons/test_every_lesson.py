@@ -4,6 +4,7 @@ learner menu's KW line; how each kind of claim is checked: tests/lessons/helpers
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -460,3 +461,107 @@ def test_kw_data_controls_use_khardon_wachmans_letters_and_no_count_is_called_n(
     labels = [s.label for s in at.slider]
     assert "Examples" in labels and "Noise rate" in labels
     assert not any(label.startswith("N ") or "(N)" in label for label in labels), labels
+
+
+# ------------------------------------------------------------------ the lessons' exercises
+
+#: The walk's widget keys as the facts a page hands its exercises name them, with the
+#: widget's value turned into the fact's where they differ (ui/exercises.py, the lessons' ends).
+EXERCISE_FACTS = {
+    "l05_learner": ("learner", {"Thick separator": "thick"}),
+    "l06_ratio": ("rate", {"1 : 10": 1 / 11, "1 : 20": 1 / 21, "1 : 40": 1 / 41}),
+    "l07_lam": ("strength", {}),
+    "l07_alpha": ("strength", {}),
+    "l07_form": ("form", {"λ-trick, kernel form (PAUM)": "paum_lam", "α-bound": "alpha"}),
+    "l08_kernel": ("kernel", {"Linear": "linear", "Polynomial": "poly"}),
+    "l08_data": ("data_name", {"Two circles": "circles"}),
+    "l09_side": (
+        "side",
+        {"Few active features per example (the perceptron's side)": "perceptron"},
+    ),
+    "l11_share": ("test_share", {}),
+}
+
+
+def _exercise_controls(settings: dict) -> dict:
+    """A walk's widget settings as the facts of the page's exercises."""
+    controls = {}
+    for key, value in settings.items():
+        name, values = EXERCISE_FACTS.get(key, (key.split("_", 1)[1], {}))
+        controls[name] = values.get(value, value)
+    if controls.get("form") == "alpha" and "strength" not in controls:
+        controls["strength"] = 3  # the α slider's opening value
+    return controls
+
+
+def _every_exercise_has_a_right_answer(lesson: int, lesson_facts: dict, where) -> None:
+    from perceptron_lab.app_logic.exercises import for_lesson
+    from perceptron_lab.app_logic.exercises.model import check
+    from tests.exercise_facts import right_response
+
+    for exercise in for_lesson(lesson):
+        # a setting to find is the same at every attempt: one is enough
+        for variant in (0,) if exercise.kind == "setting" else (0, 1):
+            q = exercise.question(lesson_facts, variant)
+            if q.form == "number":
+                assert math.isfinite(q.answer), (exercise.id, where)
+            elif q.form == "choice":
+                assert 1 <= len(q.answer) < len(q.options), (exercise.id, where)
+            elif q.form == "setting":
+                assert q.answer and set(q.answer) <= set(q.values), (exercise.id, where)
+                assert lesson_facts[q.control] in q.values, (exercise.id, where)
+            assert check(q, right_response(q)).right, (exercise.id, where, variant)
+
+
+@pytest.mark.parametrize("stem", list(WALKS))
+def test_every_exercise_keeps_a_right_answer_at_the_walks_control_values(stem):
+    """The walk above, on the exercises' facts (no page: seconds cheaper); the study tables
+    are of the studies' shape (tests/exercise_facts.py), the real ones are walked below."""
+    from tests.exercise_facts import facts, tables
+
+    lesson = int(stem[:2])
+    for settings in [{}, *WALKS[stem][2]]:
+        controls = _exercise_controls(settings)
+        own = {**facts(lesson, studies=False, **controls), **tables(len(controls))}
+        _every_exercise_has_a_right_answer(lesson, own, (stem, settings))
+
+
+def _every_value(lesson: int) -> list[dict]:
+    """Each control of a lesson's page at each of its values (the others at their opening),
+    and the opening controls at data seeds 0-9."""
+    from perceptron_lab.app_logic.exercises import lesson_03
+
+    values = {
+        1: {"eta": (0.05, 0.1, 0.2, 0.5, 1.0, 2.0)},
+        2: {"margin": (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4)},
+        3: {"noise": (0.0, 0.05, 0.1, 0.2, 0.3), "epochs": tuple(lesson_03.EPOCHS)},
+        4: {"noise": (0.0, 0.05, 0.1, 0.15, 0.2, 0.3)},
+        5: {"tau": (0.0, 0.125, 0.25, 0.5, 1.0, 2.0)},
+        6: {"tau_pos": (0.0, 0.1, 0.25, 0.5, 1.0, 2.0), "tau_neg": (-0.5, -0.25, 0.0, 0.1),
+            "rate": (1 / 11, 1 / 21, 1 / 41)},
+        7: {"strength": (0.0, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0),
+            "form": ("kw_lam", "paum_lam")},
+        8: {"kernel": ("rbf", "poly", "linear"), "gamma": (0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0),
+            "degree": (1, 2, 3, 4, 6), "data_name": ("xor", "circles")},
+        9: {"k": (1, 2, 3, 5, 8), "m": (500, 1000, 2000, 4000), "side": ("winnow", "perceptron")},
+        10: {"noise": (0.0, 0.05, 0.1, 0.2, 0.3), "H": (1, 3, 5, 7)},
+        11: {"test_share": (0.1, 0.2, 0.3, 0.5), "k": (5, 10, 20)},
+    }[lesson]  # fmt: skip
+    walk = [{name: v} for name, options in values.items() for v in options]
+    if lesson == 5:
+        walk += [{"learner": "thick", "gamma": g} for g in (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)]
+    if lesson == 7:
+        walk += [{"form": "alpha", "strength": a} for a in (0, 1, 2, 3, 5, 10, 20)]
+    return walk + [{"seed": seed} for seed in TEN_SEEDS]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stem", list(WALKS))
+def test_every_exercise_keeps_a_right_answer_at_every_control_value(stem):
+    """Every value of every control, one at a time, and ten data seeds, with the lab's real
+    studies for the table exercises (minutes: each study at settings no page opened)."""
+    from tests.exercise_facts import facts
+
+    lesson = int(stem[:2])
+    for controls in _every_value(lesson):
+        _every_exercise_has_a_right_answer(lesson, facts(lesson, **controls), (stem, controls))
