@@ -33,11 +33,11 @@ def test_the_docstring_examples_run():
 def test_the_core_alone_knows_no_app_command_and_the_console_script_adds_them(capsys):
     from perceptron_core import cli as core_cli
 
-    assert not {"app", "warm", "export-html"} & set(core_cli.SUBCOMMANDS)
+    assert not {"app", "warm", "export-html", "exercises"} & set(core_cli.SUBCOMMANDS)
     with pytest.raises(SystemExit):
         core_cli.main(["app"])
     assert "invalid choice: 'app'" in capsys.readouterr().err
-    assert list(cli.APP_COMMANDS) == ["app", "warm", "export-html"]
+    assert list(cli.APP_COMMANDS) == ["app", "warm", "export-html", "exercises"]
 
 
 def test_app_help_names_port_and_present_and_says_what_presentation_mode_does(capsys):

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import streamlit as st
 import streamlit.components.v1 as components
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import perceptron_core
 from perceptron_lab.app_logic.exercises import EXERCISES, KINDS, chosen, for_lesson
@@ -63,7 +64,14 @@ def _component():
 
 def exercises(lesson: int, **facts) -> None:
     """The section "Exercises" of lesson ``lesson``, asked with the page's ``facts``, and the
-    progress panel in the sidebar."""
+    progress panel in the sidebar.
+
+    Outside a script run (a lesson imported as a module, for its functions) it draws nothing:
+    with Streamlit 1.67 a form drawn there stayed on the thread's stack of containers, and the
+    next page run in that thread met its first download button inside the form.
+    """
+    if get_script_run_ctx() is None:
+        return
     st.header("Exercises", anchor="exercises")
     link = st.query_params.get("exercises")
     try:

@@ -166,7 +166,7 @@ document.getElementById("erase").addEventListener("click", erase);
 window.addEventListener("message", (event) => {
   if (event.source !== window.parent) return;
   const data = event.data;
-  if (!data || data.type !== "streamlit:render") return;
+  if (data?.type !== "streamlit:render") return;
   args = data.args;
   show(keep(args.records || []));
 });
