@@ -14,10 +14,9 @@ from perceptron_lab.app_logic.exercises.model import (
     Misconception,
     Option,
     Step,
-    choice_question,
+    choice_exercise,
     number_question,
-    order_question,
-    rng,
+    order_exercise,
     setting_question,
     tolerance,
 )
@@ -122,38 +121,38 @@ def theta_after(facts, variant):
     )
 
 
-def why_it_helps(facts, variant):
-    return choice_question(
-        "Why does every update raise the score y(⟨w,x⟩ − θ) of the example it was made on?",
-        [
-            Option("Its change is η(‖x‖² + C), which is positive whatever the label y is"),
-            Option(
-                "Because w always moves towards x",
-                Misconception(
-                    "w moves towards x only for y = +1; for y = −1 it moves away from it, "
-                    "and the score y(⟨w,x⟩ − θ) still rises.",
-                    "the red arrow Δw = ηyx in the figure",
-                ),
+WHY_IT_HELPS = choice_exercise(
+    "l01-why-it-helps",
+    LESSON,
+    "Why does every update raise the score y(⟨w,x⟩ − θ) of the example it was made on?",
+    [
+        Option("Its change is η(‖x‖² + C), which is positive whatever the label y is"),
+        Option(
+            "Because w always moves towards x",
+            Misconception(
+                "w moves towards x only for y = +1; for y = −1 it moves away from it, "
+                "and the score y(⟨w,x⟩ − θ) still rises.",
+                "the red arrow Δw = ηyx in the figure",
             ),
-            Option(
-                "Because after the update the example is always classified right",
-                Misconception(
-                    "One update may not be enough to fix the example: its score rises, but "
-                    "may stay below 0. That is why training makes several passes.",
-                    "the paragraph after the formula under “Why an update fixes the mistake”",
-                ),
+        ),
+        Option(
+            "Because after the update the example is always classified right",
+            Misconception(
+                "One update may not be enough to fix the example: its score rises, but "
+                "may stay below 0. That is why training makes several passes.",
+                "the paragraph after the formula under “Why an update fixes the mistake”",
             ),
-            Option(
-                "Because θ always decreases",
-                Misconception(
-                    "θ moves by −ηyC: it rises on a negative example.",
-                    RULE,
-                ),
+        ),
+        Option(
+            "Because θ always decreases",
+            Misconception(
+                "θ moves by −ηyC: it rises on a negative example.",
+                RULE,
             ),
-        ],
-        "y² = 1, so the change y(ηy‖x‖² + ηyC) is η(‖x‖² + C) > 0 for either label.",
-        rng(facts["seed"], "l01-why-it-helps", variant),
-    )
+        ),
+    ],
+    "y² = 1, so the change y(ηy‖x‖² + ηyC) is η(‖x‖² + C) > 0 for either label.",
+)
 
 
 STEPS = (
@@ -177,14 +176,14 @@ STEPS = (
 )
 
 
-def derivation_order(facts, variant):
-    return order_question(
-        "Put in order the steps that show how much an update raises its example's score.",
-        STEPS,
-        "Write the new score, expand it, subtract the old one, use y² = 1, conclude.",
-        rng(facts["seed"], "l01-derivation-order", variant),
-        CHANGE,
-    )
+DERIVATION_ORDER = order_exercise(
+    "l01-derivation-order",
+    LESSON,
+    "Put in order the steps that show how much an update raises its example's score.",
+    STEPS,
+    "Write the new score, expand it, subtract the old one, use y² = 1, conclude.",
+    CHANGE,
+)
 
 
 def updates_at(X, y, eta: float, seed: int) -> int:
@@ -205,9 +204,7 @@ def fewest_updates(facts, variant):
         counts,
         "min",
         "Started at θ_init = C, η matters: the start does not grow with η, so small steps "
-        "take many updates to move the line from where θ_init puts it. Updates per η: "
-        + ", ".join(f"{e:g}: {c}" for e, c in zip(ETAS, counts, strict=True))
-        + ".",
+        "take many updates to move the line from where θ_init puts it.",
         {
             "largest": (
                 ETAS[-1],
@@ -220,10 +217,11 @@ def fewest_updates(facts, variant):
             ),
         },
         Misconception(
-            "Another η needs fewer updates: press End and read *updates so far* at each.",
+            "Another η needs fewer updates: press End and read “updates so far” above the figure at each.",
             "the table under the figure, which counts the updates of each form",
         ),
         written=lambda v: f"{v:g}",
+        measured=("Updates per η", lambda c: f"{c:g}"),
     )
 
 
@@ -244,20 +242,8 @@ EXERCISES = (
         theta_after,
         ("run", "data"),
     ),
-    Exercise(
-        "l01-why-it-helps",
-        LESSON,
-        "choice",
-        "Why does every update raise the score of the example it was made on?",
-        why_it_helps,
-    ),
-    Exercise(
-        "l01-derivation-order",
-        LESSON,
-        "order",
-        "Put in order the steps that show how much an update raises its example's score.",
-        derivation_order,
-    ),
+    WHY_IT_HELPS,
+    DERIVATION_ORDER,
     Exercise(
         "l01-fewest-updates",
         LESSON,

@@ -14,10 +14,9 @@ from perceptron_lab.app_logic.exercises.model import (
     Misconception,
     Option,
     Step,
-    choice_question,
+    choice_exercise,
     number_question,
-    order_question,
-    rng,
+    order_exercise,
     setting_question,
     tolerance,
 )
@@ -130,51 +129,51 @@ STEPS = (
 )
 
 
-def proof_order(facts, variant):
-    return order_question(
-        "Put the steps of Novikoff's proof in order.",
-        STEPS,
-        "Fold, define R and γ, bound one update's gain, add up k of them, conclude.",
-        rng(facts["seed"], "l02-proof-order", variant),
-        PROOF,
-    )
+PROOF_ORDER = order_exercise(
+    "l02-proof-order",
+    LESSON,
+    "Put the steps of Novikoff's proof in order.",
+    STEPS,
+    "Fold, define R and γ, bound one update's gain, add up k of them, conclude.",
+    PROOF,
+)
 
 
-def no_examples(facts, variant):
-    return choice_question(
-        "Why does Novikoff's bound not depend on the number of examples?",
-        [
-            Option(
-                "It counts updates: each one gains ηγ on ⟨u, v⟩ while ‖v‖ grows like √k; "
-                "nothing in the argument counts examples"
+NO_EXAMPLES = choice_exercise(
+    "l02-no-examples",
+    LESSON,
+    "Why does Novikoff's bound not depend on the number of examples?",
+    [
+        Option(
+            "It counts updates: each one gains ηγ on ⟨u, v⟩ while ‖v‖ grows like √k; "
+            "nothing in the argument counts examples"
+        ),
+        Option(
+            "Because the perceptron sees each example only once",
+            Misconception(
+                "The bound holds over every pass, for every order of the examples: the "
+                "figure's run makes 30 passes.",
+                "the first paragraph: “however the examples are ordered”",
             ),
-            Option(
-                "Because the perceptron sees each example only once",
-                Misconception(
-                    "The bound holds over every pass, for every order of the examples: the "
-                    "figure's run makes 30 passes.",
-                    "the first paragraph: “however the examples are ordered”",
-                ),
+        ),
+        Option(
+            "It does: more examples always mean more updates",
+            Misconception(
+                "More examples may bring a point nearer the line, and so a smaller γ, but "
+                "the bound itself is (R/γ)² alone.",
+                PROOF,
             ),
-            Option(
-                "It does: more examples always mean more updates",
-                Misconception(
-                    "More examples may bring a point nearer the line, and so a smaller γ, but "
-                    "the bound itself is (R/γ)² alone.",
-                    PROOF,
-                ),
+        ),
+        Option(
+            "Because the data are two-dimensional",
+            Misconception(
+                "The bound depends on neither the number of examples nor the dimension.",
+                "the sentence before the one in bold",
             ),
-            Option(
-                "Because the data are two-dimensional",
-                Misconception(
-                    "The bound depends on neither the number of examples nor the dimension.",
-                    "the sentence before the one in bold",
-                ),
-            ),
-        ],
-        "The proof bounds ⟨u, v_k⟩ and ‖v_k‖ update by update; R and γ are all it needs.",
-        rng(facts["seed"], "l02-no-examples", variant),
-    )
+        ),
+    ],
+    "The proof bounds ⟨u, v_k⟩ and ‖v_k‖ update by update; R and γ are all it needs.",
+)
 
 
 def updates_per_gap(facts) -> list[int]:
@@ -195,10 +194,8 @@ def most_updates(facts, variant):
         GAPS,
         counts,
         "max",
-        "Updates per gap: "
-        + ", ".join(f"{g:g}: {c}" for g, c in zip(GAPS, counts, strict=True))
-        + ". The bound grows as the gap shrinks; the updates a run needs tend to follow, "
-        "but far below the bound and not step by step.",
+        "The bound grows as the gap shrinks; the updates a run needs tend to follow, but "
+        "far below the bound and not step by step.",
         {
             "smallest": (
                 GAPS[0],
@@ -214,6 +211,7 @@ def most_updates(facts, variant):
             "the box under the figure's panel",
         ),
         written=lambda g: f"{g:g}",
+        measured=("Updates per gap", lambda c: f"{c:g}"),
     )
 
 
@@ -234,20 +232,8 @@ EXERCISES = (
         scaled_data,
         ("run", "data"),
     ),
-    Exercise(
-        "l02-proof-order",
-        LESSON,
-        "order",
-        "Put the steps of Novikoff's proof in order.",
-        proof_order,
-    ),
-    Exercise(
-        "l02-no-examples",
-        LESSON,
-        "choice",
-        "Why does Novikoff's bound not depend on the number of examples?",
-        no_examples,
-    ),
+    PROOF_ORDER,
+    NO_EXAMPLES,
     Exercise(
         "l02-most-updates",
         LESSON,

@@ -15,10 +15,9 @@ from perceptron_lab.app_logic.exercises.model import (
     Misconception,
     Option,
     Step,
-    choice_question,
+    choice_exercise,
     number_question,
-    order_question,
-    rng,
+    order_exercise,
     setting_question,
     tolerance,
 )
@@ -117,42 +116,42 @@ def epochs_d(facts, variant):
     )
 
 
-def last_hypothesis(facts, variant):
-    return choice_question(
-        "Why is the last hypothesis a poor choice on data no line separates?",
-        [
-            Option(
-                "It is whichever line the last mistake left; the next mistake could move it "
-                "anywhere in the cycle"
+LAST_HYPOTHESIS = choice_exercise(
+    "l03-last-hypothesis",
+    LESSON,
+    "Why is the last hypothesis a poor choice on data no line separates?",
+    [
+        Option(
+            "It is whichever line the last mistake left; the next mistake could move it "
+            "anywhere in the cycle"
+        ),
+        Option(
+            "It is the best, because it has seen the most data",
+            Misconception(
+                "Training longer does not settle it: every pass has a mistake, and each "
+                "mistake moves the line.",
+                "the chart of every hypothesis's accuracy under the panel",
             ),
-            Option(
-                "It is the best, because it has seen the most data",
-                Misconception(
-                    "Training longer does not settle it: every pass has a mistake, and each "
-                    "mistake moves the line.",
-                    "the chart of every hypothesis's accuracy under the panel",
-                ),
+        ),
+        Option(
+            "It is the average of the earlier lines, so it lags behind",
+            Misconception(
+                "That describes the averaged perceptron of lesson 4; the last line is "
+                "the latest update's, nothing averaged.",
+                "the formula (w_last, θ_last) = the hypothesis after the final update",
             ),
-            Option(
-                "It is the average of the earlier lines, so it lags behind",
-                Misconception(
-                    "That describes the averaged perceptron of lesson 4; the last line is "
-                    "the latest update's, nothing averaged.",
-                    "the formula (w_last, θ_last) = the hypothesis after the final update",
-                ),
+        ),
+        Option(
+            "Its weights grow without bound, so it overreacts",
+            Misconception(
+                "The cycling theorem says the weights stay bounded.",
+                "the paragraph on the perceptron cycling theorem",
             ),
-            Option(
-                "Its weights grow without bound, so it overreacts",
-                Misconception(
-                    "The cycling theorem says the weights stay bounded.",
-                    "the paragraph on the perceptron cycling theorem",
-                ),
-            ),
-        ],
-        "Updates never stop, so the line in force at the end is luck: the test curve under "
-        "the panel jumps up and down to the very last update.",
-        rng(facts["seed"], "l03-last-hypothesis", variant),
-    )
+        ),
+    ],
+    "Updates never stop, so the line in force at the end is luck: the test curve under "
+    "the panel jumps up and down to the very last update.",
+)
 
 
 STEPS = (
@@ -174,15 +173,15 @@ STEPS = (
 )
 
 
-def proof_order(facts, variant):
-    return order_question(
-        "Put the steps of the proof of the bound ((R + D)/γ)² in order.",
-        STEPS,
-        "Define the deviations, make the data separable with a coordinate each, bound margin "
-        "and length, apply Novikoff, choose Δ.",
-        rng(facts["seed"], "l03-proof-order", variant),
-        "the proof under “How many mistakes, when no line separates?”",
-    )
+PROOF_ORDER = order_exercise(
+    "l03-proof-order",
+    LESSON,
+    "Put the steps of the proof of the bound ((R + D)/γ)² in order.",
+    STEPS,
+    "Define the deviations, make the data separable with a coordinate each, bound margin "
+    "and length, apply Novikoff, choose Δ.",
+    "the proof under “How many mistakes, when no line separates?”",
+)
 
 
 def accuracy_per_epoch(facts) -> list[float]:
@@ -248,20 +247,8 @@ EXERCISES = (
         epochs_d,
         ("run", "data"),
     ),
-    Exercise(
-        "l03-last-hypothesis",
-        LESSON,
-        "choice",
-        "Why is the last hypothesis a poor choice on data no line separates?",
-        last_hypothesis,
-    ),
-    Exercise(
-        "l03-proof-order",
-        LESSON,
-        "order",
-        "Put the steps of the proof of the bound ((R + D)/γ)² in order.",
-        proof_order,
-    ),
+    LAST_HYPOTHESIS,
+    PROOF_ORDER,
     Exercise(
         "l03-best-stop",
         LESSON,

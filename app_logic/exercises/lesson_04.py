@@ -23,10 +23,9 @@ from perceptron_lab.app_logic.exercises.model import (
     Misconception,
     Option,
     Step,
-    choice_question,
+    choice_exercise,
     number_question,
-    order_question,
-    rng,
+    order_exercise,
     setting_question,
     tolerance,
 )
@@ -84,43 +83,42 @@ def averaged_score(facts, variant):
     )
 
 
-def steady(facts, variant):
-    return choice_question(
-        "On noisy data the last line jumps at every update while the voted and averaged "
-        "predictors hardly move. Why?",
-        [
-            Option(
-                "A hypothesis made right after a noisy example is soon replaced, so it "
-                "collects few votes and weighs little"
+STEADY = choice_exercise(
+    "l04-steady",
+    LESSON,
+    "On noisy data the last line jumps at every update while the voted and averaged "
+    "predictors hardly move. Why?",
+    [
+        Option(
+            "A hypothesis made right after a noisy example is soon replaced, so it "
+            "collects few votes and weighs little"
+        ),
+        Option(
+            "They skip the flipped examples",
+            Misconception(
+                "No learner knows which labels are flipped; every example is visited "
+                "and counts alike.",
+                "the × marks: they are drawn for you, not given to the learner",
             ),
-            Option(
-                "They skip the flipped examples",
-                Misconception(
-                    "No learner knows which labels are flipped; every example is visited "
-                    "and counts alike.",
-                    "the × marks: they are drawn for you, not given to the learner",
-                ),
+        ),
+        Option(
+            "They use a smaller learning rate",
+            Misconception(
+                "One run gives all four predictors: the same updates, only combined differently.",
+                "“One run gives four predictors”",
             ),
-            Option(
-                "They use a smaller learning rate",
-                Misconception(
-                    "One run gives all four predictors: the same updates, only combined "
-                    "differently.",
-                    "“One run gives four predictors”",
-                ),
+        ),
+        Option(
+            "They are trained on the clean test half",
+            Misconception(
+                "The test half is never trained on; it only measures.",
+                "“In the figure” under the formulas",
             ),
-            Option(
-                "They are trained on the clean test half",
-                Misconception(
-                    "The test half is never trained on; it only measures.",
-                    "“In the figure” under the formulas",
-                ),
-            ),
-        ],
-        "Votes are how long a hypothesis survived: long-lived ones dominate both the vote and "
-        "the average.",
-        rng(facts["seed"], "l04-steady", variant),
-    )
+        ),
+    ],
+    "Votes are how long a hypothesis survived: long-lived ones dominate both the vote and "
+    "the average.",
+)
 
 
 STEPS = (
@@ -135,14 +133,14 @@ STEPS = (
 )
 
 
-def averaged_order(facts, variant):
-    return order_question(
-        "Put in order the steps of the averaged perceptron's prediction for a new point.",
-        STEPS,
-        "Votes, weighted sums, the means w̄ and θ̄, the score, its sign.",
-        rng(facts["seed"], "l04-averaged-order", variant),
-        "the averaged predictor's formula at the top of the lesson",
-    )
+AVERAGED_ORDER = order_exercise(
+    "l04-averaged-order",
+    LESSON,
+    "Put in order the steps of the averaged perceptron's prediction for a new point.",
+    STEPS,
+    "Votes, weighted sums, the means w̄ and θ̄, the score, its sign.",
+    "the averaged predictor's formula at the top of the lesson",
+)
 
 
 def table_gap(facts, variant):
@@ -200,11 +198,9 @@ def noise_setting(facts, variant):
         "Set it, then check.",
         "noise",
         NOISES,
-        [round(g, 9) for g in gaps],
+        gaps,
         "max",
-        "Averaged minus last, in points: "
-        + ", ".join(f"{n:.0%}: {100 * g:+.1f}" for n, g in zip(NOISES, gaps, strict=True))
-        + ".",
+        "Votes weigh the long-lived hypotheses; how much that gains depends on the noise.",
         {
             "clean": (
                 0.0,
@@ -221,6 +217,7 @@ def noise_setting(facts, variant):
             "the table of the four predictors beside the figure",
         ),
         written=lambda n: f"{n:.0%}",
+        measured=("Averaged minus last, in points", lambda g: f"{100 * g:+.1f}"),
     )
 
 
@@ -234,20 +231,8 @@ EXERCISES = (
         averaged_score,
         ("run", "data"),
     ),
-    Exercise(
-        "l04-steady",
-        LESSON,
-        "choice",
-        "Why do the voted and averaged predictors hardly move when the last line jumps?",
-        steady,
-    ),
-    Exercise(
-        "l04-averaged-order",
-        LESSON,
-        "order",
-        "Put in order the steps of the averaged perceptron's prediction.",
-        averaged_order,
-    ),
+    STEADY,
+    AVERAGED_ORDER,
     Exercise(
         "l04-table-gap",
         LESSON,

@@ -15,6 +15,7 @@ from perceptron_lab.app_logic.exercises.model import (
     Exercise,
     Misconception,
     Option,
+    choice_exercise,
     choice_question,
     number_question,
     rng,
@@ -127,37 +128,37 @@ def hinge(facts, variant):
     )
 
 
-def narrowing(facts, variant):
-    return choice_question(
-        "As training goes on, the grey band narrows around the line. Why?",
-        [
-            Option(
-                "The band is fixed in score units, its width in the plane is that over ‖w‖, "
-                "and updates make w longer"
+NARROWING = choice_exercise(
+    "l05-narrowing",
+    LESSON,
+    "As training goes on, the grey band narrows around the line. Why?",
+    [
+        Option(
+            "The band is fixed in score units, its width in the plane is that over ‖w‖, "
+            "and updates make w longer"
+        ),
+        Option(
+            "τ shrinks during training",
+            Misconception("τ is a setting: it stays as you set it.", BAND),
+        ),
+        Option(
+            "The learning rate decays",
+            Misconception(
+                "η is fixed: every update is w ← w + ηyx with the same η.",
+                "the update rule under “update if y(⟨w,x⟩ − θ) ≤ τθ_init”",
             ),
-            Option(
-                "τ shrinks during training",
-                Misconception("τ is a setting: it stays as you set it.", BAND),
+        ),
+        Option(
+            "Fewer examples are inside it",
+            Misconception(
+                "That follows from a narrower band; it does not cause it.",
+                "the box under the panel: ‖w‖ and the half-width",
             ),
-            Option(
-                "The learning rate decays",
-                Misconception(
-                    "η is fixed: every update is w ← w + ηyx with the same η.",
-                    "the update rule under “update if y(⟨w,x⟩ − θ) ≤ τθ_init”",
-                ),
-            ),
-            Option(
-                "Fewer examples are inside it",
-                Misconception(
-                    "That follows from a narrower band; it does not cause it.",
-                    "the box under the panel: ‖w‖ and the half-width",
-                ),
-            ),
-        ],
-        "Distance = score / ‖w‖; PAM has no penalty on ‖w‖, so it meets its margin in score "
-        "units by making w longer.",
-        rng(facts["seed"], "l05-narrowing", variant),
-    )
+        ),
+    ],
+    "Distance = score / ‖w‖; PAM has no penalty on ‖w‖, so it meets its margin in score "
+    "units by making w longer.",
+)
 
 
 def best_margin(facts, variant):
@@ -206,11 +207,9 @@ def best_setting(facts, variant):
         "the clean test half, on this data seed. Set it, then check.",
         name,
         values,
-        [round(a, 9) for a in accuracies],
+        accuracies,
         "max",
-        f"Test accuracy per {symbol}: "
-        + ", ".join(f"{v:g}: {a:.1%}" for v, a in zip(values, accuracies, strict=True))
-        + ".",
+        "",
         {
             "none": (
                 0.0,
@@ -227,6 +226,7 @@ def best_setting(facts, variant):
             "the box under the panel",
         ),
         written=lambda v: f"{v:g}",
+        measured=(f"Test accuracy per {symbol}", lambda a: f"{a:.1%}"),
     )
 
 
@@ -247,13 +247,7 @@ EXERCISES = (
         hinge,
         ("run", "data"),
     ),
-    Exercise(
-        "l05-narrowing",
-        LESSON,
-        "choice",
-        "Why does the margin band narrow as training goes on?",
-        narrowing,
-    ),
+    NARROWING,
     Exercise(
         "l05-best-margin",
         LESSON,

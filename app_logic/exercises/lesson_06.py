@@ -14,9 +14,8 @@ from perceptron_lab.app_logic.exercises.model import (
     Exercise,
     Misconception,
     Option,
-    choice_question,
+    choice_exercise,
     number_question,
-    rng,
     setting_question,
     tolerance,
 )
@@ -114,40 +113,40 @@ def score_rise(facts, variant):
     )
 
 
-def accuracy_hides(facts, variant):
-    return choice_question(
-        "Why does the lesson judge the line by recall, precision and MAP rather than accuracy?",
-        [
-            Option(
-                "With rare positives, calling everything negative is already about 95 % right "
-                "at 1 : 20, so accuracy hardly moves while recall moves a lot"
+ACCURACY_HIDES = choice_exercise(
+    "l06-accuracy-hides",
+    LESSON,
+    "Why does the lesson judge the line by recall, precision and MAP rather than accuracy?",
+    [
+        Option(
+            "With rare positives, calling everything negative is already about 95 % right "
+            "at 1 : 20, so accuracy hardly moves while recall moves a lot"
+        ),
+        Option(
+            "Accuracy is measured on the training half",
+            Misconception(
+                "All the figures are on the clean test half; the trouble is the rare class.",
+                "the box beside the figure: on the test points",
             ),
-            Option(
-                "Accuracy is measured on the training half",
-                Misconception(
-                    "All the figures are on the clean test half; the trouble is the rare class.",
-                    "the box beside the figure: on the test points",
-                ),
+        ),
+        Option(
+            "The margins change accuracy only on the positives",
+            Misconception(
+                "The margins move the whole line, so every point may change side.",
+                "the first question of “Check yourself”",
             ),
-            Option(
-                "The margins change accuracy only on the positives",
-                Misconception(
-                    "The margins move the whole line, so every point may change side.",
-                    "the first question of “Check yourself”",
-                ),
+        ),
+        Option(
+            "Accuracy cannot be computed when the margins are uneven",
+            Misconception(
+                "Prediction is sign f(x) whatever the margins: accuracy can always be "
+                "computed; it just says little here.",
+                "“the margins act only during training”",
             ),
-            Option(
-                "Accuracy cannot be computed when the margins are uneven",
-                Misconception(
-                    "Prediction is sign f(x) whatever the margins: accuracy can always be "
-                    "computed; it just says little here.",
-                    "“the margins act only during training”",
-                ),
-            ),
-        ],
-        "Accuracy is dominated by the common class; recall and precision look at the rare one.",
-        rng(facts["seed"], "l06-accuracy-hides", variant),
-    )
+        ),
+    ],
+    "Accuracy is dominated by the common class; recall and precision look at the rare one.",
+)
 
 
 def recall_gain(facts, variant):
@@ -202,11 +201,10 @@ def recall_setting(facts, variant):
         "positives (the highest recall), with the page's other settings. Set it, then check.",
         "tau_pos",
         TAU_POS,
-        [round(r, 9) for r in recalls],
+        recalls,
         "max",
-        "Recall per τ₊₁: "
-        + ", ".join(f"{t:g}: {r:.0%}" for t, r in zip(TAU_POS, recalls, strict=True))
-        + ".",
+        "Each positive keeps updating until it clears τ₊₁, which pushes the line into the "
+        "negatives.",
         {
             "even": (
                 0.0,
@@ -222,6 +220,7 @@ def recall_setting(facts, variant):
             "the box beside the figure",
         ),
         written=lambda t: f"{t:g}",
+        measured=("Recall per τ₊₁", lambda r: f"{r:.0%}"),
     )
 
 
@@ -242,13 +241,7 @@ EXERCISES = (
         score_rise,
         ("run", "data"),
     ),
-    Exercise(
-        "l06-accuracy-hides",
-        LESSON,
-        "choice",
-        "Why judge the line by recall, precision and MAP rather than accuracy?",
-        accuracy_hides,
-    ),
+    ACCURACY_HIDES,
     Exercise(
         "l06-recall-gain",
         LESSON,

@@ -13,9 +13,8 @@ from perceptron_lab.app_logic.exercises.model import (
     Exercise,
     Misconception,
     Option,
-    choice_question,
+    choice_exercise,
     number_question,
-    rng,
     setting_question,
 )
 
@@ -98,43 +97,43 @@ def alpha_total(facts, variant):
     )
 
 
-def rescue(facts, variant):
-    return choice_question(
-        "A point far on the wrong side keeps being visited. Why can the kernel form of the "
-        "λ-trick rescue it while the indicator form may not?",
-        [
-            Option(
-                "The kernel form's push grows by λη with each update the point causes; the "
-                "indicator form's has one size, λ‖x‖²"
+RESCUE = choice_exercise(
+    "l07-rescue",
+    LESSON,
+    "A point far on the wrong side keeps being visited. Why can the kernel form of the "
+    "λ-trick rescue it while the indicator form may not?",
+    [
+        Option(
+            "The kernel form's push grows by λη with each update the point causes; the "
+            "indicator form's has one size, λ‖x‖²"
+        ),
+        Option(
+            "The kernel form changes w more at each update",
+            Misconception(
+                "Neither push ever changes w: it is added to the score during training only.",
+                "“Neither push ever changes w, and neither is used at test time”",
             ),
-            Option(
-                "The kernel form changes w more at each update",
-                Misconception(
-                    "Neither push ever changes w: it is added to the score during training only.",
-                    "“Neither push ever changes w, and neither is used at test time”",
-                ),
+        ),
+        Option(
+            "The kernel form is also used at test time",
+            Misconception(
+                "Neither push is used at test time.",
+                "“Neither push ever changes w, and neither is used at test time”",
             ),
-            Option(
-                "The kernel form is also used at test time",
-                Misconception(
-                    "Neither push is used at test time.",
-                    "“Neither push ever changes w, and neither is used at test time”",
-                ),
+        ),
+        Option(
+            "The indicator form ignores points whose label is flipped",
+            Misconception(
+                "No learner knows which labels are flipped; the push is on for every "
+                "point that has caused an update.",
+                "the indicator form's formula, [a_j > 0]",
             ),
-            Option(
-                "The indicator form ignores points whose label is flipped",
-                Misconception(
-                    "No learner knows which labels are flipped; the push is on for every "
-                    "point that has caused an update.",
-                    "the indicator form's formula, [a_j > 0]",
-                ),
-            ),
-        ],
-        "A point that keeps being wrong gets a bigger push each time in the kernel form, until "
-        "it stops updating; in the indicator form a point deep on the wrong side is never "
-        "rescued.",
-        rng(facts["seed"], "l07-rescue", variant),
-    )
+        ),
+    ],
+    "A point that keeps being wrong gets a bigger push each time in the kernel form, until "
+    "it stops updating; in the indicator form a point deep on the wrong side is never "
+    "rescued.",
+)
 
 
 def switch_gain(facts, variant):
@@ -195,11 +194,9 @@ def best_strength(facts, variant):
         "test half, with the soft margin you chose. Set it, then check.",
         "strength",
         values,
-        [round(a, 9) for a in accuracies],
+        accuracies,
         "max",
-        f"Test accuracy per {name}: "
-        + ", ".join(f"{v:g}: {a:.1%}" for v, a in zip(values, accuracies, strict=True))
-        + ".",
+        "",
         {
             "off": (
                 0,
@@ -216,6 +213,7 @@ def best_strength(facts, variant):
             "the box beside the figure",
         ),
         written=lambda v: f"{v:g}",
+        measured=(f"Test accuracy per {name}", lambda a: f"{a:.1%}"),
     )
 
 
@@ -236,13 +234,7 @@ EXERCISES = (
         alpha_total,
         ("run", "data"),
     ),
-    Exercise(
-        "l07-rescue",
-        LESSON,
-        "choice",
-        "Why can the kernel form of the λ-trick rescue a point the indicator form may not?",
-        rescue,
-    ),
+    RESCUE,
     Exercise(
         "l07-switch-gain",
         LESSON,

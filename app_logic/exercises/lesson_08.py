@@ -17,9 +17,10 @@ from perceptron_lab.app_logic.exercises.model import (
     Misconception,
     Option,
     Step,
+    choice_exercise,
     choice_question,
     number_question,
-    order_question,
+    order_exercise,
     rng,
     setting_question,
     tolerance,
@@ -68,41 +69,40 @@ def poly_value(facts, variant):
     )
 
 
-def xor_line(facts, variant):
-    return choice_question(
-        "On XOR the linear kernel's updates never stop and its test accuracy stays near a "
-        "coin toss. Why?",
-        [
-            Option("No line separates XOR, and with the linear kernel the boundary is a line"),
-            Option(
-                "It needs more epochs",
-                Misconception(
-                    "On data no line separates every pass has a mistake, however long it "
-                    "trains (lesson 3).",
-                    "the first task of “Try this”",
-                ),
+XOR_LINE = choice_exercise(
+    "l08-xor-line",
+    LESSON,
+    "On XOR the linear kernel's updates never stop and its test accuracy stays near a "
+    "coin toss. Why?",
+    [
+        Option("No line separates XOR, and with the linear kernel the boundary is a line"),
+        Option(
+            "It needs more epochs",
+            Misconception(
+                "On data no line separates every pass has a mistake, however long it "
+                "trains (lesson 3).",
+                "the first task of “Try this”",
             ),
-            Option(
-                "Its learning rate is too small",
-                Misconception(
-                    "No learning rate makes a line separate XOR: the boundary stays a line.",
-                    "“With the linear kernel the boundary is the straight line of the earlier "
-                    "lessons”",
-                ),
+        ),
+        Option(
+            "Its learning rate is too small",
+            Misconception(
+                "No learning rate makes a line separate XOR: the boundary stays a line.",
+                "“With the linear kernel the boundary is the straight line of the earlier "
+                "lessons”",
             ),
-            Option(
-                "The dual form loses information the primal form keeps",
-                Misconception(
-                    "The dual form is the same perceptron: w = Σ ηa_jy_jx_j gives the same "
-                    "scores.",
-                    "the dual form's formula at the top of the lesson",
-                ),
+        ),
+        Option(
+            "The dual form loses information the primal form keeps",
+            Misconception(
+                "The dual form is the same perceptron: w = Σ ηa_jy_jx_j gives the same scores.",
+                "the dual form's formula at the top of the lesson",
             ),
-        ],
-        "A kernel of degree 2 or a Gaussian one has features such as x₁x₂ (XOR's rule), in "
-        "which a linear separator exists.",
-        rng(facts["seed"], "l08-xor-line", variant),
-    )
+        ),
+    ],
+    "A kernel of degree 2 or a Gaussian one has features such as x₁x₂ (XOR's rule), in "
+    "which a linear separator exists.",
+)
 
 
 STEPS = (
@@ -122,15 +122,15 @@ STEPS = (
 )
 
 
-def dual_order(facts, variant):
-    return order_question(
-        "Put in order the steps from the perceptron to the kernel perceptron.",
-        STEPS,
-        "w as a sum of examples, the score as inner products, the kernel in their place, the "
-        "dual update.",
-        rng(facts["seed"], "l08-dual-order", variant),
-        "the dual form's formulas at the top of the lesson",
-    )
+DUAL_ORDER = order_exercise(
+    "l08-dual-order",
+    LESSON,
+    "Put in order the steps from the perceptron to the kernel perceptron.",
+    STEPS,
+    "w as a sum of examples, the score as inner products, the kernel in their place, the "
+    "dual update.",
+    "the dual form's formulas at the top of the lesson",
+)
 
 
 def best_degree(facts, variant):
@@ -172,11 +172,9 @@ def best_kernel(facts, variant):
         "with the β or d set now. Set it, then check.",
         "kernel",
         names,
-        [round(a, 9) for a in accuracies],
+        accuracies,
         "max",
-        "Test accuracy per kernel: "
-        + ", ".join(f"{KERNELS[k]}: {a:.1%}" for k, a in zip(names, accuracies, strict=True))
-        + ".",
+        "",
         {
             "linear": (
                 "linear",
@@ -192,6 +190,7 @@ def best_kernel(facts, variant):
             "the box beside the figure",
         ),
         written=KERNELS.get,
+        measured=("Test accuracy per kernel", lambda a: f"{a:.1%}"),
     )
 
 
@@ -204,20 +203,8 @@ EXERCISES = (
         poly_value,
         ("data",),
     ),
-    Exercise(
-        "l08-xor-line",
-        LESSON,
-        "choice",
-        "Why does the linear kernel fail on XOR?",
-        xor_line,
-    ),
-    Exercise(
-        "l08-dual-order",
-        LESSON,
-        "order",
-        "Put in order the steps from the perceptron to the kernel perceptron.",
-        dual_order,
-    ),
+    XOR_LINE,
+    DUAL_ORDER,
     Exercise(
         "l08-best-degree",
         LESSON,

@@ -16,10 +16,9 @@ from perceptron_lab.app_logic.exercises.model import (
     Misconception,
     Option,
     Step,
-    choice_question,
+    choice_exercise,
     number_question,
-    order_question,
-    rng,
+    order_exercise,
 )
 
 LESSON = 9
@@ -100,42 +99,42 @@ def winnow_numerator(facts, variant):
     )
 
 
-def multiplicative(facts, variant):
-    return choice_question(
-        "With k fixed, Winnow's mistakes grow only by a constant each time n doubles, while "
-        "the perceptron's multiply. Why?",
-        [
-            Option(
-                "A relevant weight needs only about log₂n doublings to reach θ = n, and each "
-                "false alarm halves many irrelevant weights at once"
+MULTIPLICATIVE = choice_exercise(
+    "l09-multiplicative",
+    LESSON,
+    "With k fixed, Winnow's mistakes grow only by a constant each time n doubles, while "
+    "the perceptron's multiply. Why?",
+    [
+        Option(
+            "A relevant weight needs only about log₂n doublings to reach θ = n, and each "
+            "false alarm halves many irrelevant weights at once"
+        ),
+        Option(
+            "Winnow ignores the irrelevant features from the start",
+            Misconception(
+                "Every weight starts at 1: Winnow learns which features to ignore, by "
+                "halving them on false alarms.",
+                "the sentence before Winnow's rule: it starts every weight at 1",
             ),
-            Option(
-                "Winnow ignores the irrelevant features from the start",
-                Misconception(
-                    "Every weight starts at 1: Winnow learns which features to ignore, by "
-                    "halving them on false alarms.",
-                    "the sentence before Winnow's rule: it starts every weight at 1",
-                ),
+        ),
+        Option(
+            "The perceptron updates only the relevant features",
+            Misconception(
+                "Both update every active feature of the example; the perceptron adds to "
+                "each, so irrelevant ones grow too.",
+                "the two update rules side by side",
             ),
-            Option(
-                "The perceptron updates only the relevant features",
-                Misconception(
-                    "Both update every active feature of the example; the perceptron adds to "
-                    "each, so irrelevant ones grow too.",
-                    "the two update rules side by side",
-                ),
+        ),
+        Option(
+            "Winnow sees fewer examples",
+            Misconception(
+                "Both make one on-line pass over the same m examples.", "the chart's caption"
             ),
-            Option(
-                "Winnow sees fewer examples",
-                Misconception(
-                    "Both make one on-line pass over the same m examples.", "the chart's caption"
-                ),
-            ),
-        ],
-        "Multiplying reaches the threshold in log₂n steps; adding needs steps that grow with "
-        "n, because R² counts the active features.",
-        rng(facts["seed"], "l09-multiplicative", variant),
-    )
+        ),
+    ],
+    "Multiplying reaches the threshold in log₂n steps; adding needs steps that grow with "
+    "n, because R² counts the active features.",
+)
 
 
 def table_gap(facts, variant):
@@ -181,14 +180,14 @@ STEPS = (
 )
 
 
-def visit_order(facts, variant):
-    return order_question(
-        "Put the steps of one Winnow visit in order.",
-        STEPS,
-        "Score, predict, compare, and only on a mistake multiply.",
-        rng(facts["seed"], "l09-visit-order", variant),
-        "Winnow's rule at the top of the lesson",
-    )
+VISIT_ORDER = order_exercise(
+    "l09-visit-order",
+    LESSON,
+    "Put the steps of one Winnow visit in order.",
+    STEPS,
+    "Score, predict, compare, and only on a mistake multiply.",
+    "Winnow's rule at the top of the lesson",
+)
 
 
 EXERCISES = (
@@ -206,13 +205,7 @@ EXERCISES = (
         "What is the numerator of the course notes' Winnow bound for n features?",
         winnow_numerator,
     ),
-    Exercise(
-        "l09-multiplicative",
-        LESSON,
-        "choice",
-        "Why do Winnow's mistakes grow only by a constant when n doubles?",
-        multiplicative,
-    ),
+    MULTIPLICATIVE,
     Exercise(
         "l09-table-gap",
         LESSON,
@@ -222,11 +215,5 @@ EXERCISES = (
         ("table",),
         form="number",
     ),
-    Exercise(
-        "l09-visit-order",
-        LESSON,
-        "order",
-        "Put the steps of one Winnow visit in order.",
-        visit_order,
-    ),
+    VISIT_ORDER,
 )

@@ -16,9 +16,8 @@ from perceptron_lab.app_logic.exercises.model import (
     Exercise,
     Misconception,
     Option,
-    choice_question,
+    choice_exercise,
     number_question,
-    rng,
     setting_question,
     tolerance,
 )
@@ -116,40 +115,40 @@ def flag_numbers(facts, variant):
     )
 
 
-def nr_idea(facts, variant):
-    return choice_question(
-        "With flipped labels, why is NR boosting more robust than AdaBoost?",
-        [
-            Option(
-                "AdaBoost raises the weight of every misclassified pattern, flipped ones again "
-                "and again; NR lowers the weight of the patterns the committee calls noisy"
+NR_IDEA = choice_exercise(
+    "l10-nr-idea",
+    LESSON,
+    "With flipped labels, why is NR boosting more robust than AdaBoost?",
+    [
+        Option(
+            "AdaBoost raises the weight of every misclassified pattern, flipped ones again "
+            "and again; NR lowers the weight of the patterns the committee calls noisy"
+        ),
+        Option(
+            "NR boosting knows which labels were flipped",
+            Misconception(
+                "It guesses them from the committee's activation margins: a majority "
+                "with y act_i < −ρ.",
+                "the categories safe, noisy and borderline in section 1",
             ),
-            Option(
-                "NR boosting knows which labels were flipped",
-                Misconception(
-                    "It guesses them from the committee's activation margins: a majority "
-                    "with y act_i < −ρ.",
-                    "the categories safe, noisy and borderline in section 1",
-                ),
+        ),
+        Option(
+            "NR boosting removes the noisy patterns from the data",
+            Misconception(
+                "It keeps every pattern and lowers the noisy ones' weights (r = −1).",
+                REWEIGHT,
             ),
-            Option(
-                "NR boosting removes the noisy patterns from the data",
-                Misconception(
-                    "It keeps every pattern and lowers the noisy ones' weights (r = −1).",
-                    REWEIGHT,
-                ),
+        ),
+        Option(
+            "NR boosting trains larger committees",
+            Misconception(
+                "Both boost committees like the figure's, of the same size H.",
+                "the charts' caption in section 3",
             ),
-            Option(
-                "NR boosting trains larger committees",
-                Misconception(
-                    "Both boost committees like the figure's, of the same size H.",
-                    "the charts' caption in section 3",
-                ),
-            ),
-        ],
-        "Cantador & Dorronsoro set r = −1 for noisy patterns, so boosting stops chasing them.",
-        rng(facts["seed"], "l10-nr-idea", variant),
-    )
+        ),
+    ],
+    "Cantador & Dorronsoro set r = −1 for noisy patterns, so boosting stops chasing them.",
+)
 
 
 def table_gain(facts, variant):
@@ -202,11 +201,9 @@ def size_setting(facts, variant):
         "then check.",
         "H",
         COMMITTEES,
-        [round(p, 9) for p in precisions],
+        precisions,
         "max",
-        "Flag precision per H: "
-        + ", ".join(f"{h}: {p:.0%}" for h, p in zip(COMMITTEES, precisions, strict=True))
-        + ".",
+        "",
         {
             "largest": (
                 COMMITTEES[-1],
@@ -221,6 +218,7 @@ def size_setting(facts, variant):
             "Another committee size flags more precisely: read the box at the end of training.",
             FLAGS,
         ),
+        measured=("Flag precision per H", lambda p: f"{p:.0%}"),
     )
 
 
@@ -241,13 +239,7 @@ EXERCISES = (
         flag_numbers,
         ("run", "data"),
     ),
-    Exercise(
-        "l10-nr-idea",
-        LESSON,
-        "choice",
-        "Why is NR boosting more robust to flipped labels than AdaBoost?",
-        nr_idea,
-    ),
+    NR_IDEA,
     Exercise(
         "l10-table-gain",
         LESSON,

@@ -14,9 +14,10 @@ from perceptron_lab.app_logic.exercises.model import (
     Misconception,
     Option,
     Step,
+    choice_exercise,
     choice_question,
     number_question,
-    order_question,
+    order_exercise,
     rng,
 )
 from perceptron_lab.app_logic.studies_honest import TAUS
@@ -110,39 +111,39 @@ def double_count(facts, variant):
     )
 
 
-def optimistic(facts, variant):
-    return choice_question(
-        "Why is the parameter search's best cross-validated accuracy (the red ×) optimistic?",
-        [
-            Option(
-                "The same test folds choose τ and score it: the best of several noisy "
-                "estimates is partly the luckiest"
+OPTIMISTIC = choice_exercise(
+    "l11-optimistic",
+    LESSON,
+    "Why is the parameter search's best cross-validated accuracy (the red ×) optimistic?",
+    [
+        Option(
+            "The same test folds choose τ and score it: the best of several noisy "
+            "estimates is partly the luckiest"
+        ),
+        Option(
+            "It trains on more examples than the other estimates",
+            Misconception(
+                "It trains on the same folds as cross-validation with a fixed τ; the "
+                "trouble is choosing on the folds that score.",
+                "the paragraph that introduces k-fold cross-validation",
             ),
-            Option(
-                "It trains on more examples than the other estimates",
-                Misconception(
-                    "It trains on the same folds as cross-validation with a fixed τ; the "
-                    "trouble is choosing on the folds that score.",
-                    "the paragraph that introduces k-fold cross-validation",
-                ),
+        ),
+        Option(
+            "Cross-validation always overestimates accuracy",
+            Misconception(
+                "With a fixed τ each fold's model is tested on examples it never saw; "
+                "averaged over data draws the truth even sits a little to the right.",
+                "the paragraph “In the chart”",
             ),
-            Option(
-                "Cross-validation always overestimates accuracy",
-                Misconception(
-                    "With a fixed τ each fold's model is tested on examples it never saw; "
-                    "averaged over data draws the truth even sits a little to the right.",
-                    "the paragraph “In the chart”",
-                ),
-            ),
-            Option(
-                "τ = 0.5 is a poor setting",
-                Misconception("The bias comes from the choice, whatever the grid.", DOUBLE),
-            ),
-        ],
-        "Choosing the value that did best on the test part, then reporting that accuracy, is "
-        "selection; double cross-validation chooses inside.",
-        rng(facts["seed"], "l11-optimistic", variant),
-    )
+        ),
+        Option(
+            "τ = 0.5 is a poor setting",
+            Misconception("The bias comes from the choice, whatever the grid.", DOUBLE),
+        ),
+    ],
+    "Choosing the value that did best on the test part, then reporting that accuracy, is "
+    "selection; double cross-validation chooses inside.",
+)
 
 
 STEPS = (
@@ -163,14 +164,14 @@ STEPS = (
 )
 
 
-def double_order(facts, variant):
-    return order_question(
-        "Put the steps of double cross-validation in order.",
-        STEPS,
-        "Outer folds, inner choice, retraining, outer test, average.",
-        rng(facts["seed"], "l11-double-order", variant),
-        DOUBLE,
-    )
+DOUBLE_ORDER = order_exercise(
+    "l11-double-order",
+    LESSON,
+    "Put the steps of double cross-validation in order.",
+    STEPS,
+    "Outer folds, inner choice, retraining, outer test, average.",
+    DOUBLE,
+)
 
 
 def closest(facts, variant):
@@ -239,20 +240,8 @@ EXERCISES = (
         "How many trainings does double cross-validation take?",
         double_count,
     ),
-    Exercise(
-        "l11-optimistic",
-        LESSON,
-        "choice",
-        "Why is the parameter search's best accuracy optimistic?",
-        optimistic,
-    ),
-    Exercise(
-        "l11-double-order",
-        LESSON,
-        "order",
-        "Put the steps of double cross-validation in order.",
-        double_order,
-    ),
+    OPTIMISTIC,
+    DOUBLE_ORDER,
     Exercise(
         "l11-closest",
         LESSON,

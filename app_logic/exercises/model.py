@@ -400,30 +400,35 @@ def setting_question(
     named: Mapping[str, tuple[object, Misconception]],
     off: Misconception,
     written: Callable[[object], str] = str,
+    measured: tuple[str, Callable[[float], str]] = ("", str),
 ) -> Question:
     """A setting to find: the values of ``control`` whose measured score is the best.
 
-    ``best`` is ``"max"`` or ``"min"``; values within 1e-9 of the best all count.
+    ``best`` is ``"max"`` or ``"min"``; scores equal to 9 decimals count alike.
     ``named`` maps a misconception's key to the value that shows it (for instance the
     largest margin, for "more is always better") and the misconception; a value that is
-    right is never a misconception.
+    right is never a misconception. The reason given with a right answer is ``why``,
+    then what was measured at each value: ``measured`` names it and writes a score.
 
     Examples
     --------
     >>> q = setting_question("?", "eta", [0.1, 1.0, 2.0], [5, 3, 3], "min", "Fewest.",
-    ...     {"largest": (2.0, Misconception("-", "-"))}, Misconception("Off.", "x"))
-    >>> sorted(q.answer), sorted(q.misconceptions)
-    ([1.0, 2.0], ['off'])
+    ...     {"largest": (2.0, Misconception("-", "-"))}, Misconception("Off.", "x"),
+    ...     measured=("Updates", lambda c: f"{c:g}"))
+    >>> sorted(q.answer), sorted(q.misconceptions), q.why
+    ([1.0, 2.0], ['off'], 'Fewest. Updates: 0.1: 5, 1.0: 3, 2.0: 3.')
     """
-    scores = [float(s) for s in scores]
+    scores = [round(float(s), 9) for s in scores]
     target = max(scores) if best == "max" else min(scores)
-    answer = frozenset(v for v, s in zip(values, scores, strict=True) if abs(s - target) <= 1e-9)
+    answer = frozenset(v for v, s in zip(values, scores, strict=True) if s == target)
     kept = {key: (value, m) for key, (value, m) in named.items() if value not in answer}
+    label, shown = measured
+    listed = ", ".join(f"{written(v)}: {shown(s)}" for v, s in zip(values, scores, strict=True))
     return Question(
         text=text,
         answer=answer,
         form="setting",
-        why=why,
+        why=f"{why} {label}: {listed}.".strip() if label else why,
         misconceptions={**{k: m for k, (_, m) in kept.items()}, "off": off},
         options=tuple(written(v) for v in values),
         slips={k: v for k, (v, _) in kept.items()},
@@ -452,7 +457,7 @@ def check(question: Question, response) -> Verdict:
     >>> q = number_question("?", 4.0, "2² = 4.", {"no square": (2.0, Misconception(
     ...     "The bound is a square.", "the formula"))}, Misconception("Off.", "the box"), 0.05)
     >>> check(q, "4.01").right, check(q, "2").text, check(q, "7").misconception
-    (True, 'The bound is a square. See the formula.', 'off')
+    (True, 'Not yet. The bound is a square. See the formula.', 'off')
     """
     if question.form == "number":
         value = parse_number(response) if isinstance(response, str) else float(response)
@@ -530,3 +535,47 @@ def reachable(question: Question) -> dict[str, object]:
         if off:
             found["off"] = off[0]
     return found
+
+
+# ---------------------------------------------------------------------------------- fixed ones
+
+
+def choice_exercise(
+    exercise_id: str, lesson: int, prompt: str, options: Sequence[Option], why: str
+) -> Exercise:
+    """An explain-why exercise whose options are fixed: each attempt shows them in another
+    order, drawn from the page's seed.
+
+    Examples
+    --------
+    >>> e = choice_exercise("l01-a", 1, "Why?", [Option("So."), Option("No.", Misconception(
+    ...     "Not so.", "the text"))], "Because.")
+    >>> e.kind, e.question({"seed": 0}).options[min(e.question({"seed": 0}).answer)]
+    ('choice', 'So.')
+    """
+
+    def ask(facts: Mapping, variant: int) -> Question:
+        return choice_question(prompt, options, why, rng(facts["seed"], exercise_id, variant))
+
+    return Exercise(exercise_id, lesson, "choice", prompt, ask)
+
+
+def order_exercise(
+    exercise_id: str, lesson: int, prompt: str, steps: Sequence[Step], why: str, see: str
+) -> Exercise:
+    """Steps to put in order, shown in another order at each attempt (drawn from the page's
+    seed); ``see`` is where the lesson gives them.
+
+    Examples
+    --------
+    >>> e = order_exercise("l01-o", 1, "Order them.", [Step("a"), Step("b", "needs a.")],
+    ...                    "a, b.", "the proof")
+    >>> q = e.question({"seed": 0})
+    >>> [q.options[i] for i in q.answer]
+    ['a', 'b']
+    """
+
+    def ask(facts: Mapping, variant: int) -> Question:
+        return order_question(prompt, steps, why, rng(facts["seed"], exercise_id, variant), see)
+
+    return Exercise(exercise_id, lesson, "order", prompt, ask)
