@@ -122,14 +122,16 @@ def _exercise(number: int, exercise: Exercise, facts: dict) -> None:
     said = st.session_state.get(verdict_key)
     if said and said["variant"] != variant:
         said = None  # a new variant: the old verdict was about other numbers
+    if said and question.form == "setting" and said["about"] != response:
+        said = None  # the control moved since: the verdict was about another setting
     # The status region is on the page before any answer; only its text changes.
-    css = "" if not said else (" exercise-right" if said["right"] else " exercise-wrong")
+    css = {None: "", True: " exercise-right", False: " exercise-wrong"}[said and said["right"]]
     st.markdown(
         f'<div class="exercise-verdict{css}" role="status" aria-live="polite">'
         f"{_verdict_html(said['text'] if said else '')}</div>",
         unsafe_allow_html=True,
     )
-    if said and not said["right"]:
+    if said and said["right"] is False and question.form != "setting":
         st.button(
             "Try another variant",
             key=_key(exercise, f"again{variant}"),
@@ -181,26 +183,26 @@ def _answer_input(exercise: Exercise, question: Question, facts: dict, variant: 
         )
     # a setting: the page's own control holds the answer
     current = facts.get(question.control)
-    st.markdown(f"Now set: **{question.options[question.values.index(current)]}**.")
+    st.markdown(f"Now set: **{_written(question, current)}**.")
     return current
+
+
+def _note(exercise: Exercise, text: str, variant: int) -> None:
+    """A word about a response that is not an attempt (nothing typed, not a number)."""
+    st.session_state[_key(exercise, "verdict")] = {
+        "text": text,
+        "right": None,
+        "variant": variant,
+        "about": None,
+    }
 
 
 def _judge(exercise: Exercise, question: Question, response, variant: int) -> None:
     """Check ``response``; keep the verdict on the page and the record for the browser."""
     if question.form == "number" and not (response or "").strip():
-        st.session_state[_key(exercise, "verdict")] = {
-            "text": "Type a number first, then press Check.",
-            "right": False,
-            "variant": variant,
-        }
-        return
+        return _note(exercise, "Type a number first, then press Check.", variant)
     if question.form == "choice" and response is None:
-        st.session_state[_key(exercise, "verdict")] = {
-            "text": "Pick an option first, then press Check.",
-            "right": False,
-            "variant": variant,
-        }
-        return
+        return _note(exercise, "Pick an option first, then press Check.", variant)
     given = response
     if question.form == "choice":
         given = question.options.index(response)
@@ -209,23 +211,19 @@ def _judge(exercise: Exercise, question: Question, response, variant: int) -> No
     try:
         verdict = check(question, given)
     except ValueError as err:  # not a number: not an attempt
-        st.session_state[_key(exercise, "verdict")] = {
-            "text": str(err),
-            "right": False,
-            "variant": variant,
-        }
-        return
+        return _note(exercise, str(err), variant)
     st.session_state[_key(exercise, "verdict")] = {
         "text": verdict.text,
         "right": verdict.right,
         "variant": variant,
+        "about": response if question.form == "setting" else None,
     }
     records = st.session_state.setdefault(RECORDS, {})
     earlier = records.get(exercise.id, {})
     written = (
         " → ".join(response)
         if question.form == "order"
-        else question.options[question.values.index(response)]
+        else _written(question, response)
         if question.form == "setting"
         else str(response)
     )
@@ -239,6 +237,14 @@ def _judge(exercise: Exercise, question: Question, response, variant: int) -> No
         "at": datetime.now(UTC).isoformat(timespec="seconds"),
         "nonce": uuid.uuid4().hex,
     }
+
+
+def _written(question: Question, value) -> str:
+    """A control's value as the exercise writes it (its own text when it is one of the
+    question's values)."""
+    return (
+        question.options[question.values.index(value)] if value in question.values else str(value)
+    )
 
 
 def catalog() -> list[dict]:
