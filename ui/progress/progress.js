@@ -57,9 +57,8 @@ function keep(records) {
     seen.push(record.nonce);
     changed = true;
   }
-  if (changed) {
-    writeJson(STORE, kept);
-    writeJson(SEEN, seen.slice(-SEEN_KEPT));
+  if (changed && !(writeJson(STORE, kept) && writeJson(SEEN, seen.slice(-SEEN_KEPT)))) {
+    say("This browser does not let the page keep anything: your answers count only until you leave.");
   }
   return kept;
 }
