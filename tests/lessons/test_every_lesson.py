@@ -552,6 +552,8 @@ def _every_value(lesson: int) -> list[dict]:
         walk += [{"learner": "thick", "gamma": g} for g in (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)]
     if lesson == 7:
         walk += [{"form": "alpha", "strength": a} for a in (0, 1, 2, 3, 5, 10, 20)]
+    if lesson == 8:  # the degree slider is shown with the polynomial kernel
+        walk = [c if "degree" not in c else {**c, "kernel": "poly"} for c in walk]
     return walk + [{"seed": seed} for seed in TEN_SEEDS]
 
 
