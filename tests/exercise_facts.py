@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from perceptron_core.modes import MODES
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.studies_variants import noisy_clouds
 from perceptron_lab.lessons._basics import noisy_line
@@ -130,7 +131,7 @@ def tables(seed: int) -> dict:
     def pct(*shape):
         return np.round(rng.uniform(55, 99, shape), 2)
 
-    predictors = ["last", "longest", "voted", "averaged"]
+    predictors = list(MODES)  # last, longest, voted, averaged
     l04 = pd.DataFrame(pct(4, 4), columns=predictors)
     l04.insert(0, "label noise N", [0.0, 0.05, 0.15, 0.25])
     l05 = pd.DataFrame(pct(8, 4), columns=predictors)
