@@ -217,7 +217,8 @@ def fewest_updates(facts, variant):
             ),
         },
         Misconception(
-            "Another η needs fewer updates: press End and read “updates so far” above the figure at each.",
+            "Another η needs fewer updates: press End and read “updates so far” above the "
+            "figure at each.",
             "the table under the figure, which counts the updates of each form",
         ),
         written=lambda v: f"{v:g}",
