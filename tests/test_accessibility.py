@@ -55,12 +55,14 @@ def test_headings_do_not_skip_a_level(page):
 
 
 def test_the_playgrounds_headings_do_not_skip_a_level():
-    """The page's title is its h1; the sidebar's sections (Data, Learner, View) are h2."""
+    """The page's title is its h1; the sidebar's sections (Live class, Data, Learner, View)
+    are h2."""
     at = AppTest.from_file(ROUTER, default_timeout=120)
     at.run()
     main, sidebar = written_headings(at.main), written_headings(at.sidebar)
     assert main[0] == (1, "Playground") and skipped_levels(main) == []
-    assert [h for h, _ in sidebar] == [2, 2, 2] and skipped_levels(sidebar, above=1) == []
+    assert [h for h, _ in sidebar] == [2, 2, 2, 2], sidebar
+    assert skipped_levels(sidebar, above=1) == []
 
 
 def test_every_chart_of_the_pages_has_its_text_alternative():
