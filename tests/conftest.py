@@ -15,7 +15,8 @@ The suite runs on every core (``-n auto``, pytest-xdist); ``-n 0`` runs it in
 one process.
 
 The tests keep what the lab caches on disk (experiment cells, the lessons'
-studies) in a folder of their own, never in the user's ``~/.cache``.
+studies) in a folder of their own, shared by the run's workers, never in the
+user's ``~/.cache``.
 
 The app's background warm-up stays off: it is a thread that compiles with
 numba while the tests run, and numba's compiler enters
@@ -56,16 +57,28 @@ MARKERS = {
 
 
 def pytest_configure(config):
-    """Declare the markers (``--strict-markers`` refuses any other)."""
+    """Declare the markers (``--strict-markers`` refuses any other); with several workers,
+    one BLAS thread each."""
     for name, meaning in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {meaning}")
+    if (getattr(config.option, "numprocesses", None) or 0) > 1:
+        # The workers already fill the cores: OpenBLAS's own threads on top of them wait for
+        # each other while another worker holds their core. Set before the workers start
+        # (they import NumPy after).
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
 @pytest.fixture(autouse=True, scope="session")
 def _cache_folder_of_the_tests(tmp_path_factory):
-    """``XDG_CACHE_HOME`` (where the lab keeps its results) in a temporary folder."""
+    """``XDG_CACHE_HOME`` (where the lab keeps its results) in a temporary folder, one for
+    all the workers of a run: a lesson's study computed by one is read by the others."""
     before = os.environ.get("XDG_CACHE_HOME")
-    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = tmp_path_factory.getbasetemp().parent / "cache"  # the run's, not the worker's
+        shared.mkdir(exist_ok=True)
+        os.environ["XDG_CACHE_HOME"] = str(shared)
+    else:
+        os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
     yield
     if before is None:
         del os.environ["XDG_CACHE_HOME"]

@@ -21,8 +21,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
-
 from tests.live import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,6 +49,8 @@ class Server:
 
 def write_notebook(path: Path, *cells: str) -> Path:
     """A notebook with these code cells."""
+    import nbformat  # in the test extra, not in test-core (the fast suite needs none of Jupyter)
+
     book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
     book.metadata["kernelspec"] = {
         "name": "python3",

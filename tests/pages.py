@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import sys
 from pathlib import Path
@@ -14,17 +15,55 @@ ROOT = Path(__file__).resolve().parents[1]
 LESSON_DIR = ROOT / "lessons"
 
 
-def lesson_module(stem: str) -> ModuleType:
-    """The lesson file as a module, for its helpers (it renders nothing outside Streamlit);
-    loaded once per test process."""
+class Lesson:
+    """A lesson file as a module, for its helpers: the names it defines, read as attributes.
+
+    The file is loaded (once per test process) when a test first reads one of its names.
+    Loading runs the whole page outside Streamlit, which renders nothing but trains its
+    figures and computes its studies: a test module that names a lesson at its top thus
+    costs nothing when it is collected, only when one of its tests runs.
+    """
+
+    def __init__(self, stem: str):
+        self.stem = stem
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):  # what pytest asks of every global it collects
+            raise AttributeError(name)
+        return getattr(_loaded(self.stem), name)
+
+
+def _loaded(stem: str) -> ModuleType:
     name = f"lesson_{stem}"
     if name not in sys.modules:
         spec = importlib.util.spec_from_file_location(name, LESSON_DIR / f"{stem}.py")
         assert spec is not None and spec.loader is not None, stem
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # its dataclasses look their module up there
-        spec.loader.exec_module(module)
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
     return sys.modules[name]
+
+
+def lesson_module(stem: str) -> Lesson:
+    """The lesson file ``lessons/<stem>.py`` as a module (:class:`Lesson`)."""
+    return Lesson(stem)
+
+
+def lesson_literal(stem: str, name: str):
+    """The value of ``name = <literal>`` at the top of the lesson file, read without running
+    the page: for what a test needs while it is collected (its parameters)."""
+    tree = ast.parse((LESSON_DIR / f"{stem}.py").read_text(encoding="utf-8"))
+    (value,) = [
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and [getattr(target, "id", None) for target in node.targets] == [name]
+    ]
+    return ast.literal_eval(value)
 
 
 def page_run(learner_key: str, values: dict, epochs: int, seed: int, data):

@@ -81,7 +81,7 @@ def test_the_npm_tools_are_pinned_exactly_and_locked_and_ci_installs_them():
         assert lock["packages"][f"node_modules/{name}"]["version"] == version, name
     assert lock["packages"][""]["devDependencies"] == tools
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert re.search(r"^npm ci( --no-audit| --no-fund)*$", ci, re.MULTILINE)
+    assert re.search(r"^\s*npm ci( --no-audit| --no-fund)*$", ci, re.MULTILINE)
 
 
 def test_without_biome_the_hook_says_to_run_npm_ci(tmp_path):

@@ -13,9 +13,7 @@ import re
 import shutil
 from pathlib import Path
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "docs" / "notebook_example.ipynb"
@@ -24,6 +22,10 @@ pytestmark = pytest.mark.slow
 
 
 def test_the_example_notebook_runs_and_shows_two_replays(tmp_path, monkeypatch):
+    # in the test extra, not in test-core (the fast suite needs none of Jupyter)
+    import nbformat
+    from nbclient import NotebookClient
+
     shutil.copy(NOTEBOOK, tmp_path / NOTEBOOK.name)
     book = nbformat.read(tmp_path / NOTEBOOK.name, as_version=4)
     path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])

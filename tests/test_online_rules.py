@@ -18,6 +18,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from perceptron_core.average_algorithm import AverageAlgorithm
+from perceptron_core.linear import Perceptron
 from perceptron_core.metrics import sparsity
 from perceptron_core.rules.alma import ALMA
 from perceptron_core.rules.balanced_winnow import BalancedWinnow
@@ -365,6 +366,25 @@ def test_relative_update_puts_the_example_where_the_formula_says():
     # old score 0 (w = 0): new score = theta + (r - 1)(theta - 0) = 1.5, i.e. decision 0.5
     assert clf.decision_function(X)[0] == pytest.approx(0.5)
     assert clf.trace_.kind.tolist() == [MISTAKE]
+
+
+def test_relative_update_may_never_stop_on_separable_data_as_its_docstring_says():
+    """Boolean features labelled by the first: separable (the perceptron learns them), but
+    with this visiting order the rule leaves eight positive rows exactly on the threshold,
+    mistakes whose step is zero, and runs every epoch it is given."""
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 2, size=(40, 3)).astype(float)
+    y = (X[:, 0] > 0).astype(int)
+    assert Perceptron(random_state=2).fit(X, y).score(X, y) == 1.0
+    fits = [RelativeUpdatePerceptron(epochs=e, random_state=2).fit(X, y) for e in (10, 20)]
+    for clf in fits:
+        assert clf.n_iter_ == clf.epochs and clf.score(X, y) == 0.8
+        assert clf.n_updates_ == 8 * clf.epochs + 1  # eight mistakes an epoch, forever
+        assert (clf.decision_function(X)[y == 1].min()) == 0.0  # exactly on the threshold
+    assert np.array_equal(fits[0].coef_, fits[1].coef_)  # ... and they move nothing
+    # the docstring's count: three visiting orders of six end like this
+    stuck = [RelativeUpdatePerceptron(epochs=50, random_state=s).fit(X, y) for s in range(6)]
+    assert sum(clf.n_iter_ == 50 for clf in stuck) == 3
 
 
 def test_passive_aggressive_variants_differ_as_the_paper_says():

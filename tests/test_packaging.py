@@ -1,9 +1,10 @@
 """The wheel carries the core, the app and the shipped data; installed, it finds them.
 
 The build test makes a real wheel (pip, with build isolation) from a copy of
-the checkout and installs it with ``pip install --target`` (no dependencies:
-this environment has them), then runs Python from an unrelated folder
-against that installed copy only.
+the checkout, or takes the one ``.ci/run`` built from the checkout a moment
+before (``PERCEPTRON_LAB_WHEEL``), and installs it with ``pip install --target``
+(no dependencies: this environment has them), then runs Python from an
+unrelated folder against that installed copy only.
 """
 
 from __future__ import annotations
@@ -82,9 +83,17 @@ def _copy_checkout(target: Path) -> Path:
     return target
 
 
+#: A wheel of this checkout built already (``.ci/run`` builds one first and names it here).
+BUILT_WHEEL = "PERCEPTRON_LAB_WHEEL"
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    """A wheel built from a clean copy of this checkout."""
+    """A wheel built from a clean copy of this checkout, or the one :data:`BUILT_WHEEL` names."""
+    if os.environ.get(BUILT_WHEEL):
+        built = Path(os.environ[BUILT_WHEEL])
+        assert built.is_file() and built.name.startswith("perceptron_lab-"), built
+        return built
     tmp = tmp_path_factory.mktemp("wheel")
     source = _copy_checkout(tmp / "source")
     subprocess.run(

@@ -14,6 +14,7 @@ from tests.lessons.helpers import _at_end, _box, _seed, _separable, _text
 from tests.pages import (
     TEN_SEEDS,
     assert_page_ok,
+    lesson_literal,
     lesson_module,
     page_run,
     percent,
@@ -26,12 +27,9 @@ SEEDS = range(30)
 LESSON_6 = lesson_module("06_rare_positives")
 
 
-RARE_REQUEST, RATIOS = LESSON_6.rare_request, LESSON_6.RATIOS
-
-
 def paum_end(seed: int, rate: float, tau_neg: float, tau_pos: float = 1.0):
     """Lesson 6's figure at the end: (converged, predicted positive, recall, precision)."""
-    data = make_dataset(RARE_REQUEST(seed, rate))
+    data = make_dataset(LESSON_6.rare_request(seed, rate))
     r2 = float(np.max(np.sum(data.X**2, axis=1)))
     settings = {"tau_pos": tau_pos * r2, "tau_neg": tau_neg * r2, "eta": 1.0, "lam": 0.0}
     est = LEARNERS["paum"].make(settings, 20, seed).fit(data.X, data.y)
@@ -43,7 +41,7 @@ def paum_end(seed: int, rate: float, tau_neg: float, tau_pos: float = 1.0):
 
 @pytest.mark.parametrize("ratio", ["1 : 10", "1 : 20", "1 : 40"])
 def test_lesson_6_tau_neg_moves_the_line_either_way_because_paum_never_converges(ratio):
-    rate = RATIOS[ratio]
+    rate = LESSON_6.RATIOS[ratio]
     even = [paum_end(seed, rate, 0.0) for seed in SEEDS]
     uneven = [paum_end(seed, rate, -0.5) for seed in SEEDS]
     # "PAUM never gets through an epoch without an update": no run converges
@@ -56,8 +54,8 @@ def test_lesson_6_tau_neg_moves_the_line_either_way_because_paum_never_converges
 
 def test_lesson_6_opening_data_moves_the_line_towards_the_positives():
     # "On the opening data (seed 0) it moves the other way: recall stays, precision rises."
-    _, n_even, recall_even, precision_even = paum_end(0, RATIOS["1 : 20"], 0.0)
-    _, n_uneven, recall_uneven, precision_uneven = paum_end(0, RATIOS["1 : 20"], -0.5)
+    _, n_even, recall_even, precision_even = paum_end(0, LESSON_6.RATIOS["1 : 20"], 0.0)
+    _, n_uneven, recall_uneven, precision_uneven = paum_end(0, LESSON_6.RATIOS["1 : 20"], -0.5)
     assert n_uneven < n_even
     assert recall_uneven == recall_even and precision_uneven > precision_even
 
@@ -196,7 +194,7 @@ def test_li_et_al_formulas_against_a_direct_computation():
         paum_guarantee(data.X, -data.y, data.w_star, -data.theta_star, 1.0, 1.0, 1.0)
 
 
-@pytest.mark.parametrize("tau_pos", LESSON_6.TAU_POS)
+@pytest.mark.parametrize("tau_pos", lesson_literal("06_rare_positives", "TAU_POS"))
 def test_lesson_6_live_runs_keep_li_et_als_guarantee_on_the_seeds_offered(tau_pos):
     for seed in range(30):
         data = _separable(seed)

@@ -14,6 +14,7 @@ from perceptron_lab.app_logic.studies_winnow import NS
 from tests.lessons.helpers import SEEDS, _answers_right
 from tests.pages import (
     assert_page_ok,
+    lesson_literal,
     lesson_module,
     opening_then_ten_seeds,
     run_lesson,
@@ -205,7 +206,7 @@ def test_lesson_9_folds_the_threshold_in_before_comparing_the_bounds():
     assert f"at most {most} in a sequence" in sentence
 
 
-@pytest.mark.parametrize("m", LESSON_9.PASSES)
+@pytest.mark.parametrize("m", lesson_literal("09_winnow", "PASSES"))
 def test_lesson_9_each_side_wins_its_setting_on_every_seed(m):
     n = LESSON_9.N_COMPARED
     for seed in SEEDS:
