@@ -159,6 +159,7 @@ class Budget:
         self._clock = clock
         self._entries: OrderedDict[tuple, _Entry] = OrderedDict()  # least recently used first
         self._held = 0
+        self._reserved = 0
         self._lock = threading.Lock()
         self._making: dict[tuple, threading.Lock] = {}
         self._sweep_every = sweep_every
@@ -210,6 +211,41 @@ class Budget:
         """Keep ``value`` as ``cache``/``key`` (see :meth:`peek`)."""
         self._put((cache, key), value, size(value) + nbytes(key))
 
+    def reserve(self, size: int) -> bool:
+        """Count ``size`` bytes that are about to be allocated (a view being made) against the
+        limit, before they are: True when they fit beside the other reservations, after
+        dropping the least recently used entries to make room; False (nothing reserved) when
+        the reservations would pass the limit. :meth:`release` gives them back.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> budget = Budget(limit=20_000, idle_seconds=60)
+        >>> _ = budget.cached("arrays", 1, lambda: np.zeros(1000))    # 8,000 bytes kept
+        >>> budget.reserve(15_000), budget.held(), budget.reserved()    # the entry made room
+        (True, 0, 15000)
+        >>> budget.reserve(10_000)                                       # 25,000: over
+        False
+        >>> budget.release(15_000); budget.reserved()
+        0
+        """
+        with self._lock:
+            if self._reserved + size > self.limit:
+                return False
+            self._reserved += size
+            self._fit_limit()
+            return True
+
+    def release(self, size: int) -> None:
+        """Give back bytes :meth:`reserve` counted."""
+        with self._lock:
+            self._reserved = max(0, self._reserved - size)
+
+    def reserved(self) -> int:
+        """Bytes reserved now (:meth:`reserve`)."""
+        with self._lock:
+            return self._reserved
+
     def forget(self, cache: str) -> None:
         """Drop every entry of ``cache``."""
         with self._lock:
@@ -233,9 +269,14 @@ class Budget:
                 self._held -= self._entries.pop(slot).size
             self._entries[slot] = _Entry(value, size, self._clock())
             self._held += size
-            while self._held > self.limit:
-                _, dropped = self._entries.popitem(last=False)
-                self._held -= dropped.size
+            self._fit_limit()
+
+    def _fit_limit(self) -> None:
+        """Drop the least recently used entries until they and the reservations fit the limit
+        (the caller holds the lock)."""
+        while self._entries and self._held + self._reserved > self.limit:
+            _, dropped = self._entries.popitem(last=False)
+            self._held -= dropped.size
 
     def _drop_idle(self) -> None:
         """Drop the entries idle for longer than the idle time (the caller holds the lock)."""
@@ -300,11 +341,20 @@ MOST_IDLE_MINUTES = 525_600
 
 
 def number_from_environment(
-    environ: Mapping[str, str], name: str, default: float, most: float
+    environ: Mapping[str, str], name: str, default: float, most: float, whole: bool = False
 ) -> float:
     """The number ``environ[name]`` gives, ``default`` when unset; ValueError (one line that
     names the variable and what it accepts) for anything but a number above 0, at most
-    ``most``: text, nan, infinities, zero, negative and huge values."""
+    ``most`` (with ``whole``, a whole number from 1): text, nan, infinities, zero, negative
+    and huge values.
+
+    Examples
+    --------
+    >>> number_from_environment({"N": "4"}, "N", 2, 10, whole=True)
+    4.0
+    >>> number_from_environment({"N": "0.5"}, "N", 2, 10)
+    0.5
+    """
     text = environ.get(name, "").strip()
     if not text:
         return default
@@ -312,10 +362,14 @@ def number_from_environment(
         value = float(text)
     except ValueError:
         value = math.nan
+    if whole and not (value.is_integer() and value >= 1):
+        value = math.nan
     if not 0 < value <= most:  # nan fails every comparison
+        accepted = (
+            f"a whole number from 1 to {most:,}" if whole else f"a number from above 0 to {most:,}"
+        )
         raise ValueError(
-            f"{name}={text[:60]!r} is not accepted: give a number from above 0 to {most:,} "
-            f"(default {default:g})."
+            f"{name}={text[:60]!r} is not accepted: give {accepted} (default {default:g})."
         )
     return value
 

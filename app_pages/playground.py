@@ -42,9 +42,10 @@ from perceptron_lab.ui.player import (
     url_predict,
     url_step,
 )
-from perceptron_lab.ui.runs import get_dataset, train
+from perceptron_lab.ui.runs import get_dataset, train, view_estimate, view_key
 from perceptron_lab.ui.safety import attempt
 from perceptron_lab.ui.state import control, hidden
+from perceptron_lab.ui.waiting import Cancelled, view_turn
 
 PREFIX = "pg_"
 PLAYER = f"{PREFIX}player"
@@ -242,38 +243,13 @@ def _player(request, data, runs, show, image, params, click, present, predict) -
     playback(PLAYER, payload, run, data, view, on_click=_replay_changed)
 
 
-def render() -> None:
-    state.begin_run()
-    with st.sidebar:
-        live_class.sidebar(CLASS_PAGE)
-        if not hidden("data"):
-            st.header("Data")
-        request = with_edits(PREFIX, data_panel(PREFIX))
-        if not hidden("learner"):
-            st.header("Learner")
-        key, values, epochs = learner_panel(PREFIX)
-        if not hidden("view"):
-            st.header("View")
-        show, image, compare, present = _view_toggles()
-    if not present:  # on a projector the figure and playback come first
-        st.title("Playground")
-        st.caption(
-            "Pick data and a learner in the sidebar; step through training with the "
-            "buttons or the keys → ← U E P."
-        )
-    else:  # the page keeps its heading for a screen reader, out of the projector's picture
-        with st.container(key="unseen_title"):
-            st.title("Playground", anchor=False)  # no link icon: a hidden Tab stop
-    data = _data(request)
-    if data is None and request is not None and request.edits:
-        # only a link's edits can fail here (clicks and the table are checked first)
-        drop_edits(PREFIX)
-        request = replace(request, edits=None)
-        data = _data(request)
+def _view(request, data, key, values, epochs, compare, show, image, present):
+    """The view's runs, figure and playback (made in the view's turn, ``ui/waiting.py``):
+    ``(request, data, run)`` of what is drawn, or None when nothing is."""
     request, data, run = _last_good(request, data, key, values, epochs)
     if run is None:
         st.info("Choose or upload data to start.")
-        return
+        return None
     live_class.above_figure(CLASS_PAGE)
     figure = st.container()  # playback and the figure first: they fit the window
     for note in run.notes:  # the learner's word on the data's scale
@@ -322,6 +298,48 @@ def render() -> None:
             present,
             predict,
         )
+    return request, data, run
+
+
+def render() -> None:
+    state.begin_run()
+    with st.sidebar:
+        live_class.sidebar(CLASS_PAGE)
+        if not hidden("data"):
+            st.header("Data")
+        request = with_edits(PREFIX, data_panel(PREFIX))
+        if not hidden("learner"):
+            st.header("Learner")
+        key, values, epochs = learner_panel(PREFIX)
+        if not hidden("view"):
+            st.header("View")
+        show, image, compare, present = _view_toggles()
+    if not present:  # on a projector the figure and playback come first
+        st.title("Playground")
+        st.caption(
+            "Pick data and a learner in the sidebar; step through training with the "
+            "buttons or the keys → ← U E P."
+        )
+    else:  # the page keeps its heading for a screen reader, out of the projector's picture
+        with st.container(key="unseen_title"):
+            st.title("Playground", anchor=False)  # no link icon: a hidden Tab stop
+    data = _data(request)
+    if data is None and request is not None and request.edits:
+        # only a link's edits can fail here (clicks and the table are checked first)
+        drop_edits(PREFIX)
+        request = replace(request, edits=None)
+        data = _data(request)
+    lanes = (key, *(k for k in compare if k != key)) if compare else (key,)
+    try:
+        with view_turn(
+            PREFIX, view_key(request, lanes, values, epochs), view_estimate(data, lanes, epochs)
+        ):
+            made = _view(request, data, key, values, epochs, compare, show, image, present)
+    except Cancelled:
+        return
+    if made is None:
+        return
+    request, data, run = made
     if not hidden("export"):
         _downloads(request, run, show, image, predict)
     if data.n_features == 2 and not hidden("data") and not hidden("edits"):
