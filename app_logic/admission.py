@@ -127,14 +127,23 @@ class Gate:
         Where a view's memory is reserved while it is made.
     poll_seconds : float
         How often a waiting view looks at its place and asks its ``interrupt``.
+    light_bytes : int
+        Views under this estimate are light (:data:`LIGHT_BYTES`; 0: none is, no express lane).
     """
 
-    def __init__(self, slots: int, budget: Budget, poll_seconds: float = POLL_SECONDS):
+    def __init__(
+        self,
+        slots: int,
+        budget: Budget,
+        poll_seconds: float = POLL_SECONDS,
+        light_bytes: int = LIGHT_BYTES,
+    ):
         if slots < 1:
             raise ValueError(f"A gate needs at least one slot; got {slots}.")
         self.slots = int(slots)
         self.budget = budget
         self.poll_seconds = poll_seconds
+        self.light_bytes = light_bytes
         self._changed = threading.Condition()
         self._queue: list[_Ticket] = []  # waiting, in the order they will be let in
         self._making: list[_Ticket] = []
@@ -211,7 +220,7 @@ class Gate:
     def _let_in(self) -> None:
         """Admit the waiting views whose turn it is (the caller holds the lock)."""
         for ticket in self._queue:
-            ticket.light = int(ticket.estimate()) < LIGHT_BYTES
+            ticket.light = int(ticket.estimate()) < self.light_bytes
         self._queue.sort(key=lambda t: (not t.light, t.serial))
         for ticket in list(self._queue):
             if any(t.key == ticket.key for t in self._making):
@@ -286,3 +295,6 @@ def gate_from_environment(
 
 #: The gate every page's views go through.
 VIEWS = gate_from_environment()
+#: The experiments page's runs, one at a time: each uses every core in worker processes of
+#: its own (``perceptron_core.experiments``), so more at once would only share them.
+EXPERIMENTS = Gate(slots=1, budget=SERVER, light_bytes=0)

@@ -112,6 +112,17 @@ def digest(*arrays: np.ndarray) -> str:
     return h.hexdigest()
 
 
+@dataclasses.dataclass(frozen=True)
+class _KeptError:
+    """A refusal kept as a cache's value (:meth:`Budget.cached`'s ``keep_errors``)."""
+
+    error: Exception
+
+
+def _no_bytes(value) -> int:
+    return 0
+
+
 @dataclasses.dataclass
 class _Entry:
     value: object
@@ -174,13 +185,38 @@ class Budget:
         key: Hashable,
         make: Callable[[], object],
         size: Callable[[object], int] = nbytes,
+        keep_errors: tuple[type[Exception], ...] = (),
     ):
         """The value of ``cache``/``key``: kept, or made by ``make()`` and kept.
 
         Two sessions asking for the same entry at once make it once: the
         second waits for the first. A value larger than the whole limit is
-        returned without being kept; an exception from ``make`` is not kept.
+        returned without being kept; an exception from ``make`` is not kept,
+        unless it is one of ``keep_errors``: then it is kept (a refusal costs its
+        work once) and raised again to whoever asks.
+
+        Examples
+        --------
+        >>> budget, calls = Budget(limit=1000, idle_seconds=60), []
+        >>> def refuse():
+        ...     calls.append(1)
+        ...     raise ValueError("no")
+        >>> for _ in range(2):
+        ...     try:
+        ...         budget.cached("files", 1, refuse, keep_errors=(ValueError,))
+        ...     except ValueError as err:
+        ...         print(err)
+        no
+        no
+        >>> len(calls)
+        1
         """
+        value = self._cached(cache, key, make, size, keep_errors)
+        if isinstance(value, _KeptError):
+            raise value.error
+        return value
+
+    def _cached(self, cache, key, make, size, keep_errors):
         if self._sweep_every is not None and self._sweeper is None:
             self._start_sweeper()
         slot = (cache, key)
@@ -194,7 +230,11 @@ class Budget:
             if found is not None:
                 return found.value
             try:
-                value = make()
+                try:
+                    value = make()
+                except keep_errors as err:
+                    value = _KeptError(err.with_traceback(None))
+                    size = _no_bytes
                 self._put(slot, value, size(value) + nbytes(key))  # a key may hold a file
                 return value
             finally:
@@ -311,7 +351,7 @@ class Budget:
                     then()
                 except Exception:  # a clean-up that failed must not stop the sweeps
                     log.exception("A clean-up after the memory sweep failed")
-            _release_freed_memory()  # also what closed sessions freed, not only dropped entries
+            release_freed_memory()  # also what closed sessions freed, not only dropped entries
 
     def held(self, cache: str | None = None) -> int:
         """Bytes kept, in all caches or in ``cache``."""
@@ -321,7 +361,7 @@ class Budget:
             return sum(e.size for (name, _), e in self._entries.items() if name == cache)
 
 
-def _release_freed_memory() -> None:
+def release_freed_memory() -> None:
     """Hand memory freed by dropped entries back to the system, where the C library can.
 
     glibc keeps freed blocks in its per-thread arenas, and NumPy arrays below its

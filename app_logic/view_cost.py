@@ -31,10 +31,12 @@ MAX_VIEW_CPU_SECONDS = 10.0
 #: its replay keeps (the fit's growing buffers, the timeline, the payload's arrays and its
 #: serialised message): measured peak over the replay's bytes, with a margin
 #: (docs/benchmarks.md#view-memory).
-TRANSIENT_PER_VISIT = 220
+TRANSIENT_PER_VISIT = 260
+#: More per visit for data of more than two features: the projection view's snapshots.
+PROJECTION_PER_VISIT = 1500
 #: Bytes per point and feature, per lane (the data's copies, the predictions, the payload's
 #: point arrays).
-PER_POINT = 400
+PER_POINT_FEATURE = 48
 #: What any view allocates besides (the page's elements, the message's envelope).
 BASE_BYTES = 4 * 2**20
 
@@ -60,8 +62,9 @@ def view_bytes(
     total = BASE_BYTES
     for key in learner_keys:
         replay = STEP_BYTES + (8 * n_features if LEARNERS[key].boundary == LINE else 0)
-        total += visits * (replay + TRANSIENT_PER_VISIT)
-        total += (n_points + n_test) * max(n_features, 2) * PER_POINT
+        projected = PROJECTION_PER_VISIT if n_features > 2 else 0
+        total += visits * (replay + TRANSIENT_PER_VISIT + projected)
+        total += (n_points + n_test) * n_features * PER_POINT_FEATURE
     return int(total)
 
 

@@ -442,8 +442,8 @@ def first_figure(url: str) -> float:
 class _Sampler:
     """The server's resident size every 50 ms, in a thread."""
 
-    def __init__(self, process):
-        self.process, self.samples = process, []
+    def __init__(self, process, every: float = 0.05):
+        self.process, self.samples, self.every = process, [], every
         self._done = threading.Event()
         threading.Thread(target=self._run, daemon=True).start()
 
@@ -453,7 +453,7 @@ class _Sampler:
                 self.samples.append(self.process.memory_info().rss)
             except Exception:  # noqa: BLE001 (the server stopped)
                 return
-            time.sleep(0.05)
+            time.sleep(self.every)
 
     def peak(self) -> int:
         return max(self.samples)
@@ -658,6 +658,78 @@ def class_at_once(root: Path | None, count: int, link: str, same: bool, leavers:
     print(f"  a bystander's first figure: {calm[0]:.1f} s on the idle server, {first} during it")
 
 
+#: Views of the memory estimate's check: (link, points, test points, features, epochs, lanes).
+ESTIMATED = [
+    ("", 100, 0, 2, 20, ("perceptron",)),
+    (CLASS_LINK + "7", 1000, 1000, 2, 200, ("voted", "margin", "longest", "perceptron")),
+    (KERNEL_LINK + "7", 1000, 1000, 2, 200, ("kernel",)),
+    (
+        "data=separable&separable_n_samples=2000&epochs=200&noise=uniform&noise_rate=0.5&seed=7",
+        2000,
+        0,
+        2,
+        200,
+        ("perceptron",),
+    ),
+    (
+        "data=ringnorm&ringnorm_n_samples=2000&ringnorm_n_features=10&epochs=20&learner=alma"
+        "&noise=uniform&noise_rate=0.5&seed=7",
+        2000,
+        0,
+        10,
+        20,
+        ("alma",),
+    ),
+    (
+        "data=ringnorm&ringnorm_n_samples=2000&ringnorm_n_features=500&epochs=5&learner=pa"
+        "&noise=uniform&noise_rate=0.5&seed=7",
+        2000,
+        0,
+        500,
+        5,
+        ("pa",),
+    ),
+    (
+        "data=separable&separable_n_samples=2000&epochs=200&noise=uniform&noise_rate=0.5"
+        "&learner=pocket&compare=pa,relative,thick&seed=7",
+        2000,
+        0,
+        2,
+        200,
+        ("pocket", "pa", "relative", "thick"),
+    ),
+]
+
+
+def view_memory(root: Path | None) -> None:
+    """Each view of :data:`ESTIMATED` alone on a warmed server (one protocol-level visitor at a
+    time): the server's peak resident size over its size before the view (sampled every 10 ms),
+    against the view's estimate (:func:`app_logic.view_cost.view_bytes`)."""
+    import asyncio
+
+    from sessions import wire_visit
+
+    from perceptron_lab.app_logic.view_cost import view_bytes
+
+    mib = 2**20
+    with _warmed(root, {"OMP_NUM_THREADS": "1"}) as (server, process, _browser, idle, _calm):
+        print(f"server idle {idle / mib:,.0f} MiB")
+        print(f"{'view':70s} {'estimate MiB':>12s} {'peak MiB':>9s} {'ratio':>6s}  outcome")
+        for link, n, n_test, f, epochs, lanes in ESTIMATED:
+            before = process.memory_info().rss
+            sampler = _Sampler(process, every=0.01)
+            with ThreadPoolExecutor(1) as pool:
+                outcome = pool.submit(asyncio.run, wire_visit(server.url, link)).result()
+            time.sleep(0.5)
+            sampler.stop()
+            peak = sampler.peak() - before
+            estimate = view_bytes(n, n_test, f, epochs, lanes)
+            print(
+                f"{(link or 'the default page')[-70:]:70s} {estimate / mib:12,.1f} "
+                f"{peak / mib:9,.1f} {peak / estimate:6.2f}  {outcome.kind} {outcome.text[:60]}"
+            )
+
+
 def upload(root: Path | None) -> None:
     """The issue's 1.39 MB upload at 2 epochs, and a bystander meanwhile."""
     from bench_view_cpu import upload_csv
@@ -759,6 +831,9 @@ def main() -> None:
         metavar="N",
         help="N protocol-level visitors of the class's link at once, under a 6 GiB limit",
     )
+    parser.add_argument(
+        "--view-memory", action="store_true", help="views one at a time: peak against estimate"
+    )
     parser.add_argument("--kernel", action="store_true", help="the kernel link (--class-at-once)")
     parser.add_argument(
         "--same", action="store_true", help="every visitor seed 1 (--class-at-once)"
@@ -791,6 +866,9 @@ def main() -> None:
         return
     if args.upload:
         upload(args.root)
+        return
+    if args.view_memory:
+        view_memory(args.root)
         return
     if args.class_at_once:
         link = KERNEL_LINK if args.kernel else CLASS_LINK

@@ -17,7 +17,8 @@ from contextlib import contextmanager
 import streamlit as st
 
 from perceptron_lab.app_logic.admission import VIEWS, Gate, Place
-from perceptron_lab.app_logic.view_cost import metered
+from perceptron_lab.app_logic.memory import release_freed_memory
+from perceptron_lab.app_logic.view_cost import MAX_VIEW_CPU_SECONDS, metered
 from perceptron_lab.ui.runs import still_wanted
 
 
@@ -35,7 +36,12 @@ def _queue_again(prefix: str) -> None:
 
 @contextmanager
 def view_turn(
-    prefix: str, key: Hashable, estimate: Callable[[], int], gate: Gate = VIEWS
+    prefix: str,
+    key: Hashable,
+    estimate: Callable[[], int],
+    gate: Gate = VIEWS,
+    cpu_limit: float | None = MAX_VIEW_CPU_SECONDS,
+    again: bool = False,
 ) -> Iterator[None]:
     """Make the view ``key`` in the block when its turn comes (see the module's docstring).
 
@@ -47,6 +53,12 @@ def view_turn(
         The view: the same key is made once at a time (the others wait for it).
     estimate : callable
         Bytes the view will allocate (:func:`app_logic.view_cost.view_bytes`).
+    gate : Gate
+        The queue (the views', or the experiments page's runs').
+    cpu_limit : float or None
+        The CPU the work in the block may use in this thread (None: no meter).
+    again : bool
+        The visitor asked anew (a Run button): an earlier Cancel of this key is forgotten.
 
     Raises
     ------
@@ -54,6 +66,8 @@ def view_turn(
         The visitor cancelled this view (in this run, or in an earlier one for the same key).
     """
     ss = st.session_state
+    if again:
+        _queue_again(prefix)
     if ss.get(f"{prefix}cancelled_view") == key:
         st.info(
             "You left the queue for this view. Change a setting to ask for another one, "
@@ -87,7 +101,11 @@ def view_turn(
     try:
         with gate.admitted(key, estimate, waiting, still_wanted()):
             box.empty()
-            with metered():
+            if cpu_limit is None:
                 yield
+            else:
+                with metered(cpu_limit):
+                    yield
     finally:
         box.empty()
+        release_freed_memory()  # what the view freed, back to the system before the next
