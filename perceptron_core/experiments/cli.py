@@ -29,6 +29,7 @@ on the machine of whoever starts them (:mod:`perceptron_core.experiments.limits`
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -46,21 +47,49 @@ from perceptron_core.experiments.defaults import (
 
 
 def _floats(text: str) -> tuple[float, ...]:
+    """An argparse type: one or more finite numbers separated by commas.
+
+    Examples
+    --------
+    >>> _floats("0, 0.5,1")
+    (0.0, 0.5, 1.0)
+    >>> _floats("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected finite numbers separated by commas; got 'nan'
+    """
     try:
-        return tuple(float(v) for v in text.split(",") if v.strip())
+        values = tuple(float(v) for v in text.split(",") if v.strip())
     except ValueError:
+        values = ()
+    if not values or not all(math.isfinite(v) for v in values):
         raise argparse.ArgumentTypeError(
-            f"expected numbers separated by commas; got {text!r}"
-        ) from None
+            f"expected finite numbers separated by commas; got {text!r}"
+        )
+    return values
 
 
 def _ints(text: str) -> tuple[int, ...]:
+    """An argparse type: one or more whole numbers separated by commas.
+
+    Examples
+    --------
+    >>> _ints("1,2, 3")
+    (1, 2, 3)
+    >>> _ints("")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected whole numbers separated by commas; got ''
+    """
     try:
-        return tuple(int(v) for v in text.split(",") if v.strip())
+        values = tuple(int(v) for v in text.split(",") if v.strip())
     except ValueError:
+        values = ()
+    if not values:
         raise argparse.ArgumentTypeError(
             f"expected whole numbers separated by commas; got {text!r}"
-        ) from None
+        )
+    return values
 
 
 def _at_least(low: int, what: str):
