@@ -80,8 +80,9 @@ class CpuMeter:
     True
     """
 
-    def __init__(self, limit: float = MAX_VIEW_CPU_SECONDS, clock=time.thread_time):
-        self.limit, self._clock = limit, clock
+    def __init__(self, limit: float | None = None, clock=time.thread_time):
+        self.limit = MAX_VIEW_CPU_SECONDS if limit is None else limit
+        self._clock = clock
         self.start = clock()
 
     def spent(self) -> float:
@@ -103,8 +104,9 @@ _METER: contextvars.ContextVar[CpuMeter | None] = contextvars.ContextVar(
 
 
 @contextmanager
-def metered(limit: float = MAX_VIEW_CPU_SECONDS) -> Iterator[CpuMeter]:
-    """Make a view in the block under one :class:`CpuMeter` (:func:`check_cpu` asks it)."""
+def metered(limit: float | None = None) -> Iterator[CpuMeter]:
+    """Make a view in the block under one :class:`CpuMeter` (:func:`check_cpu` asks it) of
+    ``limit`` CPU-seconds (:data:`MAX_VIEW_CPU_SECONDS` by default)."""
     meter = CpuMeter(limit)
     token = _METER.set(meter)
     try:

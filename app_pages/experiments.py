@@ -150,7 +150,7 @@ if st.button("Run", type="primary", key="exp_run"):
     result = None
     run_key = (kind, data_key, seed, folds, epochs, jobs)
     try:  # one run at a time per server process; the others wait for their turn
-        with view_turn("exp_", run_key, lambda: 0, EXPERIMENT_RUNS, cpu_limit=None, again=True):
+        with view_turn("exp_", run_key, lambda: 0, EXPERIMENT_RUNS, cpu_meter=False, again=True):
             result = attempt(
                 "The experiment",
                 run_experiment,

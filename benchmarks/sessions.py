@@ -194,7 +194,11 @@ async def wire_visit(
     try:
         async with asyncio.timeout(leave_after or timeout):
             async with websockets.connect(
-                uri, subprotocols=["streamlit"], max_size=None, open_timeout=timeout
+                uri,
+                subprotocols=["streamlit"],
+                max_size=None,
+                open_timeout=timeout,
+                ping_interval=None,  # a browser does not close a busy server's socket
             ) as ws:
                 back = BackMsg()
                 back.rerun_script.query_string = query

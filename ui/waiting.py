@@ -18,7 +18,7 @@ import streamlit as st
 
 from perceptron_lab.app_logic.admission import VIEWS, Gate, Place
 from perceptron_lab.app_logic.memory import release_freed_memory
-from perceptron_lab.app_logic.view_cost import MAX_VIEW_CPU_SECONDS, metered
+from perceptron_lab.app_logic.view_cost import metered
 from perceptron_lab.ui.runs import still_wanted
 
 
@@ -40,7 +40,7 @@ def view_turn(
     key: Hashable,
     estimate: Callable[[], int],
     gate: Gate = VIEWS,
-    cpu_limit: float | None = MAX_VIEW_CPU_SECONDS,
+    cpu_meter: bool = True,
     again: bool = False,
 ) -> Iterator[None]:
     """Make the view ``key`` in the block when its turn comes (see the module's docstring).
@@ -55,8 +55,9 @@ def view_turn(
         Bytes the view will allocate (:func:`app_logic.view_cost.view_bytes`).
     gate : Gate
         The queue (the views', or the experiments page's runs').
-    cpu_limit : float or None
-        The CPU the work in the block may use in this thread (None: no meter).
+    cpu_meter : bool
+        Whether the work in the block is a view, whose CPU in this thread is metered
+        (:func:`app_logic.view_cost.metered`).
     again : bool
         The visitor asked anew (a Run button): an earlier Cancel of this key is forgotten.
 
@@ -101,11 +102,11 @@ def view_turn(
     try:
         with gate.admitted(key, estimate, waiting, still_wanted()):
             box.empty()
-            if cpu_limit is None:
-                yield
-            else:
-                with metered(cpu_limit):
+            if cpu_meter:
+                with metered():
                     yield
+            else:
+                yield
     finally:
         box.empty()
         release_freed_memory()  # what the view freed, back to the system before the next
