@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 
 from perceptron_core.datasets import DataError
-from perceptron_lab.app_logic.admission import Gate, Place, Refused, gate_from_environment
 from perceptron_lab.app_logic.memory import Budget
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,7 +27,7 @@ MB = 2**20
 class Visitors:
     """Threads that each make a view through ``gate``, recording what happened when."""
 
-    def __init__(self, gate: Gate):
+    def __init__(self, gate):
         self.gate = gate
         self.lock = threading.Lock()
         self.making: set = set()
@@ -68,7 +67,9 @@ class Visitors:
             thread.join(30)
 
 
-def _gate(slots=2, limit=1000 * MB, poll=0.02) -> Gate:
+def _gate(slots=2, limit=1000 * MB, poll=0.02):
+    from perceptron_lab.app_logic.admission import Gate
+
     return Gate(slots, Budget(limit=limit, idle_seconds=600), poll_seconds=poll)
 
 
@@ -121,6 +122,8 @@ def test_a_visitor_who_leaves_is_taken_out_of_the_queue_and_the_next_goes_in():
 
 
 def test_the_same_view_asked_by_many_is_made_once():
+    from perceptron_lab.app_logic.admission import Gate, Place
+
     budget = Budget(limit=1000 * MB, idle_seconds=600)
     gate = Gate(2, budget, poll_seconds=0.02)
     made = []
@@ -141,6 +144,8 @@ def test_the_same_view_asked_by_many_is_made_once():
 
 
 def test_a_views_memory_is_counted_before_it_is_made():
+    from perceptron_lab.app_logic.admission import Gate
+
     budget = Budget(limit=300 * MB, idle_seconds=600)
     budget.keep("runs", "old", np.zeros(MB // 8 * 100))  # 100 MB of cached runs
     gate = Gate(3, budget, poll_seconds=0.02)
@@ -165,6 +170,8 @@ def test_a_light_view_is_not_held_behind_a_class_of_heavy_ones():
 
 
 def test_a_view_over_the_whole_budget_is_refused_with_its_size():
+    from perceptron_lab.app_logic.admission import Refused
+
     gate = _gate(limit=100 * MB)
     with pytest.raises(Refused, match="about 200 MB"):
         with gate.admitted("huge", lambda: 200 * MB):
@@ -173,6 +180,8 @@ def test_a_view_over_the_whole_budget_is_refused_with_its_size():
 
 @pytest.mark.parametrize("text", ["0", "-1", "2.5", "nan", "inf", "many", "1e9"])
 def test_views_at_once_that_is_not_a_sensible_number_is_named(text):
+    from perceptron_lab.app_logic.admission import gate_from_environment
+
     with pytest.raises(ValueError, match="PERCEPTRON_LAB_VIEWS_AT_ONCE=.*whole number"):
         gate_from_environment({"PERCEPTRON_LAB_VIEWS_AT_ONCE": text})
 
