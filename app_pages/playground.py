@@ -39,8 +39,9 @@ from perceptron_lab.ui.player import (
     page_payload,
     playback,
     rule_box,
+    shown_step,
+    step_reported,
     url_predict,
-    url_step,
 )
 from perceptron_lab.ui.runs import get_dataset, train, view_estimate, view_key
 from perceptron_lab.ui.safety import attempt
@@ -49,11 +50,14 @@ from perceptron_lab.ui.waiting import Cancelled, view_turn
 
 PREFIX = "pg_"
 PLAYER = f"{PREFIX}player"
+DOWNLOADS_OPEN = f"{PREFIX}downloads_open"
 CLASS_PAGE = live_class.Page(PREFIX, PLAYER)
 
 
 def _replay_changed() -> None:
-    """The replay's value: a live class's view to open, or a click on the plot."""
+    """The replay's value: the step on screen, a live class's view to open, or a click on the
+    plot."""
+    step_reported(PLAYER)
     if not live_class.component_changed(CLASS_PAGE):
         plot_clicked(PREFIX, PLAYER)
 
@@ -183,7 +187,9 @@ def _last_good(request, data, key, values, epochs):
 def _downloads(request, run, show, image, predict) -> None:
     """The trace and the points as CSV, and the replay as one web page (the link, the figure
     and the JSON are in the component), built when asked for (``ui.player.download_button``)."""
-    view = DownloadView.of(request, run, show=show, step=url_step(), image=image, predict=predict)
+    view = DownloadView.of(
+        request, run, show=show, step=shown_step(PLAYER), image=image, predict=predict
+    )
     downloads = [  # key, kind, label, file name, help
         ("csv", "trace", "Every step as CSV (the trace)", "perceptron-trace.csv", None),
         (
@@ -202,7 +208,11 @@ def _downloads(request, run, show, image, predict) -> None:
             "(Plotly.js travels inside it): for a course page, slides or an e-mail.",
         ),
     ]
-    with st.expander("Download the trace, the points or a web page"):
+    # opening it reruns: the web page then opens at the step on screen (the address's), and
+    # while it is open the component reports each step that rests (``View.report_step``)
+    with st.expander(
+        "Download the trace, the points or a web page", key=DOWNLOADS_OPEN, on_change="rerun"
+    ):
         for column, (key, kind, label, file_name, help_text) in zip(
             st.columns(len(downloads)), downloads, strict=True
         ):
@@ -231,7 +241,7 @@ def _player(request, data, runs, show, image, params, click, present, predict) -
     }
     view = View(
         show=show,
-        initial_t=url_step(),
+        initial_t=shown_step(PLAYER),
         click="off" if compare else click,
         image=image,
         hide=hide,
@@ -239,13 +249,15 @@ def _player(request, data, runs, show, image, params, click, present, predict) -
         style=PRESENT if present else STYLE,
         classroom=live_class.component_info(),
         predict=predict,
+        # while the downloads are open, the step on screen comes back for the web page's
+        report_step=bool(st.session_state.get(DOWNLOADS_OPEN)),
     )
     playback(PLAYER, payload, run, data, view, on_click=_replay_changed)
 
 
 def _view(request, data, key, values, epochs, compare, show, image, present):
     """The view's runs, figure and playback (made in the view's turn, ``ui/waiting.py``):
-    ``(request, data, run)`` of what is drawn, or None when nothing is."""
+    ``(request, data, run, predict)`` of what is drawn, or None when nothing is."""
     request, data, run = _last_good(request, data, key, values, epochs)
     if run is None:
         st.info("Choose or upload data to start.")
@@ -298,7 +310,7 @@ def _view(request, data, key, values, epochs, compare, show, image, present):
             present,
             predict,
         )
-    return request, data, run
+    return request, data, run, predict
 
 
 def render() -> None:
@@ -339,7 +351,7 @@ def render() -> None:
         return
     if made is None:
         return
-    request, data, run = made
+    request, data, run, predict = made
     if not hidden("export"):
         _downloads(request, run, show, image, predict)
     if data.n_features == 2 and not hidden("data") and not hidden("edits"):

@@ -593,11 +593,14 @@ KERNEL_LINK = (
 CLASS_ADDRESS_SPACE = 6 * 2**30
 
 
-def class_at_once(root: Path | None, count: int, link: str, same: bool, leavers: int) -> None:
+def class_at_once(
+    root: Path | None, count: int, link: str, same: bool, leavers: int, deadline: float
+) -> None:
     """``count`` protocol-level visitors (:func:`sessions.wire_visit`) open ``link`` at once,
     each with a seed of its own (``same``: all seed 1), on a server under a 6 GiB address-space
     limit with ``OMP_NUM_THREADS=1`` and the default budget; ``leavers`` of them close their
-    socket 5 s in. A bystander's first figure 10 s into it, against its idle one."""
+    socket 5 s in; a visitor with nothing after ``deadline`` seconds counts as timed out. A
+    bystander's first figure 10 s into it, against its idle one."""
     import asyncio
 
     from sessions import wire_visit
@@ -617,7 +620,7 @@ def class_at_once(root: Path | None, count: int, link: str, same: bool, leavers:
                     wire_visit(
                         server.url,
                         link + str(1 if same else k),
-                        timeout=3600,
+                        timeout=deadline,
                         leave_after=5.0 if k <= leavers else None,
                     )
                     for k in range(1, count + 1)
@@ -839,6 +842,7 @@ def main() -> None:
         "--same", action="store_true", help="every visitor seed 1 (--class-at-once)"
     )
     parser.add_argument("--leavers", type=int, default=0, help="visitors who leave after 5 s")
+    parser.add_argument("--deadline", type=float, default=3600, help="seconds a visitor waits")
     parser.add_argument("--root", type=Path, default=None, help="serve this checkout's app")
     parser.add_argument("--idle", type=float, default=2.0, help="idle minutes (--downloads)")
     parser.add_argument("--flood", type=int, default=5, help="more web pages a view asks for")
@@ -872,7 +876,7 @@ def main() -> None:
         return
     if args.class_at_once:
         link = KERNEL_LINK if args.kernel else CLASS_LINK
-        class_at_once(args.root, args.class_at_once, link, args.same, args.leavers)
+        class_at_once(args.root, args.class_at_once, link, args.same, args.leavers, args.deadline)
         return
     print(
         f"{'file':44s} {'bytes':>9s} {'added MiB':>9s} {'traced MiB':>10s} {'seconds':>7s}  result"
