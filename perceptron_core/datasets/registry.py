@@ -868,7 +868,7 @@ def check_generated_size(spec, options: dict, memory: int | None = None) -> None
         options.get(name, defaults.get(name, fallback))
         for name, fallback in (("n_samples", spec.shape[0]), ("n_features", spec.shape[1]))
     )
-    if not all(isinstance(v, numbers.Integral) and v > 0 for v in (rows, features)):
+    if not all(isinstance(v, numbers.Integral) and int(v) > 0 for v in (rows, features)):
         return  # the generator's own checks name what is wrong
     memory = _machine_memory() if memory is None else memory
     size = 8 * int(rows) * int(features) * 3  # float64 data, and the generator's work copies

@@ -46,50 +46,26 @@ from perceptron_core.experiments.defaults import (
 )
 
 
-def _floats(text: str) -> tuple[float, ...]:
-    """An argparse type: one or more finite numbers separated by commas.
+def _listed(kind, what: str, accepts=lambda value: True):
+    """An argparse type: one or more values of ``kind`` separated by commas, each one that
+    ``accepts``; refused in words saying ``what`` they must be."""
 
-    Examples
-    --------
-    >>> _floats("0, 0.5,1")
-    (0.0, 0.5, 1.0)
-    >>> _floats("nan")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: expected finite numbers separated by commas; got 'nan'
-    """
-    try:
-        values = tuple(float(v) for v in text.split(",") if v.strip())
-    except ValueError:
-        values = ()
-    if not values or not all(math.isfinite(v) for v in values):
-        raise argparse.ArgumentTypeError(
-            f"expected finite numbers separated by commas; got {text!r}"
-        )
-    return values
+    def parse(text: str) -> tuple:
+        try:
+            values = tuple(kind(v) for v in text.split(",") if v.strip())
+        except ValueError:
+            values = ()
+        if not values or not all(accepts(v) for v in values):
+            raise argparse.ArgumentTypeError(f"expected {what} separated by commas; got {text!r}")
+        return values
+
+    return parse
 
 
-def _ints(text: str) -> tuple[int, ...]:
-    """An argparse type: one or more whole numbers separated by commas.
-
-    Examples
-    --------
-    >>> _ints("1,2, 3")
-    (1, 2, 3)
-    >>> _ints("")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: expected whole numbers separated by commas; got ''
-    """
-    try:
-        values = tuple(int(v) for v in text.split(",") if v.strip())
-    except ValueError:
-        values = ()
-    if not values:
-        raise argparse.ArgumentTypeError(
-            f"expected whole numbers separated by commas; got {text!r}"
-        )
-    return values
+#: One or more finite numbers, e.g. ``--tau 0,0.5,1`` (nan and infinities are refused).
+_floats = _listed(float, "finite numbers", math.isfinite)
+#: One or more whole numbers, e.g. ``--sizes 10,20,50``.
+_ints = _listed(int, "whole numbers")
 
 
 def _at_least(low: int, what: str):
