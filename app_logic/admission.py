@@ -97,7 +97,15 @@ class Place:
 
 @dataclass(frozen=True)
 class Status:
-    """The gate at a glance: views being made, waiting, and the bytes they reserved."""
+    """The gate at a glance.
+
+    Attributes
+    ----------
+    making, waiting : int
+        Views being made, and waiting in the queue.
+    reserved : int
+        The bytes the views being made reserved in the budget.
+    """
 
     making: int
     waiting: int
