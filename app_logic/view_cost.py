@@ -45,8 +45,8 @@ def view_bytes(
     n_points: int, n_test: int, n_features: int, epochs: int, learner_keys: tuple[str, ...]
 ) -> int:
     """An upper estimate of the bytes making a view allocates: per lane, the replay's most
-    (a step per visit, a line's weights per update at most one per visit), the transients
-    around it, and the points.
+    (a step per visit, a line's weights per update at most one per visit, at most the
+    replay a view may hold), the transients around it, and the points.
 
     Examples
     --------
@@ -56,14 +56,16 @@ def view_bytes(
     >>> view_bytes(1000, 1000, 2, 200, ("voted", "margin", "longest", "perceptron")) > 3 * one
     True
     """
-    from perceptron_lab.app_logic.training import STEP_BYTES
+    from perceptron_lab.app_logic.training import MAX_RUN_BYTES, STEP_BYTES
 
     visits = n_points * epochs
     total = BASE_BYTES
     for key in learner_keys:
         replay = STEP_BYTES + (8 * n_features if LEARNERS[key].boundary == LINE else 0)
+        # a run whose replay could hold more is refused before it allocates (check_run_size)
+        total += min(visits * replay, MAX_RUN_BYTES)
         projected = PROJECTION_PER_VISIT if n_features > 2 else 0
-        total += visits * (replay + TRANSIENT_PER_VISIT + projected)
+        total += visits * (TRANSIENT_PER_VISIT + projected)
         total += (n_points + n_test) * n_features * PER_POINT_FEATURE
     return int(total)
 
