@@ -203,7 +203,10 @@ def _downloads(request, run, show, image, predict) -> None:
             "html",
             "page",
             "Download as web page",
-            "perceptron-run.html",
+            # the step in the name: Streamlit's file store tells two large files apart by
+            # their name, length, start, middle and end only, and two steps' pages differ in
+            # none of those but the name
+            f"perceptron-run-step-{view.step}.html",
             "One file that replays this run in any browser, offline and with no server "
             "(Plotly.js travels inside it): for a course page, slides or an e-mail.",
         ),

@@ -188,9 +188,6 @@ def page_html(payload, run, data, about: About, view: View = View()) -> str:
         page_template(),
         generator=html.escape(about.version),
         title=html.escape(about.title()),
-        # the step here too, near the file's start: Streamlit's file store tells two large
-        # files apart by their length, start, middle and end only
-        description=html.escape(f"{about.title()}: a replay that opens at step {view.initial_t}"),
         header=about.html(),
         args=_json(args),
         blob=base64.b64encode(blob).decode("ascii"),
@@ -253,7 +250,6 @@ def page_template() -> str:
 <meta http-equiv="Content-Security-Policy" content="{POLICY}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="Perceptron Lab <!--slot:generator-->">
-<meta name="description" content="<!--slot:description-->">
 <title><!--slot:title--></title>
 <style>
 {_inline(playback_file("style.css"), "style.css")}
