@@ -163,13 +163,15 @@ def _app_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_app(args: argparse.Namespace) -> int:
     """Serve the app in this process until it is stopped."""
+    from perceptron_lab.app_logic.admission import gate_from_environment
     from perceptron_lab.app_logic.live_class.settings import (
         database_from_environment,
         hours_from_environment,
     )
     from perceptron_lab.app_logic.memory import budget_from_environment
 
-    budget_from_environment()  # a wrong budget is one line here, not a server that fails
+    # a wrong budget or gate is one line here, not a server that fails
+    gate_from_environment(budget=budget_from_environment())
     database_from_environment()  # likewise the live class's database and hours
     hours_from_environment()
     folder = APP_FOLDER

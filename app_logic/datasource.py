@@ -15,6 +15,7 @@ steps, all seeded by the request's seed:
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +34,7 @@ from perceptron_core.datasets import (
 )
 from perceptron_core.datasets.csvfile import LABELS_NOTE
 from perceptron_lab.app_logic.edits import ADDED, PointEdits, check_points
+from perceptron_lab.app_logic.memory import SERVER
 from perceptron_lab.app_logic.visitor_text import as_text
 
 #: Label-noise kinds offered by the data panel: name -> what it does.
@@ -146,9 +148,18 @@ def _binary(y: np.ndarray, labels, class_names, positive):
 
 
 def read_csv(data: bytes, label: str | int | None, max_bytes: int):
-    """The upload as the core reads it (multi-class allowed; the panel picks a class)."""
-    return load_csv(
-        data, label_column=label, task="multiclass", limits=CSVLimits(max_bytes=max_bytes)
+    """The upload as the core reads it (multi-class allowed; the panel picks a class), once
+    per file and label column, kept in the server's memory budget: the data panel and the
+    data set built from it share one read, and a refused file's message is kept too, so
+    neither a rerun nor the data set reads it again."""
+    key = (hashlib.blake2b(data).hexdigest(), label, max_bytes)
+    return SERVER.cached(
+        "uploads",
+        key,
+        lambda: load_csv(
+            data, label_column=label, task="multiclass", limits=CSVLimits(max_bytes=max_bytes)
+        ),
+        keep_errors=(DataError,),
     )
 
 

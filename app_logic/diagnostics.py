@@ -9,6 +9,7 @@ computed once per run.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -71,14 +72,78 @@ def novikoff_bound(X, y, w_star, theta_star, eta, C, theta_init) -> tuple[float,
         return float((-B + np.sqrt(disc)) / (2 * A)), R, gamma
 
 
-def test_mistakes_per_epoch(tl, X_test, y_test) -> np.ndarray:
-    """Test errors of the hypothesis in force at the end of each epoch."""
+def test_mistakes_per_epoch(tl, X_test, y_test, interrupt: Callable[[], None] = lambda: None):
+    """Test errors of the hypothesis in force at the end of each epoch.
+
+    A kernel learner's hypotheses are scored from its distinct support points
+    (:func:`kernel_epoch_scores`); ``interrupt()`` is asked between its chunks of test rows
+    and may raise to stop the work (the view's visitor left, or its CPU is spent).
+    """
     if len(X_test) == 0:
         return np.zeros(0, dtype=np.int64)
     ends = np.r_[tl.epoch_starts()[1:], tl.n_events]
+    if tl.kernel_trace is not None:
+        updates = np.array([tl.row(e) for e in ends], dtype=np.int64)
+        scores = kernel_epoch_scores(tl.kernel_trace, updates, X_test, interrupt)
+        return (np.where(scores > 0, 1, -1) != y_test).sum(axis=1)
     return np.array(
         [int((np.where(tl.scores(X_test, e) > 0, 1, -1) != y_test).sum()) for e in ends]
     )
+
+
+#: Kernel values computed between two looks at ``interrupt`` (support points x test rows).
+KERNEL_VALUES_PER_CHUNK = 4_000_000
+
+
+def kernel_epoch_scores(trace, updates, X, interrupt: Callable[[], None] = lambda: None):
+    """Scores on the rows of ``X`` of a kernel trace's hypotheses after ``updates[i]`` updates
+    (non-decreasing; one per epoch's end), from its distinct support points.
+
+    Hypothesis ``k`` is ``f_k(x) = sum_{i<k} coef_i k(x_{rows_i}, x) - theta_k``; an example
+    updated on many times is one support point whose coefficient is the sum of its updates'
+    (its count with their signs and rates). So the kernel is evaluated once per distinct
+    support point and test row, and each epoch adds its own updates to the previous epoch's
+    coefficients: the work is support points x test rows x (1 + epochs), not every update's
+    row at every epoch's end.
+
+    Returns
+    -------
+    ndarray of shape (len(updates), len(X))
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_core import KernelPerceptron
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 2)); y = np.where((X**2).sum(1) > 1, 1, -1)
+    >>> est = KernelPerceptron(kernel="rbf", epochs=3, record="all", random_state=0).fit(X, y)
+    >>> trace = est.trace_
+    >>> k = np.array([trace.total_updates // 2, trace.total_updates])
+    >>> fast = kernel_epoch_scores(trace, k, X[:5])
+    >>> slow = np.stack([trace.scores(X[:5], int(n)) for n in k])
+    >>> bool(np.allclose(fast, slow, rtol=1e-9, atol=1e-9))
+    True
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    updates = np.asarray(updates, dtype=np.int64)
+    theta = trace.theta0 + np.concatenate(([0.0], np.cumsum(trace.theta_delta)))[updates]
+    n = int(updates.max(initial=0))
+    if n == 0:
+        return np.broadcast_to(-theta[:, None], (len(updates), len(X))).copy()
+    support, which = np.unique(trace.rows[:n], return_inverse=True)
+    # each update's epoch: the first end whose count includes it
+    epoch = np.searchsorted(updates, np.arange(n), side="right")
+    added = np.zeros((len(updates), len(support)))
+    np.add.at(added, (epoch, which), trace.coef[:n])
+    coef = np.cumsum(added, axis=0)  # each epoch's coefficients: the previous ones and its own
+    R = np.stack([trace.x_rows[int(r)] for r in support]).astype(np.float64)
+    out = np.empty((len(updates), len(X)))
+    step = max(1, KERNEL_VALUES_PER_CHUNK // len(support))
+    for start in range(0, len(X), step):
+        interrupt()
+        K = trace.kernel.matrix(R, X[start : start + step])
+        out[:, start : start + step] = coef @ K - theta[:, None]
+    return out
 
 
 def novikoff_sentence(run, data) -> str | None:

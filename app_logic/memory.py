@@ -112,6 +112,17 @@ def digest(*arrays: np.ndarray) -> str:
     return h.hexdigest()
 
 
+@dataclasses.dataclass(frozen=True)
+class _KeptError:
+    """A refusal kept as a cache's value (:meth:`Budget.cached`'s ``keep_errors``)."""
+
+    error: Exception
+
+
+def _no_bytes(value) -> int:
+    return 0
+
+
 @dataclasses.dataclass
 class _Entry:
     value: object
@@ -159,6 +170,7 @@ class Budget:
         self._clock = clock
         self._entries: OrderedDict[tuple, _Entry] = OrderedDict()  # least recently used first
         self._held = 0
+        self._reserved = 0
         self._lock = threading.Lock()
         self._making: dict[tuple, threading.Lock] = {}
         self._sweep_every = sweep_every
@@ -173,13 +185,38 @@ class Budget:
         key: Hashable,
         make: Callable[[], object],
         size: Callable[[object], int] = nbytes,
+        keep_errors: tuple[type[Exception], ...] = (),
     ):
         """The value of ``cache``/``key``: kept, or made by ``make()`` and kept.
 
         Two sessions asking for the same entry at once make it once: the
         second waits for the first. A value larger than the whole limit is
-        returned without being kept; an exception from ``make`` is not kept.
+        returned without being kept; an exception from ``make`` is not kept,
+        unless it is one of ``keep_errors``: then it is kept (a refusal costs its
+        work once) and raised again to whoever asks.
+
+        Examples
+        --------
+        >>> budget, calls = Budget(limit=1000, idle_seconds=60), []
+        >>> def refuse():
+        ...     calls.append(1)
+        ...     raise ValueError("no")
+        >>> for _ in range(2):
+        ...     try:
+        ...         budget.cached("files", 1, refuse, keep_errors=(ValueError,))
+        ...     except ValueError as err:
+        ...         print(err)
+        no
+        no
+        >>> len(calls)
+        1
         """
+        value = self._cached(cache, key, make, size, keep_errors)
+        if isinstance(value, _KeptError):
+            raise value.error
+        return value
+
+    def _cached(self, cache, key, make, size, keep_errors):
         if self._sweep_every is not None and self._sweeper is None:
             self._start_sweeper()
         slot = (cache, key)
@@ -193,7 +230,11 @@ class Budget:
             if found is not None:
                 return found.value
             try:
-                value = make()
+                try:
+                    value = make()
+                except keep_errors as err:
+                    value = _KeptError(err.with_traceback(None))
+                    size = _no_bytes
                 self._put(slot, value, size(value) + nbytes(key))  # a key may hold a file
                 return value
             finally:
@@ -209,6 +250,41 @@ class Budget:
     def keep(self, cache: str, key: Hashable, value, size: Callable[[object], int] = nbytes):
         """Keep ``value`` as ``cache``/``key`` (see :meth:`peek`)."""
         self._put((cache, key), value, size(value) + nbytes(key))
+
+    def reserve(self, size: int) -> bool:
+        """Count ``size`` bytes that are about to be allocated (a view being made) against the
+        limit, before they are: True when they fit beside the other reservations, after
+        dropping the least recently used entries to make room; False (nothing reserved) when
+        the reservations would pass the limit. :meth:`release` gives them back.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> budget = Budget(limit=20_000, idle_seconds=60)
+        >>> _ = budget.cached("arrays", 1, lambda: np.zeros(1000))    # 8,000 bytes kept
+        >>> budget.reserve(15_000), budget.held(), budget.reserved()    # the entry made room
+        (True, 0, 15000)
+        >>> budget.reserve(10_000)                                       # 25,000: over
+        False
+        >>> budget.release(15_000); budget.reserved()
+        0
+        """
+        with self._lock:
+            if self._reserved + size > self.limit:
+                return False
+            self._reserved += size
+            self._fit_limit()
+            return True
+
+    def release(self, size: int) -> None:
+        """Give back bytes :meth:`reserve` counted."""
+        with self._lock:
+            self._reserved = max(0, self._reserved - size)
+
+    def reserved(self) -> int:
+        """Bytes reserved now (:meth:`reserve`)."""
+        with self._lock:
+            return self._reserved
 
     def forget(self, cache: str) -> None:
         """Drop every entry of ``cache``."""
@@ -233,9 +309,14 @@ class Budget:
                 self._held -= self._entries.pop(slot).size
             self._entries[slot] = _Entry(value, size, self._clock())
             self._held += size
-            while self._held > self.limit:
-                _, dropped = self._entries.popitem(last=False)
-                self._held -= dropped.size
+            self._fit_limit()
+
+    def _fit_limit(self) -> None:
+        """Drop the least recently used entries until they and the reservations fit the limit
+        (the caller holds the lock)."""
+        while self._entries and self._held + self._reserved > self.limit:
+            _, dropped = self._entries.popitem(last=False)
+            self._held -= dropped.size
 
     def _drop_idle(self) -> None:
         """Drop the entries idle for longer than the idle time (the caller holds the lock)."""
@@ -270,7 +351,7 @@ class Budget:
                     then()
                 except Exception:  # a clean-up that failed must not stop the sweeps
                     log.exception("A clean-up after the memory sweep failed")
-            _release_freed_memory()  # also what closed sessions freed, not only dropped entries
+            release_freed_memory()  # also what closed sessions freed, not only dropped entries
 
     def held(self, cache: str | None = None) -> int:
         """Bytes kept, in all caches or in ``cache``."""
@@ -280,7 +361,7 @@ class Budget:
             return sum(e.size for (name, _), e in self._entries.items() if name == cache)
 
 
-def _release_freed_memory() -> None:
+def release_freed_memory() -> None:
     """Hand memory freed by dropped entries back to the system, where the C library can.
 
     glibc keeps freed blocks in its per-thread arenas, and NumPy arrays below its
@@ -300,11 +381,20 @@ MOST_IDLE_MINUTES = 525_600
 
 
 def number_from_environment(
-    environ: Mapping[str, str], name: str, default: float, most: float
+    environ: Mapping[str, str], name: str, default: float, most: float, whole: bool = False
 ) -> float:
     """The number ``environ[name]`` gives, ``default`` when unset; ValueError (one line that
     names the variable and what it accepts) for anything but a number above 0, at most
-    ``most``: text, nan, infinities, zero, negative and huge values."""
+    ``most`` (with ``whole``, a whole number from 1): text, nan, infinities, zero, negative
+    and huge values.
+
+    Examples
+    --------
+    >>> number_from_environment({"N": "4"}, "N", 2, 10, whole=True)
+    4.0
+    >>> number_from_environment({"N": "0.5"}, "N", 2, 10)
+    0.5
+    """
     text = environ.get(name, "").strip()
     if not text:
         return default
@@ -312,10 +402,14 @@ def number_from_environment(
         value = float(text)
     except ValueError:
         value = math.nan
+    if whole and not (value.is_integer() and value >= 1):
+        value = math.nan
     if not 0 < value <= most:  # nan fails every comparison
+        accepted = (
+            f"a whole number from 1 to {most:,}" if whole else f"a number from above 0 to {most:,}"
+        )
         raise ValueError(
-            f"{name}={text[:60]!r} is not accepted: give a number from above 0 to {most:,} "
-            f"(default {default:g})."
+            f"{name}={text[:60]!r} is not accepted: give {accepted} (default {default:g})."
         )
     return value
 

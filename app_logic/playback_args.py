@@ -82,6 +82,9 @@ class View:
         Predict mode: whether the replay opens in it, which steps ask, the allowed kinds
         of question and their seed (:mod:`app_logic.predictions`). The reader can switch it
         and choose the steps in the replay.
+    report_step : bool
+        Tell the server each step that rests (a rerun): while the page offers a download that
+        opens at the step on screen (the playground's web page), not otherwise.
     """
 
     show: Show = field(default_factory=Show)
@@ -95,6 +98,7 @@ class View:
     style: dict | None = None
     classroom: dict | None = None
     predict: Predict = Predict()
+    report_step: bool = False
 
     def options(self, figure_height: int, student_groups: dict | None = None) -> dict:
         """The options the browser reads (``args.options``); ``student_groups`` are what the
@@ -120,6 +124,7 @@ class View:
             "record": share.get("record"),
             "classroom": self.classroom,
             "predict": self.predict.options(),
+            "report_step": self.report_step,
         }
 
 

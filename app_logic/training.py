@@ -215,7 +215,7 @@ def fit_run(
         fit_seconds=fit_seconds,
         final_train=_predictions(estimator, X, learner, updates, interrupt),
         final_test=_predictions(estimator, X_test, learner, updates, interrupt),
-        test_errors=test_mistakes_per_epoch(timeline, X_test, y_test),
+        test_errors=test_mistakes_per_epoch(timeline, X_test, y_test, interrupt),
         notes=tuple(message for _, message in problems),
     )
 

@@ -21,8 +21,10 @@ from perceptron_core.experiments.cache import page_cache_dir
 from perceptron_core.experiments.grids import KW_SETTINGS, as_matrix
 from perceptron_core.experiments.limits import PAGE_LIMITS, Request, check
 from perceptron_core.experiments.reproduce import KW_NOISE, uci_names
+from perceptron_lab.app_logic.admission import EXPERIMENTS as EXPERIMENT_RUNS
 from perceptron_lab.ui.charts import chart
 from perceptron_lab.ui.safety import attempt
+from perceptron_lab.ui.waiting import Cancelled, view_turn
 
 #: What each experiment computes, with the folds chosen below it.
 EXPERIMENTS = {
@@ -145,17 +147,23 @@ if st.button("Run", type="primary", key="exp_run"):
     def report(done, total):
         bar.progress(done / max(total, 1), text=f"{done} of {total} folds done")
 
-    result = attempt(
-        "The experiment",
-        run_experiment,
-        kind,
-        data_key,
-        seed,
-        folds,
-        epochs,
-        jobs,
-        progress=report,
-    )
+    result = None
+    run_key = (kind, data_key, seed, folds, epochs, jobs)
+    try:  # one run at a time per server process; the others wait for their turn
+        with view_turn("exp_", run_key, lambda: 0, EXPERIMENT_RUNS, cpu_meter=False, again=True):
+            result = attempt(
+                "The experiment",
+                run_experiment,
+                kind,
+                data_key,
+                seed,
+                folds,
+                epochs,
+                jobs,
+                progress=report,
+            )
+    except Cancelled:
+        pass
     if result is not None:  # after an error the previous result stays on the page
         st.session_state["exp_result"] = (kind, result)
     bar.empty()

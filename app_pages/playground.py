@@ -39,20 +39,25 @@ from perceptron_lab.ui.player import (
     page_payload,
     playback,
     rule_box,
+    shown_step,
+    step_reported,
     url_predict,
-    url_step,
 )
-from perceptron_lab.ui.runs import get_dataset, train
+from perceptron_lab.ui.runs import get_dataset, train, view_estimate, view_key
 from perceptron_lab.ui.safety import attempt
 from perceptron_lab.ui.state import control, hidden
+from perceptron_lab.ui.waiting import Cancelled, view_turn
 
 PREFIX = "pg_"
 PLAYER = f"{PREFIX}player"
+DOWNLOADS_OPEN = f"{PREFIX}downloads_open"
 CLASS_PAGE = live_class.Page(PREFIX, PLAYER)
 
 
 def _replay_changed() -> None:
-    """The replay's value: a live class's view to open, or a click on the plot."""
+    """The replay's value: the step on screen, a live class's view to open, or a click on the
+    plot."""
+    step_reported(PLAYER)
     if not live_class.component_changed(CLASS_PAGE):
         plot_clicked(PREFIX, PLAYER)
 
@@ -182,7 +187,9 @@ def _last_good(request, data, key, values, epochs):
 def _downloads(request, run, show, image, predict) -> None:
     """The trace and the points as CSV, and the replay as one web page (the link, the figure
     and the JSON are in the component), built when asked for (``ui.player.download_button``)."""
-    view = DownloadView.of(request, run, show=show, step=url_step(), image=image, predict=predict)
+    view = DownloadView.of(
+        request, run, show=show, step=shown_step(PLAYER), image=image, predict=predict
+    )
     downloads = [  # key, kind, label, file name, help
         ("csv", "trace", "Every step as CSV (the trace)", "perceptron-trace.csv", None),
         (
@@ -196,12 +203,19 @@ def _downloads(request, run, show, image, predict) -> None:
             "html",
             "page",
             "Download as web page",
-            "perceptron-run.html",
+            # the step in the name: Streamlit's file store tells two large files apart by
+            # their name, length, start, middle and end only, and two steps' pages differ in
+            # none of those but the name
+            f"perceptron-run-step-{view.step}.html",
             "One file that replays this run in any browser, offline and with no server "
             "(Plotly.js travels inside it): for a course page, slides or an e-mail.",
         ),
     ]
-    with st.expander("Download the trace, the points or a web page"):
+    # opening it reruns: the web page then opens at the step on screen (the address's), and
+    # while it is open the component reports each step that rests (``View.report_step``)
+    with st.expander(
+        "Download the trace, the points or a web page", key=DOWNLOADS_OPEN, on_change="rerun"
+    ):
         for column, (key, kind, label, file_name, help_text) in zip(
             st.columns(len(downloads)), downloads, strict=True
         ):
@@ -230,7 +244,7 @@ def _player(request, data, runs, show, image, params, click, present, predict) -
     }
     view = View(
         show=show,
-        initial_t=url_step(),
+        initial_t=shown_step(PLAYER),
         click="off" if compare else click,
         image=image,
         hide=hide,
@@ -238,42 +252,19 @@ def _player(request, data, runs, show, image, params, click, present, predict) -
         style=PRESENT if present else STYLE,
         classroom=live_class.component_info(),
         predict=predict,
+        # while the downloads are open, the step on screen comes back for the web page's
+        report_step=bool(st.session_state.get(DOWNLOADS_OPEN)),
     )
     playback(PLAYER, payload, run, data, view, on_click=_replay_changed)
 
 
-def render() -> None:
-    state.begin_run()
-    with st.sidebar:
-        live_class.sidebar(CLASS_PAGE)
-        if not hidden("data"):
-            st.header("Data")
-        request = with_edits(PREFIX, data_panel(PREFIX))
-        if not hidden("learner"):
-            st.header("Learner")
-        key, values, epochs = learner_panel(PREFIX)
-        if not hidden("view"):
-            st.header("View")
-        show, image, compare, present = _view_toggles()
-    if not present:  # on a projector the figure and playback come first
-        st.title("Playground")
-        st.caption(
-            "Pick data and a learner in the sidebar; step through training with the "
-            "buttons or the keys → ← U E P."
-        )
-    else:  # the page keeps its heading for a screen reader, out of the projector's picture
-        with st.container(key="unseen_title"):
-            st.title("Playground", anchor=False)  # no link icon: a hidden Tab stop
-    data = _data(request)
-    if data is None and request is not None and request.edits:
-        # only a link's edits can fail here (clicks and the table are checked first)
-        drop_edits(PREFIX)
-        request = replace(request, edits=None)
-        data = _data(request)
+def _view(request, data, key, values, epochs, compare, show, image, present):
+    """The view's runs, figure and playback (made in the view's turn, ``ui/waiting.py``):
+    ``(request, data, run, predict)`` of what is drawn, or None when nothing is."""
     request, data, run = _last_good(request, data, key, values, epochs)
     if run is None:
         st.info("Choose or upload data to start.")
-        return
+        return None
     live_class.above_figure(CLASS_PAGE)
     figure = st.container()  # playback and the figure first: they fit the window
     for note in run.notes:  # the learner's word on the data's scale
@@ -322,6 +313,48 @@ def render() -> None:
             present,
             predict,
         )
+    return request, data, run, predict
+
+
+def render() -> None:
+    state.begin_run()
+    with st.sidebar:
+        live_class.sidebar(CLASS_PAGE)
+        if not hidden("data"):
+            st.header("Data")
+        request = with_edits(PREFIX, data_panel(PREFIX))
+        if not hidden("learner"):
+            st.header("Learner")
+        key, values, epochs = learner_panel(PREFIX)
+        if not hidden("view"):
+            st.header("View")
+        show, image, compare, present = _view_toggles()
+    if not present:  # on a projector the figure and playback come first
+        st.title("Playground")
+        st.caption(
+            "Pick data and a learner in the sidebar; step through training with the "
+            "buttons or the keys → ← U E P."
+        )
+    else:  # the page keeps its heading for a screen reader, out of the projector's picture
+        with st.container(key="unseen_title"):
+            st.title("Playground", anchor=False)  # no link icon: a hidden Tab stop
+    data = _data(request)
+    if data is None and request is not None and request.edits:
+        # only a link's edits can fail here (clicks and the table are checked first)
+        drop_edits(PREFIX)
+        request = replace(request, edits=None)
+        data = _data(request)
+    lanes = (key, *(k for k in compare if k != key)) if compare else (key,)
+    try:
+        with view_turn(
+            PREFIX, view_key(request, lanes, values, epochs), view_estimate(data, lanes, epochs)
+        ):
+            made = _view(request, data, key, values, epochs, compare, show, image, present)
+    except Cancelled:
+        return
+    if made is None:
+        return
+    request, data, run, predict = made
     if not hidden("export"):
         _downloads(request, run, show, image, predict)
     if data.n_features == 2 and not hidden("data") and not hidden("edits"):

@@ -58,12 +58,14 @@ import argparse
 import json
 import math
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+from functools import partial
 from pathlib import Path
 
 import psutil
@@ -118,9 +120,14 @@ PLAY_JS = """(seconds) => new Promise((resolve) => {
 })"""
 
 
+def _limit_as(nbytes: int) -> None:
+    """Cap this (child) process's address space, as a memory-capped container would."""
+    resource.setrlimit(resource.RLIMIT_AS, (nbytes, nbytes))
+
+
 class Server:
     """``streamlit run`` of ``script`` (the app) on a free port (``python`` and ``env`` choose
-    the install)."""
+    the install; ``address_space`` caps the server's address space, in bytes)."""
 
     def __init__(
         self,
@@ -128,6 +135,7 @@ class Server:
         env: dict | None = None,
         script: Path = ROOT / "app.py",
         cwd: Path = ROOT,
+        address_space: int | None = None,
     ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -150,6 +158,7 @@ class Server:
             env={**os.environ, **(env or {})},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            preexec_fn=None if address_space is None else partial(_limit_as, address_space),
         )
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:

@@ -83,6 +83,7 @@ import tempfile
 import threading
 import time
 import tracemalloc
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -363,21 +364,24 @@ def attacks() -> None:
     )
 
 
-def _server(root: Path | None, env: dict):
-    """The app of this checkout, or of ``root`` (its packages put ahead of this install's)."""
+def _server(root: Path | None, env: dict, address_space: int | None = None):
+    """The app of this checkout, or of ``root`` (its packages put ahead of this install's);
+    ``address_space`` caps the server's (bytes)."""
     from bench_browser import Server
 
     if root is None:
-        return Server(env=env)
+        return Server(env=env, address_space=address_space)
     root = root.resolve()
     folder = Path(tempfile.mkdtemp())  # perceptron_lab is the checkout's root, as installed
     (folder / "perceptron_lab").symlink_to(root)
     paths = {"PYTHONPATH": f"{folder}{os.pathsep}{root}"}
-    return Server(env={**env, **paths}, script=root / "app.py", cwd=root)
+    return Server(
+        env={**env, **paths}, script=root / "app.py", cwd=root, address_space=address_space
+    )
 
 
 @contextmanager
-def _warmed(root: Path | None, env: dict):
+def _warmed(root: Path | None, env: dict, address_space: int | None = None):
     """A server (:func:`_server`) after its first page and its warm-up, and a browser:
     ``(server, its process, the browser, its idle resident size, [a bystander's first figure
     on it])``; both are stopped after the block."""
@@ -385,7 +389,7 @@ def _warmed(root: Path | None, env: dict):
     from bench_browser import CHROMIUM, CHROMIUM_ARGS
     from playwright.sync_api import sync_playwright
 
-    server = _server(root, env)
+    server = _server(root, env, address_space)
     start = time.perf_counter()
     try:
         process = psutil.Process(server.proc.pid)
@@ -400,7 +404,8 @@ def _warmed(root: Path | None, env: dict):
             yield server, process, browser, idle, calm
             browser.close()
     finally:
-        server.stop()
+        if server.proc.poll() is None:
+            server.stop()
 
 
 def _bystander(url: str, out: list, after: float = 0.0) -> threading.Thread:
@@ -437,8 +442,8 @@ def first_figure(url: str) -> float:
 class _Sampler:
     """The server's resident size every 50 ms, in a thread."""
 
-    def __init__(self, process):
-        self.process, self.samples = process, []
+    def __init__(self, process, every: float = 0.05):
+        self.process, self.samples, self.every = process, [], every
         self._done = threading.Event()
         threading.Thread(target=self._run, daemon=True).start()
 
@@ -448,7 +453,7 @@ class _Sampler:
                 self.samples.append(self.process.memory_info().rss)
             except Exception:  # noqa: BLE001 (the server stopped)
                 return
-            time.sleep(0.05)
+            time.sleep(self.every)
 
     def peak(self) -> int:
         return max(self.samples)
@@ -574,6 +579,160 @@ def downloads(root: Path | None, idle_minutes: float, flood: int, count: int = 4
         )
 
 
+#: The class's link (a teacher's compare view; each visitor's seed is appended).
+CLASS_LINK = (
+    "data=separable&separable_n_samples=2000&epochs=200&noise=uniform&noise_rate=0.5&test=0.5"
+    "&learner=voted&compare=margin,longest,perceptron&seed="
+)
+#: The kernel variant: the kernel perceptron with a test part (its per-epoch test errors).
+KERNEL_LINK = (
+    "data=circles&circles_n_samples=2000&test=0.5&noise=uniform&noise_rate=0.5&learner=kernel"
+    "&epochs=200&seed="
+)
+#: The server's address-space limit in the class scenario, as a memory-capped container's.
+CLASS_ADDRESS_SPACE = 6 * 2**30
+
+
+def class_at_once(
+    root: Path | None, count: int, link: str, same: bool, leavers: int, deadline: float
+) -> None:
+    """``count`` protocol-level visitors (:func:`sessions.wire_visit`) open ``link`` at once,
+    each with a seed of its own (``same``: all seed 1), on a server under a 6 GiB address-space
+    limit with ``OMP_NUM_THREADS=1`` and the default budget; ``leavers`` of them close their
+    socket 5 s in; a visitor with nothing after ``deadline`` seconds counts as timed out. A
+    bystander's first figure 10 s into it, against its idle one."""
+    import asyncio
+
+    from sessions import wire_visit
+
+    from perceptron_lab.app_logic.memory import DEFAULT_LIMIT_MB
+
+    budget = float(os.environ.get("PERCEPTRON_LAB_MEMORY_MB") or DEFAULT_LIMIT_MB) * 2**20
+    env = {"OMP_NUM_THREADS": "1"}
+    with _warmed(root, env, CLASS_ADDRESS_SPACE) as (server, process, browser, idle, calm):
+        sampler, seen = _Sampler(process), []
+        cpu, start = server.cpu(), time.perf_counter()
+        watcher = _bystander(server.url, seen, after=10)
+
+        async def everyone():
+            return await asyncio.gather(
+                *(
+                    wire_visit(
+                        server.url,
+                        link + str(1 if same else k),
+                        timeout=deadline,
+                        leave_after=5.0 if k <= leavers else None,
+                    )
+                    for k in range(1, count + 1)
+                )
+            )
+
+        with ThreadPoolExecutor(1) as pool:  # Playwright's own loop runs in this thread
+            outcomes = pool.submit(asyncio.run, everyone()).result()
+        seconds = time.perf_counter() - start
+        watcher.join()
+        crashed = server.proc.poll()
+        spent = server.cpu() - cpu if crashed is None else float("nan")
+        sampler.stop()
+    mib = 2**20
+    kinds: dict[str, int] = {}
+    for outcome in outcomes:
+        kinds[outcome.kind] = kinds.get(outcome.kind, 0) + 1
+    told = sorted({o.text[:90] for o in outcomes if o.kind in ("message", "closed")})
+    done = sorted(o.seconds for o in outcomes if o.kind in ("figure", "message"))
+    placed = sum(1 for o in outcomes if o.places)
+    first = seen[0] if seen and isinstance(seen[0], str) else f"{seen[0]:.1f} s" if seen else "-"
+    print(
+        f"{count} visitors of ?{link}{'1' if same else 'N'} at once ({leavers} leaving after "
+        f"5 s); server idle {idle / mib:,.0f} MiB, budget {budget / mib:,.0f} MiB, address "
+        f"space {CLASS_ADDRESS_SPACE / 2**30:.0f} GiB"
+    )
+    print(
+        f"  server {'alive' if crashed is None else f'DIED (exit code {crashed})'}; "
+        f"{seconds:.0f} s; server CPU {spent:.0f} s; peak {(sampler.peak() - idle) / mib:,.0f} "
+        f"MiB over idle; outcomes {kinds}; shown a place in the queue: {placed}"
+    )
+    if done:
+        print(
+            f"  figure or message after (s) median {done[len(done) // 2]:.1f}, last {done[-1]:.1f}"
+        )
+    for text in told[:6]:
+        print(f"  told: {text!r}")
+    print(f"  a bystander's first figure: {calm[0]:.1f} s on the idle server, {first} during it")
+
+
+#: Views of the memory estimate's check: (link, points, test points, features, epochs, lanes).
+ESTIMATED = [
+    ("", 100, 0, 2, 20, ("perceptron",)),
+    (CLASS_LINK + "7", 1000, 1000, 2, 200, ("voted", "margin", "longest", "perceptron")),
+    (KERNEL_LINK + "7", 1000, 1000, 2, 200, ("kernel",)),
+    (
+        "data=separable&separable_n_samples=2000&epochs=200&noise=uniform&noise_rate=0.5&seed=7",
+        2000,
+        0,
+        2,
+        200,
+        ("perceptron",),
+    ),
+    (
+        "data=ringnorm&ringnorm_n_samples=2000&ringnorm_n_features=10&epochs=20&learner=alma"
+        "&noise=uniform&noise_rate=0.5&seed=7",
+        2000,
+        0,
+        10,
+        20,
+        ("alma",),
+    ),
+    (
+        "data=ringnorm&ringnorm_n_samples=2000&ringnorm_n_features=500&epochs=5&learner=pa"
+        "&noise=uniform&noise_rate=0.5&seed=7",
+        2000,
+        0,
+        500,
+        5,
+        ("pa",),
+    ),
+    (
+        "data=separable&separable_n_samples=2000&epochs=200&noise=uniform&noise_rate=0.5"
+        "&learner=pocket&compare=pa,relative,thick&seed=7",
+        2000,
+        0,
+        2,
+        200,
+        ("pocket", "pa", "relative", "thick"),
+    ),
+]
+
+
+def view_memory(root: Path | None) -> None:
+    """Each view of :data:`ESTIMATED` alone on a warmed server (one protocol-level visitor at a
+    time): the server's peak resident size over its size before the view (sampled every 10 ms),
+    against the view's estimate (:func:`app_logic.view_cost.view_bytes`)."""
+    import asyncio
+
+    from sessions import wire_visit
+
+    from perceptron_lab.app_logic.view_cost import view_bytes
+
+    mib = 2**20
+    with _warmed(root, {"OMP_NUM_THREADS": "1"}) as (server, process, _browser, idle, _calm):
+        print(f"server idle {idle / mib:,.0f} MiB")
+        print(f"{'view':70s} {'estimate MiB':>12s} {'peak MiB':>9s} {'ratio':>6s}  outcome")
+        for link, n, n_test, f, epochs, lanes in ESTIMATED:
+            before = process.memory_info().rss
+            sampler = _Sampler(process, every=0.01)
+            with ThreadPoolExecutor(1) as pool:
+                outcome = pool.submit(asyncio.run, wire_visit(server.url, link)).result()
+            time.sleep(0.5)
+            sampler.stop()
+            peak = sampler.peak() - before
+            estimate = view_bytes(n, n_test, f, epochs, lanes)
+            print(
+                f"{(link or 'the default page')[-70:]:70s} {estimate / mib:12,.1f} "
+                f"{peak / mib:9,.1f} {peak / estimate:6.2f}  {outcome.kind} {outcome.text[:60]}"
+            )
+
+
 def upload(root: Path | None) -> None:
     """The issue's 1.39 MB upload at 2 epochs, and a bystander meanwhile."""
     from bench_view_cpu import upload_csv
@@ -669,6 +828,21 @@ def main() -> None:
         action="store_true",
         help="the 200,000-row upload at 2 epochs: seconds, CPU, bystander",
     )
+    parser.add_argument(
+        "--class-at-once",
+        type=int,
+        metavar="N",
+        help="N protocol-level visitors of the class's link at once, under a 6 GiB limit",
+    )
+    parser.add_argument(
+        "--view-memory", action="store_true", help="views one at a time: peak against estimate"
+    )
+    parser.add_argument("--kernel", action="store_true", help="the kernel link (--class-at-once)")
+    parser.add_argument(
+        "--same", action="store_true", help="every visitor seed 1 (--class-at-once)"
+    )
+    parser.add_argument("--leavers", type=int, default=0, help="visitors who leave after 5 s")
+    parser.add_argument("--deadline", type=float, default=3600, help="seconds a visitor waits")
     parser.add_argument("--root", type=Path, default=None, help="serve this checkout's app")
     parser.add_argument("--idle", type=float, default=2.0, help="idle minutes (--downloads)")
     parser.add_argument("--flood", type=int, default=5, help="more web pages a view asks for")
@@ -696,6 +870,13 @@ def main() -> None:
         return
     if args.upload:
         upload(args.root)
+        return
+    if args.view_memory:
+        view_memory(args.root)
+        return
+    if args.class_at_once:
+        link = KERNEL_LINK if args.kernel else CLASS_LINK
+        class_at_once(args.root, args.class_at_once, link, args.same, args.leavers, args.deadline)
         return
     print(
         f"{'file':44s} {'bytes':>9s} {'added MiB':>9s} {'traced MiB':>10s} {'seconds':>7s}  result"

@@ -1,7 +1,9 @@
 """What one view costs the server in CPU-seconds: the most expensive view the app allows, per
 learner.
 
-Run: ``python benchmarks/bench_view_cpu.py [--learners KEY,KEY] [--views NAME,NAME]``.
+Run: ``python benchmarks/bench_view_cpu.py [--learners KEY,KEY] [--views NAME,NAME]``, or
+``--whole`` for the whole views of :data:`WHOLE_VIEWS` (every lane under one CPU meter, as the
+playground makes them; :func:`whole_view`).
 
 For every learner of the menu, each candidate view below is made the way the playground makes
 it, in this process, after the learner is compiled: the data (:func:`make_dataset`), the run
@@ -101,11 +103,70 @@ def cost(learner_key: str, request: DataRequest, epochs: int) -> dict:
     return parts
 
 
+#: Whole views as the issue's visitors asked for them: ``{name: (request, epochs, lanes)}``.
+WHOLE_VIEWS = {
+    "kernel link (circles 2,000, test 0.5, noise 0.5, 200 epochs)": (
+        DataRequest("circles", (("n_samples", 2000),), "uniform", 0.5, test_fraction=0.5),
+        200,
+        ("kernel",),
+    ),
+    "kernel, 6,000-row upload, test 0.5, 133 epochs": (
+        DataRequest("csv", csv_bytes=upload_csv(6_000), csv_label="y", test_fraction=0.5),
+        133,
+        ("kernel",),
+    ),
+    "compare: pocket, pa, relative, thick on the 200,000-row upload, 2 epochs": (
+        DataRequest("csv", csv_bytes=upload_csv(), csv_label="y"),
+        2,
+        ("pocket", "pa", "relative", "thick"),
+    ),
+}
+
+
+def whole_view(request: DataRequest, epochs: int, lanes: tuple[str, ...]) -> dict:
+    """One view made as the playground makes it, in this thread under one CPU meter
+    (:func:`app_logic.view_cost.metered`): the data, every lane's run, their payload. Its CPU
+    seconds, what it ended with, and the most CPU between two of the looks its work takes at
+    whether the visitor is still there (a closed tab stops it at the next look)."""
+    from perceptron_lab.app_logic.view_cost import metered, with_cpu_check
+
+    looks = []
+    with metered() as meter:
+        try:
+            data = make_dataset(request)
+            runs = []
+            for key in lanes:
+                values = tuple(sorted(LEARNERS[key].defaults().items()))
+                check = with_cpu_check(lambda: looks.append(meter.spent()))
+                parts = (data.X, data.y, data.X_test, data.y_test)
+                runs.append(fit_run(key, values, epochs, request.seed, *parts, interrupt=check))
+            build_payload(data, runs, request.seed)
+            ended = "drawn"
+        except DataError as err:
+            ended = "refused: " + str(err)[:100]
+        spent = meter.spent()
+    marks = [0.0, *looks, spent]
+    return {"cpu": spent, "ended": ended, "gap": max(b - a for a, b in zip(marks, marks[1:]))}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--learners", default=",".join(LEARNERS))
     parser.add_argument("--views", default="upload,dense,wide,widest,kernel")
+    parser.add_argument(
+        "--whole", action="store_true", help="the issue's kernel and compare views, whole"
+    )
     args = parser.parse_args()
+    if args.whole:
+        for key in ("kernel", "pocket", "pa", "relative", "thick"):
+            compile_learner(key)
+        for name, (request, epochs, lanes) in WHOLE_VIEWS.items():
+            got = whole_view(request, epochs, lanes)
+            print(
+                f"{name}: {got['cpu']:.2f} CPU s, {got['ended']}; at most {got['gap']:.2f} CPU s "
+                "between two looks at the visitor"
+            )
+        return
     names = args.views.split(",")
     print(
         f"{'learner':16s} {'view':7s} {'data':>6s} {'run':>6s} {'payload':>7s} "

@@ -155,3 +155,82 @@ def summary(seconds: list[float]) -> str:
         return f"{'-':>22s}"
     p95 = values[min(len(values) - 1, round(0.95 * (len(values) - 1)))]
     return f"{statistics.median(values):6.2f} / {p95:6.2f} / {values[-1]:6.2f}"
+
+
+@dataclass
+class WireOutcome:
+    """What a protocol-level visitor got: ``"figure"``, ``"message"`` (a page's error or
+    warning, its text in ``text``), ``"closed"`` (the server closed the websocket or died) or
+    ``"timeout"``; the seconds to it; and the places in the queue it was shown."""
+
+    kind: str
+    seconds: float
+    text: str = ""
+    places: tuple[str, ...] = ()
+
+
+async def wire_visit(
+    base: str, query: str, timeout: float = 900.0, leave_after: float | None = None
+) -> WireOutcome:
+    """One visitor at the protocol level: a websocket session on ``base`` (``http://host:port``)
+    that asks for the page of ``query`` (``data=...&seed=1``, no ``?``) as a browser's
+    Streamlit client does, and reads the server's messages until the page's script run ends
+    with the playback component drawn or an error shown, the server closes the socket, or
+    ``timeout`` seconds pass. No browser: what is measured is the server's part alone.
+
+    ``leave_after`` seconds: the visitor closes the socket then, whatever it got (a visitor
+    who leaves); its outcome is ``"left"``.
+
+    The server sends every element in full: a fresh client has no cached messages to refer to.
+    """
+    import websockets
+    from streamlit.proto.Alert_pb2 import Alert
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    uri = base.replace("http", "ws", 1) + "/_stcore/stream"
+    start = time.perf_counter()
+    figure, messages, places = False, [], []
+    try:
+        async with asyncio.timeout(leave_after or timeout):
+            async with websockets.connect(
+                uri,
+                subprotocols=["streamlit"],
+                max_size=None,
+                open_timeout=timeout,
+                ping_interval=None,  # a browser does not close a busy server's socket
+            ) as ws:
+                back = BackMsg()
+                back.rerun_script.query_string = query
+                back.rerun_script.page_script_hash = ""
+                await ws.send(back.SerializeToString())
+                async for frame in ws:
+                    msg = ForwardMsg.FromString(frame)
+                    kind = msg.WhichOneof("type")
+                    if kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+                        element = msg.delta.new_element
+                        what = element.WhichOneof("type")
+                        if what == "component_instance" and "playback" in (
+                            element.component_instance.component_name
+                        ):
+                            figure = True
+                        elif what == "alert" and "in the queue" in element.alert.body:
+                            places.append(element.alert.body)
+                        elif what == "alert" and element.alert.format in (
+                            Alert.ERROR,
+                            Alert.WARNING,
+                        ):
+                            messages.append(element.alert.body)
+                    elif kind == "script_finished" and (figure or messages):
+                        break
+    except TimeoutError:
+        seconds = time.perf_counter() - start
+        return WireOutcome("left" if leave_after else "timeout", seconds, places=tuple(places))
+    except (OSError, websockets.exceptions.WebSocketException) as err:
+        return WireOutcome("closed", time.perf_counter() - start, repr(err)[:120], tuple(places))
+    seconds = time.perf_counter() - start
+    if figure:
+        return WireOutcome("figure", seconds, "; ".join(messages)[:200], tuple(places))
+    if messages:
+        return WireOutcome("message", seconds, messages[0][:200], tuple(places))
+    return WireOutcome("closed", seconds, "the socket ended without a figure or a message")

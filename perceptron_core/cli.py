@@ -188,6 +188,9 @@ def main(
     except ValueError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 1
+    except MemoryError as err:  # what no check foresaw: one line, not a traceback
+        print(f"{PROG}: error: not enough memory for this command ({err}).", file=sys.stderr)
+        return 1
     except OSError as err:  # a disk that fills up or goes away while writing
         where = f": {err.filename!r}" if err.filename else ""
         print(f"{PROG}: error: {err.strerror or err}{where}", file=sys.stderr)

@@ -12,7 +12,7 @@ import hashlib
 
 import streamlit as st
 
-from perceptron_core.datasets import CSVLimits, list_datasets
+from perceptron_core.datasets import CSVLimits, DataError, list_datasets
 from perceptron_core.datasets.csvfile import LABELS_NOTE, csv_columns
 from perceptron_lab.app_logic.data_options import option_control
 from perceptron_lab.app_logic.datasource import NOISE_KINDS, DataRequest, read_csv
@@ -121,15 +121,19 @@ def _read_upload(data: bytes, label: str | int | None):
     """The upload as the core reads it, once per file and label column (not at every rerun:
     a file near the size limit takes a noticeable time to read), kept in the server's memory
     budget."""
-    key = (hashlib.blake2b(data).hexdigest(), label)
-    return SERVER.cached("uploads", key, lambda: read_csv(data, label, MAX_UPLOAD_BYTES))
+    return read_csv(data, label, MAX_UPLOAD_BYTES)
 
 
 def _read_columns(data: bytes):
     """The upload's columns (names, or positions when it has no header row), once per file."""
     limits = CSVLimits(max_bytes=MAX_UPLOAD_BYTES)
     key = hashlib.blake2b(data).hexdigest()
-    return SERVER.cached("upload columns", key, lambda: csv_columns(data, limits=limits))
+    return SERVER.cached(
+        "upload columns",
+        key,
+        lambda: csv_columns(data, limits=limits),
+        keep_errors=(DataError,),
+    )
 
 
 #: The choices made for one file (they mean nothing for another), by what they depend on.

@@ -95,6 +95,29 @@ def url_predict(seed: int = 0) -> Predict:
         return Predict(seed=seed)
 
 
+def step_reported(component_key: str) -> None:
+    """Keep the step the component reported (``{"action": "step", "t": ...}``: its step on
+    screen, sent while :attr:`View.report_step` asks for it) for :func:`shown_step`, with the
+    address's step it was reported over."""
+    value = st.session_state.get(component_key)
+    if isinstance(value, dict) and value.get("action") == "step":
+        t = value.get("t")
+        if isinstance(t, int) and not isinstance(t, bool) and t >= 0:
+            st.session_state[f"{component_key}_step"] = (t, url_step())
+
+
+def shown_step(component_key: str) -> int:
+    """The step on screen: as the component last reported it, else the address's
+    (:func:`url_step`). Streamlit's reruns send the address the server last wrote, not the one
+    the component keeps in step, so only a report says where the visitor has moved to; once
+    the server's address itself moves (a link, a live class's view), the report is stale."""
+    reported = st.session_state.get(f"{component_key}_step")
+    address = url_step()
+    if reported is not None and reported[1] == address:
+        return reported[0]
+    return address
+
+
 @dataclass(frozen=True)
 class DownloadView:
     """What a view's downloads are made from: how its data and run were asked for (not the

@@ -26,6 +26,7 @@ from perceptron_lab.app_logic.datasource import DataRequest, Dataset, make_datas
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.memory import SERVER, digest
 from perceptron_lab.app_logic.training import Run, fit_run
+from perceptron_lab.app_logic.view_cost import BASE_BYTES, view_bytes, with_cpu_check
 
 log = logging.getLogger("perceptron_lab")
 
@@ -41,7 +42,7 @@ def get_dataset(request: DataRequest) -> Dataset:
     return SERVER.cached("datasets", request, lambda: _read_only(make_dataset(request)))
 
 
-def _still_wanted():
+def still_wanted():
     """A check that raises when the page run that asked for work no longer wants it: its
     visitor closed the tab, or a rerun replaced it (Streamlit's own stop and rerun, which
     otherwise wait for the next ``st.*`` call, after the work). Outside a page run (a
@@ -72,7 +73,7 @@ def train(
     background warm-up, which may be compiling it right now).
     """
     key = (learner_key, values, epochs, seed, digest(X, y, X_test, y_test))
-    interrupt = _still_wanted()
+    interrupt = with_cpu_check(still_wanted())
 
     def fit() -> Run:
         start = time.perf_counter()
@@ -94,3 +95,21 @@ def train(
         ):
             training.WARMUP.ensure(learner_key)
     return SERVER.cached("runs", key, fit)
+
+
+def view_key(request: DataRequest, lanes: tuple[str, ...], values: dict, epochs: int) -> tuple:
+    """What makes a playground view the same as another (the admission gate's single flight):
+    its data, its learners (the first with ``values``, the compared ones with their defaults)
+    and its epochs."""
+    return (request, lanes, tuple(sorted(values.items())), epochs)
+
+
+def view_estimate(data: Dataset | None, lanes: tuple[str, ...], epochs: int):
+    """The bytes making the view of ``lanes`` on ``data`` allocates
+    (:func:`app_logic.view_cost.view_bytes`), as the gate asks for them; compare mode draws
+    2-D data only, so other data make one lane."""
+    if data is None:
+        return lambda: BASE_BYTES
+    shown = lanes if data.n_features == 2 else lanes[:1]
+    size = view_bytes(len(data.X), len(data.X_test), data.n_features, epochs, shown)
+    return lambda: size

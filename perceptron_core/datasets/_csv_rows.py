@@ -327,13 +327,16 @@ def _matches(cells, pattern: str) -> np.ndarray:
 
 
 def _blank(rows) -> np.ndarray:
-    """Which rows hold only spaces: the first column decides for most rows."""
+    """Which rows hold only spaces: the first column decides for most rows; the others'
+    cells are looked at together, in one call (column by column, a block of 2,000 mostly
+    empty columns cost 2,000 calls)."""
     blank = _matches(rows.column(0), _BLANK)
-    for j in range(1, rows.num_columns):
-        if not blank.any():
-            break
-        which = np.flatnonzero(blank)
-        blank[which] = _matches(pc.take(rows.column(j), which, memory_pool=POOL), _BLANK)
+    if rows.num_columns == 1 or not blank.any():
+        return blank
+    which = np.flatnonzero(blank)
+    rest = rows if len(which) == rows.num_rows else rows.take(pa.array(which))
+    cells = _matches(_cells(rest, range(1, rest.num_columns)), _BLANK)
+    blank[which] = cells.reshape(rest.num_columns - 1, len(which)).all(axis=0)
     return blank
 
 

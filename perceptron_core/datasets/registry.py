@@ -27,6 +27,7 @@ import functools
 import inspect
 import numbers
 import operator
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -835,6 +836,64 @@ def get_spec(name: str) -> DatasetSpec:
     return _lookup(name)
 
 
+def _machine_memory() -> int:
+    """The machine's physical memory in bytes (0 where the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return 0
+
+
+def check_generated_size(spec, options: dict, memory: int | None = None) -> None:
+    """Refuse, before anything is allocated, a generator's options whose data would not fit
+    in half of the machine's memory (``memory`` bytes; the machine's by default), in one
+    sentence that gives the size and the limit.
+
+    Raises
+    ------
+    DataError
+
+    Examples
+    --------
+    >>> check_generated_size(_lookup("kw"), {"n_samples": 1000})
+    >>> check_generated_size(_lookup("kw"), {"n_samples": 10**11, "n_features": 5}, 2**34)
+    Traceback (most recent call last):
+    ...
+    perceptron_core.datasets.DataError: kw with 100,000,000,000 samples x 5 features ...
+    """
+    from ._common import DataError
+
+    defaults = {o.name: o.default for o in spec.options}
+    rows, features = (
+        options.get(name, defaults.get(name, fallback))
+        for name, fallback in (("n_samples", spec.shape[0]), ("n_features", spec.shape[1]))
+    )
+    if not all(isinstance(v, numbers.Integral) and int(v) > 0 for v in (rows, features)):
+        return  # the generator's own checks name what is wrong
+    memory = _machine_memory() if memory is None else memory
+    size = 8 * int(rows) * int(features) * 3  # float64 data, and the generator's work copies
+    if memory and size > memory // 2:
+        raise DataError(
+            f"{spec.name} with {int(rows):,} samples x {int(features):,} features would need "
+            f"about {_bytes_text(size)} of memory; this machine has {_bytes_text(memory)} "
+            "(at most half of it is allowed). Ask for fewer samples or features."
+        )
+
+
+def _bytes_text(size: int) -> str:
+    """``size`` bytes in the largest binary unit that keeps a number of at least 1.
+
+    Examples
+    --------
+    >>> _bytes_text(3 * 2**40), _bytes_text(1536 * 2**20)
+    ('3.0 TiB', '1.5 GiB')
+    """
+    for unit, power in (("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if size >= 2**power:
+            return f"{size / 2**power:,.1f} {unit}"
+    return f"{size} bytes"
+
+
 def load(name: str, **options):
     """Load a data set by name: ``X, y, info = load(name, **options)``.
 
@@ -882,6 +941,8 @@ def load(name: str, **options):
             f"{spec.name} has no option {', '.join(map(repr, unknown))}. Its options are: "
             f"{', '.join(sorted(allowed)) or 'none'}."
         )
+    if spec.kind == "generator":
+        check_generated_size(spec, options)
     if spec.kind in ("shipped", "scikit-learn"):
         full = {o.name: o.default for o in spec.options if o.name != "positive_class"}
         full.update({k: v for k, v in options.items() if k != "positive_class"})

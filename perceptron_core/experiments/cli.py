@@ -29,6 +29,7 @@ on the machine of whoever starts them (:mod:`perceptron_core.experiments.limits`
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -45,22 +46,26 @@ from perceptron_core.experiments.defaults import (
 )
 
 
-def _floats(text: str) -> tuple[float, ...]:
-    try:
-        return tuple(float(v) for v in text.split(",") if v.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected numbers separated by commas; got {text!r}"
-        ) from None
+def _listed(kind, what: str, accepts=lambda value: True):
+    """An argparse type: one or more values of ``kind`` separated by commas, each one that
+    ``accepts``; refused in words saying ``what`` they must be."""
+
+    def parse(text: str) -> tuple:
+        try:
+            values = tuple(kind(v) for v in text.split(",") if v.strip())
+        except ValueError:
+            values = ()
+        if not values or not all(accepts(v) for v in values):
+            raise argparse.ArgumentTypeError(f"expected {what} separated by commas; got {text!r}")
+        return values
+
+    return parse
 
 
-def _ints(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(v) for v in text.split(",") if v.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected whole numbers separated by commas; got {text!r}"
-        ) from None
+#: One or more finite numbers, e.g. ``--tau 0,0.5,1`` (nan and infinities are refused).
+_floats = _listed(float, "finite numbers", math.isfinite)
+#: One or more whole numbers, e.g. ``--sizes 10,20,50``.
+_ints = _listed(int, "whole numbers")
 
 
 def _at_least(low: int, what: str):

@@ -140,6 +140,11 @@ def resolve(data: str, count: int = 1, seed: int = 0) -> list[Dataset]:
     """
     from perceptron_core.datasets import get_spec, load, load_csv
 
+    if not data.strip(" ,:"):
+        raise ValueError(
+            f"No data set given ({data!r}): name a data set (e.g. sonar), a generator spec "
+            "(e.g. kw:f=50,M=0.05,N=0.1) or a CSV file."
+        )
     path = Path(data)
     if data.lower().endswith(".csv") or (path.suffix and path.exists()):
         if not path.exists():

@@ -191,6 +191,31 @@ def _progress_bar(total, done, desc, show):
     )
 
 
+def _in_own_processes(calls, jobs: int):
+    """Yield ``(index, result)`` as calls finish in worker processes of this run's own.
+
+    Not joblib's process-wide reusable executor: a run that stops early (its page's visitor
+    left, or it failed) shuts its workers down, and with a shared executor that stop ended
+    every other run of the process with it (two visitors of the experiments page). The
+    workers exit with this process (:func:`exit_with_parent`).
+    """
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(
+        max_workers=min(jobs, len(calls)), initializer=exit_with_parent, initargs=(os.getpid(),)
+    )
+    pending = {pool.submit(_call, i, f, a) for i, f, a in calls}
+    try:
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+    finally:  # a stop before the end: the workers are killed, the calls left are dropped
+        pool.shutdown(wait=not pending, kill_workers=bool(pending))
+
+
 def _execute(calls, jobs, scheduler):
     """Yield ``(index, result)`` as calls finish (in any order)."""
     if not calls:
@@ -199,19 +224,12 @@ def _execute(calls, jobs, scheduler):
         for index, func, args in calls:  # in this process: no pickling, easy to debug
             yield _call(index, func, args)
         return
+    if scheduler is None:
+        yield from _in_own_processes(calls, default_jobs() if jobs is None else jobs)
+        return
     from joblib import Parallel, delayed, parallel_config
 
     tasks = (delayed(_call)(i, f, a) for i, f, a in calls)
-    if scheduler is None:
-        n = default_jobs() if jobs is None else jobs
-        yield from Parallel(
-            n_jobs=n,
-            backend="loky",
-            return_as="generator_unordered",
-            initializer=exit_with_parent,
-            initargs=(os.getpid(),),
-        )(tasks)
-        return
     try:
         from dask.distributed import Client
     except ImportError as err:

@@ -9,6 +9,7 @@ each view at 1280x720 and 1024x768.
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -389,3 +390,42 @@ def test_the_updates_fill_novikoffs_bound_beside_the_figure(server, page):
     assert f"at most {int(meter['bound']):,}" in meter["text"]
     noisy = _open(page, f"{server}/?data=gaussians&noise=uniform")  # no bound: no meter
     assert noisy.locator(".bound").count() == 0
+
+
+def _page_step(download) -> int:
+    """The step a downloaded web page opens at."""
+    text = download.value.path().read_text()
+    found = re.search(r'id="playback-args">(.*?)</script>', text, re.S)
+    assert found, "no playback-args in the page"
+    return json.loads(found.group(1))["options"]["initial_t"]
+
+
+def _settled_server(page, frame) -> None:
+    """Wait until the server knows the step on screen (the component's report came back in
+    its next render) and that rerun has ended."""
+    frame.wait_for_function(
+        "() => window.playback.serverStep === window.playback.painted", timeout=60_000
+    )
+    page.wait_for_timeout(1_000)  # the download buttons come after the figure in that run
+    page.locator("[data-testid=stStatusWidget]").wait_for(state="hidden", timeout=60_000)
+
+
+def test_the_downloaded_web_page_opens_at_the_step_on_screen(server, page):
+    frame = _open(page, f"{server}/?epochs=5&t=57")
+    for _ in range(7):
+        frame.locator(".btn-step").click()
+    frame.locator(".btn-epoch").click()
+    on_screen = _step(frame)
+    assert on_screen > 64  # 57, seven steps and an epoch on
+    page.get_by_text("Download the trace, the points or a web page").click()
+    _settled_server(page, frame)
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download as web page").click()
+    assert _page_step(download) == on_screen
+    # while the downloads are open, steps that rest reach the server too
+    frame.locator(".btn-step").click()
+    frame.locator(".btn-step").click()
+    _settled_server(page, frame)
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download as web page").click()
+    assert _page_step(download) == on_screen + 2

@@ -220,9 +220,29 @@ function linkParams() {
 }
 
 let urlTimer = null;
+let reportTimer = null;
 function scheduleUrl() {
   clearTimeout(urlTimer);
   urlTimer = setTimeout(() => syncPageUrl(app.t, linkParams()), 250);
+  if (app.reportStep) {
+    clearTimeout(reportTimer);
+    reportTimer = setTimeout(reportStep, REPORT_REST_MS);
+  }
+}
+
+/** How long a step must rest before it is told to the server (clicks in a row send one). */
+const REPORT_REST_MS = 600;
+
+/**
+ * While the page's download section is open (`options.report_step`), a step that rests and
+ * differs from the server's is told to it (a rerun; Streamlit's own reruns send the address
+ * the server last wrote, not the one we keep in step), so the web page the section offers
+ * opens at the step on screen. Otherwise stepping sends nothing.
+ */
+function reportStep() {
+  if (app.playing || app.t === app.reported) return;
+  app.reported = app.t;
+  setComponentValue({ action: "step", t: app.t, nonce: `${Date.now()}` });
 }
 
 // -- building the views --------------------------------------------------------------
@@ -558,6 +578,9 @@ function onRender(args) {
     build(args);
   }
   app.t = driver().clip(app.t);
+  app.reportStep = Boolean(args.options.report_step);
+  app.reported = args.options.initial_t; // the step the server knows (its address may be stale)
+  app.serverStep = app.reported;
   app.painted = null;
   paint();
   if (rebuilt) buildLater();

@@ -1,0 +1,112 @@
+"""A view's turn, on its page: the queue's place shown while it waits, and a Cancel button.
+
+:func:`view_turn` wraps the making of a page's view in the server's admission gate
+(:data:`app_logic.admission.VIEWS`) and its CPU meter (:func:`app_logic.view_cost.metered`).
+While the view waits, the page shows its place ("2 views ahead of yours in the queue"),
+updated as the queue moves, in a polite live region, with a Cancel button. A closed tab or
+a rerun (a new setting) takes the view out of the queue at once: the wait asks Streamlit's
+own check for that. Cancel is a rerun too; the next run of the page sees it and shows, for
+that view, a note and a button to queue again instead of queueing it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+
+import streamlit as st
+
+from perceptron_lab.app_logic.admission import VIEWS, Gate, Place
+from perceptron_lab.app_logic.memory import release_freed_memory
+from perceptron_lab.app_logic.view_cost import metered
+from perceptron_lab.ui.runs import still_wanted
+
+
+class Cancelled(Exception):
+    """The visitor cancelled this view's wait; the page shows a note, not the view."""
+
+
+def _note_cancel(prefix: str, key: Hashable) -> None:
+    st.session_state[f"{prefix}cancelled_view"] = key
+
+
+def _queue_again(prefix: str) -> None:
+    st.session_state.pop(f"{prefix}cancelled_view", None)
+
+
+@contextmanager
+def view_turn(
+    prefix: str,
+    key: Hashable,
+    estimate: Callable[[], int],
+    gate: Gate = VIEWS,
+    cpu_meter: bool = True,
+    again: bool = False,
+) -> Iterator[None]:
+    """Make the view ``key`` in the block when its turn comes (see the module's docstring).
+
+    Parameters
+    ----------
+    prefix : str
+        The page's session-key prefix (the Cancel button's key and the note's).
+    key : hashable
+        The view: the same key is made once at a time (the others wait for it).
+    estimate : callable
+        Bytes the view will allocate (:func:`app_logic.view_cost.view_bytes`).
+    gate : Gate
+        The queue (the views', or the experiments page's runs').
+    cpu_meter : bool
+        Whether the work in the block is a view, whose CPU in this thread is metered
+        (:func:`app_logic.view_cost.metered`).
+    again : bool
+        The visitor asked anew (a Run button): an earlier Cancel of this key is forgotten.
+
+    Raises
+    ------
+    Cancelled
+        The visitor cancelled this view (in this run, or in an earlier one for the same key).
+    """
+    ss = st.session_state
+    if again:
+        _queue_again(prefix)
+    if ss.get(f"{prefix}cancelled_view") == key:
+        st.info(
+            "You left the queue for this view. Change a setting to ask for another one, "
+            "or queue for it again.",
+            icon=":material/hourglass_disabled:",
+        )
+        st.button("Queue again", key=f"{prefix}queue_again", on_click=_queue_again, args=(prefix,))
+        raise Cancelled()
+    box = st.empty()
+    shown: list = []  # the place's own slot, once drawn (a widget is drawn once a run)
+
+    def waiting(place: Place) -> None:
+        text = (
+            "The server is making other visitors' views; yours waits for its turn. "
+            + place.sentence()
+        )
+        if shown:
+            shown[0].info(text, icon=":material/hourglass_top:")
+            return
+        with box.container(key=f"{prefix}queue"):
+            shown.append(st.empty())
+            shown[0].info(text, icon=":material/hourglass_top:")
+            st.button(
+                "Cancel",
+                key=f"{prefix}queue_cancel",
+                on_click=_note_cancel,
+                args=(prefix, key),
+                help="Leave the queue; the page keeps its settings.",
+            )
+
+    try:
+        with gate.admitted(key, estimate, waiting, still_wanted()):
+            box.empty()
+            if cpu_meter:
+                with metered():
+                    yield
+            else:
+                yield
+    finally:
+        box.empty()
+        release_freed_memory()  # what the view freed, back to the system before the next
