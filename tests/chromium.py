@@ -81,6 +81,19 @@ def playback_page(plotly: bool = False):
 SKELETONS = "[data-testid^='stSkeleton'], [data-testid='stAppSkeleton']"
 
 
+def replay_frame(page, timeout_s: float = 120):
+    """The replay's frame of ``page`` (the playback component's, not the lessons' progress
+    panel's, which is a component too), waiting up to ``timeout_s`` for it to appear."""
+    for _ in range(int(timeout_s * 10)):
+        frame = next(
+            (f for f in page.frames if "/component/" in f.url and "playback" in f.url), None
+        )
+        if frame is not None:
+            return frame
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no replay frame among {[f.url for f in page.frames]}")
+
+
 def settle(page) -> None:
     """Wait until Streamlit's script has finished (no running indicator and no element still
     loading its code, for a second) and every playback component on the page has painted."""

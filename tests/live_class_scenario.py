@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from tests.chromium import settle
+from tests.chromium import replay_frame, settle
 
 FRAME = "iframe[title$='playback']"
 #: Long enough for a loaded machine; the benchmark (benchmarks/bench_class.py) measures.
@@ -38,13 +38,7 @@ class Outcome:
 def replay(page):
     """The replay's frame of ``page``, once a step is painted."""
     page.wait_for_selector(FRAME, timeout=120_000)
-    deadline = time.monotonic() + 120
-    while True:
-        frame = next((f for f in page.frames if "/component/" in f.url), None)
-        if frame is not None:
-            break
-        assert time.monotonic() < deadline, "no replay frame"
-        page.wait_for_timeout(100)
+    frame = replay_frame(page)
     frame.wait_for_function(
         "() => window.playback && window.playback.painted !== null", timeout=120_000
     )

@@ -26,6 +26,7 @@ from tests.chromium import (
     ORIGIN,
     figure_at,
     payload_arg,
+    replay_frame,
     serve_playback,
 )
 from tests.pages import page_run
@@ -422,7 +423,7 @@ FRAME = "iframe[title$='playback']"
 def _open(page, url: str):
     page.goto(url)
     page.wait_for_selector(FRAME, timeout=90_000)
-    frame = next(f for f in page.frames if "/component/" in f.url)
+    frame = replay_frame(page)
     frame.wait_for_function("() => window.playback && window.playback.settled", timeout=90_000)
     return frame
 
