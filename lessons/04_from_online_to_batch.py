@@ -65,8 +65,33 @@ def four_predictors(run, data) -> list[Panel]:
     ]
 
 
-def guarantee_verdict(error: float) -> str:
-    """What the box's ``2/(m+1)`` × bound says, for the caption under it."""
+def unmet_conditions(noise: float) -> list[str]:
+    """The conditions of Freund & Schapire's guarantee that the figure does not meet: the
+    one pass and the expectation always, one distribution only when labels are flipped.
+
+    >>> len(unmet_conditions(0.0)), len(unmet_conditions(0.15))
+    (2, 3)
+    """
+    unmet = ["its vote trains 20 epochs, not one pass"]
+    if noise > 0:
+        unmet.append(
+            "its training labels are flipped while its test half is clean (two distributions)"
+        )
+    unmet.append(
+        "one training set gives one sample's bound, where the theorem takes the expected bound "
+        "over draws of m + 1 examples"
+    )
+    return unmet
+
+
+def listing(parts: list[str]) -> str:
+    """``["a", "b", "c"]`` -> ``"a, b and c"``."""
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+
+
+def guarantee_verdict(error: float, noise: float) -> str:
+    """What the box's ``2/(m+1)`` × bound says, for the caption under it, with the
+    conditions the figure does not meet at this share of flipped labels."""
     if error >= 1:
         return (
             "Above 1: on this few examples the guarantee says nothing about the vote, even "
@@ -74,8 +99,7 @@ def guarantee_verdict(error: float) -> str:
         )
     return (
         "Below 1, but an illustration, not a guarantee for this figure: its conditions do not "
-        "hold here (the vote trains 20 epochs, the training labels are flipped while the test "
-        "half's are clean, and the theorem takes the expected bound, not this sample's)."
+        f"hold here ({listing(unmet_conditions(noise))})."
     )
 
 
@@ -231,11 +255,16 @@ st.latex(
     r"\Big(\frac{R + D}{\gamma}\Big)^2\Big]\quad"
     r"\text{(}R, D\text{ over the } m + 1 \text{ examples)}"
 )
+unmet = unmet_conditions(noise)
 st.markdown(
-    r"""
-The figure meets none of the three: its vote trains 20 epochs, its training
-labels are flipped while its test half is clean (two distributions), and
-one training set gives one sample's bound, not the expectation. The box
+    (
+        "The figure meets none of the three: "
+        if len(unmet) == 3
+        else "With no label flipped, the training and the test half come from one "
+        "distribution, but the figure meets neither of the other two conditions: "
+    )
+    + listing(unmet)
+    + r""". The box
 below plugs that one sample's bound into the formula, with $u$ the true line
 and the best $\gamma$ of a grid: **an illustration of the sizes involved,
 not a guarantee for this figure.**
@@ -257,7 +286,7 @@ if data is not None:
         "400 values in (0, R], D the deviations of the training examples from the true "
         "line at that γ; the one-pass perceptron starts at w = 0, θ = 0 with C = mean ‖x‖² "
         f"(Khardon & Wachman's form of the bound would read {bound['quoted']:.1f}). "
-        + guarantee_verdict(bound["error"])
+        + guarantee_verdict(bound["error"], noise)
     )
     st.markdown(
         r"""

@@ -162,3 +162,32 @@ def test_lesson_4_guarantee_numbers_are_the_formula_on_the_figures_data():
         )
         assert shown["Mistakes, one pass from 0"] == str(mistakes)
         assert mistakes <= bound
+
+
+def _page_words(at) -> str:
+    """Everything the page writes in prose: its markdown and its captions."""
+    return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4, 6])
+def test_lesson_4_says_the_labels_are_flipped_only_where_they_are(seed):
+    """At 0 % flipped (the second "try this"), seeds 2, 3, 4 and 6 put the box's illustration
+    below 1; the reasons beside it must then be the two that hold (20 epochs, one sample's
+    bound for an expected one), not "the training labels are flipped while the test half's
+    are clean", written beside "0% of the labels flipped". With labels flipped the flips
+    are a reason too."""
+    at = run_lesson("04_from_online_to_batch")
+    at.number_input(key="l04_seed").set_value(seed).run()
+    at.select_slider(key="l04_noise").set_value(0.0).run()
+    assert_page_ok(at)
+    shown = _lesson_4_shown(at)
+    m = len(make_dataset(noisy_line(seed, 0.0)).y)
+    assert float(shown[f"2/(m+1) × bound, m = {m} (an illustration)"]) < 1
+    clean = _page_words(at)
+    assert "0% of the labels flipped" in clean
+    assert "flipped while" not in clean and "labels are flipped" not in clean, clean
+    assert "20 epochs" in clean and "expect" in clean
+    at.select_slider(key="l04_noise").set_value(0.15).run()
+    assert_page_ok(at)
+    noisy = _page_words(at)
+    assert "15% of the labels flipped" in noisy and "flipped while" in noisy
