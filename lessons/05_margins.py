@@ -129,9 +129,9 @@ The update is lesson 1's; only the test changed. $\tau$ is measured in units
 of $\theta_{init}$ (the mean $\lVert x\rVert^2$), so the same $\tau$ means
 the same thing for data of any scale; $\tau = 0$ is the plain perceptron.
 The course notes on on-line learning add a margin $\kappa$ to the threshold
-and call it a **thick separator** (they write it $\gamma$, as does the
-playground's math panel; the lessons keep $\gamma$ for the margin of lessons
-2–4); they print its rules as "Promote if $w \cdot x > \theta + \gamma$;
+and call it a **thick separator** (they write it $\gamma$, which the lessons
+keep for the margin of lessons 2–4; the playground writes $\kappa$ too, in its
+setting *Slab half-width κ*); they print its rules as "Promote if $w \cdot x > \theta + \gamma$;
 Demote if $w \cdot x < \theta - \gamma$" (their letter), which read
 literally promote the positives that already clear the slab, and they give
 no update for the threshold. The app's thick separator is our reading of the

@@ -212,9 +212,9 @@ st.markdown(
 A polynomial kernel of degree $d$ contains every product of up to $d$
 coordinates: degree 2 has $x_1x_2$ (XOR's rule) and $x_1^2 + x_2^2$ (the
 circle's). The Gaussian kernel makes each support point a bump of width
-$\sigma = 1/\sqrt{2\beta}$. We write the width $\beta$; scikit-learn and the
-playground's setting call it `gamma` (γ), the letter lessons 2–4 keep for a
-margin. The points with $a_j = 0$ never enter $f$: the
+$\sigma = 1/\sqrt{2\beta}$. We write the width $\beta$, as the playground does
+(its setting *Kernel width β*); scikit-learn names it `gamma`, and the lessons
+keep γ for the margin of lessons 2–4. The points with $a_j = 0$ never enter $f$: the
 **sparsity** of the dual solution is how many there are.
 
 **In the figure:** the tint is the sign and size of $f(x)$ at the current
