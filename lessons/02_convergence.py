@@ -76,8 +76,8 @@ def sweep_figure(table: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
     fig.add_scatter(
         x=gamma,
-        y=table["bound (mean)"],
-        name="Novikoff's bound (mean)",
+        y=table["bound from θ_init (mean)"],
+        name="bound from θ_init (mean)",
         mode="lines+markers",
         line={"color": VERMILLION, "dash": "dash"},
         marker={"symbol": "square"},
