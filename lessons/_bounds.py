@@ -208,11 +208,18 @@ def paum_margin_guarantee(gamma_j: float, tau_j: float, eta: float, R: float) ->
 
     ``gamma_j`` is a margin a reference line keeps on class ``j``, with
     ``gamma_{+1} = psi gamma_{-1}`` (:func:`paum_guarantee`). With
-    ``tau_j = 0`` nothing is guaranteed beyond separation:
+    ``tau_j = 0`` nothing is guaranteed beyond separation; with ``tau_j < 0`` the proof
+    (their appendix A) gives no bound at all, and this is NaN: its last step divides
+    ``tau_j`` by an upper bound on ``||w_t||``, a lower bound on the margin only when
+    ``tau_j >= 0``.
 
     >>> paum_margin_guarantee(0.3, 0.0, 1.0, 1.0)
     0.0
+    >>> paum_margin_guarantee(0.3, -0.5, 1.0, 1.0)
+    nan
     """
+    if tau_j < 0:
+        return float("nan")
     return float(gamma_j * tau_j / (np.sqrt(8.0) * (eta * R**2 + tau_j)))
 
 
@@ -225,25 +232,33 @@ def paum_guarantee(X, y, w_opt, b_opt, tau_neg: float, tau_pos: float, eta: floa
     psi Gamma_{-1}`` the theorem's second part uses (the largest the
     reference allows), the update bound and the two guaranteed margins.
 
+    Li et al. state part 1, the update bound (2.4), with no sign condition on
+    the margins (its proof, appendix A, uses none) and part 2, the margins
+    (2.6), for margins in R+; their section 3.2 adds that negative margins leave
+    the theorem valid "for small magnitudes". Their proof of part 2 needs
+    ``psi``, so ``eta R^2 + tau > 0`` for both margins, and then bounds the
+    margin of a class ``j`` with ``tau_j >= 0``; for a class with ``tau_j < 0``
+    its guaranteed margin is NaN (:func:`paum_margin_guarantee`).
+
     Raises
     ------
     ValueError
-        When the theorem does not apply: a margin below 0, a reference that
-        does not separate the data, or ``|b_opt| > R``.
+        When the theorem does not apply: ``eta R^2 + tau <= 0`` for a margin, a
+        reference that does not separate the data, or ``|b_opt| > R``.
 
     >>> X, y = np.array([[-1.0, 0.0], [1.0, 0.0]]), np.array([-1, 1])
     >>> g = paum_guarantee(X, y, np.array([1.0, 0.0]), 0.0, 0.5, 0.5, 1.0)
     >>> g["gamma"], g["updates"], round(g["margin_pos"], 4)
     (1.0, 6.0, 0.1179)
     """
-    if min(tau_neg, tau_pos) < 0:
+    R = float(np.sqrt((np.asarray(X) ** 2).sum(axis=1).max()))
+    if eta * R**2 + min(tau_neg, tau_pos) <= 0:
         raise ValueError(
-            f"Li et al.'s Theorem 2.1 needs margins >= 0, got tau_-1 = {tau_neg:g}, "
-            f"tau_+1 = {tau_pos:g}."
+            "Li et al.'s proof of Theorem 2.1 needs ηR² + τ > 0 for both margins (ψ is their "
+            f"ratio); here ηR² = {eta * R**2:.4g}, tau_-1 = {tau_neg:g}, tau_+1 = {tau_pos:g}."
         )
     norm = float(np.linalg.norm(w_opt))
     w, b = np.asarray(w_opt) / norm, b_opt / norm
-    R = float(np.sqrt((np.asarray(X) ** 2).sum(axis=1).max()))
     neg, pos = class_margins(X, y, w, b)
     gamma = min(neg, pos)
     if gamma <= 0:
