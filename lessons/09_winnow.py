@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from perceptron_core.rules import winnow
-from perceptron_lab.app_logic.studies_winnow import DRAWS, N_TEST, NS, learners
+from perceptron_lab.app_logic.studies_winnow import DRAWS, LEARNER_NAMES, N_TEST, NS
 from perceptron_lab.app_logic.style import BLUE, GREY, ORANGE, VERMILLION
 from perceptron_lab.lessons._basics import seed_control
 from perceptron_lab.lessons._charts import one_decimal, small_chart
@@ -119,7 +119,7 @@ lesson_header(
     "Winnow against the perceptron",
     "See why multiplying weights beats adding to them when only a few of many features matter.",
 )
-notation(("x, y", "w, θ", "η", "2"))
+notation(("x, y", "w, θ", "η", "C", "θ_init", "2"))
 st.markdown(
     r"""
 The data are boolean, $x \in \{0,1\}^n$, and the label is a **disjunction**
@@ -156,7 +156,17 @@ st.markdown(
 **In the chart:** for each $n$, data sets of $m$ examples are drawn (each
 feature on with the same chance for every $n$, so half the labels are
 positive), and each learner makes one on-line pass in the same order,
-predicting each example before learning from it. The curves are the
+predicting each example before learning from it. Winnow starts every weight
+at 1 with $\theta = n$ and predicts +1 when $\langle w, x\rangle \ge \theta$, as
+the course notes write it, so a score of exactly 0 counts as +1. The
+perceptron is lesson 1's form with $\eta = 0.1$ and $\theta_{init} = C$, $C$ the
+mean number of active features (the mean $\lVert x\rVert^2$) rounded to a multiple
+of 1/1024, run as $\eta = 1$ and $\theta_{init} = 10\,C$ (the same run scaled by
+10, lesson 1), so that every weight is a whole number and every threshold and
+score a whole number of 1/1024, which the computer holds exactly; its test
+$y(\langle w, x\rangle - \theta) \le 0$ makes a score of exactly 0 a mistake on
+either label (after the pass, a score of 0 predicts −1). On boolean data such
+ties do happen, and both learners compute them exactly. The curves are the
 mistakes of that pass, the mean over three draws; the dotted curve is
 Winnow's bound (a pass over $m$ examples can make at most $m$ mistakes,
 which is why the perceptron's curve bends at large $n$). The second chart
@@ -193,7 +203,7 @@ else:
     table = lesson_study("l09_perceptron_side", m=m, seed=seed)
 chart(mistakes_figure(table), key=f"{PREFIX}mistakes")
 compared = table[table["n features"] == N_COMPARED].iloc[0]
-winner = min(learners(), key=lambda name: compared[f"{name} mistakes"])
+winner = min(LEARNER_NAMES, key=lambda name: compared[f"{name} mistakes"])
 setting = (
     f"k = {k} relevant features"
     if side == "winnow"
@@ -337,8 +347,10 @@ behind the chart above:
     "mistake bounds when few input variables are relevant”, Artificial Intelligence 97, "
     "325–343 (1997).",
     compute=lambda: one_decimal(table),
-    caption="Computed live (perceptron_core.Winnow with promotion factor 2, its alpha, θ = n; "
-    "perceptron_core.Perceptron with η = 0.1, θ_init = C = mean ‖x‖²): one pass over "
+    caption="Computed live (perceptron_core.Winnow with promotion factor 2, its alpha, θ = n, "
+    "+1 at a score of 0; perceptron_core.Perceptron with η = 1, θ_init = 10 C, C the mean "
+    "number of active features rounded to a multiple of 1/1024, a score of 0 a mistake): one pass "
+    "over "
     f"m = {m} examples of "
     "make_k_of_n_disjunction with "
     + (f"k = {k}" if side == "winnow" else "k = n/2 (the perceptron's side)")
@@ -347,7 +359,7 @@ behind the chart above:
 )
 growth = {
     name: table[f"{name} mistakes"].iloc[-1] / table[f"{name} mistakes"].iloc[0]
-    for name in learners()
+    for name in LEARNER_NAMES
 }
 st.markdown(
     f"From n = {NS[0]} to n = {NS[-1]} (×{NS[-1] // NS[0]}): Winnow's mistakes grew "
