@@ -175,7 +175,7 @@ lesson_header(
     "See how asking more margin of the rare class than of the common one moves the line and "
     "trades precision for recall.",
 )
-notation(("x, y", "w, θ", "η", "R", "u, γ", "τ₋₁, τ₊₁", "τ"))
+notation(("x, y", "w, θ", "η", "θ_init", "R", "u, γ", "τ₋₁, τ₊₁", "τ"))
 st.markdown(
     r"""
 When one positive comes with ten or forty negatives, a plain perceptron

@@ -21,19 +21,24 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
         "w, θ",
         "weights and threshold: the prediction is sign(⟨w, x⟩ − θ)",
         "all",
-        "Li et al., Cristianini & Shawe-Taylor and the course notes' thick separator write a "
-        "bias b = −θ: ⟨w, x⟩ + b (lessons 5, 6); Cantador & Dorronsoro fold it into W_i "
-        "with an input 1 (lesson 10)",
+        "Li et al. and Cristianini & Shawe-Taylor write a bias b = −θ: ⟨w, x⟩ + b (lesson 6; "
+        "lesson 5's thick separator is learned in that form); the course notes write θ (Θ for "
+        "Winnow), as here; Cantador & Dorronsoro fold it into W_i with an input 1 (lesson 10)",
     ),
     ("η", "the learning rate: an update adds η y x to w", "1–10", ""),
     (
         "C",
         "the threshold's step: an update moves θ by −η y C (default: the mean ‖x‖²)",
-        "1–5, 7",
+        "1–5, 7–9",
         "Khardon & Wachman's C; not the soft-margin SVM's constant (lesson 5 writes its "
         "penalty μ)",
     ),
-    ("θ_init", "the threshold's start (default: the mean ‖x‖²)", "1–5, 7, 11", "KW: θ_Init"),
+    (
+        "θ_init",
+        "the threshold's start (default: the mean ‖x‖²)",
+        "1, 2, 5, 6, 9, 11",
+        "KW: θ_Init",
+    ),
     (
         "z, v",
         "the threshold folded in: z = (x, −√C), v = (w, θ/√C), so ⟨v, z⟩ = ⟨w, x⟩ − θ",
@@ -66,7 +71,7 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
         "τ",
         "the perceptron with margin's margin, in units of θ_init: update if "
         "y(⟨w, x⟩ − θ) ≤ τ θ_init",
-        "5, 7, 11",
+        "5–7, 11",
         "Khardon & Wachman: τ",
     ),
     (
@@ -96,7 +101,12 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
         "8, playground",
         "scikit-learn: gamma",
     ),
-    ("2", "Winnow's promotion factor", "9", "the course notes and perceptron_core.Winnow: α"),
+    (
+        "2",
+        "Winnow's promotion factor",
+        "9",
+        "the course notes: 2 as well (w_i ← 2 w_i); perceptron_core.Winnow's parameter: alpha",
+    ),
     (
         "ρ",
         "the parallel perceptron's margin on the activations",
