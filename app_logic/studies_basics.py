@@ -75,7 +75,14 @@ def sweep(seed: int, progress: Progress = quietly) -> pd.DataFrame:
             "bound": "bound from θ_init (mean)",
             "largest_share": "largest updates ÷ bound",
         }
-    ).round({"γ (mean)": 3, "updates (mean)": 1, "bound from θ_init (mean)": 0, "largest updates ÷ bound": 3})
+    ).round(
+        {
+            "γ (mean)": 3,
+            "updates (mean)": 1,
+            "bound from θ_init (mean)": 0,
+            "largest updates ÷ bound": 3,
+        }
+    )
 
 
 def kw_cross_validated(

@@ -370,7 +370,7 @@ if data is not None:
         alpha_candidates(first["ε_t"]),
         "right",
         ".3f",
-        why=f"α_t = ½ ln((1 − ε_t)/ε_t) = ½ ln("
+        why="α_t = ½ ln((1 − ε_t)/ε_t) = ½ ln("
         + (f"(1 − {eps_shown})" if first["ε_t"] < 1e-4 else f"{1 - first['ε_t']:.4f}")
         + f" / {eps_shown}) "
         "= {answer}, the right chart's value for that round.",
