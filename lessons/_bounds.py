@@ -26,6 +26,8 @@ True
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -173,6 +175,27 @@ def voted_error_bound(mistake_bound: float, m: int) -> float:
     1.0
     """
     return 2.0 * mistake_bound / (m + 1)
+
+
+def pac_stretch(mistake_bound: float, epsilon: float, delta: float) -> tuple[int, int]:
+    """The course notes' conversion of a mistake bound into a PAC guarantee (their section
+    2.4), with its numbers: ``(q, examples)``.
+
+    Run the learner on fresh examples drawn independently and keep the hypothesis at the
+    end of the first stretch of ``q`` examples without a mistake. A hypothesis whose error
+    exceeds ``epsilon`` survives ``q`` of them with probability at most
+    ``(1 - epsilon)^q <= exp(-epsilon q)``; at most ``M`` mistakes (``M`` the bound rounded
+    down) make at most ``M + 1`` hypotheses, so ``q = ceil(ln((M + 1)/delta)/epsilon)``
+    keeps the chance that a bad one survives within ``delta``. The ``M`` mistakes cut the
+    sequence into at most ``M + 1`` mistake-free stretches, so ``(M + 1) q + M`` examples
+    hold one of length ``q``.
+
+    >>> pac_stretch(9.5, 0.1, 0.05)  # ln(200)/0.1 = 52.98
+    (53, 539)
+    """
+    M = math.floor(mistake_bound)
+    q = math.ceil(math.log((M + 1) / delta) / epsilon)
+    return q, (M + 1) * q + M
 
 
 def class_margins(X, y, w, b) -> tuple[float, float]:

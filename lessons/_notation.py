@@ -68,6 +68,13 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
         "Freund & Schapire: d_i",
     ),
     (
+        "ε, δ",
+        "the PAC model's error and confidence: an error of at most ε, with probability at "
+        "least 1 − δ",
+        "4",
+        "Valiant's model, as the course notes use it; not lesson 10's ε_t",
+    ),
+    (
         "τ",
         "the perceptron with margin's margin, in units of θ_init: update if "
         "y(⟨w, x⟩ − θ) ≤ τ θ_init",
@@ -115,7 +122,8 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
     ),
     (
         "ε_t, α_t",
-        "a boosting round's weighted error and vote (α_t is not lesson 7's α)",
+        "a boosting round's weighted error and vote (ε_t is not lesson 4's ε, α_t not lesson "
+        "7's α)",
         "10",
         "Cantador & Dorronsoro: the same",
     ),

@@ -191,3 +191,47 @@ def test_lesson_4_says_the_labels_are_flipped_only_where_they_are(seed):
     assert_page_ok(at)
     noisy = _page_words(at)
     assert "15% of the labels flipped" in noisy and "flipped while" in noisy
+
+
+def test_lesson_4_pac_stretch_is_the_smallest_that_keeps_bad_survivors_within_delta():
+    """The course notes' conversion, made quantitative: q is the smallest stretch with
+    (M + 1) e^{-εq} <= δ, and (M + 1) q + M examples hold a mistake-free stretch of q when
+    there are at most M mistakes (the worst case: M mistakes spread evenly)."""
+    from perceptron_lab.lessons._bounds import pac_stretch
+
+    for bound, eps, delta in ((1083.4, 0.1, 0.05), (9.5, 0.2, 0.01), (0.3, 0.1, 0.1)):
+        q, needed = pac_stretch(bound, eps, delta)
+        M = int(np.floor(bound))
+        assert (M + 1) * np.exp(-eps * q) <= delta < (M + 1) * np.exp(-eps * (q - 1))
+        # M mistakes after every q - 1 correct predictions: no stretch of q yet at
+        # (M + 1)(q - 1) + M examples; one more example and the last stretch is q long
+        assert needed == (M + 1) * q + M > (M + 1) * (q - 1) + M
+
+
+@pytest.mark.parametrize("seed", [4, 0, 7])
+def test_lesson_4_conversion_box_is_the_formula_on_the_seeds_clean_generator(seed):
+    """The box under "The course notes' conversion": M = ⌊(R/γ)²⌋ with the clean labels'
+    R = √(2 + C) and folded γ = gap/‖(w*, θ*/√C)‖, then q and (M + 1)q + M at ε = 0.1,
+    δ = 0.05, all recomputed here; the caption's "about ln((M + 1)/δ)/2 times fewer"
+    examples for the vote (m = 20M − 1 for an expected error of 0.1) holds within 5 %;
+    and the count of test points the averaged and voted predictors label differently is
+    the core's."""
+    at = run_lesson("04_from_online_to_batch")
+    at.number_input(key="l04_seed").set_value(seed).run()
+    assert_page_ok(at)
+    shown = _lesson_4_shown(at)
+    data = make_dataset(noisy_line(seed, 0.15))
+    C = float(np.mean((data.X**2).sum(axis=1)))
+    u = np.r_[data.w_star, data.theta_star / np.sqrt(C)]
+    M = int(np.floor((np.sqrt(2 + C) / (0.05 / np.linalg.norm(u))) ** 2))
+    q = int(np.ceil(np.log((M + 1) / 0.05) / 0.1))
+    assert shown["Mistake bound M, clean labels"] == f"{M:,}"
+    assert shown["Stretch q (ε = 0.1, δ = 0.05)"] == f"{q:,}"
+    assert shown["Examples at most, (M + 1)q + M"] == f"{(M + 1) * q + M:,}"
+    vote = 20 * M - 1
+    assert ((M + 1) * q + M) / vote == pytest.approx(np.log((M + 1) / 0.05) / 2, rel=0.05)
+    direct = KWPerceptron(epochs=20, random_state=seed, record="updates").fit(data.X, data.y)
+    labels = direct.predict_all(data.X_test)
+    differ = int((labels["averaged"] != labels["voted"]).sum())
+    text = " ".join(m.value for m in at.markdown)
+    assert f"label **{differ}** of the {len(data.y_test)} test points differently" in text
