@@ -109,7 +109,7 @@ lesson_header(
     "Make the perceptron update on near misses too, and see why that helps even when "
     "labels are wrong.",
 )
-notation(("x, y", "w, θ", "η", "C", "θ_init", "τ", "κ", "μ"))
+notation(("x, y", "w, θ", "η", "C", "θ_init", "τ", "κ", "μ", "ℓ_j, L"))
 st.markdown(
     r"""
 The plain perceptron stops caring about an example as soon as it is on the
@@ -209,8 +209,9 @@ st.header("The perceptron as stochastic gradient descent")
 st.markdown(
     r"""
 Each update is one step of *stochastic gradient descent*: a step against
-the gradient of one example's loss. PAM's loss is the **hinge loss** at the
-margin it asks for, and it is zero once the example is outside the band:
+the gradient of one example's loss, as lesson 3 reads the plain perceptron's
+update. PAM's loss $\ell_j$ is the **hinge loss** at the margin it asks for,
+and it is zero once the example is outside the band:
 """
 )
 st.latex(

@@ -70,6 +70,35 @@ def noisy_mistake_bound(X, y, w_star, theta_star, C: float, n_gammas: int = 400)
     return best[0], best[1], best[2], R
 
 
+def relative_loss_bound(X, y, w_star, theta_star, C: float, mistake_rows, n_gammas: int = 400):
+    """Shalev-Shwartz & Ben-David's (2014, section 21.4, Theorem 21.16) bound on the
+    perceptron's mistakes against the hinge loss of a fixed line, in lesson 2's folded
+    coordinates: ``(bound, L, gamma)``, the smallest over a grid of ``gamma`` in (0, R].
+
+    For any ``v*``, a perceptron started at 0 makes ``M <= L + R||v*|| sqrt(L) +
+    R²||v*||²`` mistakes, where ``L = sum over the steps with a mistake of max(0, 1 - y_j
+    <v*, z_j>)``. Here ``v* = u/gamma``, ``u`` the true line at unit length, so ``||v*|| =
+    1/gamma`` and each hinge term is ``xi_j / gamma`` (:func:`deviations`). The mistake steps
+    are the run's: ``mistake_rows`` lists the rows it updated on (a row twice if it erred
+    twice).
+
+    >>> X, y = np.array([[1.0], [-1.0], [0.5]]), np.array([1, -1, -1])  # the last is wrong
+    >>> bound, L, gamma = relative_loss_bound(X, y, np.array([1.0]), 0.0, 1.0, [0, 2])
+    >>> bool(bound >= 2 and L > 0)
+    True
+    """
+    rows = np.asarray(mistake_rows, dtype=np.int64)
+    _, R = deviations(X, y, w_star, theta_star, C, 0.0)
+    best = (np.inf, np.nan, np.nan)
+    for gamma in np.linspace(R / n_gammas, R, n_gammas):
+        xi, _ = deviations(X, y, w_star, theta_star, C, gamma)
+        L = float(xi[rows].sum() / gamma)
+        bound = L + (R / gamma) * np.sqrt(L) + (R / gamma) ** 2
+        if bound < best[0]:
+            best = (float(bound), L, float(gamma))
+    return best
+
+
 # ---------------------------------------------------------------------------
 # Lessons 7–11: what makes a kernel a kernel (lesson 8), one-vs-rest (lesson 8),
 # AdaBoost's round error and vote (lesson 10). Appended as one block.

@@ -75,6 +75,14 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
         "Valiant's model, as the course notes use it; not lesson 10's ε_t",
     ),
     (
+        "ℓ_j, L",
+        "one example's loss: the perceptron loss max(0, −y_j ⟨v, z_j⟩), or a hinge loss "
+        "max(0, margin − y_j f(x_j)); L: the hinge loss of a comparison line v* = u/γ summed "
+        "over the steps with a mistake",
+        "3, 5",
+        "Shalev-Shwartz & Ben-David: f_t for ℓ_j, the sum for L",
+    ),
+    (
         "τ",
         "the perceptron with margin's margin, in units of θ_init: update if "
         "y(⟨w, x⟩ − θ) ≤ τ θ_init",
