@@ -135,6 +135,35 @@ def mistakes_vs_n(k: int, m: int, seed: int, progress: Progress = quietly) -> pd
     return table.round({"Winnow bound": 1})
 
 
+def promotions_and_demotions(n: int, k: int, m: int, seed: int) -> pd.DataFrame:
+    """Winnow's promotions (mistakes on positives) and demotions (mistakes on negatives) in
+    the pass over each draw of :func:`mistakes_vs_n` at ``n``, beside the two steps of its
+    mistake bound (the course notes, section 1.2): promotions at most ``k(1 + log2 n)``,
+    demotions below twice the promotions plus 2.
+
+    >>> table = promotions_and_demotions(64, 3, 500, 0)
+    >>> bool((table["promotions p"] <= table["at most k(1 + log₂ n)"]).all())
+    True
+    """
+    rows = []
+    for r in range(DRAWS):
+        X, y, *_ = draw(n, k, m, seed, r)
+        winnow = learners(X)["Winnow"].set_params(record="updates").fit(X, y)
+        promotions = int(np.sum(y[winnow.trace_.index] > 0))
+        demotions = int(winnow.n_updates_ - promotions)
+        rows.append(
+            {
+                "data set": r + 1,
+                "promotions p": promotions,
+                "at most k(1 + log₂ n)": round(k * (1 + np.log2(n)), 1),
+                "demotions d": demotions,
+                "below 2(p + 1)": 2 * (promotions + 1),
+                "mistakes p + d": promotions + demotions,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def final_weights(n: int, k: int, m: int, seed: int, progress: Progress = quietly) -> dict:
     """``w_i / θ`` of both learners after the pass on the first draw, the thresholds ``θ``
     (as ``"<name> θ"``) and the relevant mask.

@@ -19,7 +19,13 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from perceptron_core.rules import winnow
-from perceptron_lab.app_logic.studies_winnow import DRAWS, LEARNER_NAMES, N_TEST, NS
+from perceptron_lab.app_logic.studies_winnow import (
+    DRAWS,
+    LEARNER_NAMES,
+    N_TEST,
+    NS,
+    promotions_and_demotions,
+)
 from perceptron_lab.app_logic.style import BLUE, GREY, ORANGE, VERMILLION
 from perceptron_lab.lessons._basics import seed_control
 from perceptron_lab.lessons._charts import one_decimal, small_chart
@@ -233,6 +239,35 @@ if side == "winnow":
                 "feature already scores at or above it): weights divided by θ say nothing, so "
                 "its row is empty. Pick another n or data seed."
             )
+
+st.header("Where Winnow's bound comes from", anchor="winnow-bound")
+st.markdown(
+    r"""
+The course notes (section 1.2) derive the bound by counting Winnow's mistakes
+on positives, its **promotions** $p$, and on negatives, its **demotions** $d$
+(they write $u$ and $v$). Three steps:
+
+1. **Promotions.** A negative example of a disjunction has none of the $k$
+   relevant features on, so a relevant weight is never halved. A missed positive
+   has $\langle w, x\rangle < \theta = n$ and at least one relevant feature on,
+   whose weight is then below $n$: every promotion doubles a relevant weight
+   that is below $n$. Starting at 1, one weight can be doubled that way at most
+   $1 + \log_2 n$ times, so $p \le k\,(1 + \log_2 n)$.
+2. **Demotions.** Follow the total weight $W = \sum_i w_i$, $n$ at the start and
+   always above 0. A promotion doubles active weights that sum to less than
+   $\theta = n$: $W$ grows by less than $n$. A demotion halves active weights
+   that sum to at least $n$: $W$ falls by at least $n/2$. So
+   $0 < W < n + p\,n - d\,n/2$, that is $d < 2(p + 1)$.
+3. **Together**, $p + d < 3p + 2 \le 2 + 3k\,(1 + \log_2 n)$: the bound above.
+"""
+)
+if side == "winnow":
+    st.dataframe(promotions_and_demotions(N_COMPARED, k, m, seed), hide_index=True)
+    st.caption(
+        f"Computed live: Winnow's pass over each of the {DRAWS} data sets of the chart at "
+        f"n = {N_COMPARED} (k = {k}, m = {m}, seed {seed}), its mistakes split by the label "
+        "of the example (perceptron_core.Winnow, record='updates')."
+    )
 
 st.header("The other side: few active features", anchor="the-other-side")
 st.markdown(

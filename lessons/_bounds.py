@@ -151,6 +151,41 @@ def smallest_eigenvalue(K) -> float:
     return float(np.linalg.eigvalsh(np.asarray(K, dtype=np.float64))[0])
 
 
+def svm_folded_margin(K, y, C: float, max_iter: int = 100_000) -> float:
+    """The margin, with the threshold folded in as lesson 2 folds it, of the hard-margin
+    SVM's separator on the Gram matrix ``K`` (Cristianini & Shawe-Taylor 2000, chapter 6);
+    a number <= 0 when it does not separate the points.
+
+    The SVM (scikit-learn's ``SVC`` on the precomputed ``K``, box constant 10⁶) finds
+    ``f(x) = sum_j a_j y_j k(x_j, x) + b`` with the widest margin for a bias ``b`` kept
+    apart. Folded, ``z = (phi(x), -sqrt(C))`` and ``v = (w, -b/sqrt(C))`` give
+    ``<v, z> = f(x)``, so its folded margin is ``min_j y_j f(x_j) / ||v||`` with
+    ``||v||² = sum_ij a_i y_i a_j y_j K_ij + b²/C``: the margin of a separator (at most the
+    widest folded one), so ``(R/margin)²`` bounds the updates. On points no direction of
+    the feature space separates, the solver stops at ``max_iter`` with a soft solution
+    whose margin is <= 0.
+
+    >>> X = np.array([[1.0, 0.0], [-1.0, 0.0]])
+    >>> round(svm_folded_margin(X @ X.T, np.array([1, -1]), 1.0), 6)
+    1.0
+    """
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.svm import SVC
+
+    y = np.where(np.asarray(y) > 0, 1.0, -1.0)
+    K = np.asarray(K, dtype=np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # no separator: a soft solution
+        svm = SVC(kernel="precomputed", C=1e6, tol=1e-6, max_iter=max_iter).fit(K, y)
+    a = np.zeros(len(y))
+    a[svm.support_] = svm.dual_coef_[0]  # a_j y_j
+    b = float(svm.intercept_[0])
+    length = float(np.sqrt(max(a @ K @ a + b * b / C, 0.0)))
+    return float((y * (K @ a + b)).min() / length) if length > 0 else 0.0
+
+
 def one_vs_rest_label(scores, classes):
     """The multi-class prediction: the class whose one-vs-rest score is largest.
 

@@ -130,13 +130,19 @@ def test_lesson_9_try_this_3_winnows_relevant_weights_stay_at_the_threshold(seed
         assert accuracy["Perceptron"] < accuracy["Winnow"], (seed, accuracy)
 
 
+def _research_table(at):
+    """The research box's table: the one with a row per n (the derivation's table, with a
+    row per data set, comes first on the page)."""
+    return next(d.value for d in at.dataframe if "n features" in d.value.columns)
+
+
 def test_lesson_9_mistake_table_is_recomputed_from_the_draws():
     from perceptron_lab.app_logic import (
         studies_winnow as lesson,  # the lesson's draws and constants
     )
 
     at = run_lesson("09_winnow")
-    table = at.dataframe[0].value
+    table = _research_table(at)
     n = lesson.NS[2]
     mistakes = []
     for r in range(lesson.DRAWS):
@@ -149,7 +155,7 @@ def test_lesson_9_mistake_table_is_recomputed_from_the_draws():
     assert last["Perceptron mistakes"] > 3 * last["Winnow mistakes"]  # the lesson's point
     at.number_input(key="l09_seed").set_value(1).run()
     assert_page_ok(at)
-    assert not at.dataframe[0].value.equals(table)
+    assert not _research_table(at).equals(table)
 
 
 LESSON_9 = lesson_module("09_winnow")
@@ -345,3 +351,32 @@ def test_lesson_9_table_counts_a_score_of_exactly_0_by_the_stated_convention():
             X, y, *_ = studies_winnow.draw(512, k, m, seed, r)
             clf = studies_winnow.learners(X)["Perceptron"].fit(X, y)
             assert clf.n_updates_ == _exact_perceptron_mistakes(X, y), r
+
+
+def test_lesson_9_winnows_bound_is_derived_step_by_step_on_the_runs():
+    """The three steps of "Where Winnow's bound comes from", on the chart's draws at
+    n = 256 (k = 3 and 8, m = 2000, seed 0), from Winnow's recorded hypotheses: a relevant
+    weight never falls; every promotion doubles a relevant active weight below n; a
+    promotion adds less than n to the total weight W and a demotion takes at least n/2
+    off it; so p <= k(1 + log₂ n) and d < 2(p + 1), which the page's table shows."""
+    n = LESSON_9.N_COMPARED
+    for k in (3, 8):
+        table = studies_winnow.promotions_and_demotions(n, k, 2000, 0)
+        for r in range(studies_winnow.DRAWS):
+            X, y, _, _, relevant = studies_winnow.draw(n, k, 2000, 0, r)
+            winnow = studies_winnow.learners(X)["Winnow"].set_params(record="updates")
+            trace = winnow.fit(X, y).trace_
+            W = trace.weight_history
+            assert (np.diff(W[:, relevant], axis=0) >= 0).all()
+            for i, row in enumerate(trace.index):
+                active = X[row] != 0
+                before, after = W[i], W[i + 1]
+                if y[row] > 0:  # promotion
+                    assert (before[relevant][active[relevant]] < n).any()
+                    assert 0 < after.sum() - before.sum() < n
+                else:
+                    assert before.sum() - after.sum() >= n / 2
+            p = int(np.sum(y[trace.index] > 0))
+            d = len(trace.index) - p
+            assert p <= k * (1 + np.log2(n)) and d < 2 * (p + 1)
+            assert table.loc[r, "promotions p"] == p and table.loc[r, "demotions d"] == d
