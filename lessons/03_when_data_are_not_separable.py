@@ -54,7 +54,7 @@ def accuracy_trail(run, data) -> list[Panel]:
             "Accuracy of each hypothesis so far",
             [
                 Trail(
-                    "",
+                    "Training and test accuracy",
                     (
                         ("training (noisy labels)", train, BLUE),
                         ("test (clean labels)", test, ORANGE),
@@ -268,11 +268,17 @@ try_this(
     "The figure opens at the end of training: the test curve keeps jumping up and down "
     "until the very last update. Read its last value, then move **Stop after epoch** from "
     "30 to 31, then 32, pressing **End** each time: a different last hypothesis each "
-    "time, often a different test accuracy.",
+    "time, often a different test accuracy. With a screen reader: the chart's description "
+    'follows the step ("at hypothesis", then both accuracies); press **Next update** to '
+    "hear the test accuracy change from one update to the next.",
     "Set **flipped training labels** to 0%. The data are separable again: the updates "
-    "stop, both curves end flat, and the step counter stops adding updates.",
+    "stop, both curves end flat, and the step counter stops adding updates. With a screen "
+    'reader: after the last update every step is announced as "correct, no update", and '
+    "the chart's description stays at the same hypothesis to the end.",
     "With **flipped training labels** back at 10%, change the **data seed** and watch where "
-    "the line ends up: the flipped points (×) keep dragging it across the true line.",
+    "the line ends up: the flipped points (×) keep dragging it across the true line. With a "
+    'screen reader: an update on a flipped point is announced with "(flipped by noise)" '
+    "after its label.",
 )
 
 st.header("How many mistakes, when no line separates?")

@@ -412,7 +412,10 @@ hypothesis built from its hypotheses "even in the unrealizable case"
 
 try_this(
     "Press **Play** (or drag the time slider) and watch the black last line jump at every "
-    "update while the dashed green averaged line and the voted tint barely move.",
+    "update while the dashed green averaged line and the voted tint barely move. With a "
+    "screen reader: press **Next update** and read the table beside the figure, *The four "
+    "predictors at this step*: the last line's training accuracy changes by several points "
+    "from one update to the next, the averaged and the voted predictor's hardly at all.",
     "Set **flipped training labels** to 0%. The data are separable: once training stops "
     "updating, the last hypothesis collects all later votes, and the voted predictor and "
     "the longest survivor agree with it; the averaged line still carries the early "

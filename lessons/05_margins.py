@@ -252,10 +252,12 @@ try_this(
     "Set **τ** to 2, press **Start**, then **Next update** a few times: many updates are now "
     "on points that were already right (*inside the band*), and the band narrows as ‖w‖ "
     "grows, from wider than the view at the first update to inside it before the first "
-    "epoch ends.",
+    'epoch ends. With a screen reader: those updates are announced as "inside the margin '
+    "band, update\", and the box's half-width, in distance units, falls as ‖w‖ grows.",
     "Switch the **learner** to the thick separator, press **Start**, then **Next update** a "
     "few times: κ is an absolute score, so while w is short the band is wide in distance, "
-    "and it narrows quickly as w grows.",
+    "and it narrows quickly as w grows. With a screen reader: the box's half-width, in "
+    "distance units, says the same.",
 )
 
 check_question(

@@ -295,11 +295,15 @@ try_this(
     "most points become support points and the test accuracy is near a coin toss.",
     "Back on the Gaussian kernel, set **β** to 100: each support point is now a narrow bump; "
     "the region breaks into islands around the ringed points. Then try 0.1: wide regions "
-    "with smooth boundaries and no islands.",
+    "with smooth boundaries and no islands. With a screen reader: **Figure in words** says "
+    "which corners of the view are on the +1 side; on most seeds, the opening one among "
+    'them, at β = 100 it "reaches no corner of the view" (only islands round the points), '
+    "and at 0.1 it covers the upper right and the lower left, two of XOR's quadrants.",
     "Switch the **data** to two circles and the kernel to polynomial, then move the "
     "**degree** from 1 to 2: at d = 1 it is a line again (on some seeds outside the figure, "
     "which then shows one side only); at d = 2 the boundary becomes a closed curve, because "
-    "x₁² + x₂² is one of the features.",
+    "x₁² + x₂² is one of the features. With a screen reader: at d = 2 **Figure in words** "
+    'says the +1 side "reaches no corner of the view": it is closed inside it.',
 )
 
 check_question(

@@ -313,14 +313,17 @@ under it compares the two at $n = 256$.
 try_this(
     "Read the two curves at n = 16 and at n = 1024: Winnow's mistakes grow by a constant "
     "for every doubling of n (a straight line on this log axis), the perceptron's multiply. "
-    "Now set **k** to 8: Winnow's line moves up (its bound grows with k) but stays straight.",
+    "Now set **k** to 8: Winnow's line moves up (its bound grows with k) but stays straight. "
+    "With a screen reader: **The numbers**, under the chart, lists both curves n by n.",
     "Set **m** to 500: the perceptron's curve bends flat at large n. It has not learned "
     "faster: it is still wrong on a large share of the pass when it runs out of examples "
-    "(the research table gives its test accuracy).",
+    "(the research table gives its test accuracy). With a screen reader: **The numbers**, "
+    "under the chart, gives the curve n by n.",
     "Move **weights after the pass** from n = 256 to 1024: Winnow's relevant weights stay at "
     "the threshold (one of them fires a positive alone) and the irrelevant ones near 0; the "
     "perceptron's relevant weights fall from above the threshold to below it, so it needs "
-    "irrelevant features to help, and misfires.",
+    "irrelevant features to help, and misfires. With a screen reader: **The numbers**, under "
+    "that chart, lists every weight ÷ threshold, the relevant features as their own series.",
 )
 
 check_question(

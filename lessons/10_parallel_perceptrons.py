@@ -253,9 +253,12 @@ try_this(
     "The figure opens at the end of training with 10 % flipped. Count the × with a green "
     "square around them (flags that are right) and the squares without a × (false alarms); "
     "the box gives both as precision and recall. Then set **flipped labels** to 30 %: the "
-    "flipped points start to outvote the truth near the boundary, and precision drops.",
+    "flipped points start to outvote the truth near the boundary, and precision drops. With "
+    "a screen reader: the box beside the figure gives the counts of safe, borderline and "
+    "noisy patterns and those two shares in words.",
     "Set **flipped labels** to 0 %: every flag would now be a false alarm, and the committee "
-    "raises none or almost none, so the green squares respond to the noise itself.",
+    "raises none or almost none, so the green squares respond to the noise itself. With a "
+    "screen reader: the box's count of noisy patterns says the same.",
     "Set the **committee size** to 1: a single perceptron needs only its own vote, so "
     "*borderline* means just |act| ≤ ρ. With H = 5 or 7 the categories need a majority and "
     "the borderline set changes.",

@@ -140,6 +140,53 @@ def test_the_table_gives_the_course_notes_own_symbols():
     assert "course notes" not in papers["2"] or "α" not in papers["2"], papers["2"]
 
 
+def _try_this(stem: str) -> tuple[list[str], str]:
+    """The lesson's "try this" steps, and the rest of its source (without that call)."""
+    import ast
+
+    source = _text(stem)
+    tree = ast.parse(source)
+    calls = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "try_this"
+    ]
+    rest = source
+    for call in calls:
+        rest = rest.replace(ast.get_source_segment(source, call), "")
+    return [ast.literal_eval(arg) for call in calls for arg in call.args], rest
+
+
+#: Words of a step that only the eyes follow: colours, marks, lines, regions.
+SEEN = re.compile(
+    r"\b(red|orange|blue|green|purple|black|grey|dotted|dashed|tint|arrow|ringed|square|"
+    r"squares|diamond|dots|curves?|islands|band|view)\b|×"
+)
+#: Where what a screen-reader user hears and reads comes from: the replay's narration,
+#: figure words, controls and panels, the math panel's words, the charts' words and
+#: tables.
+HEARD = [ROOT / "ui" / "playback" / f"{name}.js" for name in ("speech", "describe", "controls")]
+HEARD += [ROOT / "ui" / "playback" / f"{name}.js" for name in ("extras", "chartwords")]
+HEARD += [ROOT / "app_logic" / "math_panel.py", ROOT / "ui" / "charts.py"]
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_every_try_this_step_for_the_eyes_says_what_a_screen_reader_gives(stem):
+    """A "try this" step that points at a colour, a mark or a region also says what a
+    screen-reader user hears or reads instead ("With a screen reader: ..."), and every
+    phrase it quotes, every control it names in bold, is one the replay, its charts or the
+    page really say (in their sources, or in the lesson's own labels)."""
+    steps, rest = _try_this(stem)
+    heard = "\n".join(path.read_text() for path in HEARD) + rest
+    for step in steps:
+        if not SEEN.search(step):
+            continue
+        assert "With a screen reader:" in step, (stem, step)
+        clause = step.split("With a screen reader:", 1)[1]
+        for quoted in re.findall(r'"([^"]+)"', clause) + re.findall(r"\*\*([^*]+)\*\*", clause):
+            assert quoted.rstrip(".") in heard, (stem, quoted)
+
+
 #: Per lesson: the playground's learner and setting whose symbol the lesson names.
 PLAYGROUND_SYMBOLS = {
     "05_margins": ("thick", "gamma", r"\kappa"),

@@ -411,3 +411,33 @@ def test_lesson_8_page_shows_the_feature_space_bound_of_its_kernel():
         random_state=0,
     ).fit(data.X, data.y)
     assert shown["updates from θ = 0, 20 epochs"] == f"{zero.n_updates_:,}"
+
+
+def _corners_plus(seed: int, data_label: str, kernel_label: str, **setting) -> list[bool]:
+    """Which corners of the figure's view (upper right, upper left, lower left, lower
+    right, as **Figure in words** lists them) score above 0 at the end of training."""
+    f, points, _ = _lesson_8_end(seed, data_label, kernel_label, **setting)
+    grid = f.ravel()
+    x0, x1 = points[:, 0].min(), points[:, 0].max()
+    y0, y1 = points[:, 1].min(), points[:, 1].max()
+    corners = [(x1, y1), (x0, y1), (x0, y0), (x1, y0)]
+    return [bool(grid[np.argmin(((points - corner) ** 2).sum(axis=1))] > 0) for corner in corners]
+
+
+def test_lesson_8_try_this_by_ear_the_corners_figure_in_words_names():
+    """Try this 2 and 3, with a screen reader: **Figure in words** says which corners are on
+    the +1 side. "On most seeds, the opening one among them, at β = 100 it 'reaches no
+    corner of the view' ..., and at 0.1 it covers the upper right and the lower left"; at
+    d = 2 on two circles it "reaches no corner of the view". Checked on seeds 0-9 at the
+    grid's corners (the figure's view). Measured: β = 100 no corner on 9 of 10 seeds, β = 0.1
+    exactly those two corners on 7; d = 2 no corner on all 10."""
+    none_at_100 = opposite_at_01 = 0
+    for seed in TEN_SEEDS:
+        at_100 = _corners_plus(seed, "XOR", "Gaussian (rbf)", gamma=100.0)
+        at_01 = _corners_plus(seed, "XOR", "Gaussian (rbf)", gamma=0.1)
+        none_at_100 += not any(at_100)
+        opposite_at_01 += at_01 == [True, False, True, False]
+        if seed == 0:
+            assert not any(at_100) and at_01 == [True, False, True, False]
+        assert not any(_corners_plus(seed, "Two circles", "Polynomial", degree=2)), seed
+    assert none_at_100 > 5 and opposite_at_01 > 5, (none_at_100, opposite_at_01)
