@@ -317,6 +317,20 @@ above.
     )
 
 
+try_this(
+    "Press **Play** (or drag the time slider) and watch the black last line jump at every "
+    "update while the dashed green averaged line and the voted tint barely move. With a "
+    "screen reader: press **Next update** and read the table beside the figure, *The four "
+    "predictors at this step*: the last line's training accuracy changes by several points "
+    "from one update to the next, the averaged and the voted predictor's hardly at all.",
+    "Set **flipped training labels** to 0%. The data are separable: once training stops "
+    "updating, the last hypothesis collects all later votes, and the voted predictor and "
+    "the longest survivor agree with it; the averaged line still carries the early "
+    "hypotheses in its mean and may label a test point or two differently.",
+    "Change the **data seed** a few times and compare the last row of the table: which "
+    "predictor is most often at the top on the test half?",
+)
+
 st.header("Why the vote generalises, and what is known of the average", anchor="why")
 st.markdown(
     r"""
@@ -408,20 +422,6 @@ hypothesis built from its hypotheses "even in the unrealizable case"
         f"**{predictors_differ(run, data)}** of the {len(data.y_test)} test points "
         "differently."
     )
-)
-
-try_this(
-    "Press **Play** (or drag the time slider) and watch the black last line jump at every "
-    "update while the dashed green averaged line and the voted tint barely move. With a "
-    "screen reader: press **Next update** and read the table beside the figure, *The four "
-    "predictors at this step*: the last line's training accuracy changes by several points "
-    "from one update to the next, the averaged and the voted predictor's hardly at all.",
-    "Set **flipped training labels** to 0%. The data are separable: once training stops "
-    "updating, the last hypothesis collects all later votes, and the voted predictor and "
-    "the longest survivor agree with it; the averaged line still carries the early "
-    "hypotheses in its mean and may label a test point or two differently.",
-    "Change the **data seed** a few times and compare the last row of the table: which "
-    "predictor is most often at the top on the test half?",
 )
 
 check_question(

@@ -203,7 +203,7 @@ lesson_header(
     "Write the perceptron in terms of its examples, swap the inner product for a kernel, and "
     "learn XOR and circles, which no line separates.",
 )
-notation(("x, y", "w, θ", "η", "C", "a_j, α", "β"))
+notation(("x, y", "w, θ", "η", "C", "u, γ", "a_j, α", "β"))
 st.markdown(
     r"""
 Every update adds $\eta\,y_j x_j$ to $w$, so after training $w$ is a sum of
@@ -454,7 +454,7 @@ if data is not None and run is not None:
         + f"Computed live (seed {seed}): the SVM is scikit-learn's SVC on the Gram matrix "
         f"(box constant 10⁶), its margin measured on every training point with the bias "
         f"folded in at the threshold's C = {run.estimator.C_:.4g}; the run from θ = 0 is "
-        "the figure's learner with θ_init = 0, in the "
+        "the figure's learner started at θ = 0, in the "
         f"figure's order, {'stopped by its last epoch' if fs['stopped'] else 'still updating'}."
     )
 

@@ -56,10 +56,10 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
     (
         "u, γ",
         "a separating direction of length 1 (folded) and its margin min_j y_j ⟨u, z_j⟩",
-        "2–4, 6",
+        "2–4, 6, 8",
         "KW, Cristianini & Shawe-Taylor: the distance to a line with ‖w‖ = 1, threshold "
         "apart; lesson 6 writes Γ for the reference line's margin, γ_j for a line's margin "
-        "on class j, as Li et al. do",
+        "on class j, as Li et al. do; lesson 8 takes u in the kernel's feature space",
     ),
     (
         "ξ_j, D",
