@@ -34,11 +34,54 @@ def draw(n: int, k: int, m: int, seed: int, r: int):
     return X[:m], y[:m], X[m:], y[m:], relevant
 
 
-def learners() -> dict:
-    """Both learners for one on-line pass in the order drawn: no shuffle, one epoch."""
+#: The two learners, in the order the lesson's tables and charts give them.
+LEARNER_NAMES = ("Winnow", "Perceptron")
+
+
+#: The perceptron's threshold step is the mean number of active features rounded to a
+#: multiple of this binary fraction, which every sum then holds exactly.
+STEP_GRID = 2.0**-10
+
+
+def threshold_step(X) -> float:
+    """The perceptron's threshold step ``C`` for the examples ``X``: the mean number of
+    active features (Khardon & Wachman's mean ``||x||²`` on boolean data), rounded to a
+    multiple of :data:`STEP_GRID`.
+
+    >>> threshold_step(np.array([[1, 0, 1], [0, 0, 1], [1, 1, 1]])) * 1024  # 2 = 2048/1024
+    2048.0
+    >>> threshold_step(np.array([[1, 0], [0, 0], [0, 0]]))  # 1/3 to the nearest 1/1024
+    0.3330078125
+    """
+    mean = float(np.asarray(X, dtype=np.float64).sum(axis=1).mean())
+    return float(np.rint(mean / STEP_GRID) * STEP_GRID)
+
+
+def learners(X) -> dict:
+    """Both learners for one on-line pass over ``X`` in the order drawn (no shuffle, one
+    epoch), each in exact arithmetic, so that a score of exactly 0 is a real tie and counts
+    as each learner's rule says, whatever order a sum is taken in.
+
+    Winnow's weights are powers of 2 and ``θ = n``: its sums are exact. It predicts +1 at
+    ``w·x >= θ`` (the course notes), so a score of 0 is a mistake only on a negative.
+
+    The perceptron is Khardon & Wachman's form with ``η = 0.1`` and ``θ_init = C`` run as
+    ``η = 1``, ``θ_init = 10 C``, the same run scaled by 10 (lesson 1), with ``C`` the
+    mean number of active features rounded to a multiple of 1/1024
+    (:func:`threshold_step`): every weight is then a whole number and every threshold and
+    score a multiple of 1/1024, held exactly. Its rule updates when
+    ``y(<w, x> - θ) <= 0``, so a score of 0 is a mistake on either label; at test time a
+    score of 0 predicts the negative class. (With ``η = 0.1`` and ``C`` the mean itself, a
+    tie came out a few units of the last bit to either side, and the mean count at
+    ``n = 512`` was 654.3 compiled and 656.3 in plain Python, whose sums run in another
+    order.)
+    """
+    C = threshold_step(X)
     return {
         "Winnow": Winnow(epochs=1, shuffle=False),
-        "Perceptron": Perceptron(epochs=1, shuffle=False),
+        "Perceptron": Perceptron(
+            eta=1.0, theta_init=10.0 * C, C=float(C), epochs=1, shuffle=False
+        ),
     }
 
 
@@ -53,7 +96,7 @@ def _one_pass_table(n_list, m: int, data_for, extra, setting: str, progress: Pro
     """
     rows = []
     for i, n in enumerate(n_list):
-        runs = {name: [] for name in learners()}
+        runs = {name: [] for name in LEARNER_NAMES}
         active, most = [], []
         for r in range(DRAWS):
             progress(
@@ -63,7 +106,7 @@ def _one_pass_table(n_list, m: int, data_for, extra, setting: str, progress: Pro
             X, y, X_test, y_test = data_for(n, r)
             active.append(X.sum(axis=1).mean())
             most.append(int(X.sum(axis=1).max()))
-            for name, clf in learners().items():
+            for name, clf in learners(X).items():
                 clf.fit(X, y)
                 runs[name].append((clf.n_updates_, clf.score(X_test, y_test)))
         row = {"n features": n, **extra(n, float(np.mean(active)), max(most))}
@@ -92,22 +135,51 @@ def mistakes_vs_n(k: int, m: int, seed: int, progress: Progress = quietly) -> pd
     return table.round({"Winnow bound": 1})
 
 
+def promotions_and_demotions(n: int, k: int, m: int, seed: int) -> pd.DataFrame:
+    """Winnow's promotions (mistakes on positives) and demotions (mistakes on negatives) in
+    the pass over each draw of :func:`mistakes_vs_n` at ``n``, beside the two steps of its
+    mistake bound (the course notes, section 1.2): promotions at most ``k(1 + log2 n)``,
+    demotions below twice the promotions plus 2.
+
+    >>> table = promotions_and_demotions(64, 3, 500, 0)
+    >>> bool((table["promotions p"] <= table["at most k(1 + log₂ n)"]).all())
+    True
+    """
+    rows = []
+    for r in range(DRAWS):
+        X, y, *_ = draw(n, k, m, seed, r)
+        winnow = learners(X)["Winnow"].set_params(record="updates").fit(X, y)
+        promotions = int(np.sum(y[winnow.trace_.index] > 0))
+        demotions = int(winnow.n_updates_ - promotions)
+        rows.append(
+            {
+                "data set": r + 1,
+                "promotions p": promotions,
+                "at most k(1 + log₂ n)": round(k * (1 + np.log2(n)), 1),
+                "demotions d": demotions,
+                "below 2(p + 1)": 2 * (promotions + 1),
+                "mistakes p + d": promotions + demotions,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def final_weights(n: int, k: int, m: int, seed: int, progress: Progress = quietly) -> dict:
     """``w_i / θ`` of both learners after the pass on the first draw, the thresholds ``θ``
     (as ``"<name> θ"``) and the relevant mask.
 
-    A threshold that is not above 0 (beyond rounding: ``1e-9`` of the largest weight) makes
-    the shares meaningless, and they are NaN: the perceptron's θ starts at C and moves by
-    ``η C`` per update, so equal numbers of updates each way can bring it to 0.
+    A threshold that is not above 0 makes the shares meaningless, and they are NaN: the
+    perceptron's θ starts at ``10 C`` and moves by ``C`` per update (:func:`learners`), so
+    it is exactly 0 after ten more updates on positives than on negatives.
     """
     X, y, _, _, relevant = draw(n, k, m, seed, 0)
     out = {"relevant": np.isin(np.arange(n), relevant)}
-    for i, (name, clf) in enumerate(learners().items()):
+    for i, (name, clf) in enumerate(learners(X).items()):
         progress(i / 2, f"one pass of {name} over n = {n} features")
         clf.fit(X, y)
         w, theta = clf.coef_[0], float(-clf.intercept_[0])  # the threshold is θ = -intercept
         out[f"{name} θ"] = theta
-        out[name] = w / theta if theta > 1e-9 * np.abs(w).max(initial=0.0) else np.full(n, np.nan)
+        out[name] = w / theta if theta > 0 else np.full(n, np.nan)
     return out
 
 

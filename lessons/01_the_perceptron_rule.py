@@ -296,11 +296,16 @@ try_this(
     "The figure opens on the first update. Press **Next update** a few times. On a +1 "
     "example (orange) the red arrow Δw points *towards* the example, on a −1 example "
     "(blue) *away* from it; check that the box under the panel reports a change of "
-    "exactly η(‖x‖² + C) every time.",
+    "exactly η(‖x‖² + C) every time. With a screen reader: each press announces the step, "
+    'the example\'s label and "mistake, update"; set **Announce after a move** to *verdict '
+    'and arithmetic* and it also reads the math panel\'s update of w ("becomes" for the '
+    "arrow ←), w + η y x: the sign of y is the arrow's direction, towards x or away.",
     "Change the **learning rate η** from 0.5 to 0.1. The score change in the box shrinks "
     "fivefold and the first lines fall outside the view: the starting threshold θ_init now "
     "outweighs the steps η·y·x and η·y·C. Press **End**: the step counter above the figure "
-    "(*updates so far*) shows that this run needs more updates.",
+    "(*updates so far*) shows that this run needs more updates. With a screen reader: "
+    "**Figure in words**, under the figure, gives the line's equation and adds \"It lies "
+    'outside the view." while it is off the figure.',
     "Set the **learning rate η** back to 0.5 and change the **data seed**. A new line and new "
     "points: press **End** and compare the number of updates with the previous seed. Some "
     "sets need only two updates, others three times as many or more.",

@@ -76,8 +76,8 @@ def sweep_figure(table: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
     fig.add_scatter(
         x=gamma,
-        y=table["bound (mean)"],
-        name="Novikoff's bound (mean)",
+        y=table["bound from θ_init (mean)"],
+        name="bound from θ_init (mean)",
         mode="lines+markers",
         line={"color": VERMILLION, "dash": "dash"},
         marker={"symbol": "square"},
@@ -196,7 +196,9 @@ try_this(
     "small part of the bound. The bound is a worst case over every order of the "
     "examples, not a forecast.",
     "Set the **gap** to 0.01. γ shrinks, the bound grows with 1/γ², and the dotted true "
-    "line hugs points of both classes; press **End** and see whether the run needs more updates.",
+    "line hugs points of both classes; press **End** and see whether the run needs more "
+    "updates. With a screen reader: the box beside the figure says R, γ and the bound in "
+    "words; γ is how close the nearest point comes to the true line.",
     "Change the **data seed** with the gap at 0.01: R hardly moves, but γ and the bound jump, "
     "because they depend on the one point nearest the line.",
 )

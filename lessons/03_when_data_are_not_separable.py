@@ -8,9 +8,11 @@ Session keys start with ``l03_``.
 
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
 import streamlit as st
 
-from perceptron_core import Perceptron
+from perceptron_core import PassiveAggressive, Perceptron
 from perceptron_core.rules import kw
 from perceptron_lab.app_logic.payload.extras import Panel, Trail
 from perceptron_lab.app_logic.style import BLUE, ORANGE, Show
@@ -21,7 +23,12 @@ from perceptron_lab.lessons._basics import (
     noisy_line,
     seed_control,
 )
-from perceptron_lab.lessons._bounds import mistake_bound, noisy_mistake_bound
+from perceptron_lab.lessons._bounds import (
+    deviations,
+    mistake_bound,
+    noisy_mistake_bound,
+    relative_loss_bound,
+)
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
 from perceptron_lab.ui.exercises import exercises
@@ -47,7 +54,7 @@ def accuracy_trail(run, data) -> list[Panel]:
             "Accuracy of each hypothesis so far",
             [
                 Trail(
-                    "",
+                    "Training and test accuracy",
                     (
                         ("training (noisy labels)", train, BLUE),
                         ("test (clean labels)", test, ORANGE),
@@ -111,13 +118,77 @@ def noisy_bound_numbers(run, data, seed: int) -> str:
     )
 
 
+def loss_view_sentence(run, data, seed: int) -> str:
+    """The relative loss bound on the figure's training data: one pass of a perceptron
+    started at 0 (as :func:`noisy_bound_numbers`), its mistakes M, the true line's hinge
+    loss L on those steps at the γ of a grid that makes the bound smallest, and the bound."""
+    if run is None:
+        return ""
+    C = run.estimator.C_
+    one_pass = Perceptron(theta_init=0.0, C=C, epochs=1, random_state=seed, record="updates")
+    one_pass.fit(data.X, data.y)
+    M = one_pass.n_updates_
+    bound, L, gamma = relative_loss_bound(
+        data.X, data.y, data.w_star, data.theta_star, C, one_pass.trace_.index
+    )
+    R = deviations(data.X, data.y, data.w_star, data.theta_star, C, gamma)[1]
+    largest = (
+        " (the largest of the grid: there every step with a mistake costs the line almost 1)"
+        if gamma >= 0.99 * R
+        else ""
+    )
+    return (
+        f"\n\n**On the training data above**, one pass from 0 (the run of the section "
+        f"above): the perceptron erred M = **{M}** times. With $u$ the true line and the "
+        f"$\\gamma$ of a grid that makes the right side smallest, γ = {gamma:.3g}{largest} "
+        f"with R = {R:.3g}, L = {L:.2f}: M − L = **{M - L:.2f}** against a bound of "
+        f"**{bound - L:.2f}**, so M ≤ {bound:.1f}."
+    )
+
+
+def one_pass_table(data, seed: int) -> tuple[pd.DataFrame, float]:
+    """One pass from 0 over the figure's training data, in its order: the perceptron and
+    the three Passive-Aggressive learners' mistakes, updates and test accuracy, and the
+    largest |y f(x) − 1| right after one of PA's updates (0 in exact arithmetic)."""
+    C = float(np.mean((data.X**2).sum(axis=1)))
+    learners = {
+        "perceptron (fixed step, on mistakes)": Perceptron(theta_init=0.0, C=C),
+        "PA (the loss-sized step)": PassiveAggressive(variant="PA"),
+        "PA-I (step at most C = 1)": PassiveAggressive(variant="PA-I"),
+        "PA-II (step damped by C = 1)": PassiveAggressive(variant="PA-II"),
+    }
+    rows = []
+    for name, est in learners.items():
+        est.set_params(epochs=1, random_state=seed, record="updates").fit(data.X, data.y)
+        rows.append(
+            {
+                "learner": name,
+                "mistakes": int(getattr(est, "n_mistakes_", est.n_updates_)),
+                "updates": int(est.n_updates_),
+                "test accuracy": f"{est.score(data.X_test, data.y_test):.1%}",
+            }
+        )
+    return pd.DataFrame(rows), margin_after_update(learners["PA (the loss-sized step)"], data)
+
+
+def margin_after_update(pa, data) -> float:
+    """The largest |y f(x) − 1| over PA's updates, right after each (its trace: the rows and
+    the additive steps)."""
+    trace = pa.trace_
+    X = data.X[trace.rows]
+    W = trace.w0 + np.cumsum(trace.coef[:, None] * X, axis=0)
+    theta = trace.theta0 + np.cumsum(trace.theta_delta)
+    y = np.where(data.y[trace.rows] > 0, 1.0, -1.0)
+    return float(np.abs(y * ((W * X).sum(axis=1) - theta) - 1.0).max(initial=0.0))
+
+
 lesson_header(
     3,
     "When data are not separable",
     "See the perceptron keep moving on data no line separates, and why its last line is a "
     "poor choice.",
 )
-notation(("x, y", "w, θ", "η", "C", "z, v", "R", "u, γ", "ξ_j, D"))
+notation(("x, y", "w, θ", "η", "C", "z, v", "R", "u, γ", "ξ_j, D", "ℓ_j, L"))
 st.markdown(
     r"""
 Flip a few labels of separable data and no line gets every training example
@@ -197,11 +268,17 @@ try_this(
     "The figure opens at the end of training: the test curve keeps jumping up and down "
     "until the very last update. Read its last value, then move **Stop after epoch** from "
     "30 to 31, then 32, pressing **End** each time: a different last hypothesis each "
-    "time, often a different test accuracy.",
+    "time, often a different test accuracy. With a screen reader: the chart's description "
+    'follows the step ("at hypothesis", then both accuracies); press **Next update** to '
+    "hear the test accuracy change from one update to the next.",
     "Set **flipped training labels** to 0%. The data are separable again: the updates "
-    "stop, both curves end flat, and the step counter stops adding updates.",
+    "stop, both curves end flat, and the step counter stops adding updates. With a screen "
+    'reader: after the last update every step is announced as "correct, no update", and '
+    "the chart's description stays at the same hypothesis to the end.",
     "With **flipped training labels** back at 10%, change the **data seed** and watch where "
-    "the line ends up: the flipped points (×) keep dragging it across the true line.",
+    "the line ends up: the flipped points (×) keep dragging it across the true line. With a "
+    'screen reader: an update on a flipped point is announced with "(flipped by noise)" '
+    "after its label.",
 )
 
 st.header("How many mistakes, when no line separates?")
@@ -260,6 +337,106 @@ with $T$, as the updates do.
 """
     + noisy_bound
 )
+
+st.header("The loss view: mistakes against a line's hinge loss", anchor="the-loss-view")
+st.markdown(
+    r"""
+The rule can be read as an optimiser. With the threshold folded in, take the
+**perceptron loss** of one example, $\ell_j(v) = \max(0, -y_j\langle v, z_j\rangle)$:
+0 on the right side, growing linearly on the wrong one, where its gradient is
+$-y_j z_j$; at 0 it has a kink, and $-y_j z_j$ is one of its subgradients there
+(the rule updates at 0 too). A step against that subgradient, one example at
+a time, is the perceptron's update:
+"""
+)
+st.latex(
+    r"v \leftarrow v - \eta\,\partial\ell_j(v) = "
+    r"\begin{cases} v + \eta\,y_j z_j & \text{if } y_j\langle v, z_j\rangle \le 0\\"
+    r" v & \text{otherwise}\end{cases}"
+)
+st.markdown(
+    r"""
+that is, **stochastic subgradient descent** on $\sum_j \ell_j$. Shalev-Shwartz &
+Ben-David (2014, section 21.4) derive the perceptron the same way, as on-line
+gradient descent on the **hinge loss** $\max(0, 1 - y_j\langle v, z_j\rangle)$
+counted on the steps with a mistake: from a start at 0 the step size changes
+no prediction (lesson 1), so asking for a margin of 1 costs nothing. Lesson 5
+does the same for the perceptron with margin.
+
+The deviations of the bound above are hinge losses. Scale the comparison
+line to $v^* = u/\gamma$, of length $1/\gamma$: then
+$\xi_j = \gamma\max(0, 1 - y_j\langle v^*, z_j\rangle)$, $\gamma$ times the hinge
+loss of $v^*$ on example $j$, and $D/\gamma$ is the root of the sum of their
+squares. The bound compares the perceptron's mistakes with the loss of one
+fixed line, any line, chosen after the fact: it is a **relative loss bound**
+(Khardon & Wachman 2007, section 4: bounds "relative to the best hypothesis in
+a comparison class"). Shalev-Shwartz & Ben-David (2014, Theorem 21.16) state it
+with the hinge loss itself, summed over the $M$ steps on which the perceptron
+erred, $L = \sum_{j\ \mathrm{erred}} \max(0, 1 - y_j\langle v^*, z_j\rangle)$:
+"""
+)
+st.latex(
+    r"M \;\le\; L + R\lVert v^*\rVert\sqrt L + R^2\lVert v^*\rVert^2,\qquad"
+    r"\text{that is}\qquad M - L \;\le\; \frac{R}{\gamma}\sqrt L"
+    r" + \Big(\frac{R}{\gamma}\Big)^2"
+)
+st.markdown(
+    r"""
+The left side is a **regret**: how many more mistakes the learner made than
+the comparison line's loss on the same examples, which only knowing the line
+in advance would have avoided. The right side grows like $\sqrt L$, more
+slowly than $L$, so over a long sequence the perceptron's mistakes per example
+come as close as we like to that line's hinge loss per example. That is all it
+promises: where every line has a large loss, as with flipped labels, the bound
+is large too.
+"""
+    + loss_view_sentence(run, data, seed)
+)
+
+st.subheader("Passive-Aggressive in this light", anchor="passive-aggressive")
+st.markdown(
+    r"""
+The playground's **Passive-Aggressive** learners (Crammer et al. 2006; the
+project's algorithms page, section 5.4) use the hinge loss at margin 1 on
+every example, $\ell = \max(0, 1 - y f(x))$ with $f(x) = \langle w, x\rangle + b$,
+and choose the step instead of fixing it. On an example with $\ell = 0$ they
+stay *passive*; otherwise they step along the same subgradient, $y x$ for $w$
+and $y$ for $b$, just far enough that this example's loss becomes 0, to the
+nearest weights with margin 1 on it (PA), or less far (PA-I and PA-II, with a
+constant $C$):
+"""
+)
+st.latex(
+    r"\begin{gathered}\tau = \frac{\ell}{\lVert x\rVert^2 + 1}\ \text{(PA)},\quad"
+    r"\min\Big(C, \frac{\ell}{\lVert x\rVert^2 + 1}\Big)\ \text{(PA-I)},\quad"
+    r"\frac{\ell}{\lVert x\rVert^2 + 1 + 1/(2C)}\ \text{(PA-II)}\\"
+    r"w \leftarrow w + \tau\,y\,x,\quad b \leftarrow b + \tau\,y\qquad"
+    r"\Longrightarrow\quad y f_{\mathrm{new}}(x) = y f(x) + \tau\,(\lVert x\rVert^2 + 1)"
+    r"\end{gathered}"
+)
+st.markdown(
+    r"""
+With PA's $\tau$ the new $y f(x)$ is $y f(x) + \ell = 1$. Khardon & Wachman
+(2007, section 4) describe the algorithm as adapting $\eta$ on each example "to
+guarantee it is immediately separable with margin", with the step limited for
+noisy data. Seen as descent, the perceptron takes a fixed step on the
+perceptron loss, on mistakes only; Passive-Aggressive takes a step the size of
+the loss on the hinge loss, also on examples it classifies right but within
+the margin. Its guarantees are relative loss bounds too, and Khardon & Wachman
+remark that bounds of the same kind hold for the plain perceptron, so the
+bounds alone do not say which does better on noisy data. One pass over this
+lesson's training data, from 0, in the figure's order:
+"""
+)
+if data is not None:
+    passes, fit_gap = one_pass_table(data, seed)
+    st.dataframe(passes, hide_index=True)
+    st.caption(
+        f"Computed live (seed {seed}, {noise:.0%} flipped): perceptron_core.Perceptron "
+        "(started at w = 0, θ = 0, C = mean ‖x‖²) and PassiveAggressive (C = 1 for PA-I and "
+        "PA-II), one epoch each, test accuracy of the final line on the 60 clean test points. "
+        f"After each of PA's updates its example's y f(x) is 1 up to {fit_gap:.1e}."
+    )
 
 check_question(
     PREFIX,

@@ -109,7 +109,7 @@ lesson_header(
     "Make the perceptron update on near misses too, and see why that helps even when "
     "labels are wrong.",
 )
-notation(("x, y", "w, θ", "η", "C", "θ_init", "τ", "κ", "μ"))
+notation(("x, y", "w, θ", "η", "C", "θ_init", "τ", "κ", "μ", "ℓ_j, L"))
 st.markdown(
     r"""
 The plain perceptron stops caring about an example as soon as it is on the
@@ -129,9 +129,9 @@ The update is lesson 1's; only the test changed. $\tau$ is measured in units
 of $\theta_{init}$ (the mean $\lVert x\rVert^2$), so the same $\tau$ means
 the same thing for data of any scale; $\tau = 0$ is the plain perceptron.
 The course notes on on-line learning add a margin $\kappa$ to the threshold
-and call it a **thick separator** (they write it $\gamma$, as does the
-playground's math panel; the lessons keep $\gamma$ for the margin of lessons
-2–4); they print its rules as "Promote if $w \cdot x > \theta + \gamma$;
+and call it a **thick separator** (they write it $\gamma$, which the lessons
+keep for the margin of lessons 2–4; the playground writes $\kappa$ too, in its
+setting *Slab half-width κ*); they print its rules as "Promote if $w \cdot x > \theta + \gamma$;
 Demote if $w \cdot x < \theta - \gamma$" (their letter), which read
 literally promote the positives that already clear the slab, and they give
 no update for the threshold. The app's thick separator is our reading of the
@@ -209,8 +209,9 @@ st.header("The perceptron as stochastic gradient descent")
 st.markdown(
     r"""
 Each update is one step of *stochastic gradient descent*: a step against
-the gradient of one example's loss. PAM's loss is the **hinge loss** at the
-margin it asks for, and it is zero once the example is outside the band:
+the gradient of one example's loss, as lesson 3 reads the plain perceptron's
+update. PAM's loss $\ell_j$ is the **hinge loss** at the margin it asks for,
+and it is zero once the example is outside the band:
 """
 )
 st.latex(
@@ -251,10 +252,12 @@ try_this(
     "Set **τ** to 2, press **Start**, then **Next update** a few times: many updates are now "
     "on points that were already right (*inside the band*), and the band narrows as ‖w‖ "
     "grows, from wider than the view at the first update to inside it before the first "
-    "epoch ends.",
+    'epoch ends. With a screen reader: those updates are announced as "inside the margin '
+    "band, update\", and the box's half-width, in distance units, falls as ‖w‖ grows.",
     "Switch the **learner** to the thick separator, press **Start**, then **Next update** a "
     "few times: κ is an absolute score, so while w is short the band is wide in distance, "
-    "and it narrows quickly as w grows.",
+    "and it narrows quickly as w grows. With a screen reader: the box's half-width, in "
+    "distance units, says the same.",
 )
 
 check_question(

@@ -131,16 +131,17 @@ def separable_request(seed: int) -> DataRequest:
 
 
 def guarantee_rows(X, y, w_star, theta_star, seed: int, tau_neg: float, tau_pos: float):
-    """PAM(τ₊₁, τ₊₁) and, when τ₋₁ ≥ 0, PAUM(τ₋₁, τ₊₁) (margins in units of R², η = 1) on
-    separable ``(X, y)``: each run's updates and class margins beside Li et al.'s Theorem 2.1
-    for them, with the true line ``<w*, x> = θ*`` as the reference.
+    """PAM(τ₊₁, τ₊₁) and PAUM(τ₋₁, τ₊₁) (margins in units of R², η = 1) on separable
+    ``(X, y)``: each run's updates and class margins beside Li et al.'s Theorem 2.1 for
+    them, with the true line ``<w*, x> = θ*`` as the reference. With τ₋₁ < 0 the
+    negatives' guaranteed margin is NaN (:func:`lessons._bounds.paum_guarantee`).
 
     Each run may take as many epochs as the theorem's update bound allows (every epoch
     before the last makes an update), so it stops by itself.
     """
     R2 = float(np.max(np.sum(X**2, axis=1)))
     pairs = {f"PAM({tau_pos:g}, {tau_pos:g})": (tau_pos, tau_pos)}
-    if tau_neg >= 0 and tau_neg != tau_pos:
+    if tau_neg != tau_pos:
         pairs[f"PAUM({tau_neg:g}, {tau_pos:g})"] = (tau_neg, tau_pos)
     rows = []
     for name, (neg, pos) in pairs.items():
@@ -174,7 +175,7 @@ lesson_header(
     "See how asking more margin of the rare class than of the common one moves the line and "
     "trades precision for recall.",
 )
-notation(("x, y", "w, θ", "η", "R", "u, γ", "τ₋₁, τ₊₁", "τ"))
+notation(("x, y", "w, θ", "η", "θ_init", "R", "u, γ", "τ₋₁, τ₊₁", "τ"))
 st.markdown(
     r"""
 When one positive comes with ten or forty negatives, a plain perceptron
@@ -291,7 +292,8 @@ try_this(
     "The figure opens at the end of training with τ₊₁ = 1. Note recall and precision, then "
     "set **τ₊₁** to 0 (the classic perceptron with a bias) and press **End**: on most seeds, "
     "the opening one among them, the line moves towards the positives, recall drops and "
-    "precision rises.",
+    "precision rises. With a screen reader: the box beside the figure reads recall and "
+    "precision at every step, and **Figure in words** gives the line's equation.",
     "Set **τ₋₁** to −0.5: negatives a little past the line stop forcing updates, so you might "
     "expect the line to move further into the negatives. On the opening data (seed 0) it "
     "moves the other way: recall stays, precision rises. No line separates these clouds, so "
@@ -428,16 +430,69 @@ with a gap, drawn with the lesson's seed, that line as the reference:
 )
 if rows is not None:
     st.dataframe(
-        rows.style.format(precision=4).format("{:.1f}", subset=["bound (2.4)"]), hide_index=True
+        one_decimal(rows, places=4).format("{:.1f}", subset=["bound (2.4)"]), hide_index=True
     )
     st.caption(
         f"Computed live (seed {seed}): R = {ref['R']:.3f}, the reference line's margin "
         f"Γ = {ref['gamma']:.4f} (negatives {ref['margin_neg_opt']:.4f}, positives "
         f"{ref['margin_pos_opt']:.4f}), |b_opt| ≤ R holds. The guaranteed margins use the largest "
         "Γ₋₁ with ψΓ₋₁ within the reference's positive margin. "
-        + ("" if tau_neg >= 0 else "τ₋₁ < 0 is outside the theorem: only PAM is shown. ")
+        + (
+            ""
+            if tau_neg >= 0
+            else f"τ₋₁ = {tau_neg:g} R² < 0: the update bound (2.4) holds as it is, and (2.6) "
+            f"for the positives, since ηR² + τ₋₁ = {1 + tau_neg:g} R² > 0; the negatives get "
+            "no guaranteed margin (a dash). "
+        )
         + "A better reference (the widest-margin line) would give larger guarantees."
     )
+
+st.subheader("How Li et al. prove it", anchor="how-li-et-al-prove-it")
+st.markdown(
+    r"""
+The proof (Li et al. 2002, appendix A) is Novikoff's (lesson 2) with the bias
+folded in as a coordinate $R$: $\hat x = (x, R)$ and $\hat w = (w, b/R)$, so
+$f(x) = \langle \hat w, \hat x\rangle$, an update is
+$\hat w \leftarrow \hat w + \eta\,y\,\hat x$, every $\lVert \hat x\rVert^2 \le 2R^2$,
+and the reference folds to a $\hat w_{opt}$ with $\lVert \hat w_{opt}\rVert^2 \le 2$
+(because $|b_{opt}| \le R$). PAUM updates only when
+$y\langle \hat w, \hat x\rangle \le \tau_y$, so one update lengthens $\hat w$ by
+little and turns it towards the reference by a fixed amount:
+"""
+)
+st.latex(
+    r"\begin{gathered}\lVert \hat w_t\rVert^2 \le \lVert \hat w_{t-1}\rVert^2"
+    r" + 2\eta\tau_{y} + 2\eta^2R^2,\qquad"
+    r"\langle \hat w_{opt}, \hat w_t\rangle \ge \langle \hat w_{opt}, \hat w_{t-1}\rangle"
+    r" + \eta\Gamma\\"
+    r"t^2\eta^2\Gamma^2 \le \langle \hat w_{opt}, \hat w_t\rangle^2 \le"
+    r" 2\cdot 2t\eta\,(\eta R^2 + \max\{\tau_{+1}, \tau_{-1}\})\end{gathered}"
+)
+st.markdown(
+    r"""
+by Cauchy–Schwarz after $t$ updates, which is (2.4). For (2.6) they count the
+updates of each class apart, $t_{+1}$ and $t_{-1}$: the same two steps bound
+$\psi t_{+1} + t_{-1}$ (this is where $\Gamma_{+1} = \psi\Gamma_{-1}$ makes the
+two classes add up), hence
+$\lVert w_t\rVert \le \lVert \hat w_t\rVert \le \sqrt 8\,(\eta R^2 + \tau_j)/\Gamma_j$.
+When PAUM stops, every example of class $j$ scores more than $\tau_j$, so its
+margin is more than $\tau_j/\lVert w_t\rVert$; dividing by the bound on
+$\lVert w_t\rVert$ gives (2.6).
+
+**Negative margins.** Li et al. state part 1 for any margins: its proof
+uses no sign of $\tau$. Part 2 they state for $\tau_{-1}, \tau_{+1} \in
+\mathbb{R}^+$ (their Algorithm 1 asks the same of both), and their experiments
+(section 3.2) add that negative margins, which let some training examples stay
+misclassified, leave Theorem 2.1 valid "for small magnitudes", without saying
+how small. The proof above says: with $\tau_{-1} < 0$, (2.4) holds as it stands;
+part 2 needs $\psi$, that is $\eta R^2 + \tau_{-1} > 0$, and then (2.6) holds
+for the positives; for the negatives its last step divides $\tau_{-1} < 0$ by
+an upper bound on $\lVert w_t\rVert$, which bounds their margin from below by
+nothing. With **τ₋₁** below 0 the table above still runs PAUM and checks it
+against (2.4) and against (2.6) for the positives (ηR² + τ₋₁ > 0 for every
+τ₋₁ the slider offers, at η = 1), with a dash for the negatives.
+"""
+)
 
 show_code(
     paum.step,

@@ -246,10 +246,12 @@ try_this(
     "forced by flipped points, and the line never settles.",
     "Switch **soft margin** to the kernel form (PAUM) and press **Next update** a few times "
     "from **Start**: the same flipped points come back, but each time with a larger push, "
-    "until the box's *rescued* count takes over from their updates.",
+    "until the box's *rescued* count takes over from their updates. With a screen reader: "
+    'such a visit is announced as "rescued by the λ-trick, no update".',
     "Switch to the **α-bound** and set it to 1: every point may update once, so the last "
     "pass has almost no updates and many blocked visits. Is the line then any good? Compare "
-    "the test accuracy with α = 20.",
+    "the test accuracy with α = 20. With a screen reader: a blocked visit is announced as "
+    '"blocked by the α-bound, no update".',
 )
 
 check_question(

@@ -22,12 +22,18 @@ from perceptron_core.datasets import load
 from perceptron_core.engine.dual_trainer import dual_epoch
 from perceptron_core.kernel import KernelPerceptron
 from perceptron_lab.app_logic.datasource import DataRequest
+from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload.extras import Panel, Text, Value
 from perceptron_lab.app_logic.studies_variants import DIGITS_EPOCHS, DIGITS_TRAIN
 from perceptron_lab.app_logic.style import Show
 from perceptron_lab.app_logic.timeline import UPDATE_KINDS
 from perceptron_lab.lessons._basics import at_end, seed_control
-from perceptron_lab.lessons._bounds import gram_matrix, one_vs_rest_label, smallest_eigenvalue
+from perceptron_lab.lessons._bounds import (
+    gram_matrix,
+    one_vs_rest_label,
+    smallest_eigenvalue,
+    svm_folded_margin,
+)
 from perceptron_lab.lessons._charts import one_decimal
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
@@ -170,13 +176,34 @@ def support_numbers(run, data) -> list[Panel]:
     ]
 
 
+def feature_space_bound(data, values: dict, seed: int, C: float) -> dict:
+    """Novikoff's bound in the kernel's feature space, with the threshold folded in as
+    lesson 2 folds it (``||z||² = k(x, x) + C``), on the figure's training points: ``R``,
+    the widest margin ``gamma`` (<= 0: no separator), the bound and the updates of the
+    figure's learner started at θ = 0 (``EPOCHS`` epochs, the figure's order), and whether
+    its last epoch made none."""
+    K = gram_matrix(data.X, values["kernel"], gamma=values["gamma"], degree=values["degree"])
+    R = float(np.sqrt(K.diagonal().max() + C))
+    gamma = svm_folded_margin(K, data.y, C)
+    learner = LEARNERS["kernel"]
+    zero = learner.make({**learner.defaults(), **values}, EPOCHS, seed)
+    zero.set_params(theta_init=0.0, C=C, record="none").fit(data.X, data.y)
+    return {
+        "R": R,
+        "gamma": gamma,
+        "bound": (R / gamma) ** 2 if gamma > 0 else float("inf"),
+        "updates": int(zero.n_updates_),
+        "stopped": bool(zero.updates_per_epoch_[-1] == 0),
+    }
+
+
 lesson_header(
     8,
     "Kernels",
     "Write the perceptron in terms of its examples, swap the inner product for a kernel, and "
     "learn XOR and circles, which no line separates.",
 )
-notation(("x, y", "w, θ", "η", "C", "a_j, α", "β"))
+notation(("x, y", "w, θ", "η", "C", "u, γ", "a_j, α", "β"))
 st.markdown(
     r"""
 Every update adds $\eta\,y_j x_j$ to $w$, so after training $w$ is a sum of
@@ -212,9 +239,9 @@ st.markdown(
 A polynomial kernel of degree $d$ contains every product of up to $d$
 coordinates: degree 2 has $x_1x_2$ (XOR's rule) and $x_1^2 + x_2^2$ (the
 circle's). The Gaussian kernel makes each support point a bump of width
-$\sigma = 1/\sqrt{2\beta}$. We write the width $\beta$; scikit-learn and the
-playground's setting call it `gamma` (γ), the letter lessons 2–4 keep for a
-margin. The points with $a_j = 0$ never enter $f$: the
+$\sigma = 1/\sqrt{2\beta}$. We write the width $\beta$, as the playground does
+(its setting *Kernel width β*); scikit-learn names it `gamma`, and the lessons
+keep γ for the margin of lessons 2–4. The points with $a_j = 0$ never enter $f$: the
 **sparsity** of the dual solution is how many there are.
 
 **In the figure:** the tint is the sign and size of $f(x)$ at the current
@@ -268,11 +295,15 @@ try_this(
     "most points become support points and the test accuracy is near a coin toss.",
     "Back on the Gaussian kernel, set **β** to 100: each support point is now a narrow bump; "
     "the region breaks into islands around the ringed points. Then try 0.1: wide regions "
-    "with smooth boundaries and no islands.",
+    "with smooth boundaries and no islands. With a screen reader: **Figure in words** says "
+    "which corners of the view are on the +1 side; on most seeds, the opening one among "
+    'them, at β = 100 it "reaches no corner of the view" (only islands round the points), '
+    "and at 0.1 it covers the upper right and the lower left, two of XOR's quadrants.",
     "Switch the **data** to two circles and the kernel to polynomial, then move the "
     "**degree** from 1 to 2: at d = 1 it is a line again (on some seeds outside the figure, "
     "which then shows one side only); at d = 2 the boundary becomes a closed curve, because "
-    "x₁² + x₂² is one of the features.",
+    "x₁² + x₂² is one of the features. With a screen reader: at d = 2 **Figure in words** "
+    'says the +1 side "reaches no corner of the view": it is closed inside it.',
 )
 
 check_question(
@@ -291,6 +322,29 @@ check_question(
         2: "That is the primal form; the point of the dual is never to build those "
         "features (the Gaussian kernel's feature space is infinite).",
     },
+)
+
+st.header("No line separates XOR, in two lines", anchor="xor-in-two-lines")
+st.markdown(
+    r"""
+Minsky and Papert (1969) made XOR the standard example of what one perceptron
+cannot represent (the course notes, section 0.3.1, on their book). The reason
+takes two lines. Put XOR's positives at $(1, 1)$ and $(-1, -1)$ and its
+negatives at $(1, -1)$ and $(-1, 1)$, the centres of the figure's four clouds:
+both pairs have the midpoint $(0, 0)$. A line's score
+$f(x) = \langle w, x\rangle - \theta$ is affine, so at a midpoint it is the mean
+of the scores at the two ends:
+"""
+)
+st.latex(r"f(1, 1) + f(-1, -1) \;=\; 2 f(0, 0) \;=\; f(1, -1) + f(-1, 1)")
+st.markdown(
+    r"""
+A separating line would make the left side positive and the right side at most
+0. The same argument rules out a line wherever the two classes' convex hulls
+meet: a point of both would have to score above 0 and at most 0. One more
+feature is enough: $x_1x_2$, which the polynomial kernel of degree 2 contains,
+scores $+1$ at the positives and $-1$ at the negatives.
+"""
 )
 
 st.header("What makes a kernel a kernel", anchor="what-makes-a-kernel")
@@ -350,6 +404,58 @@ if data is not None:
             "beta squared": "That is exp(−β²‖x₁ − x₂‖²): β enters once, not squared.",
         },
         seed=seed,
+    )
+
+st.header("The kernel perceptron's bound, in feature space", anchor="feature-space-bound")
+st.markdown(
+    r"""
+Novikoff's proof (lesson 2) uses only inner products and lengths, never a
+coordinate, so it holds in the feature space as it stands. Fold the threshold
+in, $z = (\varphi(x), -\sqrt C)$, so that $\lVert z\rVert^2 = k(x, x) + C$; if a
+unit direction of that space separates the training points with margin
+$\gamma$, the kernel perceptron started at 0 makes at most
+"""
+)
+st.latex(
+    r"\Big(\frac{R}{\gamma}\Big)^2\ \text{updates},\qquad R^2 = \max_j k(x_j, x_j) + C,\quad"
+    r"\gamma = \min_j\ y_j\,\langle u, z_j\rangle > 0,\ \lVert u\rVert = 1"
+)
+st.markdown(
+    r"""
+whatever the number of features, infinite for the Gaussian kernel, where
+$k(x, x) = 1$ and $R^2 = 1 + C$. Li et al. (2002, section 2) state the
+perceptron this way, in a feature space, guaranteed to converge "whenever the
+training data is linearly separable in feature space"; Cristianini &
+Shawe-Taylor (2000, chapters 2 and 3) give its dual form and the kernels. Any
+separator's margin gives a bound, the widest the smallest. The lesson takes the
+hard-margin SVM's separator (Cristianini & Shawe-Taylor 2000, chapter 6),
+widest for a bias kept apart and found from the Gram matrix alone, and
+measures its margin with the bias folded in. On the figure's training points,
+with the kernel you picked:
+"""
+)
+if data is not None and run is not None:
+    fs = feature_space_bound(data, values, seed, run.estimator.C_)
+    cols = st.columns(2)
+    cols[0].metric("R", f"{fs['R']:.4g}")
+    cols[1].metric(
+        "margin γ of the SVM's separator", f"{fs['gamma']:.4g}" if fs["gamma"] > 0 else "none"
+    )
+    cols[0].metric("bound (R/γ)²", f"{fs['bound']:,.1f}" if fs["gamma"] > 0 else "none")
+    cols[1].metric(f"updates from θ = 0, {EPOCHS} epochs", f"{fs['updates']:,}")
+    st.caption(
+        (
+            "The SVM finds no direction of this feature space that separates the training "
+            "points (the linear kernel on XOR has none, by the argument above): no bound of "
+            "this kind; lesson 3's bound with the deviations D applies instead. "
+            if fs["gamma"] <= 0
+            else ""
+        )
+        + f"Computed live (seed {seed}): the SVM is scikit-learn's SVC on the Gram matrix "
+        f"(box constant 10⁶), its margin measured on every training point with the bias "
+        f"folded in at the threshold's C = {run.estimator.C_:.4g}; the run from θ = 0 is "
+        "the figure's learner started at θ = 0, in the "
+        f"figure's order, {'stopped by its last epoch' if fs['stopped'] else 'still updating'}."
     )
 
 research(

@@ -19,7 +19,13 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from perceptron_core.rules import winnow
-from perceptron_lab.app_logic.studies_winnow import DRAWS, N_TEST, NS, learners
+from perceptron_lab.app_logic.studies_winnow import (
+    DRAWS,
+    LEARNER_NAMES,
+    N_TEST,
+    NS,
+    promotions_and_demotions,
+)
 from perceptron_lab.app_logic.style import BLUE, GREY, ORANGE, VERMILLION
 from perceptron_lab.lessons._basics import seed_control
 from perceptron_lab.lessons._charts import one_decimal, small_chart
@@ -119,7 +125,7 @@ lesson_header(
     "Winnow against the perceptron",
     "See why multiplying weights beats adding to them when only a few of many features matter.",
 )
-notation(("x, y", "w, θ", "η", "2"))
+notation(("x, y", "w, θ", "η", "C", "θ_init", "2"))
 st.markdown(
     r"""
 The data are boolean, $x \in \{0,1\}^n$, and the label is a **disjunction**
@@ -156,7 +162,17 @@ st.markdown(
 **In the chart:** for each $n$, data sets of $m$ examples are drawn (each
 feature on with the same chance for every $n$, so half the labels are
 positive), and each learner makes one on-line pass in the same order,
-predicting each example before learning from it. The curves are the
+predicting each example before learning from it. Winnow starts every weight
+at 1 with $\theta = n$ and predicts +1 when $\langle w, x\rangle \ge \theta$, as
+the course notes write it, so a score of exactly 0 counts as +1. The
+perceptron is lesson 1's form with $\eta = 0.1$ and $\theta_{init} = C$, $C$ the
+mean number of active features (the mean $\lVert x\rVert^2$) rounded to a multiple
+of 1/1024, run as $\eta = 1$ and $\theta_{init} = 10\,C$ (the same run scaled by
+10, lesson 1), so that every weight is a whole number and every threshold and
+score a whole number of 1/1024, which the computer holds exactly; its test
+$y(\langle w, x\rangle - \theta) \le 0$ makes a score of exactly 0 a mistake on
+either label (after the pass, a score of 0 predicts −1). On boolean data such
+ties do happen, and both learners compute them exactly. The curves are the
 mistakes of that pass, the mean over three draws; the dotted curve is
 Winnow's bound (a pass over $m$ examples can make at most $m$ mistakes,
 which is why the perceptron's curve bends at large $n$). The second chart
@@ -193,7 +209,7 @@ else:
     table = lesson_study("l09_perceptron_side", m=m, seed=seed)
 chart(mistakes_figure(table), key=f"{PREFIX}mistakes")
 compared = table[table["n features"] == N_COMPARED].iloc[0]
-winner = min(learners(), key=lambda name: compared[f"{name} mistakes"])
+winner = min(LEARNER_NAMES, key=lambda name: compared[f"{name} mistakes"])
 setting = (
     f"k = {k} relevant features"
     if side == "winnow"
@@ -223,6 +239,35 @@ if side == "winnow":
                 "feature already scores at or above it): weights divided by θ say nothing, so "
                 "its row is empty. Pick another n or data seed."
             )
+
+st.header("Where Winnow's bound comes from", anchor="winnow-bound")
+st.markdown(
+    r"""
+The course notes (section 1.2) derive the bound by counting Winnow's mistakes
+on positives, its **promotions** $p$, and on negatives, its **demotions** $d$
+(they write $u$ and $v$). Three steps:
+
+1. **Promotions.** A negative example of a disjunction has none of the $k$
+   relevant features on, so a relevant weight is never halved. A missed positive
+   has $\langle w, x\rangle < \theta = n$ and at least one relevant feature on,
+   whose weight is then below $n$: every promotion doubles a relevant weight
+   that is below $n$. Starting at 1, one weight can be doubled that way at most
+   $1 + \log_2 n$ times, so $p \le k\,(1 + \log_2 n)$.
+2. **Demotions.** Follow the total weight $W = \sum_i w_i$, $n$ at the start and
+   always above 0. A promotion doubles active weights that sum to less than
+   $\theta = n$: $W$ grows by less than $n$. A demotion halves active weights
+   that sum to at least $n$: $W$ falls by at least $n/2$. So
+   $0 < W < n + p\,n - d\,n/2$, that is $d < 2(p + 1)$.
+3. **Together**, $p + d < 3p + 2 \le 2 + 3k\,(1 + \log_2 n)$: the bound above.
+"""
+)
+if side == "winnow":
+    st.dataframe(promotions_and_demotions(N_COMPARED, k, m, seed), hide_index=True)
+    st.caption(
+        f"Computed live: Winnow's pass over each of the {DRAWS} data sets of the chart at "
+        f"n = {N_COMPARED} (k = {k}, m = {m}, seed {seed}), its mistakes split by the label "
+        "of the example (perceptron_core.Winnow, record='updates')."
+    )
 
 st.header("The other side: few active features", anchor="the-other-side")
 st.markdown(
@@ -268,14 +313,17 @@ under it compares the two at $n = 256$.
 try_this(
     "Read the two curves at n = 16 and at n = 1024: Winnow's mistakes grow by a constant "
     "for every doubling of n (a straight line on this log axis), the perceptron's multiply. "
-    "Now set **k** to 8: Winnow's line moves up (its bound grows with k) but stays straight.",
+    "Now set **k** to 8: Winnow's line moves up (its bound grows with k) but stays straight. "
+    "With a screen reader: **The numbers**, under the chart, lists both curves n by n.",
     "Set **m** to 500: the perceptron's curve bends flat at large n. It has not learned "
     "faster: it is still wrong on a large share of the pass when it runs out of examples "
-    "(the research table gives its test accuracy).",
+    "(the research table gives its test accuracy). With a screen reader: **The numbers**, "
+    "under the chart, gives the curve n by n.",
     "Move **weights after the pass** from n = 256 to 1024: Winnow's relevant weights stay at "
     "the threshold (one of them fires a positive alone) and the irrelevant ones near 0; the "
     "perceptron's relevant weights fall from above the threshold to below it, so it needs "
-    "irrelevant features to help, and misfires.",
+    "irrelevant features to help, and misfires. With a screen reader: **The numbers**, under "
+    "that chart, lists every weight ÷ threshold, the relevant features as their own series.",
 )
 
 check_question(
@@ -337,8 +385,10 @@ behind the chart above:
     "mistake bounds when few input variables are relevant”, Artificial Intelligence 97, "
     "325–343 (1997).",
     compute=lambda: one_decimal(table),
-    caption="Computed live (perceptron_core.Winnow with promotion factor 2, its alpha, θ = n; "
-    "perceptron_core.Perceptron with η = 0.1, θ_init = C = mean ‖x‖²): one pass over "
+    caption="Computed live (perceptron_core.Winnow with promotion factor 2, its alpha, θ = n, "
+    "+1 at a score of 0; perceptron_core.Perceptron with η = 1, θ_init = 10 C, C the mean "
+    "number of active features rounded to a multiple of 1/1024, a score of 0 a mistake): one pass "
+    "over "
     f"m = {m} examples of "
     "make_k_of_n_disjunction with "
     + (f"k = {k}" if side == "winnow" else "k = n/2 (the perceptron's side)")
@@ -347,7 +397,7 @@ behind the chart above:
 )
 growth = {
     name: table[f"{name} mistakes"].iloc[-1] / table[f"{name} mistakes"].iloc[0]
-    for name in learners()
+    for name in LEARNER_NAMES
 }
 st.markdown(
     f"From n = {NS[0]} to n = {NS[-1]} (×{NS[-1] // NS[0]}): Winnow's mistakes grew "

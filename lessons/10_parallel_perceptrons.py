@@ -22,7 +22,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from perceptron_core.boosting import NRBoost
+from perceptron_core.boosting import AdaBoost, NRBoost
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import _p_delta
 from perceptron_lab.app_logic.payload.extras import Panel, Text, Value
@@ -54,6 +54,8 @@ from perceptron_lab.ui.studies import lesson_study
 PREFIX = "l10_"
 NOISE = (0.0, 0.05, 0.1, 0.2, 0.3)
 COMMITTEES = (1, 3, 5, 7)
+#: The boosters keep every round's weighted error at least this (their default eps_floor).
+EPSILON_FLOOR = AdaBoost().eps_floor
 
 
 def flag_numbers(run, data) -> list[Panel]:
@@ -135,12 +137,26 @@ def p_delta_figure(est) -> go.Figure:
 
 def alpha_candidates(epsilon: float) -> dict[str, float]:
     """The computation question's candidates for ``α_t`` at ``ε_t``: the right
-    ``½ ln((1 − ε)/ε)``, ``ln((1 − ε)/ε)`` (no ½) and ``½ ln(1/ε)``."""
+    ``½ ln((1 − ε)/ε)``, ``ln((1 − ε)/ε)`` (no ½), ``½ ln(1/ε)`` and ``½ log₁₀((1 − ε)/ε)``
+    (the wrong logarithm). At the floor ``ε = 10⁻¹⁰`` the third reads as the right one and
+    is left out; the fourth still differs, so three options remain."""
     return {
         "right": float(adaboost_vote(epsilon)),
         "no half": 2 * float(adaboost_vote(epsilon)),
         "one over": 0.5 * float(np.log(1 / epsilon)),
+        "base 10": float(adaboost_vote(epsilon)) / np.log(10),
     }
+
+
+def epsilon_text(epsilon: float) -> str:
+    """``ε_t`` as the question writes it: four decimals, or two significant digits below
+    10⁻⁴ (the floor ``1e-10`` among them), which four decimals would show as 0.0000 (and a
+    reason that divides by it).
+
+    >>> epsilon_text(0.123456), epsilon_text(1e-10), epsilon_text(5.31e-5)
+    ('0.1235', '1e-10', '5.3e-05')
+    """
+    return f"{epsilon:.4f}" if epsilon >= 1e-4 else f"{epsilon:.2g}"
 
 
 lesson_header(
@@ -237,9 +253,12 @@ try_this(
     "The figure opens at the end of training with 10 % flipped. Count the × with a green "
     "square around them (flags that are right) and the squares without a × (false alarms); "
     "the box gives both as precision and recall. Then set **flipped labels** to 30 %: the "
-    "flipped points start to outvote the truth near the boundary, and precision drops.",
+    "flipped points start to outvote the truth near the boundary, and precision drops. With "
+    "a screen reader: the box beside the figure gives the counts of safe, borderline and "
+    "noisy patterns and those two shares in words.",
     "Set **flipped labels** to 0 %: every flag would now be a false alarm, and the committee "
-    "raises none or almost none, so the green squares respond to the noise itself.",
+    "raises none or almost none, so the green squares respond to the noise itself. With a "
+    "screen reader: the box's count of noisy patterns says the same.",
     "Set the **committee size** to 1: a single perceptron needs only its own vote, so "
     "*borderline* means just |act| ≤ ρ. With H = 5 or 7 the categories need a majority and "
     "the borderline set changes.",
@@ -343,19 +362,26 @@ if data is not None:
         f"(seed {seed}, {noise:.0%} flipped); ε_t after the floor of 10⁻¹⁰."
     )
     first = rounds[(rounds["booster"] == "AdaBoost") & rounds["kept"]].iloc[0]
+    eps_shown = epsilon_text(first["ε_t"])
+    at_floor = first["ε_t"] <= EPSILON_FLOOR * (1 + 1e-9)
     computation_question(
         f"{PREFIX}a",
         f"AdaBoost's round {int(first['round t'])} on screen has weighted error "
-        f"ε_t = {first['ε_t']:.4f}. What vote α_t does its committee get?",
+        f"ε_t = {eps_shown}"
+        + (" (the floor: its committee made no weighted error)" if at_floor else "")
+        + ". What vote α_t does its committee get?",
         alpha_candidates(first["ε_t"]),
         "right",
         ".3f",
-        why=f"α_t = ½ ln((1 − ε_t)/ε_t) = ½ ln({1 - first['ε_t']:.4f} / {first['ε_t']:.4f}) "
+        why="α_t = ½ ln((1 − ε_t)/ε_t) = ½ ln("
+        + (f"(1 − {eps_shown})" if first["ε_t"] < 1e-4 else f"{1 - first['ε_t']:.4f}")
+        + f" / {eps_shown}) "
         "= {answer}, the right chart's value for that round.",
         hints={
             "no half": "That is ln((1 − ε_t)/ε_t): the formula has a factor ½ in front.",
             "one over": "That is ½ ln(1/ε_t): the numerator is 1 − ε_t, the committee's "
             "weighted accuracy.",
+            "base 10": "That is ½ log₁₀((1 − ε_t)/ε_t): the logarithm is the natural one, ln.",
         },
         seed=seed,
         heading=True,

@@ -212,13 +212,19 @@ st.caption(
 try_this(
     "Read the spread of the top row: one split alone could have reported any of those "
     "numbers. Set the **test share** to 10 % (30 test examples): the dots spread further; "
-    "at 50 % they tighten on most seeds, but each model now trains on only half the data.",
+    "at 50 % they tighten on most seeds, but each model now trains on only half the data. "
+    "With a screen reader: **The numbers**, under the chart, lists every dot of each row.",
     "Compare the purple row with the blue one: they use the same splits, yet picking τ on "
     "each test part lifts the reported numbers (the research box gives both means) without "
     "any model getting better. The red × is the same selection with cross-validation; the "
-    "green diamond of double CV does not select on its own test data and usually sits lower.",
+    "green diamond of double CV does not select on its own test data and usually sits lower. "
+    'With a screen reader: in **The numbers** the purple row is "one split, best τ on its '
+    'own test part", the red × the "parameter search" and the green diamond the mean of '
+    'the "double CV" row.',
     "Set **folds k** to 5, then 20: the t-interval changes width, and it should cover the "
-    "dotted line in most data draws. Change the **data seed** a few times to see how often.",
+    "dotted line in most data draws. Change the **data seed** a few times to see how often. "
+    'With a screen reader: the dotted line is the series "truth for τ" in **The numbers**, '
+    "and each interval's mean and half-width are in the chart's words.",
 )
 
 check_question(

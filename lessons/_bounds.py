@@ -26,6 +26,8 @@ True
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -66,6 +68,35 @@ def noisy_mistake_bound(X, y, w_star, theta_star, C: float, n_gammas: int = 400)
         if bound < best[0]:
             best = (bound, float(gamma), D)
     return best[0], best[1], best[2], R
+
+
+def relative_loss_bound(X, y, w_star, theta_star, C: float, mistake_rows, n_gammas: int = 400):
+    """Shalev-Shwartz & Ben-David's (2014, section 21.4, Theorem 21.16) bound on the
+    perceptron's mistakes against the hinge loss of a fixed line, in lesson 2's folded
+    coordinates: ``(bound, L, gamma)``, the smallest over a grid of ``gamma`` in (0, R].
+
+    For any ``v*``, a perceptron started at 0 makes ``M <= L + R||v*|| sqrt(L) +
+    R²||v*||²`` mistakes, where ``L = sum over the steps with a mistake of max(0, 1 - y_j
+    <v*, z_j>)``. Here ``v* = u/gamma``, ``u`` the true line at unit length, so ``||v*|| =
+    1/gamma`` and each hinge term is ``xi_j / gamma`` (:func:`deviations`). The mistake steps
+    are the run's: ``mistake_rows`` lists the rows it updated on (a row twice if it erred
+    twice).
+
+    >>> X, y = np.array([[1.0], [-1.0], [0.5]]), np.array([1, -1, -1])  # the last is wrong
+    >>> bound, L, gamma = relative_loss_bound(X, y, np.array([1.0]), 0.0, 1.0, [0, 2])
+    >>> bool(bound >= 2 and L > 0)
+    True
+    """
+    rows = np.asarray(mistake_rows, dtype=np.int64)
+    _, R = deviations(X, y, w_star, theta_star, C, 0.0)
+    best = (np.inf, np.nan, np.nan)
+    for gamma in np.linspace(R / n_gammas, R, n_gammas):
+        xi, _ = deviations(X, y, w_star, theta_star, C, gamma)
+        L = float(xi[rows].sum() / gamma)
+        bound = L + (R / gamma) * np.sqrt(L) + (R / gamma) ** 2
+        if bound < best[0]:
+            best = (float(bound), L, float(gamma))
+    return best
 
 
 # ---------------------------------------------------------------------------
@@ -118,6 +149,41 @@ def smallest_eigenvalue(K) -> float:
     -1.0
     """
     return float(np.linalg.eigvalsh(np.asarray(K, dtype=np.float64))[0])
+
+
+def svm_folded_margin(K, y, C: float, max_iter: int = 100_000) -> float:
+    """The margin, with the threshold folded in as lesson 2 folds it, of the hard-margin
+    SVM's separator on the Gram matrix ``K`` (Cristianini & Shawe-Taylor 2000, chapter 6);
+    a number <= 0 when it does not separate the points.
+
+    The SVM (scikit-learn's ``SVC`` on the precomputed ``K``, box constant 10⁶) finds
+    ``f(x) = sum_j a_j y_j k(x_j, x) + b`` with the widest margin for a bias ``b`` kept
+    apart. Folded, ``z = (phi(x), -sqrt(C))`` and ``v = (w, -b/sqrt(C))`` give
+    ``<v, z> = f(x)``, so its folded margin is ``min_j y_j f(x_j) / ||v||`` with
+    ``||v||² = sum_ij a_i y_i a_j y_j K_ij + b²/C``: the margin of a separator (at most the
+    widest folded one), so ``(R/margin)²`` bounds the updates. On points no direction of
+    the feature space separates, the solver stops at ``max_iter`` with a soft solution
+    whose margin is <= 0.
+
+    >>> X = np.array([[1.0, 0.0], [-1.0, 0.0]])
+    >>> round(svm_folded_margin(X @ X.T, np.array([1, -1]), 1.0), 6)
+    1.0
+    """
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.svm import SVC
+
+    y = np.where(np.asarray(y) > 0, 1.0, -1.0)
+    K = np.asarray(K, dtype=np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # no separator: a soft solution
+        svm = SVC(kernel="precomputed", C=1e6, tol=1e-6, max_iter=max_iter).fit(K, y)
+    a = np.zeros(len(y))
+    a[svm.support_] = svm.dual_coef_[0]  # a_j y_j
+    b = float(svm.intercept_[0])
+    length = float(np.sqrt(max(a @ K @ a + b * b / C, 0.0)))
+    return float((y * (K @ a + b)).min() / length) if length > 0 else 0.0
 
 
 def one_vs_rest_label(scores, classes):
@@ -175,6 +241,27 @@ def voted_error_bound(mistake_bound: float, m: int) -> float:
     return 2.0 * mistake_bound / (m + 1)
 
 
+def pac_stretch(mistake_bound: float, epsilon: float, delta: float) -> tuple[int, int]:
+    """The course notes' conversion of a mistake bound into a PAC guarantee (their section
+    2.4), with its numbers: ``(q, examples)``.
+
+    Run the learner on fresh examples drawn independently and keep the hypothesis at the
+    end of the first stretch of ``q`` examples without a mistake. A hypothesis whose error
+    exceeds ``epsilon`` survives ``q`` of them with probability at most
+    ``(1 - epsilon)^q <= exp(-epsilon q)``; at most ``M`` mistakes (``M`` the bound rounded
+    down) make at most ``M + 1`` hypotheses, so ``q = ceil(ln((M + 1)/delta)/epsilon)``
+    keeps the chance that a bad one survives within ``delta``. The ``M`` mistakes cut the
+    sequence into at most ``M + 1`` mistake-free stretches, so ``(M + 1) q + M`` examples
+    hold one of length ``q``.
+
+    >>> pac_stretch(9.5, 0.1, 0.05)  # ln(200)/0.1 = 52.98
+    (53, 539)
+    """
+    M = math.floor(mistake_bound)
+    q = math.ceil(math.log((M + 1) / delta) / epsilon)
+    return q, (M + 1) * q + M
+
+
 def class_margins(X, y, w, b) -> tuple[float, float]:
     """Li et al.'s (2002, eq. 2.2) negative and positive margins of ``f(x) = <w,x> + b``:
     ``(min over negatives of -f(x)/||w||, min over positives of f(x)/||w||)``.
@@ -208,11 +295,18 @@ def paum_margin_guarantee(gamma_j: float, tau_j: float, eta: float, R: float) ->
 
     ``gamma_j`` is a margin a reference line keeps on class ``j``, with
     ``gamma_{+1} = psi gamma_{-1}`` (:func:`paum_guarantee`). With
-    ``tau_j = 0`` nothing is guaranteed beyond separation:
+    ``tau_j = 0`` nothing is guaranteed beyond separation; with ``tau_j < 0`` the proof
+    (their appendix A) gives no bound at all, and this is NaN: its last step divides
+    ``tau_j`` by an upper bound on ``||w_t||``, a lower bound on the margin only when
+    ``tau_j >= 0``.
 
     >>> paum_margin_guarantee(0.3, 0.0, 1.0, 1.0)
     0.0
+    >>> paum_margin_guarantee(0.3, -0.5, 1.0, 1.0)
+    nan
     """
+    if tau_j < 0:
+        return float("nan")
     return float(gamma_j * tau_j / (np.sqrt(8.0) * (eta * R**2 + tau_j)))
 
 
@@ -225,25 +319,33 @@ def paum_guarantee(X, y, w_opt, b_opt, tau_neg: float, tau_pos: float, eta: floa
     psi Gamma_{-1}`` the theorem's second part uses (the largest the
     reference allows), the update bound and the two guaranteed margins.
 
+    Li et al. state part 1, the update bound (2.4), with no sign condition on
+    the margins (its proof, appendix A, uses none) and part 2, the margins
+    (2.6), for margins in R+; their section 3.2 adds that negative margins leave
+    the theorem valid "for small magnitudes". Their proof of part 2 needs
+    ``psi``, so ``eta R^2 + tau > 0`` for both margins, and then bounds the
+    margin of a class ``j`` with ``tau_j >= 0``; for a class with ``tau_j < 0``
+    its guaranteed margin is NaN (:func:`paum_margin_guarantee`).
+
     Raises
     ------
     ValueError
-        When the theorem does not apply: a margin below 0, a reference that
-        does not separate the data, or ``|b_opt| > R``.
+        When the theorem does not apply: ``eta R^2 + tau <= 0`` for a margin, a
+        reference that does not separate the data, or ``|b_opt| > R``.
 
     >>> X, y = np.array([[-1.0, 0.0], [1.0, 0.0]]), np.array([-1, 1])
     >>> g = paum_guarantee(X, y, np.array([1.0, 0.0]), 0.0, 0.5, 0.5, 1.0)
     >>> g["gamma"], g["updates"], round(g["margin_pos"], 4)
     (1.0, 6.0, 0.1179)
     """
-    if min(tau_neg, tau_pos) < 0:
+    R = float(np.sqrt((np.asarray(X) ** 2).sum(axis=1).max()))
+    if eta * R**2 + min(tau_neg, tau_pos) <= 0:
         raise ValueError(
-            f"Li et al.'s Theorem 2.1 needs margins >= 0, got tau_-1 = {tau_neg:g}, "
-            f"tau_+1 = {tau_pos:g}."
+            "Li et al.'s proof of Theorem 2.1 needs ηR² + τ > 0 for both margins (ψ is their "
+            f"ratio); here ηR² = {eta * R**2:.4g}, tau_-1 = {tau_neg:g}, tau_+1 = {tau_pos:g}."
         )
     norm = float(np.linalg.norm(w_opt))
     w, b = np.asarray(w_opt) / norm, b_opt / norm
-    R = float(np.sqrt((np.asarray(X) ** 2).sum(axis=1).max()))
     neg, pos = class_margins(X, y, w, b)
     gamma = min(neg, pos)
     if gamma <= 0:

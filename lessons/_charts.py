@@ -25,8 +25,9 @@ def small_chart(fig: go.Figure, height: int, xaxis: dict, yaxis: dict) -> go.Fig
     return fig
 
 
-def one_decimal(frame: pd.DataFrame):
-    """``frame`` styled to show every number with one decimal (68.0 stays 68.0, not 68).
+def one_decimal(frame: pd.DataFrame, places: int = 1):
+    """``frame`` styled to show every number with one decimal (68.0 stays 68.0, not 68), or
+    ``places`` of them.
 
     ``st.dataframe`` shows a Styler's text but keeps the numbers sortable. An
     undefined number (e.g. a flag precision when no label was flipped) shows as
@@ -38,10 +39,12 @@ def one_decimal(frame: pd.DataFrame):
     >>> shown = one_decimal(pd.DataFrame({"a": [68.0, 1.25], "b": [float("nan"), 85.14]}))
     >>> shown.data["b"].tolist(), shown.data["a"].dtype.kind
     (['—', '85.1'], 'f')
+    >>> one_decimal(pd.DataFrame({"c": [0.123456, float("nan")]}), places=4).data["c"].tolist()
+    ['0.1235', '—']
     """
     frame = frame.copy()
     for name in frame.columns:
         column = frame[name]
         if pd.api.types.is_float_dtype(column) and column.isna().any():
-            frame[name] = ["—" if pd.isna(v) else f"{v:.1f}" for v in column]
-    return frame.style.format(precision=1)
+            frame[name] = ["—" if pd.isna(v) else f"{v:.{places}f}" for v in column]
+    return frame.style.format(precision=places)

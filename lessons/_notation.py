@@ -21,19 +21,24 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
         "w, θ",
         "weights and threshold: the prediction is sign(⟨w, x⟩ − θ)",
         "all",
-        "Li et al., Cristianini & Shawe-Taylor and the course notes' thick separator write a "
-        "bias b = −θ: ⟨w, x⟩ + b (lessons 5, 6); Cantador & Dorronsoro fold it into W_i "
-        "with an input 1 (lesson 10)",
+        "Li et al. and Cristianini & Shawe-Taylor write a bias b = −θ: ⟨w, x⟩ + b (lesson 6; "
+        "lesson 5's thick separator is learned in that form); the course notes write θ (Θ for "
+        "Winnow), as here; Cantador & Dorronsoro fold it into W_i with an input 1 (lesson 10)",
     ),
     ("η", "the learning rate: an update adds η y x to w", "1–10", ""),
     (
         "C",
         "the threshold's step: an update moves θ by −η y C (default: the mean ‖x‖²)",
-        "1–5, 7",
+        "1–5, 7–9",
         "Khardon & Wachman's C; not the soft-margin SVM's constant (lesson 5 writes its "
         "penalty μ)",
     ),
-    ("θ_init", "the threshold's start (default: the mean ‖x‖²)", "1–5, 7, 11", "KW: θ_Init"),
+    (
+        "θ_init",
+        "the threshold's start (default: the mean ‖x‖²)",
+        "1, 2, 5, 6, 9, 11",
+        "KW: θ_Init",
+    ),
     (
         "z, v",
         "the threshold folded in: z = (x, −√C), v = (w, θ/√C), so ⟨v, z⟩ = ⟨w, x⟩ − θ",
@@ -51,10 +56,10 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
     (
         "u, γ",
         "a separating direction of length 1 (folded) and its margin min_j y_j ⟨u, z_j⟩",
-        "2–4, 6",
+        "2–4, 6, 8",
         "KW, Cristianini & Shawe-Taylor: the distance to a line with ‖w‖ = 1, threshold "
         "apart; lesson 6 writes Γ for the reference line's margin, γ_j for a line's margin "
-        "on class j, as Li et al. do",
+        "on class j, as Li et al. do; lesson 8 takes u in the kernel's feature space",
     ),
     (
         "ξ_j, D",
@@ -63,10 +68,25 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
         "Freund & Schapire: d_i",
     ),
     (
+        "ε, δ",
+        "the PAC model's error and confidence: an error of at most ε, with probability at "
+        "least 1 − δ",
+        "4",
+        "Valiant's model, as the course notes use it; not lesson 10's ε_t",
+    ),
+    (
+        "ℓ_j, L",
+        "one example's loss: the perceptron loss max(0, −y_j ⟨v, z_j⟩), or a hinge loss "
+        "max(0, margin − y_j f(x_j)); L: the hinge loss of a comparison line v* = u/γ summed "
+        "over the steps with a mistake",
+        "3, 5",
+        "Shalev-Shwartz & Ben-David: f_t for ℓ_j, the sum for L",
+    ),
+    (
         "τ",
         "the perceptron with margin's margin, in units of θ_init: update if "
         "y(⟨w, x⟩ − θ) ≤ τ θ_init",
-        "5, 7, 11",
+        "5–7, 11",
         "Khardon & Wachman: τ",
     ),
     (
@@ -96,7 +116,12 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
         "8, playground",
         "scikit-learn: gamma",
     ),
-    ("2", "Winnow's promotion factor", "9", "the course notes and perceptron_core.Winnow: α"),
+    (
+        "2",
+        "Winnow's promotion factor",
+        "9",
+        "the course notes: 2 as well (w_i ← 2 w_i); perceptron_core.Winnow's parameter: alpha",
+    ),
     (
         "ρ",
         "the parallel perceptron's margin on the activations",
@@ -105,7 +130,8 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
     ),
     (
         "ε_t, α_t",
-        "a boosting round's weighted error and vote (α_t is not lesson 7's α)",
+        "a boosting round's weighted error and vote (ε_t is not lesson 4's ε, α_t not lesson "
+        "7's α)",
         "10",
         "Cantador & Dorronsoro: the same",
     ),

@@ -39,6 +39,9 @@ REFERENCES: tuple[str, ...] = (
     "other kernel-based learning methods*, Cambridge University Press (2000) (the soft-margin "
     "SVM; the form of the perceptron Khardon & Wachman follow, and its mistake bounds with "
     "the threshold kept apart).",
+    "N. Cesa-Bianchi, A. Conconi and C. Gentile, *On the generalization ability of on-line "
+    "learning algorithms*, IEEE Transactions on Information Theory 50(9) (2004) 2050–2057 "
+    "(on-line loss bounds as batch error bounds).",
     "K. Crammer, O. Dekel, J. Keshet, S. Shalev-Shwartz and Y. Singer, *Online "
     "passive-aggressive algorithms*, JMLR 7 (2006).",
     "Y. Freund and R. E. Schapire, *Large margin classification using the perceptron "
@@ -47,6 +50,9 @@ REFERENCES: tuple[str, ...] = (
     "Networks 1(2) (1990) 179–191 (the pocket algorithm).",
     "C. Gentile, *A new approximate maximal margin classification algorithm*, JMLR 2 (2001) "
     "(ALMA).",
+    "D. P. Helmbold and M. K. Warmuth, *On weak learning*, Journal of Computer and System "
+    "Sciences 50 (1995) 551–573 (a hypothesis of an on-line run picked at random, for batch "
+    "learning; the basis of the vote, as the LingPipe notes say).",
     "M. Kearns, M. Li, L. Pitt and L. G. Valiant, *Recent results on boolean concept "
     "learning*, Fourth International Workshop on Machine Learning (1987) 337–352 (the "
     "longest survivor).",
@@ -67,6 +73,11 @@ REFERENCES: tuple[str, ...] = (
     "organization in the brain*, Psychological Review 65(6) (1958) 386–408.",
     "R. A. Servedio, *On PAC learning using Winnow, Perceptron, and a Perceptron-like "
     "algorithm*, COLT 1999, 296–307 (the average algorithm).",
+    "S. Shalev-Shwartz and S. Ben-David, *Understanding machine learning: from theory to "
+    "algorithms*, Cambridge University Press (2014) (section 21.4: the perceptron as on-line "
+    "gradient descent on the hinge loss; section 21.7: from on-line to batch).",
+    "L. G. Valiant, *A theory of the learnable*, Communications of the ACM 27(11) (1984) "
+    "1134–1142 (the PAC model).",
     "S. Varma and R. Simon, *Bias in error estimation when using cross-validation for model "
     "selection*, BMC Bioinformatics 7 (2006) 91.",
 )

@@ -137,7 +137,7 @@ def test_lesson_4_caption_states_what_its_number_is(seeds):
         label = f"2/(m+1) × bound, m = {numbers['m']} (an illustration)"
         assert shown[label] == f"{numbers['error']:.2f}", (seed, noise)
         caption = next(c.value for c in at.caption if "Computed live (seed" in c.value)
-        assert caption.endswith(LESSON_4.guarantee_verdict(numbers["error"]))
+        assert caption.endswith(LESSON_4.guarantee_verdict(numbers["error"], noise))
         assert "a real bound" not in caption
         if numbers["error"] < 1:
             assert "not a guarantee for this figure" in caption

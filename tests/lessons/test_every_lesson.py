@@ -79,23 +79,151 @@ def test_the_table_knows_no_symbol_twice_and_rejects_unknown_ones():
         notation_table(("γ_kernel",))
 
 
+#: Per lesson: the section (from its heading to the next call) where γ is a margin again.
+MARGIN_SECTIONS = {"08_kernels": ("The kernel perceptron's bound, in feature space", "research(")}
+
+
 @pytest.mark.parametrize(
     "stem, ours, note",
     [
-        ("05_margins", r"\kappa", "(they write it $\\gamma$, as does the\nplayground's"),
-        ("08_kernels", r"\beta", "scikit-learn and the\nplayground's setting call it `gamma`"),
+        ("05_margins", r"\kappa", "(they write it $\\gamma$, which the lessons\nkeep"),
+        ("08_kernels", r"\beta", "scikit-learn names it `gamma`, and the lessons\nkeep γ"),
         ("10_parallel_perceptrons", r"\rho", "Cantador & Dorronsoro call it\n$\\gamma$"),
     ],
 )
 def test_gamma_is_a_margin_only_and_the_papers_symbol_is_named_once(stem, ours, note):
     text = _text(stem)
     assert ours in text and note in text
+    # a section where the lesson itself uses γ as lessons 2-4 do, a margin (lesson 8: Novikoff's
+    # bound in the kernel's feature space), its notation box showing the row "u, γ"
+    if stem in MARGIN_SECTIONS:
+        assert "u, γ" in _symbols(stem)
+        start, end = MARGIN_SECTIONS[stem]
+        first = text.index(start)
+        text = text[:first] + text[text.index(end, first) :]
     # the only γ left is in the note and in the notes' rule, quoted: no formula, label or
     # sentence of ours uses it
     named = ("call it", "write it", "keep", "kept for", "Promote if", "Demote if")
     for line in text.splitlines():
+        if line.startswith("notation("):  # the box names the rows it shows
+            continue
         if "γ" in line or r"\gamma" in line:
             assert any(w in line for w in named), (stem, line)
+
+
+def _lessons_column(where: str) -> set[int]:
+    """The notation table's "lessons" column as lesson numbers: "all", "1–5, 7", "8,
+    playground" (the playground is not a lesson)."""
+    if where == "all":
+        return {int(stem[:2]) for stem in STEMS}
+    numbers = set()
+    for part in (p.strip() for p in where.split(",")):
+        if part == "playground":
+            continue
+        first, _, last = part.partition("–")
+        numbers |= set(range(int(first), int(last or first) + 1))
+    return numbers
+
+
+@pytest.mark.parametrize("row", NOTATION, ids=[row[0] for row in NOTATION])
+def test_the_tables_lessons_are_the_lessons_that_show_the_symbol(row):
+    """A row's "lessons" are exactly the lessons whose notation box shows it (the C row once
+    left out lesson 8, whose dual update moves θ by η y C)."""
+    symbol, _, where, _ = row
+    showing = {int(stem[:2]) for stem in STEMS if symbol in _symbols(stem)}
+    assert _lessons_column(where) == showing, (symbol, where, sorted(showing))
+
+
+def test_a_lesson_that_writes_theta_init_shows_its_row():
+    """θ_init is the one symbol of the table a lesson may write in passing (lesson 6 relates
+    its margins to lesson 5's τ θ_init): where a lesson writes it, its box shows the row."""
+    for stem in STEMS:
+        text = _text(stem)
+        if "θ_init" in text or r"\theta_{init}" in text:
+            assert "θ_init" in _symbols(stem), stem
+
+
+def test_the_table_gives_the_course_notes_own_symbols():
+    """The course notes write the threshold θ (Θ for Winnow), never a bias b, and Winnow's
+    promotion factor 2 ("w_i ← 2w_i"); the table must not credit them with b or α."""
+    papers = {row[0]: row[3] for row in NOTATION}
+    for clause in papers["w, θ"].split(";"):
+        if "bias b" in clause:
+            assert "course notes" not in clause, clause
+    assert "course notes" not in papers["2"] or "α" not in papers["2"], papers["2"]
+
+
+def _try_this(stem: str) -> tuple[list[str], str]:
+    """The lesson's "try this" steps, and the rest of its source (without that call)."""
+    import ast
+
+    source = _text(stem)
+    tree = ast.parse(source)
+    calls = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "try_this"
+    ]
+    rest = source
+    for call in calls:
+        rest = rest.replace(ast.get_source_segment(source, call), "")
+    return [ast.literal_eval(arg) for call in calls for arg in call.args], rest
+
+
+#: Words of a step that only the eyes follow: colours, marks, lines, regions.
+SEEN = re.compile(
+    r"\b(red|orange|blue|green|purple|black|grey|dotted|dashed|tint|arrow|ringed|square|"
+    r"squares|diamond|dots|curves?|islands|band|view)\b|×"
+)
+#: Where what a screen-reader user hears and reads comes from: the replay's narration,
+#: figure words, controls and panels, the math panel's words, the charts' words and
+#: tables.
+HEARD = [ROOT / "ui" / "playback" / f"{name}.js" for name in ("speech", "describe", "controls")]
+HEARD += [ROOT / "ui" / "playback" / f"{name}.js" for name in ("extras", "chartwords")]
+HEARD += [ROOT / "app_logic" / "math_panel.py", ROOT / "ui" / "charts.py"]
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_every_try_this_step_for_the_eyes_says_what_a_screen_reader_gives(stem):
+    """A "try this" step that points at a colour, a mark or a region also says what a
+    screen-reader user hears or reads instead ("With a screen reader: ..."), and every
+    phrase it quotes, every control it names in bold, is one the replay, its charts or the
+    page really say (in their sources, or in the lesson's own labels)."""
+    steps, rest = _try_this(stem)
+    heard = "\n".join(path.read_text() for path in HEARD) + rest
+    for step in steps:
+        if not SEEN.search(step):
+            continue
+        assert "With a screen reader:" in step, (stem, step)
+        clause = step.split("With a screen reader:", 1)[1]
+        for quoted in re.findall(r'"([^"]+)"', clause) + re.findall(r"\*\*([^*]+)\*\*", clause):
+            assert quoted.rstrip(".") in heard, (stem, quoted)
+
+
+#: Per lesson: the playground's learner and setting whose symbol the lesson names.
+PLAYGROUND_SYMBOLS = {
+    "05_margins": ("thick", "gamma", r"\kappa"),
+    "08_kernels": ("kernel", "gamma", r"\beta"),
+}
+
+
+@pytest.mark.parametrize("stem", sorted(PLAYGROUND_SYMBOLS))
+def test_what_a_lesson_says_the_playground_writes_is_what_it_writes(stem):
+    """The playground labels the thick separator's slab "Slab half-width κ" and the kernel
+    width "Kernel width β" (its setting's parameter is still scikit-learn's ``gamma``): a
+    lesson that names the playground's symbol names that one, and none of its sentences
+    about the playground gives it γ."""
+    learner, name, latex = PLAYGROUND_SYMBOLS[stem]
+    label = next(s.label for s in LEARNERS[learner].settings if s.name == name)
+    symbol = label.split()[-1]
+    assert symbol in ("κ", "β"), label
+    flat = " ".join(_text(stem).split())
+    about = [s for s in re.split(r"(?<=[.;])\s", flat) if "playground" in s]
+    assert about, stem
+    for sentence in about:
+        assert "γ" not in sentence and r"\gamma" not in sentence, sentence
+        assert "`gamma`" not in sentence, sentence
+    assert any(symbol in s or latex in s for s in about), about
 
 
 def test_the_about_page_shows_the_whole_table():

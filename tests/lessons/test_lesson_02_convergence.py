@@ -114,3 +114,15 @@ def test_lesson_2_bound_box_names_the_theta_init_start_and_gives_r_over_gamma_sq
     (line,) = [text for text in items if text.startswith("R = ")]
     assert line.startswith("R = 1.6, γ = 0.136: at most 179 updates from θ_init = ")
     assert line.endswith("(from θ = 0, (R/γ)² allows 138)")
+
+
+def test_lesson_2_sweep_names_its_bound_for_the_theta_init_start():
+    """The sweep's bound is ``novikoff_bound`` at the runs' own start θ_init (the shifted
+    bound, above (R/γ)²), so neither the chart's legend, nor its words, nor the table call
+    it Novikoff's bound without saying so: each says it is the bound from θ_init."""
+    table = result("l02_sweep", {"seed": 0})
+    bounds = [c for c in table.columns if "bound" in c and "÷" not in c]
+    assert bounds and all("θ_init" in c for c in bounds), table.columns
+    fig = LESSON_2.sweep_figure(table)
+    (bound_trace,) = [t for t in fig.data if "bound" in t.name]
+    assert "θ_init" in bound_trace.name, bound_trace.name

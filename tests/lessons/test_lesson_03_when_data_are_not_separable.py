@@ -99,3 +99,79 @@ def test_lesson_3_last_hypothesis_follows_the_stopping_epoch():
         assert shown_metrics["Updates in the last epoch"] == str(direct.updates_per_epoch_[-1])
         assert direct.updates_per_epoch_[-1] > 0  # not separable: it never stops
     assert shown[30] != shown[32]  # the default seed shows the point: stopping is a lottery
+
+
+def _one_pass_from_zero(data, seed):
+    """One pass of a perceptron started at w = 0, θ = 0 (C = mean ‖x‖²), every visit
+    recorded: the section's run."""
+    C = float(np.mean((data.X**2).sum(axis=1)))
+    est = Perceptron(theta_init=0.0, C=C, epochs=1, random_state=seed, record="all")
+    return est.fit(data.X, data.y), C
+
+
+@pytest.mark.parametrize("noise", [0.0, 0.1, 0.3])
+def test_lesson_3_the_update_is_a_subgradient_step_and_the_regret_bound_holds(noise):
+    """The loss view: the run updates exactly where the perceptron loss
+    max(0, -y⟨v, z⟩) has the subgradient -y z, that is at y⟨v, z⟩ <= 0 (the kink
+    included); and Shalev-Shwartz & Ben-David's M <= L + (R/γ)√L + (R/γ)², with L the
+    true line's hinge loss at margin γ summed over the steps with a mistake, holds for
+    every γ on seeds 0-9 (recomputed here without the lesson's helpers)."""
+    for seed in TEN_SEEDS:
+        data = make_dataset(noisy_line(seed, noise))
+        est, C = _one_pass_from_zero(data, seed)
+        tr = est.trace_
+        updated = np.isin(tr.kind, (1, 2))  # mistake, or a score of exactly 0
+        y = np.where(data.y[tr.index] > 0, 1.0, -1.0)
+        # the trace's score is ⟨w, x⟩; ⟨v, z⟩ = ⟨w, x⟩ − θ, θ as before the visit
+        thetas = np.r_[tr.theta0, tr.theta0 + np.cumsum(tr.theta_delta)]
+        before = thetas[tr.n_updates - updated]
+        assert ((y * (tr.score - before) <= 0) == updated).all(), seed
+        Z = np.c_[data.X, np.full(len(data.X), -np.sqrt(C))]
+        u = np.r_[data.w_star, data.theta_star / np.sqrt(C)]
+        u /= np.linalg.norm(u)
+        R = np.sqrt((Z**2).sum(axis=1).max())
+        rows = tr.index[updated]
+        margins = np.where(data.y[rows] > 0, 1.0, -1.0) * (Z[rows] @ u)
+        M = int(updated.sum())
+        for gamma in np.linspace(R / 50, R, 50):
+            L = np.maximum(0.0, 1.0 - margins / gamma).sum()
+            assert M <= L + (R / gamma) * np.sqrt(L) + (R / gamma) ** 2 + 1e-9, (seed, gamma)
+
+
+def test_lesson_3_loss_view_sentence_and_pa_table_are_the_runs():
+    """The sentence under the regret bound and the one-pass table: M is the one-pass
+    perceptron's mistakes, L and the bound the true line's at the grid's γ (recomputed
+    with the same grid), and each row of the table the learner fitted directly; PA's
+    update leaves y f(x) = 1 to rounding."""
+    from perceptron_core import PassiveAggressive
+    from perceptron_lab.lessons._bounds import relative_loss_bound
+
+    at = run_lesson("03_when_data_are_not_separable")
+    for seed in (5, 2):
+        at.number_input(key="l03_seed").set_value(seed).run()
+        assert_page_ok(at)
+        data = make_dataset(noisy_line(seed, 0.1))
+        est, C = _one_pass_from_zero(data, seed)
+        updated = est.trace_.index[np.isin(est.trace_.kind, (1, 2))]
+        bound, L, _ = relative_loss_bound(data.X, data.y, data.w_star, data.theta_star, C, updated)
+        M = len(updated)
+        text = " ".join(m.value for m in at.markdown)
+        assert f"erred M = **{M}** times" in text
+        assert f"M − L = **{M - L:.2f}** against a bound of **{bound - L:.2f}**" in text
+        table = at.dataframe[0].value.set_index("learner")
+        assert table.loc["perceptron (fixed step, on mistakes)", "mistakes"] == M
+        for variant, name in (
+            ("PA", "PA (the loss-sized step)"),
+            ("PA-I", "PA-I (step at most C = 1)"),
+            ("PA-II", "PA-II (step damped by C = 1)"),
+        ):
+            pa = PassiveAggressive(variant=variant, epochs=1, random_state=seed).fit(
+                data.X, data.y
+            )
+            assert table.loc[name, "mistakes"] == pa.n_mistakes_, (seed, variant)
+            assert table.loc[name, "updates"] == pa.n_updates_, (seed, variant)
+            accuracy = f"{pa.score(data.X_test, data.y_test):.1%}"
+            assert table.loc[name, "test accuracy"] == accuracy, (seed, variant)
+        caption = next(c.value for c in at.caption if "PassiveAggressive" in c.value)
+        gap = float(caption.rsplit("up to ", 1)[1].rstrip("."))
+        assert gap < 1e-12

@@ -162,3 +162,104 @@ def test_lesson_4_guarantee_numbers_are_the_formula_on_the_figures_data():
         )
         assert shown["Mistakes, one pass from 0"] == str(mistakes)
         assert mistakes <= bound
+
+
+def _page_words(at) -> str:
+    """Everything the page writes in prose: its markdown and its captions."""
+    return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
+
+
+@pytest.mark.parametrize(
+    "seed", [4, *(pytest.param(seed, marks=pytest.mark.slow) for seed in (2, 3, 6))]
+)
+def test_lesson_4_says_the_labels_are_flipped_only_where_they_are(seed):
+    """At 0 % flipped (the second "try this"), seeds 2, 3, 4 and 6 put the box's illustration
+    below 1; the reasons beside it must then be the two that hold (20 epochs, one sample's
+    bound for an expected one), not "the training labels are flipped while the test half's
+    are clean", written beside "0% of the labels flipped". With labels flipped the flips
+    are a reason too."""
+    at = run_lesson("04_from_online_to_batch")
+    at.number_input(key="l04_seed").set_value(seed).run()
+    at.select_slider(key="l04_noise").set_value(0.0).run()
+    assert_page_ok(at)
+    shown = _lesson_4_shown(at)
+    m = len(make_dataset(noisy_line(seed, 0.0)).y)
+    assert float(shown[f"2/(m+1) × bound, m = {m} (an illustration)"]) < 1
+    clean = _page_words(at)
+    assert "0% of the labels flipped" in clean
+    assert "flipped while" not in clean and "labels are flipped" not in clean, clean
+    assert "20 epochs" in clean and "expect" in clean
+    at.select_slider(key="l04_noise").set_value(0.15).run()
+    assert_page_ok(at)
+    noisy = _page_words(at)
+    assert "15% of the labels flipped" in noisy and "flipped while" in noisy
+
+
+def test_lesson_4_pac_stretch_is_the_smallest_that_keeps_bad_survivors_within_delta():
+    """The course notes' conversion, made quantitative: q is the smallest stretch with
+    (M + 1) e^{-εq} <= δ, and (M + 1) q + M examples hold a mistake-free stretch of q when
+    there are at most M mistakes (the worst case: M mistakes spread evenly)."""
+    from perceptron_lab.lessons._bounds import pac_stretch
+
+    for bound, eps, delta in ((1083.4, 0.1, 0.05), (9.5, 0.2, 0.01), (0.3, 0.1, 0.1)):
+        q, needed = pac_stretch(bound, eps, delta)
+        M = int(np.floor(bound))
+        assert (M + 1) * np.exp(-eps * q) <= delta < (M + 1) * np.exp(-eps * (q - 1))
+        # M mistakes after every q - 1 correct predictions: no stretch of q yet at
+        # (M + 1)(q - 1) + M examples; one more example and the last stretch is q long
+        assert needed == (M + 1) * q + M > (M + 1) * (q - 1) + M
+
+
+@pytest.mark.parametrize(
+    "seed", [4, *(pytest.param(seed, marks=pytest.mark.slow) for seed in (0, 7))]
+)
+def test_lesson_4_conversion_box_is_the_formula_on_the_seeds_clean_generator(seed):
+    """The box under "The course notes' conversion": M = ⌊(R/γ)²⌋ with the clean labels'
+    R = √(2 + C) and folded γ = gap/‖(w*, θ*/√C)‖, then q and (M + 1)q + M at ε = 0.1,
+    δ = 0.05, all recomputed here; the caption's "about ln((M + 1)/δ)/2 times fewer"
+    examples for the vote (m = 20M − 1 for an expected error of 0.1) holds within 5 %;
+    and the count of test points the averaged and voted predictors label differently is
+    the core's."""
+    at = run_lesson("04_from_online_to_batch")
+    at.number_input(key="l04_seed").set_value(seed).run()
+    assert_page_ok(at)
+    shown = _lesson_4_shown(at)
+    data = make_dataset(noisy_line(seed, 0.15))
+    C = float(np.mean((data.X**2).sum(axis=1)))
+    u = np.r_[data.w_star, data.theta_star / np.sqrt(C)]
+    M = int(np.floor((np.sqrt(2 + C) / (0.05 / np.linalg.norm(u))) ** 2))
+    q = int(np.ceil(np.log((M + 1) / 0.05) / 0.1))
+    assert shown["Mistake bound M, clean labels"] == f"{M:,}"
+    assert shown["Stretch q (ε = 0.1, δ = 0.05)"] == f"{q:,}"
+    assert shown["Examples at most, (M + 1)q + M"] == f"{(M + 1) * q + M:,}"
+    vote = 20 * M - 1
+    assert ((M + 1) * q + M) / vote == pytest.approx(np.log((M + 1) / 0.05) / 2, rel=0.05)
+    direct = KWPerceptron(epochs=20, random_state=seed, record="updates").fit(data.X, data.y)
+    labels = direct.predict_all(data.X_test)
+    differ = int((labels["averaged"] != labels["voted"]).sum())
+    text = " ".join(m.value for m in at.markdown)
+    assert f"label **{differ}** of the {len(data.y_test)} test points differently" in text
+
+
+def test_lesson_4_try_this_1_by_ear_the_tables_last_accuracy_jumps_the_others_hardly_move():
+    """Try this 1, with a screen reader: "press **Next update** and read the table beside the
+    figure, *The four predictors at this step*: the last line's training accuracy changes by
+    several points from one update to the next, the averaged and the voted predictor's
+    hardly at all."
+
+    Criterion (15 % flipped, 20 epochs, seeds 0-9): from one update to the next the last
+    line's training accuracy changes by 5 points or more on average, the averaged and voted
+    predictors' by at most 1. Measured: 7.9-18.4 points against 0.09-0.35.
+    """
+    for seed in TEN_SEEDS:
+        run, data = _page_run("kw", tuple(KW_SWITCHES_OFF.items()), 20, noisy_line(seed, 0.15))
+        tl = run.timeline
+        times = _update_times(tl)
+        change = {}
+        for mode in ("last", "averaged", "voted"):
+            right = np.array(
+                [np.where(tl.scores(data.X, t, mode) > 0, 1, -1) == data.y for t in times]
+            ).mean(axis=1)
+            change[mode] = 100 * float(np.abs(np.diff(right)).mean())
+        assert change["last"] >= 5, (seed, change)
+        assert change["averaged"] <= 1 and change["voted"] <= 1, (seed, change)

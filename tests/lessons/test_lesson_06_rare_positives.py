@@ -188,8 +188,13 @@ def test_li_et_al_formulas_against_a_direct_computation():
     for j, tau in (("neg", tau_neg), ("pos", tau_pos)):
         big = g[f"Gamma_{j}"]
         assert g[f"margin_{j}"] == pytest.approx(big * tau / (np.sqrt(8) * (eta * R2 + tau)))
-    with pytest.raises(ValueError, match="margins >= 0"):
-        paum_guarantee(data.X, data.y, data.w_star, -data.theta_star, -1.0, 1.0, 1.0)
+    with pytest.raises(ValueError, match="ηR² \\+ τ > 0"):
+        paum_guarantee(data.X, data.y, data.w_star, -data.theta_star, -1.01 * R2, 1.0, 1.0)
+    # a small negative margin: the update bound and the positives' margin, none for the
+    # negatives (Li et al.'s part 2 is for margins >= 0)
+    small = paum_guarantee(data.X, data.y, data.w_star, -data.theta_star, -0.5 * R2, R2, 1.0)
+    assert small["updates"] == pytest.approx(4 * (R2 / gamma**2 + R2 / gamma**2))
+    assert np.isnan(small["margin_neg"]) and small["margin_pos"] > 0
     with pytest.raises(ValueError, match="does not separate"):
         paum_guarantee(data.X, -data.y, data.w_star, -data.theta_star, 1.0, 1.0, 1.0)
 
@@ -202,10 +207,12 @@ def test_lesson_6_live_runs_keep_li_et_als_guarantee_on_the_seeds_offered(tau_po
             rows, _ = LESSON_6.guarantee_rows(
                 data.X, data.y, data.w_star, data.theta_star, seed, tau_neg, tau_pos
             )
-            assert len(rows) == (2 if tau_neg >= 0 and tau_neg != tau_pos else 1)
+            assert len(rows) == (2 if tau_neg != tau_pos else 1)
             assert rows["stopped"].all()
             assert (rows["updates"] <= rows["bound (2.4)"]).all()
-            assert (rows["γ₋₁ of the line"] > rows["guaranteed γ₋₁ >"]).all()
+            guaranteed = rows["guaranteed γ₋₁ >"]
+            assert guaranteed.isna().sum() == (1 if tau_neg < 0 else 0)  # τ₋₁ < 0: none
+            assert (rows["γ₋₁ of the line"] > guaranteed)[guaranteed.notna()].all()
             assert (rows["γ₊₁ of the line"] > rows["guaranteed γ₊₁ >"]).all()
 
 
@@ -225,3 +232,36 @@ def test_lesson_6_page_shows_the_guarantee_of_its_seed_and_margins():
             tau_neg=0.0, tau_pos=R2, eta=1.0, max_epochs=100_000, random_state=seed
         ).fit(data.X, data.y)
         assert table["updates"].iloc[1] == direct.n_updates_
+
+
+@pytest.mark.parametrize("tau_neg", [-0.5, -0.25])
+def test_lesson_6_states_li_et_als_condition_for_negative_margins_and_applies_it(tau_neg):
+    """Li et al. (2002) state part 1 of Theorem 2.1, the update bound (2.4), with no sign
+    condition on the margins (its proof, appendix A, uses none), and part 2, the margins
+    (2.6), for τ₋₁, τ₊₁ ∈ ℝ⁺; section 3.2 adds that negative margins keep the theorem valid
+    "for small magnitudes". So at τ₋₁ < 0 the page still runs PAUM(τ₋₁, τ₊₁) against
+    (2.4) and against (2.6) for the positives (its proof needs ηR² + τ₋₁ > 0 there), shows
+    no guarantee for the negatives, and says so; it does not call τ₋₁ < 0 "outside the
+    theorem"."""
+    from perceptron_lab.lessons._bounds import paum_guarantee
+
+    at = run_lesson("06_rare_positives")
+    at.select_slider(key="l06_tau_neg").set_value(tau_neg).run()
+    assert_page_ok(at)
+    captions = " ".join(c.value for c in at.caption)
+    assert "outside the theorem" not in captions
+    words = captions + " ".join(m.value for m in at.markdown)
+    assert "for small magnitudes" in words and "ηR² + τ₋₁ > 0" in words, words
+    table = next(d.value for d in at.dataframe if "bound (2.4)" in d.value.columns)
+    table = table.data if hasattr(table, "data") else table
+    assert table["learner"].tolist() == ["PAM(1, 1)", f"PAUM({tau_neg:g}, 1)"]
+    paum_row = table.iloc[1]
+    assert paum_row["stopped"] and paum_row["updates"] <= paum_row["bound (2.4)"]
+    assert paum_row["γ₊₁ of the line"] > paum_row["guaranteed γ₊₁ >"] > 0
+    # (2.4) and the positives' (2.6), recomputed from the data
+    data = _separable(0)
+    R2 = float((data.X**2).sum(axis=1).max())
+    direct = paum_guarantee(data.X, data.y, data.w_star, -data.theta_star, tau_neg * R2, R2, 1.0)
+    assert paum_row["bound (2.4)"] == pytest.approx(direct["updates"])
+    assert paum_row["guaranteed γ₊₁ >"] == pytest.approx(direct["margin_pos"])
+    assert paum_row["guaranteed γ₋₁ >"] == "—"  # part 2 gives the negatives nothing

@@ -7,6 +7,7 @@ from functools import cache
 import numpy as np
 import pytest
 from scipy import ndimage
+from sklearn.svm import SVC
 
 from perceptron_core.kernel import KernelPerceptron
 from perceptron_lab.app_logic.datasource import make_dataset
@@ -307,3 +308,136 @@ def test_lesson_8_try_this_linear_kernel_on_xor_is_a_coin_toss_with_most_points_
         # "most points become support points and the test accuracy is near a coin toss"
         assert len(clf.support_) > len(data.X) / 2, seed
         assert 0.35 <= clf.score(data.X_test, data.y_test) <= 0.65, seed
+
+
+def _hulls_meet(X, y) -> bool:
+    """Whether a point lies in the convex hulls of both classes (a linear program)."""
+    from scipy.optimize import linprog
+
+    pos, neg = X[y > 0], X[y <= 0]
+    # weights a >= 0 on the positives and b >= 0 on the negatives, each summing to 1, with
+    # the same weighted mean
+    A_eq = np.r_[
+        np.c_[pos.T, -neg.T],
+        [np.r_[np.ones(len(pos)), np.zeros(len(neg))]],
+        [np.r_[np.zeros(len(pos)), np.ones(len(neg))]],
+    ]
+    b_eq = np.r_[np.zeros(X.shape[1]), 1.0, 1.0]
+    found = linprog(np.zeros(len(X)), A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs")
+    return found.status == 0
+
+
+def test_lesson_8_xor_clouds_have_meeting_hulls_so_no_line_separates_them():
+    """The two-line argument: XOR's corner pairs share the midpoint (0, 0), so any line's
+    scores there add up to the same; the figure's XOR training points are covered by its
+    last sentence (the convex hulls meet) on seeds 0-9, and x1 x2 separates the corners."""
+    corners = np.array([[1, 1], [-1, -1], [1, -1], [-1, 1]], dtype=float)
+    rng = np.random.default_rng(0)
+    for w, theta in zip(rng.normal(size=(20, 2)), rng.normal(size=20)):
+        f = corners @ w - theta
+        assert f[0] + f[1] == pytest.approx(f[2] + f[3])  # no line: sums equal, signs not
+    assert (corners[:, 0] * corners[:, 1] == [1, 1, -1, -1]).all()
+    for seed in TEN_SEEDS:
+        data = make_dataset(
+            LESSON_8.DataRequest("xor", (("n_samples", 200),), test_fraction=0.5, seed=seed)
+        )
+        assert _hulls_meet(data.X, data.y), seed
+
+
+#: The lesson's controls (its walk in test_every_lesson) as kernel settings, on each data set.
+FEATURE_SPACE_SETTINGS = (
+    [{"kernel": "rbf", "gamma": g, "degree": 2} for g in LESSON_8.GAMMAS]
+    + [{"kernel": "poly", "gamma": 1.0, "degree": d} for d in LESSON_8.DEGREES]
+    + [{"kernel": "linear", "gamma": 1.0, "degree": 2}]
+)
+
+
+@pytest.mark.slow  # 26 settings × 2 seeds: about 8 s each
+@pytest.mark.parametrize("data_name", ["xor", "circles"])
+def test_lesson_8_feature_space_bound_holds_or_says_no_separator_at_every_setting(data_name):
+    """The section "The kernel perceptron's bound, in feature space", at every kernel
+    setting the page offers (seeds 0 and 1): where the SVM separates the points, γ is its
+    separator's margin with the bias folded in (rebuilt here) and the run from θ = 0 makes
+    at most (R/γ)² updates; where it does not, the data truly have no separator in that
+    feature space (only the kernels of degree 1, where the classes' convex hulls in the
+    plane meet)."""
+    for seed in (0, 1):
+        request = LESSON_8.DataRequest(
+            data_name, (("n_samples", 200),), test_fraction=0.5, seed=seed
+        )
+        data = make_dataset(request)
+        for values in FEATURE_SPACE_SETTINGS:
+            run = page_run("kernel", values, LESSON_8.EPOCHS, seed, data)
+            C = run.estimator.C_
+            fs = LESSON_8.feature_space_bound(data, values, seed, C)
+            K = gram_matrix(
+                data.X, values["kernel"], gamma=values["gamma"], degree=values["degree"]
+            )
+            assert fs["R"] == pytest.approx(np.sqrt(K.diagonal().max() + C))
+            if fs["gamma"] > 0:
+                assert fs["updates"] <= fs["bound"], (seed, values, fs)
+                # a margin some unit direction of the folded feature space has: the SVM's
+                # separator, rebuilt here from its own coefficients
+                y = np.where(data.y > 0, 1.0, -1.0)
+                svm = SVC(kernel="precomputed", C=1e6, tol=1e-6, max_iter=100_000).fit(K, y)
+                a = np.zeros(len(y))
+                a[svm.support_] = svm.dual_coef_[0]
+                b = svm.intercept_[0]
+                margin = (y * (K @ a + b)).min() / np.sqrt(a @ K @ a + b * b / C)
+                assert fs["gamma"] == pytest.approx(margin)
+            else:
+                plane = values["kernel"] == "linear" or values["degree"] == 1
+                assert plane and _hulls_meet(data.X, data.y), (seed, values, fs)
+
+
+def test_lesson_8_page_shows_the_feature_space_bound_of_its_kernel():
+    at = run_lesson("08_kernels")
+    shown = {m.label: m.value for m in at.metric}
+    data = make_dataset(
+        LESSON_8.DataRequest("xor", (("n_samples", 200),), test_fraction=0.5, seed=0)
+    )
+    values = {"kernel": "rbf", "gamma": 1.0, "degree": 2}
+    run = page_run("kernel", values, LESSON_8.EPOCHS, 0, data)
+    fs = LESSON_8.feature_space_bound(data, values, 0, run.estimator.C_)
+    assert shown["margin γ of the SVM's separator"] == f"{fs['gamma']:.4g}"
+    assert shown["bound (R/γ)²"] == f"{fs['bound']:,.1f}"
+    zero = KernelPerceptron(
+        kernel="rbf",
+        gamma=1.0,
+        eta=0.1,
+        theta_init=0.0,
+        C=run.estimator.C_,
+        epochs=20,
+        random_state=0,
+    ).fit(data.X, data.y)
+    assert shown["updates from θ = 0, 20 epochs"] == f"{zero.n_updates_:,}"
+
+
+def _corners_plus(seed: int, data_label: str, kernel_label: str, **setting) -> list[bool]:
+    """Which corners of the figure's view (upper right, upper left, lower left, lower
+    right, as **Figure in words** lists them) score above 0 at the end of training."""
+    f, points, _ = _lesson_8_end(seed, data_label, kernel_label, **setting)
+    grid = f.ravel()
+    x0, x1 = points[:, 0].min(), points[:, 0].max()
+    y0, y1 = points[:, 1].min(), points[:, 1].max()
+    corners = [(x1, y1), (x0, y1), (x0, y0), (x1, y0)]
+    return [bool(grid[np.argmin(((points - corner) ** 2).sum(axis=1))] > 0) for corner in corners]
+
+
+def test_lesson_8_try_this_by_ear_the_corners_figure_in_words_names():
+    """Try this 2 and 3, with a screen reader: **Figure in words** says which corners are on
+    the +1 side. "On most seeds, the opening one among them, at β = 100 it 'reaches no
+    corner of the view' ..., and at 0.1 it covers the upper right and the lower left"; at
+    d = 2 on two circles it "reaches no corner of the view". Checked on seeds 0-9 at the
+    grid's corners (the figure's view). Measured: β = 100 no corner on 9 of 10 seeds, β = 0.1
+    exactly those two corners on 7; d = 2 no corner on all 10."""
+    none_at_100 = opposite_at_01 = 0
+    for seed in TEN_SEEDS:
+        at_100 = _corners_plus(seed, "XOR", "Gaussian (rbf)", gamma=100.0)
+        at_01 = _corners_plus(seed, "XOR", "Gaussian (rbf)", gamma=0.1)
+        none_at_100 += not any(at_100)
+        opposite_at_01 += at_01 == [True, False, True, False]
+        if seed == 0:
+            assert not any(at_100) and at_01 == [True, False, True, False]
+        assert not any(_corners_plus(seed, "Two circles", "Polynomial", degree=2)), seed
+    assert none_at_100 > 5 and opposite_at_01 > 5, (none_at_100, opposite_at_01)

@@ -223,3 +223,28 @@ def test_lesson_10_try_this_flags_follow_the_noise_on_every_seed():
         assert _flags(seed, 0.0)[0] <= 5, seed
         # try this 1: from 10 % to 30 % flipped "precision drops"
         assert _flags(seed, 0.3)[1] < _flags(seed, 0.1)[1], seed
+
+
+@pytest.mark.parametrize(
+    "H", [3, pytest.param(1, marks=pytest.mark.slow), pytest.param(7, marks=pytest.mark.slow)]
+)
+def test_lesson_10_alpha_question_at_the_error_floor_has_three_options_and_no_zero(H):
+    """At 0 % flipped on seed 1 the first kept AdaBoost round makes no weighted error: its
+    ε_t is the floor 1e-10, where ½ ln((1 − ε)/ε) and ½ ln(1/ε) read the same to three
+    decimals. The question must still offer three different numbers with one right, and
+    write ε_t as the number it is (1e-10), not 0.0000, in the question and in its reason."""
+    rounds = studies_variants.boosting_rounds(H, 0.0, 1)
+    first = rounds[(rounds["booster"] == "AdaBoost") & rounds["kept"]].iloc[0]
+    assert first["ε_t"] == pytest.approx(1e-10)  # the case this test is about
+    at = run_lesson("10_parallel_perceptrons")
+    at.number_input(key="l10_seed").set_value(1).run()
+    at.select_slider(key="l10_noise").set_value(0.0).run()
+    at.select_slider(key="l10_H").set_value(H).run()
+    assert_page_ok(at)
+    radio = at.radio(key="l10_acheck")
+    assert "0.0000" not in radio.label and "1e-10" in radio.label, radio.label
+    right = f"{0.5 * math.log((1 - 1e-10) / 1e-10):.3f}"  # 11.513
+    _answers_right(at, "l10_acheck", right)  # three distinct options, one right
+    at.radio(key="l10_acheck").set_value(right).run()
+    (why,) = [s.value for s in at.success if s.value.startswith("Right.")]
+    assert "0.0000" not in why and "1e-10" in why, why
