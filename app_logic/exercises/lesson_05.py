@@ -24,11 +24,13 @@ from perceptron_lab.app_logic.exercises.model import (
 )
 from perceptron_lab.app_logic.exercises.replay import (
     Replay,
+    after_the_first_epoch,
     by_event,
     events,
     interleave,
     replay_exercise,
     spread,
+    within,
 )
 from perceptron_lab.app_logic.timeline import CORRECT, MARGIN, MISTAKE
 
@@ -241,11 +243,13 @@ def best_setting(facts, variant):
 
 def inside_the_band(run, data):
     """Updates inside the band (right side, too close), mistakes and visits that change
-    nothing, taken in turn from the whole run."""
+    nothing, taken in turn from the epochs after the first (the line and its band are in
+    the view by then)."""
+    later = after_the_first_epoch(run)
     return interleave(
-        spread(events(run, MARGIN), 3),
-        spread(events(run, MISTAKE), 2),
-        spread(events(run, CORRECT), 3),
+        spread(within(events(run, MARGIN), later), 3),
+        spread(within(events(run, MISTAKE), later), 2),
+        spread(within(events(run, CORRECT), later), 3),
     )
 
 

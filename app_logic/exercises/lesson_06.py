@@ -21,6 +21,7 @@ from perceptron_lab.app_logic.exercises.model import (
 )
 from perceptron_lab.app_logic.exercises.replay import (
     Replay,
+    after_the_first_epoch,
     by_event,
     events,
     interleave,
@@ -237,11 +238,11 @@ def recall_setting(facts, variant):
 
 def uneven(run, data):
     """Visits of the rare positives that update inside their margin or on a mistake, and of
-    negatives, taken in turn."""
+    negatives, taken in turn, after the first epoch (the line is in the view by then)."""
     positive, negative = visits(run, data.y > 0), visits(run, data.y < 0)
 
     def of(steps, code):
-        return within(steps, run.timeline.kind[0] == code)
+        return within(steps, (run.timeline.kind[0] == code) & after_the_first_epoch(run))
 
     return [
         *interleave(
@@ -252,7 +253,7 @@ def uneven(run, data):
             spread(of(negative, MARGIN), 1),
             spread(of(positive, CORRECT), 1),
         ),
-        *spread(events(run, CORRECT), 6),
+        *spread(within(events(run, CORRECT), after_the_first_epoch(run)), 6),
     ]
 
 

@@ -19,11 +19,13 @@ from perceptron_lab.app_logic.exercises.model import (
 )
 from perceptron_lab.app_logic.exercises.replay import (
     Replay,
+    after_the_first_epoch,
     by_event,
     events,
     interleave,
     replay_exercise,
     spread,
+    within,
 )
 from perceptron_lab.app_logic.timeline import BLOCKED, CORRECT, MISTAKE, RESCUED
 
@@ -228,12 +230,13 @@ def best_strength(facts, variant):
 
 def softened(run, data):
     """Visits the λ-trick rescued or the α-bound blocked, mistakes and visits that change
-    nothing, taken in turn."""
+    nothing, taken in turn, after the first epoch (by then points have caused updates)."""
+    later = after_the_first_epoch(run)
     return interleave(
-        spread(events(run, RESCUED), 3),
-        spread(events(run, BLOCKED), 3),
-        spread(events(run, MISTAKE), 2),
-        spread(events(run, CORRECT), 3),
+        *(
+            spread(within(events(run, code), later), n)
+            for code, n in ((RESCUED, 3), (BLOCKED, 3), (MISTAKE, 2), (CORRECT, 3))
+        )
     )
 
 

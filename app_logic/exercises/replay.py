@@ -193,6 +193,12 @@ def visits(run, rows) -> np.ndarray:
     return np.flatnonzero(np.asarray(rows, bool)[run.timeline.index]) + 1
 
 
+def after_the_first_epoch(run) -> np.ndarray:
+    """A mask over the steps (0-based) after the run's first epoch: the line, and a band,
+    are in the view by then."""
+    return run.timeline.epoch > 0
+
+
 def last_epoch(run) -> np.ndarray:
     """A mask over the steps (0-based) of the run's last epoch."""
     epoch = run.timeline.epoch
