@@ -5,7 +5,9 @@ panel's widgets say) into a :class:`Dataset`. Everything comes from
 :mod:`perceptron_core.datasets`; this module only decides the order of the
 steps, all seeded by the request's seed:
 
-1. the clean data (generators run with their own label noise off);
+1. the clean data (generators run with their own label noise off, unless the request's
+   options ask for it: a lesson that shows the data a study drew, lesson 11's Khardon &
+   Wachman data with their noise N; the data panel never does);
 2. the train/test split (stratified when both classes allow it);
 3. label noise on the *training* part only, with the flipped rows
    remembered; the test part stays clean, so test accuracy measures how
@@ -176,6 +178,7 @@ def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:
     notes: list[str] = []
     w_star = theta_star = None
     target = None
+    generated = None  # the labels a generator's own noise flipped
     options = dict(req.options)
     if req.name == "csv":
         if req.csv_bytes is None:
@@ -199,8 +202,9 @@ def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:
         if spec.kind == "generator":
             options["random_state"] = req.seed
             if any(o.name == "noise" for o in spec.options):
-                options["noise"] = 0.0  # label noise is added below, on the training part
+                options.setdefault("noise", 0.0)  # the panel's noise is added below
         X, y, info = load(req.name, **options)
+        generated = info.flipped
         target = info.target
         if isinstance(target, LinearTarget):
             w_star, theta_star = np.asarray(target.w, np.float64), float(target.theta)
@@ -227,6 +231,8 @@ def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:
         y_train, flipped = flip_near_boundary(
             y_train, target.decision_function(X[train]), req.noise_rate, random_state=rng
         )
+    if generated is not None:
+        flipped = flipped ^ np.asarray(generated, bool)[train]  # flipped twice: right again
     X_train = X[train]
     if req.edits:
         X_train, y_train, flipped = _edited(req.edits, X_train, y_train, flipped)

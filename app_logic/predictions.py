@@ -87,6 +87,7 @@ def draw(seed: int, step: int, salt: int) -> int:
     >>> draw(0, 1, 2) == draw(0, 1, 2), draw(0, 1, 2) != draw(0, 1, 3)
     (True, True)
     """
+    seed, step, salt = int(seed), int(step), int(salt)  # NumPy's integers would overflow
     mixed = _fmix((seed ^ 0x9E3779B9) & _MASK)
     return _fmix((mixed + (step * 0x27D4EB2F & _MASK) + (salt * 0x165667B1 & _MASK)) & _MASK)
 

@@ -25,6 +25,7 @@ from perceptron_core.experiments import (
 )
 from perceptron_core.experiments.fold_run import as_plus_minus
 from perceptron_core.experiments.optimize import OptimisationResult
+from perceptron_lab.app_logic.datasource import DataRequest
 from perceptron_lab.app_logic.progress import Progress, folds, quietly
 
 N_DATA, N_FRESH, N_SPLITS, N_INNER = 300, 5000, 40, 5
@@ -113,3 +114,15 @@ def estimates(test_share: float, k: int, seed: int, progress: Progress = quietly
         "fresh_chosen": fresh(float(GRID.tau[best])),
         "chosen_tau": float(GRID.tau[best]),
     }
+
+
+def figure_request(seed: int) -> DataRequest:
+    """The data of the lesson's replay: the :data:`N_DATA` examples :func:`estimates` draws
+    from ``seed`` (the same generator run, with its own label noise, none kept for testing).
+
+    Examples
+    --------
+    >>> dict(figure_request(0).options)["noise"], dict(figure_request(0).options)["n_samples"]
+    (0.1, 300)
+    """
+    return DataRequest("kw", tuple(sorted({**KW_DATA, "n_samples": N_DATA}.items())), seed=seed)

@@ -16,6 +16,7 @@ import pandas as pd
 
 from perceptron_core import Perceptron, Winnow, make_k_of_n_disjunction
 from perceptron_core.experiments import derive_seed
+from perceptron_lab.app_logic.datasource import DataRequest
 from perceptron_lab.app_logic.progress import Progress, quietly
 
 NS = (16, 32, 64, 128, 256, 512, 1024)
@@ -216,3 +217,20 @@ def perceptron_side(m: int, seed: int, progress: Progress = quietly, n_list=NS) 
         lambda n: f", k = {n // 2}",
         progress,
     )
+
+
+#: The lesson's replay: Balanced Winnow (the course notes' balanced version, α = 2) on 2-D
+#: points split by a line, for this many epochs.
+FIGURE_POINTS, FIGURE_EPOCHS = 40, 10
+
+
+def figure_request(seed: int) -> DataRequest:
+    """The data of the lesson's replay: :data:`FIGURE_POINTS` points split by a random line
+    (the teaching set ``separable``), drawn from ``seed``.
+
+    Examples
+    --------
+    >>> figure_request(3).options
+    (('n_samples', 40),)
+    """
+    return DataRequest("separable", (("n_samples", FIGURE_POINTS),), seed=seed)

@@ -17,6 +17,7 @@ import streamlit as st
 from perceptron_core import Perceptron
 from perceptron_core.rules import kw
 from perceptron_lab.app_logic.datasource import DataRequest
+from perceptron_lab.app_logic.exercises.lesson_01 import REPLAY
 from perceptron_lab.app_logic.payload.extras import Panel, Text, Value
 from perceptron_lab.app_logic.style import Show
 from perceptron_lab.lessons._basics import seed_control
@@ -279,6 +280,7 @@ data, run = stage(
     show=Show(band=False, test_points=False),
     extras=update_numbers,
     start=lambda timeline: timeline.next_update(0),  # open on the first update
+    predict=REPLAY.predict,
 )
 
 if run is not None:

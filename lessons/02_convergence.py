@@ -18,6 +18,7 @@ import streamlit as st
 from perceptron_core.rules import kw
 from perceptron_lab.app_logic.datasource import DataRequest
 from perceptron_lab.app_logic.diagnostics import novikoff_bound
+from perceptron_lab.app_logic.exercises.lesson_02 import REPLAY
 from perceptron_lab.app_logic.payload.extras import Panel, Text
 from perceptron_lab.app_logic.studies_basics import SWEEP_POINTS, SWEEP_SETS
 from perceptron_lab.app_logic.style import BLACK, BLUE, VERMILLION, Show
@@ -189,6 +190,7 @@ data, run = stage(
     show=Show(band=False, test_points=False, target=True),
     extras=bound_box,
     start=at_end,
+    predict=REPLAY.predict,
 )
 
 try_this(

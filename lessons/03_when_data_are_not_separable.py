@@ -14,6 +14,7 @@ import streamlit as st
 
 from perceptron_core import PassiveAggressive, Perceptron
 from perceptron_core.rules import kw
+from perceptron_lab.app_logic.exercises.lesson_03 import REPLAY
 from perceptron_lab.app_logic.payload.extras import Panel, Trail
 from perceptron_lab.app_logic.style import BLUE, ORANGE, Show
 from perceptron_lab.lessons._basics import (
@@ -262,6 +263,7 @@ data, run = stage(
     show=Show(band=False, test_points=False, target=True),
     extras=accuracy_trail,
     start=at_end,
+    predict=REPLAY.predict,
 )
 
 try_this(

@@ -20,6 +20,7 @@ from perceptron_core.engine import kw_trainer
 from perceptron_core.engine.record import HypothesisRecord, RunningAverage
 from perceptron_core.modes import MODES
 from perceptron_core.rules import kw
+from perceptron_lab.app_logic.exercises.lesson_04 import REPLAY
 from perceptron_lab.app_logic.learners import KW_SWITCHES_OFF
 from perceptron_lab.app_logic.payload.extras import Accuracies, Panel, Text
 from perceptron_lab.app_logic.style import Show
@@ -234,6 +235,7 @@ data, run = stage(
     ),
     extras=four_predictors,
     start=at_end,
+    predict=REPLAY.predict,
 )
 
 st.header("The guarantee behind the vote", anchor="the-guarantee-behind-the-vote")

@@ -13,6 +13,7 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core.rules import kw, thick_separator
+from perceptron_lab.app_logic.exercises.lesson_05 import REPLAY
 from perceptron_lab.app_logic.payload.extras import Panel, Text, Value
 from perceptron_lab.app_logic.style import Show
 from perceptron_lab.app_logic.timeline import MARGIN, MISTAKE
@@ -203,6 +204,7 @@ data, run = stage(
     show=Show(test_points=False, target=True),
     extras=band_numbers,
     start=at_end,
+    predict=REPLAY.predict,
 )
 
 st.header("The perceptron as stochastic gradient descent")

@@ -20,6 +20,7 @@ from perceptron_core import PAUMPerceptron
 from perceptron_core.metrics import average_precision, precision_recall_curve
 from perceptron_core.rules import paum
 from perceptron_lab.app_logic.datasource import DataRequest
+from perceptron_lab.app_logic.exercises.lesson_06 import REPLAY
 from perceptron_lab.app_logic.payload.extras import Curves, Panel, Text, Value
 from perceptron_lab.app_logic.studies_variants import PAUM_FOLDS, PAUM_MARGINS, PAUM_SAMPLES
 from perceptron_lab.app_logic.style import Show
@@ -268,6 +269,7 @@ data, run = stage(
     show=Show(arrows=False),
     extras=ranking_numbers,
     start=at_end,
+    predict=REPLAY.predict,
 )
 # Li et al.'s guarantee on separable data (shown under the research box; the question uses it)
 sep = get_dataset(separable_request(seed))

@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from perceptron_core.rules import kw
+from perceptron_lab.app_logic.exercises.lesson_07 import REPLAY
 from perceptron_lab.app_logic.learners import KW_SWITCHES_OFF
 from perceptron_lab.app_logic.payload.extras import Panel, Value
 from perceptron_lab.app_logic.studies_basics import KW_FEATURES, KW_FOLDS, KW_MARGIN
@@ -238,6 +239,7 @@ data, run = stage(
     show=Show(test_points=False, target=True, arrows=False),
     extras=last_pass,
     start=at_end,
+    predict=REPLAY.predict,
 )
 
 try_this(

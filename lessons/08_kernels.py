@@ -22,6 +22,7 @@ from perceptron_core.datasets import load
 from perceptron_core.engine.dual_trainer import dual_epoch
 from perceptron_core.kernel import KernelPerceptron
 from perceptron_lab.app_logic.datasource import DataRequest
+from perceptron_lab.app_logic.exercises.lesson_08 import REPLAY
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload.extras import Panel, Text, Value
 from perceptron_lab.app_logic.studies_variants import DIGITS_EPOCHS, DIGITS_TRAIN
@@ -287,6 +288,7 @@ data, run = stage(
     show=Show(arrows=False),
     extras=support_numbers,
     start=at_end,
+    predict=REPLAY.predict,
 )
 
 try_this(

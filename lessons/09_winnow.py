@@ -7,8 +7,9 @@ live, averaged over a few draws), next to Winnow's bound; a second chart
 shows the weights each learner ends with. A second setting (k = n/2, about
 1.4 active features per example) shows the perceptron's side. All three are
 studies (:mod:`app_logic.studies_winnow`), prepared for the opening settings
-by ``perceptron-lab warm``. A question asks for Winnow's bound. The research
-box tabulates the same runs. Session keys start with ``l09_``.
+by ``perceptron-lab warm``. A replay shows the notes' balanced version learning
+a line in the plane, in predict mode. A question asks for Winnow's bound. The
+research box tabulates the same runs. Session keys start with ``l09_``.
 """
 
 from __future__ import annotations
@@ -19,14 +20,17 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from perceptron_core.rules import winnow
+from perceptron_lab.app_logic.exercises.lesson_09 import REPLAY
 from perceptron_lab.app_logic.studies_winnow import (
     DRAWS,
+    FIGURE_EPOCHS,
     LEARNER_NAMES,
     N_TEST,
     NS,
+    figure_request,
     promotions_and_demotions,
 )
-from perceptron_lab.app_logic.style import BLUE, GREY, ORANGE, VERMILLION
+from perceptron_lab.app_logic.style import BLUE, GREY, ORANGE, VERMILLION, Show
 from perceptron_lab.lessons._basics import seed_control
 from perceptron_lab.lessons._charts import one_decimal, small_chart
 from perceptron_lab.lessons._notation import notation
@@ -38,6 +42,7 @@ from perceptron_lab.ui.lesson import (
     lesson_header,
     research,
     show_code,
+    stage,
     try_this,
 )
 from perceptron_lab.ui.studies import lesson_study
@@ -90,6 +95,19 @@ def mistakes_figure(table: pd.DataFrame) -> go.Figure:
         420,
         {"title": "n (features; all but k irrelevant)", "type": "log", "tickvals": list(NS)},
         {"title": "mistakes in one on-line pass"},
+    )
+
+
+def step_sizes(run) -> str:
+    """How far the figure's first and last updates moved w, and the largest move."""
+    W = run.timeline.W[0]
+    moves = np.linalg.norm(np.diff(W, axis=0), axis=1)
+    if len(moves) == 0:
+        return "In this run Balanced Winnow made no update: change the data seed."
+    return (
+        f"**In this run:** {len(moves)} updates; the first moved w by "
+        f"**{moves[0]:.3g}**, the last by **{moves[-1]:.3g}**, the largest by "
+        f"**{moves.max():.3g}**."
     )
 
 
@@ -269,6 +287,48 @@ if side == "winnow":
         "of the example (perceptron_core.Winnow, record='updates')."
     )
 
+st.header("One update at a time: the balanced version", anchor="one-update")
+st.markdown(
+    r"""
+Winnow's weights never turn negative, so it learns monotone concepts such as
+the disjunctions of the chart. For the general case the course notes
+(section 1.3) give a **balanced version**: two positive weights per feature,
+$w^+_i$ and $w^-_i$, whose difference $w_i = w^+_i - w^-_i$ is the weight the
+score uses. A missed positive doubles $w^+_i$ and halves $w^-_i$ for every
+active feature; a false alarm does the reverse. The playground's Balanced
+Winnow writes the same rule for features of any value, with $\alpha = 2$:
+"""
+)
+st.latex(
+    r"w^+_i \leftarrow w^+_i\,\alpha^{\,y\,x_i} \qquad w^-_i \leftarrow w^-_i\,\alpha^{-y\,x_i}"
+)
+st.markdown(
+    r"""
+For $x_i \in \{0, 1\}$ that is the notes' rule, and a feature with $x_i = 0$
+keeps its weights. Every weight starts at 1 (so $w = 0$), $\theta$ is the
+number of features ($n = 2$ here), and a constant input 1 with a weight pair
+of its own moves the line's offset.
+
+**In the figure:** Balanced Winnow on 40 points of the plane split by a
+random line (the dotted one), ten passes, drawn from the data seed above. The
+arrow is $w = w^+ - w^-$ and the math panel does the arithmetic of each step.
+An update changes $w_i$ by $w^+_i(\alpha^{y x_i} - 1) + w^-_i(1 - \alpha^{-y x_i})$:
+an amount proportional to the weights themselves, where the perceptron's
+step $\eta y x$ has the same size at every update. Predict mode is on: before
+a few steps the figure asks what the learner will do.
+"""
+)
+figure_data, figure_run = stage(
+    PREFIX,
+    figure_request(seed),
+    "balanced_winnow",
+    epochs=FIGURE_EPOCHS,
+    show=Show(band=False, test_points=False, target=True),
+    predict=REPLAY.predict,
+)
+if figure_run is not None:
+    st.markdown(step_sizes(figure_run))
+
 st.header("The other side: few active features", anchor="the-other-side")
 st.markdown(
     r"""
@@ -411,4 +471,4 @@ show_code(
     "The perceptron's rule, for comparison, is lesson 1's `update`: `w += eta * y * x`.",
 )
 
-exercises(9, seed=seed, k=k, m=m, side=side, table=table)
+exercises(9, seed=seed, k=k, m=m, side=side, table=table, data=figure_data, run=figure_run)

@@ -25,6 +25,7 @@ import streamlit as st
 from perceptron_core.boosting import AdaBoost, NRBoost
 from perceptron_core.metrics import flag_precision_recall
 from perceptron_core.parallel import _p_delta
+from perceptron_lab.app_logic.exercises.lesson_10 import REPLAY
 from perceptron_lab.app_logic.payload.extras import Panel, Text, Value
 from perceptron_lab.app_logic.studies_variants import (
     BOOSTING_ROUNDS,
@@ -247,6 +248,7 @@ data, run = stage(
     show=Show(target=True, test_points=False),
     extras=flag_numbers,
     start=at_end,
+    predict=REPLAY.predict,
 )
 
 try_this(

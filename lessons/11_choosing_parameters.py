@@ -6,7 +6,8 @@ seeded: the accuracies that many single train/test splits report, the same
 with τ picked on each split's own test part, k-fold cross-validation with
 its 95 % t-interval, the parameter search's optimistic best, and double
 cross-validation; two lines give the accuracy measured on 5,000 fresh
-examples from the same source. Session keys start with ``l11_``.
+examples from the same source. A replay shows the run at the τ that cross-validation picks,
+trained on all 300, in predict mode. Session keys start with ``l11_``.
 """
 
 from __future__ import annotations
@@ -18,8 +19,16 @@ import streamlit as st
 from perceptron_core.experiments import t_interval
 from perceptron_core.experiments.optimize import OptimisationResult
 from perceptron_core.experiments.stats import t_interval as t_interval_source
-from perceptron_lab.app_logic.studies_honest import FIXED_TAU, N_INNER, N_SPLITS, TAUS
-from perceptron_lab.app_logic.style import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION
+from perceptron_lab.app_logic.exercises.lesson_11 import REPLAY
+from perceptron_lab.app_logic.studies_honest import (
+    FIXED_TAU,
+    N_DATA,
+    N_INNER,
+    N_SPLITS,
+    TAUS,
+    figure_request,
+)
+from perceptron_lab.app_logic.style import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION, Show
 from perceptron_lab.lessons._basics import seed_control
 from perceptron_lab.lessons._charts import small_chart
 from perceptron_lab.lessons._notation import notation
@@ -31,6 +40,7 @@ from perceptron_lab.ui.lesson import (
     lesson_header,
     research,
     show_code,
+    stage,
     try_this,
 )
 from perceptron_lab.ui.studies import lesson_study
@@ -38,6 +48,8 @@ from perceptron_lab.ui.studies import lesson_study
 PREFIX = "l11_"
 TEST_SHARES = (0.1, 0.2, 0.3, 0.5)
 FOLDS = (5, 10, 20)
+#: The figure's passes over its examples: Khardon & Wachman's 100 epochs, as the study trains.
+FIGURE_EPOCHS = 100
 
 
 def t_quantile(k: int) -> float:
@@ -57,6 +69,23 @@ def half_width_candidates(sd: float, k: int) -> dict[str, float]:
         "same t": t_k * sd / np.sqrt(2 * k),
         "same root": t_2k * sd / np.sqrt(k),
     }
+
+
+def last_pass(run, data, fresh: float) -> str:
+    """What the figure's run still updates on in its last pass, and its final line's accuracy
+    on the examples it trained on beside the one on fresh examples (``fresh``)."""
+    tl = run.timeline
+    last = tl.epoch == tl.epoch[-1]
+    updating = last & (tl.before != tl.after)
+    flipped = updating & np.asarray(data.flipped, bool)[tl.index]
+    labels = np.where(tl.scores(data.X, tl.n_events) > 0, 1, -1)
+    return (
+        f"**In its last pass** the run still updated on **{int(updating.sum())}** of the "
+        f"{int(last.sum())} examples, **{int(flipped.sum())}** of them with a flipped label. "
+        f"Its final line labels **{np.mean(labels == data.y):.1%}** of its own training "
+        f"examples as given, and **{fresh:.1%}** of the fresh ones (the dashed line): every "
+        "estimate above tests on examples the model did not train on."
+    )
 
 
 def estimates_figure(est: dict, test_share: float, k: int) -> go.Figure:
@@ -209,6 +238,32 @@ st.caption(
     + " in its outer folds."
 )
 
+st.header("The run behind the dashed line", anchor="the-chosen-run")
+st.markdown(
+    rf"""
+Cross-validation picked τ = {est["chosen_tau"]:g}. The figure replays the run
+whose accuracy on the 5,000 fresh examples is the dashed line: the perceptron
+with margin at that τ, trained as Khardon & Wachman train (η = 0.1,
+θ_init = C = mean ‖x‖², 100 passes) on all 300 examples. Its 50 features are
+drawn projected on the plane of the true target and the final $w$; × marks
+the labels the generator flipped. It opens at the start of the last pass, in
+predict mode: before a few steps it asks what the run will do with the
+example.
+"""
+)
+figure_data, figure_run = stage(
+    PREFIX,
+    figure_request(seed),
+    "margin",
+    {"tau": est["chosen_tau"]},
+    epochs=FIGURE_EPOCHS,
+    show=Show(test_points=False, target=True),
+    start=lambda timeline: timeline.n_events - N_DATA,
+    predict=REPLAY.predict,
+)
+if figure_run is not None:
+    st.markdown(last_pass(figure_run, figure_data, est["fresh_chosen"]))
+
 try_this(
     "Read the spread of the top row: one split alone could have reported any of those "
     "numbers. Set the **test share** to 10 % (30 test examples): the dots spread further; "
@@ -318,4 +373,13 @@ show_code(
     "that outer fold.",
 )
 
-exercises(11, seed=seed, test_share=test_share, k=k, estimates=est)
+exercises(
+    11,
+    seed=seed,
+    test_share=test_share,
+    k=k,
+    estimates=est,
+    tau=est["chosen_tau"],
+    data=figure_data,
+    run=figure_run,
+)

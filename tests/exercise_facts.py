@@ -13,7 +13,9 @@ from perceptron_lab.app_logic.studies_variants import noisy_clouds
 from perceptron_lab.lessons._basics import noisy_line
 from tests.pages import page_run
 
-#: Each lesson's controls at the page's opening values.
+#: Each lesson's controls at the page's opening values; lesson 11's ``tau`` is its figure's
+#: τ, which the page takes from its study's cross-validation (without the study, a test sets
+#: it).
 OPENING = {
     1: {"seed": 0, "eta": 0.5},
     2: {"seed": 0, "margin": 0.1},
@@ -25,14 +27,14 @@ OPENING = {
     8: {"seed": 0, "data_name": "xor", "kernel": "rbf", "gamma": 1.0, "degree": 2},
     9: {"seed": 0, "k": 3, "m": 2000, "side": "winnow"},
     10: {"seed": 0, "noise": 0.1, "H": 3},
-    11: {"seed": 0, "test_share": 0.2, "k": 10},
+    11: {"seed": 0, "test_share": 0.2, "k": 10, "tau": 0.5},
 }
 
 
 def facts(lesson: int, studies: bool = True, **changed) -> dict:
     """Lesson ``lesson``'s facts at its opening controls with ``changed`` put over them;
-    without ``studies``, lessons 9 and 11 get their controls only (a test hands them a table
-    of the study's shape)."""
+    without ``studies``, lessons 9 and 11 get their controls and their replay's run only (a
+    test hands them a table of the study's shape, and lesson 11 its figure's τ)."""
     c = {**OPENING[lesson], **changed}
     seed = c["seed"]
     if lesson == 1:
@@ -100,11 +102,14 @@ def facts(lesson: int, studies: bool = True, **changed) -> dict:
         values = {"kernel": c["kernel"], "gamma": c["gamma"], "degree": c["degree"]}
         run = page_run("kernel", values, 20, seed, data)
         return {**c, "values": values, "data": data, "run": run}
-    if lesson in (9, 11) and not studies:
-        return c
     if lesson == 9:
         from perceptron_lab.app_logic import lesson_studies
+        from perceptron_lab.app_logic.studies_winnow import FIGURE_EPOCHS, figure_request
 
+        data = make_dataset(figure_request(seed))
+        c = {**c, "data": data, "run": page_run("balanced_winnow", {}, FIGURE_EPOCHS, seed, data)}
+        if not studies:
+            return c
         if c["side"] == "winnow":
             table = lesson_studies.result("l09_mistakes", {"k": c["k"], "m": c["m"], "seed": seed})
         else:
@@ -118,9 +123,14 @@ def facts(lesson: int, studies: bool = True, **changed) -> dict:
         return {**c, "data": data, "run": run}
     if lesson == 11:
         from perceptron_lab.app_logic import lesson_studies
+        from perceptron_lab.app_logic.studies_honest import figure_request
 
-        settings = {"test_share": c["test_share"], "k": c["k"], "seed": seed}
-        return {**c, "estimates": lesson_studies.result("l11_estimates", settings)}
+        if studies:
+            settings = {"test_share": c["test_share"], "k": c["k"], "seed": seed}
+            c["estimates"] = lesson_studies.result("l11_estimates", settings)
+            c["tau"] = c["estimates"]["chosen_tau"]
+        data = make_dataset(figure_request(seed))
+        return {**c, "data": data, "run": page_run("margin", {"tau": c["tau"]}, 100, seed, data)}
     raise ValueError(f"no lesson {lesson}")
 
 
@@ -184,11 +194,17 @@ def tables(seed: int) -> dict:
 
 
 def right_response(q):
-    """A response the question counts right."""
+    """A response the question counts right (for the replay: its record, every question of
+    the figure answered right)."""
     if q.form == "number":
         return f"{q.answer:.10g}"
     if q.form == "choice":
         return min(q.answer)
     if q.form == "order":
         return list(q.answer)
+    if q.form == "replay":
+        return [
+            {"step": a.step, "kind": a.kind, "answer": a.answer, "skipped": False}
+            for a in q.answer
+        ]
     return sorted(q.answer, key=str)[0]

@@ -1,8 +1,9 @@
 """The lessons' exercises (app_logic/exercises), without a page: the catalogue a teacher lists,
 each exercise's right answer against a computation of its own (not the exercise's function:
-the NumPy reference of tests/reference.py, the core's estimators fitted directly, or the
-formula worked out here) at three settings of its page's controls, every feedback reachable,
-and the link's choice of exercises.
+the NumPy reference of tests/reference.py, the core's estimators fitted directly, the
+formula worked out here, or for the predictions on a lesson's figure its rule written out in
+tests/replay_reference.py) at three settings of its page's controls, every feedback
+reachable, and the link's choice of exercises.
 
 Table exercises read the lab's studies on the page; here they read tables of the same shape
 with other numbers (:func:`tables`), so each exercise is checked on three tables without the
@@ -42,6 +43,7 @@ from perceptron_lab.app_logic.exercises.model import check, parse_number, reacha
 from perceptron_lab.lessons._basics import noisy_line
 from tests.exercise_facts import facts, right_response, tables
 from tests.pages import LESSON_DIR
+from tests.replay_reference import expected, written_out
 
 LESSONS = sorted(int(p.name[:2]) for p in LESSON_DIR.glob("[0-9]*.py"))
 
@@ -78,7 +80,7 @@ def test_the_command_lists_every_exercise_as_json_and_as_text(capsys):
         assert sum(row["lesson"] == lesson for row in rows) >= 5
     assert main(["exercises", "--lesson", "2"]) == 0
     text = capsys.readouterr().out
-    assert "Lesson 2 (5 exercises)" in text and "l02-proof-order" in text
+    assert f"Lesson 2 ({len(for_lesson(2))} exercises)" in text and "l02-proof-order" in text
     assert "l01-" not in text.split("Kinds:")[0]
     assert "?exercises=l02-" in text
 
@@ -532,9 +534,17 @@ def l11_closest(f, q, v):
     return {name for name, g in gaps.items() if g == min(gaps.values())}
 
 
+def replay_answers(f, q, v):
+    """The answers of the figure's questions, from its rule written out
+    (tests/replay_reference.py)."""
+    visits = written_out(f["run"], f["data"])
+    return [expected(f["run"], f["data"], asked, visits) for asked in q.answer]
+
+
 #: Exercise id -> its right answer computed here: a number, or a set (the setting's values,
-#: or the starts of the right options' texts).
+#: or the starts of the right options' texts), or the replay's answers in its steps' order.
 INDEPENDENT = {
+    **{f"l{n:02d}-predict": replay_answers for n in range(1, 12)},
     "l01-score-change": l01_score_change,
     "l01-theta-after": l01_theta_after,
     "l01-fewest-updates": l01_fewest,
@@ -590,7 +600,7 @@ SETTINGS = {
     ],
     9: [{}, {"k": 1, "seed": 2}, {"k": 8, "side": "perceptron"}],
     10: [{}, {"noise": 0.0, "H": 1, "seed": 2}, {"noise": 0.3, "H": 5}],
-    11: [{}, {"k": 5, "seed": 1}, {"k": 20, "test_share": 0.5}],
+    11: [{}, {"k": 5, "seed": 1, "tau": 0.125}, {"k": 20, "test_share": 0.5, "tau": 2.0}],
 }
 
 
@@ -617,14 +627,28 @@ def test_the_right_answer_is_the_independent_one_and_every_feedback_is_reached(
         assert check(q, right_response(q)).right, (exercise_id, number, variant)
         for key, response in reachable(q).items():
             verdict = check(q, response)
-            assert not verdict.right and verdict.misconception == key
-            assert verdict.text.startswith("Not yet.") and " See " in verdict.text
+            assert not verdict.right and verdict.text.startswith("Not yet.")
+            if q.form == "replay":  # its verdict names every misconception its answers show
+                assert q.misconceptions[key].text() in verdict.text
+            else:
+                assert verdict.misconception == key and " See " in verdict.text
+        if q.form == "replay":  # the same figure at every attempt
+            assert q.answer == first.answer
+            if variant:
+                continue
         if q.form == "setting" and variant:  # the same setting to find at every attempt
             assert q.answer == first.answer
             continue
         expected = INDEPENDENT[exercise_id](f, q, variant) if exercise_id in INDEPENDENT else None
         if expected is not None:
-            if q.form == "number":
+            if q.form == "replay":
+                assert len(q.answer) == 6 and len({a.step for a in q.answer}) == 6
+                for asked, answer in zip(q.answer, expected, strict=True):
+                    if asked.kind == "where":
+                        np.testing.assert_allclose(asked.answer, answer, rtol=1e-9, atol=1e-12)
+                    else:
+                        assert asked.answer == answer, (exercise_id, asked)
+            elif q.form == "number":
                 assert q.tolerance <= max(abs(expected) * 0.05, 0.5), (exercise_id, q.tolerance)
                 assert abs(q.answer - expected) <= q.tolerance / 4, (q.answer, expected)
             elif q.form == "setting":

@@ -38,11 +38,17 @@ def _submit(at: AppTest, exercise_id: str, variant: int = 0) -> None:
 
 def test_each_kind_is_answered_right_and_wrong_through_its_form():
     at = _page()
-    own = for_lesson(2)
     assert [h.value for h in at.header] == ["Exercises"]
-    assert len(at.subheader) == len(own)
-    assert all(v.endswith('aria-live="polite"></div>') for v in _verdicts(at))  # empty regions
+    assert len(at.subheader) == len(for_lesson(2))
     f = facts(2)
+    # the predictions are answered in the figure: the box says what it asks, and no form
+    (replay,) = [e for e in for_lesson(2) if e.form == "replay"]
+    assert any(m.value == replay.question(f, 0).text for m in at.markdown)
+    assert any("“Predict, then step”" in c.value for c in at.caption)
+    assert not [k for k in at.session_state if k.startswith(f"ex_{replay.id}_")]
+    own = [e for e in for_lesson(2) if e.form != "replay"]
+    assert len(_verdicts(at)) == len(own)
+    assert all(v.endswith('aria-live="polite"></div>') for v in _verdicts(at))  # empty regions
     for number, exercise in enumerate(own):
         q = exercise.question(f, 0)
         key = f"ex_{exercise.id}_answer0"
@@ -64,7 +70,7 @@ def test_each_kind_is_answered_right_and_wrong_through_its_form():
 
 def test_a_wrong_number_names_its_misconception_and_a_retry_asks_another_variant():
     at = _page()
-    exercise = for_lesson(2)[0]  # a number typed in
+    exercise = next(e for e in for_lesson(2) if e.form == "number")
     q = exercise.question(facts(2), 0)
     at.text_input(key=f"ex_{exercise.id}_answer0").set_value("about three")
     _submit(at, exercise.id)
@@ -90,7 +96,10 @@ def test_a_teachers_link_sets_the_exercises_and_a_wrong_id_is_named():
     chosen = [e.id for e in for_lesson(2)][3:]
     at = _page(",".join(chosen))
     assert len(at.subheader) == len(chosen)
-    assert any("sets 2 of this lesson's 5 exercises" in i.value for i in at.info)
+    assert any(
+        f"sets {len(chosen)} of this lesson's {len(for_lesson(2))} exercises" in i.value
+        for i in at.info
+    )
     at = _page("l02-proof-order,l09-visit-order")
     assert len(at.subheader) == len(for_lesson(2))
     message = at.error[0].value

@@ -97,6 +97,23 @@ def test_same_seed_same_data_and_noise_only_on_training_rows():
     assert not np.array_equal(other.X, a.X)
 
 
+def test_a_lessons_request_may_keep_the_generators_own_label_noise():
+    """Lesson 11's figure shows the examples its study drew, with Khardon & Wachman's noise N
+    flipped by the generator (the data panel never asks for it); the panel's noise on top
+    flips back what the generator flipped."""
+    from perceptron_core.datasets import make_kw
+
+    options = (("margin", 0.1), ("n_features", 10), ("n_samples", 200), ("noise", 0.2))
+    data = make_dataset(DataRequest("kw", options, seed=3))
+    drawn = make_kw(n_features=10, margin=0.1, noise=0.2, n_samples=200, random_state=3)
+    assert np.array_equal(data.X, drawn.X) and np.array_equal(data.y, drawn.y)
+    assert np.array_equal(data.flipped, drawn.flipped) and data.flipped.sum() > 20
+    both = make_dataset(DataRequest("kw", options, "exact", 0.1, seed=3))
+    mine = both.y != drawn.y  # the panel's own flips, on the generator's labels
+    assert mine.sum() == 20 and np.array_equal(both.flipped, drawn.flipped ^ mine)
+    assert not make_dataset(DataRequest("kw", options[:3], seed=3)).flipped.any()
+
+
 @pytest.mark.parametrize("value", [True, 3, 0.125, "voted", ["voted", "pa"]])
 def test_url_values_round_trip(value):
     assert _parse(_format(value), value) == value

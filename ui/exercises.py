@@ -16,10 +16,15 @@ A teacher's link opens the lesson with a chosen set, ``?exercises=l01-score-chan
 an id the lesson does not have is refused with a message listing the ones it has, and the
 page shows them all.
 
-The progress (answers, verdicts, lessons done) is kept in the student's browser, never on
-the server: :func:`progress_panel` puts the ``ui/progress/`` component in the sidebar, which
-records this session's verdicts in the browser's ``localStorage``, counts each lesson's
-exercises done ("4 of 7"), and saves or erases the record on the student's request.
+The exercise on the lesson's replay is answered in the figure itself (predict mode); its
+box here says what it asks.
+
+The progress (answers, verdicts, prediction scores, lessons done) is kept in the student's
+browser, never on the server: :func:`progress_panel` puts the ``ui/progress/`` component in
+the sidebar, which records this session's verdicts in the browser's ``localStorage``, listens
+to the figure's predictions (the replay's ``playback-predict`` event) and keeps their score,
+counts each lesson's exercises done ("4 of 7"), and saves or erases the record on the
+student's request.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 import perceptron_core
 from perceptron_lab.app_logic.exercises import EXERCISES, KINDS, chosen, for_lesson
 from perceptron_lab.app_logic.exercises.model import Exercise, Question, check
+from perceptron_lab.app_logic.exercises.replay import for_the_browser
 from perceptron_lab.app_logic.visitor_text import as_text
 from perceptron_lab.ui.lesson import lesson_title
 from perceptron_lab.ui.safety import attempt
@@ -92,7 +98,7 @@ def exercises(lesson: int, **facts) -> None:
     for number, exercise in enumerate(shown, 1):
         with st.container(border=True, key=f"exercise-{exercise.id}"):
             _exercise(number, exercise, facts)
-    progress_panel(lesson)
+    progress_panel(lesson, _replays(lesson, facts))
 
 
 def _key(exercise: Exercise, what: str) -> str:
@@ -113,6 +119,13 @@ def _exercise(number: int, exercise: Exercise, facts: dict) -> None:
     if question is None:
         return
     st.markdown(question.text)
+    if question.form == "replay":  # answered in the figure; the sidebar keeps the score
+        st.caption(
+            "You answer in the figure, in its panel “Predict, then step”, which scores the "
+            "run; the sidebar's progress marks this exercise done once you reach it. Nothing "
+            "is sent to the server."
+        )
+        return
     verdict_key = _key(exercise, "verdict")
     with st.form(_key(exercise, f"form{variant}"), border=False):
         response = _answer_input(exercise, question, facts, variant)
@@ -266,18 +279,34 @@ def _lesson_titles():
     return [(path, lesson_title(path)) for path in sorted(LESSON_DIR.glob("[0-9]*.py"))]
 
 
-def progress_panel(lesson: int) -> None:
-    """The progress kept in this browser, in the sidebar: each lesson's exercises done, and
-    this session's new verdicts handed to the browser to keep."""
+def _replays(lesson: int, facts: dict) -> list[dict]:
+    """The lesson's replay exercises as the progress panel judges the figure's record: the
+    questions the figure asks with the lab's answers (none when the figure is not drawn)."""
+    specs = []
+    for exercise in for_lesson(lesson):
+        if exercise.form != "replay" or any(facts.get(n) is None for n in exercise.needs):
+            continue
+        question = attempt("Preparing the exercise", exercise.question, facts, 0)
+        if question is not None:
+            specs.append(for_the_browser(exercise.id, question))
+    return specs
+
+
+def progress_panel(lesson: int, replays: list[dict] | None = None) -> None:
+    """The progress kept in this browser, in the sidebar: each lesson's exercises done, this
+    session's new verdicts handed to the browser to keep, and the lesson's ``replays`` (its
+    replay exercises, :func:`app_logic.exercises.replay.for_the_browser`): the panel listens
+    to the figure's predictions and keeps their score."""
     records = list(st.session_state.get(RECORDS, {}).values())
     with st.sidebar:
         _component()(
             catalog=catalog(),
             lesson=lesson,
             records=records,
+            replays=replays or [],
             version=perceptron_core.__version__,
             kinds=KINDS,
             key="exercise_progress",
             default=None,
-            height=260,
+            height=300,
         )

@@ -131,7 +131,7 @@ def stage(
     math: bool = True,
     extras: Callable | None = None,
     start: Callable | None = None,
-    predict: Predict | None = None,
+    predict: Predict | Callable | None = None,
 ):
     """Train a preset run (cached) and draw it with the playground's component.
 
@@ -161,10 +161,12 @@ def stage(
         ``lambda tl: tl.next_update(0)``, or ``lambda tl: tl.n_events`` for the
         end of training), so the first view shows what the lesson is about.
         The step in the URL wins when there is one.
-    predict : Predict, optional
-        Predict mode for this figure: a lesson may open it on, asking before the steps it
-        chooses (``Predict(on=True, ask="steps", steps=(3, 7, 12))``), with its own seed;
-        by default as the page's URL asks (``predict=1``), seeded with the data's seed.
+    predict : Predict or callable, optional
+        Predict mode for this figure: a lesson opens it on, asking before the steps it
+        chooses (``Predict(on=True, ask="steps", steps=(3, 7, 12))``), or
+        ``predict(run, data) -> Predict`` when the steps depend on the run (its replay
+        exercise's, ``app_logic.exercises.replay.Replay.predict``); by default as the page's
+        URL asks (``predict=1``), seeded with the data's seed.
 
     Returns
     -------
@@ -207,7 +209,7 @@ def stage(
         height=FIGURE_HEIGHT,
         hide=frozenset() if math else frozenset({"math"}),
         diagnostics=False,
-        predict=predict or url_predict(request.seed),
+        predict=_predict(predict, run, data) or url_predict(request.seed),
     )
     playback(f"{prefix}player", payload, run, data, view)
     download_button(
@@ -229,6 +231,13 @@ def stage(
         "for a course page, slides or an e-mail.",
     )
     return data, run
+
+
+def _predict(predict, run, data) -> Predict | None:
+    """A lesson's predict mode for its figure of ``run`` (None: the URL's)."""
+    if callable(predict):
+        return attempt("Choosing the steps that ask", predict, run, data)
+    return predict
 
 
 def try_this(*tasks: str) -> None:

@@ -20,6 +20,13 @@ from perceptron_lab.app_logic.exercises.model import (
     setting_question,
     tolerance,
 )
+from perceptron_lab.app_logic.exercises.replay import (
+    Replay,
+    events,
+    replay_exercise,
+    updates,
+)
+from perceptron_lab.app_logic.timeline import CORRECT
 
 LESSON = 1
 #: The figure's epochs and the learning rates its slider offers.
@@ -226,7 +233,43 @@ def fewest_updates(facts, variant):
     )
 
 
+#: The figure asks at its first four updates, then at the first visits that change nothing.
+REPLAY = Replay(
+    lambda run, data: [*updates(run)[:4], *events(run, CORRECT)],
+    ("outcome", "lines", "where"),
+)
+PREDICTIONS = replay_exercise(
+    "l01-predict",
+    LESSON,
+    "Predict steps of the figure before they are shown: does the perceptron update, which "
+    "line is the boundary after an update, where does w land?",
+    REPLAY,
+    "Predict a few steps of the figure: whether the perceptron updates (only on a mistake, "
+    "y(⟨w,x⟩ − θ) ≤ 0), which dashed line is the boundary after an update, or where w lands "
+    "(at w + ηyx).",
+    "The rule changes nothing while y(⟨w,x⟩ − θ) > 0; on a mistake it adds ηyx to w and "
+    "−ηyC to θ, which turns the line towards the example's side and moves the threshold.",
+    {
+        "outcome": Misconception(
+            "The perceptron updates only on a mistake, when y(⟨w,x⟩ − θ) ≤ 0; an example "
+            "already on its side changes nothing (a score of exactly 0 counts as a mistake).",
+            "the prediction ŷ(x) = sign(⟨w,x⟩ − θ) and the test in the math panel",
+        ),
+        "lines": Misconception(
+            "An update moves both: w by ηyx (towards a +1 example, away from a −1 one) and θ "
+            "by −ηyC; the line after it is ⟨w + ηyx, x⟩ = θ − ηyC.",
+            RULE,
+        ),
+        "where": Misconception(
+            "w lands at w + ηyx: from w now, η times the example, added for a +1 label and "
+            "subtracted for a −1 one (the red arrow Δw).",
+            RULE,
+        ),
+    },
+)
+
 EXERCISES = (
+    PREDICTIONS,
     Exercise(
         "l01-score-change",
         LESSON,

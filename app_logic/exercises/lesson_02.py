@@ -20,6 +20,15 @@ from perceptron_lab.app_logic.exercises.model import (
     setting_question,
     tolerance,
 )
+from perceptron_lab.app_logic.exercises.replay import (
+    Replay,
+    events,
+    interleave,
+    replay_exercise,
+    spread,
+    updates,
+)
+from perceptron_lab.app_logic.timeline import CORRECT
 
 LESSON = 2
 GAPS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4)
@@ -215,7 +224,45 @@ def most_updates(facts, variant):
     )
 
 
+def after_the_last_update(run, data):
+    """The last three updates, and visits after the last one (at its end, half way, at the
+    run's end); on a run that never stopped, its last visits that change nothing."""
+    done = updates(run)
+    last = int(done[-1]) if len(done) else 0
+    after = spread(range(last + 1, run.timeline.n_events + 1), 3)
+    return [*interleave(done[::-1][:3], after), *events(run, CORRECT)[::-1]]
+
+
+REPLAY = Replay(after_the_last_update, ("outcome", "side"))
+PREDICTIONS = replay_exercise(
+    "l02-predict",
+    LESSON,
+    "Predict the figure's last updates and the visits after them: does the perceptron still "
+    "update once its line separates the data?",
+    REPLAY,
+    "Predict steps near the end of the figure's run: its last updates, and visits after the "
+    "last one. On separable data the updates stop: Novikoff's theorem allows at most a "
+    "bounded number of them, in any order.",
+    "Once the line separates the training data, every visit finds y(⟨w,x⟩ − θ) > 0 and "
+    "nothing changes any more: the number of updates is finite, at most the bound.",
+    {
+        "outcome": Misconception(
+            "After its last update the line separates the training points: every later visit "
+            "is right and changes nothing; before it, a point on the wrong side still updates.",
+            "the lesson's first sentence: the perceptron stops updating after finitely many "
+            "updates",
+        ),
+        "side": Misconception(
+            "An update moves the line so that the example's score rises by η(‖x‖² + C); it "
+            "need not reach the right side, and the other points move with the line: read the "
+            "new line in the math panel.",
+            PROOF,
+        ),
+    },
+)
+
 EXERCISES = (
+    PREDICTIONS,
     Exercise(
         "l02-halved-margin",
         LESSON,

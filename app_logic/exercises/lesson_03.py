@@ -21,6 +21,18 @@ from perceptron_lab.app_logic.exercises.model import (
     setting_question,
     tolerance,
 )
+from perceptron_lab.app_logic.exercises.replay import (
+    Replay,
+    events,
+    interleave,
+    last_epoch,
+    replay_exercise,
+    spread,
+    updates,
+    visits,
+    within,
+)
+from perceptron_lab.app_logic.timeline import CORRECT
 
 LESSON = 3
 #: The "stop after epoch" slider's range.
@@ -230,7 +242,53 @@ def best_stop(facts, variant):
     )
 
 
+def still_updating(run, data):
+    """The last epoch: its updates, the visits of flipped labels and a few that change
+    nothing; then the run's updates from the last one back (a run that stopped early)."""
+    last = last_epoch(run)
+    return [
+        *interleave(
+            spread(within(updates(run), last), 3),
+            within(visits(run, data.flipped), last),
+            spread(within(events(run, CORRECT), last), 2),
+        ),
+        *updates(run)[::-1],
+    ]
+
+
+REPLAY = Replay(still_updating, ("outcome", "side", "lines"))
+PREDICTIONS = replay_exercise(
+    "l03-predict",
+    LESSON,
+    "Predict steps of the figure's last epoch: does the perceptron still update on data no "
+    "line separates, and where does its line go?",
+    REPLAY,
+    "Predict steps of the figure's last epoch: whether the perceptron still updates, where a "
+    "point ends after an update, which dashed line is the boundary after it. A flipped label "
+    "(×) sits on the wrong side of the true line.",
+    "On data no line separates some example is always on the wrong side: the updates never "
+    "stop, and each one turns the last line, late in training as early.",
+    {
+        "outcome": Misconception(
+            "No line separates these data, so the updates never stop: a flipped label (×) is "
+            "a mistake for any line near the true one, at every pass.",
+            BOUND,
+        ),
+        "side": Misconception(
+            "Late in training an update still moves the line as much as early on (the step is "
+            "ηyx whatever the epoch): read the new line in the math panel.",
+            "the figure's last epoch, the math panel's old → new w and θ",
+        ),
+        "lines": Misconception(
+            "Each update turns the last line by ηyx and shifts θ by −ηyC, late in training "
+            "too: the line after it is the one moved towards the example's label.",
+            "the math panel's old → new w and θ",
+        ),
+    },
+)
+
 EXERCISES = (
+    PREDICTIONS,
     Exercise(
         "l03-noisy-bound",
         LESSON,

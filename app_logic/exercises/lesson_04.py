@@ -29,6 +29,7 @@ from perceptron_lab.app_logic.exercises.model import (
     setting_question,
     tolerance,
 )
+from perceptron_lab.app_logic.exercises.replay import Replay, replay_exercise, spread, updates
 
 LESSON = 4
 NOISES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3)
@@ -221,7 +222,43 @@ def noise_setting(facts, variant):
     )
 
 
+def late_updates(run, data):
+    """Updates of the run's second half, spread; then its other updates, from the last back
+    (a run with few updates)."""
+    done = updates(run)
+    late = done[done > run.timeline.n_events // 2]
+    return [*spread(late, 6), *done[::-1]]
+
+
+REPLAY = Replay(late_updates, ("predictor", "side"))
+PREDICTIONS = replay_exercise(
+    "l04-predict",
+    LESSON,
+    "Predict what the voted and averaged predictors, and the last line, say at a point after "
+    "an update late in training.",
+    REPLAY,
+    "Predict at updates late in the figure's run: what the voted or averaged predictor says "
+    "at a point after the step, or on which side of the last line a point ends. The last line "
+    "jumps at every update; the other two weigh every hypothesis by its votes.",
+    "An update adds one hypothesis with no votes yet: the voted and averaged predictors, "
+    "sums over every hypothesis weighted by its votes, hardly move, while the last line jumps.",
+    {
+        "predictor": Misconception(
+            "The voted and averaged predictors weigh every hypothesis by its votes (correct "
+            "predictions while it stood): one update adds a hypothesis with no votes, so "
+            "they keep what they said before it.",
+            FORMULAS,
+        ),
+        "side": Misconception(
+            "The last line is the latest hypothesis alone: an update moves it by ηyx at once, "
+            "so a point near it may change side.",
+            FORMULAS,
+        ),
+    },
+)
+
 EXERCISES = (
+    PREDICTIONS,
     Exercise(
         "l04-averaged-score",
         LESSON,

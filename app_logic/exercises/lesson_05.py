@@ -22,6 +22,17 @@ from perceptron_lab.app_logic.exercises.model import (
     setting_question,
     tolerance,
 )
+from perceptron_lab.app_logic.exercises.replay import (
+    Replay,
+    after_the_first_epoch,
+    by_event,
+    events,
+    interleave,
+    replay_exercise,
+    spread,
+    within,
+)
+from perceptron_lab.app_logic.timeline import CORRECT, MARGIN, MISTAKE
 
 LESSON = 5
 TAUS = (0.0, 0.125, 0.25, 0.5, 1.0, 2.0)
@@ -230,7 +241,53 @@ def best_setting(facts, variant):
     )
 
 
+def inside_the_band(run, data):
+    """Updates inside the band (right side, too close), mistakes and visits that change
+    nothing, taken in turn from the epochs after the first (the line and its band are in
+    the view by then)."""
+    later = after_the_first_epoch(run)
+    return interleave(
+        spread(within(events(run, MARGIN), later), 3),
+        spread(within(events(run, MISTAKE), later), 2),
+        spread(within(events(run, CORRECT), later), 3),
+    )
+
+
+REPLAY = Replay(inside_the_band, ("outcome",), about=by_event)
+PREDICTIONS = replay_exercise(
+    "l05-predict",
+    LESSON,
+    "Predict, at steps of the figure, whether the learner updates on an example: on the wrong "
+    "side, on the right side but inside the margin band, or outside it.",
+    REPLAY,
+    "Predict at a few steps of the figure what the learner does with the next example, and "
+    "why: a mistake (wrong side), an update inside the band (right side, but y·score within "
+    "the margin) or nothing (outside the band). The grey band is where correct examples "
+    "still update.",
+    "The test is y·score against the margin, not against 0: an example on the right side but "
+    "inside the band updates as a mistake would; only one outside the band changes nothing.",
+    {
+        "outcome margin": Misconception(
+            "Inside the band counts as an error: the learner updates an example with "
+            "y(⟨w,x⟩ − θ) ≤ τθ_init (the thick separator: y f(x) ≤ κ), though it is on the "
+            "right side.",
+            "the update rule under the lesson's first paragraph",
+        ),
+        "outcome correct": Misconception(
+            "Outside the band nothing moves: y·score is above the margin, so the example "
+            "clears it.",
+            BAND,
+        ),
+        "outcome mistake": Misconception(
+            "An example on the wrong side of the line, y·score ≤ 0, is a mistake: it updates "
+            "whatever the margin.",
+            "the update rule under the lesson's first paragraph",
+        ),
+    },
+)
+
 EXERCISES = (
+    PREDICTIONS,
     Exercise(
         "l05-band-distance",
         LESSON,

@@ -19,6 +19,18 @@ from perceptron_lab.app_logic.exercises.model import (
     setting_question,
     tolerance,
 )
+from perceptron_lab.app_logic.exercises.replay import (
+    Replay,
+    after_the_first_epoch,
+    by_event,
+    events,
+    interleave,
+    replay_exercise,
+    spread,
+    visits,
+    within,
+)
+from perceptron_lab.app_logic.timeline import CORRECT, MARGIN, MISTAKE
 
 LESSON = 6
 TAU_POS = (0.0, 0.1, 0.25, 0.5, 1.0, 2.0)
@@ -224,7 +236,65 @@ def recall_setting(facts, variant):
     )
 
 
+def uneven(run, data):
+    """Visits of the rare positives that update inside their margin or on a mistake, and of
+    negatives, taken in turn, after the first epoch (the line is in the view by then)."""
+    positive, negative = visits(run, data.y > 0), visits(run, data.y < 0)
+
+    def of(steps, code):
+        return within(steps, (run.timeline.kind[0] == code) & after_the_first_epoch(run))
+
+    return [
+        *interleave(
+            spread(of(positive, MARGIN), 2),
+            spread(of(negative, MISTAKE), 1),
+            spread(of(positive, MISTAKE), 1),
+            spread(of(negative, CORRECT), 2),
+            spread(of(negative, MARGIN), 1),
+            spread(of(positive, CORRECT), 1),
+        ),
+        *spread(within(events(run, CORRECT), after_the_first_epoch(run)), 6),
+    ]
+
+
+REPLAY = Replay(uneven, ("outcome", "side"), about=by_event)
+PREDICTIONS = replay_exercise(
+    "l06-predict",
+    LESSON,
+    "Predict, at steps of the figure, whether PAUM updates: a rare positive inside its "
+    "margin τ₊₁, a negative inside τ₋₁, or neither.",
+    REPLAY,
+    "Predict at a few steps of the figure what PAUM does with the next example, or where a "
+    "point ends after an update. Its margins are uneven: a positive (orange) updates while "
+    "y f(x) ≤ τ₊₁, a negative while y f(x) ≤ τ₋₁.",
+    "PAUM compares y f(x) with the margin of the example's own class: a large τ₊₁ keeps the "
+    "rare positives updating until they are deep inside their side, while τ₋₁ lets the "
+    "negatives near the line alone.",
+    {
+        "outcome margin": Misconception(
+            "The margins are uneven: a positive updates while y f(x) ≤ τ₊₁ even on the right "
+            "side, a negative only while y f(x) ≤ τ₋₁.",
+            RULE,
+        ),
+        "outcome correct": Misconception(
+            "Beyond its own class's margin an example changes nothing: y f(x) > τ_y.",
+            RULE,
+        ),
+        "outcome mistake": Misconception(
+            "On the wrong side, y f(x) ≤ 0, an example is a mistake and updates, whatever "
+            "its class's margin.",
+            RULE,
+        ),
+        "side": Misconception(
+            "An update moves w by ηyx and b by ηyR²: R² is large, so the line shifts far "
+            "towards the example's side; read the new line in the math panel.",
+            RULE,
+        ),
+    },
+)
+
 EXERCISES = (
+    PREDICTIONS,
     Exercise(
         "l06-precision-recall",
         LESSON,

@@ -17,6 +17,17 @@ from perceptron_lab.app_logic.exercises.model import (
     number_question,
     setting_question,
 )
+from perceptron_lab.app_logic.exercises.replay import (
+    Replay,
+    after_the_first_epoch,
+    by_event,
+    events,
+    interleave,
+    replay_exercise,
+    spread,
+    within,
+)
+from perceptron_lab.app_logic.timeline import BLOCKED, CORRECT, MISTAKE, RESCUED
 
 LESSON = 7
 LAMS = (0.0, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0)
@@ -217,7 +228,62 @@ def best_strength(facts, variant):
     )
 
 
+def softened(run, data):
+    """Visits the λ-trick rescued or the α-bound blocked, mistakes and visits that change
+    nothing, taken in turn, after the first epoch (by then points have caused updates)."""
+    later = after_the_first_epoch(run)
+    return interleave(
+        *(
+            spread(within(events(run, code), later), n)
+            for code, n in ((RESCUED, 3), (BLOCKED, 3), (MISTAKE, 2), (CORRECT, 3))
+        )
+    )
+
+
+REPLAY = Replay(softened, ("outcome",), about=by_event)
+PREDICTIONS = replay_exercise(
+    "l07-predict",
+    LESSON,
+    "Predict, at steps of the figure, what the soft margin does with an example: an update, "
+    "a visit the λ-trick rescues, one the α-bound blocks, or nothing.",
+    REPLAY,
+    "Predict at a few steps of the figure what the learner does with the next example, and "
+    "why. A ringed point has caused an update: with the λ-trick its score gets a push "
+    "towards its label; with the α-bound a point that used up its α updates is ignored.",
+    "The soft margins change only the examples that already caused updates: the λ-trick "
+    "adds their push to the score, which can lift a would-be mistake past the test; the "
+    "α-bound stops updating a point after α updates, so a flipped label cannot drag the "
+    "line for ever.",
+    {
+        "outcome rescued": Misconception(
+            "That example has caused an update, so the λ-trick adds its push towards its "
+            "label to the score: it passes the test, and nothing moves.",
+            KERNEL_FORM,
+        ),
+        "outcome blocked": Misconception(
+            "That example has used up its α updates: the α-bound ignores it, although it is "
+            "on the wrong side.",
+            ALPHA_RULE,
+        ),
+        "outcome mistake": Misconception(
+            "On the wrong side, even with the push (or below its α updates), the example is "
+            "a mistake and updates.",
+            ALPHA_RULE,
+        ),
+        "outcome correct": Misconception(
+            "The example is on the right side without any help: nothing moves.",
+            KERNEL_FORM,
+        ),
+        "outcome margin": Misconception(
+            "The test is y·score ≤ 0, not < 0: a score of exactly 0 updates, whatever the "
+            "example's label.",
+            ALPHA_RULE,
+        ),
+    },
+)
+
 EXERCISES = (
+    PREDICTIONS,
     Exercise(
         "l07-kernel-push",
         LESSON,

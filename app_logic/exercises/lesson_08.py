@@ -25,6 +25,15 @@ from perceptron_lab.app_logic.exercises.model import (
     setting_question,
     tolerance,
 )
+from perceptron_lab.app_logic.exercises.replay import (
+    Replay,
+    events,
+    interleave,
+    replay_exercise,
+    spread,
+    updates,
+)
+from perceptron_lab.app_logic.timeline import CORRECT
 
 LESSON = 8
 KERNELS = {"rbf": "Gaussian (rbf)", "poly": "Polynomial", "linear": "Linear"}
@@ -194,7 +203,42 @@ def best_kernel(facts, variant):
     )
 
 
+def kernel_steps(run, data):
+    """Updates spread over the run, and visits that change nothing, taken in turn."""
+    return interleave(spread(updates(run), 4), spread(events(run, CORRECT), 4))
+
+
+REPLAY = Replay(kernel_steps, ("outcome", "side"))
+PREDICTIONS = replay_exercise(
+    "l08-predict",
+    LESSON,
+    "Predict, at steps of the figure, whether the kernel perceptron updates and on which side "
+    "of its curved boundary a point ends.",
+    REPLAY,
+    "Predict at a few steps of the figure whether the kernel perceptron updates on the next "
+    "example, or on which side of the boundary (the tint) a point ends after an update. An "
+    "update adds one term η y_j k(x_j, x) to f: a bump of the kernel's shape around the "
+    "example.",
+    "The kernel perceptron is the perceptron in dual form: it updates on a mistake, and the "
+    "update adds the kernel centred on the example, which raises f near it (for y = +1) "
+    "and less and less further away.",
+    {
+        "outcome": Misconception(
+            "The kernel perceptron updates exactly when the perceptron would: on a mistake, "
+            "y f(x) ≤ 0, with f the sum of kernel terms.",
+            "the dual form f(x) = Σ η a_j y_j k(x_j, x) − θ",
+        ),
+        "side": Misconception(
+            "An update adds η y_j k(x_j, x) to f everywhere: with the Gaussian kernel mostly "
+            "near the example, so a point near it moves towards its label's side, a far one "
+            "hardly moves.",
+            "the dual form f(x) = Σ η a_j y_j k(x_j, x) − θ and the kernels' formulas",
+        ),
+    },
+)
+
 EXERCISES = (
+    PREDICTIONS,
     Exercise(
         "l08-poly-value",
         LESSON,

@@ -20,6 +20,13 @@ from perceptron_lab.app_logic.exercises.model import (
     number_question,
     order_exercise,
 )
+from perceptron_lab.app_logic.exercises.replay import (
+    Replay,
+    events,
+    replay_exercise,
+    updates,
+)
+from perceptron_lab.app_logic.timeline import CORRECT
 
 LESSON = 9
 BOUND = "Winnow's bound 2 + 3k(1 + log₂n) in the lesson's formula"
@@ -190,7 +197,48 @@ VISIT_ORDER = order_exercise(
 )
 
 
+#: The figure asks at Balanced Winnow's first four updates, then at visits that change nothing.
+REPLAY = Replay(
+    lambda run, data: [*updates(run)[:4], *events(run, CORRECT)],
+    ("outcome", "side", "lines"),
+)
+MULTIPLIES = (
+    "the balanced version's rule above the figure: w⁺ᵢ ← w⁺ᵢ·2^{y xᵢ}, w⁻ᵢ ← w⁻ᵢ·2^{−y xᵢ}"
+)
+PREDICTIONS = replay_exercise(
+    "l09-predict",
+    LESSON,
+    "Predict Balanced Winnow's first updates in the figure: does it update, and where does "
+    "its line go after a multiplicative update?",
+    REPLAY,
+    "Predict the first steps of Balanced Winnow in the figure: whether it updates, on which "
+    "side of the new line a point ends, which dashed line is the boundary after an update. "
+    "Its update multiplies: w⁺ᵢ by 2^{y xᵢ} and w⁻ᵢ by 2^{−y xᵢ}, so w = w⁺ − w⁻ moves by "
+    "an amount that grows with the weights.",
+    "Winnow, like the perceptron, updates only on a mistake; but it multiplies the weights "
+    "instead of adding to them, so each update moves w by an amount proportional to the "
+    "weights themselves: the steps grow as the weights do.",
+    {
+        "outcome": Misconception(
+            "Winnow updates only on a mistake, as the perceptron does: an example on its side "
+            "of the line changes nothing (it has no margin).",
+            MULTIPLIES,
+        ),
+        "side": Misconception(
+            "The update multiplies each weight pair by 2^{±y xᵢ}: w moves by an amount that "
+            "grows with the weights, not by a fixed ηyx; read the new line in the math panel.",
+            MULTIPLIES,
+        ),
+        "lines": Misconception(
+            "A multiplicative update moves w by w⁺ᵢ(2^{y xᵢ} − 1) + w⁻ᵢ(1 − 2^{−y xᵢ}) in each "
+            "coordinate, towards the example's label: larger weights, a larger jump.",
+            MULTIPLIES,
+        ),
+    },
+)
+
 EXERCISES = (
+    PREDICTIONS,
     Exercise(
         "l09-bound-growth",
         LESSON,

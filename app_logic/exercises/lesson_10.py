@@ -21,6 +21,12 @@ from perceptron_lab.app_logic.exercises.model import (
     setting_question,
     tolerance,
 )
+from perceptron_lab.app_logic.exercises.replay import (
+    Replay,
+    interleave,
+    replay_exercise,
+    visits,
+)
 
 LESSON = 10
 COMMITTEES = (1, 3, 5, 7)
@@ -222,7 +228,48 @@ def size_setting(facts, variant):
     )
 
 
+def first_epoch_flips(run, data):
+    """Visits of the first epoch, the flipped labels first, then the others, taken in turn."""
+    return interleave(visits(run, data.flipped), visits(run, ~np.asarray(data.flipped, bool)))
+
+
+#: With a committee of one, its vote and marks are one perceptron's: the figure asks what it
+#: does with the example instead.
+REPLAY = Replay(first_epoch_flips, ("vote", "noisy", "outcome"))
+PREDICTIONS = replay_exercise(
+    "l10-predict",
+    LESSON,
+    "Predict the committee's vote on an example, and how it will mark the example once "
+    "trained: safe, borderline or noisy.",
+    REPLAY,
+    "Predict at a few steps of the figure whether the committee's majority vote on the next "
+    "example is right, or how the trained committee marks it: noisy when most members put "
+    "it beyond the margin ρ on the wrong side. A flipped label is marked ×.",
+    "The committee votes by the majority of its members' signs, and after training marks an "
+    "example by its members' margins: a flipped label, on the wrong side of the true line, "
+    "is most often far on the wrong side of most members, and is marked noisy.",
+    {
+        "vote": Misconception(
+            "The committee's vote is the majority of its members' signs, compared with the "
+            "example's label: a flipped label (×) makes a right majority look wrong.",
+            "the vote h(x) = sign(Σ sign act_i(x)) under the lesson's first paragraph",
+        ),
+        "noisy": Misconception(
+            "The marks come from the members' margins after training: noisy when most have "
+            "y act_i < −ρ, safe when most have y act_i > ρ, borderline otherwise.",
+            "the three marks safe, noisy and borderline under the committee's vote",
+        ),
+        "outcome": Misconception(
+            "With H = 1 the committee is one perceptron trained by the p-delta rule: a step "
+            "when it is wrong, or right with y·act inside the margin ρ (summed over the "
+            "epoch, applied at its end); nothing when it clears ρ.",
+            "the p-delta rule's two cases under “Training the committee: batch p-delta”",
+        ),
+    },
+)
+
 EXERCISES = (
+    PREDICTIONS,
     Exercise(
         "l10-reweight",
         LESSON,

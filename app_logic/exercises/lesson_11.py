@@ -20,7 +20,19 @@ from perceptron_lab.app_logic.exercises.model import (
     order_exercise,
     rng,
 )
+from perceptron_lab.app_logic.exercises.replay import (
+    Replay,
+    by_event,
+    events,
+    interleave,
+    last_epoch,
+    replay_exercise,
+    spread,
+    visits,
+    within,
+)
 from perceptron_lab.app_logic.studies_honest import TAUS
+from perceptron_lab.app_logic.timeline import CORRECT, MARGIN, MISTAKE
 
 LESSON = 11
 INTERVAL = "the t-interval's formula, Khardon & Wachman's"
@@ -224,7 +236,54 @@ def closest(facts, variant):
     )
 
 
+def last_pass(run, data):
+    """The last epoch's visits: flipped labels, updates inside the band, mistakes and visits
+    that change nothing, taken in turn; then the last epoch's first visits."""
+    last = last_epoch(run)
+    return [
+        *interleave(
+            spread(within(visits(run, data.flipped), last), 2),
+            spread(within(events(run, MARGIN), last), 2),
+            spread(within(events(run, CORRECT), last), 2),
+            spread(within(events(run, MISTAKE), last), 2),
+        ),
+        *(np.flatnonzero(last) + 1),
+    ]
+
+
+REPLAY = Replay(last_pass, ("outcome",), about=by_event)
+PREDICTIONS = replay_exercise(
+    "l11-predict",
+    LESSON,
+    "Predict, in the last pass of the run at the τ cross-validation picks, what the "
+    "perceptron with margin does with a training example.",
+    REPLAY,
+    "Predict at a few steps of the run's last pass over its 300 training examples what the "
+    "perceptron with margin does with the next one: a mistake, an update inside its band, or "
+    "nothing. A label the generator flipped is marked ×.",
+    "After 99 passes the run still updates: on examples whose label was flipped, which no "
+    "line near the true one gets right, and on examples inside its band. Its accuracy on "
+    "the data it trained on is no estimate of its accuracy on fresh data.",
+    {
+        "outcome mistake": Misconception(
+            "A flipped label sits on the wrong side of any line near the true one: it is "
+            "still a mistake after 99 passes.",
+            "the chart's dashed line: the accuracy this run reaches on fresh examples",
+        ),
+        "outcome margin": Misconception(
+            "With τ above 0 an example on the right side but inside the band, "
+            "y(⟨w,x⟩ − θ) ≤ τθ_init, still updates.",
+            "lesson 5's rule, the perceptron with margin",
+        ),
+        "outcome correct": Misconception(
+            "Most examples are outside the band by the last pass: they change nothing.",
+            "lesson 5's rule, the perceptron with margin",
+        ),
+    },
+)
+
 EXERCISES = (
+    PREDICTIONS,
     Exercise(
         "l11-half-width",
         LESSON,

@@ -37,9 +37,10 @@ KINDS = {
     "replay": "predict what the lesson's replay does next, then step",
 }
 
-#: How a student answers: a number typed in, steps put in order, one option picked, or a
-#: control of the page set. Only "choice" is multiple choice.
-FORMS = ("number", "order", "choice", "setting")
+#: How a student answers: a number typed in, steps put in order, one option picked, a
+#: control of the page set, or predictions made on the lesson's replay (its questions are
+#: picked from options too: the listing counts them as multiple choice).
+FORMS = ("number", "order", "choice", "setting", "replay")
 
 
 @dataclass(frozen=True)
@@ -77,10 +78,12 @@ class Question:
     ----------
     text : str
         The prompt with the page's numbers (Markdown).
-    answer : float, tuple of int, frozenset
+    answer : float, tuple of int, frozenset, tuple of predictions.Question
         The right answer computed by the lab: a number (form "number"), the steps' order
         (form "order": indices into ``steps``), the indices of the right options (form
-        "choice": usually one) or the control's values that do it (form "setting").
+        "choice": usually one), the control's values that do it (form "setting") or the
+        questions the replay asks with their answers (form "replay",
+        :class:`app_logic.predictions.Question`).
     form : str
         One of :data:`FORMS`.
     why : str
@@ -104,6 +107,12 @@ class Question:
         Form "setting": the control's values, in the order ``options`` writes them.
     scores : tuple of float
         Form "setting": what the lab measured at each value (the feedback quotes it).
+    needed : (int, int)
+        Form "replay": how many of the replay's questions must be answered, and how many of
+        them right (:mod:`app_logic.exercises.replay`).
+    about : tuple of str
+        Form "replay": per question of ``answer``, the key of the misconception a wrong
+        answer to it shows.
     """
 
     text: str
@@ -118,6 +127,8 @@ class Question:
     control: str = ""
     values: tuple = ()
     scores: tuple = ()
+    needed: tuple[int, int] = (0, 0)
+    about: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -155,7 +166,7 @@ class Exercise:
     def __post_init__(self):
         if not self.form:
             object.__setattr__(self, "form", self.kind if self.kind in FORMS else "")
-        if self.kind != "replay" and self.form not in FORMS:
+        if self.form not in FORMS:
             raise ValueError(f"{self.id}: say how a {self.kind} exercise is answered: {FORMS}")
         if self.kind not in KINDS:
             raise ValueError(f"{self.id}: kind {self.kind!r} is not one of {', '.join(KINDS)}")
@@ -443,8 +454,10 @@ def setting_question(
 
 def check(question: Question, response) -> Verdict:
     """The verdict on ``response``: a typed text or number (form "number"), a sequence of
-    shown step indices (form "order"), the picked option's index (form "choice") or the
-    control's value (form "setting").
+    shown step indices (form "order"), the picked option's index (form "choice"), the
+    control's value (form "setting") or the replay's record of predictions (form "replay":
+    its ``history``, entries ``{step, kind, answer, skipped}``; each answer is checked here
+    against the lab's, not taken from the entry's own verdict).
 
     Raises
     ------
@@ -490,7 +503,66 @@ def check(question: Question, response) -> Verdict:
             if response == value:
                 return _wrong(question, key)
         return _wrong(question, "off")
+    if question.form == "replay":
+        return _replay_verdict(question, response)
     raise ValueError(f"unknown form {question.form!r}")
+
+
+def replay_tally(question: Question, history: Sequence[Mapping]) -> tuple[int, int, list[str]]:
+    """How many of the replay's questions ``history`` answers (a skip does not count), how
+    many of them right by the lab's answer, and the misconception key of each wrong one (in
+    the order of the steps). An entry about another kind of question than the lab's at that
+    step (the reader chose other questions in the replay), or with another right answer
+    (``expected``: another run's), counts for nothing.
+
+    Examples
+    --------
+    >>> from perceptron_lab.app_logic.predictions import Question as Asked
+    >>> q = Question("?", (Asked(3, 0, "side", answer=1), Asked(5, 0, "side", answer=-1)),
+    ...              "replay", "", {}, about=("side", "side"))
+    >>> replay_tally(q, [{"step": 3, "kind": "side", "answer": 1, "skipped": False},
+    ...                  {"step": 5, "kind": "side", "answer": 1, "skipped": False}])
+    (2, 1, ['side'])
+    """
+    latest = {int(entry["step"]): entry for entry in history}
+    answered, right, wrong = 0, 0, []
+    for asked, key in zip(question.answer, question.about, strict=True):
+        entry = latest.get(asked.step)
+        if entry is None or entry.get("skipped") or not _same_question(entry, asked):
+            continue
+        answered += 1
+        given = entry.get("answer")
+        if asked.is_right(tuple(given) if isinstance(given, list) else given):
+            right += 1
+        else:
+            wrong.append(key)
+    return answered, right, wrong
+
+
+def _same_question(entry: Mapping, asked) -> bool:
+    """Whether a record's entry is about ``asked``: its kind, and its right answer when the
+    entry gives it (a "where" to a relative 1e-9: the browser's float64 arithmetic)."""
+    if entry.get("kind") != asked.kind:
+        return False
+    if "expected" not in entry:
+        return True
+    if asked.kind == "where":
+        return bool(np.allclose(entry["expected"], asked.answer, rtol=1e-9, atol=1e-9))
+    return entry["expected"] == asked.answer
+
+
+def _replay_verdict(question: Question, history) -> Verdict:
+    answers, needed = question.needed
+    answered, right, wrong = replay_tally(question, history)
+    score = f"{right} of your {answered} predictions on the figure are right"
+    if answered >= answers and right >= needed:
+        return Verdict(True, f"Right. {score}. {question.why}")
+    if answered < answers:
+        return Verdict(False, f"Not yet. {question.misconceptions['few'].text()}", "few")
+    # the misconceptions the wrong answers show, the most frequent first
+    keys = sorted(dict.fromkeys(wrong), key=lambda k: -wrong.count(k))
+    named = " ".join(question.misconceptions[k].text() for k in keys)
+    return Verdict(False, f"Not yet. {score}; the exercise asks for {needed}. {named}", keys[0])
 
 
 def _right(question: Question) -> Verdict:
@@ -534,7 +606,35 @@ def reachable(question: Question) -> dict[str, object]:
         off = [v for v in others if v not in question.slips.values()]
         if off:
             found["off"] = off[0]
+    elif question.form == "replay":
+        found = _replay_reachable(question)
     return found
+
+
+def _replay_reachable(question: Question) -> dict[str, list[dict]]:
+    """Form "replay": per misconception a history whose verdict names it (among others: a
+    verdict names every misconception its wrong answers show)."""
+    answers, needed = question.needed
+    asked = question.answer
+    found = {"few": [_entry(q, True) for q in asked[: answers - 1]]}
+    for key in dict.fromkeys(question.about):
+        wrong = {n for n, k in enumerate(question.about) if k == key}
+        for n in range(len(asked)):  # more wrong ones until fewer than `needed` are right
+            if len(asked) - len(wrong) < needed:
+                break
+            wrong.add(n)
+        found[key] = [_entry(q, n not in wrong) for n, q in enumerate(asked)]
+    return found
+
+
+def _entry(asked, right: bool) -> dict:
+    """A replay's record entry answering ``asked`` right or wrong."""
+    if asked.kind == "where":
+        x, y = asked.answer
+        answer = [x, y] if right else [x + 10 * asked.tolerance, y]
+    else:
+        answer = asked.answer if right else next(o for o in asked.options if o != asked.answer)
+    return {"step": asked.step, "kind": asked.kind, "answer": answer, "skipped": False}
 
 
 # ---------------------------------------------------------------------------------- fixed ones

@@ -1,7 +1,8 @@
 """A lesson's exercises in chromium, against the app served from the checkout: answered, the
 verdict in a status region that was on the page before it, the progress kept in the
 browser's localStorage and shown in the sidebar after a reload, the summary saved with the
-answers, and the progress erased; a teacher's link that sets a few exercises.
+answers, and the progress erased; a teacher's link that sets a few exercises; the figure's
+predictions scored by the sidebar's panel, kept after a reload and saved in the summary.
 
 Screenshots of an exercise after a wrong answer and of the sidebar's progress go to
 ``test-artifacts/`` (git-ignored).
@@ -13,7 +14,8 @@ import json
 
 import pytest
 
-from perceptron_lab.app_logic.exercises import for_lesson
+from perceptron_lab.app_logic.exercises import BY_ID, for_lesson
+from perceptron_lab.app_logic.exercises.model import check
 from tests.accessibility import lesson_path
 from tests.chromium import ARTIFACTS, ROOT, settle
 from tests.exercise_facts import facts
@@ -61,7 +63,7 @@ def test_answers_are_checked_kept_after_a_reload_saved_and_erased(server, browse
         settle(page)
         assert _count(_progress(page), 1) == f"0 of {len(for_lesson(1))}"
 
-        first, second = for_lesson(1)[:2]
+        first, second = [e for e in for_lesson(1) if e.form == "number"][:2]
         right = first.question(facts(1), 0).answer
         said = _answer_number(page, first.id, f"{right:.4f}")
         assert said.startswith("Right."), said
@@ -117,3 +119,94 @@ def test_a_teachers_link_sets_the_exercises_and_refuses_a_wrong_id(server, page)
     error = page.locator("[data-testid='stAlert']").filter(has_text="l01-nothing").inner_text()
     assert all(e.id in error for e in for_lesson(1))
     assert len(page.locator("h3").filter(has_text="Exercise").all()) == len(for_lesson(1))
+
+
+FRAME = "iframe[title$='playback']"
+
+
+def _figure(page):
+    """The lesson's figure: the replay's frame, once it has painted."""
+    handle = page.locator(FRAME).first.element_handle()
+    frame = handle.content_frame()
+    frame.wait_for_function("() => window.playback && window.playback.settled", timeout=90_000)
+    return frame
+
+
+def _predict(frame, asked, right: bool) -> None:
+    """Answer the question the replay poses before ``asked.step``, rightly or not."""
+    frame.locator(".question legend").wait_for()
+    assert frame.evaluate("() => window.playback.predictor.pending.step") == asked.step
+    if asked.kind == "where":
+        x, y = asked.answer if right else (asked.answer[0] + 10 * asked.tolerance, asked.answer[1])
+        frame.locator(".coord-1").fill(f"{x:.6f}")
+        frame.locator(".coord-2").fill(f"{y:.6f}")
+    else:
+        options = list(asked.options)
+        wanted = asked.answer if right else next(o for o in options if o != asked.answer)
+        frame.locator(".question input[type=radio]").nth(options.index(wanted)).check()
+    frame.locator(".btn-check").click()
+    frame.wait_for_function("(s) => window.playback.painted === s", arg=asked.step)
+
+
+def test_predictions_on_the_figure_are_scored_kept_after_a_reload_and_saved(server, browser):
+    """The figure's questions answered (one wrong), the replay exercise marked done in the
+    sidebar by the lab's answers, still done after a reload, and its score in the summary."""
+    page = browser.new_page(viewport={"width": 1280, "height": 720}, accept_downloads=True)
+    try:
+        page.goto(f"{server}/{lesson_path(LESSON)}")
+        settle(page)
+        exercise = BY_ID["l01-predict"]
+        question = exercise.question(facts(1), 0)
+        total = len(for_lesson(1))
+        progress = _progress(page)
+        assert _count(progress, 1) == f"0 of {total}"
+        assert (
+            progress.locator("#predictions")
+            .inner_text()
+            .startswith("Predictions on this figure: none yet")
+        )
+        figure = _figure(page)
+        figure.locator(".btn-start").click()
+        for n, asked in enumerate(question.answer):
+            figure.locator(".btn-play").click()  # plays on until the next step that asks
+            _predict(figure, asked, right=n != 0)
+            if n == 0:  # one answered, wrong: counted, not done
+                progress.wait_for_function(
+                    "() => document.querySelector('#predictions').textContent.includes('0 right')"
+                )
+        progress.wait_for_function(
+            "() => document.querySelector('#predictions').textContent.includes('done')"
+        )
+        assert _count(progress, 1) == f"1 of {total}"
+        assert "Exercise done" in progress.locator("#said").inner_text()
+        # the panel's verdict is the lab's: the same record, judged in Python
+        record = figure.evaluate("() => window.playback.predict")
+        verdict = check(question, record["history"])
+        assert verdict.right and verdict.text.startswith("Right. 5 of your 6 predictions")
+        page.locator("[data-testid='stSidebar']").screenshot(
+            path=str(ARTIFACTS / "exercise_replay_sidebar.png")
+        )
+
+        page.reload()
+        settle(page)
+        progress = _progress(page)
+        assert _count(progress, 1) == f"1 of {total}"
+        assert (
+            progress.locator("#predictions")
+            .inner_text()
+            .startswith("Predictions on this figure: done")
+        )
+        with page.expect_download() as download:
+            progress.get_by_role("button", name="Save a summary").click()
+        summary = json.loads(open(download.value.path(), encoding="utf-8").read())
+        lesson = summary["lessons"][0]
+        assert lesson["done"] == 1
+        kept = {e["id"]: e for e in lesson["exercises"]}
+        assert kept["l01-predict"]["done"] and kept["l01-predict"]["kind"] == "replay"
+        (score,) = lesson["predictions"]
+        assert (score["id"], score["answered"], score["right"]) == ("l01-predict", 6, 5)
+        assert score["needed"] == {"answers": 5, "right": 4}
+        assert [e["step"] for e in score["history"]] == [q.step for q in question.answer]
+        assert [e["right"] for e in score["history"]] == [False] + [True] * 5
+    finally:
+        page.close()

@@ -648,8 +648,8 @@ def _every_exercise_has_a_right_answer(lesson: int, lesson_facts: dict, where) -
     from tests.exercise_facts import right_response
 
     for exercise in for_lesson(lesson):
-        # a setting to find is the same at every attempt: one is enough
-        for variant in (0,) if exercise.kind == "setting" else (0, 1):
+        # a setting to find, or the figure's questions, are the same at every attempt
+        for variant in (0,) if exercise.kind in ("setting", "replay") else (0, 1):
             q = exercise.question(lesson_facts, variant)
             if q.form == "number":
                 assert math.isfinite(q.answer), (exercise.id, where)
@@ -658,6 +658,8 @@ def _every_exercise_has_a_right_answer(lesson: int, lesson_facts: dict, where) -
             elif q.form == "setting":
                 assert q.answer and set(q.answer) <= set(q.values), (exercise.id, where)
                 assert lesson_facts[q.control] in q.values, (exercise.id, where)
+            elif q.form == "replay":  # the figure asks enough questions to reach the goal
+                assert len(q.answer) >= q.needed[0] >= q.needed[1] > 0, (exercise.id, where)
             assert check(q, right_response(q)).right, (exercise.id, where, variant)
 
 
