@@ -23,6 +23,8 @@ import { ChartWalk } from "./playback/chartwalk.js";
 
 /** How long after losing its focus to a redraw an element may take it back (ms). */
 const REFOCUS_WITHIN_MS = 6000;
+/** Controls that lose the focus to the page's body when used, though they stay on the page. */
+const LOSES_FOCUS = "[data-testid='stDownloadButton'], [data-testid='stFileUploader']";
 /** A click on the page this recently (ms) moved the focus on purpose: it is not taken back. */
 const CLICK_MS = 400;
 
@@ -106,11 +108,13 @@ function chartWatcher(sayOnPage, sound) {
 
 /**
  * Give the focus back to an element Streamlit took it from (see the module's comment): when it
- * left with nowhere to go, not after a click elsewhere, and the body has it since; to the
- * element itself, or, redrawn, to the element of the same widget with the same name.
+ * left with nowhere to go, not after a click elsewhere, and the body has it since, and the
+ * element was redrawn or is one that loses its focus when used (LOSES_FOCUS); to the element
+ * itself, or, redrawn, to the element of the same widget with the same name.
  */
 function keepFocus() {
   let clicked = { at: -Infinity, on: null };
+  let focusedAt = -Infinity;
   document.addEventListener(
     "pointerdown",
     (event) => {
@@ -118,24 +122,40 @@ function keepFocus() {
     },
     true,
   );
+  document.addEventListener("focusin", () => {
+    focusedAt = performance.now();
+  });
   document.addEventListener("focusout", (event) => {
     const lost = event.target;
     const now = performance.now();
     if (event.relatedTarget || !(lost instanceof HTMLElement)) return;
-    if (now - clicked.at < CLICK_MS && !lost.contains(clicked.on)) return; // clicked elsewhere
-    const widget = [...(lost.closest("[class*='st-key-']")?.classList || [])].find((c) => c.startsWith("st-key-"));
-    const name = lost.getAttribute("aria-label") || lost.textContent.trim();
+    // a click elsewhere since the element took the focus moved the focus away on purpose
+    if (clicked.at >= focusedAt && now - clicked.at < CLICK_MS && !lost.contains(clicked.on)) return;
+    const box = lost.closest("[class*='st-key-']");
+    const widget = [...(box?.classList || [])].find((c) => c.startsWith("st-key-"));
+    const nameOf = (el) => el.getAttribute("aria-label") || el.textContent.trim();
+    const name = nameOf(lost);
+    const kin = (root) => [...root.querySelectorAll(lost.tagName)];
+    const fromEnd = box ? kin(box).length - kin(box).indexOf(lost) : 0;
+    // the element itself; redrawn, the widget's element of the same name, else the one at the
+    // same place from the end (a file uploaded: "Add files" where "Upload" was)
     const again = () => {
       if (lost.isConnected) return lost;
-      if (!widget) return null;
-      const same = [...document.querySelectorAll(`.${CSS.escape(widget)} ${lost.tagName}`)];
-      return same.find((el) => (el.getAttribute("aria-label") || el.textContent.trim()) === name) || null;
+      const drawn = widget && document.querySelector(`.${CSS.escape(widget)}`);
+      if (!drawn) return null;
+      const same = kin(drawn);
+      return same.find((el) => nameOf(el) === name) || same[same.length - fromEnd] || null;
     };
     const check = () => {
-      if (performance.now() - now > REFOCUS_WITHIN_MS || !document.hasFocus()) return;
+      if (performance.now() - now > REFOCUS_WITHIN_MS) return;
+      // a control still on the page lost its focus on purpose (a script's blur), unless it is
+      // one that Streamlit takes the focus from
+      if (lost.isConnected && !lost.closest(LOSES_FOCUS)) return;
+      // while a file chooser (or another window) has the focus, wait for it to come back
+      const here = document.hasFocus();
       const active = document.activeElement;
-      if (active && active !== document.body) return; // the focus is somewhere: leave it
-      const target = again();
+      if (here && active && active !== document.body) return; // the focus is somewhere: leave it
+      const target = here ? again() : null;
       if (target && !target.disabled) target.focus({ preventScroll: true });
       else setTimeout(check, 200);
     };
