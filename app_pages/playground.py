@@ -355,7 +355,8 @@ def render() -> None:
         st.title("Playground")
         st.caption(
             "Pick data and a learner in the sidebar; step through training with the "
-            "buttons or the keys → ← U E P."
+            "buttons or the keys → ← U E P. With the figure focused, the arrow keys walk "
+            "its points (H lists its keys)."
         )
     else:  # the page keeps its heading for a screen reader, out of the projector's picture
         with st.container(key="unseen_title"):

@@ -29,6 +29,10 @@ export function chartSeries(plot) {
   const out = [];
   for (const trace of plot._fullData || plot.data || []) {
     if (trace.visible === false || trace.visible === "legendonly") continue;
+    if (trace.type === "heatmap") {
+      out.push(...heatmapRows(trace));
+      continue;
+    }
     const xs = trace.x ? Array.from(trace.x) : [];
     const ys = trace.y ? Array.from(trace.y) : [];
     const points = [];
@@ -42,8 +46,22 @@ export function chartSeries(plot) {
   return out;
 }
 
+/** A heat map's rows as series: each row (named by its y) a series of its cells along x. */
+function heatmapRows(trace) {
+  const xs = trace.x ? Array.from(trace.x) : [];
+  return Array.from(trace.z || [], (row, r) => ({
+    name: String(trace.y ? trace.y[r] : r),
+    trace: trace.index ?? 0,
+    axis: "z",
+    points: Array.from(row, (z, k) => ({ x: k < xs.length ? xs[k] : k, y: Number(z), index: [r, k] })).filter((p) =>
+      Number.isFinite(p.y),
+    ),
+  })).filter((row) => row.points.length);
+}
+
 /** The layout's axis for "x", "y", "y2", ... (Plotly names the second y axis "yaxis2"). */
 function axisOf(plot, name) {
+  if (name === "z") return { title: { text: "value" } }; // a heat map's cells
   const layout = plot._fullLayout || plot.layout || {};
   return layout[`${name[0]}axis${name.slice(1)}`] || {};
 }
