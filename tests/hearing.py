@@ -4,8 +4,11 @@ check the sounds it scheduled (``ui/playback/sound.js``'s ``scheduled``, filled 
 
 The replay's scale, as ``runsound.js`` defines it: a step's tone is at
 ``440 · 2^u`` Hz, ``u = y · score / S`` clipped to [−1, 1], where the score is the one the
-narration says (the KW family's ``s − θ``) and ``S`` the 95th percentile of the run's |score|
-(the sorted value at ⌊0.95 (n − 1)⌋); an update knocks at 110 Hz; an update that turns the
+narration says (the KW family's ``s − θ``) and ``S``, for a line of the KW family, the largest
+``|⟨w, x⟩ − θ|`` over the training points for the hypothesis that scored the example (for
+other learners the 95th percentile of the run's |score|, the sorted value at
+⌊0.95 (n − 1)⌋); a walked point's tone is ``y · score`` over the largest |score| of the
+points at the step; an update knocks at 110 Hz; an update that turns the
 line by ``d`` degrees glides from 440 Hz to ``440 · 2^(2 · d / 180)`` (d clipped to ±180); a
 finished epoch with error rate ``r`` sounds at ``440 · 2^(4r − 1)`` (clipped), 220 Hz without
 errors, 880 Hz at half the examples wrong.
@@ -68,15 +71,22 @@ def turn_degrees(a, b) -> float:
     return math.degrees(math.atan2(a[0] * b[1] - a[1] * b[0], a[0] * b[0] + a[1] * b[1]))
 
 
-def move_sounds(run, y, t: int, has_modes: bool) -> list[tuple]:
-    """The sounds of a move to step ``t``: ``(kind, hz, to)`` for the step's tone, the
-    update's knock and the line's glide (a single line in the plane)."""
+def spread(run, X: np.ndarray, row: int) -> float:
+    """The largest |⟨w, x⟩ − θ| over the points ``X`` for hypothesis ``row`` (1 when 0)."""
+    w, theta = run.timeline.W[0, row], run.timeline.theta[0, row]
+    return float(np.max(np.abs(X[:, 0] * w[0] + X[:, 1] * w[1] - theta))) or 1.0
+
+
+def move_sounds(run, data, t: int, has_modes: bool) -> list[tuple]:
+    """The sounds of a move to step ``t`` of a single line in the plane: ``(kind, hz, to)`` for
+    the step's tone, the update's knock and the line's glide."""
     tl = run.timeline
     if t == 0:
         return []
     i = t - 1
     scores = narrated_scores(run, has_modes)
-    u = y[tl.index[i]] * scores[i] / scale(scores)
+    S = spread(run, data.X, int(tl.before[i])) if has_modes else scale(scores)
+    u = data.y[tl.index[i]] * scores[i] / S
     sounds = [("step", pitch(u), None)]
     if not np.isin(tl.kind[:, i], UPDATE_KINDS).any():
         return sounds

@@ -272,7 +272,9 @@ def test_the_figure_is_described_and_its_points_are_a_table(replay, noisy):
     page, run = replay
     tl = run.timeline
     plot = page.locator(".figure-box .js-plotly-plot")
-    assert plot.get_attribute("role") == "figure"
+    # an application for a screen reader: its arrow keys reach the figure's walk (figurekeys.js)
+    assert plot.get_attribute("role") == "application"
+    assert plot.get_attribute("aria-roledescription") == "interactive figure"
     text = page.locator(f"#{plot.get_attribute('aria-describedby')}")
     assert "No example has been visited yet." in text.text_content()
     page.locator(".btn-step").click()

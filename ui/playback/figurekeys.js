@@ -2,8 +2,9 @@
 // point to point (the nearest training point in that direction), Page Down and Page Up go in
 // the order of the points' table, C to the current example, M to the next point on the wrong
 // side, B says the boundary, H the keys. Each point is said (its number, label, coordinates,
-// score and side, at the step on screen) in the replay's live region, heard as its tone (the
-// pitch runsound.js gives an example there, when the sound is on) and framed on the plot.
+// score and side, at the step on screen) in the replay's live region, heard as its tone when
+// the sound is on (y · score over the largest |score| of the training points at the step:
+// where it lies among them, on sound.js's scale) and framed on the plot.
 //
 // Only while the figure has the focus: elsewhere the arrow keys step the replay (main.js), and
 // the letters here are none of the replay's (→ ← U E P Home), so with the figure focused U, E,
@@ -14,8 +15,6 @@
 import { disclosure, el } from "./dom.js";
 import { minusNum, signed } from "./format.js";
 import { SOUND } from "./hearing.js";
-import { RunSound } from "./runsound.js";
-import { pitch } from "./sound.js";
 import { say } from "./speech.js";
 import { uid } from "./chartwords.js";
 
@@ -168,14 +167,14 @@ export class FigureKeys {
     const { figure } = this;
     const mode = figure.contour ? "last" : figure.mode;
     const vote = figure.lane.M > 1 || mode === "voted";
-    return { scores: figure.ownField.scores(this.t, mode), mode, word: vote ? "vote" : "score" };
+    return { scores: figure.ownField.scores(this.t, mode), word: vote ? "vote" : "score" };
   }
 
   /** Walk to point j: say it, sound it, frame it. */
   go(j) {
     this.point = j;
     const { figure } = this;
-    const { scores, mode, word } = this._scored();
+    const { scores, word } = this._scored();
     const score = scores[j];
     const label = figure.y[j];
     const right = (score > 0 ? 1 : -1) === label;
@@ -186,8 +185,9 @@ export class FigureKeys {
         `(${minusNum(figure.X[2 * j], 3)}, ${minusNum(figure.X[2 * j + 1], 3)}), ${word} ` +
         `${minusNum(score, 3)}, on the ${right ? "right" : "wrong"} side${current}.`,
     );
-    this.tones ??= new RunSound(figure.lane, figure.y, SOUND);
-    SOUND.play("point", pitch(this.tones.placeOfPoint(label, score, mode)), { tag: { point: j + 1, step: this.t } });
+    let most = 0;
+    for (const s of scores) most = Math.max(most, Math.abs(s));
+    SOUND.playAt("point", (label * score) / (most || 1), { tag: { point: j + 1, step: this.t } });
     this._frame(j);
   }
 

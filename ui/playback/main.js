@@ -345,7 +345,7 @@ function build(args) {
   app.controls = new Controls(controls, actions, { ...app, predictOn: app.predictState.on }); // playback is never hidden
   app.controls.settings.append(...soundControls());
   stage.after(app.controls.settings);
-  app.runSound = new RunSound(lanes[0], scene.arrays.y, SOUND);
+  app.runSound = new RunSound(lanes[0], scene.arrays.X, scene.arrays.y, SOUND);
   nameFrame(lanes);
   let mathLines = null;
   let mainFigure = null;

@@ -1,8 +1,10 @@
 // The run in sound (sound.js), for a reader who listens to it: each step a short tone whose
-// pitch is the example's signed score, y times the score the narration says, against the run's
-// scale (the middle, 440 Hz, on the boundary; an octave lower as far on the wrong side as the
-// run's scores reach, an octave higher as far on the right side), then a low knock if the
-// step updated. While playing, each finished epoch sounds its training error (the series of
+// pitch is the example's signed score, y times the score the narration says, against a scale
+// (the middle, 440 Hz, on the boundary; an octave lower as far on the wrong side as the scale
+// reaches, an octave higher as far on the right side), then a low knock if the step updated.
+// For a line of the KW family the scale is the training point farthest from the line that
+// scored the example (the tone says where the example lies among the points at that step);
+// for the other learners, whose scores are their own, the run's scores (SCALE_QUANTILE). While playing, each finished epoch sounds its training error (the series of
 // those tones falls as the learner converges), and the line's turn is a glide: up when it turns
 // anticlockwise, down when clockwise, an octave per 90°.
 //
@@ -45,13 +47,16 @@ export function scaleOf(values, q = SCALE_QUANTILE) {
 }
 
 export class RunSound {
-  /** `lane` (timeline.js), `y` the training labels, `sound` (sound.js). */
-  constructor(lane, y, sound) {
-    Object.assign(this, { lane, y, sound });
+  /** `lane` (timeline.js), `X` and `y` the training points (X flat, x0, y0, x1, ...), `sound`. */
+  constructor(lane, X, y, sound) {
+    Object.assign(this, { lane, X, y, sound });
     this.planarLine = lane.meta.draws_line && lane.M === 1 && lane.meta.hypotheses === "plane";
+    // a KW line's score is ⟨w, x⟩ − θ: its scale is the farthest point from the line
+    this.byLine = this.planarLine && lane.meta.has_modes;
+    this.spreads = new Map();
     if (lane.M === 1) {
       this.scores = Float64Array.from({ length: lane.E }, (_, i) => this.score(i));
-      this.scale = scaleOf(this.scores);
+      if (!this.byLine) this.scale = scaleOf(this.scores);
     }
     this.last = { step: -Infinity, update: -Infinity, turn: -Infinity, epoch: -Infinity };
     this.owedEpoch = null; // an epoch finished while playing whose tone has not sounded yet
@@ -63,24 +68,33 @@ export class RunSound {
     return lane.meta.has_modes ? lane.scoreAt(i) - lane.thetaOf(lane.before[i]) : lane.scoreAt(i);
   }
 
+  /** The largest |⟨w, x⟩ − θ| over the training points for hypothesis row k (1 when 0). */
+  spread(k) {
+    if (!this.spreads.has(k)) {
+      const [w1, w2, th] = this.lane.hypothesis(k);
+      let most = 0;
+      for (let j = 0; j < this.y.length; j++) {
+        most = Math.max(most, Math.abs(w1 * this.X[2 * j] + w2 * this.X[2 * j + 1] - th));
+      }
+      if (this.spreads.size > 4096) this.spreads.clear();
+      this.spreads.set(k, most || 1);
+    }
+    return this.spreads.get(k);
+  }
+
   /**
-   * Where event i's example lies, as u in [−1, 1]: y · score over the run's scale; for a
-   * committee, the share of its members that side with the label, less those that do not.
+   * Where event i's example lies, as u in [−1, 1]: y · score over the scale (see the module's
+   * comment); for a committee, the share of its members that side with the label, less those
+   * that do not.
    */
   placeOf(i) {
     const { lane } = this;
     const y = this.y[lane.index[i]];
+    if (this.byLine) return (y * this.scores[i]) / this.spread(lane.before[i]);
     if (lane.M === 1) return (y * this.scores[i]) / this.scale;
     let agree = 0;
     for (let m = 0; m < lane.M; m++) agree += Math.sign(lane.scoreAt(i, m)) === y ? 1 : -1;
     return agree / lane.M;
-  }
-
-  /** Where a point with label `y` and score `score` lies (the figure's walk), as placeOf does. */
-  placeOfPoint(y, score, mode) {
-    if (this.lane.M > 1) return (y * score) / this.lane.M;
-    if (mode === "voted") return Math.sign(y * score);
-    return (y * score) / this.scale;
   }
 
   /** The turn of the line made by event i's update (degrees), or null (no line before or after). */
