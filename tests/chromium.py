@@ -100,6 +100,19 @@ def settle(page) -> None:
     page.wait_for_timeout(500)  # charts resize once after the last paint
 
 
+#: The replay component's frame in the app (main.js names it "... playback").
+REPLAY_FRAME = "iframe[title$='playback']"
+
+
+def replay_frame(page, url: str):
+    """Open ``url`` of the app in ``page``; the replay's frame, once its every part is drawn."""
+    page.goto(url)
+    page.wait_for_selector(REPLAY_FRAME, timeout=90_000)
+    frame = next(f for f in page.frames if "/component/" in f.url)
+    frame.wait_for_function("() => window.playback && window.playback.settled", timeout=90_000)
+    return frame
+
+
 def show_all(page, width: int) -> None:
     """Make the window as tall as the page (Streamlit scrolls inside its main block), so
     every element is on screen when axe measures its colours."""

@@ -20,36 +20,35 @@ def test_the_pages_script_is_one_module_with_nothing_to_import():
     assert "watchScrollBoxes(document.body," in body
 
 
+def _pages(folder, monkeypatch, pages_js: str, modules: dict[str, str]) -> None:
+    """Make ``folder`` the pages' folder: ``pages.js`` and ``playback/`` with ``modules``."""
+    (folder / "playback").mkdir()
+    for name, text in modules.items():
+        (folder / "playback" / name).write_text(text)
+    (folder / "pages.js").write_text(pages_js)
+    monkeypatch.setattr(page_assets, "UI", folder)
+    monkeypatch.setattr(page_assets, "PLAYBACK", folder / "playback")
+
+
 def test_markup_in_the_script_is_refused_before_it_reaches_a_page(tmp_path, monkeypatch):
     """Streamlit's HTML element would run none of a script holding a tag, without a word."""
-    (tmp_path / "playback").mkdir()
-    for name in page_assets.imported_modules((page_assets.UI / "pages.js").read_text()):
-        (tmp_path / "playback" / name).write_text("export const x = 1;\n")
-    (tmp_path / "playback" / "sound.js").write_text('// a name ("<caption>, ...")\n')
-    (tmp_path / "pages.js").write_text((page_assets.UI / "pages.js").read_text())
-    monkeypatch.setattr(page_assets, "UI", tmp_path)
-    monkeypatch.setattr(page_assets, "PLAYBACK", tmp_path / "playback")
+    source = (page_assets.UI / "pages.js").read_text()
+    modules = dict.fromkeys(page_assets.imported_modules(source), "export const x = 1;\n")
+    _pages(tmp_path, monkeypatch, source, {**modules, "sound.js": '// a name ("<caption>")\n'})
     with pytest.raises(ValueError, match=r"markup at line \d+ \('<c'\)"):
         page_assets.pages_script()
 
 
 def test_an_imported_module_that_imports_is_refused(tmp_path, monkeypatch):
     """Written in place of its import, its own import would have nothing to load."""
-    (tmp_path / "playback").mkdir()
-    imports = 'import { b } from "./b.js";\n'
-    (tmp_path / "playback" / "a.js").write_text(imports + "export const a = b;\n")
-    (tmp_path / "playback" / "b.js").write_text("export const b = 1;\n")
-    (tmp_path / "pages.js").write_text('import { a } from "./playback/a.js";\n')
-    monkeypatch.setattr(page_assets, "UI", tmp_path)
-    monkeypatch.setattr(page_assets, "PLAYBACK", tmp_path / "playback")
+    a = 'import { b } from "./b.js";\nexport const a = b;\n'
+    modules = {"a.js": a, "b.js": "export const b = 1;\n"}
+    _pages(tmp_path, monkeypatch, 'import { a } from "./playback/a.js";\n', modules)
     with pytest.raises(ValueError, match=r"imports playback/a\.js, which imports \['b\.js'\]"):
         page_assets.pages_script()
 
 
 def test_an_import_written_another_way_is_refused(tmp_path, monkeypatch):
-    (tmp_path / "playback").mkdir()
-    (tmp_path / "pages.js").write_text('import * as a from "./playback/a.js";\n')
-    monkeypatch.setattr(page_assets, "UI", tmp_path)
-    monkeypatch.setattr(page_assets, "PLAYBACK", tmp_path / "playback")
+    _pages(tmp_path, monkeypatch, 'import * as a from "./playback/a.js";\n', {})
     with pytest.raises(ValueError, match="should import only as"):
         page_assets.pages_script()

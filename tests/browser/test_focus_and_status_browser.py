@@ -18,16 +18,13 @@ server is needed.
 
 from __future__ import annotations
 
-import base64
-
 import pytest
 
-from tests.accessibility import exported_page, open_exported
-from tests.chromium import settle
+from tests.accessibility import change_contrast, exported_page, open_exported
+from tests.chromium import replay_frame, settle
 
 pytestmark = pytest.mark.browser
 
-FRAME = "iframe[title$='playback']"
 LIVE = "[role=status][aria-live=polite]"
 #: WCAG 2.1's text-spacing bookmarklet, as success criterion 1.4.12 states the spacing.
 TEXT_SPACING = (
@@ -50,14 +47,6 @@ def replay(browser, exported):
     yield page
     assert errors == []
     page.close()
-
-
-def _component(page, url: str):
-    page.goto(url)
-    page.wait_for_selector(FRAME, timeout=90_000)
-    frame = next(f for f in page.frames if "/component/" in f.url)
-    frame.wait_for_function("() => window.playback && window.playback.settled", timeout=90_000)
-    return frame
 
 
 def _looks_focused(page, element, margin: int = 6) -> bool:
@@ -97,32 +86,6 @@ BEFORE_GRID_JS = """(grid) => {
 }"""
 
 
-#: JavaScript: the greatest contrast (WCAG's ratio) between a pixel of one PNG (base64) and the
-#: same pixel of another: how strongly a change between two screenshots shows.
-CHANGE_JS = """async ([one, other]) => {
-  const pixels = async (png) => {
-    const image = new Image();
-    image.src = `data:image/png;base64,${png}`;
-    await image.decode();
-    const canvas = document.createElement('canvas');
-    [canvas.width, canvas.height] = [image.width, image.height];
-    const context = canvas.getContext('2d');
-    context.drawImage(image, 0, 0);
-    return context.getImageData(0, 0, image.width, image.height).data;
-  };
-  const [a, b] = [await pixels(one), await pixels(other)];
-  const lum = (d, p) => [0, 1, 2].map((k) => { const v = d[p + k] / 255;
-      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
-    .reduce((s, v, k) => s + v * [0.2126, 0.7152, 0.0722][k], 0);
-  let most = 1;
-  for (let p = 0; p < a.length; p += 4) {
-    const [x, y] = [lum(a, p), lum(b, p)];
-    most = Math.max(most, (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05));
-  }
-  return most;
-}"""
-
-
 def test_lesson_2s_data_grid_shows_its_focus(server, page):
     """Tab into the grid, as a keyboard does: the focus shows at 3:1 or more against the grid
     without it (its own mark of the chosen cell, a pale fill, changed pixels by 1.2:1)."""
@@ -144,15 +107,14 @@ def test_lesson_2s_data_grid_shows_its_focus(server, page):
     page.evaluate("() => document.activeElement.blur()")
     page.wait_for_timeout(300)
     assert not grid.evaluate("(el) => el.contains(document.activeElement)")
-    shots = [base64.b64encode(shot).decode() for shot in (focused, page.screenshot(clip=clip))]
-    assert page.evaluate(CHANGE_JS, shots) >= 3
+    assert change_contrast(page, focused, page.screenshot(clip=clip)) >= 3
 
 
 # -- 4.1.3 Status Messages ------------------------------------------------------------------
 
 
 def test_copied_is_said_in_a_status_region_there_before(server, page):
-    frame = _component(page, f"{server}/")
+    frame = replay_frame(page, f"{server}/")
     frame.get_by_text("Share and export").click()
     copied = frame.locator(".link-row [role=status]")
     assert copied.count() == 1 and copied.text_content() == ""
@@ -277,7 +239,7 @@ def test_the_focus_stays_on_the_uploader_after_a_file(server, page, tmp_path):
 
 def test_a_lesson_panels_chart_is_named(server, page):
     """Lesson 3's accuracy trail has no title of its own: its panel's title names it."""
-    frame = _component(page, f"{server}/when_data_are_not_separable")
+    frame = replay_frame(page, f"{server}/when_data_are_not_separable")
     charts = frame.locator(".extras .js-plotly-plot")
     assert charts.count() >= 1
     for k in range(charts.count()):

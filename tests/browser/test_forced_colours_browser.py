@@ -9,11 +9,18 @@ in forced colours either (the normal mode's run is ``test_accessibility_browser.
 
 from __future__ import annotations
 
-import base64
-
 import pytest
 
-from tests.accessibility import SERIOUS, app_views, audit, axe_core, exported_page, open_exported
+from tests.accessibility import (
+    SERIOUS,
+    app_views,
+    audit,
+    axe_core,
+    colours,
+    exported_page,
+    open_exported,
+    open_view,
+)
 from tests.chromium import settle, show_all
 
 pytestmark = pytest.mark.browser
@@ -35,27 +42,9 @@ def _shot(page, locator) -> bytes:
     return page.screenshot(clip=locator.bounding_box())
 
 
-#: JavaScript: how many colours a PNG (base64) has: 1 where nothing is drawn.
-COLOURS_JS = """async (png) => {
-  const image = new Image();
-  image.src = `data:image/png;base64,${png}`;
-  await image.decode();
-  const canvas = document.createElement('canvas');
-  [canvas.width, canvas.height] = [image.width, image.height];
-  const context = canvas.getContext('2d');
-  context.drawImage(image, 0, 0);
-  const data = context.getImageData(0, 0, image.width, image.height).data;
-  const seen = new Set();
-  for (let i = 0; i < data.length; i += 4) {
-    seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
-  }
-  return seen.size;
-}"""
-
-
 def _drawn(page, shot: bytes) -> bool:
     """Whether a screenshot shows anything (more than one colour)."""
-    return page.evaluate(COLOURS_JS, base64.b64encode(shot).decode()) > 1
+    return colours(page, shot) > 1
 
 
 #: A switch's drawn track (its input is hidden beside it) in the playground's View section.
@@ -147,11 +136,7 @@ def audited(server, browser, tmp_path_factory):
             page = browser.new_page(viewport={"width": 1280, "height": 720})
             page.emulate_media(forced_colors="active")
             try:
-                if name == "exported":
-                    open_exported(page, exported_page(folder))
-                else:
-                    page.goto(server + VIEWS[name])
-                    settle(page)
+                open_view(page, server, name, folder)
                 show_all(page, 1280)
                 found[name] = audit(page)
             finally:

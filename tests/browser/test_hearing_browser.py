@@ -17,7 +17,7 @@ import pytest
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.ui.standalone_page import run_page
-from tests.chromium import ARTIFACTS
+from tests.chromium import ARTIFACTS, replay_frame
 from tests.hearing import (
     KNOCK_HZ,
     epoch_pitch,
@@ -32,7 +32,6 @@ from tests.pages import page_run
 pytestmark = pytest.mark.browser
 
 LIVE = "[role=status][aria-live=polite]"
-FRAME = "iframe[title$='playback']"
 #: Relative tolerance of a pitch: the browser and NumPy round 2^u in their last bits.
 REL = 1e-9
 
@@ -45,14 +44,6 @@ def playground():
     run = page_run("perceptron", {}, 20, request.seed, data)
     has_modes = build_payload(data, [run]).meta["lanes"][0]["has_modes"]
     return request, data, run, has_modes
-
-
-def _open(page, url: str):
-    page.goto(url)
-    page.wait_for_selector(FRAME, timeout=90_000)
-    frame = next(f for f in page.frames if "/component/" in f.url)
-    frame.wait_for_function("() => window.playback && window.playback.settled", timeout=90_000)
-    return frame
 
 
 def _wait(frame, t: int) -> None:
@@ -82,7 +73,7 @@ def test_sound_is_off_until_turned_on_and_then_each_step_is_heard(server, page, 
     """The first 20 steps of the playground, by the Step button: each step's tone at its pitch,
     a knock for each update and a glide for each turn of the line, as Python computes them."""
     _, data, run, has_modes = playground
-    frame = _open(page, f"{server}/")
+    frame = replay_frame(page, f"{server}/")
     frame.locator(".btn-step").click()
     _wait(frame, 1)
     assert _scheduled(frame) == []  # off by default: nothing scheduled
@@ -160,7 +151,7 @@ def test_the_figure_walks_by_arrow_keys_over_ten_points(server, page, playground
     _, data, run, has_modes = playground
     tl = run.timeline
     t = tl.next_update(tl.next_update(0))  # the second update: the line is in the view
-    frame = _open(page, f"{server}/?t={t}")
+    frame = replay_frame(page, f"{server}/?t={t}")
     _wait(frame, t)
     _sound_on(frame)
     scores = tl.scores(data.X, t, "last")
@@ -194,15 +185,24 @@ def test_the_figure_walks_by_arrow_keys_over_ten_points(server, page, playground
     _wait(frame, tl.next_update(t))
 
 
-def test_playing_sounds_each_epochs_error_and_the_lines_turns(browser, tmp_path, playground):
-    """Playing by epoch on the exported page: each finished epoch's tone follows its error
-    rate; each glide's turn is the angle the line turned since the glide before."""
+@pytest.fixture
+def exported(browser, tmp_path, playground):
+    """The playground's first view as the exported page, open in a new page of chromium."""
     request, data, run, _ = playground
     path = tmp_path / "run.html"
     path.write_text(run_page(run, data, request, 20), encoding="utf-8")
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(path.as_uri())
     page.wait_for_function("() => window.playback && window.playback.settled", timeout=60_000)
+    yield page
+    page.close()
+
+
+def test_playing_sounds_each_epochs_error_and_the_lines_turns(exported, playground):
+    """Playing by epoch on the exported page: each finished epoch's tone follows its error
+    rate; each glide's turn is the angle the line turned since the glide before."""
+    _, _, run, _ = playground
+    page = exported
     page.get_by_role("checkbox", name="Sound").check()
     page.get_by_role("group", name="Play by").get_by_role("button", name="epoch").click()
     page.locator(".speed").select_option("2")
@@ -210,7 +210,6 @@ def test_playing_sounds_each_epochs_error_and_the_lines_turns(browser, tmp_path,
     page.wait_for_function("() => window.playback.painted >= 6 * 100", timeout=15_000)
     page.locator(".btn-play").click()
     sounds = page.evaluate("() => window.playback.sound.scheduled")
-    page.close()
     tl = run.timeline
     errors = tl.errors_per_epoch()
     epochs = [s for s in sounds if s["kind"] == "epoch"]
@@ -230,15 +229,11 @@ def test_playing_sounds_each_epochs_error_and_the_lines_turns(browser, tmp_path,
     assert knocks and all(s["hz"] == KNOCK_HZ and tl.is_update(s["step"]) for s in knocks)
 
 
-def test_the_per_epoch_chart_is_walked_and_played(browser, tmp_path, playground):
+def test_the_per_epoch_chart_is_walked_and_played(exported, playground):
     """The diagnostics' chart of updates per epoch: the arrow keys say its points (the run's
     counts), S plays the series as a contour, lowest value lowest, and the button does too."""
-    request, data, run, _ = playground
-    path = tmp_path / "run.html"
-    path.write_text(run_page(run, data, request, 20), encoding="utf-8")
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(path.as_uri())
-    page.wait_for_function("() => window.playback && window.playback.settled", timeout=60_000)
+    _, _, run, _ = playground
+    page = exported
     updates = run.timeline.mistakes_per_epoch()
     chart = page.get_by_role("application", name="Updates and mistakes per epoch")
     chart.focus()
@@ -261,7 +256,6 @@ def test_the_per_epoch_chart_is_walked_and_played(browser, tmp_path, playground)
     button.click()
     again = page.evaluate("() => window.playback.sound.scheduled.length")
     assert again == before + 2 * len(expected)
-    page.close()
 
 
 def test_a_lessons_chart_is_named_walked_and_played(server, page):
