@@ -25,6 +25,8 @@ import { ChartWalk } from "./playback/chartwalk.js";
 const REFOCUS_WITHIN_MS = 6000;
 /** Controls that lose the focus to the page's body when used, though they stay on the page. */
 const LOSES_FOCUS = "[data-testid='stDownloadButton'], [data-testid='stFileUploader']";
+/** How long after its use (a click, or Enter or Space) a control may lose the focus to it (ms). */
+const USED_MS = 2000;
 /** A click on the page this recently (ms) moved the focus on purpose: it is not taken back. */
 const CLICK_MS = 400;
 
@@ -114,7 +116,15 @@ function chartWatcher(sayOnPage, sound) {
  */
 function keepFocus() {
   let clicked = { at: -Infinity, on: null };
+  let used = { at: -Infinity, on: null };
   let focusedAt = -Infinity;
+  document.addEventListener(
+    "click", // a mouse's, or Enter's and Space's on a button
+    (event) => {
+      used = { at: performance.now(), on: event.target };
+    },
+    true,
+  );
   document.addEventListener(
     "pointerdown",
     (event) => {
@@ -149,8 +159,9 @@ function keepFocus() {
     const check = () => {
       if (performance.now() - now > REFOCUS_WITHIN_MS) return;
       // a control still on the page lost its focus on purpose (a script's blur), unless it is
-      // one that Streamlit takes the focus from
-      if (lost.isConnected && !lost.closest(LOSES_FOCUS)) return;
+      // one that Streamlit takes the focus from, just used
+      const tookIt = lost.closest(LOSES_FOCUS) && lost.contains(used.on) && now - used.at < USED_MS;
+      if (lost.isConnected && !tookIt) return;
       // while a file chooser (or another window) has the focus, wait for it to come back
       const here = document.hasFocus();
       const active = document.activeElement;

@@ -54,12 +54,20 @@ export class RunSound {
     // a KW line's score is ⟨w, x⟩ − θ: its scale is the farthest point from the line
     this.byLine = this.planarLine && lane.meta.has_modes;
     this.spreads = new Map();
-    if (lane.M === 1) {
-      this.scores = Float64Array.from({ length: lane.E }, (_, i) => this.score(i));
-      if (!this.byLine) this.scale = scaleOf(this.scores);
-    }
     this.last = { step: -Infinity, update: -Infinity, turn: -Infinity, epoch: -Infinity };
     this.owedEpoch = null; // an epoch finished while playing whose tone has not sounded yet
+  }
+
+  /**
+   * Every event's score as the narration says it, and the run's scale, worked out at the first
+   * sound (the sound is off by default: a run of 400,000 steps costs nothing until then).
+   */
+  get scores() {
+    if (!this._scores) {
+      this._scores = Float64Array.from({ length: this.lane.E }, (_, i) => this.score(i));
+      this.scale = scaleOf(this._scores);
+    }
+    return this._scores;
   }
 
   /** The score the narration says of event i (speech.js): the KW family's is s − θ. */
