@@ -112,6 +112,7 @@ function revealed(s, said) {
   pause(true);
   setStep(s);
   app.speech?.moved(app.t, said);
+  app.runSound?.moved(app.t);
   app.controls?.buttons.step.focus();
 }
 
@@ -127,7 +128,10 @@ const actions = {
     pause(true);
     setStep(t);
   }, // said when the scrubber is let go: scrubbed
-  scrubbed: () => app.speech?.moved(app.t),
+  scrubbed: () => {
+    app.speech?.moved(app.t);
+    app.runSound?.moved(app.t);
+  },
   speed: (s) => {
     app.speed = s;
   },
