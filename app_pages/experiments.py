@@ -22,6 +22,7 @@ from perceptron_core.experiments.grids import KW_SETTINGS, as_matrix
 from perceptron_core.experiments.limits import PAGE_LIMITS, Request, check
 from perceptron_core.experiments.reproduce import KW_NOISE, uci_names
 from perceptron_lab.app_logic.admission import EXPERIMENTS as EXPERIMENT_RUNS
+from perceptron_lab.ui.announce import announce
 from perceptron_lab.ui.charts import chart
 from perceptron_lab.ui.safety import attempt
 from perceptron_lab.ui.waiting import Cancelled, view_turn
@@ -167,6 +168,8 @@ if st.button("Run", type="primary", key="exp_run"):
     if result is not None:  # after an error the previous result stays on the page
         st.session_state["exp_result"] = (kind, result)
     bar.empty()
+    if result is not None:  # the bar's end is seen, not heard (4.1.3); an error is an alert
+        announce(f"The experiment finished: “{result[0][0].title}” is below.")
 
 # -- results -------------------------------------------------------------------
 

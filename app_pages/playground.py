@@ -21,6 +21,7 @@ from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.style import PRESENT, STYLE, Show
 from perceptron_lab.app_logic.visitor_text import MESSAGE_LIMIT, as_text
 from perceptron_lab.ui import live_class, state
+from perceptron_lab.ui.announce import announce_change
 from perceptron_lab.ui.data_panel import data_panel
 from perceptron_lab.ui.edit_panel import (
     drop_edits,
@@ -258,6 +259,24 @@ def _player(request, data, runs, show, image, params, click, present, predict) -
     playback(PLAYER, payload, run, data, view, on_click=_replay_changed)
 
 
+def _view_sentence(titles: list[str], data, run) -> str:
+    """What the replay now shows, in a sentence for the page's live region.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as N
+    >>> data, run = N(title="XOR"), N(timeline=N(n_events=400))
+    >>> _view_sentence(["Voted perceptron", "PA", "ALMA"], data, run)
+    'Compare mode: Voted perceptron, PA and ALMA side by side on XOR.'
+    >>> _view_sentence(["PA"], data, run)
+    'The replay now shows PA on XOR: 400 steps.'
+    """
+    if len(titles) > 1:
+        who = f"{', '.join(titles[:-1])} and {titles[-1]}"
+        return f"Compare mode: {who} side by side on {data.title}."
+    return f"The replay now shows {titles[0]} on {data.title}: {run.timeline.n_events:,} steps."
+
+
 def _view(request, data, key, values, epochs, compare, show, image, present):
     """The view's runs, figure and playback (made in the view's turn, ``ui/waiting.py``):
     ``(request, data, run, predict)`` of what is drawn, or None when nothing is."""
@@ -299,6 +318,9 @@ def _view(request, data, key, values, epochs, compare, show, image, present):
     live_class.publish(params)  # a teacher's view is the class's
     runs = compare_runs or [run]
     predict = url_predict(request.seed)  # predict mode, as the replay keeps it in the URL
+    # a new learner, compare mode or data are seen in the figure at once: a screen reader hears it
+    titles = [r.learner.title for r in runs]
+    announce_change(f"{PREFIX}view", (*titles, data.title), _view_sentence(titles, data, run))
     with figure:
         attempt(
             "Drawing the run",
@@ -333,7 +355,8 @@ def render() -> None:
         st.title("Playground")
         st.caption(
             "Pick data and a learner in the sidebar; step through training with the "
-            "buttons or the keys → ← U E P."
+            "buttons or the keys → ← U E P. With the figure focused, the arrow keys walk "
+            "its points (H lists its keys)."
         )
     else:  # the page keeps its heading for a screen reader, out of the projector's picture
         with st.container(key="unseen_title"):

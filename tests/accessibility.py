@@ -87,6 +87,69 @@ def open_exported(page, path: Path) -> None:
     page.wait_for_function("() => window.playback && window.playback.settled", timeout=60_000)
 
 
+def open_view(page, server: str, name: str, folder: Path) -> None:
+    """Open the view ``name`` of :func:`app_views` on ``server`` (or "exported": the exported
+    page, written into ``folder``) in ``page``, once it has settled."""
+    from tests.chromium import settle
+
+    if name == "exported":
+        open_exported(page, exported_page(folder))
+    else:
+        page.goto(server + app_views()[name])
+        settle(page)
+
+
+#: JavaScript: ``pixels(png)``, the RGBA bytes of a PNG given in base64 (decoded by the page).
+PIXELS_JS = """const pixels = async (png) => {
+  const image = new Image();
+  image.src = `data:image/png;base64,${png}`;
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  [canvas.width, canvas.height] = [image.width, image.height];
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  return context.getImageData(0, 0, image.width, image.height).data;
+};"""
+#: JavaScript: how many colours a PNG (base64) has: 1 where nothing is drawn.
+COLOURS_JS = f"""async (png) => {{
+  {PIXELS_JS}
+  const data = await pixels(png), seen = new Set();
+  for (let i = 0; i < data.length; i += 4) {{
+    seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+  }}
+  return seen.size;
+}}"""
+#: JavaScript: the greatest contrast (WCAG's ratio) between a pixel of one PNG and the same
+#: pixel of another: how strongly a change between two screenshots shows.
+CHANGE_JS = f"""async ([one, other]) => {{
+  {PIXELS_JS}
+  const [a, b] = [await pixels(one), await pixels(other)];
+  const lum = (d, p) => [0, 1, 2].map((k) => {{ const v = d[p + k] / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }})
+    .reduce((s, v, k) => s + v * [0.2126, 0.7152, 0.0722][k], 0);
+  let most = 1;
+  for (let p = 0; p < a.length; p += 4) {{
+    const [x, y] = [lum(a, p), lum(b, p)];
+    most = Math.max(most, (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05));
+  }}
+  return most;
+}}"""
+
+
+def colours(page, shot: bytes) -> int:
+    """How many colours a screenshot (PNG bytes) has, counted by ``page``."""
+    import base64
+
+    return page.evaluate(COLOURS_JS, base64.b64encode(shot).decode())
+
+
+def change_contrast(page, one: bytes, other: bytes) -> float:
+    """The greatest contrast between a pixel of one screenshot and the same pixel of another."""
+    import base64
+
+    return page.evaluate(CHANGE_JS, [base64.b64encode(s).decode() for s in (one, other)])
+
+
 #: JavaScript: run axe on this document alone (each frame is audited in its own document).
 RUN_AXE_JS = """async (tags) => {
   const result = await axe.run(document, {

@@ -81,7 +81,7 @@ def playback_page(plotly: bool = False):
 SKELETONS = "[data-testid^='stSkeleton'], [data-testid='stAppSkeleton']"
 
 
-def replay_frame(page, timeout_s: float = 120):
+def find_replay(page, timeout_s: float = 120):
     """The replay's frame of ``page`` (the playback component's, not the lessons' progress
     panel's, which is a component too), waiting up to ``timeout_s`` for it to appear."""
     for _ in range(int(timeout_s * 10)):
@@ -111,6 +111,19 @@ def settle(page) -> None:
                 "() => !window.playback || window.playback.settled", timeout=120_000
             )
     page.wait_for_timeout(500)  # charts resize once after the last paint
+
+
+#: The replay component's frame in the app (main.js names it "... playback").
+REPLAY_FRAME = "iframe[title$='playback']"
+
+
+def replay_frame(page, url: str):
+    """Open ``url`` of the app in ``page``; the replay's frame, once its every part is drawn."""
+    page.goto(url)
+    page.wait_for_selector(REPLAY_FRAME, timeout=90_000)
+    frame = find_replay(page)
+    frame.wait_for_function("() => window.playback && window.playback.settled", timeout=90_000)
+    return frame
 
 
 def show_all(page, width: int) -> None:

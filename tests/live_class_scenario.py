@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from tests.chromium import replay_frame, settle
+from tests.chromium import find_replay, settle
 
 FRAME = "iframe[title$='playback']"
 #: Long enough for a loaded machine; the benchmark (benchmarks/bench_class.py) measures.
@@ -38,7 +38,7 @@ class Outcome:
 def replay(page):
     """The replay's frame of ``page``, once a step is painted."""
     page.wait_for_selector(FRAME, timeout=120_000)
-    frame = replay_frame(page)
+    frame = find_replay(page)
     frame.wait_for_function(
         "() => window.playback && window.playback.painted !== null", timeout=120_000
     )

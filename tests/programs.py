@@ -1,4 +1,5 @@
-"""Programs besides Python that some tests need: Debian's chromium, nginx and PostgreSQL.
+"""Programs besides Python that some tests need: Debian's chromium, nginx and PostgreSQL, and
+for the screen reader's test Orca with what it speaks through (:mod:`tests.screen_reader`).
 
 ``.ci/run`` installs them. Elsewhere a test that needs a missing program is
 skipped with one line saying what to install; under CI (``CI`` set, as
@@ -18,6 +19,13 @@ import pytest
 INSTALL = {
     "chromium": "apt-get install chromium",
     "nginx": "apt-get install nginx",
+    "orca": "apt-get install orca",
+    "Xvfb": "apt-get install xvfb",
+    "dbus-daemon": "apt-get install dbus",
+    "gsettings": "apt-get install libglib2.0-bin",
+    "at-spi-bus-launcher": "apt-get install at-spi2-core",
+    "speech-dispatcher": "apt-get install speech-dispatcher speech-dispatcher-espeak-ng",
+    "espeak-ng": "apt-get install espeak-ng",
     "postgres": "apt-get install postgresql",
 }
 #: Where Debian puts PostgreSQL's server programs (one folder per major version), which are

@@ -123,3 +123,22 @@ def test_a_heat_maps_numbers_are_its_grid():
     fig.update_layout(xaxis_title="λ", yaxis_title="τ", title="τ × λ")
     assert numbers(fig).values.tolist() == [["0", "80.5", "81"], ["1", "79.25", ""]]
     assert describe(fig).startswith("Heat map “τ × λ” of a value for each τ and λ.")
+
+
+def _words(text: str) -> str:
+    """Markdown's words: no quote markers, no emphasis, one space between words."""
+    return " ".join(re.sub(r"^> ?", "", text, flags=re.MULTILINE).replace("**", "").split())
+
+
+def test_the_statement_says_the_same_on_the_about_page_and_in_the_docs():
+    """The accessibility statement's date, status and exception are one in both places."""
+    at = AppTest.from_file(str(ROOT / "app_pages" / "about.py"), default_timeout=120)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    page = _words("\n".join(str(m.value) for m in at.markdown))
+    docs = _words((ROOT / "docs" / "accessibility.md").read_text(encoding="utf-8"))
+    (reviewed,) = re.findall(r"reviewed on (\d+ \w+ \d{4})", page)
+    exception = re.search(r"The exception: (.*?) From the keyboard", page).group(1)
+    for said in (f"reviewed on {reviewed}", "Status: partially conformant.", exception):
+        assert said in page and said in docs, said
+    assert "2.1.1 Keyboard" in exception

@@ -6,11 +6,17 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import pairwise
 
 import pytest
 
-from perceptron_lab.ui.module_graph import ModuleGraphError, module_graph, tokens
-from perceptron_lab.ui.standalone_page import page_template, playback_modules
+from perceptron_lab.ui.module_graph import (
+    ModuleGraphError,
+    module_graph,
+    tokens,
+    without_comments,
+)
+from perceptron_lab.ui.standalone_page import PLAYBACK, page_template, playback_modules
 
 
 def _folder(tmp_path, **modules: str):
@@ -172,3 +178,17 @@ def test_the_page_carries_where_each_playback_modules_imports_are():
             assert units[2 * start : 2 * end].decode("utf-16-le") == f'"./{name}"'
             assert carried.index(name) < carried.index(module.name)
     assert sum(len(spans) for spans in imports.values()) >= 60
+
+
+@pytest.mark.parametrize("path", sorted(PLAYBACK.glob("*.js")), ids=lambda p: p.name)
+def test_a_module_without_its_comments_keeps_every_token_and_line_break(path):
+    """What the page carries of a module: the same tokens, and a line break between two tokens
+    wherever there was one (a statement may end at one), only the comments gone."""
+    source = path.read_text(encoding="utf-8")
+    bare = without_comments(source)
+    before, after = list(tokens(source)), list(tokens(bare))
+    assert [t.text for t in after] == [t.text for t in before]
+    for (a, b), (c, d) in zip(pairwise(before), pairwise(after), strict=True):
+        assert ("\n" in source[a.end : b.start]) == ("\n" in bare[c.end : d.start]), b.text
+    assert "// " not in "".join(bare[c.end : d.start] for c, d in pairwise(after))
+    assert without_comments(bare) == bare

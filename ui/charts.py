@@ -5,7 +5,9 @@ legend) gets the same information from the two parts :func:`chart` adds under
 every chart (WCAG 1.1.1): a caption that says what is plotted against what, per
 series with its first and last values (:func:`describe`), and a folded table
 "The numbers" with every plotted value (:func:`numbers`). Both are read from the
-figure itself, so they cannot drift from what is drawn. Plotly's toolbar is left
+figure itself, so they cannot drift from what is drawn. A button under the caption plays
+the chart as sound, and the chart itself takes the focus and walks its points by arrow
+keys (``ui/pages.js``). Plotly's toolbar is left
 out: its buttons were a dozen Tab stops per chart, and the toolbar Streamlit puts
 over every chart keeps the full-screen view.
 
@@ -15,6 +17,7 @@ The lessons and the experiments page draw every chart through :func:`chart`;
 
 from __future__ import annotations
 
+import html
 import math
 
 import pandas as pd
@@ -37,11 +40,30 @@ def chart(fig, key: str | None = None, where=None) -> None:
     """
     where = st if where is None else where
     where.plotly_chart(fig, width="stretch", config=CHART_CONFIG, key=key)
-    where.caption(describe(fig))
+    caption = describe(fig)
+    where.caption(caption)
+    where.html(play_button(caption))
     with where.expander("The numbers"):
         # an HTML table, which a screen reader reads row by row (Streamlit's data grid is a
         # canvas that takes one Tab stop per cell)
         st.table(numbers(fig), hide_index=True)
+
+
+def play_button(caption: str) -> str:
+    """The button under a chart that plays it as sound (``ui/pages.js`` plays the chart before
+    it), named by the caption's first sentence.
+
+    Examples
+    --------
+    >>> print(play_button("Chart of count against epoch. mistakes: from 9 at 1 to 2 at 3."))
+    <button type="button" class="pl-play-chart" aria-label="Play as sound: Chart of count
+    against epoch">Play as sound</button>
+    """
+    name = html.escape(caption.split(". ")[0].rstrip("."), quote=True)
+    return (
+        f'<button type="button" class="pl-play-chart" aria-label="Play as sound: {name}">'
+        "Play as sound</button>"
+    )
 
 
 def _axis(fig, name: str | None):

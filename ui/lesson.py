@@ -39,6 +39,7 @@ import streamlit as st
 from perceptron_lab.app_logic.datasource import DataRequest
 from perceptron_lab.app_logic.predictions import Predict
 from perceptron_lab.app_logic.style import Show
+from perceptron_lab.ui.announce import announce_change
 from perceptron_lab.ui.charts import chart
 from perceptron_lab.ui.player import (
     DownloadView,
@@ -283,11 +284,16 @@ def check_question(
     if heading:
         st.header("Check yourself", anchor="check-yourself")
     choice = st.radio(question, options, index=None, key=f"{prefix}check")
-    if choice is None:
+    picked = None if choice is None else list(options).index(choice)
+    right = f"Right. {why}"
+    # A right answer's box is a status that comes with its text, which screen readers often
+    # skip: it is said in the page's live region, there before any answer (4.1.3). A wrong
+    # answer's box is an alert, which they say as it appears.
+    announce_change(f"{prefix}check", picked, right if picked == answer else None)
+    if picked is None:
         return None
-    picked = list(options).index(choice)
     if picked == answer:
-        st.success(f"Right. {why}", icon=":material/check_circle:")
+        st.success(right, icon=":material/check_circle:")
         return True
     hint = (hints or {}).get(picked, "Look at the figure again while you step through it.")
     st.error(f"Not quite. {hint}", icon=":material/cancel:")

@@ -211,10 +211,9 @@ def _from_specifier(toks: list[Token], j: int) -> Token | None:
     return None
 
 
-def _specifiers(source: str) -> Iterator[Token]:
-    """The string tokens naming what ``source`` imports: ``import "x"``, ``import ... from
-    "x"``, ``import("x")`` and ``export ... from "x"``, in the order written."""
-    toks = list(tokens(source))
+def _specifiers(source: str, toks: list[Token]) -> Iterator[Token]:
+    """The string tokens naming what ``source`` (read into ``toks``) imports: ``import "x"``,
+    ``import ... from "x"``, ``import("x")`` and ``export ... from "x"``, in the order written."""
     for k, tok in enumerate(toks):
         if tok.kind != "name" or tok.text not in ("import", "export"):
             continue
@@ -247,13 +246,45 @@ def _specifiers(source: str) -> Iterator[Token]:
             yield specifier
 
 
+def without_comments(source: str) -> str:
+    """``source`` with its comments left out: every token as written, and between two tokens the
+    white space as written, or, where a comment was, a line break (with the next line's
+    indentation) if there was one, else a space. Line breaks stay where they were, so the
+    rules that end a statement at a line break read the text as before.
+
+    Examples
+    --------
+    >>> print(without_comments('// a note\\nconst a = "//x"; /* b */ let c = 1; // c\\n  c++;\\n'))
+    const a = "//x"; let c = 1;
+      c++;
+    <BLANKLINE>
+    """
+    return _bare(source)[0]
+
+
+def _bare(source: str) -> tuple[str, list[Token]]:
+    """:func:`without_comments` of ``source``, and its tokens (read once, for both)."""
+    out, kept, at, length = [], [], 0, 0
+    for token in tokens(source):
+        gap = source[at : token.start]
+        if "/" in gap:  # a comment: white space is all a gap holds besides
+            gap = "\n" + gap.rpartition("\n")[2] if "\n" in gap else " "
+        gap = gap if at else gap.lstrip()
+        kept.append(Token(token.kind, token.text, length + len(gap)))
+        out += [gap, token.text]
+        length += len(gap) + len(token.text)
+        at = token.end
+    return "".join(out) + ("\n" if source[at:].strip(" \t") else ""), kept
+
+
 def _utf16(source: str, at: int) -> int:
     """Python's index ``at`` in ``source`` as JavaScript's (UTF-16 code units)."""
     return len(source[:at].encode("utf-16-le")) // 2
 
 
-def read_module(folder: Path, name: str) -> Module:
-    """The module ``name`` of ``folder``, with its imports (each a module of the folder).
+def read_module(folder: Path, name: str, comments: bool = True) -> Module:
+    """The module ``name`` of ``folder``, with its imports (each a module of the folder);
+    without its comments if not ``comments`` (:func:`without_comments`).
 
     Raises
     ------
@@ -264,7 +295,11 @@ def read_module(folder: Path, name: str) -> Module:
     source = (folder / name).read_text(encoding="utf-8")
     found = []
     try:
-        for specifier in _specifiers(source):
+        if comments:
+            toks = list(tokens(source))
+        else:
+            source, toks = _bare(source)
+        for specifier in _specifiers(source, toks):
             text = specifier.text[1:-1]
             module = text.removeprefix("./")
             if not text.startswith("./") or "/" in module or "\\" in module:
@@ -283,7 +318,7 @@ def read_module(folder: Path, name: str) -> Module:
     return Module(name, source, tuple(found))
 
 
-def module_graph(folder: Path, entry: str) -> tuple[Module, ...]:
+def module_graph(folder: Path, entry: str, comments: bool = True) -> tuple[Module, ...]:
     """``entry`` and every module of ``folder`` it imports, directly or not, each once and
     after the modules it imports (a depth-first walk of the import graph from ``entry``).
 
@@ -293,6 +328,8 @@ def module_graph(folder: Path, entry: str) -> tuple[Module, ...]:
         The modules' folder; a module imports another as ``"./<file>.js"``.
     entry : str
         The file name of the module that starts the others (the last one returned).
+    comments : bool
+        Keep the modules' comments (False: each module's text :func:`without_comments`).
 
     Raises
     ------
@@ -316,7 +353,7 @@ def module_graph(folder: Path, entry: str) -> tuple[Module, ...]:
     done: dict[str, Module] = {}
 
     def visit(name: str, path: tuple[str, ...]) -> None:
-        module = read_module(folder, name)
+        module = read_module(folder, name, comments)
         for imported in module.imports:
             if imported.module in path + (name,):
                 cycle = " -> ".join(path[path.index(imported.module) :] + (name, imported.module))

@@ -1,9 +1,12 @@
 """What every page of the app carries into the browser: ``ui/pages.css`` and ``ui/pages.js``.
 
-``pages.js`` imports :file:`playback/scrollboxes.js`, the code the replay uses for the same
-job. A ``<script>`` that Streamlit puts into the page has no URL to import from, so the
-imported module's text is written in place of the import: one inline module, with nothing
-to fetch.
+``pages.js`` imports a few modules of the replay (``playback/``): the code the replay uses
+for the same jobs (boxes that scroll sideways, the reader's settings, sound, a chart walked
+by the keyboard). A ``<script>`` that Streamlit puts into the page has no URL to import from,
+so each imported module's text is written in place of its import: one inline module, with
+nothing to fetch. That works for modules that import nothing themselves (their names then
+share one scope, where a name declared twice is an error the browser reports); an imported
+module that imports is refused here.
 """
 
 from __future__ import annotations
@@ -13,24 +16,49 @@ from pathlib import Path
 
 import streamlit as st
 
+from perceptron_lab.ui.module_graph import module_graph
+
 UI = Path(__file__).resolve().parent
-#: The one import of ``pages.js``, as it is written there, and the module it names.
-IMPORT = 'import { watchScrollBoxes } from "./playback/scrollboxes.js";\n'
-IMPORTED = UI / "playback" / "scrollboxes.js"
+PLAYBACK = UI / "playback"
+#: An import of ``pages.js``: one line, ``import { names } from "./playback/<file>.js";``.
+IMPORT = re.compile(r'^import \{[^}]*\} from "\./playback/([\w-]+\.js)";\n', re.MULTILINE)
 #: Text that Streamlit's HTML element reads as markup even inside a script (a tag's start, an
 #: end tag, a comment), after which the browser runs none of the script, silently.
 MARKUP = re.compile(r"<[A-Za-z/!]")
 
 
-def pages_script() -> str:
-    """``<script type="module">`` with ``pages.js`` and the module it imports.
+def imported_modules(source: str) -> list[str]:
+    """The replay's modules ``source`` (``pages.js``) imports, in its order.
 
     Raises
     ------
     ValueError
-        If ``pages.js`` does not hold :data:`IMPORT` once (its import changed and this
-        function was not told), or if the script holds :data:`MARKUP` (write "a caption",
-        not the tag, in its comments).
+        If one of them imports a module itself (it cannot be written in place of its import).
+
+    Examples
+    --------
+    >>> imported_modules('import { say } from "./playback/settings.js";\\nsay();\\n')
+    ['settings.js']
+    """
+    names = IMPORT.findall(source)
+    for name in names:
+        reached = [module.name for module in module_graph(PLAYBACK, name)]
+        if reached != [name]:
+            raise ValueError(
+                f"ui/pages.js imports playback/{name}, which imports {reached[:-1]}: only a "
+                "module that imports nothing can be written into the pages' script"
+            )
+    return names
+
+
+def pages_script() -> str:
+    """``<script type="module">`` with ``pages.js`` and the modules it imports.
+
+    Raises
+    ------
+    ValueError
+        If ``pages.js`` imports anything but modules of ``playback/`` that import nothing, or
+        if the script holds :data:`MARKUP` (write "a caption", not the tag, in its comments).
 
     Examples
     --------
@@ -39,14 +67,18 @@ def pages_script() -> str:
     (True, False)
     """
     source = (UI / "pages.js").read_text(encoding="utf-8")
-    if source.count(IMPORT) != 1:
-        raise ValueError(f"ui/pages.js should import once, as {IMPORT.strip()!r}; it does not")
-    inlined = source.replace(IMPORT, IMPORTED.read_text(encoding="utf-8"))
+    names = imported_modules(source)
+    inlined = IMPORT.sub(lambda m: (PLAYBACK / m.group(1)).read_text(encoding="utf-8"), source)
+    if left := re.search(r"^\s*import\b.*$", inlined, re.MULTILINE):
+        raise ValueError(
+            'ui/pages.js should import only as `import { ... } from "./playback/<file>.js";`, '
+            f"one line each; it has {left.group().strip()!r}"
+        )
     if found := MARKUP.search(inlined):
         line = inlined.count("\n", 0, found.start()) + 1
         raise ValueError(
             f"the pages' script has markup at line {line} ({found.group()!r}): "
-            "the page would not run it"
+            f"the page would not run it (modules written in: {', '.join(names)})"
         )
     return f'<script type="module">{inlined}</script>'
 

@@ -24,9 +24,8 @@ from tests.accessibility import (
     app_views,
     audit,
     axe_core,
-    exported_page,
     headings,
-    open_exported,
+    open_view,
     skipped_levels,
 )
 from tests.chromium import ARTIFACTS, settle, show_all
@@ -59,11 +58,7 @@ def seen(server, browser, tmp_path_factory):
         if name not in found:
             page = browser.new_page(viewport={"width": WIDE, "height": 720})
             try:
-                if name == "exported":
-                    open_exported(page, exported_page(folder))
-                else:
-                    page.goto(server + VIEWS[name])
-                    settle(page)
+                open_view(page, server, name, folder)
                 page.screenshot(path=str(ARTIFACTS / f"a11y-{name.replace(' ', '-')}.png"))
                 show_all(page, WIDE)
                 found[name] = Seen(audit(page), page.title(), headings(page))

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
-from tests.chromium import ARTIFACTS, replay_frame
+from tests.chromium import ARTIFACTS, find_replay
 from tests.pages import page_run
 
 pytestmark = pytest.mark.browser
@@ -31,7 +31,7 @@ def _open(pg, url: str):
     pg.wait_for_selector(FRAME, timeout=90_000)
     frame = pg.frame_locator(FRAME).first
     frame.locator(".js-plotly-plot").first.wait_for(timeout=90_000)
-    handle = replay_frame(pg)
+    handle = find_replay(pg)
     handle.wait_for_function("() => window.playback && window.playback.painted !== null")
     handle.wait_for_function("() => window.playback.settled")
     return handle

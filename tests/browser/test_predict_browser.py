@@ -19,7 +19,7 @@ from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.predictions import Predict, Questions
 from perceptron_lab.ui.standalone_page import run_page
 from tests.accessibility import SERIOUS, audit, axe_core, open_exported
-from tests.chromium import ARTIFACTS, replay_frame
+from tests.chromium import ARTIFACTS, find_replay
 from tests.pages import page_run
 
 pytestmark = pytest.mark.browser
@@ -35,7 +35,7 @@ def _open(page, url: str):
     page.goto(url)
     page.wait_for_selector(FRAME, timeout=90_000)
     page.frame_locator(FRAME).first.locator(".js-plotly-plot").first.wait_for(timeout=90_000)
-    frame = replay_frame(page)
+    frame = find_replay(page)
     frame.wait_for_function("() => window.playback && window.playback.settled", timeout=90_000)
     return frame
 
@@ -232,7 +232,7 @@ def test_compare_mode_asks_about_each_run_by_name(server, page):
 def test_a_lessons_figure_asks_when_its_link_says_so(server, page):
     page.goto(f"{server}/the_perceptron_rule?predict=1")
     page.wait_for_selector(FRAME, timeout=90_000)
-    frame = replay_frame(page)
+    frame = find_replay(page)
     frame.wait_for_function("() => window.playback && window.playback.settled", timeout=90_000)
     start = _painted(frame)
     frame.locator(".btn-step").click()

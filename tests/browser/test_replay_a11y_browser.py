@@ -24,6 +24,7 @@ from tests.chromium import (
     ARTIFACTS,
     DECODE_JS,
     ORIGIN,
+    REPLAY_FRAME,
     figure_at,
     payload_arg,
     replay_frame,
@@ -273,8 +274,13 @@ def test_the_figure_is_described_and_its_points_are_a_table(replay, noisy):
     page, run = replay
     tl = run.timeline
     plot = page.locator(".figure-box .js-plotly-plot")
-    assert plot.get_attribute("role") == "figure"
-    text = page.locator(f"#{plot.get_attribute('aria-describedby')}")
+    # an application for a screen reader: its arrow keys reach the figure's walk (figurekeys.js)
+    assert plot.get_attribute("role") == "application"
+    assert plot.get_attribute("aria-roledescription") == "interactive figure"
+    # described by its words, then by its keys
+    words, keys = plot.get_attribute("aria-describedby").split()
+    text = page.locator(f"#{words}")
+    assert page.locator(f"#{keys}").text_content().startswith("With the figure focused, keys walk")
     assert "No example has been visited yet." in text.text_content()
     page.locator(".btn-step").click()
     _wait(page, 1)
@@ -417,20 +423,10 @@ def test_play_with_reduced_motion_jumps_instead_of_moving(replay):
 
 # -- in the app ----------------------------------------------------------------------------
 
-FRAME = "iframe[title$='playback']"
-
-
-def _open(page, url: str):
-    page.goto(url)
-    page.wait_for_selector(FRAME, timeout=90_000)
-    frame = replay_frame(page)
-    frame.wait_for_function("() => window.playback && window.playback.settled", timeout=90_000)
-    return frame
-
 
 def test_in_the_app_the_frame_has_a_name_and_the_sidebar_keeps_its_keys(server, page):
-    frame = _open(page, f"{server}/")
-    title = page.locator(FRAME).get_attribute("title")
+    frame = replay_frame(page, f"{server}/")
+    title = page.locator(REPLAY_FRAME).get_attribute("title")
     assert title == "Training replay of Perceptron (classic): step-by-step playback"
     link = page.get_by_role("link", name="Experiments")
     link.focus()
@@ -447,7 +443,7 @@ def test_in_the_app_the_frame_has_a_name_and_the_sidebar_keeps_its_keys(server, 
 def test_compare_mode_stacks_its_figures_on_a_phone(server, browser):
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     page = context.new_page()
-    frame = _open(page, f"{server}/?compare=voted,pa&data=xor&t=150")
+    frame = replay_frame(page, f"{server}/?compare=voted,pa&data=xor&t=150")
     boxes = [
         frame.locator(".figure-box").nth(k).bounding_box()
         for k in range(frame.locator(".figure-box").count())

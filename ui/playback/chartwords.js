@@ -4,10 +4,15 @@
 // sentence that follows the step, and for a chart of numbers the numbers as
 // a table), its SVG is hidden from assistive technology, and its toolbar
 // leaves the Tab order (it held 24 of the replay's 38 Tab stops; its buttons
-// still work for a mouse, and a screen reader still finds them).
+// still work for a mouse, and a screen reader still finds them). The chart
+// itself takes the focus: its arrow keys walk its points, and it plays as
+// sound (chartwalk.js), from the keys or a button under it.
 
 import { el } from "./dom.js";
 import { count } from "./format.js";
+import { ChartWalk } from "./chartwalk.js";
+import { SOUND } from "./hearing.js";
+import { say as speak } from "./speech.js";
 
 let serial = 0;
 
@@ -44,13 +49,31 @@ export function describedPlot(plot, label, description) {
 export class ChartWords {
   constructor(plot, label, table = null) {
     this.text = el("p", { class: "sr-only", id: uid("chart-text") });
+    const keys = el("p", { class: "sr-only", id: uid("chart-keys") }, ChartWalk.help());
+    const play = el(
+      "button",
+      { type: "button", class: "btn words-btn", "aria-label": `Play as sound: ${label}` },
+      "Play as sound",
+    );
     this.node = el(
       "div",
       { class: "chart-words" },
       this.text,
+      keys,
+      play,
       table ? el("details", { class: "chart-table" }, el("summary", {}, `${label}: the numbers`), table) : null,
     );
     describedPlot(plot, label, this.text);
+    plot.setAttribute("aria-describedby", `${this.text.id} ${keys.id}`);
+    this.walk = new ChartWalk(plot, {
+      say: speak,
+      sound: SOUND,
+      onPlaying: (playing) => {
+        play.textContent = playing ? "Stop the sound" : "Play as sound";
+        play.setAttribute("aria-label", `${play.textContent}: ${label}`);
+      },
+    });
+    play.addEventListener("click", () => this.walk.play());
     this.said = null;
   }
 

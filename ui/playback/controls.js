@@ -5,7 +5,7 @@
 
 import { el } from "./dom.js";
 import { count } from "./format.js";
-import { LEVELS } from "./speech.js";
+import { LEVELS, PLAYING_INTERVAL_MS } from "./speech.js";
 
 /** Playback speeds offered, in steps per second (a step is one example, update or epoch). */
 export const SPEEDS = [1, 2, 5, 10, 20, 30, 50, 100, 200, 500, 1000];
@@ -138,6 +138,7 @@ export class Controls {
       ),
     );
     this._shortcuts(shortcuts, false);
+    this.valueSaidAt = -Infinity;
   }
 
   _unit(u) {
@@ -178,7 +179,13 @@ export class Controls {
     this.scrubber.max = Math.max(max, 1);
     this.scrubber.disabled = max === 0;
     if (Number(this.scrubber.value) !== t) this.scrubber.value = t;
-    this.scrubber.setAttribute("aria-valuetext", where);
+    // while playing, the spoken value changes as seldom as the live region speaks: a screen
+    // reader says a focused slider's every new value
+    const now = performance.now();
+    if (!playing || now - this.valueSaidAt >= PLAYING_INTERVAL_MS) {
+      this.scrubber.setAttribute("aria-valuetext", where);
+      this.valueSaidAt = playing ? now : -Infinity;
+    }
     const play = this.buttons.play;
     play.classList.toggle("playing", playing);
     play.querySelector(".btn-label").textContent = playing ? "Pause" : "Play";

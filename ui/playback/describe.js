@@ -160,6 +160,12 @@ export class FigureWords {
     this.queued = false;
   }
 
+  /** The boundary at step t in words (the figure's walk says it on B). */
+  boundary(t) {
+    const names = this.figure.scene.feature_names.map((name) => cut(name));
+    return boundarySentence(this.figure, t, names, this.corners);
+  }
+
   update(t, playing) {
     Object.assign(this, { t, playing });
     if (this.queued) return;

@@ -20,7 +20,8 @@ export class Extras {
       for (const item of panel.items) {
         const holder = el("div", { class: `extra extra-${item.type}` });
         body.append(holder);
-        this.items.push(this._make(item, holder));
+        // a chart without a title of its own is named by its panel (a screen reader says the name)
+        this.items.push(this._make({ ...item, name: item.title || panel.title }, holder));
       }
       return box;
     });
@@ -123,7 +124,7 @@ export class Extras {
       this._chartLayout(item.title, item.x_title, "", pyTick(item.y_format), item.y_range),
       this.config,
     );
-    const words = new ChartWords(node, item.title);
+    const words = new ChartWords(node, item.name);
     holder.append(words.node);
     const indices = traces.map((_, i) => i);
     return (t) => {
@@ -131,7 +132,7 @@ export class Extras {
       if (holder.hidden) return;
       const k = this.lane.row(t);
       const values = item.series.map((s, i) => `${s.name} ${pyFormat(series[i][k], item.y_format)}`);
-      words.say(`${item.title}, at hypothesis ${count(k)}: ${values.join(", ")}.`);
+      words.say(`${item.name}, at hypothesis ${count(k)}: ${values.join(", ")}.`);
       const xs = Array.from({ length: k + 1 }, (_, i) => i);
       const last = series[series.length - 1];
       Plotly.restyle(
@@ -179,7 +180,7 @@ export class Extras {
       { ...this._chartLayout(item.title, item.x_title, item.y_title, fmt, [0, 1.05], fmt) },
       this.config,
     );
-    const words = new ChartWords(node, item.title);
+    const words = new ChartWords(node, item.name);
     holder.append(words.node);
     const say = (v) => pyFormat(v, item.axis_format);
     return (t) => {

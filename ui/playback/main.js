@@ -21,6 +21,8 @@ import { load, save } from "./settings.js";
 import { watchScrollBoxes } from "./scrollboxes.js";
 import { Classroom } from "./classroom.js";
 import { PredictMode, newRecord, summary } from "./predict.js";
+import { SOUND, soundControls } from "./hearing.js";
+import { RunSound } from "./runsound.js";
 
 const app = {
   payloadId: null,
@@ -47,6 +49,7 @@ const app = {
 };
 window.playback = app; // for the tests and the benchmark: the state and the last painted step
 app.predictSummary = summary; // for a host that keeps predict mode's score (the notebook's)
+app.sound = SOUND; // for the tests: the sounds scheduled (sound.js)
 
 const root = document.getElementById("app");
 // a landmark named for people: in a frame of its own (the app, the notebook) a region of the
@@ -80,6 +83,7 @@ function move(t) {
   pause(true);
   setStep(t);
   app.speech?.moved(app.t);
+  app.runSound?.moved(app.t);
 }
 
 /**
@@ -108,6 +112,7 @@ function revealed(s, said) {
   pause(true);
   setStep(s);
   app.speech?.moved(app.t, said);
+  app.runSound?.moved(app.t);
   app.controls?.buttons.step.focus();
 }
 
@@ -123,7 +128,10 @@ const actions = {
     pause(true);
     setStep(t);
   }, // said when the scrubber is let go: scrubbed
-  scrubbed: () => app.speech?.moved(app.t),
+  scrubbed: () => {
+    app.speech?.moved(app.t);
+    app.runSound?.moved(app.t);
+  },
   speed: (s) => {
     app.speed = s;
   },
@@ -175,11 +183,14 @@ function play() {
         app.predictor.pose(asked, true);
         return;
       }
+      const from = app.t;
       setStep(target);
+      app.runSound?.played(from, app.t);
     }
     if (app.t >= driver().E) pause();
     else requestAnimationFrame(tick);
   };
+  app.speech?.startedPlaying(app.t);
   paint();
   requestAnimationFrame(tick);
 }
@@ -336,7 +347,9 @@ function build(args) {
   fill(root, controls, stage);
   classroom.mount(root);
   app.controls = new Controls(controls, actions, { ...app, predictOn: app.predictState.on }); // playback is never hidden
+  app.controls.settings.append(...soundControls());
   stage.after(app.controls.settings);
+  app.runSound = new RunSound(lanes[0], scene.arrays.X, scene.arrays.y, SOUND);
   nameFrame(lanes);
   let mathLines = null;
   let mainFigure = null;

@@ -25,6 +25,7 @@ import { count, cut, num, plotlyText, signed, wrapWords } from "./format.js";
 import { BLOCKED, RESCUED } from "./timeline.js";
 import { newPinnedPlot } from "./dom.js";
 import { FigureWords } from "./describe.js";
+import { FigureKeys } from "./figurekeys.js";
 import { SideLabels } from "./sidelabels.js";
 
 const DASHES = ["solid", "dash", "dot", "dashdot"];
@@ -86,6 +87,8 @@ export class PlaneFigure {
     this.sides = new SideLabels(this.node, o.style);
     this.words = new FigureWords(this, o.texts);
     node.append(this.words.node);
+    this.walkShapes = [];
+    this.walk = new FigureKeys(this);
   }
 
   // -- the figure's traces ---------------------------------------------------------
@@ -412,7 +415,7 @@ export class PlaneFigure {
 
   /** The relayout of this step's shapes, with the region's image and zero level if they changed. */
   _regionLayout(regionChanged) {
-    const shapes = [...this.stepShapes, ...(this.markShapes || [])];
+    const shapes = [...this.stepShapes, ...(this.markShapes || []), ...this.walkShapes];
     const patch = { shapes: this.regionShape ? [this.regionShape, ...shapes] : shapes };
     if (regionChanged && this.regionImage) patch.images = [this.regionImage];
     return patch;
@@ -778,6 +781,12 @@ export class PlaneFigure {
   /** The data coordinates [x, y] of a click on the plot's area, or null (a click elsewhere). */
   dataAt(event) {
     return clickedAt(this.node, event);
+  }
+
+  /** Frame the point the keyboard walked to (figurekeys.js) with `shapes`, over this step's. */
+  frame(shapes) {
+    this.walkShapes = shapes;
+    if (this.stepShapes) Plotly.relayout(this.node, this._regionLayout(false));
   }
 
   /** The status line goes into the exported image as its title. */

@@ -51,7 +51,8 @@ export class SharePanel {
     if (!options.hide.link) {
       this.link = el("input", { type: "text", class: "link", readonly: true, "aria-label": "Link to this view" });
       const copy = el("button", { type: "button", class: "btn", onclick: () => this._copy() }, "Copy link");
-      this.copied = el("span", { class: "caption" });
+      // a status region there before its words, so that a screen reader says them (4.1.3)
+      this.copied = el("span", { class: "caption", role: "status" });
       const already = new Set((options.link_params?.hide || "").split(",").filter(Boolean));
       this.allowed = Object.entries(options.student_groups || {}).map(([group, label]) => {
         const box = el("input", { type: "checkbox", value: group, onchange: () => this.show(this.t) });

@@ -21,11 +21,23 @@ export const LEVELS = { verdict: "the verdict", arithmetic: "verdict and arithme
 /** While playing, the region speaks at most this often. */
 export const PLAYING_INTERVAL_MS = 3000;
 
+let pageRegion = null;
+
 /** The visually hidden live region, once per page (see the module's comment). */
 export function liveRegion() {
   const region = el("div", { class: "sr-only", role: "status", "aria-live": "polite", "aria-atomic": "true" });
   document.body.append(region);
+  pageRegion = region;
   return region;
+}
+
+/**
+ * Say `text` in the page's live region now, whatever a move would say (the figure's and the
+ * charts' walks: the reader pressed a key to hear it). The same words again are said again.
+ */
+export function say(text) {
+  if (!pageRegion) return;
+  pageRegion.textContent = text === pageRegion.textContent ? `${text}\u00a0` : text;
 }
 
 /** "Step 37 of 2,000, epoch 1" (a lane's own step when it ended before the driver's). */
@@ -116,8 +128,9 @@ function capital(text) {
 }
 
 /**
- * The replay's announcements: `moved(t)` after a move, `paused(t)`, `playing(t)` at every
- * painted step while playing (it speaks at most every PLAYING_INTERVAL_MS).
+ * The replay's announcements: `moved(t)` after a move, `paused(t)`, `startedPlaying(t)` when
+ * Play is pressed, `playing(t)` at every painted step while playing (it speaks at most every
+ * PLAYING_INTERVAL_MS).
  */
 export class Announcer {
   /**
@@ -144,6 +157,11 @@ export class Announcer {
 
   paused(t) {
     this._say(() => `Paused at ${this._full(t).replace(/^Step/, "step")}`);
+  }
+
+  /** Play was pressed: where it starts is said at once (the interval counts from here). */
+  startedPlaying(t) {
+    this._say(() => playingSentence(this.lanes[0], t));
   }
 
   playing(t) {
