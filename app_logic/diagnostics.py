@@ -12,6 +12,8 @@ import math
 
 import numpy as np
 
+from perceptron_core.multiclass import kesler_bound
+
 
 def novikoff_bound(X, y, w_star, theta_star, eta, C, theta_init) -> tuple[float, float, float]:
     r"""Novikoff's bound on the updates of the thresholded perceptron, and its R and γ.
@@ -72,10 +74,13 @@ def novikoff_bound(X, y, w_star, theta_star, eta, C, theta_init) -> tuple[float,
 
 
 def test_mistakes_per_epoch(tl, X_test, y_test) -> np.ndarray:
-    """Test errors of the hypothesis in force at the end of each epoch."""
+    """Test errors of the hypothesis in force at the end of each epoch (``y_test``: ±1
+    labels, or the class numbers for a timeline of several classes)."""
     if len(X_test) == 0:
         return np.zeros(0, dtype=np.int64)
     ends = np.r_[tl.epoch_starts()[1:], tl.n_events]
+    if tl.classes:
+        return np.array([int((tl.predicted_classes(X_test, e) != y_test).sum()) for e in ends])
     return np.array(
         [int((np.where(tl.scores(X_test, e) > 0, 1, -1) != y_test).sum()) for e in ends]
     )
@@ -94,6 +99,8 @@ def novikoff_sentence(run, data) -> str | None:
 def novikoff_for(run, data) -> tuple[str | None, float | None]:
     """:func:`novikoff_sentence` and the bound itself (None where no bound applies)."""
     learner, est, tl = run.learner, run.estimator, run.timeline
+    if learner.learns_classes:
+        return kesler_for(run, data)
     margin_true = data.separable_margin
     if not (learner.novikoff and learner.novikoff(est)) or margin_true is None:
         return None, None
@@ -127,4 +134,29 @@ def novikoff_for(run, data) -> tuple[str | None, float | None]:
             else ", this run's start. "
         )
         + f"Updates so far: {{updates}}, in the whole run: {tl.W.shape[1] - 1:,}."
+    ), float(bound)
+
+
+def kesler_for(run, data) -> tuple[str | None, float | None]:
+    """The multiclass perceptron's bound for this run, in words, and the bound: Novikoff's
+    ``(R/γ)²`` through Kesler's construction (docs/algorithms.md §11), where a linear machine
+    separates the training classes; a sentence saying why not otherwise."""
+    est, tl = run.estimator, run.timeline
+    classes = data.class_labels()[0]
+    xb = 1.0 if est.fit_intercept else 0.0
+    with np.errstate(over="ignore"):
+        bound, R, gamma = kesler_bound(data.X, classes, len(est.classes_), xb)
+    if not (gamma > 0 and np.isfinite(bound)):
+        return (
+            "The mistake bound (Novikoff's, through Kesler's construction) needs classes that "
+            "a linear machine separates; no separating machine was found for these training "
+            "classes (noise or overlap), so no bound applies.",
+            None,
+        )
+    return (
+        f"The mistake bound. A linear machine separates the training classes, so the "
+        f"multiclass perceptron makes at most (R/γ)² = {math.floor(bound):,} updates: "
+        f"Novikoff's bound on Kesler's vectors, R = {R:.3g} (√2 times the largest ‖(x, 1)‖) "
+        f"and γ = {gamma:.3g} (the widest margin of a unit machine; docs/algorithms.md §11). "
+        f"Updates so far: {{updates}}, in the whole run: {tl.W.shape[1] - 1:,}."
     ), float(bound)

@@ -116,14 +116,18 @@ def scene(
         # the predictors' names, in the order of the lanes' accuracy tables
         "modes": list(MODES),
     }
+    classes, classes_test = data.class_labels()
+    meta["class_list"] = list(data.all_classes)  # every class, as the class numbers count them
     arrays = {
         "y": _labels(packer, "scene/y", data.y),
+        "classes": packer.add("scene/classes", classes, np.uint8),
         "flipped": packer.add("scene/flipped", data.flipped, np.uint8),
     }
     if data.n_features == 2:
         arrays["X"] = packer.add("scene/X", data.X, np.float64)
         arrays["X_test"] = packer.add("scene/X_test", data.X_test.reshape(-1, 2), np.float64)
         arrays["y_test"] = _labels(packer, "scene/y_test", data.y_test)
+        arrays["classes_test"] = packer.add("scene/classes_test", classes_test, np.uint8)
         target = None
         if data.w_star is not None:
             target = {"w": data.w_star.tolist(), "theta": float(data.theta_star)}
