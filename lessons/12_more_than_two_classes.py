@@ -243,8 +243,9 @@ try_this(
     '"class A gains η x, class B, the rival, loses it"; **Figure in words** says which '
     "corners each class's region reaches.",
     "Set the **gap** to 0.01: γ shrinks and the bound in the box grows about as 1/γ². Press "
-    "**End** (or End): the run stops far inside its bound. The box reads the same numbers to "
-    "a screen reader.",
+    "**End** (or End): the run needs more updates (on some seeds more than the figure's "
+    f"{EPOCHS} epochs), and still uses a small part of its bound. A screen reader reads the "
+    "box's numbers as text.",
     "Set the **label noise** to 10 %: no machine separates the classes any more, the box says "
     "the bound does not apply, and the run updates to the end. Switch **The regions show** from "
     "last to averaged and step through the last epoch: the averaged regions hardly move while "

@@ -380,15 +380,16 @@ def kesler_bound(X, y, n_classes: int, xb: float = 1.0) -> tuple[float, float, f
     Novikoff's theorem (CS 446 notes, §0.3.3) applied to Kesler's vectors ``φ``
     (:func:`kesler_vectors`): ``R = max ||φ|| = √2 max ||(x, xb)||``, and ``γ`` the margin
     ``min <U, φ>`` of a unit ``U`` that separates them all. Any such ``U`` gives a valid
-    bound; the one used here solves the hard-margin problem on the ``φ`` (a linear SVM
-    through the origin, scikit-learn's ``SVC`` on the ``φ`` and their negatives), and ``γ``
-    is measured on it, so the bound holds even where the solver stops short of the best ``U``.
+    bound. A linear program (SciPy's HiGHS) first decides whether one exists
+    (``<U, φ> >= 1`` for every ``φ``); if so, the hard-margin problem on the ``φ`` (a linear
+    SVM through the origin, scikit-learn's ``SVC`` on the ``φ`` and their negatives) gives the
+    widest, and ``γ`` is measured on the better of the two ``U``, so the bound holds even
+    where the solver stops short of the best one.
 
     Returns
     -------
     bound, R, gamma : float
-        ``bound`` is inf and ``gamma <= 0`` when no linear machine separates the classes
-        (or the solver found none).
+        ``bound`` is inf and ``gamma`` 0 when no linear machine separates the classes.
 
     Examples
     --------
@@ -397,13 +398,18 @@ def kesler_bound(X, y, n_classes: int, xb: float = 1.0) -> tuple[float, float, f
     >>> print(f"R = {R:.4f}, bound = {bound:.1f}")
     R = 2.4495, bound = 8.0
     """
+    from scipy.optimize import linprog
     from sklearn.svm import SVC
 
     Phi = kesler_vectors(X, y, n_classes, xb)
     R = float(np.sqrt((Phi**2).sum(axis=1).max()))
-    svm = SVC(kernel="linear", C=1e8, tol=1e-6).fit(
+    feasible = linprog(
+        np.zeros(Phi.shape[1]), A_ub=-Phi, b_ub=-np.ones(len(Phi)), bounds=(None, None)
+    )
+    if feasible.status != 0:  # no U with <U, φ> > 0 for every φ: not separable
+        return float("inf"), R, 0.0
+    svm = SVC(kernel="linear", C=1e8, tol=1e-6, max_iter=1_000_000).fit(
         np.vstack([Phi, -Phi]), np.r_[np.ones(len(Phi)), -np.ones(len(Phi))]
     )
-    U = svm.coef_[0]
-    gamma = float((Phi @ U).min() / np.linalg.norm(U))
-    return ((R / gamma) ** 2 if gamma > 0 else float("inf")), R, gamma
+    gamma = max(float((Phi @ U).min() / np.linalg.norm(U)) for U in (feasible.x, svm.coef_[0]))
+    return (R / gamma) ** 2, R, gamma
