@@ -165,7 +165,9 @@ def test_every_class_mark_stands_out_from_white_and_every_class_tint(style, c):
     its dark edge) against white and every class's region tint, and the figure's words on
     every tint (the region names are written on them)."""
     colors = style["colors"]
-    mark = colors["classes"][c] if colors["class_edges"][c] == "#ffffff" else colors["class_edges"][c]
+    mark = (
+        colors["classes"][c] if colors["class_edges"][c] == "#ffffff" else colors["class_edges"][c]
+    )
     for background in ["#ffffff", *colors["class_tints"]]:
         assert contrast(mark, background) >= MARK, f"class {c} on {background}"
         assert contrast(colors["text"], background) >= TEXT
