@@ -45,7 +45,8 @@ def _fit(data, seed: int):
 
 @pytest.mark.parametrize("seed", TEN_SEEDS)
 def test_lesson_12_the_run_stops_within_the_bound_the_box_states(seed):
-    """The box: "R = …, γ = …: at most (R/γ)² = … updates", and the text: "the multiclass
+    """The box: "R = … (√2 times the longest (x, 1)), γ = …: at most (R/γ)² = … updates", the
+    text: "the multiclass
     perceptron makes at most (R/γ)² updates … R = max ‖φ‖ = √2 max_j ‖(x_j, 1)‖". Try this 2:
     "Set the gap to 0.01: γ shrinks and the bound in the box grows … the run needs more
     updates (on some seeds more than the figure's 30 epochs), and still uses a small part of
@@ -105,7 +106,9 @@ def test_lesson_12_page_shows_the_box_and_the_one_against_the_rest_sentence():
     clf, classes = _fit(data, 0)
     bound, R, gamma = kesler_bound(data.X, classes, 3)
     items = panel_items(player_args(at, "l12_player"))
-    assert f"R = {R:.3g}, γ = {gamma:.3g}: at most (R/γ)² = {math.floor(bound):,} updates" in items
+    box = f"R = {R:.3g} (√2 times the longest (x, 1)), γ = {gamma:.3g}: at most (R/γ)² = "
+    box += f"{math.floor(bound):,} updates. Updates so far: {{updates}}."
+    assert box in items
     sentence = next(m.value for m in at.markdown if m.value.startswith("**On these points**"))
     assert f"made {clf.n_updates_:,} updates and stopped after epoch {clf.n_iter_ - 1}" in sentence
     last, accuracy = LESSON_12.one_against_the_rest(data, 0)

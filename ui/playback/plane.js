@@ -186,12 +186,9 @@ export class PlaneFigure {
         }),
       );
       if (show.arrows) {
+        // at an update the two moved are thick, their old w grey (the figure's words say so)
         traces.push(
-          legendOnly("w of each class (arrows); at an update, the two moved", {
-            mode: "lines",
-            line: { color: c.line, width: ln.arrow },
-          }),
-          legendOnly("their old w", { mode: "lines", line: { color: c.old, width: ln.arrow } }),
+          legendOnly("w of each class (arrows)", { mode: "lines", line: { color: c.line, width: ln.arrow } }),
         );
       }
       this.classRows = rowsByClass(scene.arrays.classes, lane.M);
