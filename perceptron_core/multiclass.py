@@ -313,17 +313,19 @@ class MulticlassPerceptron(OnlineEstimator):
         rows = self._test_rows(X)
         return {mode: self._labels(self._scores(rows, mode)) for mode in MODES}
 
+    def _shown(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(W, b)`` of the ``predict_with`` hypothesis; "voted" has no single one, and the
+        averaged stands in for it."""
+        check_is_fitted(self)
+        return self._hypothesis("averaged" if self.predict_with == "voted" else self.predict_with)
+
     @property
     def coef_(self):
-        check_is_fitted(self)
-        mode = "averaged" if self.predict_with == "voted" else self.predict_with
-        return self._hypothesis(mode)[0].copy()
+        return self._shown()[0].copy()
 
     @property
     def intercept_(self):
-        check_is_fitted(self)
-        mode = "averaged" if self.predict_with == "voted" else self.predict_with
-        return self._hypothesis(mode)[1].copy()
+        return self._shown()[1].copy()
 
     @property
     def n_updates_(self) -> int:

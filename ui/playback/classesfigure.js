@@ -4,6 +4,7 @@
 // weight vector as an arrow (after an update, the two it moved with their old ends), and each
 // region's name written on it. plane.js calls these where it draws a line for one class.
 
+import { paintedRegion } from "./chartlayout.js";
 import { firstHighest } from "./fields.js";
 import { clipHalfplanes } from "./geometry.js";
 import { cut, plotlyText } from "./format.js";
@@ -105,33 +106,7 @@ export function cellShapes(figure, W, b) {
 export function classImage(figure, classesOnGrid, nx, ny) {
   figure._classTints ??= figure.style.colors.class_tints.map(rgba);
   const tints = figure._classTints;
-  figure._canvas ??= document.createElement("canvas");
-  const canvas = figure._canvas;
-  canvas.width = nx;
-  canvas.height = ny;
-  const context = canvas.getContext("2d");
-  const image = context.createImageData(nx, ny);
-  for (let j = 0; j < ny; j++) {
-    for (let i = 0; i < nx; i++) {
-      image.data.set(tints[classesOnGrid[j * nx + i] % tints.length], 4 * ((ny - 1 - j) * nx + i));
-    }
-  }
-  context.putImageData(image, 0, 0);
-  const [x0, x1, y0, y1] = figure.box;
-  return {
-    source: canvas.toDataURL(),
-    xref: "x",
-    yref: "y",
-    x: x0,
-    y: y1,
-    sizex: x1 - x0,
-    sizey: y1 - y0,
-    xanchor: "left",
-    yanchor: "top",
-    sizing: "stretch",
-    layer: "below",
-    name: "region",
-  };
+  return paintedRegion(figure, figure.box, nx, ny, (p) => tints[classesOnGrid[p] % tints.length]);
 }
 
 /**

@@ -69,26 +69,9 @@ export class MathPanel {
     const y = scene.arrays.y[j];
     const kind = lane.kindAt(i);
     const flipped = scene.arrays.flipped[j] ? "flipped by noise, " : "";
-    if (lane.classes) {
-      const c = scene.arrays.classes[j];
-      body.push(
-        el(
-          "p",
-          {},
-          "Epoch ",
-          el("b", {}, String(lane.epochAt(t) + 1)),
-          ", example ",
-          el("b", {}, `#${j + 1}`),
-          `: ${flipped}`,
-          el("b", {}, classWord(scene, c)),
-        ),
-        line(this._x(j)),
-        ...this._classes(t, i, j, c).map(line),
-        el("p", {}, el("b", {}, `${capital(texts.outcome[kind] || "?")}.`), " ", texts.why[kind] || ""),
-      );
-      fill(this.node, ...body);
-      return;
-    }
+    // several classes: the example's class; else its label ±1
+    const c = lane.classes ? scene.arrays.classes[j] : null;
+    const who = lane.classes ? [el("b", {}, classWord(scene, c))] : ["label ", Y(), " = ", el("b", {}, sgn(y))];
     body.push(
       el(
         "p",
@@ -97,17 +80,19 @@ export class MathPanel {
         el("b", {}, String(lane.epochAt(t) + 1)),
         ", example ",
         el("b", {}, `#${j + 1}`),
-        `: ${flipped}label `,
-        Y(),
-        " = ",
-        el("b", {}, sgn(y)),
+        `: ${flipped}`,
+        ...who,
       ),
     );
     body.push(line(this._x(j)));
     if (lane.meta.boundary === "members") {
       body.push(...this._committee(i, y));
     } else {
-      const lines = lane.meta.has_modes ? this._kw(t, i, j, y, kind) : this._generic(t, i, y);
+      const lines = lane.classes
+        ? this._classes(t, i, j, c)
+        : lane.meta.has_modes
+          ? this._kw(t, i, j, y, kind)
+          : this._generic(t, i, y);
       body.push(...lines.map(line));
       body.push(el("p", {}, el("b", {}, `${capital(texts.outcome[kind] || "?")}.`), " ", texts.why[kind] || ""));
     }

@@ -18,7 +18,7 @@
 // shows its numbers at the step in a tooltip of our own, so no step has to
 // restyle the points. Legend entries of shapes come from empty traces.
 
-import { pixelRing, pixelShape, segmentShape } from "./chartlayout.js";
+import { paintedRegion, pixelRing, pixelShape, segmentShape } from "./chartlayout.js";
 import { Field, Points, pointsField } from "./fields.js";
 import { anchor, clipHalfplanes, inBox, lineSegment, zeroLevel } from "./geometry.js";
 import { count, cut, num, plotlyText, signed, wrapWords } from "./format.js";
@@ -577,35 +577,10 @@ export class PlaneFigure {
 
   /** The scores as one layout image over the box: a pixel per grid point, y up. */
   _image(scores, scale, nx, ny) {
-    this._canvas ??= document.createElement("canvas");
-    const canvas = this._canvas;
-    canvas.width = nx;
-    canvas.height = ny;
-    const context = canvas.getContext("2d");
-    const image = context.createImageData(nx, ny);
-    for (let j = 0; j < ny; j++) {
-      for (let i = 0; i < nx; i++) {
-        const v = Math.max(-1, Math.min(1, scores[j * nx + i] / scale));
-        const shade = Math.round(((v + 1) / 2) * (TINT_LEVELS - 1));
-        image.data.set(this.tints[shade], 4 * ((ny - 1 - j) * nx + i));
-      }
-    }
-    context.putImageData(image, 0, 0);
-    const [x0, x1, y0, y1] = this.box;
-    return {
-      source: canvas.toDataURL(),
-      xref: "x",
-      yref: "y",
-      x: x0,
-      y: y1,
-      sizex: x1 - x0,
-      sizey: y1 - y0,
-      xanchor: "left",
-      yanchor: "top",
-      sizing: "stretch",
-      layer: "below",
-      name: "region",
-    };
+    return paintedRegion(this, this.box, nx, ny, (p) => {
+      const v = Math.max(-1, Math.min(1, scores[p] / scale));
+      return this.tints[Math.round(((v + 1) / 2) * (TINT_LEVELS - 1))];
+    });
   }
 
   // -- shapes --------------------------------------------------------------------------
