@@ -300,10 +300,10 @@ result = research(
 Khardon & Wachman (2007, §2.7) learn their multi-class data one against the rest, all the
 classes' perceptrons in one pass, the largest score winning; Duda, Hart & Stork (2001, §5.12)
 prove with Kesler's construction that the multiclass perceptron converges on data a linear
-machine separates. Neither text runs the two side by side on data. Computed here, on the multi-class sets the lab
-has (`perceptron-lab datasets`: the digits, shipped inside scikit-learn, and the three-class
-teaching set; Fashion-MNIST is read only from a local install), with both learners'
-defaults:
+machine separates. Neither text runs the two side by side on data. Computed here, on the
+multi-class sets the lab has (`perceptron-lab datasets`: the digits, shipped inside
+scikit-learn, and the three-class teaching set; Fashion-MNIST is read only from a local
+install), with both learners' defaults:
 """,
     "R. Khardon and G. Wachman, “Noise tolerant variants of the perceptron algorithm”, JMLR 8, "
     "227–248 (2007); R. O. Duda, P. E. Hart and D. G. Stork, Pattern Classification, 2nd ed., "

@@ -103,7 +103,7 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
         "K, c",
         "the number of classes, and an example's class",
         "12",
-        "Duda, Hart & Stork: c classes",
+        "Duda, Hart & Stork write c for the number of classes",
     ),
     (
         "w_k, b_k",
