@@ -101,10 +101,10 @@ more than two labels (the digits of USPS and MNIST) and use the standard answer 
 section 2.7): **one against the rest**. For each label $l$ a perceptron learns to separate
 the examples labelled $l$ (the positive ones) from all the others (the negative ones); the
 perceptrons train side by side, on-line, in the same pass over the data; and a new example
-gets the label whose perceptron gives it the largest score, taken before the sign. Every
-learner of the lab but one learns several classes this way (the playground draws one of those
-perceptrons: the class you pick against the rest), and none of its perceptrons sees the
-others' scores.
+gets the label whose perceptron gives it the largest score, taken before the sign. The lab's
+other on-line learners learn several classes this way (the playground draws one of those
+perceptrons: the class you pick against the rest; the committees of lesson 10 take two
+classes only), and none of the perceptrons sees the others' scores.
 
 The **multiclass perceptron** learns the classes together. Class $k$ has weights $w_k$ and
 a bias $b_k$ and scores $s_k = \langle w_k, x\rangle + b_k$; the prediction is the class of
