@@ -20,7 +20,7 @@ from perceptron_core.engine import multiclass_trainer
 from perceptron_core.modes import MODES
 from perceptron_core.multiclass import kesler_bound, kesler_vectors
 from perceptron_lab.app_logic.datasource import DataRequest
-from perceptron_lab.app_logic.payload.extras import Panel, Progress, Text
+from perceptron_lab.app_logic.payload.extras import Panel, Text
 from perceptron_lab.app_logic.studies_multiclass import (
     COMPARE_EPOCHS,
     COMPARE_FOLDS,
@@ -49,7 +49,6 @@ def kesler_box(run, data) -> list[Panel]:
     """Beside the figure: the bound through Kesler's construction and the updates so far."""
     classes = data.class_labels()[0]
     bound, R, gamma = kesler_bound(data.X, classes, len(data.all_classes))
-    updates = np.arange(run.timeline.W.shape[1])
     if not (gamma > 0 and np.isfinite(bound)):
         return [
             Panel(
@@ -63,16 +62,15 @@ def kesler_box(run, data) -> list[Panel]:
                 ],
             )
         ]
+    # the bar of the updates against the bound is the replay's own (the meter above this box)
     return [
         Panel(
             "The bound through Kesler's construction",
             [
                 Text(
-                    f"R = {R:.3g}, γ = {gamma:.3g}: at most (R/γ)² = {math.floor(bound):,} updates"
-                ),
-                Progress(
-                    "{value} updates of the {max} allowed", updates, maximum=math.floor(bound)
-                ),
+                    f"R = {R:.3g} (√2 times the longest (x, 1)), γ = {gamma:.3g}: at most "
+                    f"(R/γ)² = {math.floor(bound):,} updates. Updates so far: {{updates}}."
+                )
             ],
         )
     ]
@@ -298,12 +296,12 @@ if data is not None:
 result = research(
     r"""
 Khardon & Wachman (2007, §2.7) learn their multi-class data one against the rest, all the
-classes' perceptrons in one pass, the largest score winning; Duda, Hart & Stork (2001, §5.12)
-prove with Kesler's construction that the multiclass perceptron converges on data a linear
-machine separates. Neither text runs the two side by side on data. Computed here, on the
-multi-class sets the lab has (`perceptron-lab datasets`: the digits, shipped inside
-scikit-learn, and the three-class teaching set; Fashion-MNIST is read only from a local
-install), with both learners' defaults:
+classes' perceptrons in one pass, the largest score winning; Duda, Hart & Stork (2001, §5.12;
+a textbook outside the papers this app reproduces) prove with Kesler's construction that the
+multiclass perceptron converges on data a linear machine separates. Neither text runs the two
+side by side on data. Computed here, on the multi-class sets the lab has
+(`perceptron-lab datasets`: the digits, shipped inside scikit-learn, and the three-class
+teaching set; Fashion-MNIST is read only from a local install), with both learners' defaults:
 """,
     "R. Khardon and G. Wachman, “Noise tolerant variants of the perceptron algorithm”, JMLR 8, "
     "227–248 (2007); R. O. Duda, P. E. Hart and D. G. Stork, Pattern Classification, 2nd ed., "

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from perceptron_core.datasets import DataError
+from perceptron_core.modes import MODES
 from perceptron_core.multiclass import kesler_bound
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.export import events_csv, run_record
@@ -54,7 +55,7 @@ def three():
     )
 
 
-@pytest.mark.parametrize("mode", ["last", "longest", "voted", "averaged"])
+@pytest.mark.parametrize("mode", MODES)
 def test_the_timeline_ends_with_the_cores_predictions(three, mode):
     """The Python timeline (the browser's reference) at the last step gives the core's own
     predict_all on the training and the test points, and the run's final accuracy counts the
