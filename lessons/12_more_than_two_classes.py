@@ -30,6 +30,7 @@ from perceptron_lab.app_logic.style import Show
 from perceptron_lab.lessons._basics import seed_control
 from perceptron_lab.lessons._notation import notation
 from perceptron_lab.lessons._questions import computation_question
+from perceptron_lab.ui.exercises import exercises
 from perceptron_lab.ui.lesson import (
     check_question,
     lesson_header,
@@ -335,3 +336,5 @@ show_code(
     intro="The compiled loop that trains the multiclass perceptron (the rival, the tie, the "
     "two updates), Kesler's vectors, and the bound computed from them.",
 )
+
+exercises(12, seed=seed, margin=margin, request=request, data=data, run=run)

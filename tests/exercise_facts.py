@@ -26,6 +26,7 @@ OPENING = {
     9: {"seed": 0, "k": 3, "m": 2000, "side": "winnow"},
     10: {"seed": 0, "noise": 0.1, "H": 3},
     11: {"seed": 0, "test_share": 0.2, "k": 10},
+    12: {"seed": 0, "margin": 0.1, "noise": 0.0, "mode": "last"},
 }
 
 
@@ -121,6 +122,17 @@ def facts(lesson: int, studies: bool = True, **changed) -> dict:
 
         settings = {"test_share": c["test_share"], "k": c["k"], "seed": seed}
         return {**c, "estimates": lesson_studies.result("l11_estimates", settings)}
+    if lesson == 12:
+        request = DataRequest(
+            "three_classes",
+            (("margin", c["margin"]), ("n_samples", 90)),
+            noise_kind="uniform" if c["noise"] else "none",
+            noise_rate=c["noise"],
+            seed=seed,
+        )
+        data = make_dataset(request)
+        run = page_run("multiclass", {"predict_with": c["mode"]}, 30, seed, data)
+        return {**c, "request": request, "data": data, "run": run}
     raise ValueError(f"no lesson {lesson}")
 
 
