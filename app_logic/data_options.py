@@ -22,6 +22,7 @@ RANGES = {
     "n_features": (2, 500, 1),
     ("kw", "margin"): (0.0, 1.0, 0.05),
     ("kw", "n_samples"): (50, 2000, 50),
+    ("three_classes", "margin"): (0.0, 0.3, 0.01),
 }
 #: Generator options the panel does not show (noise is the panel's own; the rest are technical).
 HIDDEN_OPTIONS = ("noise", "random_state", "dtype", "pool_size", "path")

@@ -85,6 +85,12 @@ class Dataset:
     w_star, theta_star : the true linear boundary (None if not linear or unknown)
     feature_names, class_names : names for axes and legends (class_names[0] is -1)
     title, notes : what to tell the user
+    classes, classes_test : the class of each training and test point, numbers into
+        ``class_list`` (None: the two classes of ``y``, -1 as 0 and +1 as 1). Data of more than
+        two classes keep them for the learners of several classes (the multiclass
+        perceptron); ``y`` is then one class against the rest, and always agrees with them:
+        ``y`` is +1 exactly where the class is the +1 one
+    class_list : the names of every class (empty: ``class_names``)
     """
 
     X: np.ndarray
@@ -98,10 +104,38 @@ class Dataset:
     class_names: tuple[str, str]
     title: str
     notes: tuple[str, ...] = ()
+    classes: np.ndarray | None = None
+    classes_test: np.ndarray | None = None
+    class_list: tuple[str, ...] = ()
 
     @property
     def n_features(self) -> int:
         return self.X.shape[1]
+
+    @property
+    def all_classes(self) -> tuple[str, ...]:
+        """The names of the classes the class numbers count (two for two-class data)."""
+        return self.class_list or tuple(self.class_names)
+
+    def class_labels(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(classes, classes_test)``: each point's class as a number into :attr:`all_classes`.
+
+        Examples
+        --------
+        >>> data = make_dataset(DataRequest("separable", (("n_samples", 4),), seed=1))
+        >>> bool(((data.class_labels()[0] == 1) == (data.y > 0)).all()), data.all_classes
+        (True, ('-1', '+1'))
+        """
+        if self.classes is not None and self.classes_test is not None:
+            return self.classes, self.classes_test
+        return (self.y > 0).astype(np.int64), (self.y_test > 0).astype(np.int64)
+
+    def fit_data(self, learns_classes: bool) -> tuple[np.ndarray, ...]:
+        """``(X, y, X_test, y_test)`` as a learner trains on them: the class numbers for one that
+        learns several classes together, else the ±1 labels."""
+        if learns_classes:
+            return (self.X, self.class_labels()[0], self.X_test, self.class_labels()[1])
+        return self.X, self.y, self.X_test, self.y_test
 
     @property
     def separable_margin(self) -> float | None:
@@ -175,7 +209,9 @@ def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:
         leaves one class).
     """
     rng = np.random.default_rng([req.seed, 2])  # split and noise: not the generator's stream
+    class_rng = np.random.default_rng([req.seed, 3])  # the classes a flip moves to
     notes: list[str] = []
+    codes, class_list, positive = None, (), 0
     w_star = theta_star = None
     target = None
     generated = None  # the labels a generator's own noise flipped
@@ -203,12 +239,19 @@ def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:
             options["random_state"] = req.seed
             if any(o.name == "noise" for o in spec.options):
                 options.setdefault("noise", 0.0)  # the panel's noise is added below
+        # a set of several classes is loaded with them all (kept for the learners of several
+        # classes); the +1 class is chosen below, as the registry would choose it
+        several = len(spec.class_names) > 2
+        chosen = options.pop("positive_class", None) if several else None
         X, y, info = load(req.name, **options)
         generated = info.flipped
         target = info.target
         if isinstance(target, LinearTarget):
             w_star, theta_star = np.asarray(target.w, np.float64), float(target.theta)
-        y, class_names = _binary(y, info.labels, info.class_names, options.get("positive_class"))
+        if several:
+            codes, class_list = np.asarray(y, np.int64), tuple(info.class_names)
+            positive = class_list.index(chosen) if chosen in class_list else 0
+        y, class_names = _binary(y, info.labels, info.class_names, chosen)
         feature_names, title = info.feature_names, info.title
         X = np.asarray(X, dtype=np.float64)
     train, test = _split(len(y), y, req.test_fraction, rng)
@@ -234,8 +277,14 @@ def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:
     if generated is not None:
         flipped = flipped ^ np.asarray(generated, bool)[train]  # flipped twice: right again
     X_train = X[train]
+    classes = None if codes is None else codes[train]
     if req.edits:
-        X_train, y_train, flipped = _edited(req.edits, X_train, y_train, flipped)
+        X_train, y_train, flipped, origin = _edited(req.edits, X_train, y_train, flipped)
+        if classes is not None:
+            kept = origin != ADDED
+            classes = np.where(kept, classes[np.where(kept, origin, 0)], positive)
+    if classes is not None:
+        classes = _agreeing(classes, y_train, positive, len(class_list), class_rng)
     check_magnitudes(X_train, X[test])
     return Dataset(
         X=X_train,
@@ -249,7 +298,28 @@ def make_dataset(req: DataRequest, max_csv_bytes: int = 2_000_000) -> Dataset:
         class_names=class_names,
         title=title,
         notes=tuple(notes),
+        classes=classes,
+        classes_test=None if codes is None else codes[test],
+        class_list=class_list,
     )
+
+
+def _agreeing(classes, y, positive: int, n_classes: int, rng) -> np.ndarray:
+    """The classes after label noise and edits changed the ±1 labels ``y``: a point that became
+    +1 is of the +1 class; one that left it goes to another class, drawn with ``rng`` (equal
+    chances). So the class view and the one-against-the-rest view always agree.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> _agreeing(np.array([0, 1, 2, 0]), np.array([1, 1, -1, -1]), 0, 3, rng).tolist()[:3]
+    [0, 0, 2]
+    """
+    out = np.where(y > 0, positive, classes)
+    leaving = (y <= 0) & (out == positive)
+    others = np.array([k for k in range(n_classes) if k != positive])
+    out[leaving] = others[rng.integers(0, len(others), size=int(leaving.sum()))]
+    return out.astype(np.int64)
 
 
 #: The magnitudes of feature values the pages accept: far enough inside float64's range
@@ -303,4 +373,4 @@ def _edited(edits: PointEdits, X, y, flipped):
     kept = origin != ADDED
     still_flipped = np.zeros(len(origin), dtype=bool)
     still_flipped[kept] = flipped[origin[kept]] & (y_new[kept] == y[origin[kept]])
-    return X_new, y_new, still_flipped
+    return X_new, y_new, still_flipped, origin

@@ -13,6 +13,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from perceptron_core.multiclass import kesler_bound
+
 
 def novikoff_bound(X, y, w_star, theta_star, eta, C, theta_init) -> tuple[float, float, float]:
     r"""Novikoff's bound on the updates of the thresholded perceptron, and its R and γ.
@@ -72,8 +74,11 @@ def novikoff_bound(X, y, w_star, theta_star, eta, C, theta_init) -> tuple[float,
         return float((-B + np.sqrt(disc)) / (2 * A)), R, gamma
 
 
-def test_mistakes_per_epoch(tl, X_test, y_test, interrupt: Callable[[], None] = lambda: None):
-    """Test errors of the hypothesis in force at the end of each epoch.
+def test_mistakes_per_epoch(
+    tl, X_test, y_test, interrupt: Callable[[], None] = lambda: None
+) -> np.ndarray:
+    """Test errors of the hypothesis in force at the end of each epoch (``y_test``: ±1
+    labels, or the class numbers for a timeline of several classes).
 
     A kernel learner's hypotheses are scored from its distinct support points
     (:func:`kernel_epoch_scores`); ``interrupt()`` is asked between its chunks of test rows
@@ -86,6 +91,8 @@ def test_mistakes_per_epoch(tl, X_test, y_test, interrupt: Callable[[], None] = 
         updates = np.array([tl.row(e) for e in ends], dtype=np.int64)
         scores = kernel_epoch_scores(tl.kernel_trace, updates, X_test, interrupt)
         return (np.where(scores > 0, 1, -1) != y_test).sum(axis=1)
+    if tl.classes:
+        return np.array([int((tl.predicted_classes(X_test, e) != y_test).sum()) for e in ends])
     return np.array(
         [int((np.where(tl.scores(X_test, e) > 0, 1, -1) != y_test).sum()) for e in ends]
     )
@@ -159,6 +166,8 @@ def novikoff_sentence(run, data) -> str | None:
 def novikoff_for(run, data) -> tuple[str | None, float | None]:
     """:func:`novikoff_sentence` and the bound itself (None where no bound applies)."""
     learner, est, tl = run.learner, run.estimator, run.timeline
+    if learner.learns_classes:
+        return kesler_for(run, data)
     margin_true = data.separable_margin
     if not (learner.novikoff and learner.novikoff(est)) or margin_true is None:
         return None, None
@@ -192,4 +201,29 @@ def novikoff_for(run, data) -> tuple[str | None, float | None]:
             else ", this run's start. "
         )
         + f"Updates so far: {{updates}}, in the whole run: {tl.W.shape[1] - 1:,}."
+    ), float(bound)
+
+
+def kesler_for(run, data) -> tuple[str | None, float | None]:
+    """The multiclass perceptron's bound for this run, in words, and the bound: Novikoff's
+    ``(R/γ)²`` through Kesler's construction (docs/algorithms.md §11), where a linear machine
+    separates the training classes; a sentence saying why not otherwise."""
+    est, tl = run.estimator, run.timeline
+    classes = data.class_labels()[0]
+    xb = 1.0 if est.fit_intercept else 0.0
+    with np.errstate(over="ignore"):
+        bound, R, gamma = kesler_bound(data.X, classes, len(est.classes_), xb)
+    if not (gamma > 0 and np.isfinite(bound)):
+        return (
+            "The mistake bound (Novikoff's, through Kesler's construction) needs classes that "
+            "a linear machine separates; no separating machine was found for these training "
+            "classes (noise or overlap), so no bound applies.",
+            None,
+        )
+    return (
+        f"The mistake bound. A linear machine separates the training classes, so the "
+        f"multiclass perceptron makes at most (R/γ)² = {math.floor(bound):,} updates: "
+        f"Novikoff's bound on Kesler's vectors, R = {R:.3g} (√2 times the largest ‖(x, 1)‖) "
+        f"and γ = {gamma:.3g} (the widest margin of a unit machine; docs/algorithms.md §11). "
+        f"Updates so far: {{updates}}, in the whole run: {tl.W.shape[1] - 1:,}."
     ), float(bound)

@@ -46,7 +46,7 @@ def run_record(run, data, request) -> dict:
             "n_train": len(data.X),
             "n_test": len(data.X_test),
             "features": list(data.feature_names),
-            "classes": list(data.class_names),
+            "classes": list(data.all_classes if run.learner.learns_classes else data.class_names),
             "n_flipped": int(data.flipped.sum()),
         },
         "learner": {
@@ -60,14 +60,28 @@ def run_record(run, data, request) -> dict:
         "fit_seconds": run.fit_seconds,
         "mistakes_per_epoch_train": tl.mistakes_per_epoch().tolist(),
         "errors_per_epoch_test": _plain(run.test_errors),
-        "final_hypothesis": None
-        if tl.W.shape[2] == 0
-        else {"w": tl.W[0, -1].tolist(), "theta": float(tl.theta[0, -1])},
+        "final_hypothesis": _final(tl, data),
     }
 
 
+def _final(tl, data) -> dict | None:
+    """The last hypothesis: ``w`` and ``theta``; every class's ``w`` and ``b`` for the classes
+    learned together; None for a non-linear kernel's."""
+    if tl.W.shape[2] == 0:
+        return None
+    if tl.classes:
+        return {
+            "classes": [
+                {"class": name, "w": tl.W[k, -1].tolist(), "b": -float(tl.theta[k, -1])}
+                for k, name in enumerate(data.all_classes)
+            ]
+        }
+    return {"w": tl.W[0, -1].tolist(), "theta": float(tl.theta[0, -1])}
+
+
 def events_csv(run) -> str:
-    """One row per recorded visit (member 0): the animation's raw material.
+    """One row per recorded visit (member 0; every class's score for the classes learned
+    together): the animation's raw material.
 
     Steps, epochs and examples count from 1, as the page shows them: example 1 is the
     first row of the points. Written as the csv module writes it (no field here needs
@@ -75,15 +89,18 @@ def events_csv(run) -> str:
     took twice as long (the trace is part of what a view may cost, docs/deploy.md).
     """
     tl = run.timeline
+    # the classes learned together: every class's score, by the class's number (score_0, ...)
+    scored = range(tl.n_members) if tl.classes else (0,)
     columns = (
         range(1, tl.n_events + 1),
         (np.asarray(tl.epoch[: tl.n_events]) + 1).tolist(),
         (np.asarray(tl.index) + 1).tolist(),
         np.asarray(EVENT_KINDS)[tl.kind[0]].tolist(),
-        [f"{score:.10g}" for score in tl.score[0].tolist()],
+        *([f"{score:.10g}" for score in tl.score[k].tolist()] for k in scored),
         np.asarray(tl.after).tolist(),
     )
-    lines = ["step,epoch,example,event,score,hypothesis_after"]
+    scores = ",".join(f"score_{k}" for k in scored) if tl.classes else "score"
+    lines = [f"step,epoch,example,event,{scores},hypothesis_after"]
     lines += [",".join(map(str, row)) for row in zip(*columns)]
     return "\r\n".join(lines) + "\r\n"
 

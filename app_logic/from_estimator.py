@@ -177,7 +177,7 @@ def fit_like_the_app(key: str, values: dict, epochs: int, seed: int, data, estim
     """:func:`app_logic.training.fit_run` on ``data`` (a :class:`~app_logic.datasource.Dataset`)
     as a page calls it: a small run of a learner not compiled yet in this process trains
     uncompiled (:func:`app_logic.training.runs_uncompiled`), with the same numbers."""
-    parts = (data.X, data.y, data.X_test, data.y_test)
+    parts = data.fit_data(LEARNERS[key].learns_classes)
     settings = tuple(sorted(values.items()))
     fit = partial(fit_run, key, settings, epochs, seed, *parts, estimator=estimator)
     if runs_uncompiled(key, data.X, epochs):
@@ -280,7 +280,14 @@ def check_fitted_on(estimator, data, classes=(-1, 1)) -> None:
                     f"Row {differ[0]} of X is not the point this {name} updated on there: "
                     f"{advice}."
                 )
-        if trace.weight_history is None and len(trace.rows):  # additive updates
+        if hasattr(trace, "true"):  # classes learned together: each update's true class
+            against = trace.rows[trace.true != data.class_labels()[0][trace.rows]]
+            if len(against):
+                raise ValueError(
+                    f"y[{against[0]}] is not the class this {name}'s update on row "
+                    f"{against[0]} moved towards: {advice}."
+                )
+        elif trace.weight_history is None and len(trace.rows):  # additive updates
             against = trace.rows[np.sign(trace.coef) != y[trace.rows]]
             if len(against):
                 raise ValueError(
@@ -319,10 +326,17 @@ def fitted_run(estimator, data, classes=(-1, 1)) -> Run:
         run = fit_like_the_app(
             key, settings_of(estimator, key), epochs, own or 0, data, estimator=estimator
         )
-    # its predictions are in the labels it was fitted with; the replay's are -1/+1
-    positive = estimator.classes_[-1]
+    # its predictions are in the labels it was fitted with; the replay's are -1/+1 (the class
+    # numbers 0, 1 for a learner of the classes together)
+    positive, learns_classes = estimator.classes_[-1], run.learner.learns_classes
+
+    def code(labels):
+        if learns_classes:
+            return np.searchsorted(estimator.classes_, labels)
+        return np.where(labels == positive, 1, -1)
+
     signs = {
-        part: {mode: np.where(labels == positive, 1, -1) for mode, labels in found.items()}
+        part: {mode: code(labels) for mode, labels in found.items()}
         for part, found in (("final_train", run.final_train), ("final_test", run.final_test))
     }
     return replace(run, **signs)

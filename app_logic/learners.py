@@ -31,14 +31,16 @@ from perceptron_core import (
 from perceptron_core.average_algorithm import AverageAlgorithm
 from perceptron_core.kernel import KernelPerceptron
 from perceptron_core.modes import MODES
+from perceptron_core.multiclass import MulticlassPerceptron
 from perceptron_core.parallel import ParallelPerceptron
 from perceptron_lab.app_logic import rule_menu
 from perceptron_lab.app_logic.setting import Setting
 from perceptron_lab.app_logic.timeline import Timeline
 
 #: What a learner's boundary is (:attr:`Learner.boundary`): one line; the lines of a
-#: committee that votes; the zero level of a kernel score, redrawn from its support points.
-LINE, MEMBERS, CONTOUR = "line", "members", "contour"
+#: committee that votes; the zero level of a kernel score, redrawn from its support points;
+#: the borders of the regions of several classes learned together, a region per class.
+LINE, MEMBERS, CONTOUR, CLASSES = "line", "members", "contour", "classes"
 #: The most training points a kernel learner animates (its region costs points x grid).
 KERNEL_MAX_POINTS = 3_000
 
@@ -64,11 +66,13 @@ class Learner:
         Constructor arguments this entry fixes.
     predict_with : str
         Which predictor the picture's line and region show.
-    boundary : {"line", "members", "contour"}
+    boundary : {"line", "members", "contour", "classes"}
         What the picture draws as the boundary: one line (:data:`LINE`), a
         committee's lines that vote, with safe/noisy/borderline categories
         (:data:`MEMBERS`; the trace holds one hypothesis per member and
-        epoch), or the zero level of a dual (kernel) score (:data:`CONTOUR`).
+        epoch), the zero level of a dual (kernel) score (:data:`CONTOUR`), or
+        a region per class, the classes learned together (:data:`CLASSES`:
+        the learner is fitted on the class numbers, not on ±1 labels).
     predictors : tuple of str
         The predictors one fit yields: ``("last",)``, or :data:`MODES` for
         the Khardon–Wachman trainer in primal or dual form.
@@ -120,13 +124,18 @@ class Learner:
 
     @property
     def linear(self) -> bool:
-        """Whether the boundary is made of lines in the input space."""
-        return self.boundary != CONTOUR
+        """Whether the boundary is one line, or a committee's lines."""
+        return self.boundary in (LINE, MEMBERS)
+
+    @property
+    def learns_classes(self) -> bool:
+        """Whether the learner is fitted on every class together (the class numbers)."""
+        return self.boundary == CLASSES
 
     @property
     def replays_votes(self) -> bool:
-        """Whether the browser replays the four predictors of one line (the votes are sent)."""
-        return self.has_modes and self.boundary == LINE
+        """Whether the browser replays the four predictors (the votes are sent)."""
+        return self.has_modes and self.boundary in (LINE, CLASSES)
 
     def shown_mode(self, values: dict) -> str:
         """The predictor the picture shows with these settings."""
@@ -155,6 +164,8 @@ class Learner:
             return Timeline.from_epoch_traces(estimator.trace_, n_samples)
         if self.boundary == CONTOUR:
             return Timeline.from_kernel_trace(estimator.trace_, n_samples)
+        if self.boundary == CLASSES:
+            return Timeline.from_multiclass_trace(estimator.trace_, n_samples)
         return Timeline.from_trace(estimator.trace_, n_samples)
 
 
@@ -386,6 +397,37 @@ LEARNERS: dict[str, Learner] = {
             predictors=MODES,
             numbers=_kernel_numbers,
             max_points=KERNEL_MAX_POINTS,
+        ),
+        Learner(
+            "multiclass",
+            "Multiclass perceptron (a vector per class)",
+            "One weight vector per class; a mistake moves two: the true class's towards x, "
+            "the rival's away.",
+            MulticlassPerceptron,
+            (
+                Setting(
+                    "eta",
+                    "Learning rate η",
+                    "How far one update moves the two vectors. From all-zero weights it only "
+                    "scales every vector, so it changes no prediction (docs/algorithms.md §11).",
+                    0.05,
+                    2.0,
+                    0.05,
+                ),
+                Setting(
+                    "predict_with",
+                    "Regions show",
+                    "Which of the four predictors of this one run the regions show.",
+                    choices=MODES,
+                ),
+            ),
+            r"s_k = \langle w_k, x\rangle + b_k,\quad r = \arg\max_{k \ne y} s_k \\ "
+            r"\text{update if } s_y \le s_r\text{ (a tie too):} \\ "
+            r"w_y \leftarrow w_y + \eta\,x,\quad b_y \leftarrow b_y + \eta \\ "
+            r"w_r \leftarrow w_r - \eta\,x,\quad b_r \leftarrow b_r - \eta",
+            boundary=CLASSES,
+            predictors=MODES,
+            numbers=lambda est: {"eta": float(est.eta), "xb": 1.0 if est.fit_intercept else 0.0},
         ),
         Learner(
             "average",

@@ -57,6 +57,7 @@ from perceptron_core.experiments.cache import CacheWarning, DiskCache, cell_key,
 from perceptron_lab.app_logic import (
     studies_basics,
     studies_honest,
+    studies_multiclass,
     studies_variants,
     studies_winnow,
 )
@@ -174,6 +175,12 @@ STUDIES = {
             studies_honest.estimates,
             {"test_share": 0.2, "k": 10, "seed": 0},
             "Training every split and fold",
+        ),
+        Study(
+            "l12_compare",
+            studies_multiclass.compare_table,
+            {"seed": 0},
+            "Cross-validating one against the rest and the multiclass perceptron",
         ),
     )
 }

@@ -74,3 +74,14 @@ def why(has_band: bool) -> dict[int, str]:
     (False, True)
     """
     return WHY if has_band else {**WHY, CORRECT: CORRECT_NO_BAND}
+
+
+#: :data:`WHY` for the classes learned together (the multiclass perceptron, docs/algorithms.md
+#: §11): its only outcomes are a correct visit and a mistake.
+CLASSES_WHY = {
+    CORRECT: "The true class's score is strictly above every other class's: nothing moves; the "
+    "current hypothesis's run of correct answers (its vote) grows by one.",
+    MISTAKE: "Another class, the rival, scores at least as high as the true class (a tie counts "
+    "as a mistake): the true class's w gains η·x and the rival's loses it, so the true class's "
+    "score of x rises and the rival's falls (each by η(‖x‖² + 1)).",
+}

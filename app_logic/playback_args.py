@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from perceptron_lab.app_logic.diagnostics import novikoff_for
 from perceptron_lab.app_logic.math_panel import (
+    CLASSES_WHY,
     COMMITTEE_NOTE,
     OUTCOME,
     PREDICT_CORRECT_NO_BAND,
@@ -33,7 +34,12 @@ def texts(run, data) -> dict:
     return {
         "outcome": {str(k): v for k, v in OUTCOME.items()},
         "spoken": {str(k): v for k, v in SPOKEN.items()},
-        "why": {str(k): v for k, v in why(_has_band(run)).items()},
+        "why": {
+            str(k): v
+            for k, v in (
+                CLASSES_WHY if run.learner.learns_classes else why(_has_band(run))
+            ).items()
+        },
         "committee": COMMITTEE_NOTE,
         "predict": {
             "outcome": {str(k): v for k, v in PREDICT_OUTCOME.items()},
@@ -41,6 +47,9 @@ def texts(run, data) -> dict:
         },
         "novikoff": sentence,
         "novikoff_bound": bound,
+        "bound_title": "Updates against the bound (Novikoff's, through Kesler's construction)"
+        if run.learner.learns_classes
+        else "Updates against Novikoff's bound",
     }
 
 

@@ -434,7 +434,7 @@ class Questions:
 
     def _outcome(self, k: int, s: int) -> Question | None:
         lane = self.lanes[k]
-        if not self._single(k):
+        if not (self._single(k) or lane.timeline.classes):  # the classes: one outcome a visit
             return None
         options = lane.present
         if self.predict.ask == "updates":
@@ -550,7 +550,7 @@ class Questions:
 
     def _vote(self, k: int, s: int) -> Question | None:
         tl = self.lanes[k].timeline
-        if tl.n_members == 1:
+        if tl.n_members == 1 or tl.classes:  # a committee's vote (the classes do not vote)
             return None
         j = int(tl.index[s - 1])
         plus = int((tl.score[:, s - 1] > 0).sum())

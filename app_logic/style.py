@@ -61,6 +61,11 @@ STYLE: dict = {
         "grid": "#EBF0F8",
         # light tints of the decision region: -1 side, boundary, +1 side
         "region": [[0.0, "#cfe3f1"], [0.5, "#ffffff"], [1.0, "#fbe6bd"]],
+        # several classes learned together: each class's marks (circles, diamonds, squares,
+        # ...), their edges and its region's tint; the first two are the -1 and +1 classes'
+        "classes": [BLUE, ORANGE, PURPLE],
+        "class_edges": ["#ffffff", BLACK, "#ffffff"],
+        "class_tints": ["#cfe3f1", "#fbe6bd", "#f3e6ee"],
     },
     "font": {
         "family": "sans-serif",
@@ -125,7 +130,10 @@ def style(**changes) -> dict:
 #: The projector's look (presentation mode, ``present=1``): larger type and marks, thicker
 #: lines and deeper tints, for the back row of a classroom.
 PRESENT: dict = style(
-    colors={"region": [[0.0, "#b7d6ec"], [0.5, "#ffffff"], [1.0, "#f8d898"]]},
+    colors={
+        "region": [[0.0, "#b7d6ec"], [0.5, "#ffffff"], [1.0, "#f8d898"]],
+        "class_tints": ["#b7d6ec", "#f8d898", "#ecd6e3"],
+    },
     font={"base": 19, "title": 20, "axis": 17, "legend": 17, "arrow": 17, "math": 20},
     marker={
         "point": 14,

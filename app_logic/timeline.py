@@ -63,6 +63,11 @@ class Timeline:
     lam_term : ndarray of shape (n_events,) or None
         The λ-trick's term in each score, as the learner recorded it
         (:attr:`perceptron_core.trace.Trace.lam_term`); None without the trick.
+    classes : bool
+        A learner of several classes together (the multiclass perceptron): the members
+        are the classes, one hypothesis row holds every class's ``(w, θ = -b)``, ``score``
+        every class's score of the visit and ``kind`` has one row (the visit's outcome).
+        Its scores are per class (:meth:`class_scores`).
     """
 
     epoch: np.ndarray
@@ -76,6 +81,7 @@ class Timeline:
     n_samples: int
     kernel_trace: object = None
     lam_term: np.ndarray | None = None
+    classes: bool = False
 
     # -- construction -----------------------------------------------------
 
@@ -123,6 +129,27 @@ class Timeline:
             n_samples=int(n_samples),
             kernel_trace=trace,
             lam_term=trace.lam_term,
+        )
+
+    @classmethod
+    def from_multiclass_trace(cls, trace, n_samples: int) -> Timeline:
+        """The multiclass perceptron (:class:`~perceptron_core.trace.MulticlassTrace`): every
+        class a member, one hypothesis row per update."""
+        if not trace.visits:
+            raise ValueError("The playground needs a trace of every visit (record='all').")
+        W, b = trace.hypotheses()
+        updating = np.isin(trace.kind, UPDATE_KINDS)
+        return cls(
+            epoch=trace.epoch,
+            index=trace.index,
+            kind=trace.kind[None],
+            score=trace.scores.T.copy(),
+            before=trace.n_updates - updating,
+            after=trace.n_updates.copy(),
+            W=np.ascontiguousarray(W.transpose(1, 0, 2), dtype=np.float64),
+            theta=np.ascontiguousarray(-b.T, dtype=np.float64),
+            n_samples=int(n_samples),
+            classes=True,
         )
 
     @classmethod
@@ -269,15 +296,15 @@ class Timeline:
         """
         return kw.longest_survivor(self.votes(t)[: self.row(t) + 1])
 
-    def averaged_hypothesis(self, t: int) -> tuple[np.ndarray, float]:
+    def averaged_hypothesis(self, t: int, member: int = 0) -> tuple[np.ndarray, float]:
         """The vote-weighted mean of the hypotheses up to the current one
         (:func:`perceptron_core.rules.kw.casting`; the last one without votes)."""
         votes = kw.casting(self.votes(t)[: self.row(t) + 1]).astype(np.float64)
         if votes.sum() == 0:
-            return self.hypothesis(t)
+            return self.hypothesis(t, member)
         rows = slice(0, self.row(t) + 1)
-        w = votes @ self.W[0, rows] / votes.sum()
-        return w, float(votes @ self.theta[0, rows] / votes.sum())
+        w = votes @ self.W[member, rows] / votes.sum()
+        return w, float(votes @ self.theta[member, rows] / votes.sum())
 
     def voting_rows(self, t: int) -> tuple[np.ndarray, np.ndarray]:
         """Rows up to the current one that cast votes, and their votes."""
@@ -293,6 +320,8 @@ class Timeline:
         their members' signs.
         """
         X = np.asarray(X, dtype=np.float64)
+        if self.classes:
+            raise ValueError("A learner of several classes scores each class: class_scores.")
         if self.kernel_trace is not None:
             if mode != "last":
                 raise ValueError(
@@ -323,3 +352,35 @@ class Timeline:
         else:
             raise ValueError(f"mode must be last, longest, averaged or voted; got {mode!r}.")
         return X @ w - theta
+
+    # -- several classes together (the multiclass perceptron) --------------------------
+
+    def class_hypothesis(self, t: int, mode: str = "last") -> tuple[np.ndarray, np.ndarray]:
+        """``(W, theta)`` of every class, shapes ``(K, n)`` and ``(K,)``, of the "last",
+        "longest" or "averaged" predictor at ``t``."""
+        if mode == "averaged":
+            pairs = [self.averaged_hypothesis(t, k) for k in range(self.n_members)]
+            return np.stack([w for w, _ in pairs]), np.array([th for _, th in pairs])
+        k = self.longest_row(t) if mode == "longest" else self.row(t)
+        return self.W[:, k], self.theta[:, k]
+
+    def class_scores(self, X: np.ndarray, t: int, mode: str = "last") -> np.ndarray:
+        """Every class's score of the rows of ``X`` at ``t``, shape ``(len(X), K)``: the
+        predictor's ``<w_k, x> - θ_k``, or for "voted" the votes each class gets
+        (docs/algorithms.md §11). The predicted class is the first of the highest."""
+        X = np.asarray(X, dtype=np.float64)
+        if mode != "voted":
+            W, theta = self.class_hypothesis(t, mode)
+            return X @ W.T - theta
+        rows, votes = self.voting_rows(t)
+        if len(rows) == 0:
+            return self.class_scores(X, t, "last")
+        total = np.zeros((len(X), self.n_members))
+        for k, c in zip(rows, votes):
+            winner = np.argmax(X @ self.W[:, k].T - self.theta[:, k], axis=1)
+            np.add.at(total, (np.arange(len(X)), winner), c)
+        return total
+
+    def predicted_classes(self, X: np.ndarray, t: int, mode: str = "last") -> np.ndarray:
+        """The class each row of ``X`` is given at ``t`` (the first of the highest scores)."""
+        return np.argmax(self.class_scores(X, t, mode), axis=1)

@@ -188,7 +188,7 @@ def fit_run(
             f"each step; with {len(X):,} points that is too slow for the browser view (at most "
             f"{learner.max_points:,}). Use fewer points or a linear learner."
         )
-    check_run_size(learner, *X.shape, epochs)
+    check_run_size(learner, *X.shape, epochs, n_classes=len(np.unique(y)))
     settings = dict(values)
     if estimator is None:
         estimator = learner.make(settings, epochs, seed)
@@ -220,13 +220,17 @@ def fit_run(
     )
 
 
-def check_run_size(learner, n_points: int, n_features: int, epochs: int) -> None:
+def check_run_size(
+    learner, n_points: int, n_features: int, epochs: int, n_classes: int = 2
+) -> None:
     """Refuse a run, before anything is allocated, that would record too much.
 
     A run records every visit (:data:`STEP_BYTES` each, at most
     :data:`~app_logic.datasource.MAX_ANIMATED_VISITS` of them); a line's
     replay also keeps every hypothesis it goes through, one per update and
-    at most one update per visit. That most it could hold must stay within
+    at most one update per visit (a learner of ``n_classes`` classes together: every class's
+    score per step and every class's ``(w, θ)`` per update). That most it could hold must stay
+    within
     :data:`MAX_RUN_BYTES`, whatever the data turn out to need: a committee
     keeps one hypothesis per epoch and a kernel its dual counts, both small.
 
@@ -251,6 +255,8 @@ def check_run_size(learner, n_points: int, n_features: int, epochs: int) -> None
             "points (the experiments page and the command line have no such limit)."
         )
     per_visit = STEP_BYTES + (n_features * 8 if learner.boundary == LINE else 0)
+    if learner.learns_classes:  # every class's score per step, every class's (w, θ) per update
+        per_visit += 8 * n_classes + 8 * n_classes * (n_features + 1)
     most = per_visit * visits
     if most > MAX_RUN_BYTES:
         fitting = MAX_RUN_BYTES // (per_visit * max(n_points, 1))
@@ -279,7 +285,10 @@ def compile_learner(learner_key: str) -> None:
     """
     data = make_dataset(DataRequest("separable", (("n_samples", 20),), test_fraction=0.25))
     defaults = tuple(sorted(LEARNERS[learner_key].defaults().items()))
-    fit_run(learner_key, defaults, 2, 0, data.X, data.y, data.X_test, data.y_test)
+    learns_classes = LEARNERS[learner_key].learns_classes
+    if learns_classes:  # its default page's data: three classes
+        data = make_dataset(DataRequest("three_classes", (("n_samples", 21),), test_fraction=0.25))
+    fit_run(learner_key, defaults, 2, 0, *data.fit_data(learns_classes))
 
 
 def compile_learners(*keys: str) -> None:

@@ -157,7 +157,11 @@ def _data(request):
 
 def _train(key, values, epochs, data, seed):
     return train(
-        key, tuple(sorted(values.items())), epochs, seed, data.X, data.y, data.X_test, data.y_test
+        key,
+        tuple(sorted(values.items())),
+        epochs,
+        seed,
+        *data.fit_data(LEARNERS[key].learns_classes),
     )
 
 

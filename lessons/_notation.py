@@ -48,15 +48,17 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
     ),
     (
         "R",
-        "the radius max_j ‖z_j‖, with the threshold folded in (lesson 6: max_j ‖x_j‖)",
-        "2–4, 6",
+        "the radius max_j ‖z_j‖, with the threshold folded in (lesson 6: max_j ‖x_j‖; "
+        "lesson 12: max ‖φ‖)",
+        "2–4, 6, 12",
         "Khardon & Wachman, Cristianini & Shawe-Taylor, Li et al.: max_j ‖x_j‖, threshold "
         "apart; hence their factor 4 in (2R/γ)²",
     ),
     (
         "u, γ",
-        "a separating direction of length 1 (folded) and its margin min_j y_j ⟨u, z_j⟩",
-        "2–4, 6, 8",
+        "a separating direction of length 1 (folded) and its margin min_j y_j ⟨u, z_j⟩ "
+        "(lesson 12: min ⟨u, φ⟩ over Kesler's vectors)",
+        "2–4, 6, 8, 12",
         "KW, Cristianini & Shawe-Taylor: the distance to a line with ‖w‖ = 1, threshold "
         "apart; lesson 6 writes Γ for the reference line's margin, γ_j for a line's margin "
         "on class j, as Li et al. do; lesson 8 takes u in the kernel's feature space",
@@ -121,6 +123,27 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
         "Winnow's promotion factor",
         "9",
         "the course notes: 2 as well (w_i ← 2 w_i); perceptron_core.Winnow's parameter: alpha",
+    ),
+    (
+        "K, c",
+        "the number of classes, and an example's class",
+        "12",
+        "Duda, Hart & Stork write c for the number of classes",
+    ),
+    (
+        "w_k, b_k",
+        "class k's weights and bias in the multiclass perceptron: s_k = ⟨w_k, x⟩ + b_k, the "
+        "highest score wins",
+        "12",
+        "",
+    ),
+    ("r", "the rival: the class other than the true one with the highest score", "12", ""),
+    (
+        "φ, U",
+        "Kesler's construction: φ(x, c, k) holds (x, 1) in class c's block and −(x, 1) in k's; "
+        "U stacks every (w_k, b_k), so ⟨U, φ⟩ = s_c − s_k",
+        "12",
+        "",
     ),
     (
         "ρ",

@@ -44,6 +44,9 @@ REFERENCES: tuple[str, ...] = (
     "(on-line loss bounds as batch error bounds).",
     "K. Crammer, O. Dekel, J. Keshet, S. Shalev-Shwartz and Y. Singer, *Online "
     "passive-aggressive algorithms*, JMLR 7 (2006).",
+    "R. O. Duda, P. E. Hart and D. G. Stork, *Pattern classification*, 2nd ed., Wiley (2001) "
+    "(the linear machine, §5.2.2; Kesler's construction and the multiclass fixed-increment "
+    "rule, §5.12).",
     "Y. Freund and R. E. Schapire, *Large margin classification using the perceptron "
     "algorithm*, Machine Learning 37(3) (1999) 277–296 (voted and averaged perceptron).",
     "S. I. Gallant, *Perceptron-based learning algorithms*, IEEE Transactions on Neural "

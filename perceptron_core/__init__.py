@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         Perceptron,
         VotedPerceptron,
     )
+    from perceptron_core.multiclass import MulticlassPerceptron
     from perceptron_core.parallel import ParallelPerceptron
     from perceptron_core.rules.alma import ALMA
     from perceptron_core.rules.balanced_winnow import BalancedWinnow
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
     from perceptron_core.rules.relative_update import RelativeUpdatePerceptron
     from perceptron_core.rules.thick_separator import ThickSeparatorPerceptron
     from perceptron_core.rules.winnow import Winnow, WinnowR, make_k_of_n_disjunction
-    from perceptron_core.trace import EVENT_KINDS, Trace
+    from perceptron_core.trace import EVENT_KINDS, MulticlassTrace, Trace
 
 __version__ = "0.1.0"
 

@@ -184,3 +184,113 @@ class Trace:
             if self.lam_term is None or other.lam_term is None
             else np.concatenate([self.lam_term, other.lam_term]),
         )
+
+
+@dataclass
+class MulticlassTrace:
+    """Events and hypotheses of one multiclass perceptron run (docs/algorithms.md §11).
+
+    One hypothesis is the matrix of every class's weights and biases; an
+    update moves two of its rows, the true class's towards ``x`` and the
+    rival's away from it::
+
+        W_k[true[i]]  = ... + eta * x[rows[i]]    b_k[true[i]]  += eta * xb
+        W_k[rival[i]] = ... - eta * x[rows[i]]    b_k[rival[i]] -= eta * xb
+
+    summed over the updates ``i < k``, from ``W0``, ``b0``.
+
+    Attributes
+    ----------
+    epoch, index, kind, rival, n_updates : ndarray of shape (n_events,)
+        Per recorded event: epoch (from 0), training row, event code
+        (``CORRECT`` or ``MISTAKE``), the rival class (the highest-scoring
+        class other than the true one, as a number into ``classes``) and the
+        updates made so far, this event's own included.
+    scores : ndarray of shape (n_events, n_classes)
+        Every class's score of the example, before the event's update.
+    visits : bool
+        True when every visit is recorded (``record="all"``).
+    rows, true, rival_of_update : ndarray of shape (n_updates,)
+        The update sequence: training row, true class, rival class.
+    eta, xb : float
+        The learning rate and the constant input (1, or 0 without a bias).
+    W0 : ndarray of shape (n_classes, n_features); b0 : ndarray of shape (n_classes,)
+    x_rows : dict
+        ``{row index: feature vector}`` for every updated row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_core.multiclass import MulticlassPerceptron
+    >>> X = np.array([[2.0, 0.0], [0.0, 2.0], [-2.0, -2.0]])
+    >>> clf = MulticlassPerceptron(shuffle=False, record="all").fit(X, [0, 1, 2])
+    >>> t = clf.trace_
+    >>> W, b = t.hypotheses()
+    >>> W.shape[1:], bool(np.array_equal(W[-1], clf.coef_))
+    ((3, 2), True)
+    """
+
+    epoch: np.ndarray
+    index: np.ndarray
+    kind: np.ndarray
+    rival: np.ndarray
+    n_updates: np.ndarray
+    scores: np.ndarray
+    visits: bool
+    rows: np.ndarray
+    true: np.ndarray
+    rival_of_update: np.ndarray
+    eta: float
+    xb: float
+    W0: np.ndarray
+    b0: np.ndarray
+    x_rows: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def n_events(self) -> int:
+        return len(self.kind)
+
+    @property
+    def total_updates(self) -> int:
+        return len(self.rows)
+
+    def hypotheses(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every hypothesis: ``W`` of shape (n_updates + 1, n_classes, n_features), ``b``.
+
+        Row ``k`` is the hypothesis after ``k`` updates (row 0 the initial one).
+        """
+        U, (K, n) = len(self.rows), self.W0.shape
+        dW = np.zeros((U + 1, K, n))
+        db = np.zeros((U + 1, K))
+        if U:
+            X = np.stack([self.x_rows[int(r)] for r in self.rows]).astype(np.float64)
+            steps = np.arange(1, U + 1)
+            dW[steps, self.true] += self.eta * X
+            dW[steps, self.rival_of_update] -= self.eta * X
+            db[steps, self.true] += self.eta * self.xb
+            db[steps, self.rival_of_update] -= self.eta * self.xb
+        return np.cumsum(dW, axis=0) + self.W0, np.cumsum(db, axis=0) + self.b0
+
+    def extend(self, other: MulticlassTrace) -> MulticlassTrace:
+        """Append a later run (the next ``partial_fit`` epoch) to this trace."""
+
+        def joined(name):
+            return np.concatenate([getattr(self, name), getattr(other, name)])
+
+        return MulticlassTrace(
+            epoch=joined("epoch"),
+            index=joined("index"),
+            kind=joined("kind"),
+            rival=joined("rival"),
+            n_updates=np.concatenate([self.n_updates, other.n_updates + self.total_updates]),
+            scores=np.concatenate([self.scores, other.scores]),
+            visits=self.visits and other.visits,
+            rows=joined("rows"),
+            true=joined("true"),
+            rival_of_update=joined("rival_of_update"),
+            eta=self.eta,
+            xb=self.xb,
+            W0=self.W0,
+            b0=self.b0,
+            x_rows={**self.x_rows, **other.x_rows},
+        )

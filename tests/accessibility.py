@@ -47,6 +47,8 @@ def app_views() -> dict[str, str]:
         "playground": "/",
         "compare": "/?compare=voted,pa&data=xor",
         "present": "/?present=1",
+        # a region per class, every class's w: the multiclass perceptron part way through
+        "classes": "/?data=three_classes&learner=multiclass&t=40",
     }
     for lesson in sorted((ROOT / "lessons").glob("[0-9]*.py")):
         views[f"lesson {int(lesson.stem[:2])}"] = "/" + lesson_path(lesson)

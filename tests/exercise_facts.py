@@ -28,6 +28,7 @@ OPENING = {
     9: {"seed": 0, "k": 3, "m": 2000, "side": "winnow"},
     10: {"seed": 0, "noise": 0.1, "H": 3},
     11: {"seed": 0, "test_share": 0.2, "k": 10, "tau": 0.5},
+    12: {"seed": 0, "margin": 0.1, "noise": 0.0, "mode": "last"},
 }
 
 
@@ -131,6 +132,18 @@ def facts(lesson: int, studies: bool = True, **changed) -> dict:
             c["tau"] = c["estimates"]["chosen_tau"]
         data = make_dataset(figure_request(seed))
         return {**c, "data": data, "run": page_run("margin", {"tau": c["tau"]}, 100, seed, data)}
+
+    if lesson == 12:
+        request = DataRequest(
+            "three_classes",
+            (("margin", c["margin"]), ("n_samples", 90)),
+            noise_kind="uniform" if c["noise"] else "none",
+            noise_rate=c["noise"],
+            seed=seed,
+        )
+        data = make_dataset(request)
+        run = page_run("multiclass", {"predict_with": c["mode"]}, 30, seed, data)
+        return {**c, "request": request, "data": data, "run": run}
     raise ValueError(f"no lesson {lesson}")
 
 

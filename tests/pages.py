@@ -72,16 +72,14 @@ def page_run(learner_key: str, values: dict, epochs: int, seed: int, data):
     from perceptron_lab.app_logic.learners import LEARNERS  # the menu imports every learner
     from perceptron_lab.app_logic.training import fit_run
 
-    settings = {**LEARNERS[learner_key].defaults(), **values}
+    learner = LEARNERS[learner_key]
+    settings = {**learner.defaults(), **values}
     return fit_run(
         learner_key,
         tuple(sorted(settings.items())),
         epochs,
         seed,
-        data.X,
-        data.y,
-        data.X_test,
-        data.y_test,
+        *data.fit_data(learner.learns_classes),
     )
 
 

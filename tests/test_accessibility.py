@@ -28,7 +28,7 @@ def test_every_page_has_its_own_title():
         document_title(name, lesson=False) for name in ("Playground", "Experiments", "About")
     ]
     titles += [document_title(title, lesson=True) for _, title in lessons(ROOT / "lessons")]
-    assert len(set(titles)) == len(titles) == 14
+    assert len(set(titles)) == len(titles) == 15
     assert "Lesson 3 · When data are not separable — Perceptron Lab" in titles
 
 

@@ -58,7 +58,7 @@ def app() -> AppTest:
 def test_the_menu_names_each_lesson_as_its_heading_does():
     """The menu's title comes from the lesson's docstring; its heading from lesson_header."""
     lessons = sorted((Path(APP).parent / "lessons").glob("[0-9]*.py"))
-    assert len(lessons) == 11
+    assert len(lessons) == 12
     for path in lessons:
         call = next(
             n

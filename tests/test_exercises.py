@@ -541,6 +541,41 @@ def replay_answers(f, q, v):
     return [expected(f["run"], f["data"], asked, visits) for asked in q.answer]
 
 
+def l12_gap_growth(f, q, v):
+    """s_c − s_r on the update's own example, after it less before it, from the trace's
+    hypotheses (each class's w and b summed from the update sequence)."""
+    trace = f["run"].estimator.trace_
+    i = v % len(trace.rows)
+    W, b = trace.hypotheses()
+    x = f["data"].X[trace.rows[i]]
+    c, r = trace.true[i], trace.rival_of_update[i]
+
+    def gap(k):  # s_c − s_r of hypothesis k on x
+        return (W[k, c] - W[k, r]) @ x + b[k, c] - b[k, r]
+
+    return gap(i + 1) - gap(i)
+
+
+def l12_kesler_count(f, q, v):
+    from perceptron_core.multiclass import kesler_vectors
+
+    d = f["data"]
+    return len(kesler_vectors(d.X, d.class_labels()[0], len(d.all_classes)))
+
+
+def l12_most(f, q, v):
+    from perceptron_core import MulticlassPerceptron
+
+    counts = {}
+    for gap in (0.01, 0.02, 0.05, 0.1, 0.2, 0.3):
+        noise = {"noise_kind": "uniform", "noise_rate": f["noise"]} if f["noise"] else {}
+        options = (("margin", gap), ("n_samples", 90))
+        d = make_dataset(DataRequest("three_classes", options, seed=f["seed"], **noise))
+        est = MulticlassPerceptron(epochs=30, random_state=f["seed"])
+        counts[gap] = est.fit(d.X, d.class_labels()[0]).n_updates_
+    return {g for g, c in counts.items() if c == max(counts.values())}
+
+
 #: Exercise id -> its right answer computed here: a number, or a set (the setting's values,
 #: or the starts of the right options' texts), or the replay's answers in its steps' order.
 INDEPENDENT = {
@@ -582,6 +617,9 @@ INDEPENDENT = {
     "l11-half-width": l11_half,
     "l11-double-count": l11_count,
     "l11-closest": l11_closest,
+    "l12-gap-growth": l12_gap_growth,
+    "l12-kesler-count": l12_kesler_count,
+    "l12-most-updates": l12_most,
 }
 
 #: Per lesson: three settings of its page's controls (each over the opening ones).
@@ -601,6 +639,7 @@ SETTINGS = {
     9: [{}, {"k": 1, "seed": 2}, {"k": 8, "side": "perceptron"}],
     10: [{}, {"noise": 0.0, "H": 1, "seed": 2}, {"noise": 0.3, "H": 5}],
     11: [{}, {"k": 5, "seed": 1, "tau": 0.125}, {"k": 20, "test_share": 0.5, "tau": 2.0}],
+    12: [{}, {"margin": 0.01, "seed": 2}, {"noise": 0.1, "mode": "averaged", "seed": 5}],
 }
 
 

@@ -156,3 +156,31 @@ def test_every_outcome_has_words_a_screen_reader_says():
     for said in SPOKEN.values():
         assert not set(said) & set("→←·×"), said  # read out as symbols, or skipped
         assert said.endswith("update"), said  # says whether the line moved
+
+
+@STYLES
+@pytest.mark.parametrize("c", [0, 1, 2])
+def test_every_class_mark_stands_out_from_white_and_every_class_tint(style, c):
+    """Several classes learned together: each class's mark (its fill, or for the pale orange
+    its dark edge) against white and every class's region tint, and the figure's words on
+    every tint (the region names are written on them)."""
+    colors = style["colors"]
+    mark = (
+        colors["classes"][c] if colors["class_edges"][c] == "#ffffff" else colors["class_edges"][c]
+    )
+    for background in ["#ffffff", *colors["class_tints"]]:
+        assert contrast(mark, background) >= MARK, f"class {c} on {background}"
+        assert contrast(colors["text"], background) >= TEXT
+        assert contrast(colors["line"], background) >= MARK  # the regions' borders, the arrows
+
+
+@STYLES
+def test_the_classes_are_told_apart_without_colour(style):
+    """Okabe & Ito's hues for the classes, none of them the current example's vermillion; the
+    marks differ in shape too (classesfigure.js), and each region's name is written on it."""
+    colors = style["colors"]
+    assert len(set(colors["classes"])) == len(colors["classes"]) == len(colors["class_tints"])
+    assert colors["current"] not in colors["classes"]
+    js = (PLAYBACK / "classesfigure.js").read_text(encoding="utf-8")
+    symbols = re.search(r"CLASS_SYMBOLS = \[([^\]]*)\]", js).group(1)
+    assert len(set(re.findall(r'"([\w-]+)"', symbols))) >= len(colors["classes"])

@@ -24,7 +24,7 @@ from perceptron_lab.app_logic.edits import (
     table_delta,
 )
 from perceptron_lab.app_logic.export import points_csv
-from perceptron_lab.app_logic.learners import CONTOUR, LEARNERS, MEMBERS
+from perceptron_lab.app_logic.learners import CLASSES, CONTOUR, LEARNERS, MEMBERS
 from perceptron_lab.app_logic.timeline import Timeline
 from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.ui.state import _format, _parse
@@ -296,18 +296,27 @@ def test_each_learner_says_what_it_draws_and_what_its_math_panel_writes(key):
     learner = LEARNERS[key]
     data = make_dataset(DataRequest("gaussians", (("n_samples", 60),), "uniform", 0.1, 0.2, 1))
     values = learner.defaults()
-    run = fit_run(
-        key, tuple(sorted(values.items())), 3, 0, data.X, data.y, data.X_test, data.y_test
-    )
+    run = fit_run(key, tuple(sorted(values.items())), 3, 0, *data.fit_data(learner.learns_classes))
     tl, est = run.timeline, run.estimator
     assert learner.predictors[0] == "last" and set(learner.predictors) <= set(MODES)
     assert learner.shown_mode(values) in learner.predictors
-    assert (tl.n_members > 1) == (learner.boundary == MEMBERS)
+    # several members: a committee, or the classes learned together (one member per class)
+    assert (tl.n_members > 1) == (learner.boundary in (MEMBERS, CLASSES))
+    assert tl.classes == learner.learns_classes
     assert (tl.kernel_trace is not None) == (learner.boundary == CONTOUR)
     if learner.replays_votes:  # the browser replays the four predictors from these votes
         assert np.asarray(est.votes_).shape == (tl.W.shape[1],)
     numbers = learner.numbers(est) if learner.numbers else {}
-    assert set(numbers) <= {"eta", "C", "theta_init", "tau_margin", "alpha", "lam", "lam_form"}
+    assert set(numbers) <= {
+        "eta",
+        "C",
+        "theta_init",
+        "tau_margin",
+        "alpha",
+        "lam",
+        "lam_form",
+        "xb",
+    }
     assert all(np.isfinite(v) for v in numbers.values() if isinstance(v, float))
     if numbers.get("lam"):  # how λ enters the score, for the math panel and the λ rings
         assert numbers["lam_form"] in ("kw", "kernel", "paum")

@@ -234,7 +234,13 @@ def test_results_the_papers_do_not_contain_are_gone(lesson, gone):
 
 @pytest.mark.parametrize(
     ("lesson", "name"),
-    [("03", "Block and Levin"), ("09", "Kivinen"), ("10", "Auer"), ("11", "Kohavi")],
+    [
+        ("03", "Block and Levin"),
+        ("09", "Kivinen"),
+        ("10", "Auer"),
+        ("11", "Kohavi"),
+        ("12", "Duda, Hart & Stork"),
+    ],
 )
 def test_citations_outside_the_papers_are_marked(lesson, name):
     text = findings(lesson)[0]
@@ -261,6 +267,7 @@ SOURCE_LOCATION = {
     "09": "in his analysis of Winnow",
     "10": "(their Table 1)",
     "11": "Khardon & Wachman (2007, Section 3)",
+    "12": "Khardon & Wachman (2007, §2.7)",
 }
 
 

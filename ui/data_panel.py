@@ -22,7 +22,7 @@ from perceptron_lab.ui.safety import attempt
 from perceptron_lab.ui.state import control, hidden
 
 #: Registry sets offered (the 2-D teaching sets first); Fashion-MNIST is too big to animate.
-TEACHING = ("separable", "gaussians", "imbalanced", "xor", "circles", "moons")
+TEACHING = ("separable", "gaussians", "imbalanced", "xor", "circles", "moons", "three_classes")
 OFFERED = TEACHING + (
     "kw",
     "twonorm",

@@ -188,10 +188,7 @@ def stage(
         tuple(sorted(settings.items())),
         epochs,
         request.seed,
-        data.X,
-        data.y,
-        data.X_test,
-        data.y_test,
+        *data.fit_data(learner.learns_classes),
     )
     if run is None:
         return None, None

@@ -31,6 +31,7 @@ import streamlit.components.v1 as components
 
 from perceptron_lab.app_logic.datasource import DataRequest
 from perceptron_lab.app_logic.export import events_csv, points_csv
+from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.memory import SERVER
 from perceptron_lab.app_logic.payload import Payload, build_payload
 
@@ -168,10 +169,7 @@ class DownloadView:
             self.values,
             self.epochs,
             self.request.seed,
-            data.X,
-            data.y,
-            data.X_test,
-            data.y_test,
+            *data.fit_data(LEARNERS[self.learner_key].learns_classes),
         )
         return data, run
 

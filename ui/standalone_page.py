@@ -334,15 +334,14 @@ def link_page(link: str) -> tuple[str, LinkTitle]:
 
     s = read_link(link)
     data = make_dataset(s.request)
+    from perceptron_lab.app_logic.learners import LEARNERS
+
     run = fit_run(
         s.learner,
         tuple(sorted(s.values.items())),
         s.epochs,
         s.request.seed,
-        data.X,
-        data.y,
-        data.X_test,
-        data.y_test,
+        *data.fit_data(LEARNERS[s.learner].learns_classes),
     )
     page = run_page(run, data, s.request, s.epochs, s.show, s.t, s.image, predict=s.predict)
     return page, LinkTitle(run.learner.title, data.title, run.timeline.n_events)

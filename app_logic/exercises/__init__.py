@@ -29,6 +29,7 @@ from perceptron_lab.app_logic.exercises import (
     lesson_09,
     lesson_10,
     lesson_11,
+    lesson_12,
 )
 from perceptron_lab.app_logic.exercises.model import FORMS, KINDS, Exercise
 
@@ -45,6 +46,7 @@ EXERCISES: tuple[Exercise, ...] = (
     *lesson_09.EXERCISES,
     *lesson_10.EXERCISES,
     *lesson_11.EXERCISES,
+    *lesson_12.EXERCISES,
 )
 
 BY_ID = {exercise.id: exercise for exercise in EXERCISES}

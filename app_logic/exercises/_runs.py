@@ -23,7 +23,8 @@ def refit(run, data, epochs: int | None = None, **changed):
 
     learner = LEARNERS[run.learner_key]
     est = learner.make({**run.values, **changed}, epochs or run.epochs, seed_of(run))
-    return est.fit(data.X, data.y)
+    X, y, _, _ = data.fit_data(learner.learns_classes)  # the class numbers for several classes
+    return est.fit(X, y)
 
 
 def seed_of(run) -> int:

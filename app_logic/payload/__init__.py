@@ -73,7 +73,8 @@ def build_payload(data, runs, seed: int = 0, extras=None) -> Payload:
         or NaN, and the browser would refuse the whole message).
     """
     packer = Packer()
-    scene_meta, plane = scene(data, _final_w(runs[0]), packer, seed)
+    classes = any(run.learner.learns_classes for run in runs)
+    scene_meta, plane = scene(data, _final_w(runs[0]), packer, seed, classes)
     lanes = [lane(run, data, packer, f"lane{i}", plane) for i, run in enumerate(runs)]
     if extras:
         lanes[0]["extras"] = pack_panels(extras, packer, "lane0")

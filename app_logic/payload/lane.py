@@ -14,8 +14,9 @@ of a row before a visit is a running count. :func:`lane` checks these
 identities against the :class:`~app_logic.timeline.Timeline` instead of trusting
 them, and sends the rows themselves where they do not hold.
 
-Per hypothesis: ``(w, θ)`` on 2-D data; on more features the 2-D coordinates
-of ``w`` in the scene's projection plane, ``‖w‖`` and ``θ`` (never ``w``
+Per hypothesis: ``(w, θ)`` on 2-D data (for several classes learned together, the update
+sequence, from which the browser sums every class's ``(w, b)``); on more features the 2-D
+coordinates of ``w`` in the scene's projection plane, ``‖w‖`` and ``θ`` (never ``w``
 itself: what is sent grows with steps × what is drawn, not steps ×
 features); for a non-linear kernel the update sequence (row and coefficient
 of every update) and ``θ``, from which the browser adds one kernel column
@@ -80,8 +81,9 @@ def _kernel_spec(kernel) -> dict:
 
 def drawn_hypotheses(tl: Timeline, n_features: int, projected: bool) -> str:
     """How a lane's hypotheses go to the browser: "kernel" (the update sequence of a
-    non-linear kernel), "plane" (``(w, θ)`` on 2-D data), "projection" (``w``'s coordinates in
-    the scene's plane: ``projected`` says the scene has one) or "none".
+    non-linear kernel), "classes" (the update sequence of several classes learned together, on
+    2-D data), "plane" (``(w, θ)`` on 2-D data), "projection" (``w``'s coordinates in the
+    scene's plane: ``projected`` says the scene has one) or "none".
 
     Examples
     --------
@@ -93,6 +95,8 @@ def drawn_hypotheses(tl: Timeline, n_features: int, projected: bool) -> str:
     """
     if tl.kernel_trace is not None:
         return "kernel"
+    if tl.classes:  # several classes together: their update sequence, drawn on 2-D data only
+        return "classes" if n_features == 2 else "none"
     if n_features == 2:
         return "plane"
     if projected and tl.n_members == 1 and tl.W.shape[2]:
@@ -131,6 +135,7 @@ def lane(run, data, packer: Packer, name: str, plane=None) -> dict:
     """
     tl, learner, est = run.timeline, run.learner, run.estimator
     m, H = tl.n_samples, tl.W.shape[1]
+    truth = data.class_labels() if learner.learns_classes else (data.y, data.y_test)
     arrays = {
         "index": packer.add(f"{name}/index", tl.index, index_dtype(m)),
         "kind": packer.add(f"{name}/kind", tl.kind, np.uint8),
@@ -146,6 +151,14 @@ def lane(run, data, packer: Packer, name: str, plane=None) -> dict:
         arrays["update_coef"] = packer.add(f"{name}/update_coef", trace.coef, np.float64)
         arrays["theta"] = packer.add(f"{name}/theta", tl.theta[0], np.float64)
         kernel = _kernel_spec(trace.kernel)
+    elif hypotheses == "classes":  # the browser sums the update sequence (timeline.js)
+        trace = est.trace_
+        arrays["points"] = "scene/X"  # the rows the updates add, as the scene sends them
+        arrays["update_row"] = packer.add(f"{name}/update_row", trace.rows, index_dtype(m))
+        arrays["update_true"] = packer.add(f"{name}/update_true", trace.true, np.uint8)
+        arrays["update_rival"] = packer.add(
+            f"{name}/update_rival", trace.rival_of_update, np.uint8
+        )
     elif hypotheses == "plane":
         arrays["W"] = packer.add(f"{name}/W", tl.W, np.float64)
         arrays["theta"] = packer.add(f"{name}/theta", tl.theta, np.float64)
@@ -184,8 +197,8 @@ def lane(run, data, packer: Packer, name: str, plane=None) -> dict:
         "errors_per_epoch": tl.errors_per_epoch().tolist(),
         "test_errors_per_epoch": np.asarray(run.test_errors).tolist(),
         "final_accuracy": {
-            "train": _accuracy(run.final_train, data.y),
-            "test": _accuracy(run.final_test, data.y_test),
+            "train": _accuracy(run.final_train, truth[0]),
+            "test": _accuracy(run.final_test, truth[1]),
         },
         "arrays": arrays,
     }

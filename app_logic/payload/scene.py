@@ -97,13 +97,14 @@ def _labels(packer: Packer, prefix: str, y: np.ndarray) -> str:
 
 
 def scene(
-    data, final_w: np.ndarray | None, packer: Packer, seed: int
+    data, final_w: np.ndarray | None, packer: Packer, seed: int, classes: bool = False
 ) -> tuple[dict, np.ndarray | None]:
     """Add the data's arrays to ``packer``; returns the JSON description and the plane.
 
     ``final_w`` is the first lane's final weight vector (None when it has
     none, e.g. a non-linear kernel): it fixes the projection plane on data
-    with more than two features.
+    with more than two features. ``classes``: a lane learns the classes together, and the
+    points' classes (numbers into ``class_list``) are sent too.
     """
     meta = {
         "title": data.title,
@@ -120,10 +121,16 @@ def scene(
         "y": _labels(packer, "scene/y", data.y),
         "flipped": packer.add("scene/flipped", data.flipped, np.uint8),
     }
+    class_numbers, class_numbers_test = data.class_labels()
+    if classes:
+        meta["class_list"] = list(data.all_classes)  # every class, as the numbers count them
+        arrays["classes"] = packer.add("scene/classes", class_numbers, np.uint8)
     if data.n_features == 2:
         arrays["X"] = packer.add("scene/X", data.X, np.float64)
         arrays["X_test"] = packer.add("scene/X_test", data.X_test.reshape(-1, 2), np.float64)
         arrays["y_test"] = _labels(packer, "scene/y_test", data.y_test)
+        if classes:
+            arrays["classes_test"] = packer.add("scene/classes_test", class_numbers_test, np.uint8)
         target = None
         if data.w_star is not None:
             target = {"w": data.w_star.tolist(), "theta": float(data.theta_star)}

@@ -9,7 +9,8 @@ Generators (each returns ``GeneratedData(X, y, flipped, target)``, labels in
   Breiman's 20-D Gaussian problems (the NR paper's benchmarks).
 * 2-D teaching sets: :func:`make_separable`, :func:`make_gaussians`,
   :func:`make_imbalanced`, :func:`make_xor`, :func:`make_circles`,
-  :func:`make_moons`.
+  :func:`make_moons`; :func:`make_three_classes`, three classes for the multiclass
+  perceptron (labels 0, 1, 2).
 
 Noise injection on any data, each returning the corruption mask:
 :func:`flip_labels`, :func:`flip_labels_exact` (the NR protocol's exact
@@ -55,5 +56,6 @@ if TYPE_CHECKING:
         make_separable,
         make_xor,
     )
+    from .three_classes import LinearMachine, make_three_classes
 
 __getattr__, __dir__, __all__ = attach(__name__)

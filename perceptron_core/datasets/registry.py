@@ -30,7 +30,7 @@ import operator
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -507,6 +507,35 @@ def _gen(name, title, func, description):
     )
 
 
+def _classes_gen(name, title, func, description, class_names):
+    """A generator of more than two classes (labels ``0 .. K-1``): :func:`_gen`'s entry with the
+    classes named and, first, ``positive_class`` (the registry's option, as for the real
+    sets: that class against the rest), which the generator itself does not take."""
+    two_class = _gen(name, title, func, description)
+
+    def loader(spec: DatasetSpec, positive_class=None, **options):
+        X, codes, info = two_class.loader(two_class, **options)
+        y, names, labels = _encode(name, codes, class_names, positive_class)
+        return (
+            X,
+            y,
+            replace(
+                info,
+                class_names=names,
+                labels=labels,
+                class_counts=_counts(y, labels),
+                options=info.options | {"positive_class": positive_class},
+            ),
+        )
+
+    return replace(
+        two_class,
+        class_names=class_names,
+        options=(_POSITIVE, *two_class.options),
+        loader=loader,
+    )
+
+
 def _shipped(options=(), **fields):
     """An entry read from ``data/<file>``; every one takes ``positive_class`` first."""
     return DatasetSpec(
@@ -579,6 +608,14 @@ _SPECS = [
         "Moons (2-D)",
         "teaching.make_moons",
         "Two interleaved half circles.",
+    ),
+    _classes_gen(
+        "three_classes",
+        "Three classes (2-D)",
+        "three_classes.make_three_classes",
+        "Three wedges of the plane, a linear machine's regions, with a gap at every "
+        "boundary: for the multiclass perceptron.",
+        ("A", "B", "C"),
     ),
     DatasetSpec(
         name="breast_cancer",

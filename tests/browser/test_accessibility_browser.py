@@ -33,8 +33,9 @@ from tests.chromium import ARTIFACTS, settle, show_all
 pytestmark = pytest.mark.browser
 
 VIEWS = app_views()
-#: Views of the same page as another (the playground in compare and presentation mode).
-SAME_PAGE = ("compare", "present")
+#: Views of the same page as another (the playground in compare and presentation mode, and
+#: with the multiclass perceptron).
+SAME_PAGE = ("compare", "present", "classes")
 WIDE, NARROW = 1280, 320
 
 

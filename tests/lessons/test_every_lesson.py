@@ -342,6 +342,17 @@ WALKS: dict[str, tuple[tuple[str, ...], int, list[dict]]] = {
             {"l11_k": 20},
         ],
     ),
+    "12_more_than_two_classes": (
+        ("l12_calc_check",),
+        0,
+        [
+            {"l12_margin": 0.01},  # an end, and try this 2
+            {"l12_margin": 0.3},  # the other end
+            {"l12_noise": 0.2},  # an end
+            {"l12_noise": 0.1, "l12_mode": "averaged"},  # try this 3
+            {"l12_mode": "voted"},
+        ],
+    ),
 }
 
 

@@ -36,6 +36,7 @@ LESSON_STUDIES = {
     "09_winnow": ["l09_mistakes", "l09_weights"],
     "10_parallel_perceptrons": ["l10_boosting", "l10_nr"],
     "11_choosing_parameters": ["l11_estimates"],
+    "12_more_than_two_classes": ["l12_compare"],
 }
 #: A study a lesson reads only once a radio is moved -> (lesson, the radio's key, the option).
 AFTER_A_PICK = {"l09_perceptron_side": ("09_winnow", "l09_side", 1)}

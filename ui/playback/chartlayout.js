@@ -88,3 +88,36 @@ export function pixelRing(x, y, radius, line) {
 export function segmentShape([[x0, y0], [x1, y1]], line, opacity = 1) {
   return { type: "line", xref: "x", yref: "y", x0, y0, x1, y1, line, opacity, layer: "above" };
 }
+
+/**
+ * A grid of nx x ny points (row by row, y up) painted into `owner`'s canvas, one pixel per point
+ * in the colour `rgbaAt(p)` gives, and stretched over `box` = [x0, x1, y0, y1] as one layout
+ * image under the marks: a decision region.
+ */
+export function paintedRegion(owner, box, nx, ny, rgbaAt) {
+  owner._canvas ??= document.createElement("canvas");
+  const canvas = owner._canvas;
+  canvas.width = nx;
+  canvas.height = ny;
+  const context = canvas.getContext("2d");
+  const image = context.createImageData(nx, ny);
+  for (let j = 0; j < ny; j++) {
+    for (let i = 0; i < nx; i++) image.data.set(rgbaAt(j * nx + i), 4 * ((ny - 1 - j) * nx + i));
+  }
+  context.putImageData(image, 0, 0);
+  const [x0, x1, y0, y1] = box;
+  return {
+    source: canvas.toDataURL(),
+    xref: "x",
+    yref: "y",
+    x: x0,
+    y: y1,
+    sizex: x1 - x0,
+    sizey: y1 - y0,
+    xanchor: "left",
+    yanchor: "top",
+    sizing: "stretch",
+    layer: "below",
+    name: "region",
+  };
+}

@@ -16,6 +16,21 @@ import { classWords, count, cut, minusNum, pair } from "./format.js";
 import { lineSegment } from "./geometry.js";
 import { PointsTable } from "./pointstable.js";
 import { verdict } from "./speech.js";
+import { CLASS_SYMBOLS, classWord } from "./classesfigure.js";
+
+/** The marks of the classes, in words. */
+const SYMBOL_WORDS = {
+  circle: "circles",
+  diamond: "diamonds",
+  square: "squares",
+  "triangle-up": "triangles",
+  pentagon: "pentagons",
+  star: "stars",
+  hexagon: "hexagons",
+  "triangle-down": "downward triangles",
+  cross: "crosses",
+  x: "x marks",
+};
 
 const PLAYING_REFRESH_MS = 1000;
 const COMPASS = ["right", "upper right", "top", "upper left", "left", "lower left", "bottom", "lower right"];
@@ -48,6 +63,14 @@ function drawnMode(figure) {
 /** The figure's marks, said once: what the legend shows. */
 function marksSentence(figure) {
   const { scene, slots } = figure;
+  if (figure.classes) {
+    const marks = scene.class_list.map(
+      (_, c) => `${SYMBOL_WORDS[CLASS_SYMBOLS[c % CLASS_SYMBOLS.length]]} are ${classWord(scene, c)}`,
+    );
+    const test = Object.keys(slots).some((k) => k.startsWith("test_class")) ? ", hollow marks are test points" : "";
+    const flips = "flips" in slots ? ", × marks a label changed by noise" : "";
+    return `In the figure ${marks.join(", ")}${test}${flips}, and a ring marks the current example.`;
+  }
   const names = scene.class_names;
   const parts = [
     `blue circles are ${classWords(names[0], "−1")} training points`,
@@ -70,8 +93,33 @@ function cornersSentence(figure, t, corners, tint) {
   return `The +1 side${tint} covers the ${list} ${plus.length > 1 ? "corners" : "corner"} of the view.`;
 }
 
+/** Several classes: where each class's region is, and the vectors that moved at an update. */
+function classesSentence(figure, t, corners) {
+  const { lane, scene } = figure;
+  const K = lane.M;
+  const given = corners.scores(t, figure.mode);
+  const names = ["upper right", "upper left", "lower left", "lower right"];
+  const parts = [];
+  for (let c = 0; c < K; c++) {
+    const mine = names.filter((_, k) => given[k] === c);
+    const where = mine.length
+      ? `the ${mine.length > 1 ? `${mine.slice(0, -1).join(", ")} and ${mine[mine.length - 1]} corners` : `${mine[0]} corner`}`
+      : "no corner";
+    parts.push(`${classWord(scene, c)}'s region reaches ${where}`);
+  }
+  const which = figure.mode === "voted" ? "the vote of the stored hypotheses" : `the ${figure.mode} hypothesis`;
+  let text = `Each point of the plane is given the class of highest score (${which}); ${parts.join("; ")}.`;
+  if (lane.row(t) === 0) text = "No update yet: every class scores 0 everywhere, and the first class is given. ";
+  if (lane.isUpdate(t)) {
+    const [c, r] = lane.movedBy(lane.row(t));
+    text += ` This update moved two weight vectors, drawn as arrows from the middle of the view: ${classWord(scene, c)}'s, which gained η x, and ${classWord(scene, r)}'s, the rival's, which lost it; their old vectors are drawn in grey.`;
+  }
+  return text;
+}
+
 function boundarySentence(figure, t, names, corners) {
   const { lane } = figure;
+  if (figure.classes) return classesSentence(figure, t, corners);
   const tint = figure.show.region ? " (tinted orange)" : "";
   if (figure.singleLine && figure.mode !== "voted") {
     const [w1, w2, th] = lane.linearPredictor(t, figure.mode);
@@ -104,6 +152,12 @@ function boundarySentence(figure, t, names, corners) {
 function wrongSentence(figure, t) {
   const y = figure.y;
   const scores = figure.ownField.scores(t, drawnMode(figure));
+  if (figure.classes) {
+    const truth = figure.scene.arrays.classes;
+    let wrong = 0;
+    for (let j = 0; j < truth.length; j++) wrong += scores[j] === truth[j] ? 0 : 1;
+    return `${count(wrong)} of ${count(truth.length)} training points are in another class's region.`;
+  }
   let wrong = 0;
   for (let j = 0; j < y.length; j++) wrong += (scores[j] > 0 ? 1 : -1) === y[j] ? 0 : 1;
   return `${count(wrong)} of ${count(y.length)} training points are on the wrong side.`;

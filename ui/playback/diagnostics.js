@@ -11,8 +11,8 @@
 import { chartLayout, gridAxis, percentAxis, vline } from "./chartlayout.js";
 import { ChartWords, numbersTable, perEpoch } from "./chartwords.js";
 import { el, fill } from "./dom.js";
-import { accuracy, pointsField } from "./fields.js";
-import { classWords as classLabel, count, pyFormat } from "./format.js";
+import { accuracy, pointsField, truthOf } from "./fields.js";
+import { classWords as classLabel, count, cut, pyFormat } from "./format.js";
 import { WeightsChart } from "./weights.js";
 
 /** The predictors a lane replays: the payload's names (perceptron_core.modes), or the last only. */
@@ -198,7 +198,7 @@ export class Diagnostics {
     const { lane } = this;
     t = lane.clip(t);
     const r = lane.row(t);
-    this.values.updates.textContent = lane.M === 1 ? count(r) : "—";
+    this.values.updates.textContent = lane.M === 1 || lane.classes ? count(r) : "—";
     this.weights?.update(t);
     const epoch = lane.epochAt(t);
     if (epoch !== this.chartEpoch) {
@@ -213,6 +213,10 @@ export class Diagnostics {
 
   _planar(t) {
     const { lane, scene } = this;
+    if (lane.classes) {
+      this._classes(t);
+      return;
+    }
     const y = scene.arrays.y;
     const margin = lineMargin(lane, this.train.scores(t, "last"), y, t);
     this.values.margin.textContent = margin === null ? "—" : pyFormat(margin, ".3g");
@@ -231,6 +235,33 @@ export class Diagnostics {
     ];
     for (let j = 0; j < labels.length; j++) m[labels[j] > 0 ? 1 : 0][scores[j] > 0 ? 1 : 0]++;
     this._confusionTable(part, m);
+  }
+
+  /** Several classes: the accuracy of each predictor, and the K x K confusion matrix. */
+  _classes(t) {
+    const { lane, scene } = this;
+    this.values.margin.textContent = "—";
+    const parts = [["train", this.train, truthOf(lane, scene, "train")]];
+    if (this.test) parts.push(["test", this.test, truthOf(lane, scene, "test")]);
+    const table = parts.map(([name, scored, labels]) => [
+      name,
+      this.modes.map((mode) => accuracy(scored.scores(t, mode), labels, true)),
+    ]);
+    fill(this.accuracy, accuracyTable(this.modes, table, "Accuracy at this step"));
+    const [part, field, truth] = parts[parts.length - 1];
+    const given = field.scores(t, "last");
+    const K = lane.M,
+      names = scene.class_list.map((c) => cut(String(c)));
+    const m = Array.from({ length: K }, () => new Array(K).fill(0));
+    for (let j = 0; j < truth.length; j++) m[truth[j]][given[j]]++;
+    fill(
+      this.confusion,
+      numbersTable(
+        `Confusion matrix (${part}, last hypothesis)`,
+        ["true \\ given", ...names],
+        m.map((row, c) => [names[c], ...row.map(String)]),
+      ),
+    );
   }
 
   _snapshot(t) {
@@ -284,13 +315,13 @@ export class Diagnostics {
  * (where the bound applies: separable data, the classic rule).
  */
 export class BoundMeter {
-  constructor(node, { lane, bound }) {
+  constructor(node, { lane, bound, title }) {
     Object.assign(this, { lane, bound });
     this.fill = el("div", { class: "meter-fill" });
     this.text = el("p", { class: "caption" });
     fill(
       node,
-      el("p", { class: "panel-title" }, "Updates against Novikoff's bound"),
+      el("p", { class: "panel-title" }, title || "Updates against Novikoff's bound"),
       el("div", { class: "meter" }, this.fill),
       this.text,
     );

@@ -8,7 +8,7 @@ import { ChartWords } from "./chartwords.js";
 import { el, fill } from "./dom.js";
 import { count, pyFormat } from "./format.js";
 import { accuracyTable, lanePredictors, snapshotAt } from "./diagnostics.js";
-import { accuracy, pointsField } from "./fields.js";
+import { accuracy, pointsField, truthOf } from "./fields.js";
 
 export class Extras {
   constructor(node, { lane, arrays, scene, panels, style, config }) {
@@ -87,13 +87,16 @@ export class Extras {
   _accuracies(holder, when) {
     const { lane, scene } = this;
     const X = scene.arrays.X;
-    const parts = [["train", pointsField(lane, X, X), scene.arrays.y]];
-    if (scene.n_test) parts.push(["test", pointsField(lane, scene.arrays.X_test, X), scene.arrays.y_test]);
+    const parts = [["train", pointsField(lane, X, X), truthOf(lane, scene, "train")]];
+    if (scene.n_test) parts.push(["test", pointsField(lane, scene.arrays.X_test, X), truthOf(lane, scene, "test")]);
     const modes = lanePredictors(lane, scene);
     return (t) => {
       holder.hidden = !when(t);
       if (holder.hidden) return;
-      const rows = parts.map(([part, field, y]) => [part, modes.map((m) => accuracy(field.scores(t, m), y))]);
+      const rows = parts.map(([part, field, y]) => [
+        part,
+        modes.map((m) => accuracy(field.scores(t, m), y, lane.classes)),
+      ]);
       fill(holder, accuracyTable(modes, rows));
     };
   }

@@ -171,6 +171,7 @@ export class Field {
 
   scores(t, mode = "last") {
     const lane = this.lane;
+    if (lane.classes) return this._predicted(t, mode);
     if (lane.hyp === "kernel") {
       this.kernel ??= new KernelSums(lane, this.points, this.X);
       const r = lane.row(t);
@@ -197,6 +198,35 @@ export class Field {
     return linearScores(this.points, w1, w2, th, this.out);
   }
 
+  /**
+   * Several classes: every class's score of every point at t, point p's class c at [p K + c]: a
+   * linear predictor's ⟨w_c, x⟩ + b_c, or the votes class c gets ("voted"). Reused between calls.
+   */
+  classScores(t, mode = "last") {
+    const lane = this.lane,
+      K = lane.M,
+      { x, y, n } = this.points;
+    this.perClass ??= new Float64Array(n * K);
+    const out = this.perClass;
+    if (mode === "voted" && lane.totalVotes(t) > 0) {
+      this.classVotes ??= new ClassVotes(lane, this.points);
+      return this.classVotes.sum(t, out);
+    }
+    const [W, b] = lane.classPredictor(t, mode === "voted" ? "last" : mode);
+    for (let p = 0; p < n; p++) {
+      for (let c = 0; c < K; c++) out[p * K + c] = W[2 * c] * x[p] + W[2 * c + 1] * y[p] + b[c];
+    }
+    return out;
+  }
+
+  /** Several classes: the class each point is given at t (the first of the highest scores). */
+  _predicted(t, mode) {
+    const K = this.lane.M,
+      scores = this.classScores(t, mode);
+    for (let p = 0; p < this.points.n; p++) this.out[p] = firstHighest(scores, p * K, K);
+    return this.out;
+  }
+
   _committee(t) {
     const lane = this.lane,
       r = lane.row(t),
@@ -207,6 +237,65 @@ export class Field {
         out[p] += w1 * this.points.x[p] + w2 * this.points.y[p] - th > 0 ? 1 : -1;
       }
     }
+    return out;
+  }
+}
+
+/** The first of the highest of the K numbers of `values` from `at` (NumPy's argmax). */
+export function firstHighest(values, at, K) {
+  let best = 0;
+  for (let c = 1; c < K; c++) if (values[at + c] > values[at + best]) best = c;
+  return best;
+}
+
+/**
+ * Several classes, voted: the votes each class gets from hypotheses 1 .. k - 1 on every point
+ * (each casts its votes for the class it gives the point), stored every `spacing` rows; the
+ * current hypothesis adds its own votes at t.
+ */
+class ClassVotes {
+  constructor(lane, points) {
+    this.lane = lane;
+    this.points = points;
+    this.K = lane.M;
+    this.spacing = spacingFor(lane.H, points.n * this.K);
+    this.stored = [new Float64Array(points.n * this.K)];
+    this.scores = new Float64Array(this.K);
+  }
+
+  /** Add the votes of rows from .. to - 1 (row 0 never votes), `weight(k)` votes each. */
+  _add(out, from, to, weight) {
+    const { lane, points, K, scores } = this;
+    for (let k = Math.max(1, from); k < to; k++) {
+      const c = weight(k);
+      if (c === 0) continue;
+      const W = lane.CW,
+        b = lane.Cb,
+        w0 = 2 * k * K,
+        b0 = k * K;
+      for (let p = 0; p < points.n; p++) {
+        for (let q = 0; q < K; q++)
+          scores[q] = W[w0 + 2 * q] * points.x[p] + W[w0 + 2 * q + 1] * points.y[p] + b[b0 + q];
+        out[p * K + firstHighest(scores, 0, K)] += c;
+      }
+    }
+  }
+
+  sum(t, out) {
+    const lane = this.lane,
+      r = lane.row(t),
+      closed = (k) => lane.votes[k];
+    const c = Math.floor(r / this.spacing);
+    while (this.stored.length <= c) {
+      const last = this.stored.length - 1;
+      const next = Float64Array.from(this.stored[last]);
+      this._add(next, last * this.spacing, (last + 1) * this.spacing, closed);
+      this.stored.push(next);
+    }
+    out.set(this.stored[c]);
+    this._add(out, c * this.spacing, r, closed);
+    const current = lane.currentVotes(t);
+    if (r > 0 && current > 0) this._add(out, r, r + 1, () => current);
     return out;
   }
 }
@@ -229,9 +318,19 @@ export function pointsField(lane, rows, X) {
   return fields.get(rows);
 }
 
-/** Share of points whose predicted label (score > 0: +1, else -1) equals `y`. */
-export function accuracy(scores, y) {
+/**
+ * Share of points whose predicted label (score > 0: +1, else -1) equals `y`; for a lane of several
+ * classes (`classes` true), whose scores are the predicted classes, equal to the class numbers `y`.
+ */
+export function accuracy(scores, y, classes = false) {
   let right = 0;
-  for (let p = 0; p < y.length; p++) right += (scores[p] > 0 ? 1 : -1) === y[p] ? 1 : 0;
+  for (let p = 0; p < y.length; p++) right += (classes ? scores[p] : scores[p] > 0 ? 1 : -1) === y[p] ? 1 : 0;
   return y.length ? right / y.length : NaN;
+}
+
+/** The labels a lane is scored against: ±1, or the class numbers for several classes. */
+export function truthOf(lane, scene, part = "train") {
+  const a = scene.arrays;
+  if (lane.classes) return part === "test" ? a.classes_test : a.classes;
+  return part === "test" ? a.y_test : a.y;
 }

@@ -15,7 +15,7 @@ import { Scoreboard } from "./scoreboard.js";
 import { BoundMeter, Diagnostics, lanePredictors } from "./diagnostics.js";
 import { Extras } from "./extras.js";
 import { SharePanel, syncPageUrl } from "./share.js";
-import { accuracy, pointsField } from "./fields.js";
+import { accuracy, pointsField, truthOf } from "./fields.js";
 import { Announcer, LEVELS, liveRegion, stepPhrase } from "./speech.js";
 import { load, save } from "./settings.js";
 import { watchScrollBoxes } from "./scrollboxes.js";
@@ -415,7 +415,7 @@ function build(args) {
     if (texts.novikoff_bound && !options.hide.diagnostics) {
       const meter = el("div", { class: "panel bound" });
       side.append(meter);
-      app.parts.push(new BoundMeter(meter, { lane: lanes[0], bound: texts.novikoff_bound }));
+      app.parts.push(new BoundMeter(meter, { lane: lanes[0], bound: texts.novikoff_bound, title: texts.bound_title }));
     }
     if (lanes[0].meta.extras) {
       const holder = el("div", { class: "extras" });
@@ -495,13 +495,14 @@ function accuraciesAt(t) {
   if (scene.view !== "plane") return null;
   const out = {};
   const modes = lanePredictors(lane, scene);
-  for (const [part, points, labels] of [
-    ["train", scene.arrays.X, scene.arrays.y],
-    ["test", scene.arrays.X_test, scene.arrays.y_test],
+  for (const [part, points] of [
+    ["train", scene.arrays.X],
+    ["test", scene.arrays.X_test],
   ]) {
+    const labels = truthOf(lane, scene, part);
     if (!labels.length) continue;
     const field = pointsField(lane, points, scene.arrays.X);
-    out[part] = Object.fromEntries(modes.map((m) => [m, accuracy(field.scores(t, m), labels)]));
+    out[part] = Object.fromEntries(modes.map((m) => [m, accuracy(field.scores(t, m), labels, lane.classes)]));
   }
   return out;
 }

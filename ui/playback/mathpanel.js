@@ -7,6 +7,7 @@
 import { el, fill, v } from "./dom.js";
 import { minusNum as n, pair as vec, signed as sgn } from "./format.js";
 import { BLOCKED, MARGIN, MISTAKE, isUpdateKind } from "./timeline.js";
+import { classWord } from "./classesfigure.js";
 
 const MINUS = "−";
 
@@ -50,7 +51,9 @@ export class MathPanel {
     const body = [];
     if (i === null) {
       body.push(el("p", {}, "Before the first example. The start:"));
-      if (lane.meta.hypotheses === "plane") {
+      if (lane.classes) {
+        body.push(line(["every ", v("w", "k"), " = (0, 0) and ", v("b", "k"), " = 0: every class scores 0"]));
+      } else if (lane.meta.hypotheses === "plane") {
         const [w1, w2, th] = lane.hypothesis(0);
         const [name, value] = threshold(lane, th);
         body.push(line([W(), " = ", vec(w1, w2), ",  ", name, " = ", n(value)]));
@@ -66,6 +69,9 @@ export class MathPanel {
     const y = scene.arrays.y[j];
     const kind = lane.kindAt(i);
     const flipped = scene.arrays.flipped[j] ? "flipped by noise, " : "";
+    // several classes: the example's class; else its label ±1
+    const c = lane.classes ? scene.arrays.classes[j] : null;
+    const who = lane.classes ? [el("b", {}, classWord(scene, c))] : ["label ", Y(), " = ", el("b", {}, sgn(y))];
     body.push(
       el(
         "p",
@@ -74,17 +80,19 @@ export class MathPanel {
         el("b", {}, String(lane.epochAt(t) + 1)),
         ", example ",
         el("b", {}, `#${j + 1}`),
-        `: ${flipped}label `,
-        Y(),
-        " = ",
-        el("b", {}, sgn(y)),
+        `: ${flipped}`,
+        ...who,
       ),
     );
     body.push(line(this._x(j)));
     if (lane.meta.boundary === "members") {
       body.push(...this._committee(i, y));
     } else {
-      const lines = lane.meta.has_modes ? this._kw(t, i, j, y, kind) : this._generic(t, i, y);
+      const lines = lane.classes
+        ? this._classes(t, i, j, c)
+        : lane.meta.has_modes
+          ? this._kw(t, i, j, y, kind)
+          : this._generic(t, i, y);
       body.push(...lines.map(line));
       body.push(el("p", {}, el("b", {}, `${capital(texts.outcome[kind] || "?")}.`), " ", texts.why[kind] || ""));
     }
@@ -148,6 +156,75 @@ export class MathPanel {
         Y(),
         v("C"),
         ` = ${n(thOld)} ${MINUS} ${n(s.eta)}·(${sgn(y)})·${n(s.C)} = ${n(thNew)}`,
+      ]);
+    }
+    return lines;
+  }
+
+  /**
+   * Several classes (docs/algorithms.md §11): every class's recorded score, the test of the true
+   * class against its rival, and after a mistake the two vectors and biases that moved.
+   */
+  _classes(t, i, j, c) {
+    const { lane, scene } = this;
+    const K = lane.M,
+      s = lane.meta.settings;
+    const name = (k) => String(scene.class_list[k]);
+    const lines = [];
+    for (let k = 0; k < K; k++) {
+      lines.push([
+        v("s", name(k)),
+        " = ⟨",
+        v("w", name(k)),
+        ", ",
+        X(),
+        "⟩ + ",
+        v("b", name(k)),
+        ` = ${n(lane.scoreAt(i, k))}`,
+      ]);
+    }
+    // the rival: the first of the highest scores of the other classes, as the learner chose it
+    let r = c === 0 ? 1 : 0;
+    for (let k = 0; k < K; k++) if (k !== c && lane.scoreAt(i, k) > lane.scoreAt(i, r)) r = k;
+    const sc = lane.scoreAt(i, c),
+      sr = lane.scoreAt(i, r);
+    const mistake = isUpdateKind(lane.kindAt(i));
+    lines.push([
+      "rival ",
+      v("r"),
+      ` = ${name(r)} (the highest other score): `,
+      v("s", name(c)),
+      ` = ${n(sc)} ${mistake ? "≤" : ">"} `,
+      v("s", name(r)),
+      ` = ${n(sr)}`,
+    ]);
+    if (!mistake) return lines;
+    const X2 = scene.arrays.X;
+    const x = vec(X2[2 * j], X2[2 * j + 1]);
+    const before = lane.rowBefore(t),
+      after = lane.row(t);
+    for (const [k, sign] of [
+      [c, "+"],
+      [r, MINUS],
+    ]) {
+      const [o1, o2, oTh] = lane.hypothesis(before, k);
+      const [w1, w2, wTh] = lane.hypothesis(after, k);
+      lines.push([
+        v("w", name(k)),
+        " ← ",
+        v("w", name(k)),
+        ` ${sign} `,
+        ETA(),
+        X(),
+        ` = ${vec(o1, o2)} ${sign} ${n(s.eta)}·${x} = ${vec(w1, w2)}`,
+      ]);
+      lines.push([
+        v("b", name(k)),
+        " ← ",
+        v("b", name(k)),
+        ` ${sign} `,
+        ETA(),
+        ` = ${n(-oTh)} ${sign} ${n(s.eta * s.xb)} = ${n(-wTh)}`,
       ]);
     }
     return lines;

@@ -18,7 +18,7 @@
 // shows its numbers at the step in a tooltip of our own, so no step has to
 // restyle the points. Legend entries of shapes come from empty traces.
 
-import { pixelRing, pixelShape, segmentShape } from "./chartlayout.js";
+import { paintedRegion, pixelRing, pixelShape, segmentShape } from "./chartlayout.js";
 import { Field, Points, pointsField } from "./fields.js";
 import { anchor, clipHalfplanes, inBox, lineSegment, zeroLevel } from "./geometry.js";
 import { count, cut, num, plotlyText, signed, wrapWords } from "./format.js";
@@ -27,6 +27,15 @@ import { newPinnedPlot } from "./dom.js";
 import { FigureWords } from "./describe.js";
 import { FigureKeys } from "./figurekeys.js";
 import { SideLabels } from "./sidelabels.js";
+import {
+  cellShapes,
+  classAnchors,
+  classArrows,
+  classImage,
+  classPointsTrace,
+  classWord,
+  rowsByClass,
+} from "./classesfigure.js";
 
 const DASHES = ["solid", "dash", "dot", "dashdot"];
 /** Shades of the region's colour scale painted into its image. */
@@ -61,11 +70,12 @@ export class PlaneFigure {
     this.X = scene.arrays.X;
     this.y = scene.arrays.y;
     const meta = lane.meta;
-    this.mode = meta.has_modes && meta.draws_line ? meta.mode : "last";
+    this.classes = lane.classes; // several classes learned together: a region per class
+    this.mode = meta.has_modes && (meta.draws_line || this.classes) ? meta.mode : "last";
     this.contour = meta.boundary === "contour"; // a kernel: the zero level of its score
     this.settings = meta.settings;
     this.singleLine = meta.draws_line && lane.M === 1 && meta.hypotheses === "plane";
-    this.votedRegion = this.mode === "voted" || (o.show.ensemble && meta.has_modes);
+    this.votedRegion = this.mode === "voted" || (o.show.ensemble && meta.has_modes && !this.classes);
     // a line's scores on the grid follow from its (w, θ); the voted vote and a kernel are scored
     // from the run's checkpoints, and their boundary is the zero level of those scores
     this.gridRegion =
@@ -80,7 +90,7 @@ export class PlaneFigure {
       this.gridField = new Field(lane, this.grid, this.X);
       this.gridMode = this.contour ? "last" : this.votedRegion ? "voted" : this.mode;
     }
-    this.zeroLine = this.contour || this.mode === "voted";
+    this.zeroLine = !this.classes && (this.contour || this.mode === "voted");
     this.ownField = pointsField(lane, this.X, this.X);
     this.keys = {};
     this._build();
@@ -171,7 +181,30 @@ export class PlaneFigure {
         hoverinfo: "name",
       });
     }
-    for (const label of [-1, 1]) {
+    if (this.classes) {
+      traces.push(
+        legendOnly("borders of the classes' regions", {
+          mode: "lines",
+          line: { color: c.line, width: ln.member },
+        }),
+      );
+      if (show.arrows) {
+        // at an update the two moved are thick, their old w grey (the figure's words say so)
+        traces.push(
+          legendOnly("w of each class (arrows)", { mode: "lines", line: { color: c.line, width: ln.arrow } }),
+        );
+      }
+      this.classRows = rowsByClass(scene.arrays.classes, lane.M);
+      this.classRows.forEach((rows, k) => {
+        if (rows.length) slot(`class${k}`, classPointsTrace(this, k, rows, this.X, false));
+      });
+      if (show.test_points && scene.arrays.classes_test.length) {
+        rowsByClass(scene.arrays.classes_test, lane.M).forEach((rows, k) => {
+          if (rows.length) slot(`test_class${k}`, classPointsTrace(this, k, rows, scene.arrays.X_test, true));
+        });
+      }
+    }
+    for (const label of this.classes ? [] : [-1, 1]) {
       const rows = [];
       for (let j = 0; j < this.y.length; j++) if (this.y[j] === label) rows.push(j);
       if (!rows.length) continue;
@@ -180,7 +213,7 @@ export class PlaneFigure {
     }
     const Xt = scene.arrays.X_test,
       yt = scene.arrays.y_test;
-    if (show.test_points && yt.length) {
+    if (show.test_points && yt.length && !this.classes) {
       for (const label of [-1, 1]) {
         const rows = [];
         for (let j = 0; j < yt.length; j++) if (yt[j] === label) rows.push(j);
@@ -391,6 +424,9 @@ export class PlaneFigure {
             this.style,
           ),
         );
+    } else if (this.classes && this.mode !== "voted") {
+      const [W, b] = lane.classPredictor(t, this.mode);
+      shapes.push(...cellShapes(this, W, b));
     } else if (this.lane.meta.draws_line && lane.M > 1) {
       for (let mm = 0; mm < lane.M; mm++) {
         shapes.push(
@@ -403,7 +439,7 @@ export class PlaneFigure {
         );
       }
     }
-    shapes.push(...this._arrows(t));
+    shapes.push(...(this.classes ? classArrows(this, t, (...a) => this._arrow(...a)) : this._arrows(t)));
     const i = lane.event(t);
     if (i !== null) shapes.push(...this._ring(lane.index[i]));
     this.status.textContent = this._status(t); // after the ensemble: it counts the voters
@@ -431,7 +467,9 @@ export class PlaneFigure {
     clearTimeout(this._regionTimer);
     const { lane } = this;
     const row = lane.row(t);
-    const key = this.gridMode === "voted" ? `${row}:${lane.currentVotes(t)}` : `${row}`;
+    // the vote, and for several classes the averaged and longest machines, change with votes too
+    const votes = this.gridMode === "voted" || (this.classes && this.gridMode !== "last");
+    const key = votes ? `${row}:${lane.currentVotes(t)}` : `${row}`;
     if (this.regionKey === key) return false;
     const age = performance.now() - (this._regionAt ?? -Infinity);
     const due = !this.gridRegion || (playing ? age > REDRAW_MAX_AGE_MS : this.regionRow !== row);
@@ -450,8 +488,16 @@ export class PlaneFigure {
     this.regionKey = key;
     this.regionRow = this.lane.row(t);
     this._regionAt = performance.now();
-    const { scores, scale } = this._regionScores(t);
     const [xs, ys] = this.grid.axes;
+    if (this.classes) {
+      if (!this.show.region) return;
+      const given = this.gridField.scores(t, this.gridMode);
+      this.regionImage = classImage(this, given, xs.length, ys.length);
+      const perClass = this.gridField.classScores(t, this.gridMode);
+      this.sides.place(classAnchors(this, perClass, this.lane.M, xs, ys));
+      return;
+    }
+    const { scores, scale } = this._regionScores(t);
     if (this.show.region) {
       this.regionImage = this._image(scores, scale, xs.length, ys.length);
       this.sides.place(sideAnchors(scores, xs, ys));
@@ -534,35 +580,10 @@ export class PlaneFigure {
 
   /** The scores as one layout image over the box: a pixel per grid point, y up. */
   _image(scores, scale, nx, ny) {
-    this._canvas ??= document.createElement("canvas");
-    const canvas = this._canvas;
-    canvas.width = nx;
-    canvas.height = ny;
-    const context = canvas.getContext("2d");
-    const image = context.createImageData(nx, ny);
-    for (let j = 0; j < ny; j++) {
-      for (let i = 0; i < nx; i++) {
-        const v = Math.max(-1, Math.min(1, scores[j * nx + i] / scale));
-        const shade = Math.round(((v + 1) / 2) * (TINT_LEVELS - 1));
-        image.data.set(this.tints[shade], 4 * ((ny - 1 - j) * nx + i));
-      }
-    }
-    context.putImageData(image, 0, 0);
-    const [x0, x1, y0, y1] = this.box;
-    return {
-      source: canvas.toDataURL(),
-      xref: "x",
-      yref: "y",
-      x: x0,
-      y: y1,
-      sizex: x1 - x0,
-      sizey: y1 - y0,
-      xanchor: "left",
-      yanchor: "top",
-      sizing: "stretch",
-      layer: "below",
-      name: "region",
-    };
+    return paintedRegion(this, this.box, nx, ny, (p) => {
+      const v = Math.max(-1, Math.min(1, scores[p] / scale));
+      return this.tints[Math.round(((v + 1) / 2) * (TINT_LEVELS - 1))];
+    });
   }
 
   // -- shapes --------------------------------------------------------------------------
@@ -638,7 +659,7 @@ export class PlaneFigure {
     const { lane } = this;
     const i = lane.event(t);
     let text = `step ${count(t)} of ${count(lane.E)} · epoch ${lane.epochAt(t) + 1}`;
-    if (i !== null && lane.M === 1) text += ` · updates so far ${count(lane.row(t))}`;
+    if (i !== null && (lane.M === 1 || this.classes)) text += ` · updates so far ${count(lane.row(t))}`;
     if (this.singleLine) {
       const [w1, w2, th] = lane.hypothesis(lane.row(t));
       if (w1 === 0 && w2 === 0) text += " · w = 0: no line yet, every score is −θ";
@@ -677,7 +698,7 @@ export class PlaneFigure {
     return out;
   }
 
-  _arrow(tail, head, color, text) {
+  _arrow(tail, head, color, text, width = this.style.line.arrow) {
     const { style } = this;
     const L = this.node._fullLayout;
     // data units per pixel on each axis: the head keeps its size in pixels at any zoom
@@ -688,7 +709,7 @@ export class PlaneFigure {
     if (len < 1) return [];
     const ux = dx / len,
       uy = dy / len,
-      size = 4 + 2.5 * style.line.arrow;
+      size = 4 + 2.5 * width;
     const corner = (side) => [
       head[0] - (size * ux - side * 0.5 * size * uy) * px[0],
       head[1] - (size * uy + side * 0.5 * size * ux) * px[1],
@@ -699,7 +720,7 @@ export class PlaneFigure {
         // the shaft stops short of the tip: the head's point stays sharp
         ...segmentShape([tail, [head[0] - 0.8 * size * ux * px[0], head[1] - 0.8 * size * uy * px[1]]], {
           color,
-          width: style.line.arrow,
+          width,
         }),
         label: {
           text,
@@ -801,6 +822,18 @@ export class PlaneFigure {
     if (this.tip) this.tip.hidden = true;
   }
 
+  /** The training row under the pointer in a Plotly hover event, or null. */
+  _hoveredRow(event) {
+    for (const p of event.points) {
+      if (this.classes) {
+        const k = this.classRows.findIndex((_, c) => this.slots[`class${c}`] === p.curveNumber);
+        if (k >= 0) return this.classRows[k][p.pointIndex];
+      } else if (p.curveNumber === this.slots.train1) return this.rows1[p.pointIndex];
+      else if (p.curveNumber === this.slots["train-1"]) return this["rows-1"][p.pointIndex];
+    }
+    return null;
+  }
+
   /**
    * The tooltip stays while the pointer is on it and a moment after the point is left, so that
    * the pointer can reach it; Escape closes it (WCAG 1.4.13). The same numbers are in the
@@ -823,18 +856,21 @@ export class PlaneFigure {
       tip.hidden = true;
     });
     this.node.on("plotly_hover", (event) => {
-      const point = event.points.find(
-        (p) => p.curveNumber === this.slots["train-1"] || p.curveNumber === this.slots.train1,
-      );
-      if (!point) return;
-      const rows = point.curveNumber === this.slots.train1 ? this.rows1 : this["rows-1"];
-      const j = rows[point.pointIndex];
+      const j = this._hoveredRow(event);
+      if (j === null) return;
       const t = this.t ?? 0;
+      const label = this.classes ? classWord(this.scene, this.scene.arrays.classes[j]) : `y = ${signed(this.y[j])}`;
       const lines = [
-        `example #${j + 1}: x = (${num(this.X[2 * j], 3)}, ${num(this.X[2 * j + 1], 3)}), y = ${signed(this.y[j])}`,
+        `example #${j + 1}: x = (${num(this.X[2 * j], 3)}, ${num(this.X[2 * j + 1], 3)}), ${label}`,
         `updates caused so far: ${this.lane.counts(t)[j]}`,
       ];
       if (this.lane.M === 1) lines.push(`score ⟨w,x⟩ − θ = ${num(this.ownField.scores(t, "last")[j], 3)}`);
+      if (this.classes) {
+        const K = this.lane.M,
+          s = this.ownField.classScores(t, this.mode === "voted" ? "last" : this.mode);
+        const scores = Array.from({ length: K }, (_, c) => `${this.scene.class_list[c]} ${num(s[j * K + c], 3)}`);
+        lines.push(`scores ⟨w_k,x⟩ + b_k: ${scores.join(", ")}`);
+      }
       tip.textContent = lines.join("\n");
       const box = this.node.getBoundingClientRect();
       tip.style.left = `${Math.max(0, Math.min(event.event.clientX - box.left + 14, box.width - 240))}px`;

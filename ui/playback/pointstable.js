@@ -47,6 +47,7 @@ export class PointsTable {
   /** The score column's name: the predictor the figure draws. */
   _scoreName() {
     const { lane, contour, mode } = this.figure;
+    if (lane.classes) return `class given (${mode})`;
     if (lane.M > 1) return "members' vote";
     if (contour) return "score f(x)";
     if (mode === "voted") return "vote";
@@ -55,6 +56,10 @@ export class PointsTable {
 
   show(t) {
     this.t = t;
+    if (this.figure.classes) {
+      this._showClasses(t);
+      return;
+    }
     const { lane, scene, X, y, contour, mode } = this.figure;
     const n = y.length,
       last = Math.min(n, this.first + PAGE_ROWS);
@@ -90,9 +95,57 @@ export class PointsTable {
     const range = n > PAGE_ROWS ? `, points ${count(this.first + 1)}–${count(last)} of ${count(n)}` : "";
     const current = now >= 0 ? `; the current example is #${now + 1}` : "";
     const caption = `Training points at step ${count(t)}${range}${current}`;
+    this._fill(caption, headers, rows, now, last, n);
+  }
+
+  _fill(caption, headers, rows, now, last, n) {
     fill(this.holder, numbersTable(caption, headers, rows, { current: now - this.first }));
     this.prev.disabled = this.first === 0;
     this.next.disabled = last >= n;
     this.current.disabled = now < 0;
+  }
+
+  /** Several classes: each point's class, every class's score, the class it is given. */
+  _showClasses(t) {
+    const { lane, scene, X, mode } = this.figure;
+    const K = lane.M,
+      truth = scene.arrays.classes,
+      n = truth.length,
+      last = Math.min(n, this.first + PAGE_ROWS);
+    const field = this.figure.ownField;
+    const given = Float64Array.from(field.scores(t, mode));
+    const scores = field.classScores(t, mode);
+    const counts = lane.counts(t);
+    const i = lane.event(t),
+      now = i === null ? -1 : lane.index[i];
+    const name = (c) => cut(String(scene.class_list[c]));
+    const rows = [];
+    for (let j = this.first; j < last; j++) {
+      rows.push([
+        j === now ? `#${j + 1} (current)` : `#${j + 1}`,
+        minusNum(X[2 * j], 3),
+        minusNum(X[2 * j + 1], 3),
+        name(truth[j]),
+        ...Array.from({ length: K }, (_, c) => minusNum(scores[j * K + c], 3)),
+        name(given[j]),
+        given[j] === truth[j] ? "right" : "wrong",
+        scene.arrays.flipped[j] ? "yes" : "no",
+        String(counts[j]),
+      ]);
+    }
+    const what = mode === "voted" ? "votes for" : "score of";
+    const headers = [
+      "point",
+      ...scene.feature_names.map((f) => cut(f)),
+      "class",
+      ...Array.from({ length: K }, (_, c) => `${what} ${name(c)}`),
+      this._scoreName(),
+      "region",
+      "label changed by noise",
+      "updates caused",
+    ];
+    const range = n > PAGE_ROWS ? `, points ${count(this.first + 1)}–${count(last)} of ${count(n)}` : "";
+    const current = now >= 0 ? `; the current example is #${now + 1}` : "";
+    this._fill(`Training points at step ${count(t)}${range}${current}`, headers, rows, now, last, n);
   }
 }

@@ -159,7 +159,7 @@ export class Questioner {
   // -- each kind ---------------------------------------------------------------------------
 
   _outcome(k, s) {
-    if (!this._single(k)) return null;
+    if (!this._single(k) && !this.lanes[k].classes) return null; // the classes: one outcome a visit
     let options = this.present[k];
     if (this.settings.ask === "updates") options = options.filter(isUpdateKind);
     if (options.length < 2) return null;
@@ -261,7 +261,7 @@ export class Questioner {
 
   _vote(k, s) {
     const lane = this.lanes[k];
-    if (lane.M === 1) return null;
+    if (lane.M === 1 || lane.classes) return null; // a committee's vote (the classes do not vote)
     const j = lane.index[s - 1];
     let plus = 0;
     for (let m = 0; m < lane.M; m++) if (lane.scoreAt(s - 1, m) > 0) plus++;

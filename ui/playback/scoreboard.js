@@ -5,7 +5,7 @@
 import { chartLayout, gridAxis } from "./chartlayout.js";
 import { ChartWords, numbersTable, perEpoch } from "./chartwords.js";
 import { el, fill } from "./dom.js";
-import { accuracy, pointsField } from "./fields.js";
+import { accuracy, pointsField, truthOf } from "./fields.js";
 import { count, cut, pyFormat } from "./format.js";
 import { lineMargin } from "./diagnostics.js";
 
@@ -67,18 +67,18 @@ export class Scoreboard {
 
   update(t) {
     const { scene } = this;
-    const y = scene.arrays.y,
-      yTest = scene.arrays.y_test;
+    const y = scene.arrays.y;
     const rows = this.lanes.map((lane, i) => {
       const { mode, train, test } = this.fields[i];
       const tt = lane.clip(t);
       const quiet = lane.meta.mistakes_per_epoch.indexOf(0);
+      const truth = (part) => truthOf(lane, scene, part);
       return [
         cut(lane.meta.title, 40),
         mode,
-        lane.M === 1 ? count(lane.row(tt)) : "—",
-        pyFormat(accuracy(train.scores(tt, mode), y), ".1%"),
-        test ? pyFormat(accuracy(test.scores(tt, mode), yTest), ".1%") : "—",
+        lane.M === 1 || lane.classes ? count(lane.row(tt)) : "—",
+        pyFormat(accuracy(train.scores(tt, mode), truth("train"), lane.classes), ".1%"),
+        test ? pyFormat(accuracy(test.scores(tt, mode), truth("test"), lane.classes), ".1%") : "—",
         shown(lineMargin(lane, train.scores(tt, "last"), y, tt)),
         quiet >= 0 ? `epoch ${quiet + 1}` : "not yet",
       ];

@@ -15,6 +15,7 @@
 import { el } from "./dom.js";
 import { count, cut, minusNum, signed } from "./format.js";
 import { isUpdateKind } from "./timeline.js";
+import { classWord } from "./classesfigure.js";
 
 /** How much is said after a move: the reader's choice (settings.js keeps it). */
 export const LEVELS = { verdict: "the verdict", arithmetic: "verdict and arithmetic", off: "nothing" };
@@ -56,7 +57,16 @@ export function verdict(lane, scene, texts, t) {
   if (i === null) return "before the first example";
   const j = lane.index[i];
   const y = scene.arrays.y[j];
-  const head = `example ${count(j + 1)}, label ${signed(y)}${scene.arrays.flipped[j] ? " (flipped by noise)" : ""}`;
+  const noise = scene.arrays.flipped[j] ? " (flipped by noise)" : "";
+  if (lane.classes) {
+    const c = scene.arrays.classes[j];
+    const scores = scene.class_list.map((name, k) => `${cut(String(name))} ${minusNum(lane.scoreAt(i, k))}`);
+    const kind = lane.kindAt(i);
+    return `example ${count(j + 1)}, ${classWord(scene, c)}${noise}, scores ${scores.join(", ")}, ${
+      texts.spoken[kind] || "?"
+    }${isUpdateKind(kind) ? classesMoved(lane, scene, t) : ""}`;
+  }
+  const head = `example ${count(j + 1)}, label ${signed(y)}${noise}`;
   if (lane.M > 1) {
     let plus = 0,
       updated = 0;
@@ -76,6 +86,12 @@ export function verdict(lane, scene, texts, t) {
   return `${head}, score ${minusNum(score)}, ${texts.spoken[lane.kindAt(i)] || "?"}`;
 }
 
+/** After an update of several classes: which class's vector gained x and which lost it. */
+function classesMoved(lane, scene, t) {
+  const [c, r] = lane.movedBy(lane.row(t));
+  return `: ${classWord(scene, c)} gains η x, ${classWord(scene, r)}, the rival, loses it`;
+}
+
 /** "Step 37 of 2,000, epoch 1: example 12, ..."; in compare mode a clause per run, named. */
 export function stepSentence(lanes, scene, texts, t) {
   if (lanes.length === 1) return `${capital(stepPhrase(lanes[0], t))}: ${verdict(lanes[0], scene, texts, t)}.`;
@@ -88,7 +104,7 @@ export function stepSentence(lanes, scene, texts, t) {
 
 /** A short sentence while playing: where the run is. */
 export function playingSentence(lane, t) {
-  const updates = lane.M === 1 ? `, ${count(lane.row(t))} updates so far` : "";
+  const updates = lane.M === 1 || lane.classes ? `, ${count(lane.row(t))} updates so far` : "";
   return `Playing, ${stepPhrase(lane, t)}${updates}.`;
 }
 
@@ -177,7 +193,7 @@ export class Announcer {
       i = lane.event(t);
     const lines = this.arithmetic ? spokenMath(this.arithmetic()) : "";
     // a committee's members each have their own outcome: the panel gives no one reason either
-    const why = i === null || lane.M > 1 ? "" : this.texts.why[lane.kindAt(i)] || "";
+    const why = i === null || (lane.M > 1 && !lane.classes) ? "" : this.texts.why[lane.kindAt(i)] || "";
     return [sentence, lines && `${lines}.`, why].filter(Boolean).join(" ");
   }
 

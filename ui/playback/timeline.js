@@ -48,14 +48,17 @@ export class Lane {
     this.nextUpd = new Int32Array(E + 1);
     let next = E;
     this.nextUpd[E] = E;
+    const kindRows = E ? this.kind.length / E : 0; // a row per member; one for several classes
     for (let i = E - 1; i >= 0; i--) {
-      for (let mm = 0; mm < this.M; mm++) if (isUpdateKind(this.kind[mm * E + i])) next = i + 1;
+      for (let mm = 0; mm < kindRows; mm++) if (isUpdateKind(this.kind[mm * E + i])) next = i + 1;
       this.nextUpd[i] = next;
     }
     this.hyp = meta.hypotheses;
     this.W = get("W") || null;
     this.theta = get("theta") || null;
     this.norm = get("norm") || null;
+    this.classes = meta.hypotheses === "classes";
+    if (this.classes) this._sumClasses(get("points"), get("update_row"), get("update_true"), get("update_rival"));
     if (meta.has_modes) this._setupVotes(get("votes"));
     this._counts = new Int32Array(this.m);
     this._countsAt = 0;
@@ -169,12 +172,75 @@ export class Lane {
 
   /** [w1, w2, theta] of row k (member); for a projection, w's coordinates in the plane. */
   hypothesis(k, member = 0) {
+    if (this.classes) {
+      const at = k * this.M + member;
+      return [this.CW[2 * at], this.CW[2 * at + 1], -this.Cb[at]];
+    }
     const base = member * this.H + k;
     return [this.W[2 * base], this.W[2 * base + 1], this.theta[base]];
   }
 
   thetaOf(k, member = 0) {
+    if (this.classes) return -this.Cb[k * this.M + member];
     return this.theta[member * this.H + k];
+  }
+
+  // -- several classes learned together (the multiclass perceptron) -------------------
+
+  /**
+   * Every class's (w, b) after each update, summed from the update sequence as
+   * perceptron_core.trace.MulticlassTrace.hypotheses does: update i adds η x to the true class's
+   * row of hypothesis i + 1 and takes it from the rival's. Row k, class c: CW[2(kK + c)], Cb[kK + c].
+   */
+  _sumClasses(X, rows, truth, rival) {
+    const K = this.M,
+      H = this.H;
+    const { eta, xb } = this.meta.settings;
+    this.CW = new Float64Array(2 * H * K);
+    this.Cb = new Float64Array(H * K);
+    for (let k = 1; k < H; k++) {
+      this.CW.copyWithin(2 * k * K, 2 * (k - 1) * K, 2 * k * K);
+      this.Cb.copyWithin(k * K, (k - 1) * K, k * K);
+      const j = rows[k - 1];
+      const x1 = eta * X[2 * j],
+        x2 = eta * X[2 * j + 1],
+        step = eta * xb;
+      for (const [c, sign] of [
+        [truth[k - 1], 1],
+        [rival[k - 1], -1],
+      ]) {
+        const at = k * K + c;
+        this.CW[2 * at] += sign * x1;
+        this.CW[2 * at + 1] += sign * x2;
+        this.Cb[at] += sign * step;
+      }
+    }
+    this.updateTrue = truth;
+    this.updateRival = rival;
+  }
+
+  /** The classes update k - 1 moved, that made row k: [true class, rival]. */
+  movedBy(k) {
+    return [this.updateTrue[k - 1], this.updateRival[k - 1]];
+  }
+
+  /**
+   * Every class's weights and biases of a linear predictor at t ("last", "longest" or
+   * "averaged"): [W, b] with W[2c], W[2c + 1] and b[c] of class c (arrays reused between calls).
+   */
+  classPredictor(t, mode) {
+    const K = this.M;
+    const r = mode === "longest" ? this.longestRow(t) : this.row(t);
+    if (mode !== "averaged" || this.totalVotes(t) === 0) {
+      return [this.CW.subarray(2 * r * K, 2 * (r + 1) * K), this.Cb.subarray(r * K, (r + 1) * K)];
+    }
+    const total = this.totalVotes(t),
+      c = this.currentVotes(t);
+    this._avgW ??= new Float64Array(2 * K);
+    this._avgB ??= new Float64Array(K);
+    for (let q = 0; q < 2 * K; q++) this._avgW[q] = (this.cumCW[2 * r * K + q] + c * this.CW[2 * r * K + q]) / total;
+    for (let q = 0; q < K; q++) this._avgB[q] = (this.cumCb[r * K + q] + c * this.Cb[r * K + q]) / total;
+    return [this._avgW, this._avgB];
   }
 
   // -- votes and the four predictors at time t ---------------------------------------
@@ -192,6 +258,11 @@ export class Lane {
     this.bestRow = new Int32Array(H + 1).fill(-1);
     this.bestVal = new Float64Array(H + 1).fill(-Infinity);
     const planar = this.W !== null;
+    if (this.classes) {
+      // every class's weighted sums over rows 1 .. k - 1: the averaged machine at any step
+      this.cumCW = new Float64Array(2 * (H + 1) * this.M);
+      this.cumCb = new Float64Array((H + 1) * this.M);
+    }
     if (planar) {
       this.cumW1 = new Float64Array(H + 1);
       this.cumW2 = new Float64Array(H + 1);
@@ -204,6 +275,12 @@ export class Lane {
         this.cumW1[k + 1] = this.cumW1[k] + weight * this.W[2 * k];
         this.cumW2[k + 1] = this.cumW2[k] + weight * this.W[2 * k + 1];
         this.cumTh[k + 1] = this.cumTh[k] + weight * this.theta[k];
+      }
+      if (this.classes) {
+        const K = this.M;
+        for (let q = 0; q < 2 * K; q++)
+          this.cumCW[2 * (k + 1) * K + q] = this.cumCW[2 * k * K + q] + weight * this.CW[2 * k * K + q];
+        for (let q = 0; q < K; q++) this.cumCb[(k + 1) * K + q] = this.cumCb[k * K + q] + weight * this.Cb[k * K + q];
       }
       const better = votes[k] > this.bestVal[k];
       this.bestVal[k + 1] = better ? votes[k] : this.bestVal[k];
