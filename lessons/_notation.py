@@ -25,7 +25,7 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
         "lesson 5's thick separator is learned in that form); the course notes write θ (Θ for "
         "Winnow), as here; Cantador & Dorronsoro fold it into W_i with an input 1 (lesson 10)",
     ),
-    ("η", "the learning rate: an update adds η y x to w", "1–10", ""),
+    ("η", "the learning rate: an update adds η y x to w", "1–10, 12", ""),
     (
         "C",
         "the threshold's step: an update moves θ by −η y C (default: the mean ‖x‖²)",
