@@ -92,7 +92,7 @@ lesson_header(
     "See two ways a perceptron learns several classes, and why the one that learns them "
     "together keeps Novikoff's guarantee.",
 )
-notation(("x, y", "w, θ", "η", "K, c", "w_k, b_k", "r", "φ, U", "R", "u, γ"))
+notation(("x, y", "w, θ", "θ_init", "η", "K, c", "w_k, b_k", "r", "φ, U", "R", "u, γ"))
 st.markdown(
     r"""
 Every learner of the earlier lessons tells two classes apart. Khardon & Wachman meet data of
@@ -238,12 +238,12 @@ if run is not None:
 try_this(
     "Press **Next update** (or U) a few times. Two arrows thicken each time: the true class's "
     "w gains ηx and the rival's loses it, their old vectors in grey; the third class's arrow "
-    "stays. With a screen reader, each move reads the example's class, the three scores and "
-    '"class A gains η x, class B, the rival, loses it"; **Figure in words** says which '
+    "stays. With a screen reader: each move reads the example's class, the three scores, "
+    "which class gains η x and which, the rival, loses it; **Figure in words** says which "
     "corners each class's region reaches.",
     "Set the **gap** to 0.01: γ shrinks and the bound in the box grows about as 1/γ². Press "
     "**End** (or End): the run needs more updates (on some seeds more than the figure's "
-    f"{EPOCHS} epochs), and still uses a small part of its bound. A screen reader reads the "
+    "epochs hold), and still uses a small part of its bound. A screen reader reads the "
     "box's numbers as text.",
     "Set the **label noise** to 10 %: no machine separates the classes any more, the box says "
     "the bound does not apply, and the run updates to the end. Switch **The regions show** from "

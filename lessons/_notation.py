@@ -36,7 +36,7 @@ NOTATION: tuple[tuple[str, str, str, str], ...] = (
     (
         "θ_init",
         "the threshold's start (default: the mean ‖x‖²)",
-        "1, 2, 5, 6, 9, 11",
+        "1, 2, 5, 6, 9, 11, 12",
         "KW: θ_Init",
     ),
     (
