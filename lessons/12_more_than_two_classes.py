@@ -20,6 +20,7 @@ from perceptron_core.engine import multiclass_trainer
 from perceptron_core.modes import MODES
 from perceptron_core.multiclass import kesler_bound, kesler_vectors
 from perceptron_lab.app_logic.datasource import DataRequest
+from perceptron_lab.app_logic.exercises.lesson_12 import REPLAY
 from perceptron_lab.app_logic.payload.extras import Panel, Text
 from perceptron_lab.app_logic.studies_multiclass import (
     COMPARE_EPOCHS,
@@ -211,6 +212,7 @@ data, run = stage(
     show=Show(band=False),
     extras=kesler_box,
     start=lambda tl: tl.next_update(tl.next_update(0)),
+    predict=REPLAY.predict,
 )
 
 if run is not None:

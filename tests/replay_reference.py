@@ -197,6 +197,32 @@ def p_delta_visits(run, data, epochs: int) -> Visits:
 
 
 #: The rule each learner of the lessons' figures runs.
+def multiclass_visits(run, data, epochs: int) -> Visits:
+    """The multiclass perceptron (Duda, Hart & Stork 2001, §5.12; docs/algorithms.md §11):
+    a visit is a mistake when a rival's score ⟨w_k, x⟩ + b_k is at least the true class's
+    (a tie is a mistake; the rival is the highest-scoring other class, the first on a tie),
+    and then w_c gains ηx and b_c η, the rival's lose them. Only the outcomes are kept."""
+    est = run.estimator
+    classes = data.class_labels()[0]
+    W = np.zeros((len(est.classes_), data.X.shape[1]))
+    b = np.zeros(len(est.classes_))
+    kinds = []
+    for j in _visits(est, data.X, epochs):
+        x, c = data.X[j], int(np.searchsorted(est.classes_, classes[j]))
+        scores = W @ x + b
+        rivals = np.where(np.arange(len(b)) == c, -np.inf, scores)
+        r = int(np.argmax(rivals))
+        if rivals[r] >= scores[c]:
+            kinds.append("mistake")
+            W[c] += est.eta * x
+            W[r] -= est.eta * x
+            b[c] += est.eta
+            b[r] -= est.eta
+        else:
+            kinds.append("correct")
+    return Visits(kinds)
+
+
 RULES = {
     "perceptron": kw_visits,
     "kw": kw_visits,
@@ -206,6 +232,7 @@ RULES = {
     "balanced_winnow": balanced_winnow_visits,
     "kernel": kernel_visits,
     "parallel": p_delta_visits,
+    "multiclass": multiclass_visits,
 }
 
 

@@ -579,7 +579,7 @@ def l12_most(f, q, v):
 #: Exercise id -> its right answer computed here: a number, or a set (the setting's values,
 #: or the starts of the right options' texts), or the replay's answers in its steps' order.
 INDEPENDENT = {
-    **{f"l{n:02d}-predict": replay_answers for n in range(1, 12)},
+    **{f"l{n:02d}-predict": replay_answers for n in range(1, 13)},
     "l01-score-change": l01_score_change,
     "l01-theta-after": l01_theta_after,
     "l01-fewest-updates": l01_fewest,

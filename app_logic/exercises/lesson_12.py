@@ -22,6 +22,17 @@ from perceptron_lab.app_logic.exercises.model import (
     setting_question,
     tolerance,
 )
+from perceptron_lab.app_logic.exercises.replay import (
+    Replay,
+    after_the_first_epoch,
+    by_event,
+    events,
+    interleave,
+    replay_exercise,
+    spread,
+    within,
+)
+from perceptron_lab.app_logic.timeline import CORRECT, MISTAKE
 
 LESSON = 12
 GAPS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3)
@@ -212,7 +223,48 @@ def most_updates(facts, variant):
     )
 
 
+def after_the_first_pass(run, data):
+    """Visits after the first epoch, mistakes and visits that change nothing taken in turn
+    (by then every class's vector has moved, and a visit's outcome is no longer a tie at
+    zero); then the later visits in order."""
+    later = after_the_first_epoch(run)
+    return [
+        *interleave(
+            spread(within(events(run, MISTAKE), later), 3),
+            spread(within(events(run, CORRECT), later), 3),
+        ),
+        *(np.flatnonzero(later) + 1),
+    ]
+
+
+REPLAY = Replay(after_the_first_pass, ("outcome",), about=by_event)
+PREDICTIONS = replay_exercise(
+    "l12-predict",
+    LESSON,
+    "Predict, after the first epoch, whether the multiclass perceptron's next example is a "
+    "mistake (an update of two classes' vectors) or changes nothing.",
+    REPLAY,
+    "Predict at a few steps after the first epoch what the multiclass perceptron does with "
+    "the next example: compare the three scores ⟨w_k, x⟩ + b_k at its point; it is a mistake "
+    "when a rival's score is at least its own class's.",
+    "A visit updates exactly when the true class's score is not strictly the highest: then "
+    "w_c gains ηx and the rival's w_r loses it, and the third class's vector stays.",
+    {
+        "outcome mistake": Misconception(
+            "A point is a mistake when a rival class scores at least as high as its own "
+            "class, even if its own score is positive: the highest score wins, not the sign.",
+            RULE,
+        ),
+        "outcome correct": Misconception(
+            "When the true class's score is strictly the highest, nothing moves, however "
+            "close the rival's score is (the multiclass perceptron has no margin).",
+            RULE,
+        ),
+    },
+)
+
 EXERCISES = (
+    PREDICTIONS,
     Exercise(
         "l12-gap-growth",
         LESSON,
