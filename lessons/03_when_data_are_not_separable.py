@@ -378,9 +378,9 @@ erred, $L = \sum_{j\ \mathrm{erred}} \max(0, 1 - y_j\langle v^*, z_j\rangle)$:
 """
 )
 st.latex(
-    r"M \;\le\; L + R\lVert v^*\rVert\sqrt L + R^2\lVert v^*\rVert^2,\qquad"
+    r"\begin{gathered}M \;\le\; L + R\lVert v^*\rVert\sqrt L + R^2\lVert v^*\rVert^2,\\"
     r"\text{that is}\qquad M - L \;\le\; \frac{R}{\gamma}\sqrt L"
-    r" + \Big(\frac{R}{\gamma}\Big)^2"
+    r" + \Big(\frac{R}{\gamma}\Big)^2\end{gathered}"
 )
 st.markdown(
     r"""
@@ -410,9 +410,9 @@ constant $C$):
 )
 st.latex(
     r"\begin{gathered}\tau = \frac{\ell}{\lVert x\rVert^2 + 1}\ \text{(PA)},\quad"
-    r"\min\Big(C, \frac{\ell}{\lVert x\rVert^2 + 1}\Big)\ \text{(PA-I)},\quad"
+    r"\min\Big(C, \frac{\ell}{\lVert x\rVert^2 + 1}\Big)\ \text{(PA-I)},\\"
     r"\frac{\ell}{\lVert x\rVert^2 + 1 + 1/(2C)}\ \text{(PA-II)}\\"
-    r"w \leftarrow w + \tau\,y\,x,\quad b \leftarrow b + \tau\,y\qquad"
+    r"w \leftarrow w + \tau\,y\,x,\quad b \leftarrow b + \tau\,y\\"
     r"\Longrightarrow\quad y f_{\mathrm{new}}(x) = y f(x) + \tau\,(\lVert x\rVert^2 + 1)"
     r"\end{gathered}"
 )

@@ -367,9 +367,9 @@ most $M + 1$ hypotheses, so
 """
 )
 st.latex(
-    r"(M + 1)\,e^{-\varepsilon q} \le \delta \iff "
-    r"q \ge \frac{1}{\varepsilon}\ln\frac{M + 1}{\delta},\qquad"
-    r"\text{within } (M + 1)\,q + M \text{ examples}"
+    r"\begin{gathered}(M + 1)\,e^{-\varepsilon q} \le \delta \iff "
+    r"q \ge \frac{1}{\varepsilon}\ln\frac{M + 1}{\delta},\\"
+    r"\text{within } (M + 1)\,q + M \text{ examples}\end{gathered}"
 )
 st.markdown(
     r"""

@@ -419,8 +419,9 @@ $\gamma$, the kernel perceptron started at 0 makes at most
 """
 )
 st.latex(
-    r"\Big(\frac{R}{\gamma}\Big)^2\ \text{updates},\qquad R^2 = \max_j k(x_j, x_j) + C,\quad"
-    r"\gamma = \min_j\ y_j\,\langle u, z_j\rangle > 0,\ \lVert u\rVert = 1"
+    r"\begin{gathered}\Big(\frac{R}{\gamma}\Big)^2\ \text{updates},\qquad"
+    r" R^2 = \max_j k(x_j, x_j) + C,\\"
+    r"\gamma = \min_j\ y_j\,\langle u, z_j\rangle > 0,\ \lVert u\rVert = 1\end{gathered}"
 )
 st.markdown(
     r"""

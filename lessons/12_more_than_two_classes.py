@@ -114,8 +114,9 @@ class with the highest score:
 """
 )
 st.latex(
-    r"s_c \le s_r \;\Longrightarrow\; w_c \leftarrow w_c + \eta x,\quad b_c \leftarrow b_c + \eta"
-    r",\qquad w_r \leftarrow w_r - \eta x,\quad b_r \leftarrow b_r - \eta"
+    r"\begin{gathered}s_c \le s_r \;\Longrightarrow\; w_c \leftarrow w_c + \eta x,\quad"
+    r" b_c \leftarrow b_c + \eta,\\"
+    r"w_r \leftarrow w_r - \eta x,\quad b_r \leftarrow b_r - \eta\end{gathered}"
 )
 st.markdown(
     r"""
