@@ -99,11 +99,12 @@ def view_turn(
                 help="Leave the queue; the page keeps its settings.",
             )
 
+    interrupt = still_wanted()
     try:
-        with gate.admitted(key, estimate, waiting, still_wanted()):
+        with gate.admitted(key, estimate, waiting, interrupt):
             box.empty()
             if cpu_meter:
-                with metered():
+                with metered(interrupt=interrupt):
                     yield
             else:
                 yield
