@@ -1,27 +1,21 @@
-"""Hostile use, fifth round: every long stage of a view stops soon after its visitor leaves,
-and a view's downloads are counted in its CPU budget.
+"""Hostile use, fifth round: every long stage of a view stops soon after its visitor leaves
+(a view's downloads, counted in its CPU budget: ``tests/test_hostile_downloads.py``).
 
 A view's work asks whether its visitor still wants it (and whether its CPU is spent) between
 its parts: the pieces of an on-line rule's fit (the pocket's fit of a 200,000-row upload was
-one compiled loop), the timeline, each lane of the payload. Its downloads are built later,
-in Streamlit's worker threads, and counted in the same account.
+one compiled loop), the timeline, each lane of the payload.
 """
 
 from __future__ import annotations
 
-import threading
 import traceback
 from pathlib import Path
 
 import numpy as np
 import pytest
-from streamlit.delta_generator import DeltaGenerator
-from streamlit.testing.v1 import AppTest
 
 from perceptron_core.datasets import DataError
 from perceptron_core.engine.chunks import WORK_PER_CHUNK, visits_per_chunk
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 class Left(Exception):
@@ -106,78 +100,3 @@ def test_a_payload_asks_between_its_lanes():
         build_payload(data, runs, 5)
     with pytest.raises(DataError, match="CPU-seconds"), metered(limit=-1.0):
         build_payload(data, runs, 5)  # a view whose CPU is spent builds no payload
-
-
-# -- downloads: counted in their view's CPU -----------------------------------------------
-
-#: A view of this module's own (its seed: no other test's session holds its data).
-LINK = {"data": "separable", "separable_n_samples": "60", "epochs": "5", "seed": "5051"}
-
-
-@pytest.fixture
-def downloads(monkeypatch):
-    """The playground opened with :data:`LINK`: ``{label: data given to Streamlit}``."""
-    given: dict = {}
-    original = DeltaGenerator.download_button
-
-    def spy(self, label, data, *args, **kwargs):
-        given[label] = data
-        return original(self, label, data, *args, **kwargs)
-
-    monkeypatch.setattr(DeltaGenerator, "download_button", spy)
-    at = AppTest.from_file(str(ROOT / "router.py"), default_timeout=180)
-    at.query_params.update(LINK)
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return given
-
-
-def _account(data):
-    """The CPU account a download's callable counts in."""
-    from perceptron_lab.ui import player
-
-    token = data.args[1]
-    with player._VIEWS_LOCK:
-        return player._VIEWS[token].account
-
-
-def _in_a_worker(data):
-    """Call a download's ``data`` as Streamlit does: in another thread, with no script run."""
-    out: dict = {}
-
-    def call():
-        try:
-            out["value"] = data()
-        except Exception as err:  # noqa: BLE001 (handed to the test)
-            out["error"] = err
-
-    worker = threading.Thread(target=call)
-    worker.start()
-    worker.join()
-    if "error" in out:
-        raise out["error"]
-    return out["value"]
-
-
-def test_a_download_is_counted_in_the_cpu_of_its_view(downloads):
-    from perceptron_lab.app_logic.memory import SERVER
-
-    SERVER.forget("downloads")
-    trace, page = downloads["Every step as CSV (the trace)"], downloads["Download as web page"]
-    account = _account(trace)
-    assert account is _account(page)  # one view, one account
-    made = account.seconds
-    assert made > 0  # the view's making, in the page's thread
-    _in_a_worker(trace)
-    assert account.seconds > made  # and the trace's build, in Streamlit's worker thread
-
-
-def test_a_view_that_has_spent_its_cpu_builds_no_download(downloads):
-    from perceptron_lab.app_logic.memory import SERVER
-    from perceptron_lab.app_logic.view_cost import MAX_VIEW_CPU_SECONDS
-
-    SERVER.forget("downloads")
-    page = downloads["Download as web page"]
-    _account(page).add(MAX_VIEW_CPU_SECONDS)
-    with pytest.raises(DataError, match="CPU-seconds"):
-        _in_a_worker(page)
