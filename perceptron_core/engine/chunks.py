@@ -44,8 +44,9 @@ import numpy as np
 from perceptron_core import rules
 from perceptron_core.engine import online
 
-#: The work of one piece of a fit, in multiply-adds (about 0.1 CPU-second on the development
-#: machine: docs/benchmarks.md#whole-views).
+#: The most work of one piece of a fit, in multiply-adds: sized for the most a visit may read,
+#: so a piece usually does less (in the compare view of docs/benchmarks.md#whole-views the
+#: looks between pieces were at most 0.44 CPU-seconds apart, most of them far less).
 WORK_PER_CHUNK = 2**27
 #: What one visit costs besides reading its row, in multiply-adds: the step, the counts and
 #: the record of the visit (a visit of two features costs about what 1,000 multiply-adds of a
