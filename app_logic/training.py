@@ -29,6 +29,7 @@ from perceptron_core._jit import is_cached
 from perceptron_core._validation import OverflowedWarning, range_problems
 from perceptron_core.datasets import DataError
 from perceptron_core.engine import kw_trainer
+from perceptron_core.engine.chunks import between_chunks
 from perceptron_lab.app_logic.datasource import MAX_ANIMATED_VISITS, DataRequest, make_dataset
 from perceptron_lab.app_logic.diagnostics import test_mistakes_per_epoch
 from perceptron_lab.app_logic.learners import LEARNERS, LINE
@@ -195,7 +196,8 @@ def fit_run(
     fit_seconds = None
     if not hasattr(estimator, "trace_"):  # not fitted yet (a fit with its record has one)
         start = time.perf_counter()
-        estimator.fit(X, y)
+        with between_chunks(interrupt):  # the on-line rules ask it between pieces of the fit
+            estimator.fit(X, y)
         fit_seconds = time.perf_counter() - start
     problems = range_problems(estimator, X)
     for category, message in problems:
@@ -203,6 +205,7 @@ def fit_run(
             raise DataError(message)
     interrupt()
     timeline = learner.timeline(estimator, len(X))
+    interrupt()
     updates = int(timeline.mistakes_per_epoch().sum())
     if learner.has_modes:
         check_voted_cost(learner, timeline, len(X) + len(X_test))

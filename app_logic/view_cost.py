@@ -16,9 +16,11 @@ This module does not import Streamlit.
 from __future__ import annotations
 
 import contextvars
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from perceptron_core.datasets import DataError
 from perceptron_lab.app_logic.learners import LEARNERS, LINE
@@ -71,8 +73,9 @@ def view_bytes(
 
 
 class CpuMeter:
-    """The CPU a view has used since it started (this thread's: the view is made in its page's
-    script thread), against :data:`MAX_VIEW_CPU_SECONDS`.
+    """The CPU a view has used: ``before`` seconds in earlier threads, and this thread's since
+    the meter started (a view is made in its page's script thread, its downloads are built in
+    Streamlit's worker threads), against :data:`MAX_VIEW_CPU_SECONDS`.
 
     Examples
     --------
@@ -80,49 +83,122 @@ class CpuMeter:
     >>> meter.check()
     >>> meter.spent() >= 0
     True
+    >>> CpuMeter(limit=5.0, before=6.0).check()
+    Traceback (most recent call last):
+    ...
+    perceptron_core.datasets.DataError: This view has used its 5 CPU-seconds ...
     """
 
-    def __init__(self, limit: float | None = None, clock=time.thread_time):
+    def __init__(self, limit: float | None = None, clock=time.thread_time, before: float = 0.0):
         self.limit = MAX_VIEW_CPU_SECONDS if limit is None else limit
         self._clock = clock
+        self.before = before
         self.start = clock()
 
     def spent(self) -> float:
-        return self._clock() - self.start
+        return self.before + self._clock() - self.start
 
     def check(self) -> None:
         """Raise :class:`~perceptron_core.datasets.DataError` once the view is over its CPU."""
         if self.spent() > self.limit:
             raise DataError(
-                f"This view has used its {self.limit:g} CPU-seconds (all its learners together) "
-                "before it was ready, and was stopped. Use fewer points, epochs or compared "
-                "learners (the experiments page and the command line have no such limit)."
+                f"This view has used its {self.limit:g} CPU-seconds (all its learners and its "
+                "downloads together), and its work was stopped. Use fewer points, epochs or "
+                "compared learners (the experiments page and the command line have no such "
+                "limit)."
             )
 
 
-_METER: contextvars.ContextVar[CpuMeter | None] = contextvars.ContextVar(
-    "view_meter", default=None
-)
+class CpuAccount:
+    """The CPU-seconds one view has cost so far, over every thread that worked for it: what
+    :func:`metered` adds when each of its blocks ends (the view's making, then each download
+    built for it, in Streamlit's worker threads).
+
+    Examples
+    --------
+    >>> account = CpuAccount()
+    >>> with metered(account=account):
+    ...     pass
+    >>> with metered(account=account) as meter:   # a download of that view, later
+    ...     meter.before == account.seconds
+    True
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.seconds = 0.0
+
+    def add(self, seconds: float) -> None:
+        with self._lock:
+            self.seconds += seconds
+
+
+@dataclass(frozen=True)
+class _View:
+    meter: CpuMeter
+    interrupt: Callable[[], None]
+    account: CpuAccount
+
+
+_VIEW: contextvars.ContextVar[_View | None] = contextvars.ContextVar("view", default=None)
 
 
 @contextmanager
-def metered(limit: float | None = None) -> Iterator[CpuMeter]:
-    """Make a view in the block under one :class:`CpuMeter` (:func:`check_cpu` asks it) of
-    ``limit`` CPU-seconds (:data:`MAX_VIEW_CPU_SECONDS` by default)."""
-    meter = CpuMeter(limit)
-    token = _METER.set(meter)
+def metered(
+    limit: float | None = None,
+    interrupt: Callable[[], None] = lambda: None,
+    account: CpuAccount | None = None,
+) -> Iterator[CpuMeter]:
+    """Make a view, or a part of one, in the block under one :class:`CpuMeter` of ``limit``
+    CPU-seconds (:data:`MAX_VIEW_CPU_SECONDS` by default), for a visitor whom ``interrupt()``
+    asks whether they still want it (it raises when not): :func:`look` asks both. The block's
+    CPU is added to ``account`` (a new one by default), which counts what earlier blocks for the
+    same view cost (:func:`current_account`)."""
+    account = CpuAccount() if account is None else account
+    meter = CpuMeter(limit, before=account.seconds)
+    token = _VIEW.set(_View(meter, interrupt, account))
     try:
         yield meter
     finally:
-        _METER.reset(token)
+        _VIEW.reset(token)
+        account.add(meter.spent() - meter.before)
+
+
+def current_account() -> CpuAccount | None:
+    """The account of the view being made in this thread (None outside :func:`metered`): what
+    its downloads, built later in other threads, are counted in."""
+    view = _VIEW.get()
+    return None if view is None else view.account
 
 
 def check_cpu() -> None:
     """Raise when the view being made in this thread is over its CPU (nothing outside
     :func:`metered`)."""
-    meter = _METER.get()
-    if meter is not None:
-        meter.check()
+    view = _VIEW.get()
+    if view is not None:
+        view.meter.check()
+
+
+def look() -> None:
+    """What the work of the view being made in this thread asks between its parts (the
+    payload's lanes, a download's parts): raise when its visitor no longer wants it or its
+    CPU is spent (nothing outside :func:`metered`).
+
+    Examples
+    --------
+    >>> look()                       # no view is being made: nothing to ask
+    >>> def gone():
+    ...     raise LookupError("the visitor left")
+    >>> with metered(interrupt=gone):
+    ...     look()
+    Traceback (most recent call last):
+    ...
+    LookupError: the visitor left
+    """
+    view = _VIEW.get()
+    if view is not None:
+        view.interrupt()
+        view.meter.check()
 
 
 def with_cpu_check(interrupt: Callable[[], None]) -> Callable[[], None]:

@@ -377,13 +377,14 @@ def render() -> None:
             PREFIX, view_key(request, lanes, values, epochs), view_estimate(data, lanes, epochs)
         ):
             made = _view(request, data, key, values, epochs, compare, show, image, present)
+            if made is not None and not hidden("export"):  # in the view's turn: the CPU of
+                request, _, run, predict = made  # the files they build counts as the view's
+                _downloads(request, run, show, image, predict)
     except Cancelled:
         return
     if made is None:
         return
-    request, data, run, predict = made
-    if not hidden("export"):
-        _downloads(request, run, show, image, predict)
+    data = made[1]
     if data.n_features == 2 and not hidden("data") and not hidden("edits"):
         # Built only while open: the table's editor on the page delays the component's frame,
         # and the first figure with it (docs/benchmarks.md).

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -123,30 +124,54 @@ WHOLE_VIEWS = {
 }
 
 
+def _caller() -> str:
+    """Where a look was asked from: the innermost frame of this project's code that asked."""
+    import traceback
+
+    frames = [
+        f
+        for f in traceback.extract_stack()[:-3]
+        if "perceptron" in f.filename or "app_logic" in f.filename
+    ]
+    return f"{Path(frames[-1].filename).stem}.{frames[-1].name}" if frames else "?"
+
+
 def whole_view(request: DataRequest, epochs: int, lanes: tuple[str, ...]) -> dict:
     """One view made as the playground makes it, in this thread under one CPU meter
     (:func:`app_logic.view_cost.metered`): the data, every lane's run, their payload. Its CPU
     seconds, what it ended with, and the most CPU between two of the looks its work takes at
-    whether the visitor is still there (a closed tab stops it at the next look)."""
+    whether the visitor is still there (a closed tab stops it at the next look), with where
+    the two looks were asked from."""
     from perceptron_lab.app_logic.view_cost import metered, with_cpu_check
 
-    looks = []
-    with metered() as meter:
+    looks = [(0.0, "the view's start")]
+
+    def seen() -> None:
+        looks.append((meter.spent(), _caller()))
+
+    with metered(interrupt=seen) as meter:
         try:
             data = make_dataset(request)
             runs = []
             for key in lanes:
                 values = tuple(sorted(LEARNERS[key].defaults().items()))
-                check = with_cpu_check(lambda: looks.append(meter.spent()))
                 parts = (data.X, data.y, data.X_test, data.y_test)
+                check = with_cpu_check(seen)
                 runs.append(fit_run(key, values, epochs, request.seed, *parts, interrupt=check))
             build_payload(data, runs, request.seed)
             ended = "drawn"
         except DataError as err:
             ended = "refused: " + str(err)[:100]
         spent = meter.spent()
-    marks = [0.0, *looks, spent]
-    return {"cpu": spent, "ended": ended, "gap": max(b - a for a, b in zip(marks, marks[1:]))}
+    looks.append((spent, "the view's end"))
+    gap, before, after = max((b[0] - a[0], a[1], b[1]) for a, b in zip(looks, looks[1:]))
+    return {
+        "cpu": spent,
+        "ended": ended,
+        "gap": gap,
+        "where": f"{before} -> {after}",
+        "looks": len(looks) - 2,
+    }
 
 
 def main() -> None:
@@ -163,8 +188,8 @@ def main() -> None:
         for name, (request, epochs, lanes) in WHOLE_VIEWS.items():
             got = whole_view(request, epochs, lanes)
             print(
-                f"{name}: {got['cpu']:.2f} CPU s, {got['ended']}; at most {got['gap']:.2f} CPU s "
-                "between two looks at the visitor"
+                f"{name}: {got['cpu']:.2f} CPU s, {got['ended']}; {got['looks']} looks at the "
+                f"visitor, at most {got['gap']:.2f} CPU s between two ({got['where']})"
             )
         return
     names = args.views.split(",")

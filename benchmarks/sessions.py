@@ -214,8 +214,8 @@ async def wire_visit(
                             element.component_instance.component_name
                         ):
                             figure = True
-                        elif what == "alert" and "in the queue" in element.alert.body:
-                            places.append(element.alert.body)
+                        elif what == "markdown" and "in the queue" in element.markdown.body:
+                            places.append(element.markdown.body)  # ui/waiting.py's place
                         elif what == "alert" and element.alert.format in (
                             Alert.ERROR,
                             Alert.WARNING,

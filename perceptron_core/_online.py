@@ -31,7 +31,7 @@ from perceptron_core._validation import (
     hyperparameters,
     parameter,
 )
-from perceptron_core.engine import online
+from perceptron_core.engine import chunks, online
 from perceptron_core.trace import Trace
 
 RECORD_MODES = {"none": 0, "updates": 1, "all": 2}
@@ -86,7 +86,8 @@ class OnlineLinearClassifier(OnlineEstimator):
     * ``_hyper(X)``: the rule's hyper-parameters for a run on ``X``;
     * ``_coef_intercept()``: ``(coef, intercept)`` of the current state;
     * optionally ``_initial_hypotheses()`` (the traces' ``w0``/``theta0``),
-      ``_counts`` (the update counts a run starts from), ``_explicit_history``
+      ``_counts`` (the update counts a run starts from), ``_visit_rows`` (the most rows a
+      visit reads, when more than its own), ``_explicit_history``
       and ``_answers`` (what the trace keeps), and the base's ``_prepare_X``
       (e.g. Winnow's boolean check) and ``_zero_is_positive``;
     * a learner that is no on-line rule (the average algorithm) replaces
@@ -126,8 +127,21 @@ class OnlineLinearClassifier(OnlineEstimator):
         return np.zeros((n_problems, n_samples), dtype=np.int64)
 
     def _run(self, X, Y, order, counts, plan):
-        """One call of the driver (see :func:`~perceptron_core.engine.online.run_online`)."""
-        return online.run(self._rule, X, Y, order, counts, self._model, self._hyper(X), plan)
+        """One call of the driver (see :func:`~perceptron_core.engine.online.run_online`), or
+        inside :func:`~perceptron_core.engine.chunks.between_chunks`, the same in pieces."""
+        hp = self._hyper(X)
+        asked = chunks.asking()
+        if asked is None:
+            return online.run(self._rule, X, Y, order, counts, self._model, hp, plan)
+        rows = self._visit_rows(X)
+        return chunks.run_in_chunks(
+            self._rule, X, Y, order, counts, self._model, hp, plan, asked, rows
+        )
+
+    def _visit_rows(self, X) -> int:
+        """The most rows of ``X`` one visit reads (its own: 1); an interruptible fit's pieces
+        are sized by it (:func:`~perceptron_core.engine.chunks.visits_per_chunk`)."""
+        return 1
 
     def _coef_intercept(self):
         """``(coef, intercept)`` of the current state, for ``coef_``/``intercept_``."""

@@ -305,7 +305,8 @@ def test_compare_modes_learners_share_one_cpu_meter(monkeypatch):
     fit = training.fit_run
 
     def watched(key, *args, **kwargs):
-        meters.append((key, view_cost._METER.get()))
+        view = view_cost._VIEW.get()
+        meters.append((key, view and view.meter))
         return fit(key, *args, **kwargs)
 
     monkeypatch.setattr("perceptron_lab.ui.runs.fit_run", watched)
@@ -328,7 +329,7 @@ def test_a_compare_view_over_its_cpu_budget_is_stopped_with_a_message(monkeypatc
     at.run()
     assert not at.exception
     shown = [e.value.replace("\\", "") for e in at.error]  # Markdown's escapes
-    assert any("CPU-seconds (all its learners together)" in text for text in shown), shown
+    assert any("CPU-seconds (all its learners and its downloads" in text for text in shown), shown
 
 
 # -- 4. one visitor's stop never touches another's experiment ------------------------------

@@ -49,11 +49,21 @@ def downloads(monkeypatch):
 
 
 def _as_streamlit_would(data):
-    """What Streamlit's worker thread gets from a download's ``data``."""
-    out = {}
-    worker = threading.Thread(target=lambda: out.setdefault("value", data()))
+    """What Streamlit's worker thread gets from a download's ``data`` (in another thread, with
+    no script run), or what it raises there."""
+    out: dict = {}
+
+    def call():
+        try:
+            out["value"] = data()
+        except Exception as err:  # noqa: BLE001 (handed to the test)
+            out["error"] = err
+
+    worker = threading.Thread(target=call)
     worker.start()
     worker.join()
+    if "error" in out:
+        raise out["error"]
     value = out["value"]
     return value if isinstance(value, bytes) else value.encode()
 
@@ -139,3 +149,39 @@ def test_a_sweep_also_lets_streamlit_forget_the_files_it_served():
     from perceptron_lab.ui import player
 
     assert player.forget_served_files in SERVER.after_sweep
+
+
+# -- counted in their view's CPU ------------------------------------------------------------
+
+
+def _account(data):
+    """The CPU account a download's callable counts in (``view_cost.CpuAccount``)."""
+    from perceptron_lab.ui import player
+
+    token = data.args[1]
+    with player._VIEWS_LOCK:
+        return player._VIEWS[token].account
+
+
+def test_a_download_is_counted_in_the_cpu_of_its_view(downloads):
+    given, _ = downloads
+    SERVER.forget("downloads")
+    trace, page = given["Every step as CSV (the trace)"], given["Download as web page"]
+    account = _account(trace)
+    assert account is _account(page)  # one view, one account
+    made = account.seconds
+    assert made > 0  # the view's making, in the page's thread
+    _as_streamlit_would(trace)
+    assert account.seconds > made  # and the trace's build, in Streamlit's worker thread
+
+
+def test_a_view_that_has_spent_its_cpu_builds_no_download(downloads):
+    from perceptron_core.datasets import DataError
+    from perceptron_lab.app_logic.view_cost import MAX_VIEW_CPU_SECONDS
+
+    given, _ = downloads
+    SERVER.forget("downloads")
+    page = given["Download as web page"]
+    _account(page).add(MAX_VIEW_CPU_SECONDS)
+    with pytest.raises(DataError, match="CPU-seconds"):
+        _as_streamlit_would(page)

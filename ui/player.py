@@ -40,6 +40,7 @@ from perceptron_lab.app_logic.payload import Payload, build_payload
 from perceptron_lab.app_logic.playback_args import HIDEABLE, View, component_args, texts  # noqa: F401
 from perceptron_lab.app_logic.predictions import Predict, predict_from_link
 from perceptron_lab.app_logic.style import STYLE, Show
+from perceptron_lab.app_logic.view_cost import CpuAccount, check_cpu, current_account, metered
 from perceptron_lab.ui.runs import get_dataset, train
 from perceptron_lab.ui.state import GROUPS
 
@@ -213,23 +214,39 @@ DOWNLOADS: dict[str, tuple[str, Callable]] = {
 }
 
 
-#: ``{token: view}`` of the download buttons on pages now: each view is held by its
+@dataclass(eq=False)
+class _Found:
+    """What a download button's token finds: its view, and the CPU account of the view's
+    making, which its downloads are counted in (:class:`app_logic.view_cost.CpuAccount`)."""
+
+    view: DownloadView
+    account: CpuAccount
+
+
+#: ``{token: what it finds}`` of the download buttons on pages now: each is held by its
 #: session's state (beside the button's key), so it lives as long as the session does.
-_VIEWS: weakref.WeakValueDictionary[str, DownloadView] = weakref.WeakValueDictionary()
+_VIEWS: weakref.WeakValueDictionary[str, _Found] = weakref.WeakValueDictionary()
 _VIEWS_LOCK = threading.Lock()
 
 
 def _downloaded(kind: str, token: str) -> bytes:
     """The file of ``kind`` for the view behind ``token``: built once per view, whoever asks
     and however often, and kept in the server's memory budget like the run it comes from
-    (so Streamlit, which stores what it serves by content, stores it once)."""
+    (so Streamlit, which stores what it serves by content, stores it once). Its CPU is the
+    view's: metered in the view's account, it is refused, or stopped between its parts, once
+    the view and its downloads have used the view's CPU budget (docs/deploy.md)."""
     with _VIEWS_LOCK:
-        view = _VIEWS.get(token)
-    if view is None:
+        found = _VIEWS.get(token)
+    if found is None:
         raise LookupError(EXPIRED)
+    view = found.view
 
     def build() -> bytes:
-        return DOWNLOADS[kind][1](view, *view.made()).encode("utf-8")
+        with metered(account=found.account):
+            check_cpu()  # a view that has spent its budget builds nothing more
+            data, run = view.made()
+            check_cpu()
+            return DOWNLOADS[kind][1](view, data, run).encode("utf-8")
 
     return SERVER.cached("downloads", (kind, view), build)
 
@@ -248,7 +265,8 @@ def download_button(
     session's state and found from the token while the session lives; the data and the run
     come from the server's memory budget (made again if it dropped them), and the file's
     bytes are kept there too, under the view (:func:`_downloaded`): counted, built once,
-    dropped with the rest of the view.
+    dropped with the rest of the view. Its CPU is counted with the view's: drawn while a
+    view is made (:func:`app_logic.view_cost.metered`), the button keeps that view's account.
 
     Parameters
     ----------
@@ -265,9 +283,10 @@ def download_button(
     slot = f"{key}_view"
     kept = st.session_state.get(slot)
     if kept is None or kept[0] != view:
-        kept = st.session_state[slot] = (view, uuid.uuid4().hex)
+        found = _Found(view, current_account() or CpuAccount())
+        kept = st.session_state[slot] = (view, uuid.uuid4().hex, found)
         with _VIEWS_LOCK:
-            _VIEWS[kept[1]] = view
+            _VIEWS[kept[1]] = found
     where.download_button(
         label,
         partial(_downloaded, kind, kept[1]),

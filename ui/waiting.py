@@ -1,16 +1,19 @@
-"""A view's turn, on its page: the queue's place shown while it waits, and a Cancel button.
+"""A view's turn, on its page: the queue's place shown while it waits, and a button to leave it.
 
 :func:`view_turn` wraps the making of a page's view in the server's admission gate
 (:data:`app_logic.admission.VIEWS`) and its CPU meter (:func:`app_logic.view_cost.metered`).
 While the view waits, the page shows its place ("2 views ahead of yours in the queue"),
-updated as the queue moves, in a polite live region, with a Cancel button. A closed tab or
-a rerun (a new setting) takes the view out of the queue at once: the wait asks Streamlit's
-own check for that. Cancel is a rerun too; the next run of the page sees it and shows, for
-that view, a note and a button to queue again instead of queueing it.
+updated as the queue moves, with a *Leave the queue* button; the page's live region says
+each place, and the note after leaving (:mod:`ui.announce`: a region drawn by Streamlit with
+its text is often not read). A closed tab or a rerun (a new setting) takes the view
+out of the queue at once: the wait asks Streamlit's own check for that. Leaving the queue is
+a rerun too; the next run of the page sees it and shows, for that view, a note and a button
+to queue again instead of queueing it.
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 
@@ -19,7 +22,29 @@ import streamlit as st
 from perceptron_lab.app_logic.admission import VIEWS, Gate, Place
 from perceptron_lab.app_logic.memory import release_freed_memory
 from perceptron_lab.app_logic.view_cost import metered
+from perceptron_lab.ui.announce import announce, announce_change
 from perceptron_lab.ui.runs import still_wanted
+
+#: What a waiting view's place begins with.
+WAITING = "The server is making other visitors' views; yours waits for its turn. "
+#: The note after leaving the queue.
+LEFT = (
+    "You left the queue for this view. Change a setting to ask for another one, "
+    "or queue for it again."
+)
+
+
+def place_text(text: str) -> str:
+    """The waiting view's place, ``text``, as the HTML ``st.markdown`` writes into its box.
+
+    What a screen reader hears is said by the page's live region (:func:`ui.announce.announce`).
+
+    Examples
+    --------
+    >>> place_text("Yours is next in the queue (2 being made now).")
+    '<div class="queue-place">Yours is next in the queue (2 being made now).</div>'
+    """
+    return f'<div class="queue-place">{html.escape(text, quote=False)}</div>'
 
 
 class Cancelled(Exception):
@@ -48,7 +73,7 @@ def view_turn(
     Parameters
     ----------
     prefix : str
-        The page's session-key prefix (the Cancel button's key and the note's).
+        The page's session-key prefix (the leave button's key and the note's).
     key : hashable
         The view: the same key is made once at a time (the others wait for it).
     estimate : callable
@@ -59,7 +84,7 @@ def view_turn(
         Whether the work in the block is a view, whose CPU in this thread is metered
         (:func:`app_logic.view_cost.metered`).
     again : bool
-        The visitor asked anew (a Run button): an earlier Cancel of this key is forgotten.
+        The visitor asked anew (a Run button): an earlier leave of this key's queue is forgotten.
 
     Raises
     ------
@@ -69,41 +94,36 @@ def view_turn(
     ss = st.session_state
     if again:
         _queue_again(prefix)
-    if ss.get(f"{prefix}cancelled_view") == key:
-        st.info(
-            "You left the queue for this view. Change a setting to ask for another one, "
-            "or queue for it again.",
-            icon=":material/hourglass_disabled:",
-        )
+    left = ss.get(f"{prefix}cancelled_view") == key
+    announce_change(f"{prefix}queue_left", left, LEFT if left else None)
+    if left:
+        st.info(LEFT, icon=":material/hourglass_disabled:")
         st.button("Queue again", key=f"{prefix}queue_again", on_click=_queue_again, args=(prefix,))
         raise Cancelled()
     box = st.empty()
-    shown: list = []  # the place's own slot, once drawn (a widget is drawn once a run)
+    shown: list = []  # the place's slot and its announcement's, once drawn
 
     def waiting(place: Place) -> None:
-        text = (
-            "The server is making other visitors' views; yours waits for its turn. "
-            + place.sentence()
-        )
-        if shown:
-            shown[0].info(text, icon=":material/hourglass_top:")
-            return
-        with box.container(key=f"{prefix}queue"):
-            shown.append(st.empty())
-            shown[0].info(text, icon=":material/hourglass_top:")
-            st.button(
-                "Cancel",
-                key=f"{prefix}queue_cancel",
-                on_click=_note_cancel,
-                args=(prefix, key),
-                help="Leave the queue; the page keeps its settings.",
-            )
+        text = WAITING + place.sentence()
+        if not shown:
+            with box.container(key=f"{prefix}queue"):
+                shown.extend((st.empty(), st.empty()))
+                st.button(
+                    "Leave the queue",
+                    key=f"{prefix}queue_cancel",
+                    on_click=_note_cancel,
+                    args=(prefix, key),
+                    help="Stop waiting for this view; the page keeps its settings.",
+                )
+        shown[0].markdown(place_text(text), unsafe_allow_html=True)
+        announce(text, where=shown[1])
 
+    interrupt = still_wanted()
     try:
-        with gate.admitted(key, estimate, waiting, still_wanted()):
+        with gate.admitted(key, estimate, waiting, interrupt):
             box.empty()
             if cpu_meter:
-                with metered():
+                with metered(interrupt=interrupt):
                     yield
             else:
                 yield

@@ -18,6 +18,7 @@ from perceptron_lab.app_logic.payload.extras import pack_panels
 from perceptron_lab.app_logic.payload.lane import lane
 from perceptron_lab.app_logic.payload.pack import Packer, content_id
 from perceptron_lab.app_logic.payload.scene import scene
+from perceptron_lab.app_logic.view_cost import look
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,14 +71,20 @@ def build_payload(data, runs, seed: int = 0, extras=None) -> Payload:
     ------
     DataError
         When a number the browser reads as JSON is not finite (JSON has no inf
-        or NaN, and the browser would refuse the whole message).
+        or NaN, and the browser would refuse the whole message), or the view being made is
+        over its CPU (:func:`app_logic.view_cost.look`, asked between the lanes; so is the
+        visitor, whose leaving raises Streamlit's own stop).
     """
     packer = Packer()
     classes = any(run.learner.learns_classes for run in runs)
     scene_meta, plane = scene(data, _final_w(runs[0]), packer, seed, classes)
-    lanes = [lane(run, data, packer, f"lane{i}", plane) for i, run in enumerate(runs)]
+    lanes = []
+    for i, run in enumerate(runs):
+        look()  # between lanes: a view's visitor may have left, or its CPU be spent
+        lanes.append(lane(run, data, packer, f"lane{i}", plane))
     if extras:
         lanes[0]["extras"] = pack_panels(extras, packer, "lane0")
+    look()
     header, blob = packer.pack()
     meta = {"scene": scene_meta, "lanes": lanes}
     try:

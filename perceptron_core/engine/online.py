@@ -78,7 +78,9 @@ def run_online(rule, X, Y, order, counts, model, hp, plan):
     rule : int
         The rule's number in :func:`perceptron_core.rules.step`.
     X : (m, n) array; Y : (P, m) float64 array of ±1 targets
-    order : (m,) int64 visiting order
+    order : (v,) int64
+        The rows visited in each epoch, in order: a permutation of the rows, or a piece of
+        one (an interruptible fit runs an epoch in pieces, :mod:`perceptron_core.engine.chunks`).
     counts : (P, m) int64
         Updates per problem and example so far, updated in place.
     model : (W, V, S) float64 arrays
@@ -95,7 +97,7 @@ def run_online(rule, X, Y, order, counts, model, hp, plan):
     stats : (P, 4) int64, columns :data:`STAT_COLUMNS`
     """
     n_epochs, stop_early, record, row_offset, epoch_offset, explicit = plan
-    P, m = Y.shape
+    P = Y.shape[0]
     cap = 64 if record else 0
     events = np.empty((cap, len(EVENT_COLUMNS)))
     updates = np.empty((cap, len(UPDATE_COLUMNS)))
@@ -114,7 +116,7 @@ def run_online(rule, X, Y, order, counts, model, hp, plan):
         n_updates = n_mistakes = 0  # locals, not stats[p]: LLVM keeps them in registers
         for e in range(n_epochs):
             updated = False
-            for t in range(m):
+            for t in range(order.shape[0]):
                 j = order[t]
                 kind, score, coef, theta_delta = rules.step(
                     rule, X, Y, p, j, counts[p, j], model, hp

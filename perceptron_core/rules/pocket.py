@@ -125,6 +125,10 @@ class PocketPerceptron(ZeroStartLinear):
     def _hyper(self, X):
         return self._xb(), self.eta, self.ratchet
 
+    def _visit_rows(self, X) -> int:
+        # the ratchet counts a new hypothesis's training errors, and the pocket's: every row
+        return 1 + 2 * X.shape[0] if self.ratchet else 1
+
     def _coef_intercept(self):
         _, pocket_w, S = self._model
         return pocket_w.copy(), S[:, POCKET_B].copy()
