@@ -12,8 +12,11 @@ message goes from process to process but through the database.
   read once, and the same text goes to every student of it.
 * **A slow socket slows nobody.** Each member has a writer of its own; the class's state is
   a whole picture, so a member that has not taken the last one yet gets only the newest.
-* **Students are sent the pace only**: the view, the step, the mode. The teacher is also sent
-  the roster (how many joined and are connected); the students' views only when the teacher
+* **Students are sent the pace only**: the view, the step, the mode, and the current
+  question without its answer (its results once the teacher revealed them); each student is
+  told their own answer, never another's. The teacher is also sent the roster (how many
+  joined and are connected) and the current question's answers pooled (counts only: nobody's
+  answer by name or number), at every answer; the students' views only when the teacher
   asks, numbered, with nicknames only when the teacher turned them on.
 * **Limits.** A socket may send :data:`RATE` messages a second (:data:`BURST` at once); more,
   and it is closed. A socket that has not said hello within :data:`HELLO_SECONDS` is closed.
@@ -35,6 +38,7 @@ from dataclasses import dataclass, field
 
 from perceptron_lab.app_logic.live_class.database import POOL_SIZE
 from perceptron_lab.app_logic.live_class.messages import Refused, parse
+from perceptron_lab.app_logic.live_class.questions import checked_question
 from perceptron_lab.app_logic.live_class.store import ClassStore, Seat
 
 log = logging.getLogger("perceptron_lab")
@@ -155,6 +159,9 @@ class Hub:
         if member.seat is not None:
             await self._blocking(self.store.seen, member.seat)
             member.last_seen_write = time.monotonic()
+            yours = await self._blocking(self.store.your_answer, member.seat)
+            if yours is not None:  # a page that connects again gets its answer back
+                member.reply({"type": "answered", "number": yours[0], "answer": yours[1]})
         await self._refresh(member.class_id, {"pace", "roster"}, only=member)
         return member
 
@@ -178,10 +185,9 @@ class Hub:
             return False
         try:
             message = parse(text, member.role)
-        except Refused as refused:
+            await getattr(self, f"_on_{message['type']}")(member, message)
+        except Refused as refused:  # the message, or what it asks, is not accepted
             member.reply({"type": "error", "message": str(refused)})
-            return True
-        await getattr(self, f"_on_{message['type']}")(member, message)
         return True
 
     # -- what members ask ------------------------------------------------------------------
@@ -195,6 +201,21 @@ class Hub:
 
     async def _on_names(self, member: Member, message: dict) -> None:
         await self._blocking(self.store.set_show_names, member.class_id, message["show"])
+
+    async def _on_ask(self, member: Member, message: dict) -> None:
+        question = checked_question(message["question"])
+        await self._blocking(self.store.ask, member.class_id, question)
+
+    async def _on_reveal(self, member: Member, message: dict) -> None:
+        await self._blocking(self.store.reveal, member.class_id)
+
+    async def _on_close(self, member: Member, message: dict) -> None:
+        await self._blocking(self.store.close_question, member.class_id)
+
+    async def _on_answer(self, member: Member, message: dict) -> None:
+        number = message["number"]
+        kept = await self._blocking(self.store.answer, member.seat, number, message["answer"])
+        member.reply({"type": "answered", "number": number, "answer": kept})
 
     async def _on_end(self, member: Member, message: dict) -> None:
         await self._blocking(self.store.end, member.class_id)
@@ -271,12 +292,14 @@ class Hub:
                 member.offer(text)
         if teachers:
             joined, connected = await self._blocking(self.store.roster, class_id)
+            pool = await self._blocking(self.store.pool, class_id) if pace.question else None
             text = json.dumps(
                 {
                     "type": "class",
                     **pace.public(),
                     "show_names": pace.show_names,
                     "roster": {"joined": joined, "connected": connected},
+                    "pool": pool,
                 }
             )
             for member in teachers:
