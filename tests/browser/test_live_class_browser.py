@@ -51,13 +51,15 @@ def _report(outcome, where: str) -> None:
         + ", ".join(f"{s:.2f}" for s in outcome.brought)
         + " s; a followed step after "
         + ", ".join(f"{s:.2f}" for s in outcome.followed)
+        + " s; a question revealed (results and step 59) after "
+        + ", ".join(f"{s:.2f}" for s in outcome.revealed)
         + " s"
     )
 
 
 def test_a_class_on_one_server_with_sqlite(server, browser):
     outcome = run_class(browser, server, [server] * 3, shots=ARTIFACTS)
-    assert len(outcome.brought) == len(outcome.followed) == 3
+    assert len(outcome.brought) == len(outcome.followed) == len(outcome.revealed) == 3
     _report(outcome, "SQLite, one process")
 
 
@@ -66,5 +68,5 @@ def test_a_class_on_postgresql_with_two_app_processes(browser, tmp_path):
         environ = {"PERCEPTRON_LAB_CLASS_DB": database.url}
         with app_server(environ) as first, app_server(environ) as second:
             outcome = run_class(browser, first, [first, second, second], shots=None)
-    assert len(outcome.brought) == len(outcome.followed) == 3
+    assert len(outcome.brought) == len(outcome.followed) == len(outcome.revealed) == 3
     _report(outcome, "PostgreSQL, two processes")

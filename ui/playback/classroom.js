@@ -11,6 +11,10 @@
 //   the page to open it (one rerun, the component's value); in "free" mode the bar offers
 //   the way back. It reports its own view and step (for the teacher's snapshots) at most
 //   every STATE_EVERY_MS.
+// - a question to the class (classquestion.js draws it): the teacher asks, the students
+//   answer, the teacher's page is sent the answers pooled, and the reveal shows the results
+//   and the step to all. While it is open, the teacher's page, and a student's page that
+//   follows, do not show the step it asks about (cap).
 // Outside a class (the exported page, the notebook) nothing here runs.
 
 import { el, fill } from "./dom.js";
@@ -64,6 +68,8 @@ export class Classroom {
     this.reported = null;
     this.students = [];
     this.openedNonce = null;
+    this.panel = null; // the question's panel of the replay's current layout (classquestion.js)
+    this.yours = null; // a student's own answer to the class's question: {number, answer}
     this.bar = el("div", { class: "class-bar", role: "region", "aria-label": "Live class" });
     // the mode's change, said to a screen reader (the head shows it already)
     this.status = el("p", { class: "class-status sr-only", role: "status" });
@@ -72,6 +78,12 @@ export class Classroom {
   /** Put the bar at the top of the replay (after every rebuild of its layout). */
   mount(root) {
     if (this.info) root.prepend(this.bar);
+  }
+
+  /** The question's panel of a new layout. */
+  attach(panel) {
+    this.panel = panel;
+    this.drawQuestion();
   }
 
   /** The page's arguments arrived (a first view, a new view, or the same again). */
@@ -97,6 +109,7 @@ export class Classroom {
     if (this.state) this.follow();
     this.draw();
     this.report();
+    this.drawQuestion();
   }
 
   // -- the socket ------------------------------------------------------------------------
@@ -141,8 +154,10 @@ export class Classroom {
     const socket = this.socket;
     this.socket = null;
     this.state = null;
+    this.yours = null;
     this.ended = false;
     socket?.close();
+    this.drawQuestion();
   }
 
   send(message) {
@@ -155,6 +170,9 @@ export class Classroom {
       this.state = message;
       if (before && before.mode !== message.mode) this.say(this.modeWords());
       this.follow(before);
+      this.revealed(before?.question, message.question);
+    } else if (message.type === "answered") {
+      this.yours = { number: message.number, answer: message.answer };
     } else if (message.type === "students") {
       this.students = message.students;
       this.showStudents = true;
@@ -162,6 +180,41 @@ export class Classroom {
       this.say(message.message);
     }
     this.draw();
+    this.drawQuestion();
+  }
+
+  // -- the question to the class -----------------------------------------------------------
+
+  /** The teacher's page shows the step of a question just revealed (the class's step now). */
+  revealed(before, now) {
+    if (this.info.role !== "teacher" || !before || !now || before.number !== now.number) return;
+    if (before.state === "open" && now.state === "revealed") this.hooks.move(now.step);
+  }
+
+  drawQuestion() {
+    if (!this.panel) return;
+    const state = this.info && this.socket ? this.state : null;
+    this.panel.show({
+      role: this.info?.role,
+      question: state?.question || null,
+      pool: state?.pool || null,
+      roster: state?.roster || null,
+      yours: this.yours,
+      onView: Boolean(state) && sameView(this.params, state.view),
+      t: this.hooks.step(),
+    });
+  }
+
+  /**
+   * The last step this page may show now, or null: while the class's question is open, the
+   * teacher's page, and a student's that follows the class on its view, stay before its step.
+   */
+  cap() {
+    const question = this.state?.question;
+    if (!this.info || !this.socket || question?.state !== "open") return null;
+    if (this.info.role === "teacher") return this.info.projecting != null ? null : question.step - 1;
+    if (this.state.mode !== "follow" || !sameView(this.params, this.state.view)) return null;
+    return question.step - 1;
   }
 
   // -- following (a student) ---------------------------------------------------------------
@@ -283,6 +336,15 @@ export class Classroom {
         } else this.send({ type: "students" });
       }),
       button(
+        "class-ask",
+        "Ask the class",
+        () => {
+          this.panel?.choose(!this.panel.choosing);
+          this.draw();
+        },
+        "A question about the next step, which every student answers on their own page.",
+      ),
+      button(
         "class-names",
         "Show nicknames",
         () => this.send({ type: "names", show: !this.state?.show_names }),
@@ -311,9 +373,11 @@ export class Classroom {
     this.student.hidden = !(live && role === "student" && this.away());
     this.list.hidden = !(role === "teacher" && this.showStudents);
     if (role === "teacher" && state) {
-      const [, free, students, names, roster] = this.teacher.children;
+      const [, free, students, ask, names, roster] = this.teacher.children;
       free.setAttribute("aria-pressed", String(state.mode === "free"));
       students.setAttribute("aria-expanded", String(Boolean(this.showStudents)));
+      ask.hidden = Boolean(state.question); // the question's panel has its own buttons meanwhile
+      ask.setAttribute("aria-expanded", String(Boolean(this.panel?.choosing)));
       names.setAttribute("aria-pressed", String(Boolean(state.show_names)));
       roster.textContent = state.roster ? `${state.roster.joined} joined, ${state.roster.connected} connected` : "";
       if (this.showStudents) this.drawStudents();

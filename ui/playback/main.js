@@ -23,6 +23,7 @@ import { Classroom } from "./classroom.js";
 import { PredictMode, newRecord, summary } from "./predict.js";
 import { SOUND, soundControls } from "./hearing.js";
 import { RunSound } from "./runsound.js";
+import { ClassQuestion } from "./classquestion.js";
 
 const app = {
   payloadId: null,
@@ -73,6 +74,12 @@ const driver = () => app.lanes[0];
 
 function setStep(t) {
   t = driver().clip(t);
+  const cap = classroom.cap(); // a live class's open question holds its step back
+  if (cap !== null && t > cap) {
+    pause(true);
+    app.classQuestion.refuse();
+    t = Math.max(0, cap);
+  }
   if (t === app.t && app.painted === t) return;
   app.t = t;
   paint();
@@ -217,6 +224,7 @@ function paint() {
   const t = app.t;
   for (const part of app.parts) part.update(t, app.playing);
   app.predictor?.update(t);
+  app.classQuestion?.update(t);
   app.controls?.show(t, driver().E, app.playing, stepPhrase(driver(), t));
   if (app.playing) app.speech?.playing(t);
   app.painted = t;
@@ -426,12 +434,25 @@ function build(args) {
     }
   }
   app.speech = new Announcer(region, { lanes, scene, texts, level: app.level, arithmetic: mathLines });
-  // predict mode's panel: beside the figure above the math panel (above the figure in a narrow
-  // window, under it with the math panel in the "under" layout: style.css), else between the
-  // buttons and the figures
+  // the live class's question and predict mode's panel: beside the figure above the math panel
+  // (above the figure in a narrow window, under it with the math panel in the "under" layout:
+  // style.css), else between the buttons and the figures
   const predictBox = el("div", { class: "panel predict", role: "region", "aria-label": "Predict, then step" });
-  if (hasSide) side.before(predictBox);
-  else stage.before(predictBox);
+  const classBox = el("div", { class: "panel class-question", role: "region", "aria-label": "Question to the class" });
+  const asking = el("div", { class: "asking" }, classBox, predictBox);
+  if (hasSide) side.before(asking);
+  else stage.before(asking);
+  app.classQuestion = new ClassQuestion(classBox, {
+    lanes,
+    scene,
+    texts,
+    figures: figureOf,
+    seed: args.options.predict.seed,
+    say: (text) => app.speech.tell(text),
+    send: (message) => classroom.send(message),
+    back: () => classroom.back(),
+  });
+  classroom.attach(app.classQuestion);
   app.predictor = new PredictMode(predictBox, {
     lanes,
     scene,
