@@ -67,6 +67,18 @@ def wait_bar(page, words: str) -> None:
     )
 
 
+def wait_text(page, selector: str, words: str, how: str = "includes") -> None:
+    """Wait until the text of the replay's first ``selector`` ``how`` (``includes``,
+    ``startsWith``, ``equals``) ``words``."""
+    test = "text === words" if how == "equals" else f"text.{how}(words)"
+    wait_in_replay(
+        page,
+        f"([selector, words]) => {{ const text = document.querySelector(selector)?.innerText;"
+        f" return text !== undefined && {test}; }}",
+        [selector, words],
+    )
+
+
 def step_to(page, t: int) -> None:
     """Drag the replay's scrubber to step ``t`` (its input and change events, as a drag)."""
     replay(page).evaluate(
@@ -246,7 +258,7 @@ def _question(teacher, students, outcome: Outcome, shots: Path | None) -> None:
     assert "Ask the class about step 59" in chooser.inner_text()
     chooser.get_by_label("What the learner does with the next example, and why").check()
     chooser.get_by_role("button", name="Ask").click()
-    wait_in_replay(teacher, "() => document.querySelector('.class-answered')?.innerText.startsWith('0 of 3')")
+    wait_text(teacher, ".class-answered", "0 of 3", "startsWith")
     prompt = replay(teacher).locator(".class-prompt").inner_text()
     assert prompt.startswith("Before step 59.") and "What will the learner do" in prompt
     right = _right_choice(7, 59)
@@ -260,7 +272,7 @@ def _question(teacher, students, outcome: Outcome, shots: Path | None) -> None:
         radios = form.get_by_role("radio")
         radios.nth((choice + 1) % options if page is students[2] else choice).check()
         form.get_by_role("button", name="Send").click()
-        wait_in_replay(page, "() => document.querySelector('.class-sent')?.innerText.startsWith('Sent:')")
+        wait_text(page, ".class-sent", "Sent:", "startsWith")
     form = replay(students[2]).locator(".class-question form")
     form.get_by_role("radio").nth(chosen[2]).check()
     form.get_by_role("button", name="Send").click()
@@ -285,7 +297,7 @@ def _question(teacher, students, outcome: Outcome, shots: Path | None) -> None:
         words = frame.locator(".class-question").inner_text()
         assert "✓" not in words and " answered" not in words and "%" not in words, words
     replay(students[1]).locator(".btn-step").click()
-    wait_in_replay(students[1], "() => document.querySelector('.class-question .predict-note')?.innerText.includes('holds the class before step 59')")
+    wait_text(students[1], ".class-question .predict-note", "holds the class before step 59")
     assert painted(students[1])[0] == 58
     if shots:
         teacher.screenshot(path=shots / "class_question_teacher.png")
@@ -297,9 +309,9 @@ def _question(teacher, students, outcome: Outcome, shots: Path | None) -> None:
     for page in students:
         wait_painted(page, 59)
         outcome.revealed.append(time.perf_counter() - start)
-        wait_in_replay(page, "() => document.querySelectorAll('.class-question .pool-list li').length > 0")
+        wait_text(page, ".class-question .class-answered", "3 answered", "startsWith")
         assert _pool_counts(page) == expected
-    verdicts = [replay(page).locator(".class-question .verdict b").inner_text() for page in students]
+    verdicts = [replay(p).locator(".class-question .verdict b").inner_text() for p in students]
     assert verdicts == ["Right.", "Not this time.", "Right."], verdicts
     wait_painted(teacher, 59)
     if shots:

@@ -103,7 +103,11 @@ def test_a_student_socket_cannot_ask_reveal_or_close_and_sees_no_pool(client, st
         student.send_text(json.dumps({"type": "hello", "seat": seat.token}))
         _messages(teacher, 1)
         _messages(student, 1)
-        for crafted in ({"type": "ask", "question": question}, {"type": "reveal"}, {"type": "close"}):
+        for crafted in (
+            {"type": "ask", "question": question},
+            {"type": "reveal"},
+            {"type": "close"},
+        ):
             student.send_text(json.dumps(crafted))
         errors = _messages(student, 3)
         assert all(m["type"] == "error" and "teacher" in m["message"] for m in errors), errors
@@ -112,7 +116,8 @@ def test_a_student_socket_cannot_ask_reveal_or_close_and_sees_no_pool(client, st
         asked = _messages(student, 1)[0]["question"]
         assert asked["kind"] == "side" and "answer" not in asked and "results" not in asked
         student.send_text(json.dumps({"type": "answer", "number": 1, "choice": 0}))
-        assert _messages(student, 1)[0] == {"type": "answered", "number": 1, "answer": {"choice": 0}}
+        told = _messages(student, 1)[0]
+        assert told == {"type": "answered", "number": 1, "answer": {"choice": 0}}
         pool = None
         while not (pool or {}).get("answered"):  # the teacher's picture after the answer
             pool = json.loads(teacher.receive_text()).get("pool")

@@ -248,12 +248,15 @@ export class ClassQuestion {
       ),
     );
     const words = q ? this.view.prompt(q) : "A question about the class's view (go back to it to see its words).";
+    const answer = q && !open ? asked.results?.answer : null;
+    const expected = q?.kind === "where" ? answer : q?.options[answer];
     fill(
       this.node,
       this._title(
         `Question ${count(asked.number)} to the class · ${open ? "answers hidden from students" : "revealed"}`,
       ),
       el("p", { class: "class-prompt" }, words),
+      answer == null ? null : el("p", {}, this.view.explain({ ...q, answer: expected }, null, false)),
       this.count,
       this.pool,
       buttons,
@@ -344,6 +347,7 @@ export class ClassQuestion {
   _counts(results, shown) {
     const q = this.q;
     const options = this.c.question.options;
+    const yours = this.c.role === "student" ? this._yours() : null;
     const rows = options.map((value, n) => {
       const words = q ? this.view.choice(q, value) : String(value);
       const theRight = shown && n === results.answer;
@@ -351,7 +355,13 @@ export class ClassQuestion {
       return el(
         "li",
         { class: theRight ? "right" : "" },
-        el("span", { class: "pool-words" }, theRight ? el("b", {}, "✓ right: ") : null, words),
+        el(
+          "span",
+          { class: "pool-words" },
+          theRight ? el("b", {}, "✓ right: ") : null,
+          words,
+          yours && yours.choice === n ? el("i", {}, " (your answer)") : null,
+        ),
         el(
           "span",
           { class: "pool-bar", "aria-hidden": "true" },
