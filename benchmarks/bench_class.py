@@ -16,7 +16,12 @@ visitors):
    step as the replay does (at most every 2 s) and pings every 25 s. Measured: the teacher's
    step to its arrival on every student's page (p50, p95, max over every step and student);
    the server processes' CPU seconds per student-minute over this phase;
-3. the teacher changes the view (the data seed and 200 epochs: a run of 20,000 visits): every
+3. the teacher asks the class a question about the next step; every student answers once, at
+   a moment drawn (seeded) over ``ANSWER_SECONDS``, as a class answers. Measured: each answer
+   to its count on the teacher's page (the first pooled picture the teacher's socket gets after
+   the answer was sent that counts at least as many answers as were sent by then: p50, p95),
+   and the teacher's reveal to the results on every student's page;
+4. the teacher changes the view (the data seed and 200 epochs: a run of 20,000 visits): every
    following student's page asks for it (one script run each). Measured: the teacher's
    change to each student's page having the new run's payload (p50, p95), the processes' CPU
    seconds for it, and the runs trained (``ui/runs.py`` logs each at Streamlit's
@@ -39,6 +44,7 @@ import asyncio
 import contextlib
 import math
 import os
+import random
 import signal
 import statistics
 import subprocess
@@ -55,6 +61,8 @@ from tests.live import free_port
 SOCKET_PATH = "class/ws"
 STEP_SECONDS = 2.0
 JOIN_AT_ONCE = 8
+#: The students' answers come within this many seconds of the question.
+ANSWER_SECONDS = 10.0
 
 
 def percentiles(values: list[float]) -> str:
@@ -213,13 +221,76 @@ class Teacher:
         await self.socket.start()
 
     async def step(self, t: int) -> float:
-        sent = time.perf_counter()
-        await self.socket.send({"type": "step", "t": t})
-        return sent
+        return await self.socket.send_marked({"type": "step", "t": t})
 
     async def leave(self) -> None:
         await self.socket.stop()
         await self.page.close()
+
+
+def counted(message: dict) -> int:
+    """How many answers a teacher's picture of the class counts."""
+    return (message.get("pool") or {}).get("answered") or 0
+
+
+def shown(message: dict) -> bool:
+    """Whether a picture of the class has its question revealed."""
+    return (message.get("question") or {}).get("state") == "revealed"
+
+
+async def question_round(teacher, students, t: int, servers) -> None:
+    """The teacher asks about step ``t + 1``; every student answers once; the teacher reveals."""
+    rng = random.Random(0)
+    question = {"step": t + 1, "lane": 0, "kind": "outcome", "seed": 0, "options": [0, 1]}
+    cpu = servers.cpu()
+    asked = await teacher.socket.send_marked({"type": "ask", "question": question | {"answer": 0}})
+    while not all((s.socket.latest or {}).get("question") for s in students):
+        await asyncio.sleep(0.02)
+    number = students[0].socket.latest["question"]["number"]
+    to_students = [
+        s.socket.arrival_of(lambda m: (m.get("question") or {}).get("number") == number, asked)
+        - asked
+        for s in students
+    ]
+    sent: list[float] = []
+
+    async def answer(student, delay: float, choice: int) -> None:
+        await asyncio.sleep(delay)
+        sent.append(time.perf_counter())
+        await student.socket.send({"type": "answer", "number": number, "choice": choice})
+
+    await asyncio.gather(
+        *(answer(s, rng.uniform(0, ANSWER_SECONDS), rng.randrange(2)) for s in students)
+    )
+    deadline = time.perf_counter() + 60
+    while time.perf_counter() < deadline and not teacher.socket.arrival_of(
+        lambda m: counted(m) == len(students), sent[-1]
+    ):
+        await asyncio.sleep(0.05)
+    visible = []
+    for n, at in enumerate(sorted(sent), start=1):
+        arrival = teacher.socket.arrival_of(lambda m, n=n: counted(m) >= n, at)
+        visible.append(math.nan if arrival is None else arrival - at)
+    print(
+        f"question: to the students' pages (s, p50/p95/max) {percentiles(to_students)}; "
+        f"an answer to its count on the teacher's page (s, p50/p95/max over {len(visible)}): "
+        f"{percentiles(visible)}; never counted {sum(math.isnan(v) for v in visible)}"
+    )
+    revealed = await teacher.socket.send_marked({"type": "reveal"})
+    deadline = time.perf_counter() + 60
+    while time.perf_counter() < deadline and not all(
+        s.socket.arrival_of(shown, revealed) for s in students
+    ):
+        await asyncio.sleep(0.02)
+    reveal = [
+        math.nan if (a := s.socket.arrival_of(shown, revealed)) is None else a - revealed
+        for s in students
+    ]
+    print(
+        f"reveal to the results and step {t + 1} on the students' pages (s, p50/p95/max): "
+        f"{percentiles(reveal)}; CPU for the question {servers.cpu() - cpu:.1f} s"
+    )
+    await teacher.socket.send({"type": "close"})
 
 
 async def step_latencies(teacher, students, t: int, wait: float = 20.0) -> list[float]:
@@ -290,6 +361,9 @@ async def run(args) -> None:
         )
         print(f"CPU: {used:.1f} s over {minutes:.1f} min = "
               f"{used / (args.students * minutes):.4f} CPU-s per student-minute")  # fmt: skip
+
+        await question_round(teacher, students, t, servers)
+        t += 1
 
         # the teacher's view changes: every page asks for it
         trained = servers.trainings()

@@ -202,6 +202,12 @@ class ClassSocket:
         if self.socket is not None:
             await self.socket.send(json.dumps(message))
 
+    async def send_marked(self, message: dict) -> float:
+        """Send ``message``; the time it was sent."""
+        sent = time.perf_counter()
+        await self.send(message)
+        return sent
+
     def arrival_of(self, predicate, since: float) -> float | None:
         """The arrival time of the first class message after ``since`` that ``predicate``
         accepts, or None."""
