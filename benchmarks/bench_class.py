@@ -16,8 +16,9 @@ visitors):
    step as the replay does (at most every 2 s) and pings every 25 s. Measured: the teacher's
    step to its arrival on every student's page (p50, p95, max over every step and student);
    the server processes' CPU seconds per student-minute over this phase;
-3. the teacher asks the class a question about the next step; every student answers once, at
-   a moment drawn (seeded) over ``ANSWER_SECONDS``, as a class answers. Measured: each answer
+3. the teacher asks the class a question about the next step (``QUESTIONS`` times); every
+   student answers once, at a moment drawn (seeded) over ``ANSWER_SECONDS``, as a class
+   answers; the teacher reveals, then puts it away. Measured: each answer
    to its count on the teacher's page (the first pooled picture the teacher's socket gets after
    the answer was sent that counts at least as many answers as were sent by then: p50, p95),
    and the teacher's reveal to the results on every student's page;
@@ -61,8 +62,10 @@ from tests.live import free_port
 SOCKET_PATH = "class/ws"
 STEP_SECONDS = 2.0
 JOIN_AT_ONCE = 8
-#: The students' answers come within this many seconds of the question.
+#: The students' answers come within this many seconds of the question ...
 ANSWER_SECONDS = 10.0
+#: ... and the teacher asks this many questions.
+QUESTIONS = 3
 
 
 def percentiles(values: list[float]) -> str:
@@ -238,11 +241,11 @@ def shown(message: dict) -> bool:
     return (message.get("question") or {}).get("state") == "revealed"
 
 
-async def question_round(teacher, students, t: int, servers) -> None:
-    """The teacher asks about step ``t + 1``; every student answers once; the teacher reveals."""
-    rng = random.Random(0)
+async def question_round(teacher, students, t: int, rng: random.Random) -> tuple:
+    """The teacher asks about step ``t + 1``; every student answers once; the teacher reveals.
+    The seconds to each student's page (the question, the reveal) and to the teacher's (each
+    answer's count)."""
     question = {"step": t + 1, "lane": 0, "kind": "outcome", "seed": 0, "options": [0, 1]}
-    cpu = servers.cpu()
     asked = await teacher.socket.send_marked({"type": "ask", "question": question | {"answer": 0}})
     while not all((s.socket.latest or {}).get("question") for s in students):
         await asyncio.sleep(0.02)
@@ -271,11 +274,6 @@ async def question_round(teacher, students, t: int, servers) -> None:
     for n, at in enumerate(sorted(sent), start=1):
         arrival = teacher.socket.arrival_of(lambda m, n=n: counted(m) >= n, at)
         visible.append(math.nan if arrival is None else arrival - at)
-    print(
-        f"question: to the students' pages (s, p50/p95/max) {percentiles(to_students)}; "
-        f"an answer to its count on the teacher's page (s, p50/p95/max over {len(visible)}): "
-        f"{percentiles(visible)}; never counted {sum(math.isnan(v) for v in visible)}"
-    )
     revealed = await teacher.socket.send_marked({"type": "reveal"})
     deadline = time.perf_counter() + 60
     while time.perf_counter() < deadline and not all(
@@ -286,11 +284,28 @@ async def question_round(teacher, students, t: int, servers) -> None:
         math.nan if (a := s.socket.arrival_of(shown, revealed)) is None else a - revealed
         for s in students
     ]
-    print(
-        f"reveal to the results and step {t + 1} on the students' pages (s, p50/p95/max): "
-        f"{percentiles(reveal)}; CPU for the question {servers.cpu() - cpu:.1f} s"
-    )
     await teacher.socket.send({"type": "close"})
+    return to_students, visible, reveal
+
+
+async def questions(teacher, students, t: int, servers) -> int:
+    """:data:`QUESTIONS` rounds of :func:`question_round`, reported together; the step after."""
+    rng = random.Random(0)
+    cpu = servers.cpu()
+    asked, answered, revealed = [], [], []
+    for _ in range(QUESTIONS):
+        to_students, visible, reveal = await question_round(teacher, students, t, rng)
+        asked, answered, revealed = asked + to_students, answered + visible, revealed + reveal
+        t += 1
+        await asyncio.sleep(STEP_SECONDS)
+    print(
+        f"{QUESTIONS} questions: to the students' pages (s, p50/p95/max) {percentiles(asked)}; "
+        f"an answer to its count on the teacher's page (s, p50/p95/max over {len(answered)}): "
+        f"{percentiles(answered)}, never counted {sum(math.isnan(v) for v in answered)}; "
+        f"the reveal to the results on the students' pages {percentiles(revealed)}; "
+        f"CPU {servers.cpu() - cpu:.1f} s"
+    )
+    return t
 
 
 async def step_latencies(teacher, students, t: int, wait: float = 20.0) -> list[float]:
@@ -362,8 +377,7 @@ async def run(args) -> None:
         print(f"CPU: {used:.1f} s over {minutes:.1f} min = "
               f"{used / (args.students * minutes):.4f} CPU-s per student-minute")  # fmt: skip
 
-        await question_round(teacher, students, t, servers)
-        t += 1
+        t = await questions(teacher, students, t, servers)
 
         # the teacher's view changes: every page asks for it
         trained = servers.trainings()

@@ -270,8 +270,15 @@ def _question(teacher, students, outcome: Outcome, shots: Path | None) -> None:
         form.wait_for(timeout=WAIT_MS)
         assert form.locator("legend").inner_text() == prompt
         radios = form.get_by_role("radio")
-        radios.nth((choice + 1) % options if page is students[2] else choice).check()
-        form.get_by_role("button", name="Send").click()
+        if page is students[1]:  # by the keyboard alone: Space checks, arrows move, Enter sends
+            radios.first.focus()
+            page.keyboard.press("Space")
+            for _ in range(choice):
+                page.keyboard.press("ArrowDown")
+            page.keyboard.press("Enter")
+        else:
+            radios.nth((choice + 1) % options if page is students[2] else choice).check()
+            form.get_by_role("button", name="Send").click()
         wait_text(page, ".class-sent", "Sent:", "startsWith")
     form = replay(students[2]).locator(".class-question form")
     form.get_by_role("radio").nth(chosen[2]).check()
