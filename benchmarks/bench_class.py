@@ -23,10 +23,13 @@ visitors):
    the answer was sent that counts at least as many answers as were sent by then: p50, p95),
    and the teacher's reveal to the results on every student's page;
 4. the teacher changes the view (the data seed and 200 epochs: a run of 20,000 visits): every
-   following student's page asks for it (one script run each). Measured: the teacher's
-   change to each student's page having the new run's payload (p50, p95), the processes' CPU
-   seconds for it, and the runs trained (``ui/runs.py`` logs each at Streamlit's
-   ``logger.level`` info, which the processes are started with);
+   following student's replay fetches it from ``/class/view`` as ``classroom.js`` does (or,
+   when its process has not shelved it, its page runs its script for it at once), and its
+   page runs its script for it 1 to 4 s later (``PAGE_AFTER_VIEW_SECONDS``). Measured: the
+   teacher's change to each student's replay having the new run (p50, p95), how many fetched
+   it, the change to each page's script run, the processes' CPU seconds for it, and the runs
+   trained (``ui/runs.py`` logs each at Streamlit's ``logger.level`` info, which the
+   processes are started with);
 
 and throughout, the processes' peak resident memory (sampled every 0.2 s).
 
@@ -62,6 +65,9 @@ from tests.live import free_port
 SOCKET_PATH = "class/ws"
 STEP_SECONDS = 2.0
 JOIN_AT_ONCE = 8
+#: A student's page opens a view its replay fetched this long after (classroom.js's
+#: PAGE_AFTER_VIEW_MS).
+PAGE_AFTER_VIEW_SECONDS = (1.0, 4.0)
 #: The students' answers come within this many seconds of the question ...
 ANSWER_SECONDS = 10.0
 #: ... and the teacher asks this many questions.
@@ -148,8 +154,13 @@ class Student:
         self.page = PageSession(base)
         self.socket: ClassSocket | None = None
         self.view_rev = 0
-        self.view_arrivals: list[tuple[int, float]] = []
+        # a new view of the class: when the replay had its run (fetched from the class's
+        # route, or its page's script run), and when its page had it (the script run)
+        self.view_arrivals: list[tuple[int, float, str]] = []
+        self.page_arrivals: list[tuple[int, float, str]] = []
+        self.rng = random.Random(number)
         self._following: asyncio.Task | None = None
+        self._opening: asyncio.Task | None = None
 
     async def join(self, code: str) -> float:
         seconds = await self.page.open(f"join={code}")
@@ -176,24 +187,35 @@ class Student:
                 continue
             if latest["mode"] == "follow" and latest["view_rev"] != self.view_rev:
                 self.view_rev = latest["view_rev"]
-                await self.page.send_component_value(
-                    {
-                        "action": "class_view",
-                        "params": latest["view"],
-                        "t": latest["step"],
-                        "nonce": str(time.time()),
-                    }  # fmt: skip
-                )
-                self.view_arrivals.append((self.view_rev, time.perf_counter()))
+                fetched = await self.socket.fetch_view(self.page.classroom)
+                if fetched is not None:  # the replay shows it; its page opens it a moment later
+                    self.view_arrivals.append((self.view_rev, time.perf_counter(), fetched))
+                    wait = self.rng.uniform(*PAGE_AFTER_VIEW_SECONDS)
+                    self._opening = asyncio.create_task(self._open_on_page(latest, wait))
+                else:
+                    await self._open_on_page(latest, 0.0)
+                    arrival = self.page_arrivals[-1][1]
+                    self.view_arrivals.append((self.view_rev, arrival, self.page.state.payload_id))
             state = (latest["step"], self.view_rev)
             if state != reported and time.perf_counter() - last_report >= 2.0:
                 reported, last_report = state, time.perf_counter()
                 params = {k: v for k, v in self.page.state.query.items() if k not in ("t", "seat")}
                 await self.socket.send({"type": "state", "params": params, "t": latest["step"]})
 
+    async def _open_on_page(self, latest: dict, wait: float) -> None:
+        """The page's script run for the class's view (classroom.js's ``openOnPage``)."""
+        await asyncio.sleep(wait)
+        await self.page.send_component_value(
+            {"action": "class_view", "params": latest["view"], "t": latest["step"], "nonce": "1"}
+        )
+        self.page_arrivals.append(
+            (latest["view_rev"], time.perf_counter(), self.page.state.payload_id)
+        )
+
     async def close(self) -> None:
-        if self._following:
-            self._following.cancel()
+        for task in (self._following, self._opening):
+            if task:
+                task.cancel()
         if self.socket:
             await self.socket.stop()
         await self.page.close()
@@ -385,15 +407,20 @@ async def run(args) -> None:
         changed = time.perf_counter()
         own = await teacher.page.set_number("Seed", 5)
         deadline = time.perf_counter() + 300
-        while time.perf_counter() < deadline and not all(s.view_arrivals for s in students):
+        while time.perf_counter() < deadline and not all(s.page_arrivals for s in students):
             await asyncio.sleep(0.1)
-        views = [
-            s.view_arrivals[-1][1] - changed if s.view_arrivals else math.nan for s in students
-        ]
-        print(f"view change: the teacher's page ran in {own:.2f} s; to students' new payload "
-              f"(s, p50/p95/max): {percentiles(views)}; "
-              f"CPU {servers.cpu() - cpu:.1f} s; runs trained {servers.trainings() - trained} "
-              f"for {args.processes} process(es)")  # fmt: skip
+        views = [s.view_arrivals[-1][1] - changed for s in students if s.view_arrivals]
+        pages = [s.page_arrivals[-1][1] - changed for s in students if s.page_arrivals]
+        fetched = sum(s.page_arrivals[-1][1] > s.view_arrivals[-1][1] for s in students)
+        teachers = teacher.page.state.payload_id
+        same = sum(s.view_arrivals[-1][2] == teachers for s in students)
+        pages_same = sum(s.page_arrivals[-1][2] == teachers for s in students if s.page_arrivals)
+        print(f"view change: the teacher's page ran in {own:.2f} s; to the students' replays "
+              f"(s, p50/p95/max): {percentiles(views)}, {fetched} fetched from the class's "
+              f"route, {same} of {len(students)} with the teacher's run; to their pages' script "
+              f"runs: {percentiles(pages)}, {pages_same} with the teacher's run; "
+              f"CPU {servers.cpu() - cpu:.1f} s; runs trained "
+              f"{servers.trainings() - trained} for {args.processes} process(es)")  # fmt: skip
         print("peak memory (MiB) per process: "
               + ", ".join(f"{p / 2**20:.0f}" for p in servers.peak))  # fmt: skip
         if args.faults:

@@ -39,6 +39,7 @@ class Outcome:
     brought: list[float] = field(default_factory=list)
     followed: list[float] = field(default_factory=list)
     revealed: list[float] = field(default_factory=list)
+    fetched: int = 0  # students' replays that fetched the teacher's new view
     code: str = ""
 
 
@@ -163,13 +164,21 @@ def run_class(browser, teacher_server: str, student_servers: list[str], shots: P
     teacher.wait_for_timeout(500)
     assert painted(students[1])[0] != 57 and painted(students[0])[0] == 5
 
-    # "Bring everyone here": every page opens the teacher's new view at step 57
+    # "Bring everyone here": every page opens the teacher's new view at step 57: its replay
+    # fetches the view from the class's route (where the server process has it), and the page
+    # opens it too a moment later (its controls and address)
     start = time.perf_counter()
     replay(teacher).locator(".class-bring").click()
     for page in students:
         wait_painted(page, 57, other_than=old_run)
         outcome.brought.append(time.perf_counter() - start)
-        assert query(page).get("seed") == "7"
+    for page in students:
+        page.wait_for_function(
+            "() => new URLSearchParams(location.search).get('seed') === '7'", timeout=WAIT_MS
+        )
+        assert painted(page)[0] == 57
+    fetches = "() => window.playback.classroom.fetchedViews"
+    outcome.fetched = sum(replay(p).evaluate(fetches) for p in students)
     # following: the teacher's steps reach every page
     start = time.perf_counter()
     replay(teacher).locator(".btn-step").click()

@@ -61,7 +61,7 @@ def _report(outcome, where: str) -> None:
     print(
         f"{where}: brought to step 57 after "
         + ", ".join(f"{s:.2f}" for s in outcome.brought)
-        + " s; a followed step after "
+        + f" s ({outcome.fetched} fetched from the class's route); a followed step after "
         + ", ".join(f"{s:.2f}" for s in outcome.followed)
         + " s; a question revealed (results and step 59) after "
         + ", ".join(f"{s:.2f}" for s in outcome.revealed)
@@ -72,6 +72,7 @@ def _report(outcome, where: str) -> None:
 def test_a_class_on_one_server_with_sqlite(server, browser):
     outcome = run_class(browser, server, [server] * 3, shots=ARTIFACTS)
     assert len(outcome.brought) == len(outcome.followed) == len(outcome.revealed) == 3
+    assert outcome.fetched == 3  # the teacher's process had the new view: no student waited
     _report(outcome, "SQLite, one process")
 
 
@@ -81,6 +82,9 @@ def test_a_class_on_postgresql_with_two_app_processes(browser, tmp_path):
         with app_server(environ) as first, app_server(environ) as second:
             outcome = run_class(browser, first, [first, second, second], shots=None)
     assert len(outcome.brought) == len(outcome.followed) == len(outcome.revealed) == 3
+    # the first student's page of the second process drew the view for it (or both did,
+    # when the second asked after the first's claim had run out)
+    assert outcome.fetched >= 1
     _report(outcome, "PostgreSQL, two processes")
 
 

@@ -7,8 +7,9 @@
 //   bar's buttons pace it ("Bring everyone here", free exploration), list the students'
 //   views and project one;
 // - a student's page follows the class: in "follow" mode it takes the teacher's step at once
-//   and, when the teacher's view (the share link's parameters) differs from its own, asks
-//   the page to open it (one rerun, the component's value); in "free" mode the bar offers
+//   and, when the teacher's view (the share link's parameters) differs from its own, fetches
+//   it from the class's route and shows it, then asks the page to open it too (one rerun, the
+//   component's value; at once when the route has not got it); in "free" mode the bar offers
 //   the way back. It reports its own view and step (for the teacher's snapshots) at most
 //   every STATE_EVERY_MS.
 // - a question to the class (classquestion.js draws it): the teacher asks, the students
@@ -23,6 +24,9 @@ const STEP_EVERY_MS = 100;
 const STATE_EVERY_MS = 2000;
 const PING_EVERY_MS = 25000;
 const RETRY_MS = [500, 1000, 2000, 4000, 5000];
+/** A view fetched is opened on its page (its controls, its address) this long after: spread, so
+ * that the class's script runs come after every student's fetch, not among them. */
+const PAGE_AFTER_VIEW_MS = [1000, 4000];
 /** The link's entries that are each screen's own, not the class's view (messages.py's NOT_VIEW). */
 const NOT_VIEW = new Set(["t", "present", "hide", "teach", "join", "seat"]);
 /** Close codes after which the page does not reconnect: the class ended; too many messages. */
@@ -52,7 +56,8 @@ function describeView(view, step) {
 export class Classroom {
   /**
    * @param {object} hooks `step()`: the replay's step; `move(t)`: go to step t;
-   *   `requestView(value)`: ask the page to open a view (the component's value).
+   *   `requestView(value)`: ask the page to open a view (the component's value);
+   *   `showView({args, blob})`: show a view fetched from the class's route.
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -70,6 +75,7 @@ export class Classroom {
     this.openedNonce = null;
     this.panel = null; // the question's panel of the replay's current layout (classquestion.js)
     this.yours = null; // a student's own answer to the class's question: {number, answer}
+    this.fetchedViews = 0; // views shown from the class's route (for the tests)
     this.bar = el("div", { class: "class-bar", role: "region", "aria-label": "Live class" });
     // the mode's change, said to a screen reader (the head shows it already)
     this.status = el("p", { class: "class-status sr-only", role: "status" });
@@ -86,9 +92,13 @@ export class Classroom {
     this.drawQuestion();
   }
 
-  /** The page's arguments arrived (a first view, a new view, or the same again). */
-  render(info, params) {
+  /**
+   * The page's arguments arrived (a first view, a new view, or the same again); `fetched`: the
+   * view shown is one fetched from the class's route, which the page has not opened yet.
+   */
+  render(info, params, fetched = false) {
     this.params = params || {};
+    this.showsFetched = fetched;
     const key = info ? `${info.role}:${info.secret}` : null;
     const before = this.info ? `${this.info.role}:${this.info.secret}` : null;
     this.info = info || null;
@@ -114,13 +124,15 @@ export class Classroom {
 
   // -- the socket ------------------------------------------------------------------------
 
-  url() {
+  /** The address of the class's `path` on this page's server, for a websocket or (`http`) a fetch. */
+  url(path, kind = "ws") {
     const base = location.pathname.split("/component/")[0];
-    return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base}/${this.info.path}`;
+    const secure = location.protocol === "https:" ? "s" : "";
+    return `${kind}${secure}://${location.host}${base}/${path}`;
   }
 
   open() {
-    const socket = new WebSocket(this.url());
+    const socket = new WebSocket(this.url(this.info.path));
     this.socket = socket;
     socket.onopen = () => {
       this.retry = 0;
@@ -231,11 +243,17 @@ export class Classroom {
       if (this.asked !== state.view_rev) this.back();
       return; // the page is opening the view; its render brings us here again
     }
-    this.asked = null; // on the class's view: a later change of its own is asked back again
+    // on the class's view by its page's own run: a later change of its own is asked back again
+    if (!this.showsFetched) this.asked = null;
     if (this.hooks.step() !== state.step) this.hooks.move(state.step);
   }
 
-  /** Ask the page for the class's view and step (a student's "back", or the pace). */
+  /**
+   * Go to the class's view and step (a student's "back", or the pace). The view is fetched from
+   * the class's route when a page of this server process has drawn it: the replay shows it at
+   * once, and the page's controls and address come along in a script run a moment later;
+   * otherwise the page runs its script for it (and shelves it for the others).
+   */
   back() {
     const state = this.state;
     if (!state) return;
@@ -244,7 +262,51 @@ export class Classroom {
       return;
     }
     this.asked = state.view_rev;
-    this.hooks.requestView({ action: "class_view", params: state.view, t: state.step, nonce: `${Date.now()}` });
+    clearTimeout(this.pageTimer);
+    this.fetchView(state);
+  }
+
+  async fetchView(state) {
+    const view = await this.viewFromRoute();
+    if (this.state?.view_rev !== state.view_rev) return; // a newer view came meanwhile
+    if (!view) {
+      this.openOnPage();
+      return;
+    }
+    this.fetchedViews += 1;
+    this.hooks.showView(view);
+    const [least, most] = PAGE_AFTER_VIEW_MS;
+    this.pageTimer = setTimeout(
+      () => {
+        if (this.state?.view_rev === state.view_rev) this.openOnPage();
+      },
+      least + Math.random() * (most - least),
+    );
+  }
+
+  /** The page opens the class's view (a script run), at the class's step. */
+  openOnPage() {
+    const { view, step } = this.state;
+    this.hooks.requestView({ action: "class_view", params: view, t: step, nonce: `${Date.now()}` });
+  }
+
+  /** The class's view from the class's route ({args, blob}), or null when this server process has not shelved it. */
+  async viewFromRoute() {
+    try {
+      const response = await fetch(this.url(this.info.view_path, "http"), {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ seat: this.info.secret }),
+        cache: "no-store",
+      });
+      if (response.status !== 200) return null;
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const size = new DataView(bytes.buffer).getUint32(0, true);
+      const args = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + size)));
+      return { args, blob: bytes.subarray(4 + size) };
+    } catch {
+      return null; // the network or the server: the page's script run is the way
+    }
   }
 
   // -- what this page sends --------------------------------------------------------------

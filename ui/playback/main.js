@@ -216,7 +216,22 @@ const classroom = new Classroom({
   step: () => app.t,
   move: (t) => move(t),
   requestView: (value) => setComponentValue(value),
+  showView: (view) => showView(view),
 });
+
+app.classroom = classroom; // for the tests
+
+/**
+ * A view of the live class that classroom.js fetched: shown over the page's own arguments
+ * (Streamlit sends them again whenever it draws the frame) until the page has opened a view
+ * of the class itself, in the script run that follows.
+ */
+let fetchedView = null;
+
+function showView({ args, blob }) {
+  fetchedView = { args, blob, opened: app.pageArgs.options.classroom?.opened?.nonce };
+  onRender(app.pageArgs);
+}
 
 // -- painting ----------------------------------------------------------------------
 
@@ -572,7 +587,14 @@ document.addEventListener("keydown", onKey);
 
 // -- messages from the page ------------------------------------------------------------
 
-function onRender(args) {
+function onRender(pageArgs) {
+  app.pageArgs = pageArgs;
+  const classroomInfo = pageArgs.options.classroom;
+  if (fetchedView && classroomInfo?.opened?.nonce !== fetchedView.opened) fetchedView = null;
+  const view = classroomInfo && fetchedView;
+  const args = view
+    ? { ...pageArgs, ...view.args, blob: view.blob, options: { ...pageArgs.options, ...view.args.options } }
+    : pageArgs;
   app.args = args;
   const fresh = args.payload_id !== app.payloadId;
   if (fresh) {
@@ -620,7 +642,7 @@ function onRender(args) {
   paint();
   if (rebuilt) buildLater();
   if (!app.playing) syncPageUrl(app.t, linkParams()); // a rerun may have rewritten the address
-  classroom.render(args.options.classroom, args.options.link_params);
+  classroom.render(args.options.classroom, args.options.link_params, Boolean(view));
   classroom.mount(root);
 }
 
