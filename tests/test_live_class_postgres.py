@@ -44,13 +44,20 @@ def _fresh(server) -> str:
     return server.url.rsplit("/", 1)[0] + f"/{name}"
 
 
-def test_a_class_on_postgresql_and_its_notices_in_another_process(server):
+def _two_processes(server) -> tuple[ClassStore, ClassStore, list]:
+    """Two processes' stores on a fresh database: the first listens (its notices, in the list
+    returned, once its listening connection is up), the second is another process's."""
     url = _fresh(server)
-    writer = ClassStore(Database(url), hours=1.0)
-    reader = ClassStore(Database(url), hours=1.0)  # another process's
+    listening = ClassStore(Database(url), hours=1.0)
+    other = ClassStore(Database(url), hours=1.0)
     heard = []
-    reader.database.listen(lambda class_id, kind: heard.append((class_id, kind)))
+    listening.database.listen(lambda class_id, kind: heard.append((class_id, kind)))
     _wait_for(lambda: (None, "connected") in heard)
+    return listening, other, heard
+
+
+def test_a_class_on_postgresql_and_its_notices_in_another_process(server):
+    reader, writer, heard = _two_processes(server)
     started = writer.start({"learner": "kw"}, 0)
     seats = []
     threads = [
@@ -102,12 +109,7 @@ def test_answers_from_another_process_reach_the_teachers_process_and_a_reveal_is
     """Students on one process answer (a changed answer replacing the first) while the teacher's
     process hears each answer; answers racing the reveal are either in its results or refused,
     never lost."""
-    url = _fresh(server)
-    teacher = ClassStore(Database(url), hours=1.0)
-    students = ClassStore(Database(url), hours=1.0)  # another process's
-    heard = []
-    teacher.database.listen(lambda class_id, kind: heard.append((class_id, kind)))
-    _wait_for(lambda: (None, "connected") in heard)
+    teacher, students, heard = _two_processes(server)
     started = teacher.start({"learner": "kw"}, 0)
     seats = [students.join(started.code) for _ in range(12)]
     number = teacher.ask(started.id, checked_question(SIDE))

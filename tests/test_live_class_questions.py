@@ -20,6 +20,7 @@ from perceptron_lab.app_logic.live_class.questions import (
 )
 from perceptron_lab.app_logic.live_class.store import ClassStore
 from perceptron_lab.app_logic.predictions import KINDS
+from tests import test_live_class_store as store_tests
 
 SIDE = {"step": 58, "lane": 0, "kind": "side", "seed": 7, "options": [1, -1], "answer": 1}
 OUTCOME = {"step": 58, "lane": 0, "kind": "outcome", "seed": 7, "options": [0, 1, 2], "answer": 2}
@@ -34,22 +35,8 @@ WHERE = {
 }
 
 
-class Clock:
-    def __init__(self, now: float = 1_000_000.0):
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def path(tmp_path):
-    return tmp_path / "class.sqlite3"
-
-
-@pytest.fixture
-def clock():
-    return Clock()
+# a SQLite file of the test's own and a clock the test moves by hand
+path, clock = store_tests.path, store_tests.clock
 
 
 @pytest.fixture

@@ -9,14 +9,13 @@ import asyncio
 import json
 
 import pytest
-from starlette.applications import Starlette
-from starlette.testclient import TestClient
 
 from perceptron_lab import class_socket
-from perceptron_lab.app_logic.live_class import store as store_module
-from perceptron_lab.app_logic.live_class.database import Database
-from perceptron_lab.app_logic.live_class.store import ClassStore
 from perceptron_lab.app_logic.live_class.views import ViewShelf, packed
+from tests import test_live_class_socket as socket_tests
+
+# the class's routes in Starlette's test client, on a real SQLite store
+store, client = socket_tests.store, socket_tests.client
 
 ARGS = {
     "payload_id": "run-7",
@@ -91,22 +90,11 @@ def test_the_shelf_keeps_the_newest_views():
     assert [shelf.has("c", {"seed": str(seed)}) for seed in range(3)] == [False, True, True]
 
 
-@pytest.fixture
-def store(tmp_path, monkeypatch):
-    store = ClassStore(Database(str(tmp_path / "class.sqlite3")), hours=1.0)
-    monkeypatch.setattr(class_socket, "shared_store", lambda: store)
+@pytest.fixture(autouse=True)
+def _shelf(monkeypatch):
+    """A shelf of the test's own; a fetch waits 0.2 s for a view another page draws."""
     monkeypatch.setattr(class_socket, "SHELF", ViewShelf())
     monkeypatch.setattr(class_socket, "VIEW_WAIT_SECONDS", 0.2)
-    class_socket._hub.cache_clear()
-    yield store
-    class_socket._hub.cache_clear()
-    store_module.shared_store.cache_clear()
-
-
-@pytest.fixture
-def client(store):
-    with TestClient(Starlette(routes=class_socket.routes())) as client:
-        yield client
 
 
 def test_a_students_replay_fetches_the_class_view_its_process_shelved(client, store):

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from tests.chromium import ARTIFACTS
+from tests.chromium import ARTIFACTS, PLOT_POINT_JS
 from tests.live import free_port, stop, wait_for_health
 from tests.live_class_scenario import (
     FRAME,
@@ -104,15 +104,7 @@ def _click_at(page, point) -> None:
     """A click on the replay's plot at the data point ``point``."""
     frame = replay(page)
     box = page.locator(FRAME).bounding_box()
-    at = frame.evaluate(
-        """([x, y]) => {
-        const plot = document.querySelector('.figure-box .js-plotly-plot');
-        const L = plot._fullLayout, box = plot.getBoundingClientRect();
-        return [box.left + L.xaxis._offset + L.xaxis.d2p(x),
-                box.top + L.yaxis._offset + L.yaxis.d2p(y)];
-    }""",
-        list(point),
-    )
+    at = frame.evaluate(PLOT_POINT_JS, list(point))
     page.mouse.click(box["x"] + at[0], box["y"] + at[1])
 
 
