@@ -18,6 +18,7 @@ import streamlit as st
 
 from perceptron_lab.app_logic.export import run_record
 from perceptron_lab.app_logic.learners import LEARNERS
+from perceptron_lab.app_logic.playback_args import component_args
 from perceptron_lab.app_logic.style import PRESENT, STYLE, Show
 from perceptron_lab.app_logic.visitor_text import MESSAGE_LIMIT, as_text
 from perceptron_lab.ui import live_class, state
@@ -260,6 +261,7 @@ def _player(request, data, runs, show, image, params, click, present, predict) -
         # while the downloads are open, the step on screen comes back for the web page's
         report_step=bool(st.session_state.get(DOWNLOADS_OPEN)),
     )
+    live_class.shelve(params, lambda: component_args(payload, run, data, view))
     playback(PLAYER, payload, run, data, view, on_click=_replay_changed)
 
 
@@ -319,7 +321,6 @@ def _view(request, data, key, values, epochs, compare, show, image, present):
     # write the URL before the component: its link shows the current values
     state.mark_url_read(PREFIX)
     params = state.write_url(PREFIX, extra=url_entry(PREFIX))
-    live_class.publish(params)  # a teacher's view is the class's
     runs = compare_runs or [run]
     predict = url_predict(request.seed)  # predict mode, as the replay keeps it in the URL
     # a new learner, compare mode or data are seen in the figure at once: a screen reader hears it
@@ -339,6 +340,8 @@ def _view(request, data, key, values, epochs, compare, show, image, present):
             present,
             predict,
         )
+    # a teacher's view is the class's: published once the player shelved it for the students
+    live_class.publish(params)
     return request, data, run, predict
 
 

@@ -16,11 +16,20 @@ visitors):
    step as the replay does (at most every 2 s) and pings every 25 s. Measured: the teacher's
    step to its arrival on every student's page (p50, p95, max over every step and student);
    the server processes' CPU seconds per student-minute over this phase;
-3. the teacher changes the view (the data seed and 200 epochs: a run of 20,000 visits): every
-   following student's page asks for it (one script run each). Measured: the teacher's
-   change to each student's page having the new run's payload (p50, p95), the processes' CPU
-   seconds for it, and the runs trained (``ui/runs.py`` logs each at Streamlit's
-   ``logger.level`` info, which the processes are started with);
+3. the teacher asks the class a question about the next step (``QUESTIONS`` times); every
+   student answers once, at a moment drawn (seeded) over ``ANSWER_SECONDS``, as a class
+   answers; the teacher reveals, then puts it away. Measured: each answer
+   to its count on the teacher's page (the first pooled picture the teacher's socket gets after
+   the answer was sent that counts at least as many answers as were sent by then: p50, p95),
+   and the teacher's reveal to the results on every student's page;
+4. the teacher changes the view (the data seed and 200 epochs: a run of 20,000 visits): every
+   following student's replay fetches it from ``/class/view`` as ``classroom.js`` does (or,
+   when its process has not shelved it, its page runs its script for it at once), and its
+   page runs its script for it 1 to 4 s later (``PAGE_AFTER_VIEW_SECONDS``). Measured: the
+   teacher's change to each student's replay having the new run (p50, p95), how many fetched
+   it, the change to each page's script run, the processes' CPU seconds for it, and the runs
+   trained (``ui/runs.py`` logs each at Streamlit's ``logger.level`` info, which the
+   processes are started with);
 
 and throughout, the processes' peak resident memory (sampled every 0.2 s).
 
@@ -39,6 +48,7 @@ import asyncio
 import contextlib
 import math
 import os
+import random
 import signal
 import statistics
 import subprocess
@@ -55,6 +65,13 @@ from tests.live import free_port
 SOCKET_PATH = "class/ws"
 STEP_SECONDS = 2.0
 JOIN_AT_ONCE = 8
+#: A student's page opens a view its replay fetched this long after (classroom.js's
+#: PAGE_AFTER_VIEW_MS).
+PAGE_AFTER_VIEW_SECONDS = (1.0, 4.0)
+#: The students' answers come within this many seconds of the question ...
+ANSWER_SECONDS = 10.0
+#: ... and the teacher asks this many questions.
+QUESTIONS = 3
 
 
 def percentiles(values: list[float]) -> str:
@@ -137,8 +154,13 @@ class Student:
         self.page = PageSession(base)
         self.socket: ClassSocket | None = None
         self.view_rev = 0
-        self.view_arrivals: list[tuple[int, float]] = []
+        # a new view of the class: when the replay had its run (fetched from the class's
+        # route, or its page's script run), and when its page had it (the script run)
+        self.view_arrivals: list[tuple[int, float, str]] = []
+        self.page_arrivals: list[tuple[int, float, str]] = []
+        self.rng = random.Random(number)
         self._following: asyncio.Task | None = None
+        self._opening: asyncio.Task | None = None
 
     async def join(self, code: str) -> float:
         seconds = await self.page.open(f"join={code}")
@@ -165,24 +187,35 @@ class Student:
                 continue
             if latest["mode"] == "follow" and latest["view_rev"] != self.view_rev:
                 self.view_rev = latest["view_rev"]
-                await self.page.send_component_value(
-                    {
-                        "action": "class_view",
-                        "params": latest["view"],
-                        "t": latest["step"],
-                        "nonce": str(time.time()),
-                    }  # fmt: skip
-                )
-                self.view_arrivals.append((self.view_rev, time.perf_counter()))
+                fetched = await self.socket.fetch_view(self.page.classroom)
+                if fetched is not None:  # the replay shows it; its page opens it a moment later
+                    self.view_arrivals.append((self.view_rev, time.perf_counter(), fetched))
+                    wait = self.rng.uniform(*PAGE_AFTER_VIEW_SECONDS)
+                    self._opening = asyncio.create_task(self._open_on_page(latest, wait))
+                else:
+                    await self._open_on_page(latest, 0.0)
+                    arrival = self.page_arrivals[-1][1]
+                    self.view_arrivals.append((self.view_rev, arrival, self.page.state.payload_id))
             state = (latest["step"], self.view_rev)
             if state != reported and time.perf_counter() - last_report >= 2.0:
                 reported, last_report = state, time.perf_counter()
                 params = {k: v for k, v in self.page.state.query.items() if k not in ("t", "seat")}
                 await self.socket.send({"type": "state", "params": params, "t": latest["step"]})
 
+    async def _open_on_page(self, latest: dict, wait: float) -> None:
+        """The page's script run for the class's view (classroom.js's ``openOnPage``)."""
+        await asyncio.sleep(wait)
+        await self.page.send_component_value(
+            {"action": "class_view", "params": latest["view"], "t": latest["step"], "nonce": "1"}
+        )
+        self.page_arrivals.append(
+            (latest["view_rev"], time.perf_counter(), self.page.state.payload_id)
+        )
+
     async def close(self) -> None:
-        if self._following:
-            self._following.cancel()
+        for task in (self._following, self._opening):
+            if task:
+                task.cancel()
         if self.socket:
             await self.socket.stop()
         await self.page.close()
@@ -213,13 +246,88 @@ class Teacher:
         await self.socket.start()
 
     async def step(self, t: int) -> float:
-        sent = time.perf_counter()
-        await self.socket.send({"type": "step", "t": t})
-        return sent
+        return await self.socket.send_marked({"type": "step", "t": t})
 
     async def leave(self) -> None:
         await self.socket.stop()
         await self.page.close()
+
+
+def counted(message: dict) -> int:
+    """How many answers a teacher's picture of the class counts."""
+    return (message.get("pool") or {}).get("answered") or 0
+
+
+def shown(message: dict) -> bool:
+    """Whether a picture of the class has its question revealed."""
+    return (message.get("question") or {}).get("state") == "revealed"
+
+
+async def question_round(teacher, students, t: int, rng: random.Random) -> tuple:
+    """The teacher asks about step ``t + 1``; every student answers once; the teacher reveals.
+    The seconds to each student's page (the question, the reveal) and to the teacher's (each
+    answer's count)."""
+    question = {"step": t + 1, "lane": 0, "kind": "outcome", "seed": 0, "options": [0, 1]}
+    asked = await teacher.socket.send_marked({"type": "ask", "question": question | {"answer": 0}})
+    while not all((s.socket.latest or {}).get("question") for s in students):
+        await asyncio.sleep(0.02)
+    number = students[0].socket.latest["question"]["number"]
+    to_students = [
+        s.socket.arrival_of(lambda m: (m.get("question") or {}).get("number") == number, asked)
+        - asked
+        for s in students
+    ]
+    sent: list[float] = []
+
+    async def answer(student, delay: float, choice: int) -> None:
+        await asyncio.sleep(delay)
+        sent.append(time.perf_counter())
+        await student.socket.send({"type": "answer", "number": number, "choice": choice})
+
+    await asyncio.gather(
+        *(answer(s, rng.uniform(0, ANSWER_SECONDS), rng.randrange(2)) for s in students)
+    )
+    deadline = time.perf_counter() + 60
+    while time.perf_counter() < deadline and not teacher.socket.arrival_of(
+        lambda m: counted(m) == len(students), sent[-1]
+    ):
+        await asyncio.sleep(0.05)
+    visible = []
+    for n, at in enumerate(sorted(sent), start=1):
+        arrival = teacher.socket.arrival_of(lambda m, n=n: counted(m) >= n, at)
+        visible.append(math.nan if arrival is None else arrival - at)
+    revealed = await teacher.socket.send_marked({"type": "reveal"})
+    deadline = time.perf_counter() + 60
+    while time.perf_counter() < deadline and not all(
+        s.socket.arrival_of(shown, revealed) for s in students
+    ):
+        await asyncio.sleep(0.02)
+    reveal = [
+        math.nan if (a := s.socket.arrival_of(shown, revealed)) is None else a - revealed
+        for s in students
+    ]
+    await teacher.socket.send({"type": "close"})
+    return to_students, visible, reveal
+
+
+async def questions(teacher, students, t: int, servers) -> int:
+    """:data:`QUESTIONS` rounds of :func:`question_round`, reported together; the step after."""
+    rng = random.Random(0)
+    cpu = servers.cpu()
+    asked, answered, revealed = [], [], []
+    for _ in range(QUESTIONS):
+        to_students, visible, reveal = await question_round(teacher, students, t, rng)
+        asked, answered, revealed = asked + to_students, answered + visible, revealed + reveal
+        t += 1
+        await asyncio.sleep(STEP_SECONDS)
+    print(
+        f"{QUESTIONS} questions: to the students' pages (s, p50/p95/max) {percentiles(asked)}; "
+        f"an answer to its count on the teacher's page (s, p50/p95/max over {len(answered)}): "
+        f"{percentiles(answered)}, never counted {sum(math.isnan(v) for v in answered)}; "
+        f"the reveal to the results on the students' pages {percentiles(revealed)}; "
+        f"CPU {servers.cpu() - cpu:.1f} s"
+    )
+    return t
 
 
 async def step_latencies(teacher, students, t: int, wait: float = 20.0) -> list[float]:
@@ -291,21 +399,28 @@ async def run(args) -> None:
         print(f"CPU: {used:.1f} s over {minutes:.1f} min = "
               f"{used / (args.students * minutes):.4f} CPU-s per student-minute")  # fmt: skip
 
+        t = await questions(teacher, students, t, servers)
+
         # the teacher's view changes: every page asks for it
         trained = servers.trainings()
         cpu = servers.cpu()
         changed = time.perf_counter()
         own = await teacher.page.set_number("Seed", 5)
         deadline = time.perf_counter() + 300
-        while time.perf_counter() < deadline and not all(s.view_arrivals for s in students):
+        while time.perf_counter() < deadline and not all(s.page_arrivals for s in students):
             await asyncio.sleep(0.1)
-        views = [
-            s.view_arrivals[-1][1] - changed if s.view_arrivals else math.nan for s in students
-        ]
-        print(f"view change: the teacher's page ran in {own:.2f} s; to students' new payload "
-              f"(s, p50/p95/max): {percentiles(views)}; "
-              f"CPU {servers.cpu() - cpu:.1f} s; runs trained {servers.trainings() - trained} "
-              f"for {args.processes} process(es)")  # fmt: skip
+        views = [s.view_arrivals[-1][1] - changed for s in students if s.view_arrivals]
+        pages = [s.page_arrivals[-1][1] - changed for s in students if s.page_arrivals]
+        fetched = sum(s.page_arrivals[-1][1] > s.view_arrivals[-1][1] for s in students)
+        teachers = teacher.page.state.payload_id
+        same = sum(s.view_arrivals[-1][2] == teachers for s in students)
+        pages_same = sum(s.page_arrivals[-1][2] == teachers for s in students if s.page_arrivals)
+        print(f"view change: the teacher's page ran in {own:.2f} s; to the students' replays "
+              f"(s, p50/p95/max): {percentiles(views)}, {fetched} fetched from the class's "
+              f"route, {same} of {len(students)} with the teacher's run; to their pages' script "
+              f"runs: {percentiles(pages)}, {pages_same} with the teacher's run; "
+              f"CPU {servers.cpu() - cpu:.1f} s; runs trained "
+              f"{servers.trainings() - trained} for {args.processes} process(es)")  # fmt: skip
         print("peak memory (MiB) per process: "
               + ", ".join(f"{p / 2**20:.0f}" for p in servers.peak))  # fmt: skip
         if args.faults:

@@ -11,7 +11,8 @@ the two protocols a student's browser speaks, and nothing else:
   arguments) and the page's address (the seat).
 * **the class's** (:class:`ClassSocket`): ``/class/ws`` as ``ui/playback/classroom.js``
   speaks it: the hello, the teacher's steps and pace, and the arrival time of every class
-  message; it connects again after a drop, as the page does.
+  message; it connects again after a drop, as the page does; and a new view of the class
+  fetched from ``/class/view``.
 
 What a browser does besides (drawing the payload, about 10 ms a step:
 docs/benchmarks.md) is not in these times: they end when the message has arrived.
@@ -141,6 +142,20 @@ def _query_string(query: dict) -> str:
     return urlencode(query)
 
 
+_CLIENT = None
+
+
+def _http():
+    """One HTTP client for every visitor (a browser has its own; making one per visitor would
+    cost this process more than the server's answer)."""
+    global _CLIENT
+    if _CLIENT is None:
+        import httpx
+
+        _CLIENT = httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=200))
+    return _CLIENT
+
+
 class ClassSocket:
     """``/class/ws`` as a page's class bar speaks it, reconnecting after a drop."""
 
@@ -201,6 +216,23 @@ class ClassSocket:
     async def send(self, message: dict) -> None:
         if self.socket is not None:
             await self.socket.send(json.dumps(message))
+
+    async def send_marked(self, message: dict) -> float:
+        """Send ``message``; the time it was sent."""
+        sent = time.perf_counter()
+        await self.send(message)
+        return sent
+
+    async def fetch_view(self, classroom: dict) -> str | None:
+        """The class's view from ``/class/view``, as a student's replay fetches it (its seat in
+        the body); its payload's id, or None when the process has not shelved it (204)."""
+        address = self.addresses[self.preferred].replace("ws://", "http://")
+        address = address.removesuffix(classroom["path"]) + classroom["view_path"]
+        response = await _http().post(address, json={"seat": classroom["secret"]})
+        if response.status_code != 200:
+            return None
+        size = int.from_bytes(response.content[:4], "little")
+        return json.loads(response.content[4 : 4 + size])["payload_id"]
 
     def arrival_of(self, predicate, since: float) -> float | None:
         """The arrival time of the first class message after ``since`` that ``predicate``

@@ -113,6 +113,15 @@ def settle(page) -> None:
     page.wait_for_timeout(500)  # charts resize once after the last paint
 
 
+#: A script for ``evaluate`` with ``[x, y]``: where the data point (x, y) is on the replay's
+#: 2-D plot, in the coordinates of the plot's document.
+PLOT_POINT_JS = """([x, y]) => {
+    const plot = document.querySelector('.figure-box .js-plotly-plot');
+    const L = plot._fullLayout, box = plot.getBoundingClientRect();
+    return [box.left + L.xaxis._offset + L.xaxis.d2p(x),
+            box.top + L.yaxis._offset + L.yaxis.d2p(y)];
+}"""
+
 #: The replay component's frame in the app (main.js names it "... playback").
 REPLAY_FRAME = "iframe[title$='playback']"
 

@@ -6,6 +6,12 @@ students join by typing the code; the teacher lets them explore, changes the vie
 step 57 and brings everyone there; projects one student's view (anonymously); a student's
 seat, on a raw websocket, tries to pace, ask and end the class; the teacher's tab closes
 and the teacher link opens the class again, in presentation mode, and paces it.
+
+The question to the class: at step 58 the teacher asks what the learner does with the next
+example; the three students answer (one changes their answer); the teacher's page shows 3
+answers pooled, and no student's page shows any, nor can a following student step to 59;
+the teacher reveals, and every page shows the results and step 59. The right answer is not
+read from a page: :class:`app_logic.predictions.Questions` computes it for the same run.
 tests/browser/test_live_class_browser.py runs it on SQLite and one server, and on
 PostgreSQL and two servers.
 """
@@ -32,6 +38,8 @@ class Outcome:
 
     brought: list[float] = field(default_factory=list)
     followed: list[float] = field(default_factory=list)
+    revealed: list[float] = field(default_factory=list)
+    fetched: int = 0  # students' replays that fetched the teacher's new view
     code: str = ""
 
 
@@ -57,6 +65,18 @@ def wait_bar(page, words: str) -> None:
         page,
         "(words) => (document.querySelector('.class-bar')?.innerText || '').includes(words)",
         words,
+    )
+
+
+def wait_text(page, selector: str, words: str, how: str = "includes") -> None:
+    """Wait until the text of the replay's first ``selector`` ``how`` (``includes``,
+    ``startsWith``, ``equals``) ``words``."""
+    test = "text === words" if how == "equals" else f"text.{how}(words)"
+    wait_in_replay(
+        page,
+        f"([selector, words]) => {{ const text = document.querySelector(selector)?.innerText;"
+        f" return text !== undefined && {test}; }}",
+        [selector, words],
     )
 
 
@@ -144,13 +164,21 @@ def run_class(browser, teacher_server: str, student_servers: list[str], shots: P
     teacher.wait_for_timeout(500)
     assert painted(students[1])[0] != 57 and painted(students[0])[0] == 5
 
-    # "Bring everyone here": every page opens the teacher's new view at step 57
+    # "Bring everyone here": every page opens the teacher's new view at step 57: its replay
+    # fetches the view from the class's route (where the server process has it), and the page
+    # opens it too a moment later (its controls and address)
     start = time.perf_counter()
     replay(teacher).locator(".class-bring").click()
     for page in students:
         wait_painted(page, 57, other_than=old_run)
         outcome.brought.append(time.perf_counter() - start)
-        assert query(page).get("seed") == "7"
+    for page in students:
+        page.wait_for_function(
+            "() => new URLSearchParams(location.search).get('seed') === '7'", timeout=WAIT_MS
+        )
+        assert painted(page)[0] == 57
+    fetches = "() => window.playback.classroom.fetchedViews"
+    outcome.fetched = sum(replay(p).evaluate(fetches) for p in students)
     # following: the teacher's steps reach every page
     start = time.perf_counter()
     replay(teacher).locator(".btn-step").click()
@@ -159,6 +187,8 @@ def run_class(browser, teacher_server: str, student_servers: list[str], shots: P
         outcome.followed.append(time.perf_counter() - start)
     if shots:
         students[0].screenshot(path=shots / "class_student.png")
+
+    _question(teacher, students, outcome, shots)
 
     # a snapshot: the third student explores; the teacher projects that student's view
     replay(teacher).locator(".class-free").click()
@@ -180,7 +210,7 @@ def run_class(browser, teacher_server: str, student_servers: list[str], shots: P
     if shots:
         teacher.screenshot(path=shots / "class_snapshot.png")
     teacher.get_by_role("button", name="Back to the class's view").click()
-    wait_painted(teacher, 58)
+    wait_painted(teacher, 59)
     assert query(teacher).get("seed") == "7"
 
     # a student's seat cannot pace, ask or end the class, whatever its socket sends
@@ -195,7 +225,7 @@ def run_class(browser, teacher_server: str, student_servers: list[str], shots: P
     teacher = open_page(browser, f"{link}&present=1", size=(1280, 720))
     wait_bar(teacher, f"Class {code}")
     assert "teach" not in query(teacher) and query(teacher).get("present") == "1"
-    assert query(teacher).get("seed") == "7" and painted(teacher)[0] == 58
+    assert query(teacher).get("seed") == "7" and painted(teacher)[0] == 59
     step_to(teacher, 80)
     replay(teacher).locator(".class-bring").click()
     for page in students:
@@ -207,6 +237,105 @@ def run_class(browser, teacher_server: str, student_servers: list[str], shots: P
         students[2].wait_for_timeout(1_000)
         students[2].screenshot(path=shots / "class_student_phone.png")
     return outcome
+
+
+def _right_choice(seed: int, step: int) -> int:
+    """The index of the right choice of the class's question, computed in Python for the
+    teacher's run (the playground's perceptron on the separable set of ``seed``)."""
+    from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+    from perceptron_lab.app_logic.predictions import Predict, Questions
+    from tests.pages import page_run
+
+    data = make_dataset(DataRequest("separable", seed=seed))
+    run = page_run("perceptron", {}, 20, seed, data)
+    question = Questions([run], data, Predict(on=True, kinds=("outcome",), seed=seed)).at(step)
+    return question.options.index(question.answer)
+
+
+def _pool_counts(page) -> list[int]:
+    """The answers per choice on a page's pool, as its list says them ("2 (67 %)")."""
+    rows = replay(page).locator(".pool-list .pool-count").all_inner_texts()
+    return [int(row.split()[0]) for row in rows]
+
+
+def _question(teacher, students, outcome: Outcome, shots: Path | None) -> None:
+    """At step 58 the teacher asks what the learner does with the next example; the students
+    answer; the pool is on the teacher's page only until the reveal."""
+    replay(teacher).locator(".class-ask").click()
+    chooser = replay(teacher).locator(".class-question form")
+    chooser.wait_for(timeout=WAIT_MS)
+    assert "Ask the class about step 59" in chooser.inner_text()
+    chooser.get_by_label("What the learner does with the next example, and why").check()
+    chooser.get_by_role("button", name="Ask").click()
+    wait_text(teacher, ".class-answered", "0 of 3", "startsWith")
+    prompt = replay(teacher).locator(".class-prompt").inner_text()
+    assert prompt.startswith("Before step 59.") and "What will the learner do" in prompt
+    right = _right_choice(7, 59)
+    options = len(_pool_counts(teacher))
+    # each student's page words the same question; one changes their answer before the reveal
+    chosen = [right, (right + 1) % options, right]
+    for page, choice in zip(students, chosen, strict=True):
+        form = replay(page).locator(".class-question form")
+        form.wait_for(timeout=WAIT_MS)
+        assert form.locator("legend").inner_text() == prompt
+        radios = form.get_by_role("radio")
+        if page is students[1]:  # by the keyboard alone: Space checks, arrows move, Enter sends
+            radios.first.focus()
+            page.keyboard.press("Space")
+            for _ in range(choice):
+                page.keyboard.press("ArrowDown")
+            page.keyboard.press("Enter")
+        else:
+            radios.nth((choice + 1) % options if page is students[2] else choice).check()
+            form.get_by_role("button", name="Send").click()
+        wait_text(page, ".class-sent", "Sent:", "startsWith")
+    form = replay(students[2]).locator(".class-question form")
+    form.get_by_role("radio").nth(chosen[2]).check()
+    form.get_by_role("button", name="Send").click()
+    expected = [chosen.count(n) for n in range(options)]
+    wait_in_replay(
+        teacher,
+        "(expected) => [...document.querySelectorAll('.pool-list .pool-count')]"
+        ".map((e) => parseInt(e.innerText)).join() === expected.join()",
+        expected,
+    )
+    assert replay(teacher).locator(".class-answered").inner_text() == "3 of 3 connected answered"
+    # the right answer is off on the teacher's screen (it may be the projector) until asked for
+    assert replay(teacher).locator(".pool-list li.right").count() == 0
+    replay(teacher).get_by_role("button", name="Show the right answer").click()
+    words = replay(teacher).locator(".class-answered").inner_text()
+    assert words == f"3 of 3 connected answered · {chosen.count(right)} right (67 %)", words
+    assert replay(teacher).locator(".pool-list li").nth(right).get_attribute("class") == "right"
+    # no student's page shows a pooled answer, and a following one cannot step to 59
+    for page in students:
+        frame = replay(page)
+        assert frame.locator(".class-pool, .pool-list, .class-answered").count() == 0
+        words = frame.locator(".class-question").inner_text()
+        assert "✓" not in words and " answered" not in words and "%" not in words, words
+    replay(students[1]).locator(".btn-step").click()
+    wait_text(students[1], ".class-question .predict-note", "holds the class before step 59")
+    assert painted(students[1])[0] == 58
+    if shots:
+        teacher.screenshot(path=shots / "class_question_teacher.png")
+        students[0].screenshot(path=shots / "class_question_student.png")
+
+    # the reveal: every page shows the results and step 59
+    start = time.perf_counter()
+    replay(teacher).get_by_role("button", name="Reveal to the class").click()
+    for page in students:
+        wait_painted(page, 59)
+        outcome.revealed.append(time.perf_counter() - start)
+        wait_text(page, ".class-question .class-answered", "3 answered", "startsWith")
+        assert _pool_counts(page) == expected
+    verdicts = [replay(p).locator(".class-question .verdict b").inner_text() for p in students]
+    assert verdicts == ["Right.", "Not this time.", "Right."], verdicts
+    wait_painted(teacher, 59)
+    if shots:
+        students[1].screenshot(path=shots / "class_question_revealed.png")
+        teacher.screenshot(path=shots / "class_question_teacher_revealed.png")
+    replay(teacher).get_by_role("button", name="Put the question away").click()
+    for page in students:
+        wait_in_replay(page, "() => document.querySelector('.class-question').hidden")
 
 
 def _crafted_messages(server: str, seat: str, code: str) -> None:
@@ -222,6 +351,9 @@ def _crafted_messages(server: str, seat: str, code: str) -> None:
             {"type": "pace", "mode": "follow", "bring": True},
             {"type": "names", "show": True},
             {"type": "students"},
+            {"type": "ask", "question": {"step": 1, "lane": 0, "kind": "side", "seed": 0}},
+            {"type": "reveal"},
+            {"type": "close"},
             {"type": "end"},
         ):
             socket.send(json.dumps(crafted))

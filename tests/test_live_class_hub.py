@@ -181,3 +181,119 @@ async def test_a_flooding_socket_is_closed(hub, store):
     answers = [await hub.receive(member, '{"type": "ping"}') for _ in range(5)]
     assert answers == [True, True, True, False, False]
     assert socket.closed[0] == CLOSE_FLOOD
+
+
+# -- questions to the class -------------------------------------------------------------------
+
+QUESTION = {"step": 1, "lane": 0, "kind": "outcome", "seed": 3, "options": [0, 1, 2], "answer": 1}
+
+
+async def _teacher_and_students(hub, store):
+    started, seats = _class(store)
+    teacher = Socket()
+    member = await hub.attach(teacher, {"teacher": started.teacher_key})
+    students = [Socket() for _ in seats]
+    members = [await hub.attach(s, {"seat": seat.token}) for s, seat in zip(students, seats)]
+    await settle(lambda: all(s.last() for s in students))
+    return started, member, teacher, members, students
+
+
+def _secret_in(message: dict) -> bool:
+    """Whether a message holds anything of the pooled answers or the right answer."""
+    text = json.dumps(message)
+    return any(word in text for word in ('"pool"', '"counts"', '"answered": ', '"answer": '))
+
+
+@on_a_hub
+async def test_answers_are_pooled_on_the_teachers_page_and_hidden_from_the_students(hub, store):
+    started, member, teacher, members, students = await _teacher_and_students(hub, store)
+    await hub.receive(member, json.dumps({"type": "ask", "question": QUESTION}))
+    await settle(lambda: all((s.last()["question"] or {}).get("state") for s in students))
+    asked = students[0].last()["question"]
+    assert asked == {
+        "number": 1,
+        "state": "open",
+        "step": 1,
+        "lane": 0,
+        "kind": "outcome",
+        "seed": 3,
+        "options": [0, 1, 2],
+    }
+    for student, choice in zip(members, (1, 1, 2), strict=True):
+        await hub.receive(student, json.dumps({"type": "answer", "number": 1, "choice": choice}))
+    await settle(lambda: ((teacher.last() or {}).get("pool") or {}).get("answered") == 3)
+    assert teacher.last()["pool"] == {
+        "number": 1,
+        "answered": 3,
+        "right": 2,
+        "counts": [0, 2, 1],
+        "answer": 1,
+    }
+    # each student was told their own answer, and nothing of anyone else's
+    for socket, choice in zip(students, (1, 1, 2), strict=True):
+        told = {"type": "answered", "number": 1, "answer": {"choice": choice}}
+        assert socket.last("answered") == told
+        others = [m for m in socket.sent if m["type"] != "answered"]
+        assert not any(_secret_in(m) for m in others), others
+    # the reveal: every page gets the results and the step asked about
+    await hub.receive(member, json.dumps({"type": "reveal"}))
+    await settle(lambda: all(s.last()["question"]["state"] == "revealed" for s in students))
+    for socket in students:
+        shown = socket.last()
+        assert shown["step"] == 1
+        assert shown["question"]["results"] == {
+            "answered": 3,
+            "right": 2,
+            "counts": [0, 2, 1],
+            "answer": 1,
+        }
+        assert "pool" not in shown and "roster" not in shown
+
+
+@on_a_hub
+async def test_only_the_teacher_asks_reveals_and_closes_and_only_a_student_answers(hub, store):
+    started, member, teacher, members, students = await _teacher_and_students(hub, store)
+    student = members[0]
+    for crafted in (
+        {"type": "ask", "question": QUESTION},
+        {"type": "reveal"},
+        {"type": "close"},
+    ):
+        await hub.receive(student, json.dumps(crafted))
+    await settle(lambda: len([m for m in students[0].sent if m["type"] == "error"]) == 3)
+    assert store.pace(started.id).question is None
+    await hub.receive(member, json.dumps({"type": "ask", "question": QUESTION}))
+    await settle(lambda: store.pace(started.id).question is not None)
+    await hub.receive(member, json.dumps({"type": "answer", "number": 1, "choice": 1}))
+    await hub.receive(student, json.dumps({"type": "reveal"}))
+    await hub.receive(student, json.dumps({"type": "close"}))
+    await settle(lambda: teacher.last("error") is not None)
+    assert teacher.last("error")["message"] == "Only a student sends that (answer)."
+    await settle(lambda: len([m for m in students[0].sent if m["type"] == "error"]) == 5)
+    assert store.pace(started.id).question["state"] == "open"
+    assert store.pool(started.id)["answered"] == 0
+    # a teacher's question out of shape is refused, and the question asked stays
+    await hub.receive(member, json.dumps({"type": "ask", "question": {**QUESTION, "answer": 7}}))
+    await settle(lambda: "choice's index" in teacher.last("error")["message"])
+    assert store.pace(started.id).question["number"] == 1
+
+
+@on_a_hub
+async def test_an_answer_after_the_reveal_is_refused_and_a_page_back_gets_its_answer(hub, store):
+    started, member, teacher, members, students = await _teacher_and_students(hub, store)
+    await hub.receive(member, json.dumps({"type": "ask", "question": QUESTION}))
+    await settle(lambda: store.pace(started.id).question is not None)
+    await hub.receive(members[0], json.dumps({"type": "answer", "number": 1, "choice": 0}))
+    await settle(lambda: students[0].last("answered") is not None)
+    # the page closes and connects again (a reload): it is told its answer
+    await hub.detach(members[0])
+    again = Socket()
+    await hub.attach(again, {"seat": members[0].seat.token})
+    await settle(lambda: again.last("answered") is not None)
+    assert again.last("answered")["answer"] == {"choice": 0}
+    await hub.receive(member, json.dumps({"type": "reveal"}))
+    await settle(lambda: students[1].last()["question"]["state"] == "revealed")
+    await hub.receive(members[1], json.dumps({"type": "answer", "number": 1, "choice": 1}))
+    await settle(lambda: students[1].last("error") is not None)
+    assert "revealed" in students[1].last("error")["message"]
+    assert store.pace(started.id).question["results"]["answered"] == 1

@@ -10,11 +10,15 @@ import time
 
 import pytest
 
-from perceptron_lab.app_logic.live_class.database import MIGRATIONS, Database
+from perceptron_lab.app_logic.live_class.database import MIGRATIONS, SCHEMA_VERSION, Database
+from perceptron_lab.app_logic.live_class.messages import Refused
+from perceptron_lab.app_logic.live_class.questions import checked_question
 from perceptron_lab.app_logic.live_class.store import JOIN_FAILURES, ClassStore, JoinRefused
 from tests.postgres import postgres_server
 
 pytestmark = pytest.mark.slow
+
+SIDE = {"step": 1, "lane": 0, "kind": "side", "seed": 0, "options": [1, -1], "answer": 0}
 
 
 @pytest.fixture(scope="module")
@@ -40,13 +44,20 @@ def _fresh(server) -> str:
     return server.url.rsplit("/", 1)[0] + f"/{name}"
 
 
-def test_a_class_on_postgresql_and_its_notices_in_another_process(server):
+def _two_processes(server) -> tuple[ClassStore, ClassStore, list]:
+    """Two processes' stores on a fresh database: the first listens (its notices, in the list
+    returned, once its listening connection is up), the second is another process's."""
     url = _fresh(server)
-    writer = ClassStore(Database(url), hours=1.0)
-    reader = ClassStore(Database(url), hours=1.0)  # another process's
+    listening = ClassStore(Database(url), hours=1.0)
+    other = ClassStore(Database(url), hours=1.0)
     heard = []
-    reader.database.listen(lambda class_id, kind: heard.append((class_id, kind)))
+    listening.database.listen(lambda class_id, kind: heard.append((class_id, kind)))
     _wait_for(lambda: (None, "connected") in heard)
+    return listening, other, heard
+
+
+def test_a_class_on_postgresql_and_its_notices_in_another_process(server):
+    reader, writer, heard = _two_processes(server)
     started = writer.start({"learner": "kw"}, 0)
     seats = []
     threads = [
@@ -86,9 +97,43 @@ def test_an_old_schema_on_postgresql_is_migrated(server):
     )
     old.close()
     store = ClassStore(Database(url), hours=1.0)
-    assert store.database.version() == 2
+    assert store.database.version() == SCHEMA_VERSION == 3
     assert store.pace("c1").view == {"learner": "kw"} and not store.pace("c1").show_names
-    assert store.join("ABCDEF").number == 1
+    seat = store.join("ABCDEF")
+    assert seat.number == 1
+    number = store.ask("c1", checked_question(SIDE))  # the tables of version 3 are there
+    assert store.answer(seat, number, {"choice": 0}) == {"choice": 0}
+
+
+def test_answers_from_another_process_reach_the_teachers_process_and_a_reveal_is_final(server):
+    """Students on one process answer (a changed answer replacing the first) while the teacher's
+    process hears each answer; answers racing the reveal are either in its results or refused,
+    never lost."""
+    teacher, students, heard = _two_processes(server)
+    started = teacher.start({"learner": "kw"}, 0)
+    seats = [students.join(started.code) for _ in range(12)]
+    number = teacher.ask(started.id, checked_question(SIDE))
+    students.answer(seats[0], number, {"choice": 1})
+    students.answer(seats[0], number, {"choice": 0})
+    _wait_for(lambda: (started.id, "answers") in heard)
+    assert teacher.pool(started.id)["counts"] == [1, 0]
+    kept, refused = [], []
+
+    def answer(seat):
+        try:
+            kept.append(students.answer(seat, number, {"choice": 1}))
+        except Refused:
+            refused.append(seat)
+
+    threads = [threading.Thread(target=answer, args=(seat,)) for seat in seats[1:]]
+    for thread in threads:
+        thread.start()
+    teacher.reveal(started.id)
+    for thread in threads:
+        thread.join()
+    results = teacher.pace(started.id).question["results"]
+    assert results["answered"] == 1 + len(kept) and len(kept) + len(refused) == 11
+    assert results["counts"] == [1, len(kept)]
 
 
 def test_the_store_goes_on_after_the_database_server_restarts(server):

@@ -89,3 +89,36 @@ def test_a_socket_must_say_hello_with_a_valid_key_or_seat(client, store):
             "type": "closed",
             "message": "This class has ended, or this link is not its link.",
         }
+
+
+def test_a_student_socket_cannot_ask_reveal_or_close_and_sees_no_pool(client, store):
+    started = store.start({"learner": "kw"}, 0)
+    seat = store.join(started.code, "Ada")
+    question = {"step": 1, "lane": 0, "kind": "side", "seed": 0, "options": [1, -1], "answer": 0}
+    with (
+        client.websocket_connect("/class/ws") as teacher,
+        client.websocket_connect("/class/ws") as student,
+    ):
+        teacher.send_text(json.dumps({"type": "hello", "teacher": started.teacher_key}))
+        student.send_text(json.dumps({"type": "hello", "seat": seat.token}))
+        _messages(teacher, 1)
+        _messages(student, 1)
+        for crafted in (
+            {"type": "ask", "question": question},
+            {"type": "reveal"},
+            {"type": "close"},
+        ):
+            student.send_text(json.dumps(crafted))
+        errors = _messages(student, 3)
+        assert all(m["type"] == "error" and "teacher" in m["message"] for m in errors), errors
+        assert store.pace(started.id).question is None
+        teacher.send_text(json.dumps({"type": "ask", "question": question}))
+        asked = _messages(student, 1)[0]["question"]
+        assert asked["kind"] == "side" and "answer" not in asked and "results" not in asked
+        student.send_text(json.dumps({"type": "answer", "number": 1, "choice": 0}))
+        told = _messages(student, 1)[0]
+        assert told == {"type": "answered", "number": 1, "answer": {"choice": 0}}
+        pool = None
+        while not (pool or {}).get("answered"):  # the teacher's picture after the answer
+            pool = json.loads(teacher.receive_text()).get("pool")
+        assert pool == {"number": 1, "answered": 1, "right": 1, "counts": [1, 0], "answer": 0}

@@ -202,7 +202,7 @@ def test_an_old_schema_is_migrated_with_its_classes(path, clock):
         columns = [row[1] for row in connection.execute("PRAGMA table_info(classes)")]
     assert "show_names" not in columns
     store = ClassStore(Database(str(path)), hours=1.0, clock=clock)
-    assert store.database.version() == SCHEMA_VERSION == 2
+    assert store.database.version() == SCHEMA_VERSION == 3
     pace = store.pace("c1")
     assert (pace.code, pace.mode, pace.view, pace.step, pace.show_names) == (
         "ABCDEF",
@@ -216,11 +216,45 @@ def test_an_old_schema_is_migrated_with_its_classes(path, clock):
         store.join("ZZZZZZ")  # the new table of failed joins is there
 
 
+def test_a_version_2_schema_gets_questions_and_answers_with_its_class_kept(path, clock):
+    """A database of the version before questions to the class, with a class and a student
+    in it, is brought to the current version: the class goes on and takes questions."""
+    old = ClassStore(Database(str(path), migrations=MIGRATIONS[:2]), hours=1.0, clock=clock)
+    assert old.database.version() == 2
+    code = "ABCDEF"
+    old.database.run(
+        lambda tx: tx.run(
+            "INSERT INTO classes (id, code, teacher_hash, created, expires, mode, view_params, "
+            "view_rev, step, bring, rev, seats, show_names) VALUES ('c1', ?, 'h', ?, ?, "
+            "'follow', ?, 1, 5, 0, 1, 0, 0)",
+            (code, clock.now, clock.now + 3600, json.dumps({"learner": "kw"})),
+        ),
+        write=True,
+    )
+    seat = old.join(code, "Ada")
+    old.database.close()
+    with sqlite3.connect(path) as connection:
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    assert "questions" not in tables and "answers" not in tables
+    store = ClassStore(Database(str(path)), hours=1.0, clock=clock)
+    assert store.database.version() == SCHEMA_VERSION == 3
+    pace = store.pace("c1")
+    assert (pace.view, pace.step, pace.question) == ({"learner": "kw"}, 5, None)
+    assert store.seat(seat.token).number == 1
+    number = store.ask(
+        "c1",
+        {"public": {"step": 6, "lane": 0, "kind": "side", "seed": 0, "options": [1, -1]},
+         "key": {"answer": 0}},
+    )  # fmt: skip
+    assert store.answer(seat, number, {"choice": 1}) == {"choice": 1}
+    assert store.pool("c1")["counts"] == [0, 1]
+
+
 def test_a_database_of_a_newer_version_is_refused(path):
     Database(str(path)).close()
     with sqlite3.connect(path) as connection:
         connection.execute("UPDATE schema_version SET version = 99")
-    with pytest.raises(DatabaseError, match="schema version 99.*up to 2"):
+    with pytest.raises(DatabaseError, match=f"schema version 99.*up to {SCHEMA_VERSION}"):
         Database(str(path))
 
 

@@ -5,8 +5,10 @@ short code, a join link and its QR code to project (the join box, above the figu
 private teacher link to rejoin from another device or after closing the tab (``?teach=``,
 read once and taken out of the address at once, so it never shows on the projector). The
 teacher's view (the share link's parameters) becomes the class's at every run of the page
-(:func:`publish`); pacing, snapshots and the roster are in the replay's class bar
-(``ui/playback/classroom.js``), over the class's websocket (``class_socket.py``).
+(:func:`publish`), after the page has put the view's run on the process's shelf, which the
+students' replays fetch it from (:func:`shelve`); pacing, snapshots and the roster are in the
+replay's class bar (``ui/playback/classroom.js``), over the class's websocket
+(``class_socket.py``).
 
 A **student** types the code (a nickname is optional), or opens the join link
 (``?join=CODE``), and gets a seat: its token stays in the page's address (``seat=``), so a
@@ -33,6 +35,7 @@ from perceptron_lab.app_logic.live_class.messages import (
     view_params,
 )
 from perceptron_lab.app_logic.live_class.store import JoinRefused, normal_code, shared_store
+from perceptron_lab.app_logic.live_class.views import SHELF, packed
 from perceptron_lab.app_logic.visitor_text import as_text
 from perceptron_lab.ui.state import load_link
 
@@ -41,10 +44,13 @@ from perceptron_lab.ui.state import load_link
 SESSION, PROJECTING = "live_class", "live_class_projecting"
 #: The last view the class opened on this page, and its step (for the replay).
 OPENED = "live_class_opened"
+#: The class's view as this run of the page read it.
+CLASS_VIEW = "live_class_view"
 #: The link's entries of the class: the teacher's key (read once), a join code, a seat.
 TEACH, JOIN, SEAT = "teach", "join", "seat"
-#: The class's websocket path, relative to the app's base path (``class_socket.PATH``).
-SOCKET_PATH = "class/ws"
+#: The class's websocket and views, relative to the app's base path (``class_socket.PATH``,
+#: ``class_socket.VIEW_PATH``).
+SOCKET_PATH, VIEW_PATH = "class/ws", "class/view"
 
 
 @dataclass(frozen=True)
@@ -191,10 +197,12 @@ def sidebar(page: Page) -> None:
     if membership() is None:
         _from_link(store, page)
     member = membership()
-    if member is not None and store.pace(member.class_id) is None:
+    pace = None if member is None else store.pace(member.class_id)
+    if member is not None and pace is None:
         _leave()
         st.info("The class has ended.")
         member = None
+    st.session_state[CLASS_VIEW] = None if pace is None else pace.view
     st.header("Live class")
     if member is None:
         _outside(store, page)
@@ -311,6 +319,21 @@ def _projecting_bar(page: Page) -> None:
             st.rerun()
 
 
+def shelve(params: dict, args) -> None:
+    """Put this page's view on the process's shelf for the class's students
+    (:mod:`app_logic.live_class.views`) when it is the class's: the teacher's (not while
+    projecting a student's), or a student's page on the class's view. ``args()`` builds the
+    replay's arguments; it is called once per view and process."""
+    member = membership()
+    if member is None or st.session_state.get(PROJECTING) is not None:
+        return
+    view = view_params(params)
+    if member.role == "student" and st.session_state.get(CLASS_VIEW) != view:
+        return
+    if not SHELF.has(member.class_id, view):
+        SHELF.put(member.class_id, view, packed(args()))
+
+
 def publish(params: dict) -> None:
     """The teacher's view becomes the class's (once per change; not while projecting)."""
     member = membership()
@@ -332,6 +355,7 @@ def component_info() -> dict | None:
         "code": member.code,
         "secret": member.secret,
         "path": SOCKET_PATH,
+        "view_path": VIEW_PATH,
         "projecting": st.session_state.get(PROJECTING),
         "opened": st.session_state.get(OPENED),
     }

@@ -94,6 +94,34 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             "CREATE INDEX join_failures_at ON join_failures (failed_at)",
         ),
     ),
+    (
+        3,
+        (
+            # questions to the class (numbered 1, 2, ... in it): what every page is sent
+            # (public), the right answer (key), "open", "revealed" or "closed", and the pooled
+            # answers kept at the reveal (results)
+            """CREATE TABLE questions (
+                id TEXT PRIMARY KEY,
+                class_id TEXT NOT NULL REFERENCES classes (id) ON DELETE CASCADE,
+                number BIGINT NOT NULL,
+                asked DOUBLE PRECISION NOT NULL,
+                view_rev BIGINT NOT NULL,
+                public TEXT NOT NULL,
+                answer_key TEXT NOT NULL,
+                state TEXT NOT NULL,
+                results TEXT,
+                UNIQUE (class_id, number)
+            )""",
+            # one answer per student and question: a changed answer replaces the first
+            """CREATE TABLE answers (
+                question_id TEXT NOT NULL REFERENCES questions (id) ON DELETE CASCADE,
+                student_id TEXT NOT NULL REFERENCES students (id) ON DELETE CASCADE,
+                answer TEXT NOT NULL,
+                answered DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (question_id, student_id)
+            )""",
+        ),
+    ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -163,7 +191,7 @@ class Database:
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> db = Database(str(folder / "class.sqlite3"))
     >>> db.version(), db.run(lambda tx: tx.one("SELECT count(*) FROM classes"))
-    (2, (0,))
+    (3, (0,))
     >>> db.close()
     """
 

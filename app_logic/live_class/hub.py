@@ -12,8 +12,11 @@ message goes from process to process but through the database.
   read once, and the same text goes to every student of it.
 * **A slow socket slows nobody.** Each member has a writer of its own; the class's state is
   a whole picture, so a member that has not taken the last one yet gets only the newest.
-* **Students are sent the pace only**: the view, the step, the mode. The teacher is also sent
-  the roster (how many joined and are connected); the students' views only when the teacher
+* **Students are sent the pace only**: the view, the step, the mode, and the current
+  question without its answer (its results once the teacher revealed them); each student is
+  told their own answer, never another's. The teacher is also sent the roster (how many
+  joined and are connected) and the current question's answers pooled (counts only: nobody's
+  answer by name or number), at every answer; the students' views only when the teacher
   asks, numbered, with nicknames only when the teacher turned them on.
 * **Limits.** A socket may send :data:`RATE` messages a second (:data:`BURST` at once); more,
   and it is closed. A socket that has not said hello within :data:`HELLO_SECONDS` is closed.
@@ -35,7 +38,8 @@ from dataclasses import dataclass, field
 
 from perceptron_lab.app_logic.live_class.database import POOL_SIZE
 from perceptron_lab.app_logic.live_class.messages import Refused, parse
-from perceptron_lab.app_logic.live_class.store import ClassStore, Seat
+from perceptron_lab.app_logic.live_class.questions import checked_question
+from perceptron_lab.app_logic.live_class.store import ClassStore, Pace, Seat
 
 log = logging.getLogger("perceptron_lab")
 
@@ -107,9 +111,10 @@ class Member:
 
 @dataclass
 class Room:
-    """The members of one class in this process."""
+    """The members of one class in this process, and the class's pace as last read."""
 
     members: set = field(default_factory=set)
+    pace: Pace | None = None
 
 
 class Hub:
@@ -127,13 +132,15 @@ class Hub:
         self.store = store
         self.loop = loop
         self.rooms: dict[str, Room] = {}
+        self.seated: dict[str, Member] = {}  # the students' sockets here, by their seat's token
         self._pending: dict[str | None, set[str]] = {}
         self._gathering: asyncio.TimerHandle | None = None
         self._pool = ThreadPoolExecutor(POOL_SIZE, thread_name_prefix="class-database")
         self._sweeper = loop.create_task(self._sweep_forever())
         store.database.listen(self._heard)
 
-    async def _blocking(self, function, *args):
+    async def blocking(self, function, *args):
+        """``function(*args)`` (a database call) in the hub's threads, awaited."""
         return await self.loop.run_in_executor(self._pool, function, *args)
 
     # -- sockets ---------------------------------------------------------------------------
@@ -142,10 +149,10 @@ class Hub:
         """The member a ``hello`` makes of ``socket``, sent its class's state; None (the socket
         told why and closed) when the key or seat opens no live class."""
         if "teacher" in hello:
-            class_id = await self._blocking(self.store.teacher, hello["teacher"])
+            class_id = await self.blocking(self.store.teacher, hello["teacher"])
             member = Member(socket, "teacher", class_id) if class_id else None
         else:
-            seat = await self._blocking(self.store.seat, hello["seat"])
+            seat = await self.blocking(self.store.seat, hello["seat"])
             member = Member(socket, "student", seat.class_id, seat) if seat else None
         if member is None:
             await close_with_reason(socket, "This class has ended, or this link is not its link.")
@@ -153,10 +160,24 @@ class Hub:
         member.writer = self.loop.create_task(member.write())
         self.rooms.setdefault(member.class_id, Room()).members.add(member)
         if member.seat is not None:
-            await self._blocking(self.store.seen, member.seat)
+            self.seated[member.seat.token] = member
+            await self.blocking(self.store.seen, member.seat)
             member.last_seen_write = time.monotonic()
+            yours = await self.blocking(self.store.your_answer, member.seat)
+            if yours is not None:  # a page that connects again gets its answer back
+                member.reply({"type": "answered", "number": yours[0], "answer": yours[1]})
         await self._refresh(member.class_id, {"pace", "roster"}, only=member)
         return member
+
+    async def pace_of(self, seat_token: str) -> Pace | None:
+        """The pace of the class of the seat ``seat_token``, or None: as this process last read
+        it when the seat's page has its socket here (no database read), else from the store."""
+        member = self.seated.get(seat_token)
+        room = None if member is None else self.rooms.get(member.class_id)
+        if room is not None and room.pace is not None:
+            return room.pace
+        seat = await self.blocking(self.store.seat, seat_token)
+        return None if seat is None else await self.blocking(self.store.pace, seat.class_id)
 
     async def detach(self, member: Member) -> None:
         """The socket closed."""
@@ -168,8 +189,10 @@ class Hub:
             if not room.members:
                 del self.rooms[member.class_id]
         if member.seat is not None:
+            if self.seated.get(member.seat.token) is member:
+                del self.seated[member.seat.token]
             with contextlib.suppress(Exception):  # the database may be what went away
-                await self._blocking(self.store.seen, member.seat, False)
+                await self.blocking(self.store.seen, member.seat, False)
 
     async def receive(self, member: Member, text: str) -> bool:
         """Handle one message of ``member``; False when the socket must be closed."""
@@ -178,30 +201,44 @@ class Hub:
             return False
         try:
             message = parse(text, member.role)
-        except Refused as refused:
+            await getattr(self, f"_on_{message['type']}")(member, message)
+        except Refused as refused:  # the message, or what it asks, is not accepted
             member.reply({"type": "error", "message": str(refused)})
-            return True
-        await getattr(self, f"_on_{message['type']}")(member, message)
         return True
 
     # -- what members ask ------------------------------------------------------------------
 
     async def _on_step(self, member: Member, message: dict) -> None:
-        await self._blocking(self.store.set_step, member.class_id, message["t"])
+        await self.blocking(self.store.set_step, member.class_id, message["t"])
 
     async def _on_pace(self, member: Member, message: dict) -> None:
         mode, bring = message["mode"], message["bring"]
-        await self._blocking(self.store.set_mode, member.class_id, mode, bring)
+        await self.blocking(self.store.set_mode, member.class_id, mode, bring)
 
     async def _on_names(self, member: Member, message: dict) -> None:
-        await self._blocking(self.store.set_show_names, member.class_id, message["show"])
+        await self.blocking(self.store.set_show_names, member.class_id, message["show"])
+
+    async def _on_ask(self, member: Member, message: dict) -> None:
+        question = checked_question(message["question"])
+        await self.blocking(self.store.ask, member.class_id, question)
+
+    async def _on_reveal(self, member: Member, message: dict) -> None:
+        await self.blocking(self.store.reveal, member.class_id)
+
+    async def _on_close(self, member: Member, message: dict) -> None:
+        await self.blocking(self.store.close_question, member.class_id)
+
+    async def _on_answer(self, member: Member, message: dict) -> None:
+        number = message["number"]
+        kept = await self.blocking(self.store.answer, member.seat, number, message["answer"])
+        member.reply({"type": "answered", "number": number, "answer": kept})
 
     async def _on_end(self, member: Member, message: dict) -> None:
-        await self._blocking(self.store.end, member.class_id)
+        await self.blocking(self.store.end, member.class_id)
 
     async def _on_students(self, member: Member, message: dict) -> None:
-        pace = await self._blocking(self.store.pace, member.class_id)
-        students = await self._blocking(self.store.students, member.class_id)
+        pace = await self.blocking(self.store.pace, member.class_id)
+        students = await self.blocking(self.store.students, member.class_id)
         member.reply(
             {
                 "type": "students",
@@ -219,7 +256,7 @@ class Hub:
         )
 
     async def _on_state(self, member: Member, message: dict) -> None:
-        await self._blocking(
+        await self.blocking(
             self.store.set_student_view, member.seat.student_id, message["params"], message["t"]
         )
         member.last_seen_write = time.monotonic()
@@ -227,7 +264,7 @@ class Hub:
     async def _on_ping(self, member: Member, message: dict) -> None:
         if member.seat is not None and time.monotonic() - member.last_seen_write > SEEN_EVERY:
             member.last_seen_write = time.monotonic()
-            await self._blocking(self.store.seen, member.seat)
+            await self.blocking(self.store.seen, member.seat)
 
     # -- what members are sent -------------------------------------------------------------
 
@@ -255,7 +292,7 @@ class Hub:
         room = self.rooms.get(class_id)
         if room is None:
             return
-        pace = await self._blocking(self.store.pace, class_id)
+        pace = room.pace = await self.blocking(self.store.pace, class_id)
         members = [only] if only is not None else list(room.members)
         if pace is None:  # ended, or its time is up
             for member in members:
@@ -270,13 +307,15 @@ class Hub:
                 member.rev = pace.rev
                 member.offer(text)
         if teachers:
-            joined, connected = await self._blocking(self.store.roster, class_id)
+            joined, connected = await self.blocking(self.store.roster, class_id)
+            pool = await self.blocking(self.store.pool, class_id) if pace.question else None
             text = json.dumps(
                 {
                     "type": "class",
                     **pace.public(),
                     "show_names": pace.show_names,
                     "roster": {"joined": joined, "connected": connected},
+                    "pool": pool,
                 }
             )
             for member in teachers:
@@ -285,7 +324,7 @@ class Hub:
     async def _sweep_forever(self) -> None:
         while True:
             try:
-                await self._blocking(self.store.delete_expired)
+                await self.blocking(self.store.delete_expired)
             except Exception:  # the database is away for now: try at the next sweep
                 log.exception("Deleting the classes whose time is up failed")
             await asyncio.sleep(SWEEP_SECONDS)

@@ -11,8 +11,14 @@ type             who        what
                             to the teacher's view and step now
 ``names``        teacher    ``show``: nicknames on the teacher's screen or not
 ``students``     teacher    send me every student's current view (for a snapshot)
+``ask``          teacher    ask the class ``question`` (:mod:`.questions`), replacing the
+                            question asked before
+``reveal``       teacher    show the answers and the right one to all, and the step
+``close``        teacher    put the question away
 ``end``          teacher    end the class now (its data are deleted)
 ``state``        student    my page shows the view ``params`` at step ``t``
+``answer``       student    my answer to question ``number``: ``choice`` (an option's
+                            index) or ``point`` (``[w1, w2]``); it replaces an earlier one
 ``ping``         anyone     I am still here
 ===============  =========  ====================================================
 
@@ -51,8 +57,10 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 #: Who may send which type (besides ``hello``).
 ALLOWED = {
-    "teacher": frozenset({"step", "pace", "names", "students", "end", "ping"}),
-    "student": frozenset({"state", "ping"}),
+    "teacher": frozenset(
+        {"step", "pace", "names", "students", "ask", "reveal", "close", "end", "ping"}
+    ),
+    "student": frozenset({"state", "answer", "ping"}),
 }
 MODES = ("follow", "free")
 
@@ -171,4 +179,16 @@ def parse(text: str, role: str | None) -> dict:
     if kind == "state":
         params = view_params(message.get("params"))
         return {"type": kind, "params": params, "t": _step(message.get("t"))}
+    if kind == "ask":  # checked in full by .questions, where the class keeps it
+        if not isinstance(message.get("question"), dict):
+            raise Refused("An ask carries a question (an object).")
+        return {"type": kind, "question": message["question"]}
+    if kind == "answer":
+        number = message.get("number")
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            raise Refused("An answer names its question's number.")
+        given = {name: message[name] for name in ("choice", "point") if name in message}
+        if len(given) != 1:
+            raise Refused("An answer is a choice or a point.")
+        return {"type": kind, "number": number, "answer": given}
     return {"type": kind}

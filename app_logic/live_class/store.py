@@ -18,9 +18,15 @@ joins by code are refused until the window has passed. So in 12 hours at most 21
 can be tried, against 887,503,681 possible codes: a given class is found by enumeration with
 a chance under 1 in 40,000 (``docs/deploy.md``).
 
+The teacher **asks the class** a question (:mod:`.questions`) at a step: the class has one
+current question at a time, "open" (students answer; a student's changed answer replaces
+their first), then "revealed" (the answers pooled are kept with it and shown to all, and the
+class's step becomes the step asked about), until the teacher closes it, asks the next one,
+or changes the view (a question is about the view it was asked on).
+
 A class **expires** ``hours`` after it started (:mod:`.settings`): it is then deleted with its
-students (:meth:`ClassStore.delete_expired`, run at every start of a class and by the hub
-every few minutes) and no key or seat opens it any more.
+students, questions and answers (:meth:`ClassStore.delete_expired`, run at every start of a
+class and by the hub every few minutes) and no key or seat opens it any more.
 """
 
 from __future__ import annotations
@@ -34,7 +40,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from perceptron_lab.app_logic.live_class.database import Database, Transaction
-from perceptron_lab.app_logic.live_class.messages import MODES, clean_nickname, view_params
+from perceptron_lab.app_logic.live_class.messages import (
+    MODES,
+    Refused,
+    clean_nickname,
+    view_params,
+)
+from perceptron_lab.app_logic.live_class.questions import checked_answer, pooled
 from perceptron_lab.app_logic.live_class.settings import (
     database_from_environment,
     hours_from_environment,
@@ -105,9 +117,11 @@ class Pace:
     rev: int
     show_names: bool
     expires: float
+    question: dict | None = None
 
     def public(self) -> dict:
-        """The pace as every page of the class is sent it.
+        """The pace as every page of the class is sent it: with the current question's public
+        part and state (its results once revealed), never its right answer before that.
 
         Examples
         --------
@@ -123,6 +137,7 @@ class Pace:
             "bring": self.bring,
             "rev": self.rev,
             "expires": self.expires,
+            "question": self.question,
         }
 
 
@@ -141,6 +156,32 @@ _PACE = (
     "SELECT id, code, mode, view_params, view_rev, step, bring, rev, show_names, expires "
     "FROM classes WHERE id = ? AND expires > ?"
 )
+#: The class's current question: the last one asked, unless it was closed.
+_QUESTION = (
+    "SELECT id, number, public, answer_key, state, results FROM questions "
+    "WHERE class_id = ? AND state <> 'closed' ORDER BY number DESC LIMIT 1"
+)
+
+
+def _current_question(tx: Transaction, class_id: str) -> dict | None:
+    """The class's current question: its id, number, state, public part, key and results."""
+    row = tx.one(_QUESTION, (class_id,))
+    if row is None:
+        return None
+    id_, number, public, key, state, results = row
+    return {
+        "id": id_,
+        "number": int(number),
+        "state": state,
+        "public": json.loads(public),
+        "key": json.loads(key),
+        "results": json.loads(results) if results else None,
+    }
+
+
+def _answers(tx: Transaction, question_id: str) -> list[dict]:
+    rows = tx.all("SELECT answer FROM answers WHERE question_id = ?", (question_id,))
+    return [json.loads(answer) for (answer,) in rows]
 
 
 class ClassStore:
@@ -275,13 +316,24 @@ class ClassStore:
 
     def pace(self, class_id: str) -> Pace | None:
         """The class's pace, or None when it ended."""
-        row = self.database.run(lambda tx: tx.one(_PACE, (class_id, self._clock())))
-        if row is None:
+
+        def read(tx: Transaction):
+            row = tx.one(_PACE, (class_id, self._clock()))
+            return None if row is None else (row, _current_question(tx, class_id))
+
+        found = self.database.run(read)
+        if found is None:
             return None
-        id_, code, mode, view, view_rev, step, bring, rev, names, expires = row
+        (id_, code, mode, view, view_rev, step, bring, rev, names, expires), question = found
+        shown = None
+        if question is not None:  # its public part; the results (with the key) once revealed
+            shown = {"number": question["number"], "state": question["state"]}
+            shown |= question["public"]
+            if question["results"] is not None:
+                shown["results"] = question["results"]
         return Pace(
             id_, code, mode, json.loads(view), int(view_rev), int(step), int(bring), int(rev),
-            bool(names), float(expires),
+            bool(names), float(expires), shown,
         )  # fmt: skip
 
     def _change(self, class_id: str, assignments: str, params: tuple, kind: str = "pace") -> bool:
@@ -297,13 +349,27 @@ class ClassStore:
         return self._write(change)
 
     def set_view(self, class_id: str, view: dict) -> bool:
-        """The teacher's view becomes the class's (when it differs from it)."""
+        """The teacher's view becomes the class's (when it differs from it); a question asked
+        about another view is closed."""
         params = json.dumps(view_params(view))
-        return self._change(
-            class_id,
-            "view_rev = view_rev + (CASE WHEN view_params = ? THEN 0 ELSE 1 END), view_params = ?",
-            (params, params),
-        )
+
+        def change(tx: Transaction) -> bool:
+            changed = tx.run(
+                "UPDATE classes SET view_rev = view_rev + "
+                "(CASE WHEN view_params = ? THEN 0 ELSE 1 END), view_params = ?, rev = rev + 1 "
+                "WHERE id = ? AND expires > ?",
+                (params, params, class_id, self._clock()),
+            )
+            if changed:
+                tx.run(
+                    "UPDATE questions SET state = 'closed' WHERE class_id = ? AND state <> "
+                    "'closed' AND view_rev <> (SELECT view_rev FROM classes WHERE id = ?)",
+                    (class_id, class_id),
+                )
+                tx.notice(class_id, "pace")
+            return bool(changed)
+
+        return self._write(change)
 
     def set_step(self, class_id: str, step: int) -> bool:
         """The teacher's replay is at ``step``."""
@@ -318,6 +384,150 @@ class ClassStore:
     def set_show_names(self, class_id: str, show: bool) -> bool:
         """Nicknames on the teacher's screen, or "Student 3" only."""
         return self._change(class_id, "show_names = ?", (int(show),), kind="roster")
+
+    # -- questions to the class ----------------------------------------------------------------
+
+    def _question_change(self, class_id: str, work) -> object:
+        """``work(tx)`` on a live class; when it returns something, the class's revision is
+        raised and every page told. The class's row is taken first, then the questions', so
+        two changes at once wait for each other instead of deadlocking."""
+
+        def change(tx: Transaction):
+            if not tx.run(
+                "UPDATE classes SET rev = rev WHERE id = ? AND expires > ?",
+                (class_id, self._clock()),
+            ):
+                return None
+            done = work(tx)
+            if done is not None:
+                tx.run("UPDATE classes SET rev = rev + 1 WHERE id = ?", (class_id,))
+                tx.notice(class_id, "pace")
+            return done
+
+        return self._write(change)
+
+    def ask(self, class_id: str, question: dict) -> int | None:
+        """Ask the class ``question`` (as :func:`.questions.checked_question` keeps it) about
+        its view now, putting away the question before; its number, or None (ended)."""
+
+        def ask(tx: Transaction) -> int:
+            tx.run(
+                "UPDATE questions SET state = 'closed' WHERE class_id = ? AND state <> 'closed'",
+                (class_id,),
+            )
+            (view_rev,) = tx.one("SELECT view_rev FROM classes WHERE id = ?", (class_id,))
+            (last,) = tx.one(
+                "SELECT coalesce(max(number), 0) FROM questions WHERE class_id = ?", (class_id,)
+            )
+            tx.run(
+                "INSERT INTO questions (id, class_id, number, asked, view_rev, public, "
+                "answer_key, state) VALUES (?, ?, ?, ?, ?, ?, ?, 'open')",
+                (
+                    secrets.token_hex(16), class_id, int(last) + 1, self._clock(), int(view_rev),
+                    json.dumps(question["public"]), json.dumps(question["key"]),
+                ),
+            )  # fmt: skip
+            return int(last) + 1
+
+        return self._question_change(class_id, ask)
+
+    def reveal(self, class_id: str) -> bool:
+        """Reveal the open question: its answers pooled, with the right one, are kept with it
+        for every page, and the class's step becomes the step it asked about."""
+
+        def reveal(tx: Transaction) -> bool | None:
+            question = _current_question(tx, class_id)
+            if question is None or question["state"] != "open":
+                return None
+            tx.run("UPDATE questions SET state = 'revealed' WHERE id = ?", (question["id"],))
+            results = pooled(question, _answers(tx, question["id"])) | question["key"]
+            tx.run(
+                "UPDATE questions SET results = ? WHERE id = ?",
+                (json.dumps(results), question["id"]),
+            )
+            step = question["public"]["step"]
+            tx.run("UPDATE classes SET step = ? WHERE id = ?", (step, class_id))
+            return True
+
+        return bool(self._question_change(class_id, reveal))
+
+    def close_question(self, class_id: str) -> bool:
+        """Put the current question away (on every page)."""
+
+        def close(tx: Transaction) -> bool | None:
+            closed = tx.run(
+                "UPDATE questions SET state = 'closed' WHERE class_id = ? AND state <> 'closed'",
+                (class_id,),
+            )
+            return True if closed else None
+
+        return bool(self._question_change(class_id, close))
+
+    def answer(self, seat: Seat, number: int, raw: dict) -> dict:
+        """The student's answer to question ``number`` of their class, as kept (it replaces
+        their earlier one); :class:`~.messages.Refused` when that question takes no answer
+        now, or for an answer it cannot take."""
+        now = self._clock()
+
+        def answer(tx: Transaction) -> dict | str:  # the answer kept, or why not
+            row = tx.one(
+                "SELECT id, public, state FROM questions WHERE class_id = ? AND number = ?",
+                (seat.class_id, number),
+            )
+            if row is None or row[2] == "closed":
+                return "Your teacher has put this question away."
+            # the question's row, taken (PostgreSQL waits here for a reveal under way), then
+            # read again: an answer that comes after the reveal is refused, never lost
+            if not tx.run(
+                "UPDATE questions SET state = state WHERE id = ? AND state = 'open'", (row[0],)
+            ):
+                return "The answers have been revealed: this question takes no more."
+            try:
+                kept = checked_answer({"public": json.loads(row[1])}, raw)
+            except Refused as refused:
+                return str(refused)
+            tx.run(
+                "INSERT INTO answers (question_id, student_id, answer, answered) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (question_id, student_id) "
+                "DO UPDATE SET answer = excluded.answer, answered = excluded.answered",
+                (row[0], seat.student_id, json.dumps(kept), now),
+            )
+            tx.notice(seat.class_id, "answers")
+            return kept
+
+        kept = self._write(answer)
+        if isinstance(kept, str):
+            raise Refused(kept)
+        return kept
+
+    def your_answer(self, seat: Seat) -> tuple[int, dict] | None:
+        """The student's own answer to the class's current question (its number and the
+        answer), or None."""
+
+        def read(tx: Transaction):
+            question = _current_question(tx, seat.class_id)
+            if question is None:
+                return None
+            row = tx.one(
+                "SELECT answer FROM answers WHERE question_id = ? AND student_id = ?",
+                (question["id"], seat.student_id),
+            )
+            return None if row is None else (question["number"], json.loads(row[0]))
+
+        return self.database.run(read)
+
+    def pool(self, class_id: str) -> dict | None:
+        """The current question's answers pooled, with its right answer (for the teacher's
+        page only: :func:`.questions.pooled`), or None without a question."""
+
+        def read(tx: Transaction) -> dict | None:
+            question = _current_question(tx, class_id)
+            if question is None:
+                return None
+            counted = pooled(question, _answers(tx, question["id"]))
+            return {"number": question["number"], **counted, **question["key"]}
+
+        return self.database.run(read)
 
     # -- the students ------------------------------------------------------------------------
 
@@ -389,7 +599,8 @@ class ClassStore:
     # -- the end -------------------------------------------------------------------------------
 
     def end(self, class_id: str) -> None:
-        """End the class now: it is deleted with everything about its students."""
+        """End the class now: it is deleted with everything about its students, its questions
+        and their answers."""
 
         def end(tx: Transaction) -> None:
             tx.run("DELETE FROM classes WHERE id = ?", (class_id,))

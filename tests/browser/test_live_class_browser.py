@@ -8,14 +8,26 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import subprocess
 import sys
 
 import pytest
 
-from tests.chromium import ARTIFACTS
+from tests.chromium import ARTIFACTS, PLOT_POINT_JS
 from tests.live import free_port, stop, wait_for_health
-from tests.live_class_scenario import run_class
+from tests.live_class_scenario import (
+    FRAME,
+    WAIT_MS,
+    open_page,
+    replay,
+    run_class,
+    step_to,
+    wait_bar,
+    wait_in_replay,
+    wait_painted,
+    wait_text,
+)
 from tests.postgres import postgres_server
 
 pytestmark = pytest.mark.browser
@@ -49,15 +61,18 @@ def _report(outcome, where: str) -> None:
     print(
         f"{where}: brought to step 57 after "
         + ", ".join(f"{s:.2f}" for s in outcome.brought)
-        + " s; a followed step after "
+        + f" s ({outcome.fetched} fetched from the class's route); a followed step after "
         + ", ".join(f"{s:.2f}" for s in outcome.followed)
+        + " s; a question revealed (results and step 59) after "
+        + ", ".join(f"{s:.2f}" for s in outcome.revealed)
         + " s"
     )
 
 
 def test_a_class_on_one_server_with_sqlite(server, browser):
     outcome = run_class(browser, server, [server] * 3, shots=ARTIFACTS)
-    assert len(outcome.brought) == len(outcome.followed) == 3
+    assert len(outcome.brought) == len(outcome.followed) == len(outcome.revealed) == 3
+    assert outcome.fetched == 3  # the teacher's process had the new view: no student waited
     _report(outcome, "SQLite, one process")
 
 
@@ -66,5 +81,91 @@ def test_a_class_on_postgresql_with_two_app_processes(browser, tmp_path):
         environ = {"PERCEPTRON_LAB_CLASS_DB": database.url}
         with app_server(environ) as first, app_server(environ) as second:
             outcome = run_class(browser, first, [first, second, second], shots=None)
-    assert len(outcome.brought) == len(outcome.followed) == 3
+    assert len(outcome.brought) == len(outcome.followed) == len(outcome.revealed) == 3
+    # the first student's page of the second process drew the view for it (or both did,
+    # when the second asked after the first's claim had run out)
+    assert outcome.fetched >= 1
     _report(outcome, "PostgreSQL, two processes")
+
+
+def _where_question(seed: int, step: int):
+    """The "where does w go" question before ``step`` of the playground's perceptron (η = 1)
+    on the separable set of ``seed``, from the Python reference."""
+    from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+    from perceptron_lab.app_logic.predictions import Predict, Questions
+    from tests.pages import page_run
+
+    data = make_dataset(DataRequest("separable", seed=seed))
+    run = page_run("perceptron", {"eta": 1.0}, 20, seed, data)
+    return Questions([run], data, Predict(on=True, kinds=("where",), seed=seed)).at(step)
+
+
+def _click_at(page, point) -> None:
+    """A click on the replay's plot at the data point ``point``."""
+    frame = replay(page)
+    box = page.locator(FRAME).bounding_box()
+    at = frame.evaluate(PLOT_POINT_JS, list(point))
+    page.mouse.click(box["x"] + at[0], box["y"] + at[1])
+
+
+def test_a_where_question_pools_the_marks_as_histograms(server, browser):
+    """Where does w land, asked of two students: one clicks near the right w, the other types
+    a point off it; the teacher's page counts both in a histogram per coordinate, and the
+    students' pages show none until the reveal. Keyboard names and axe on both pages."""
+    from tests.accessibility import SERIOUS, audit
+
+    question = _where_question(0, 9)
+    assert question is not None and question.kind == "where"
+    teacher = open_page(browser, f"{server}/?perceptron_eta=1")
+    teacher.get_by_role("button", name="Start a class").click()
+    teacher.locator(".join-code").wait_for(timeout=WAIT_MS)
+    code = teacher.locator(".join-code").inner_text().strip()
+    students = [open_page(browser, f"{server}/?join={code}") for _ in range(2)]
+    for page in students:
+        wait_bar(page, "Following the teacher.")
+    step_to(teacher, 8)
+    for page in students:
+        wait_painted(page, 8)
+    replay(teacher).locator(".class-ask").click()
+    chooser = replay(teacher).locator(".class-question form")
+    chooser.get_by_label("Where w lands (a point on the plot)").check()
+    chooser.get_by_role("button", name="Ask").click()
+    wait_in_replay(teacher, "() => document.querySelectorAll('.hist').length === 2")
+
+    near, far = students
+    form = replay(near).locator(".class-question form")
+    form.wait_for(timeout=WAIT_MS)
+    for name in ("w₁, the first coordinate", "w₂, the second coordinate"):
+        assert form.get_by_role("spinbutton", name=re.compile(name)).count() == 1
+    serious = [v["id"] for v in audit(near) if v["impact"] in SERIOUS]
+    assert serious == [], serious
+    _click_at(near, question.answer)
+    form.get_by_role("button", name="Send").click()
+    far_form = replay(far).locator(".class-question form")
+    far_form.wait_for(timeout=WAIT_MS)
+    far_form.get_by_role("spinbutton", name=re.compile("w₁")).fill(str(question.answer[0] + 0.5))
+    far_form.get_by_role("spinbutton", name=re.compile("w₂")).fill(str(question.answer[1]))
+    far_form.get_by_role("spinbutton", name=re.compile("w₂")).press("Enter")
+    wait_text(teacher, ".class-answered", "2 of 2 connected answered", "equals")
+    for histogram in replay(teacher).locator(".hist").all():
+        bins = histogram.locator("ul li").all_text_contents()
+        assert sum(int(b.rsplit(": ", 1)[1]) for b in bins) == 2, bins
+    replay(teacher).get_by_role("button", name="Show the right answer").click()
+    words = replay(teacher).locator(".class-answered").inner_text()
+    assert words == "2 of 2 connected answered · 1 right (50 %)", words
+    assert replay(teacher).locator(".hist-bar.right").count() == 2
+    serious = [v["id"] for v in audit(teacher) if v["impact"] in SERIOUS]
+    assert serious == [], serious
+    for page in students:
+        assert replay(page).locator(".hist, .class-answered").count() == 0
+    teacher.screenshot(path=ARTIFACTS / "class_question_where_teacher.png")
+    near.set_viewport_size({"width": 390, "height": 844})
+    replay(near).locator(".class-question").scroll_into_view_if_needed()
+    near.screenshot(path=ARTIFACTS / "class_question_where_phone.png")
+
+    replay(teacher).get_by_role("button", name="Reveal to the class").click()
+    for page, verdict in zip(students, ("Right.", "Not this time."), strict=True):
+        wait_painted(page, 9)
+        wait_text(page, ".class-question .class-answered", "2 answered", "startsWith")
+        assert replay(page).locator(".class-question .verdict b").inner_text() == verdict
+    assert "w lands at" in replay(far).locator(".class-question .verdict").inner_text()

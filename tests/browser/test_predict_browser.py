@@ -19,7 +19,7 @@ from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.predictions import Predict, Questions
 from perceptron_lab.ui.standalone_page import run_page
 from tests.accessibility import SERIOUS, audit, axe_core, open_exported
-from tests.chromium import ARTIFACTS, find_replay
+from tests.chromium import ARTIFACTS, PLOT_POINT_JS, find_replay
 from tests.pages import page_run
 
 pytestmark = pytest.mark.browser
@@ -333,15 +333,7 @@ def test_every_kind_of_question_is_asked_answered_and_clean(browser, tmp_path, n
 
 def _click_where(page, question) -> None:
     """A click on the plot at a point near w's answer: the fields take its coordinates."""
-    at = page.evaluate(
-        """([x, y]) => {
-        const plot = document.querySelector('.figure-box .js-plotly-plot');
-        const L = plot._fullLayout, box = plot.getBoundingClientRect();
-        return [box.left + L.xaxis._offset + L.xaxis.d2p(x),
-                box.top + L.yaxis._offset + L.yaxis.d2p(y)];
-    }""",
-        list(question.answer),
-    )
+    at = page.evaluate(PLOT_POINT_JS, list(question.answer))
     page.mouse.click(at[0], at[1])
     w1 = float(page.locator(".coord-1").input_value())
     w2 = float(page.locator(".coord-2").input_value())

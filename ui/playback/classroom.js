@@ -7,10 +7,15 @@
 //   bar's buttons pace it ("Bring everyone here", free exploration), list the students'
 //   views and project one;
 // - a student's page follows the class: in "follow" mode it takes the teacher's step at once
-//   and, when the teacher's view (the share link's parameters) differs from its own, asks
-//   the page to open it (one rerun, the component's value); in "free" mode the bar offers
+//   and, when the teacher's view (the share link's parameters) differs from its own, fetches
+//   it from the class's route and shows it, then asks the page to open it too (one rerun, the
+//   component's value; at once when the route has not got it); in "free" mode the bar offers
 //   the way back. It reports its own view and step (for the teacher's snapshots) at most
 //   every STATE_EVERY_MS.
+// - a question to the class (classquestion.js draws it): the teacher asks, the students
+//   answer, the teacher's page is sent the answers pooled, and the reveal shows the results
+//   and the step to all. While it is open, the teacher's page, and a student's page that
+//   follows, do not show the step it asks about (cap).
 // Outside a class (the exported page, the notebook) nothing here runs.
 
 import { el, fill } from "./dom.js";
@@ -19,6 +24,9 @@ const STEP_EVERY_MS = 100;
 const STATE_EVERY_MS = 2000;
 const PING_EVERY_MS = 25000;
 const RETRY_MS = [500, 1000, 2000, 4000, 5000];
+/** A view fetched is opened on its page (its controls, its address) this long after: spread, so
+ * that the class's script runs come after every student's fetch, not among them. */
+const PAGE_AFTER_VIEW_MS = [1000, 4000];
 /** The link's entries that are each screen's own, not the class's view (messages.py's NOT_VIEW). */
 const NOT_VIEW = new Set(["t", "present", "hide", "teach", "join", "seat"]);
 /** Close codes after which the page does not reconnect: the class ended; too many messages. */
@@ -48,7 +56,8 @@ function describeView(view, step) {
 export class Classroom {
   /**
    * @param {object} hooks `step()`: the replay's step; `move(t)`: go to step t;
-   *   `requestView(value)`: ask the page to open a view (the component's value).
+   *   `requestView(value)`: ask the page to open a view (the component's value);
+   *   `showView({args, blob})`: show a view fetched from the class's route.
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -64,6 +73,9 @@ export class Classroom {
     this.reported = null;
     this.students = [];
     this.openedNonce = null;
+    this.panel = null; // the question's panel of the replay's current layout (classquestion.js)
+    this.yours = null; // a student's own answer to the class's question: {number, answer}
+    this.fetchedViews = 0; // views shown from the class's route (for the tests)
     this.bar = el("div", { class: "class-bar", role: "region", "aria-label": "Live class" });
     // the mode's change, said to a screen reader (the head shows it already)
     this.status = el("p", { class: "class-status sr-only", role: "status" });
@@ -74,9 +86,19 @@ export class Classroom {
     if (this.info) root.prepend(this.bar);
   }
 
-  /** The page's arguments arrived (a first view, a new view, or the same again). */
-  render(info, params) {
+  /** The question's panel of a new layout. */
+  attach(panel) {
+    this.panel = panel;
+    this.drawQuestion();
+  }
+
+  /**
+   * The page's arguments arrived (a first view, a new view, or the same again); `fetched`: the
+   * view shown is one fetched from the class's route, which the page has not opened yet.
+   */
+  render(info, params, fetched = false) {
     this.params = params || {};
+    this.showsFetched = fetched;
     const key = info ? `${info.role}:${info.secret}` : null;
     const before = this.info ? `${this.info.role}:${this.info.secret}` : null;
     this.info = info || null;
@@ -97,17 +119,20 @@ export class Classroom {
     if (this.state) this.follow();
     this.draw();
     this.report();
+    this.drawQuestion();
   }
 
   // -- the socket ------------------------------------------------------------------------
 
-  url() {
+  /** The address of the class's `path` on this page's server, for a websocket or (`http`) a fetch. */
+  url(path, kind = "ws") {
     const base = location.pathname.split("/component/")[0];
-    return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base}/${this.info.path}`;
+    const secure = location.protocol === "https:" ? "s" : "";
+    return `${kind}${secure}://${location.host}${base}/${path}`;
   }
 
   open() {
-    const socket = new WebSocket(this.url());
+    const socket = new WebSocket(this.url(this.info.path));
     this.socket = socket;
     socket.onopen = () => {
       this.retry = 0;
@@ -141,8 +166,10 @@ export class Classroom {
     const socket = this.socket;
     this.socket = null;
     this.state = null;
+    this.yours = null;
     this.ended = false;
     socket?.close();
+    this.drawQuestion();
   }
 
   send(message) {
@@ -155,6 +182,9 @@ export class Classroom {
       this.state = message;
       if (before && before.mode !== message.mode) this.say(this.modeWords());
       this.follow(before);
+      this.revealed(before?.question, message.question);
+    } else if (message.type === "answered") {
+      this.yours = { number: message.number, answer: message.answer };
     } else if (message.type === "students") {
       this.students = message.students;
       this.showStudents = true;
@@ -162,6 +192,41 @@ export class Classroom {
       this.say(message.message);
     }
     this.draw();
+    this.drawQuestion();
+  }
+
+  // -- the question to the class -----------------------------------------------------------
+
+  /** The teacher's page shows the step of a question just revealed (the class's step now). */
+  revealed(before, now) {
+    if (this.info.role !== "teacher" || !before || !now || before.number !== now.number) return;
+    if (before.state === "open" && now.state === "revealed") this.hooks.move(now.step);
+  }
+
+  drawQuestion() {
+    if (!this.panel) return;
+    const state = this.info && this.socket ? this.state : null;
+    this.panel.show({
+      role: this.info?.role,
+      question: state?.question || null,
+      pool: state?.pool || null,
+      roster: state?.roster || null,
+      yours: this.yours,
+      onView: Boolean(state) && sameView(this.params, state.view),
+      t: this.hooks.step(),
+    });
+  }
+
+  /**
+   * The last step this page may show now, or null: while the class's question is open, the
+   * teacher's page, and a student's that follows the class on its view, stay before its step.
+   */
+  cap() {
+    const question = this.state?.question;
+    if (!this.info || !this.socket || question?.state !== "open") return null;
+    if (this.info.role === "teacher") return this.info.projecting != null ? null : question.step - 1;
+    if (this.state.mode !== "follow" || !sameView(this.params, this.state.view)) return null;
+    return question.step - 1;
   }
 
   // -- following (a student) ---------------------------------------------------------------
@@ -178,11 +243,17 @@ export class Classroom {
       if (this.asked !== state.view_rev) this.back();
       return; // the page is opening the view; its render brings us here again
     }
-    this.asked = null; // on the class's view: a later change of its own is asked back again
+    // on the class's view by its page's own run: a later change of its own is asked back again
+    if (!this.showsFetched) this.asked = null;
     if (this.hooks.step() !== state.step) this.hooks.move(state.step);
   }
 
-  /** Ask the page for the class's view and step (a student's "back", or the pace). */
+  /**
+   * Go to the class's view and step (a student's "back", or the pace). The view is fetched from
+   * the class's route when a page of this server process has drawn it: the replay shows it at
+   * once, and the page's controls and address come along in a script run a moment later;
+   * otherwise the page runs its script for it (and shelves it for the others).
+   */
   back() {
     const state = this.state;
     if (!state) return;
@@ -191,7 +262,51 @@ export class Classroom {
       return;
     }
     this.asked = state.view_rev;
-    this.hooks.requestView({ action: "class_view", params: state.view, t: state.step, nonce: `${Date.now()}` });
+    clearTimeout(this.pageTimer);
+    this.fetchView(state);
+  }
+
+  async fetchView(state) {
+    const view = await this.viewFromRoute();
+    if (this.state?.view_rev !== state.view_rev) return; // a newer view came meanwhile
+    if (!view) {
+      this.openOnPage();
+      return;
+    }
+    this.fetchedViews += 1;
+    this.hooks.showView(view);
+    const [least, most] = PAGE_AFTER_VIEW_MS;
+    this.pageTimer = setTimeout(
+      () => {
+        if (this.state?.view_rev === state.view_rev) this.openOnPage();
+      },
+      least + Math.random() * (most - least),
+    );
+  }
+
+  /** The page opens the class's view (a script run), at the class's step. */
+  openOnPage() {
+    const { view, step } = this.state;
+    this.hooks.requestView({ action: "class_view", params: view, t: step, nonce: `${Date.now()}` });
+  }
+
+  /** The class's view from the class's route ({args, blob}), or null when this server process has not shelved it. */
+  async viewFromRoute() {
+    try {
+      const response = await fetch(this.url(this.info.view_path, "http"), {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ seat: this.info.secret }),
+        cache: "no-store",
+      });
+      if (response.status !== 200) return null;
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const size = new DataView(bytes.buffer).getUint32(0, true);
+      const args = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + size)));
+      return { args, blob: bytes.subarray(4 + size) };
+    } catch {
+      return null; // the network or the server: the page's script run is the way
+    }
   }
 
   // -- what this page sends --------------------------------------------------------------
@@ -283,6 +398,15 @@ export class Classroom {
         } else this.send({ type: "students" });
       }),
       button(
+        "class-ask",
+        "Ask the class",
+        () => {
+          this.panel?.choose(!this.panel.choosing);
+          this.draw();
+        },
+        "A question about the next step, which every student answers on their own page.",
+      ),
+      button(
         "class-names",
         "Show nicknames",
         () => this.send({ type: "names", show: !this.state?.show_names }),
@@ -311,9 +435,11 @@ export class Classroom {
     this.student.hidden = !(live && role === "student" && this.away());
     this.list.hidden = !(role === "teacher" && this.showStudents);
     if (role === "teacher" && state) {
-      const [, free, students, names, roster] = this.teacher.children;
+      const [, free, students, ask, names, roster] = this.teacher.children;
       free.setAttribute("aria-pressed", String(state.mode === "free"));
       students.setAttribute("aria-expanded", String(Boolean(this.showStudents)));
+      ask.hidden = Boolean(state.question); // the question's panel has its own buttons meanwhile
+      ask.setAttribute("aria-expanded", String(Boolean(this.panel?.choosing)));
       names.setAttribute("aria-pressed", String(Boolean(state.show_names)));
       roster.textContent = state.roster ? `${state.roster.joined} joined, ${state.roster.connected} connected` : "";
       if (this.showStudents) this.drawStudents();

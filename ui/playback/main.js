@@ -23,6 +23,7 @@ import { Classroom } from "./classroom.js";
 import { PredictMode, newRecord, summary } from "./predict.js";
 import { SOUND, soundControls } from "./hearing.js";
 import { RunSound } from "./runsound.js";
+import { ClassQuestion } from "./classquestion.js";
 
 const app = {
   payloadId: null,
@@ -73,6 +74,12 @@ const driver = () => app.lanes[0];
 
 function setStep(t) {
   t = driver().clip(t);
+  const cap = classroom.cap(); // a live class's open question holds its step back
+  if (cap !== null && t > cap) {
+    pause(true);
+    app.classQuestion.refuse();
+    t = Math.max(0, cap);
+  }
   if (t === app.t && app.painted === t) return;
   app.t = t;
   paint();
@@ -209,7 +216,22 @@ const classroom = new Classroom({
   step: () => app.t,
   move: (t) => move(t),
   requestView: (value) => setComponentValue(value),
+  showView: (view) => showView(view),
 });
+
+app.classroom = classroom; // for the tests
+
+/**
+ * A view of the live class that classroom.js fetched: shown over the page's own arguments
+ * (Streamlit sends them again whenever it draws the frame) until the page has opened a view
+ * of the class itself, in the script run that follows.
+ */
+let fetchedView = null;
+
+function showView({ args, blob }) {
+  fetchedView = { args, blob, opened: app.pageArgs.options.classroom?.opened?.nonce };
+  onRender(app.pageArgs);
+}
 
 // -- painting ----------------------------------------------------------------------
 
@@ -217,6 +239,7 @@ function paint() {
   const t = app.t;
   for (const part of app.parts) part.update(t, app.playing);
   app.predictor?.update(t);
+  app.classQuestion?.update(t);
   app.controls?.show(t, driver().E, app.playing, stepPhrase(driver(), t));
   if (app.playing) app.speech?.playing(t);
   app.painted = t;
@@ -426,12 +449,25 @@ function build(args) {
     }
   }
   app.speech = new Announcer(region, { lanes, scene, texts, level: app.level, arithmetic: mathLines });
-  // predict mode's panel: beside the figure above the math panel (above the figure in a narrow
-  // window, under it with the math panel in the "under" layout: style.css), else between the
-  // buttons and the figures
+  // the live class's question and predict mode's panel: beside the figure above the math panel
+  // (above the figure in a narrow window, under it with the math panel in the "under" layout:
+  // style.css), else between the buttons and the figures
   const predictBox = el("div", { class: "panel predict", role: "region", "aria-label": "Predict, then step" });
-  if (hasSide) side.before(predictBox);
-  else stage.before(predictBox);
+  const classBox = el("div", { class: "panel class-question", role: "region", "aria-label": "Question to the class" });
+  const asking = el("div", { class: "asking" }, classBox, predictBox);
+  if (hasSide) side.before(asking);
+  else stage.before(asking);
+  app.classQuestion = new ClassQuestion(classBox, {
+    lanes,
+    scene,
+    texts,
+    figures: figureOf,
+    seed: args.options.predict.seed,
+    say: (text) => app.speech.tell(text),
+    send: (message) => classroom.send(message),
+    back: () => classroom.back(),
+  });
+  classroom.attach(app.classQuestion);
   app.predictor = new PredictMode(predictBox, {
     lanes,
     scene,
@@ -551,7 +587,14 @@ document.addEventListener("keydown", onKey);
 
 // -- messages from the page ------------------------------------------------------------
 
-function onRender(args) {
+function onRender(pageArgs) {
+  app.pageArgs = pageArgs;
+  const classroomInfo = pageArgs.options.classroom;
+  if (fetchedView && classroomInfo?.opened?.nonce !== fetchedView.opened) fetchedView = null;
+  const view = classroomInfo && fetchedView;
+  const args = view
+    ? { ...pageArgs, ...view.args, blob: view.blob, options: { ...pageArgs.options, ...view.args.options } }
+    : pageArgs;
   app.args = args;
   const fresh = args.payload_id !== app.payloadId;
   if (fresh) {
@@ -599,7 +642,7 @@ function onRender(args) {
   paint();
   if (rebuilt) buildLater();
   if (!app.playing) syncPageUrl(app.t, linkParams()); // a rerun may have rewritten the address
-  classroom.render(args.options.classroom, args.options.link_params);
+  classroom.render(args.options.classroom, args.options.link_params, Boolean(view));
   classroom.mount(root);
 }
 

@@ -286,6 +286,17 @@ export class Questioner {
   }
 }
 
+/**
+ * The question of `kind` before step `step` of lane `lane`, drawn with `seed`, or null when none
+ * of that kind fits there: a live class's question, which every page of the class draws again
+ * from the run it holds (the same run and seed, the same question).
+ */
+export function askedQuestion(lanes, scene, { step, lane, kind, seed }) {
+  if (!lanes[lane] || !(step >= 1 && step <= lanes[lane].E)) return null;
+  const questioner = new Questioner({ lanes, scene, settings: { ask: "every", seed, kinds: [kind] } });
+  return questioner.fitting(lane, step)[0] || null;
+}
+
 /** Whether `answer` (a choice, or [x, y] for "where") is the question's right answer. */
 export function isRight(question, answer) {
   if (question.kind === "where") return distance(answer, question.answer) <= question.tolerance;
