@@ -26,7 +26,7 @@ from perceptron_lab.app_logic.share_link import read_link
 from perceptron_lab.app_logic.style import Show
 from perceptron_lab.app_logic.training import fit_run
 from perceptron_lab.cli import main
-from perceptron_lab.ui.module_graph import without_comments
+from perceptron_lab.ui.module_graph import compacted
 from perceptron_lab.ui.standalone_page import ENTRY, HOST, PLAYBACK, module_order, run_page
 from tests.pages import page_run
 from tests.repository import repository_files
@@ -67,7 +67,7 @@ def test_every_playback_module_is_inline_once_after_the_modules_it_imports(defau
     assert sorted(names) == modules  # main.js reaches every module, and each is there once
     assert names == list(module_order()) and names[-1] == ENTRY
     for name in names:
-        source = without_comments((PLAYBACK / name).read_text(encoding="utf-8"))
+        source = compacted((PLAYBACK / name).read_text(encoding="utf-8"))
         assert page.count(source) == 1
         for dep in re.findall(r'from "\./([\w-]+\.js)"', source):
             assert names.index(dep) < names.index(name)

@@ -12,9 +12,9 @@ import pytest
 
 from perceptron_lab.ui.module_graph import (
     ModuleGraphError,
+    compacted,
     module_graph,
     tokens,
-    without_comments,
 )
 from perceptron_lab.ui.standalone_page import PLAYBACK, page_template, playback_modules
 
@@ -181,14 +181,15 @@ def test_the_page_carries_where_each_playback_modules_imports_are():
 
 
 @pytest.mark.parametrize("path", sorted(PLAYBACK.glob("*.js")), ids=lambda p: p.name)
-def test_a_module_without_its_comments_keeps_every_token_and_line_break(path):
+def test_a_compacted_module_keeps_every_token_and_line_break(path):
     """What the page carries of a module: the same tokens, and a line break between two tokens
-    wherever there was one (a statement may end at one), only the comments gone."""
+    wherever there was one (a statement may end at one); the comments and indentation gone."""
     source = path.read_text(encoding="utf-8")
-    bare = without_comments(source)
+    bare = compacted(source)
     before, after = list(tokens(source)), list(tokens(bare))
     assert [t.text for t in after] == [t.text for t in before]
     for (a, b), (c, d) in zip(pairwise(before), pairwise(after), strict=True):
         assert ("\n" in source[a.end : b.start]) == ("\n" in bare[c.end : d.start]), b.text
-    assert "// " not in "".join(bare[c.end : d.start] for c, d in pairwise(after))
-    assert without_comments(bare) == bare
+    gaps = [bare[c.end : d.start] for c, d in pairwise(after)]
+    assert "// " not in "".join(gaps) and all(g == "\n" for g in gaps if "\n" in g)
+    assert compacted(bare) == bare

@@ -30,7 +30,7 @@ from perceptron_lab.app_logic.datasource import MAX_ANIMATED_VISITS
 from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.playback_args import View
 from perceptron_lab.app_logic.style import Show
-from perceptron_lab.ui.module_graph import without_comments
+from perceptron_lab.ui.module_graph import compacted
 from perceptron_lab.ui.standalone_page import (
     PLAYBACK,
     PLOTLY,
@@ -177,8 +177,8 @@ def test_the_page_travels_once_and_each_replay_carries_its_run(blobs):
     assert first.payload == build_payload(first.data, [first.run], 0).blob
     page = first.files.page
     assert first.files.plotly == playback_file(PLOTLY) and PLOTLY not in page
-    for name in module_order():  # each module once, without its comments as in an exported page
-        assert page.count(without_comments(playback_file(name))) == 1
+    for name in module_order():  # each module once, compacted as in an exported page
+        assert page.count(compacted(playback_file(name))) == 1
     assert re.findall(r"<!--slot:(\w+)-->", page) == [s for s in SLOTS if s != "generator"]
 
 

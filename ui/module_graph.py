@@ -246,30 +246,33 @@ def _specifiers(source: str, toks: list[Token]) -> Iterator[Token]:
             yield specifier
 
 
-def without_comments(source: str) -> str:
-    """``source`` with its comments left out: every token as written, and between two tokens the
-    white space as written, or, where a comment was, a line break (with the next line's
-    indentation) if there was one, else a space. Line breaks stay where they were, so the
-    rules that end a statement at a line break read the text as before.
+def compacted(source: str) -> str:
+    """``source`` as the exported page carries it: every token as written; between two tokens
+    on one line the white space as written (a single space where a comment was); and between
+    two lines one line break, the comments, the indentation and the blank lines left out. A
+    line break stays wherever there was one, so the rules that end a statement at a line break
+    read the text as before; white space inside a string or a template literal is its token's.
 
     Examples
     --------
-    >>> print(without_comments('// a note\\nconst a = "//x"; /* b */ let c = 1; // c\\n  c++;\\n'))
+    >>> print(compacted('// a note\\nconst a = "//x"; /* b */ let c = 1; // c\\n\\n  c++;\\n'))
     const a = "//x"; let c = 1;
-      c++;
+    c++;
     <BLANKLINE>
     """
     return _bare(source)[0]
 
 
 def _bare(source: str) -> tuple[str, list[Token]]:
-    """:func:`without_comments` of ``source``, and its tokens (read once, for both)."""
+    """:func:`compacted` of ``source``, and its tokens (read once, for both)."""
     out, kept, at, length = [], [], 0, 0
     for token in tokens(source):
         gap = source[at : token.start]
-        if "/" in gap:  # a comment: white space is all a gap holds besides
-            gap = "\n" + gap.rpartition("\n")[2] if "\n" in gap else " "
-        gap = gap if at else gap.lstrip()
+        if "\n" in gap:  # a statement may end here: one line break, nothing else
+            gap = "\n"
+        elif "/" in gap:  # a comment within the line: white space is all a gap holds besides
+            gap = " "
+        gap = gap if at else ""
         kept.append(Token(token.kind, token.text, length + len(gap)))
         out += [gap, token.text]
         length += len(gap) + len(token.text)
@@ -282,9 +285,9 @@ def _utf16(source: str, at: int) -> int:
     return len(source[:at].encode("utf-16-le")) // 2
 
 
-def read_module(folder: Path, name: str, comments: bool = True) -> Module:
+def read_module(folder: Path, name: str, compact: bool = False) -> Module:
     """The module ``name`` of ``folder``, with its imports (each a module of the folder);
-    without its comments if not ``comments`` (:func:`without_comments`).
+    :func:`compacted` if ``compact``.
 
     Raises
     ------
@@ -295,10 +298,10 @@ def read_module(folder: Path, name: str, comments: bool = True) -> Module:
     source = (folder / name).read_text(encoding="utf-8")
     found = []
     try:
-        if comments:
-            toks = list(tokens(source))
-        else:
+        if compact:
             source, toks = _bare(source)
+        else:
+            toks = list(tokens(source))
         for specifier in _specifiers(source, toks):
             text = specifier.text[1:-1]
             module = text.removeprefix("./")
@@ -318,7 +321,7 @@ def read_module(folder: Path, name: str, comments: bool = True) -> Module:
     return Module(name, source, tuple(found))
 
 
-def module_graph(folder: Path, entry: str, comments: bool = True) -> tuple[Module, ...]:
+def module_graph(folder: Path, entry: str, compact: bool = False) -> tuple[Module, ...]:
     """``entry`` and every module of ``folder`` it imports, directly or not, each once and
     after the modules it imports (a depth-first walk of the import graph from ``entry``).
 
@@ -328,8 +331,8 @@ def module_graph(folder: Path, entry: str, comments: bool = True) -> tuple[Modul
         The modules' folder; a module imports another as ``"./<file>.js"``.
     entry : str
         The file name of the module that starts the others (the last one returned).
-    comments : bool
-        Keep the modules' comments (False: each module's text :func:`without_comments`).
+    compact : bool
+        Each module's text :func:`compacted` (no comments, indentation or blank lines).
 
     Raises
     ------
@@ -353,7 +356,7 @@ def module_graph(folder: Path, entry: str, comments: bool = True) -> tuple[Modul
     done: dict[str, Module] = {}
 
     def visit(name: str, path: tuple[str, ...]) -> None:
-        module = read_module(folder, name, comments)
+        module = read_module(folder, name, compact)
         for imported in module.imports:
             if imported.module in path + (name,):
                 cycle = " -> ".join(path[path.index(imported.module) :] + (name, imported.module))
