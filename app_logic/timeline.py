@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perceptron_core.rules import kw
+from perceptron_core.steps import kw
 from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
 
 #: Event codes that move the hypothesis.
@@ -292,13 +292,13 @@ class Timeline:
     def longest_row(self, t: int) -> int:
         """Row of the longest survivor at ``t``.
 
-        See :func:`perceptron_core.rules.kw.longest_survivor`.
+        See :func:`perceptron_core.steps.kw.longest_survivor`.
         """
         return kw.longest_survivor(self.votes(t)[: self.row(t) + 1])
 
     def averaged_hypothesis(self, t: int, member: int = 0) -> tuple[np.ndarray, float]:
         """The vote-weighted mean of the hypotheses up to the current one
-        (:func:`perceptron_core.rules.kw.casting`; the last one without votes)."""
+        (:func:`perceptron_core.steps.kw.casting`; the last one without votes)."""
         votes = kw.casting(self.votes(t)[: self.row(t) + 1]).astype(np.float64)
         if votes.sum() == 0:
             return self.hypothesis(t, member)

@@ -105,6 +105,14 @@ def _imported_from(module_name: str) -> dict[str, str]:
     }
 
 
+def _items(value) -> list:
+    """``value``, or the items of a tuple and of the tuples in it (the rules' switches
+    unroll over tuples of ``(function, class)`` pairs)."""
+    if not isinstance(value, tuple):
+        return [value]
+    return [item for element in value for item in _items(element)]
+
+
 def _source_files(func, seen: set) -> set[Path]:
     """The files whose code numba compiles into ``func``: its own, and those of every
     compiled function it calls (transitively) and of every constant it reads."""
@@ -122,7 +130,7 @@ def _source_files(func, seen: set) -> set[Path]:
             files.add(_file(value))
             # the module's attributes the code names (``rules.step``, ``kw.decide``)
             value = tuple(getattr(value, attr) for attr in names if hasattr(value, attr))
-        for item in value if isinstance(value, tuple) else (value,):
+        for item in _items(value):
             if isinstance(item, Dispatcher):
                 files |= _source_files(item.py_func, seen)
     return files
@@ -306,7 +314,7 @@ def _plain(value):
     """The plain-Python twin of ``value`` (itself when nothing in it is compiled)."""
     if isinstance(value, Dispatcher):
         return _plain_function(value)
-    if isinstance(value, tuple) and any(isinstance(item, Dispatcher) for item in value):
+    if isinstance(value, tuple) and any(isinstance(item, Dispatcher) for item in _items(value)):
         return tuple(_plain(item) for item in value)
     if isinstance(value, types.ModuleType) and _in_package(value):
         return _PlainModule(value)

@@ -32,6 +32,7 @@ from perceptron_core._validation import (
     parameter,
 )
 from perceptron_core.engine import chunks, online
+from perceptron_core.steps import BIAS, State
 from perceptron_core.trace import Trace
 
 RECORD_MODES = {"none": 0, "updates": 1, "all": 2}
@@ -82,8 +83,8 @@ class OnlineLinearClassifier(OnlineEstimator):
     * ``_rule``: the module of the rule's step in
       :mod:`perceptron_core.rules` (where the estimator is defined too);
     * ``_init_state(n_problems, n_features)``: the starting hypothesis, as
-      the rule's ``_model = (W, V, S)``;
-    * ``_hyper(X)``: the rule's hyper-parameters for a run on ``X``;
+      the rule's ``_state`` (a :class:`perceptron_core.steps.State`);
+    * ``_settings(X)``: the step's ``Settings`` for a run on ``X``, built by name;
     * ``_coef_intercept()``: ``(coef, intercept)`` of the current state;
     * optionally ``_initial_hypotheses()`` (the traces' ``w0``/``theta0``),
       ``_counts`` (the update counts a run starts from), ``_visit_rows`` (the most rows a
@@ -106,7 +107,8 @@ class OnlineLinearClassifier(OnlineEstimator):
     the seeded order; ``partial_fit`` visits each batch in its own order.
     """
 
-    #: The module of the rule's step (a member of :data:`perceptron_core.rules.RULES`).
+    #: The name of the rule's module (its estimator's, named as its step's: a member of
+    #: :data:`perceptron_core.engine.dispatch.RULES`).
     _rule: ClassVar[str]
     #: True for rules whose trace stores explicit hypotheses (weight_history).
     _explicit_history = False
@@ -118,8 +120,8 @@ class OnlineLinearClassifier(OnlineEstimator):
     def _init_state(self, n_problems: int, n_features: int) -> None:
         raise NotImplementedError
 
-    def _hyper(self, X) -> tuple:
-        """The rule's hyper-parameters for a run on ``X`` (``hp`` of its step)."""
+    def _settings(self, X) -> tuple:
+        """The step's ``Settings`` for a run on ``X``."""
         raise NotImplementedError
 
     def _counts(self, n_problems: int, n_samples: int):
@@ -129,13 +131,13 @@ class OnlineLinearClassifier(OnlineEstimator):
     def _run(self, X, Y, order, counts, plan):
         """One call of the driver (see :func:`~perceptron_core.engine.online.run_online`), or
         inside :func:`~perceptron_core.engine.chunks.between_chunks`, the same in pieces."""
-        hp = self._hyper(X)
+        settings = self._settings(X)
         asked = chunks.asking()
         if asked is None:
-            return online.run(self._rule, X, Y, order, counts, self._model, hp, plan)
+            return online.run(self._rule, X, Y, order, counts, self._state, settings, plan)
         rows = self._visit_rows(X)
         return chunks.run_in_chunks(
-            self._rule, X, Y, order, counts, self._model, hp, plan, asked, rows
+            self._rule, X, Y, order, counts, self._state, settings, plan, asked, rows
         )
 
     def _visit_rows(self, X) -> int:
@@ -245,25 +247,25 @@ class ZeroStartLinear(OnlineLinearClassifier, DriverParameters):
 
     The bias is the weight of an extra input ``xb`` that is always 1 when
     ``fit_intercept`` is true and 0 otherwise (then ``b`` stays 0). The state
-    is ``W = w`` and ``S[p, 0] = b``; ``_n_numbers`` columns of ``S`` in all.
+    holds ``w`` and, in column :data:`~perceptron_core.steps.BIAS` of its numbers, ``b``;
+    ``_n_numbers`` columns of numbers in all.
     """
 
     fit_intercept: bool = parameter(True, FIT_INTERCEPT)
     _n_numbers = 1
 
     def _init_state(self, n_problems, n_features):
-        self._model = (
-            np.zeros((n_problems, n_features)),
-            np.empty((n_problems, 0)),
-            np.zeros((n_problems, self._n_numbers)),
+        self._state = State(
+            weights=np.zeros((n_problems, n_features)),
+            second=np.empty((n_problems, 0)),
+            numbers=np.zeros((n_problems, self._n_numbers)),
         )
 
     def _xb(self) -> float:
         return 1.0 if self.fit_intercept else 0.0
 
     def _coef_intercept(self):
-        W, _, S = self._model
-        return W.copy(), S[:, 0].copy()
+        return self._state.weights.copy(), self._state.numbers[:, BIAS].copy()
 
 
 def require_binary(estimator, y) -> None:

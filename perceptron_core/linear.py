@@ -35,7 +35,7 @@ from perceptron_core.engine import kw_trainer
 from perceptron_core.engine.kw_trainer import Model, Record
 from perceptron_core.engine.record import HypothesisRecord, RunningAverage
 from perceptron_core.modes import MODES
-from perceptron_core.rules import kw
+from perceptron_core.steps import kw
 from perceptron_core.trace import MARGIN, MISTAKE, Trace
 
 TAU = Param("the margin, in units of theta_init", (Number(0),))

@@ -342,7 +342,7 @@ def test_the_core_has_no_import_cycle():
     graph = _import_graph(modules)
     assert len(graph) > 60 and sum(map(len, graph.values())) > 200  # the walk found the core
     assert graph["perceptron_core._online"] >= {"perceptron_core.engine.online"}
-    assert "perceptron_core.rules.steps.paum" in graph["perceptron_core.rules"]
+    assert "perceptron_core.steps.paum" in graph["perceptron_core.engine.dispatch"]
     assert _import_cycles(graph) == []
 
 
@@ -351,20 +351,65 @@ def test_the_cycle_check_sees_a_cycle_hidden_in_a_function():
     also defines its estimator on the base that calls the driver, which compiles in the
     steps (the base imported the driver in a function)."""
     modules = _core_modules(_sources(["perceptron_core"]))
-    relative, source = modules["perceptron_core.rules.steps.paum"]
+    relative, source = modules["perceptron_core.steps.paum"]
     hidden = "\n\ndef _estimator():\n    from perceptron_core._online import ZeroStartLinear\n"
-    modules["perceptron_core.rules.steps.paum"] = (relative, source + hidden)
+    modules["perceptron_core.steps.paum"] = (relative, source + hidden)
     (cycle,) = _import_cycles(_import_graph(modules))
     assert {"perceptron_core._online", "perceptron_core.engine.online"} < set(cycle)
-    assert "perceptron_core.rules.steps.paum" in cycle
+    assert "perceptron_core.steps.paum" in cycle
 
 
-#: The estimators' bases: every learner's fit goes through them, so they import at the top.
-ESTIMATOR_BASES = ("perceptron_core/_estimator.py", "perceptron_core/_online.py")
+def _folder_graph(graph) -> dict[str, set[str]]:
+    """The module graph with each folder of the core one node (``perceptron_core.engine``
+    for every module in ``engine/``, its ``__init__`` too); a module directly in
+    ``perceptron_core/`` (``_jit``, ``linear``, ...) is a node of its own."""
+
+    def node(module: str) -> str:
+        parts = module.split(".")
+        return ".".join(parts[:2]) if len(parts) > 2 or module in SUBPACKAGES else module
+
+    SUBPACKAGES = {m for m in graph if any(other.startswith(m + ".") for other in graph)}
+    folders: dict[str, set[str]] = {}
+    for module, imported in graph.items():
+        edges = folders.setdefault(node(module), set())
+        edges |= {node(other) for other in imported} - {node(module)}
+    return folders
 
 
-def test_the_estimator_bases_import_nothing_inside_a_function():
-    for relative, source in _sources(ESTIMATOR_BASES):
-        module = ".".join(relative.with_suffix("").parts)
-        late = [line for line, inside, _ in _named_imports(module, relative, source) if inside]
-        assert late == [], f"{relative} imports inside a function, at lines {late}"
+def test_the_cores_folders_import_one_way():
+    """Folder by folder, the imports point one way: the rules' estimators (``rules/``) over
+    the engine (``engine/``, with the switch that picks a rule) over the compiled steps and
+    Khardon and Wachman's arithmetic (``steps/``). A folder that imports one above it (and
+    so closes a cycle through the folders) fails, even where no two modules form a cycle."""
+    folders = _folder_graph(_import_graph(_core_modules(_sources(["perceptron_core"]))))
+    steps, engine, rules = (f"perceptron_core.{name}" for name in ("steps", "engine", "rules"))
+    assert {"perceptron_core.datasets", "perceptron_core.experiments"} < set(folders)
+    assert engine in _reaches(folders, rules) and steps in _reaches(folders, engine)
+    assert not {engine, rules} & _reaches(folders, steps)
+    assert rules not in _reaches(folders, engine)
+    assert _import_cycles(folders) == []
+
+
+def _reaches(graph, start) -> set[str]:
+    """The nodes ``start`` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for other in graph[todo.pop()] - seen:
+            seen.add(other)
+            todo.append(other)
+    return seen
+
+
+def test_the_folder_check_sees_a_step_that_imports_from_the_engine():
+    """A step that borrows a function of the engine's kernel cache makes no module cycle
+    (the cache imports no step), but ``steps/`` then imports ``engine/``, which compiles
+    in ``steps/``: the folders no longer point one way."""
+    modules = _core_modules(_sources(["perceptron_core"]))
+    relative, source = modules["perceptron_core.steps.winnow"]
+    borrowed = "\nfrom perceptron_core.engine.kernel_cache import whole_power\n"
+    modules["perceptron_core.steps.winnow"] = (relative, source + borrowed)
+    graph = _import_graph(modules)
+    assert _import_cycles(graph) == []
+    (cycle,) = _import_cycles(_folder_graph(graph))
+    assert cycle == ["perceptron_core.engine", "perceptron_core.steps"]

@@ -87,7 +87,7 @@ def _files(dispatcher) -> set[str]:
 
 def test_a_driver_follows_the_files_of_everything_it_compiles_in_and_nothing_else():
     driver = _files(online.run_online)
-    assert {"online.py", "vectors.py", "trace.py", "__init__.py"} <= driver
+    assert {"online.py", "dispatch.py", "vectors.py", "trace.py"} <= driver
     assert {f"{name}.py" for name in NAMES} <= driver  # every rule's step is compiled in
     assert {"cli.py", "linear.py", "kernel.py", "kw_trainer.py"}.isdisjoint(driver)
     kw = _files(kw_trainer.run_epochs)

@@ -246,6 +246,7 @@ def test_the_menu_lists_every_rule_entry_of_the_app():
     import importlib
 
     from perceptron_core import rules
+    from perceptron_core.engine import dispatch
     from perceptron_lab.app_logic import rule_menu
 
     estimators = [importlib.import_module(f"{rules.__name__}.{name}") for name in rules.NAMES]
@@ -253,7 +254,7 @@ def test_the_menu_lists_every_rule_entry_of_the_app():
         learner = LEARNERS[entry["key"]]
         assert learner.cls.__module__ in {module.__name__ for module in estimators}
         assert {s.name for s in learner.settings} <= set(learner.cls().get_params())
-    assert not any(hasattr(module, "PLAYGROUND") for module in [*rules.RULES, *estimators])
+    assert not any(hasattr(module, "PLAYGROUND") for module in [*dispatch.RULES, *estimators])
 
 
 #: The settings whose menu default is the app's choice, not the estimator's.

@@ -24,7 +24,7 @@ from perceptron_core import (
     linear,
 )
 from perceptron_core.kernel import KernelPerceptron
-from perceptron_core.rules import kw
+from perceptron_core.steps import kw
 
 #: Every comparison here is of two paths through the same compiled arithmetic (the record
 #: changes what is kept, not what is computed), exact on any CPU: the baseline-CPU pass of

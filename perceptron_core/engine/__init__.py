@@ -4,7 +4,7 @@
   :mod:`perceptron_core.rules` (one example at a time, one weight vector per
   one-vs-rest problem);
 * :mod:`~perceptron_core.engine.kw_trainer` runs Khardon and Wachman's rule
-  (:mod:`perceptron_core.rules.kw`) on all one-vs-rest problems at once and
+  (:mod:`perceptron_core.steps.kw`) on all one-vs-rest problems at once and
   counts every hypothesis's votes; :mod:`~perceptron_core.engine.record`
   turns its record into the last, longest-survivor, voted and averaged
   predictors;

@@ -41,8 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perceptron_core import rules
-from perceptron_core.engine import online
+from perceptron_core.engine import dispatch, online
 
 #: The most work of one piece of a fit, in multiply-adds: sized for the most a visit may read,
 #: so a piece usually does less (in the compare view of docs/benchmarks.md#whole-views the
@@ -95,21 +94,21 @@ def visits_per_chunk(work: int, n_features: int, visit_rows: int) -> int:
     return max(1, work // (visit_rows * n_features + VISIT_WORK))
 
 
-def run_in_chunks(rule, X, Y, order, counts, model, hp, plan, asked: _Asking, visit_rows=1):
+def run_in_chunks(rule, X, Y, order, counts, state, settings, plan, asked: _Asking, visit_rows=1):
     """:func:`~perceptron_core.engine.online.run` in pieces of at most
     :func:`visits_per_chunk` visits, ``asked.check()`` before each; the same results.
 
-    Each problem is run alone (its rows of ``Y``, ``counts`` and the model's arrays: a rule's
+    Each problem is run alone (its rows of ``Y``, ``counts`` and the state's arrays: a rule's
     visit of problem ``p`` reads and writes only those), whole epochs at a time when a piece
     holds one, or in pieces of the visiting order (:class:`_Problem`).
     """
     n_epochs, stop_early = plan[:2]
     m = len(order)
     if n_epochs < 1 or m == 0:
-        return online.run(rule, X, Y, order, counts, model, hp, plan)
+        return online.run(rule, X, Y, order, counts, state, settings, plan)
     piece = visits_per_chunk(asked.work, X.shape[1], visit_rows)
     problems = [
-        _Problem(rule, X, Y, counts, model, hp, plan, p, asked.check) for p in range(len(Y))
+        _Problem(rule, X, Y, counts, state, settings, plan, p, asked.check) for p in range(len(Y))
     ]
     for problem in problems:
         while problem.epochs < n_epochs:
@@ -136,11 +135,13 @@ class _Problem:
     problem's start, the starting hypothesis once; a rule's own ``answer`` is already a number
     of the whole run)."""
 
-    def __init__(self, rule, X, Y, counts, model, hp, plan, p, check):
+    def __init__(self, rule, X, Y, counts, state, settings, plan, p, check):
         rows = slice(p, p + 1)
-        self.rule, self.X, self.hp, self.plan, self.p, self.check = rule, X, hp, plan, p, check
-        self.arrays = (Y[rows], counts[rows], tuple(array[rows] for array in model))
-        self.own_answer = hasattr(rules.RULES[rules.number(rule)], "answer")
+        self.rule, self.X, self.settings, self.plan = rule, X, settings, plan
+        self.p, self.check = p, check
+        # views of the problem's rows: the driver writes through them into the whole state
+        self.arrays = (Y[rows], counts[rows], type(state)(*(array[rows] for array in state)))
+        self.own_answer = hasattr(dispatch.RULES[dispatch.number(rule)], "answer")
         self.tables: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self.epochs = self.updates = self.mistakes = 0
         self.converged = False
@@ -150,8 +151,8 @@ class _Problem:
         self.check()
         _, _, record, row_offset, epoch_offset, explicit = self.plan
         plan = (epochs, stop_early, record, row_offset, epoch_offset + self.epochs, explicit)
-        Y, counts, model = self.arrays
-        got = online.run(self.rule, self.X, Y, visits, counts, model, self.hp, plan)
+        Y, counts, state = self.arrays
+        got = online.run(self.rule, self.X, Y, visits, counts, state, self.settings, plan)
         events, n_ev, updates, n_up, history, n_hist, stats = got
         events, updates = events[:n_ev], updates[:n_up]
         # every call starts its history with the hypothesis it starts from

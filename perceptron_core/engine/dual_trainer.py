@@ -22,7 +22,7 @@ from perceptron_core.engine.kw_trainer import (
     note_visit,
     with_epoch_room,
 )
-from perceptron_core.rules import kw
+from perceptron_core.steps import kw
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE
 
 
@@ -30,7 +30,7 @@ from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE
 def dual_epoch(Y, order, diag, settings, model, log, e, span, columns):
     """One epoch of docs/algorithms.md §1 in dual form: scores are read, columns are added.
 
-    The decisions are :func:`perceptron_core.rules.kw.decide`, as in
+    The decisions are :func:`perceptron_core.steps.kw.decide`, as in
     :func:`perceptron_core.engine.kw_trainer._epoch`, and the bookkeeping
     (votes, survival tally, records) is its very code
     (:func:`~perceptron_core.engine.kw_trainer.note_update`,

@@ -9,9 +9,9 @@ epoch. Everything a variant needs is a switch (``t_margin``, ``lam``,
 What one run keeps, per binary problem ``c``, in O(features + examples) memory
 whatever the number of updates (:class:`Model` and :class:`Record` name them):
 
-* ``state[c]``: the survival table's row (:data:`perceptron_core.rules.kw.TALLY`
-  and the columns after it), counted by :func:`perceptron_core.rules.kw.survive`
-  and :func:`~perceptron_core.rules.kw.start_hypothesis`;
+* ``state[c]``: the survival table's row (:data:`perceptron_core.steps.kw.TALLY`
+  and the columns after it), counted by :func:`perceptron_core.steps.kw.survive`
+  and :func:`~perceptron_core.steps.kw.start_hypothesis`;
 * the longest-survivor snapshot (primal loop): the weights and threshold of
   hypothesis ``state[c, LONGEST_K]``, copied just before the update that ends it
   (:func:`keep_longest`);
@@ -53,8 +53,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from perceptron_core._jit import jit, jit_visit, plain_stand_in
-from perceptron_core.rules import kw
-from perceptron_core.rules.kw import CURRENT_VOTES, LONGEST_K, SNAPSHOT_K, TOTAL_VOTES
+from perceptron_core.steps import kw
+from perceptron_core.steps.kw import CURRENT_VOTES, LONGEST_K, SNAPSHOT_K, TOTAL_VOTES
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE
 from perceptron_core.vectors import copy_into, row_dot
 
@@ -79,7 +79,7 @@ class Model(NamedTuple):
     theta: np.ndarray
     #: (K, m) updates each example has caused (``a_j``).
     counts: np.ndarray
-    #: (K, :data:`perceptron_core.rules.kw.SURVIVAL_COLUMNS`) int64 survival table.
+    #: (K, :data:`perceptron_core.steps.kw.SURVIVAL_COLUMNS`) int64 survival table.
     state: np.ndarray
     #: (K,) updates so far: the number of the current hypothesis.
     n_upd: np.ndarray
@@ -190,7 +190,7 @@ def note_update(c, j, a, kind, s, step, e, model, log):
     """Step 3's bookkeeping (docs/algorithms.md §1.2): ``j`` made problem ``c``'s next update.
 
     Hypothesis ``k + 1`` starts with no vote and the survival tally restarts
-    (:func:`perceptron_core.rules.kw.start_hypothesis`); the caller has already
+    (:func:`perceptron_core.steps.kw.start_hypothesis`); the caller has already
     moved the weights (or the running scores of the dual form) and the threshold.
     """
     counts, state, n_upd = model.counts, model.state, model.n_upd
@@ -212,7 +212,7 @@ def note_update(c, j, a, kind, s, step, e, model, log):
 @jit_visit
 def note_correct(c, k, n, votes, state):
     """Step 4 of docs/algorithms.md §1.2: hypothesis ``k`` of problem ``c`` earns ``n`` votes
-    (:func:`perceptron_core.rules.kw.survive`), kept per hypothesis in the update list.
+    (:func:`perceptron_core.steps.kw.survive`), kept per hypothesis in the update list.
 
     ``votes`` has no column when the run keeps no update list; the totals in
     ``state`` are kept either way.
@@ -411,7 +411,7 @@ def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, 
         if log.per_epoch[:, e].sum() == 0 and log.visit_kind.shape[1] == 0:
             # An epoch without updates is repeated by every later one (blocked
             # errors neither vote nor reset the tally): its correct predictions
-            # are added at once (the closed form of perceptron_core.rules.kw.survive).
+            # are added at once (the closed form of perceptron_core.steps.kw.survive).
             rest = n_epochs - e - 1
             for c in range(K):
                 gained = rest * (state[c, CURRENT_VOTES] - votes_before[c])

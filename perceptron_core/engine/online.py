@@ -1,6 +1,6 @@
 """The one compiled on-line driver: epochs, visiting order, early stop, counts and the record.
 
-:func:`run_online` runs a rule of :mod:`perceptron_core.rules` for every
+:func:`run_online` runs an on-line rule (:mod:`perceptron_core.engine.dispatch`) for every
 one-vs-rest problem ``p`` (row ``p`` of the ±1 target matrix ``Y``),
 visiting the rows of ``X`` in ``order``. The rule decides what a visit does;
 the driver counts the updates and mistakes, stops after an epoch without an
@@ -9,7 +9,7 @@ update, and with ``record > 0`` fills three growable ``float64`` tables:
 * events, columns :data:`EVENT_COLUMNS`, one row per update
   (``record=1``) or per visit (``record=2``); ``answer`` is the hypothesis
   the learner answers with after the event (see
-  :func:`perceptron_core.rules.answer`);
+  :func:`perceptron_core.engine.dispatch.answer`);
 * updates, columns :data:`UPDATE_COLUMNS`: the additive
   update sequence of :class:`~perceptron_core.trace.Trace` (NaN for rules
   whose updates are not additive);
@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from perceptron_core import rules
 from perceptron_core._jit import compiled_or_plain, jit
+from perceptron_core.engine import dispatch
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 from perceptron_core.vectors import copy_into
 
@@ -35,10 +35,6 @@ from perceptron_core.vectors import copy_into
 EVENT_COLUMNS = ("problem", "epoch", "index", "kind", "score", "n_updates", "answer")
 #: Columns of the update table.
 UPDATE_COLUMNS = ("problem", "index", "coef", "theta_delta")
-#: The length of every rule's tuple of hyper-parameters (padded with zeros): a
-#: tuple lives in registers, where an array's numbers would be reloaded after
-#: every store into the weights (the compiler cannot rule out that they overlap).
-N_HYPER = 8
 #: Columns of the per-problem statistics :func:`run_online` returns.
 STAT_COLUMNS = ("epochs_run", "n_updates", "n_mistakes", "converged")
 
@@ -57,35 +53,36 @@ def append_row(table, n_rows, row):
     return table
 
 
-def run(rule: str, X, Y, order, counts, model, hp, plan):
-    """Run the rule whose module is named ``rule`` (see :func:`run_online`).
+def run(rule: str, X, Y, order, counts, state, settings, plan):
+    """Run the rule whose module is named ``rule`` with its ``settings`` (see :func:`run_online`).
 
-    ``hp`` may be shorter than :data:`N_HYPER`: it is padded with zeros, so
-    that every rule passes the same tuple type and one compilation of the
-    driver serves them all.
+    ``settings`` (the rule's ``Settings``) cross as the one padded tuple type
+    every rule passes (:func:`perceptron_core.engine.dispatch.pad`), so one
+    compilation of the driver serves them all.
     """
-    hp = tuple(float(v) for v in hp)
-    hp += (0.0,) * (N_HYPER - len(hp))
-    return compiled_or_plain(run_online)(rules.number(rule), X, Y, order, counts, model, hp, plan)
+    hp = dispatch.pad(settings)
+    number = dispatch.number(rule)
+    return compiled_or_plain(run_online)(number, X, Y, order, counts, state, hp, plan)
 
 
 @jit
-def run_online(rule, X, Y, order, counts, model, hp, plan):
+def run_online(rule, X, Y, order, counts, state, hp, plan):
     """Run rule number ``rule`` over ``X`` for every problem.
 
     Parameters
     ----------
     rule : int
-        The rule's number in :func:`perceptron_core.rules.step`.
+        The rule's number in :data:`perceptron_core.engine.dispatch.RULES`.
     X : (m, n) array; Y : (P, m) float64 array of ±1 targets
     order : (v,) int64
         The rows visited in each epoch, in order: a permutation of the rows, or a piece of
         one (an interruptible fit runs an epoch in pieces, :mod:`perceptron_core.engine.chunks`).
     counts : (P, m) int64
         Updates per problem and example so far, updated in place.
-    model : (W, V, S) float64 arrays
-        The rule's state (see :mod:`perceptron_core.rules`), updated in place.
-    hp : tuple of :data:`N_HYPER` floats, the rule's hyper-parameters
+    state : :class:`perceptron_core.steps.State`
+        The rule's state, updated in place.
+    hp : tuple of :data:`~perceptron_core.engine.dispatch.N_HYPER` floats
+        The rule's settings, padded (:func:`~perceptron_core.engine.dispatch.pad`).
     plan : (n_epochs, stop_early, record, row_offset, epoch_offset, explicit) ints
         ``record``: 0 nothing, 1 updates, 2 every visit; the offsets number
         rows and epochs across ``partial_fit`` calls; ``explicit``: record
@@ -110,7 +107,7 @@ def run_online(rule, X, Y, order, counts, model, hp, plan):
     for p in range(P):
         if record and explicit:
             hist_row[0] = p
-            hist_row[1] = rules.hypothesis(rule, model, p, hp, hist_row[2:])
+            hist_row[1] = dispatch.hypothesis(rule, state, p, hp, hist_row[2:])
             history = append_row(history, n_hist, hist_row)
             n_hist += 1
         n_updates = n_mistakes = 0  # locals, not stats[p]: LLVM keeps them in registers
@@ -118,8 +115,8 @@ def run_online(rule, X, Y, order, counts, model, hp, plan):
             updated = False
             for t in range(order.shape[0]):
                 j = order[t]
-                kind, score, coef, theta_delta = rules.step(
-                    rule, X, Y, p, j, counts[p, j], model, hp
+                kind, score, coef, theta_delta = dispatch.step(
+                    rule, X, Y, p, j, counts[p, j], state, hp
                 )
                 if kind == MISTAKE or kind == MARGIN:
                     updated = True
@@ -134,7 +131,7 @@ def run_online(rule, X, Y, order, counts, model, hp, plan):
                         updates = append_row(updates, n_up, up_row)
                         n_up += 1
                         if explicit:
-                            hist_row[1] = rules.hypothesis(rule, model, p, hp, hist_row[2:])
+                            hist_row[1] = dispatch.hypothesis(rule, state, p, hp, hist_row[2:])
                             history = append_row(history, n_hist, hist_row)
                             n_hist += 1
                 if record == 2 or (record == 1 and kind != CORRECT):
@@ -144,7 +141,7 @@ def run_online(rule, X, Y, order, counts, model, hp, plan):
                     ev_row[3] = kind
                     ev_row[4] = score
                     ev_row[5] = n_updates
-                    ev_row[6] = rules.answer(rule, model, p, n_updates)
+                    ev_row[6] = dispatch.answer(rule, state, p, n_updates)
                     events = append_row(events, n_ev, ev_row)
                     n_ev += 1
             stats[p, 0] = e + 1

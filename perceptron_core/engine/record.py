@@ -29,7 +29,7 @@ from perceptron_core.engine.kw_trainer import (
     voted_scores_in_order,
     weighted_row_sum,
 )
-from perceptron_core.rules import kw
+from perceptron_core.steps import kw
 from perceptron_core.vectors import squared_norms
 
 #: Budget for one chunk of the voted product ``X_chunk @ support.T`` (bytes).
@@ -249,7 +249,7 @@ class HypothesisRecord:
     # -- single hypotheses -------------------------------------------------
 
     def total_votes(self, c: int) -> int:
-        """Votes cast by the hypotheses (:func:`perceptron_core.rules.kw.casting`)."""
+        """Votes cast by the hypotheses (:func:`perceptron_core.steps.kw.casting`)."""
         return int(kw.casting(self.votes[c]).sum())
 
     # -- voted --------------------------------------------------------------

@@ -6,9 +6,9 @@ yields the last, longest-survivor, voted and averaged accuracies at once and
 never stores a hypothesis. The training loop is the one of
 :func:`perceptron_core.engine.kw_trainer._epoch` for a single binary problem:
 the same :func:`~perceptron_core.vectors.row_dot`, the same decision and update
-(:func:`perceptron_core.rules.kw.decide`, :func:`~perceptron_core.rules.kw.update`)
-and the same vote count (:func:`~perceptron_core.rules.kw.survive`,
-:func:`~perceptron_core.rules.kw.start_hypothesis`), so every setting makes
+(:func:`perceptron_core.steps.kw.decide`, :func:`~perceptron_core.steps.kw.update`)
+and the same vote count (:func:`~perceptron_core.steps.kw.survive`,
+:func:`~perceptron_core.steps.kw.start_hypothesis`), so every setting makes
 exactly the updates :class:`~perceptron_core.KWPerceptron` makes (the tests
 check the accuracies against it). What this loop adds is the test side, per setting:
 
@@ -47,8 +47,8 @@ import numpy as np
 from perceptron_core._jit import jit
 from perceptron_core.engine.kw_trainer import NO_BOUND
 from perceptron_core.modes import MODES
-from perceptron_core.rules import kw
-from perceptron_core.rules.kw import CURRENT_VOTES, LONGEST_K, TOTAL_VOTES
+from perceptron_core.steps import kw
+from perceptron_core.steps.kw import CURRENT_VOTES, LONGEST_K, TOTAL_VOTES
 from perceptron_core.trace import BLOCKED, MARGIN, MISTAKE
 from perceptron_core.vectors import copy_into, row_dot
 
@@ -67,7 +67,7 @@ def _record(test, hypotheses, state, out):
     hypothesis, the voted and averaged sums of the closed ones, the longest
     survivor's scores, and the test labels. ``hypotheses = (theta, k, theta_ls)``:
     the current hypothesis's threshold and number, and the longest survivor's
-    threshold. ``state``: the survival table (:data:`perceptron_core.rules.kw.TALLY`
+    threshold. ``state``: the survival table (:data:`perceptron_core.steps.kw.TALLY`
     and after), whose longest survivor may be the current hypothesis.
 
     Nothing is modified: the current hypothesis's vote so far is added on
@@ -106,7 +106,7 @@ def _finish_frozen(epochs_done, gain, checkpoints, next_cp, test, hypotheses, st
     """Record the remaining checkpoints of a run whose last epoch made no update.
 
     An epoch without an update is repeated by every later one
-    (:func:`perceptron_core.rules.kw.survive`): after ``r`` more epochs the
+    (:func:`perceptron_core.steps.kw.survive`): after ``r`` more epochs the
     current hypothesis has ``r * gain`` more votes (``gain``: this epoch's
     correct predictions), and nothing else has changed, the test scores included.
     """

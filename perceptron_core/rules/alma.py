@@ -10,21 +10,27 @@ to 0 it approaches the maximal-margin hyperplane (more updates); with
 ``alpha = 1`` the margin target is 0 and it behaves like a normalised
 perceptron with a decreasing rate.
 
-The step: ``hp = (xb, alpha, B, C)``; ``S[p] = (b, k)``. The update is not
+The step (:mod:`perceptron_core.steps.alma`) keeps the bias and the counter
+``k`` in its state's numbers. The update is not
 additive in ``x`` (the projection rescales ``w``), so the driver records every
 hypothesis. Then the estimator, :class:`ALMA`.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from perceptron_core._online import ZeroStartLinear
 from perceptron_core._validation import Number, OneOf, hyperparameters, parameter
-from perceptron_core.rules.steps.alma import (
-    _SQRT2,
+from perceptron_core.steps.alma import (
+    K,
+    Settings,
     step,  # noqa: F401 (the rule's step, for its readers)
 )
+
+_SQRT2 = math.sqrt(2.0)
 
 
 @hyperparameters
@@ -100,7 +106,7 @@ class ALMA(ZeroStartLinear):
     #: Settings in the features' units (a warning names them when the data are far off).
     _scale_settings = ("B", "C")
 
-    _rule = __name__  # its step: perceptron_core.rules.steps.alma
+    _rule = __name__  # its step: perceptron_core.steps.alma
     _explicit_history = True
     alpha: float = parameter(
         0.9,
@@ -119,13 +125,14 @@ class ALMA(ZeroStartLinear):
 
     def _init_state(self, n_problems, n_features):
         super()._init_state(n_problems, n_features)
-        self._model[2][:, 1] = 1.0  # k starts at 1
+        self._state.numbers[:, K] = 1.0  # k starts at 1
 
     @property
     def n_updates_k_(self):
         """The counter ``k`` of each problem (1 + its updates so far)."""
-        return self._model[2][:, 1].astype(np.int64)
+        return self._state.numbers[:, K].astype(np.int64)
 
-    def _hyper(self, X):
+    def _settings(self, X):
         alpha = float(self.alpha)
-        return self._xb(), alpha, 1.0 / alpha if self.B is None else float(self.B), self.C
+        B = 1.0 / alpha if self.B is None else float(self.B)
+        return Settings(xb=self._xb(), alpha=alpha, B=B, C=self.C)

@@ -6,8 +6,9 @@ difference ``w = w+ - w-``, so the learned weights can have either sign (and
 real features are allowed); a mistake multiplies ``w+_i`` by
 ``alpha^(y x_i)`` and divides ``w-_i`` by it.
 
-The step: ``hp = (xb, alpha)``; ``W`` holds ``w+``, ``V`` holds ``w-``;
-``S[p] = (b+, b-, theta)``. Then the estimator, :class:`BalancedWinnow`.
+The step (:mod:`perceptron_core.steps.balanced_winnow`) keeps ``w+`` and ``w-``
+as its state's two weight vectors, and ``b+``, ``b-`` and ``theta`` as its
+numbers. Then the estimator, :class:`BalancedWinnow`.
 """
 
 from __future__ import annotations
@@ -20,11 +21,19 @@ from perceptron_core._online import (
     OnlineLinearClassifier,
 )
 from perceptron_core._validation import hyperparameters, parameter
-from perceptron_core.rules.steps.balanced_winnow import (
+from perceptron_core.rules.winnow import _ALPHA, _THRESHOLD
+from perceptron_core.steps import State
+from perceptron_core.steps.balanced_winnow import (
+    BIAS_NEG,
+    BIAS_POS,
+    THETA,
+    Settings,
     step,  # noqa: F401 (the rule's step, for its readers)
 )
-from perceptron_core.rules.winnow import _ALPHA, _THRESHOLD
 
+#: The largest power of two one update may multiply a weight by: with the rescaling at
+#: 2**600 a weight then stays below 2**1000, inside float64's 2**1024, and a factor of at
+#: least 2**-400 never rounds to zero (which would divide by zero).
 _MAX_FACTOR_EXPONENT = 400
 
 
@@ -123,7 +132,7 @@ class BalancedWinnow(OnlineLinearClassifier, DriverParameters):
     #: Settings in the features' units (a warning names them when the data are far off).
     _scale_settings = ("threshold",)
 
-    _rule = __name__  # its step: perceptron_core.rules.steps.balanced_winnow
+    _rule = __name__  # its step: perceptron_core.steps.balanced_winnow
     _explicit_history = True
     _zero_is_positive = True  # Positive iff ``<w+ - w-, x> + b >= theta`` (two classes)
     alpha: float = parameter(2.0, _ALPHA)
@@ -132,27 +141,29 @@ class BalancedWinnow(OnlineLinearClassifier, DriverParameters):
 
     def _init_state(self, n_problems, n_features):
         theta = float(n_features) if self.threshold == "auto" else float(self.threshold)
-        S = np.ones((n_problems, 3))  # b+, b-, theta
-        S[:, 2] = theta
-        self._model = (np.ones((n_problems, n_features)), np.ones((n_problems, n_features)), S)
+        numbers = np.ones((n_problems, 3))  # BIAS_POS, BIAS_NEG, THETA
+        numbers[:, THETA] = theta
+        self._state = State(
+            weights=np.ones((n_problems, n_features)),
+            second=np.ones((n_problems, n_features)),
+            numbers=numbers,
+        )
 
     @property
     def weights_pos_(self):
         """``w+``, its last column the bias input's (shape (n_problems, n_features + 1))."""
-        W, _, S = self._model
-        return np.column_stack([W, S[:, 0]])
+        return np.column_stack([self._state.weights, self._state.numbers[:, BIAS_POS]])
 
     @property
     def weights_neg_(self):
         """``w-``, its last column the bias input's."""
-        _, V, S = self._model
-        return np.column_stack([V, S[:, 1]])
+        return np.column_stack([self._state.second, self._state.numbers[:, BIAS_NEG]])
 
     def _coef_intercept(self):
-        Wpos, Wneg, S = self._model
+        Wpos, Wneg, S = self._state
         xb = 1.0 if self.fit_intercept else 0.0
-        return Wpos - Wneg, (S[:, 0] - S[:, 1]) * xb - S[:, 2]
+        return Wpos - Wneg, (S[:, BIAS_POS] - S[:, BIAS_NEG]) * xb - S[:, THETA]
 
-    def _hyper(self, X):
+    def _settings(self, X):
         _check_factor_range(X, float(self.alpha))
-        return 1.0 if self.fit_intercept else 0.0, self.alpha
+        return Settings(xb=1.0 if self.fit_intercept else 0.0, alpha=self.alpha)

@@ -7,8 +7,8 @@ it (PA), or a step capped by ``C`` (PA-I) or damped by ``1/(2C)`` (PA-II),
 which keeps a single noisy example from dragging the hypothesis too far.
 The step size comes from the hinge loss, so no learning rate is tuned.
 
-The step: ``hp = (xb, variant, C)`` with variant 0, 1, 2 for PA, PA-I, PA-II;
-``S[p] = (b,)``. Its sums run left to right
+The step (:mod:`perceptron_core.steps.passive_aggressive`) reads the variant as
+0, 1, 2 for PA, PA-I, PA-II and keeps the bias in its state's numbers. Its sums run left to right
 (:func:`~perceptron_core.vectors.dot`), not vectorised: an update puts the
 example at margin exactly 1 in exact arithmetic, so whether it updates again on
 its next visit is decided by the last bit of the score, which must be the
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from perceptron_core._online import ZeroStartLinear
 from perceptron_core._validation import Number, OneOf, hyperparameters, parameter
-from perceptron_core.rules.steps.passive_aggressive import step  # noqa: F401 (the rule's step, for its readers)
+from perceptron_core.steps.passive_aggressive import Settings, step  # noqa: F401 (step: for its readers)
 
 _VARIANTS = {"PA": 0, "PA-I": 1, "PA-II": 2}
 
@@ -87,9 +87,9 @@ class PassiveAggressive(ZeroStartLinear):
     #: Settings in the features' units (a warning names them when the data are far off).
     _scale_settings = ("C",)
 
-    _rule = __name__  # its step: perceptron_core.rules.steps.passive_aggressive
+    _rule = __name__  # its step: perceptron_core.steps.passive_aggressive
     variant: str = parameter("PA-I", "which step-size rule to use", OneOf(tuple(_VARIANTS)))
     C: float = parameter(1.0, "the aggressiveness of PA-I and PA-II", Number(low=0, open_low=True))
 
-    def _hyper(self, X):
-        return self._xb(), _VARIANTS[self.variant], self.C
+    def _settings(self, X):
+        return Settings(xb=self._xb(), variant=_VARIANTS[self.variant], C=self.C)

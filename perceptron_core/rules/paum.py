@@ -8,9 +8,9 @@ until its functional margin :math:`y f(x)` exceeds :math:`\tau_y`. A large
 :math:`\tau_{+1}` and a small (even negative) :math:`\tau_{-1}` push the
 boundary into the negative class, which raises the recall of the rare class.
 
-The step: ``hp = (eta, R2, tau_neg, tau_pos, lam)``; ``S[p] = (b,)``; ``a`` is
-the example's update count so far (the dual ``a_j`` the λ-term reads). Then the
-estimator, :class:`PAUMPerceptron`.
+The step (:mod:`perceptron_core.steps.paum`) keeps the bias in its state's numbers
+and reads ``a``, the example's update count so far (the dual ``a_j`` the λ-term
+reads). Then the estimator, :class:`PAUMPerceptron`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from perceptron_core._online import (
 )
 from perceptron_core._validation import Number, hyperparameters, parameter
 from perceptron_core.metrics import sparsity
-from perceptron_core.rules.steps.paum import step  # noqa: F401 (the rule's step, for its readers)
+from perceptron_core.steps import BIAS, State
+from perceptron_core.steps.paum import Settings, step  # noqa: F401 (step: for its readers)
 from perceptron_core.vectors import squared_norms
 
 
@@ -156,7 +157,7 @@ class PAUMPerceptron(OnlineLinearClassifier):
     #: Settings in the features' units (a warning names them when the data are far off).
     _scale_settings = ("tau_neg", "tau_pos")
 
-    _rule = __name__  # its step: perceptron_core.rules.steps.paum
+    _rule = __name__  # its step: perceptron_core.steps.paum
     tau_neg: float = parameter(0.0, "the margin required of negative examples", Number())
     tau_pos: float = parameter(1.0, "the margin required of positive examples", Number())
     eta: float = parameter(1.0, "the learning rate", Number(low=0, open_low=True))
@@ -174,23 +175,24 @@ class PAUMPerceptron(OnlineLinearClassifier):
         return self.max_epochs
 
     def _init_state(self, n_problems, n_features):
-        self._model = (
-            np.zeros((n_problems, n_features)),
-            np.empty((n_problems, 0)),
-            np.zeros((n_problems, 1)),  # b
+        self._state = State(
+            weights=np.zeros((n_problems, n_features)),
+            second=np.empty((n_problems, 0)),
+            numbers=np.zeros((n_problems, 1)),  # b
         )
         self._kept_counts = None
         self._R2 = None
 
     def _coef_intercept(self):
-        W, _, S = self._model
-        return W.copy(), S[:, 0].copy()
+        return self._state.weights.copy(), self._state.numbers[:, BIAS].copy()
 
-    def _hyper(self, X):
+    def _settings(self, X):
         if self._R2 is None:  # R is fixed by the first batch
             self._R2 = float(compiled_or_plain(squared_norms)(X).max()) if X.shape[0] else 0.0
             self.R_ = float(np.sqrt(self._R2))
-        return self.eta, self._R2, self.tau_neg, self.tau_pos, self.lam
+        return Settings(
+            eta=self.eta, R2=self._R2, tau_neg=self.tau_neg, tau_pos=self.tau_pos, lam=self.lam
+        )
 
     def _counts(self, n_problems, n_samples):
         """The λ-term reads every example's updates so far, across ``partial_fit`` calls."""

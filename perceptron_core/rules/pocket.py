@@ -10,9 +10,9 @@ goes down.
 
 The running weights learn by the classic rule; the step counts the run of
 each one and swaps the pocket (:func:`step`), the driver answers with the
-pocket's hypothesis (:func:`answer`). ``hp = (xb, eta, ratchet)``; ``V``
-holds the pocket weights, ``S[p]`` its numbers (see :data:`B` and the names
-after it; the error counts are NaN until counted). Then the estimator,
+pocket's hypothesis (:func:`answer`). The state's second weight vector is
+the pocket's weights, its numbers are named in :mod:`perceptron_core.steps.pocket`
+(:data:`B` and the names after it; the error counts are NaN until counted). Then the estimator,
 :class:`PocketPerceptron`.
 """
 
@@ -22,12 +22,15 @@ import numpy as np
 
 from perceptron_core._online import ZeroStartLinear
 from perceptron_core._validation import BOOLEAN, Number, hyperparameters, parameter
-from perceptron_core.rules.steps.pocket import (
+from perceptron_core.steps import State
+from perceptron_core.steps.pocket import (
     ERRORS,
     POCKET_B,
     POCKET_ERRORS,
     POCKET_RUN,
     B,
+    Settings,
+    answer,  # noqa: F401 (the rule's functions, for its readers)
     step,  # noqa: F401 (the rule's step, for its readers)
 )
 
@@ -108,8 +111,8 @@ class PocketPerceptron(ZeroStartLinear):
     (True, True)
     """
 
-    _rule = __name__  # its step: perceptron_core.rules.steps.pocket
-    _n_numbers = 8  # the columns of S[p]: B, RUN, ..., POCKET_ERRORS above
+    _rule = __name__  # its step: perceptron_core.steps.pocket
+    _n_numbers = 8  # the columns of its numbers: B, RUN, ..., POCKET_ERRORS above
     _answers = True
     eta: float = parameter(1.0, "the learning rate", Number(low=0, open_low=True))
     ratchet: bool = parameter(
@@ -118,38 +121,36 @@ class PocketPerceptron(ZeroStartLinear):
 
     def _init_state(self, n_problems, n_features):
         super()._init_state(n_problems, n_features)
-        W, _, S = self._model
+        W, _, S = self._state
         S[:, [POCKET_ERRORS, ERRORS]] = np.nan  # not counted yet
-        self._model = (W, np.zeros_like(W), S)
+        self._state = State(weights=W, second=np.zeros_like(W), numbers=S)
 
-    def _hyper(self, X):
-        return self._xb(), self.eta, self.ratchet
+    def _settings(self, X):
+        return Settings(xb=self._xb(), eta=self.eta, ratchet=self.ratchet)
 
     def _visit_rows(self, X) -> int:
         # the ratchet counts a new hypothesis's training errors, and the pocket's: every row
         return 1 + 2 * X.shape[0] if self.ratchet else 1
 
     def _coef_intercept(self):
-        _, pocket_w, S = self._model
-        return pocket_w.copy(), S[:, POCKET_B].copy()
+        return self._state.second.copy(), self._state.numbers[:, POCKET_B].copy()
 
     def _initial_hypotheses(self):
         """The running perceptron's ``(W, theta)``: the trace replays it."""
-        W, _, S = self._model
-        return W.copy(), -S[:, B]
+        return self._state.weights.copy(), -self._state.numbers[:, B]
 
     @property
     def running_coef_(self):
-        return self._model[0].copy()
+        return self._state.weights.copy()
 
     @property
     def running_intercept_(self):
-        return self._model[2][:, B].copy()
+        return self._state.numbers[:, B].copy()
 
     @property
     def pocket_run_(self):
-        return self._model[2][:, POCKET_RUN].astype(np.int64)
+        return self._state.numbers[:, POCKET_RUN].astype(np.int64)
 
     @property
     def pocket_errors_(self):
-        return self._model[2][:, POCKET_ERRORS].copy()
+        return self._state.numbers[:, POCKET_ERRORS].copy()

@@ -14,18 +14,20 @@ side. Outside the papers this package reproduces, the same step is the
 relaxation method of Agmon (1954) and Motzkin & Schoenberg (1954), which
 Nilsson's *Learning Machines* calls fractional correction.
 
-The step: ``hp = (xb, r, theta)``; ``S[p] = (b,)``; the logged score is
-``s - theta``. Its sums run left to right, not vectorised: with ``r = 1`` an
-update parks the example exactly on the threshold, so its next prediction is
-decided by the last bit of the score, which must be the papers' (the tests'
-references'). Then the estimator, :class:`RelativeUpdatePerceptron`.
+The step (:mod:`perceptron_core.steps.relative_update`) keeps the bias in its
+state's numbers; the logged score is ``s - theta``. Its sums run left to right,
+not vectorised: with ``r = 1`` an update parks the example exactly on the
+threshold, so its next prediction is decided by the last bit of the score,
+which must be the papers' (the tests' references'). Then the estimator,
+:class:`RelativeUpdatePerceptron`.
 """
 
 from __future__ import annotations
 
 from perceptron_core._online import ZeroStartLinear
 from perceptron_core._validation import Number, hyperparameters, parameter
-from perceptron_core.rules.steps.relative_update import step  # noqa: F401 (the rule's step, for its readers)
+from perceptron_core.steps import BIAS
+from perceptron_core.steps.relative_update import Settings, step  # noqa: F401 (step: for its readers)
 
 
 @hyperparameters
@@ -105,13 +107,12 @@ class RelativeUpdatePerceptron(ZeroStartLinear):
     #: Settings in the features' units (a warning names them when the data are far off).
     _scale_settings = ("theta",)
 
-    _rule = __name__  # its step: perceptron_core.rules.steps.relative_update
+    _rule = __name__  # its step: perceptron_core.steps.relative_update
     r: float = parameter(1.5, "the relaxation factor", Number(low=0, high=2, open_low=True))
     theta: float = parameter(1.0, "the fixed threshold", Number(low=0, open_low=True))
 
     def _coef_intercept(self):
-        W, _, S = self._model
-        return W.copy(), S[:, 0] - float(self.theta)
+        return self._state.weights.copy(), self._state.numbers[:, BIAS] - float(self.theta)
 
-    def _hyper(self, X):
-        return self._xb(), self.r, self.theta
+    def _settings(self, X):
+        return Settings(xb=self._xb(), r=self.r, theta=self.theta)

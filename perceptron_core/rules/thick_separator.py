@@ -13,15 +13,15 @@ boundary then keeps a positive functional margin from the training points,
 which usually generalises better, and with ``gamma = 0`` the rule is the
 textbook perceptron (update iff ``y <w, x> <= 0``).
 
-The step: ``hp = (xb, eta, gamma)``; ``S[p] = (b,)``. Then the estimator,
-:class:`ThickSeparatorPerceptron`.
+The step (:mod:`perceptron_core.steps.thick_separator`) keeps the bias in its
+state's numbers. Then the estimator, :class:`ThickSeparatorPerceptron`.
 """
 
 from __future__ import annotations
 
 from perceptron_core._online import ZeroStartLinear
 from perceptron_core._validation import Number, hyperparameters, parameter
-from perceptron_core.rules.steps.thick_separator import step  # noqa: F401 (the rule's step, for its readers)
+from perceptron_core.steps.thick_separator import Settings, step  # noqa: F401 (step: for its readers)
 
 
 @hyperparameters
@@ -98,11 +98,11 @@ class ThickSeparatorPerceptron(ZeroStartLinear):
     #: Settings in the features' units (a warning names them when the data are far off).
     _scale_settings = ("gamma",)
 
-    _rule = __name__  # its step: perceptron_core.rules.steps.thick_separator
+    _rule = __name__  # its step: perceptron_core.steps.thick_separator
     gamma: float = parameter(
         1.0, "the half-width of the slab that triggers updates", Number(low=0)
     )
     eta: float = parameter(1.0, "the learning rate", Number(low=0, open_low=True))
 
-    def _hyper(self, X):
-        return self._xb(), self.eta, self.gamma
+    def _settings(self, X):
+        return Settings(xb=self._xb(), eta=self.eta, gamma=self.gamma)

@@ -9,8 +9,8 @@ irrelevant features, multiplying wins (Littlestone 1988).
 
 The step: promote (multiply the active weights by ``alpha``) on a false
 negative, demote (divide, zero, or stop at a floor) on a false positive;
-``hp = (alpha, eliminate, floor)``; ``S[p] = (theta,)``. The updates are
-multiplicative, so the driver records every hypothesis (:func:`hypothesis`).
+the threshold is the one number of its state (:mod:`perceptron_core.steps.winnow`).
+The updates are multiplicative, so the driver records every hypothesis (:func:`hypothesis`).
 Then the two estimators of this step:
 
 * :class:`Winnow`: positive weights, promotion and demotion (or elimination);
@@ -36,8 +36,12 @@ from sklearn.utils import check_random_state
 
 from perceptron_core._online import DriverParameters, OnlineLinearClassifier
 from perceptron_core._validation import Number, OneOf, Param, hyperparameters, parameter
-from perceptron_core.rules.steps.winnow import (
-    step,  # noqa: F401 (the rule's step, for its readers)
+from perceptron_core.steps import State
+from perceptron_core.steps.winnow import (
+    THETA,
+    Settings,
+    hypothesis,  # noqa: F401 (the rule's functions, for its readers)
+    step,  # noqa: F401
 )
 
 _ALPHA = Param(
@@ -75,7 +79,7 @@ def _boolean_features(estimator, X, binarize):
 class _WinnowBase(OnlineLinearClassifier, DriverParameters):
     """Shared by Winnow and WinnowR: positive weights, fixed threshold."""
 
-    _rule = __name__  # its step: perceptron_core.rules.steps.winnow
+    _rule = __name__  # its step: perceptron_core.steps.winnow
     _explicit_history = True
     _zero_is_positive = True  # Positive iff ``<w, x> >= theta`` (two classes)
     alpha: float = parameter(2.0, _ALPHA)
@@ -89,19 +93,18 @@ class _WinnowBase(OnlineLinearClassifier, DriverParameters):
         return float(n_features) if self.threshold == "auto" else float(self.threshold)
 
     def _init_state(self, n_problems, n_features):
-        self._model = (
-            np.ones((n_problems, n_features)),
-            np.empty((n_problems, 0)),
-            np.full((n_problems, 1), self._theta(n_features)),  # theta
+        self._state = State(
+            weights=np.ones((n_problems, n_features)),
+            second=np.empty((n_problems, 0)),
+            numbers=np.full((n_problems, 1), self._theta(n_features)),  # THETA
         )
 
     def _coef_intercept(self):
-        W, _, S = self._model
-        return W.copy(), -S[:, 0]
+        return self._state.weights.copy(), -self._state.numbers[:, THETA]
 
-    def _hyper(self, X):
+    def _settings(self, X):
         eliminate, floor = self._demotion()
-        return self.alpha, eliminate, floor
+        return Settings(alpha=self.alpha, eliminate=eliminate, floor=floor)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -7,19 +7,31 @@ that runs it, and the rule's story, are in :mod:`perceptron_core.rules.winnow`.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from perceptron_core._jit import jit_visit
 from perceptron_core.trace import CORRECT, MISTAKE
 from perceptron_core.vectors import copy_into, dot
 
+#: The column of ``State.numbers``: the threshold ``theta``.
+THETA = 0
+
+
+class Settings(NamedTuple):
+    """The promotion factor, whether a demotion eliminates (1.0) or divides (0.0), and the
+    floor a divided weight stays above."""
+
+    alpha: float
+    eliminate: float
+    floor: float
+
 
 @jit_visit
-def step(X, Y, p, j, a, model, hp):
-    W, _, S = model
-    alpha, eliminate, floor = hp[0], hp[1] != 0, hp[2]
-    x, y, w = X[j], Y[p, j], W[p]
+def step(X, Y, p, j, a, state, settings):
+    alpha, eliminate, floor = settings.alpha, settings.eliminate != 0, settings.floor
+    x, y, w = X[j], Y[p, j], state.weights[p]
     # left to right: sums of powers of alpha can equal theta exactly, and the order decides
-    s = dot(w, x) - S[p, 0]
+    s = dot(w, x) - state.numbers[p, THETA]
     if y > 0 and s < 0:  # false negative: promotion
         for i in range(x.shape[0]):
             if x[i] != 0:
@@ -34,8 +46,7 @@ def step(X, Y, p, j, a, model, hp):
 
 
 @jit_visit
-def hypothesis(model, p, hp, out):
+def hypothesis(state, p, settings, out):
     """Write ``w`` of problem ``p`` into ``out``; returns ``theta``."""
-    W, _, S = model
-    copy_into(out, W[p])
-    return S[p, 0]
+    copy_into(out, state.weights[p])
+    return state.numbers[p, THETA]

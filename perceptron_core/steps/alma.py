@@ -7,6 +7,7 @@ that runs it, and the rule's story, are in :mod:`perceptron_core.rules.alma`.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from perceptron_core._jit import jit_visit
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
@@ -14,35 +15,43 @@ from perceptron_core.vectors import dot
 
 _NAN = math.nan
 
+#: The columns of ``State.numbers``: the bias and the counter ``k`` (1 + the updates so far).
+BIAS, K = 0, 1
+
+
+class Settings(NamedTuple):
+    """The bias input (1 or 0), the approximation ``alpha`` and the scales ``B`` and ``C``."""
+
+    xb: float
+    alpha: float
+    B: float
+    C: float
+
 
 @jit_visit
-def step(X, Y, p, j, a, model, hp):
-    W, _, S = model
-    xb, alpha, B, C = hp[0], hp[1], hp[2], hp[3]
-    x, y, w = X[j], Y[p, j], W[p]
+def step(X, Y, p, j, a, state, settings):
+    S, xb = state.numbers, settings.xb
+    x, y, w = X[j], Y[p, j], state.weights[p]
     norm = math.sqrt(dot(x, x) + xb * xb)
     if norm == 0:  # an all-zero example carries no information: skipped
         return CORRECT, 0.0, _NAN, _NAN
     s = 0.0  # the normalised score <w, x_hat>
     for i in range(x.shape[0]):
         s += w[i] * (x[i] / norm)
-    s += S[p, 0] * (xb / norm)
-    k = S[p, 1]
-    gamma_k = B / math.sqrt(k)
-    if y * s <= (1.0 - alpha) * gamma_k:
-        c = C / math.sqrt(k) * y  # eta_k * y
+    s += S[p, BIAS] * (xb / norm)
+    k = S[p, K]
+    gamma_k = settings.B / math.sqrt(k)
+    if y * s <= (1.0 - settings.alpha) * gamma_k:
+        c = settings.C / math.sqrt(k) * y  # eta_k * y
         for i in range(x.shape[0]):
             w[i] += c * (x[i] / norm)
-        S[p, 0] += c * (xb / norm)
-        length = math.sqrt(dot(w, w) + S[p, 0] * S[p, 0])
+        S[p, BIAS] += c * (xb / norm)
+        length = math.sqrt(dot(w, w) + S[p, BIAS] * S[p, BIAS])
         if length > 1.0:  # project back onto the unit ball
             for i in range(x.shape[0]):
                 w[i] /= length
-            S[p, 0] /= length
-        S[p, 1] = k + 1
+            S[p, BIAS] /= length
+        S[p, K] = k + 1
         wrong = (s > 0) != (y > 0)
         return (MISTAKE if wrong else MARGIN), s, _NAN, _NAN
     return CORRECT, s, _NAN, _NAN
-
-
-_SQRT2 = math.sqrt(2.0)

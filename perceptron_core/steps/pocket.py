@@ -7,6 +7,7 @@ that runs it, and the rule's story, are in :mod:`perceptron_core.rules.pocket`.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from perceptron_core._jit import jit, jit_visit
 from perceptron_core.trace import CORRECT, MISTAKE
@@ -19,6 +20,14 @@ B, RUN, UPDATES, ERRORS, POCKET_B, POCKET_RUN, POCKET_K, POCKET_ERRORS = range(8
 NAN = math.nan
 
 
+class Settings(NamedTuple):
+    """The bias input (1 or 0), the rate and the ratchet (1.0: on)."""
+
+    xb: float
+    eta: float
+    ratchet: float
+
+
 @jit
 def training_errors(X, Y, p, W, q, b, xb):
     """How many training examples ``sign(<W[q], x> + b)`` (sign(0) = -1) gets wrong."""
@@ -29,9 +38,9 @@ def training_errors(X, Y, p, W, q, b, xb):
 
 
 @jit_visit
-def step(X, Y, p, j, a, model, hp):
-    W, pocket, S = model
-    xb, eta, ratchet = hp[0], hp[1], hp[2] != 0
+def step(X, Y, p, j, a, state, settings):
+    W, pocket, S = state.weights, state.second, state.numbers
+    xb, eta, ratchet = settings.xb, settings.eta, settings.ratchet != 0
     y = Y[p, j]
     s = row_dot(W, p, X, j) + S[p, B] * xb
     if y * s <= 0:  # a mistake: the perceptron's update, and the run starts again
@@ -59,6 +68,6 @@ def step(X, Y, p, j, a, model, hp):
 
 
 @jit_visit
-def answer(model, p):
+def answer(state, p):
     """The number of the running hypothesis the pocket holds (0: the initial one)."""
-    return int(model[2][p, POCKET_K])
+    return int(state.numbers[p, POCKET_K])
