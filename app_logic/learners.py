@@ -216,7 +216,7 @@ KW_SWITCHES_OFF = {"tau": 0.0, "lam": 0.0, "alpha_bound": 0}
 
 
 def _kw_band(est):
-    t = float(est.tau) * est.theta_init_
+    t = est.margin_
     return (-t, t) if t > 0 else None
 
 
@@ -230,7 +230,7 @@ def _kw_numbers(est) -> dict:
         "eta": float(est.eta),
         "C": float(est.C_),
         "theta_init": float(est.theta_init_),
-        "tau_margin": float(est.tau) * float(est.theta_init_),
+        "tau_margin": est.margin_,
         "alpha": None if est.alpha_bound is None else int(est.alpha_bound),
         "lam": float(est.lam),
         "lam_form": "kw",

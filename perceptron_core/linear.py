@@ -196,6 +196,9 @@ class KWPerceptron(OnlineEstimator):
         :math:`-\theta` of that hypothesis.
     theta_init_, C_ : float
         The values used.
+    margin_ : float
+        :math:`t = \tau\,\theta_{init}`, the half-width of the band of margin
+        errors in score units.
     n_features_in_ : int
     n_iter_ : int
         Epochs run (partial_fit calls add one each).
@@ -309,6 +312,7 @@ class KWPerceptron(OnlineEstimator):
             float(mean_square_norm()) if self.theta_init == "auto" else float(self.theta_init)
         )
         self.C_ = self.theta_init_ if self.C == "auto" else float(self.C)
+        self.margin_ = float(kw.absolute_margin(float(self.tau), self.theta_init_))
         self._epoch_updates: list[tuple[np.ndarray, int]] = []
         self._theta = np.full(K, self.theta_init_)
         self._counts = np.zeros((K, m), dtype=self._count_dtype)  # updates per example
@@ -377,14 +381,14 @@ class KWPerceptron(OnlineEstimator):
             theta_best=self._theta_best,
         )
 
-    def _settings(self) -> tuple:
+    def _settings(self) -> kw_trainer.Settings:
         """The switches (docs/algorithms.md §1.1) as the compiled decision reads them."""
-        return (
-            float(self.eta),
-            float(self.C_),
-            float(self.tau) * self.theta_init_,
-            float(self.lam),
-            kw_trainer.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound),
+        return kw_trainer.Settings(
+            eta=float(self.eta),
+            C=float(self.C_),
+            margin=self.margin_,
+            lam=float(self.lam),
+            alpha_bound=kw_trainer.NO_BOUND if self.alpha_bound is None else int(self.alpha_bound),
         )
 
     def _keep(self, X, Y, log, n_before, n_epochs):

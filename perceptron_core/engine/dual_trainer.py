@@ -40,7 +40,8 @@ def dual_epoch(Y, order, diag, settings, model, log, e, span, columns):
     ``model`` holds the running scores ``S`` where the primal loop has ``W``;
     ``span = (step, visit0)``; ``columns`` is :func:`fetch_column`'s.
     """
-    eta, C, t_margin, lam, alpha_bound = settings
+    eta, C, t_margin, lam = settings.eta, settings.C, settings.margin, settings.lam
+    alpha_bound = settings.alpha_bound
     S, theta, counts, state, n_upd = model
     votes, visit_kind, visit_score = log.votes, log.visit_kind, log.visit_score
     step, visit0 = span

@@ -70,6 +70,22 @@ def _grown(a, capacity):
     return out
 
 
+class Settings(NamedTuple):
+    """The switches of docs/algorithms.md §1.1 as the compiled decision reads them."""
+
+    #: The learning rate.
+    eta: float
+    #: The threshold's step.
+    C: float
+    #: ``t``, the margin band's half-width in score units
+    #: (:func:`perceptron_core.steps.kw.absolute_margin`).
+    margin: float
+    #: The λ-trick's strength.
+    lam: float
+    #: The most updates per example and problem (:data:`NO_BOUND`: none).
+    alpha_bound: int
+
+
 class Model(NamedTuple):
     """The learner's state, which a compiled run updates in place (K binary problems, m rows)."""
 
@@ -317,7 +333,8 @@ def _epoch(X, Y, order, norms2, settings, model, log, e, span):
     visited ``ahead`` steps later is prefetched, which hides part of the cost
     of reading ``X`` in place in a shuffled order (see :data:`PREFETCH_BYTES`).
     """
-    eta, C, t_margin, lam, alpha_bound = settings
+    eta, C, t_margin, lam = settings.eta, settings.C, settings.margin, settings.lam
+    alpha_bound = settings.alpha_bound
     W, theta, counts, state, n_upd = model
     votes, visit_kind, visit_score = log.votes, log.visit_kind, log.visit_score
     step, visit0, ahead, p0, p1 = span
@@ -364,10 +381,8 @@ def run_epochs(X, Y, order, norms2, settings, model, log, n_epochs, first_step, 
     Y : (K, m) float64 array of ±1 targets, one row per binary problem
     order : (m,) int64 visiting order, or empty: the rows in order
     norms2 : (m,) float64 squared norms (read only when ``lam > 0``)
-    settings : (eta, C, t_margin, lam, alpha_bound)
-        Learning rate, threshold step, absolute margin ``tau * theta_init``,
-        λ-trick strength (floats), and the most updates per example and
-        problem (an int, :data:`NO_BOUND` for none).
+    settings : Settings
+        The switches.
     model : Model
         The learner's state, updated in place.
     log : Record

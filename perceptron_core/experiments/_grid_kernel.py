@@ -131,10 +131,11 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
     test : (G, y_test)
         ``G[p, t] = <X[p], x_t>`` with the ``T`` test rows (float64), and the
         test labels in {-1, +1}.
-    grid : (eta, C, theta_init, taus, lams, alphas)
-        Learning rate, threshold step, starting threshold; margin (in units
-        of ``theta_init``) and λ-trick strength per setting (float64
-        arrays); α-bound per setting (int64, :data:`NO_BOUND` for none).
+    grid : (eta, C, theta_init, margins, lams, alphas)
+        Learning rate, threshold step, starting threshold; the margin band's
+        half-width in score units (:func:`perceptron_core.steps.kw.absolute_margin`)
+        and λ-trick strength per setting (float64 arrays); α-bound per setting
+        (int64, :data:`NO_BOUND` for none).
     checkpoints : (P,) int64, increasing, >= 1
         Epochs after which to count; the run lasts ``checkpoints[-1]`` epochs.
     out : (S, P, 4) int64, zeroed
@@ -161,7 +162,7 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
     """
     X, y, norms2 = train
     G, y_test = test
-    eta, C, theta_init, taus, lams, alphas = grid
+    eta, C, theta_init, margins, lams, alphas = grid
     m = X.shape[0]
     T = G.shape[1]
     n_epochs = checkpoints[-1]
@@ -173,8 +174,8 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
     A = np.zeros(T)
     Ld = np.zeros(T)
     state = np.zeros((1, kw.SURVIVAL_COLUMNS), dtype=np.int64)  # the survival table
-    for s in range(taus.shape[0]):
-        t_margin = taus[s] * theta_init  # as KWPerceptron: float(tau) * theta_init_
+    for s in range(margins.shape[0]):
+        t_margin = margins[s]
         lam = lams[s]
         alpha = alphas[s]
         W[:] = 0.0

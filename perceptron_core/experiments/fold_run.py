@@ -21,6 +21,7 @@ from perceptron_core import vectors
 from perceptron_core._jit import compiled_or_plain
 from perceptron_core.experiments._grid_kernel import MODES, run_grid
 from perceptron_core.experiments.grids import Settings
+from perceptron_core.steps import kw
 
 #: KW's learning rate.
 ETA = 0.1
@@ -159,7 +160,8 @@ def run_fold(
         raise ValueError("checkpoints must be increasing epoch numbers, the first at least 1.")
     correct = np.zeros((len(settings), len(checkpoints), len(MODES)), dtype=np.int64)
     n_updates = np.zeros(len(settings), dtype=np.int64)
-    grid = (float(eta), theta_init, theta_init, settings.tau, settings.lam, settings.alpha)
+    margins = kw.absolute_margin(settings.tau, theta_init)
+    grid = (float(eta), theta_init, theta_init, margins, settings.lam, settings.alpha)
     compiled_or_plain(run_grid)(
         (Xp, yp, compiled_or_plain(vectors.squared_norms)(Xp)),
         (np.ascontiguousarray(G), np.ascontiguousarray(y[test])),

@@ -31,6 +31,16 @@ from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
 from perceptron_core.vectors import add_row
 
 
+def absolute_margin(tau, theta_init):
+    """``t``, the half-width of the band of margin errors in score units: ``tau`` in
+    units of the starting threshold (docs/algorithms.md §1.1). Works on arrays too.
+
+    >>> absolute_margin(0.5, 8.0)
+    4.0
+    """
+    return tau * theta_init
+
+
 @jit_inline
 def predict_margin(s, theta, t):
     """-1 below the band ``theta ± t``, +1 above it, 0 inside it."""
