@@ -1,29 +1,18 @@
-"""The data options the playground offers: which generator options get a control, and its range.
+"""The data the playground offers: which sets, which of their options get a control, and its range.
 
-One table for the data panel, which draws the controls (``ui/data_panel.py``), and for a share
-link read without the app (:mod:`app_logic.share_link`), so a link cannot ask the command line
-for data the page's sliders would not make (a crafted ``ringnorm_n_samples=99999999`` once
-grew ``perceptron-lab export-html`` to 22.5 GiB before anything checked it). Names, defaults
-and help texts come from the core's registry; the ranges are the app's.
+One reading of the core's registry for the data panel, which draws the controls
+(``ui/data_panel.py``), and for a share link read without the app (:mod:`app_logic.share_link`),
+so a link cannot ask the command line for data the page's sliders would not make (a crafted
+``ringnorm_n_samples=99999999`` once grew ``perceptron-lab export-html`` to 22.5 GiB before
+anything checked it). Whether a set is offered, its options' names, defaults, help texts and
+slider ranges are on its registry entry (``DatasetSpec.in_app``, ``Option.slider``), so a new
+data set is one entry; what is decided here is only what the panel keeps for itself.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-#: Slider (low, high, step) per option name, overridden per (set, option).
-RANGES = {
-    "n_samples": (10, 2000, 10),
-    "margin": (0.0, 0.5, 0.01),
-    "separation": (0.0, 6.0, 0.1),
-    "spread": (0.01, 2.0, 0.01),
-    "positive_rate": (0.01, 0.99, 0.01),
-    "factor": (0.05, 0.95, 0.05),
-    "n_features": (2, 500, 1),
-    ("kw", "margin"): (0.0, 1.0, 0.05),
-    ("kw", "n_samples"): (50, 2000, 50),
-    ("three_classes", "margin"): (0.0, 0.3, 0.01),
-}
 #: Generator options the panel does not show (noise is the panel's own; the rest are technical).
 HIDDEN_OPTIONS = ("noise", "random_state", "dtype", "pool_size", "path")
 
@@ -47,6 +36,20 @@ class OptionControl:
     low: float | None = None
     high: float | None = None
     step: float | None = None
+
+
+def offered_datasets() -> dict:
+    """``{name: DatasetSpec}`` of the sets the panel offers, in its order: the 2-D sets first
+    (they show the plane itself), then the others, each in the registry's order.
+
+    >>> names = list(offered_datasets())
+    >>> names[:2], "fashion_mnist" in names   # Fashion-MNIST is too big to animate
+    (['separable', 'gaussians'], False)
+    """
+    from perceptron_core.datasets import list_datasets
+
+    offered = [spec for spec in list_datasets() if spec.in_app and spec.available]
+    return {spec.name: spec for spec in sorted(offered, key=lambda spec: spec.shape[1] != 2)}
 
 
 def option_control(spec, option) -> OptionControl | None:
@@ -73,8 +76,7 @@ def option_control(spec, option) -> OptionControl | None:
         return OptionControl("class", tuple(spec.class_names))
     if option.choices:
         return OptionControl("choice", tuple(option.choices))
-    found = RANGES.get((spec.name, option.name)) or RANGES.get(option.name)
-    if found is None:
+    if option.slider is None:
         return None
-    low, high, step = found
+    low, high, step = option.slider
     return OptionControl("slider", low=low, high=high, step=step)

@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, fields
 from urllib.parse import parse_qs, urlsplit
 
-from perceptron_lab.app_logic.data_options import option_control
+from perceptron_lab.app_logic.data_options import offered_datasets, option_control
 from perceptron_lab.app_logic.datasource import NOISE_KINDS, DataRequest
 from perceptron_lab.app_logic.edits import PointEdits
 from perceptron_lab.app_logic.learners import LEARNERS
@@ -97,11 +97,9 @@ def read_link(link: str) -> LinkSettings:
     ...
     ValueError: The link's epochs='0' is not accepted; epochs takes a number from 1 to 200.
     """
-    from perceptron_core.datasets import list_datasets
-
     query = urlsplit(link).query if "://" in link or link.startswith("?") else link
     params = {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
-    specs = {spec.name: spec for spec in list_datasets() if spec.available}
+    specs = offered_datasets()  # what the page's data panel offers
     name = params.get("data", DEFAULT_DATA)
     if name == "csv":
         raise ValueError(

@@ -11,18 +11,16 @@ import tracemalloc
 import pytest
 
 from perceptron_core.datasets import list_datasets
-from perceptron_lab.app_logic.data_options import option_control
+from perceptron_lab.app_logic.data_options import offered_datasets, option_control
 from perceptron_lab.app_logic.share_link import read_link
 from perceptron_lab.cli import main
 
-OFFERED = ("separable", "gaussians", "kw", "twonorm", "ringnorm", "breast_cancer", "ticdata")
-
 
 def _sliders():
-    specs = {spec.name: spec for spec in list_datasets() if spec.available}
-    for name in OFFERED:
-        for option in specs[name].options:
-            control = option_control(specs[name], option)
+    """Every slider of every set the page offers."""
+    for name, spec in offered_datasets().items():
+        for option in spec.options:
+            control = option_control(spec, option)
             if control is not None and control.kind == "slider":
                 yield name, option.name, control
 
@@ -37,11 +35,33 @@ def test_a_link_takes_exactly_what_the_pages_slider_takes(name, option, control)
         read_link(f"data={name}&{key}={above}")
 
 
-def test_the_data_panel_draws_its_sliders_from_the_same_table():
+def test_the_data_panel_draws_its_sets_and_sliders_from_the_same_table():
     from perceptron_lab.app_logic import data_options
     from perceptron_lab.ui import data_panel
 
     assert data_panel.option_control is data_options.option_control
+    assert data_panel.offered_datasets is data_options.offered_datasets
+
+
+def test_the_app_offers_every_set_its_registry_entry_offers_with_a_control_for_each_option():
+    """Whether a set is offered and its sliders' ranges are on its registry entry: a set or an
+    option the app would leave without a control fails here instead of silently."""
+    from perceptron_lab.app_logic.data_options import HIDDEN_OPTIONS
+
+    offered = offered_datasets()
+    entries = [spec for spec in list_datasets() if spec.available]
+    assert list(offered) == [
+        *(spec.name for spec in entries if spec.in_app and spec.shape[1] == 2),
+        *(spec.name for spec in entries if spec.in_app and spec.shape[1] != 2),
+    ]
+    assert {"separable", "kw", "breast_cancer"} <= set(offered)
+    assert "fashion_mnist" not in offered  # too big to animate: its entry says so
+    for spec in offered.values():
+        for option in spec.options:
+            own = option.name in HIDDEN_OPTIONS or option.name == "positive_class"
+            assert own or option_control(spec, option) is not None, (spec.name, option.name)
+    with pytest.raises(ValueError, match="data takes one of"):
+        read_link("data=fashion_mnist")
 
 
 def test_an_option_the_page_does_not_offer_is_not_read_from_a_link_either():

@@ -12,33 +12,15 @@ import hashlib
 
 import streamlit as st
 
-from perceptron_core.datasets import CSVLimits, DataError, list_datasets
+from perceptron_core.datasets import CSVLimits, DataError
 from perceptron_core.datasets.csvfile import LABELS_NOTE, csv_columns
-from perceptron_lab.app_logic.data_options import option_control
+from perceptron_lab.app_logic.data_options import offered_datasets, option_control
 from perceptron_lab.app_logic.datasource import NOISE_KINDS, DataRequest, read_csv
 from perceptron_lab.app_logic.memory import SERVER
 from perceptron_lab.app_logic.visitor_text import MESSAGE_LIMIT, as_text
 from perceptron_lab.ui.safety import attempt
 from perceptron_lab.ui.state import control, hidden
 
-#: Registry sets offered (the 2-D teaching sets first); Fashion-MNIST is too big to animate.
-TEACHING = ("separable", "gaussians", "imbalanced", "xor", "circles", "moons", "three_classes")
-OFFERED = TEACHING + (
-    "kw",
-    "twonorm",
-    "threenorm",
-    "ringnorm",
-    "breast_cancer",
-    "digits",
-    "sonar",
-    "ionosphere",
-    "breast_cancer_original",
-    "pima",
-    "house_votes",
-    "promoters",
-    "spam",
-    "ticdata",
-)
 #: Slider labels per option name, overridden per (set, option). Khardon & Wachman name their
 #: data's parameters (f, M, N), N the label-noise rate (2007, section 3.1), so no count is
 #: called "N ..." here; their letters go with their controls.
@@ -52,11 +34,6 @@ LABELS = {
 NOISE_RATE_LABELS = {"kw": "Noise rate (N)"}
 #: Upload cap: the same as server.maxUploadSize in .streamlit/config.toml.
 MAX_UPLOAD_BYTES = 2_000_000
-
-
-def _specs():
-    specs = {s.name: s for s in list_datasets() if s.available}
-    return {name: specs[name] for name in OFFERED if name in specs}
 
 
 def option_label(set_name: str, option: str) -> str:
@@ -247,7 +224,7 @@ def _csv_controls(prefix: str):
 
 def data_panel(prefix: str, default: str = "separable") -> DataRequest | None:
     """Draw the data controls; returns the request, or None until an upload is usable."""
-    specs = _specs()
+    specs = offered_datasets()
     names = list(specs) + ["csv"]
     titles = {name: specs[name].title for name in specs} | {"csv": "Upload a CSV file"}
     name = control(
