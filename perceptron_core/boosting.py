@@ -202,6 +202,12 @@ class AdaBoost(_Ensemble):
     (True, 'weights')
     """
 
+    #: The scikit-learn conformance checks build it so (tests/test_sklearn_conformance.py):
+    #: 20 of the committee's 250 epochs, 3 rounds.
+    _check_params: ClassVar[tuple[dict, ...]] = (
+        {"base": ParallelPerceptron(epochs=20), "n_rounds": 3},
+    )
+
     _noise_reduction = False
     _parameters: ClassVar[dict] = {
         "base": _BASE,
@@ -358,6 +364,11 @@ class NRBoost(AdaBoost):
     True
     """
 
+    #: The scikit-learn conformance checks build it so (tests/test_sklearn_conformance.py).
+    _check_params: ClassVar[tuple[dict, ...]] = (
+        {"base": ParallelPerceptron(epochs=20), "n_rounds": 3},
+    )
+
     _noise_reduction = True
 
     def fit(self, X, y):
@@ -426,6 +437,11 @@ class Bagging(_Ensemble):
     >>> bag.score(X, y) > 0.85
     True
     """
+
+    #: The scikit-learn conformance checks build it so (tests/test_sklearn_conformance.py).
+    _check_params: ClassVar[tuple[dict, ...]] = (
+        {"base": ParallelPerceptron(epochs=20), "n_estimators": 3},
+    )
 
     _parameters: ClassVar[dict] = {
         "base": _BASE,

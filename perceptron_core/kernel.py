@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
@@ -211,6 +211,23 @@ class KernelPerceptron(KWPerceptron):
     >>> sorted(clf.predict_all(X))
     ['averaged', 'last', 'longest', 'voted']
     """
+
+    #: The configurations the scikit-learn conformance checks build (the first in the fast
+    #: suite; tests/test_sklearn_conformance.py): a kernel with every switch on and a column
+    #: cache too small for the Gram matrix, and the linear kernel's own path.
+    _check_params: ClassVar[tuple[dict, ...]] = (
+        {},
+        {
+            "kernel": "poly",
+            "degree": 2,
+            "tau": 0.5,
+            "lam": 0.5,
+            "alpha_bound": 10,
+            "predict_with": "voted",
+            "cache_size_mb": 0.01,
+        },
+        {"kernel": "linear", "predict_with": "longest"},
+    )
 
     kernel: str | object = parameter(
         "rbf",

@@ -255,6 +255,13 @@ class KWPerceptron(OnlineEstimator):
     (3, 1.0)
     """
 
+    #: The configurations the scikit-learn conformance checks build (the first in the fast
+    #: suite; tests/test_sklearn_conformance.py): every switch on takes other paths.
+    _check_params: ClassVar[tuple[dict, ...]] = (
+        {},
+        {"tau": 0.5, "lam": 0.5, "alpha_bound": 10, "predict_with": "voted"},
+    )
+
     eta: float = parameter(
         0.1, "the learning rate: how far one update moves w", Number(0, open_low=True)
     )

@@ -42,11 +42,13 @@ def _hooks(base: type) -> set[str]:
 
 def _defines(cls: type) -> set[str]:
     """The private methods and attributes ``cls`` itself defines (not the dunders, not the
-    parameters' table the ``hyperparameters`` decorator writes)."""
+    parameters' table the ``hyperparameters`` decorator writes, not how the conformance checks
+    build it)."""
+    tables = {"_parameters", "_check_params", "_xfail_checks"}
     return {
         name
         for name in vars(cls)
-        if name.startswith("_") and not name.startswith("__") and name != "_parameters"
+        if name.startswith("_") and not name.startswith("__") and name not in tables
     }
 
 

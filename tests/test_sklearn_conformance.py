@@ -6,11 +6,12 @@ or of one of its packages that is a scikit-learn ``BaseEstimator``. A class adde
 ``__all__`` is checked from then on; a public estimator class that is not exported fails
 ``test_every_public_estimator_class_is_exported``.
 
-What this module holds about particular estimators is how to build them:
-:data:`PARAMETERS` gives construction parameters (to make a check fast, or further
-configurations of the same class worth checking), and :data:`EXPECTED_FAILED` the checks an
-estimator fails by design, with the reason. A class named in neither is built with its
-defaults (and ``random_state=0`` when it takes one: every random thing takes a seed).
+What it needs to know about a particular estimator, the estimator carries: ``_check_params``
+gives construction parameters (to make a check fast, or further configurations of the same
+class worth checking), ``_xfail_checks`` the checks it fails by design, with the reason (as
+scikit-learn's own estimators once carried their ``_xfail_checks`` tag). A class with
+neither is built with its defaults (and ``random_state=0`` when it takes one: every random
+thing takes a seed).
 
 The fast suite runs one estimator of each family, on float64 data; ``-m slow`` runs the
 whole matrix. A family is the classes whose ``fit``, ``decision_function`` and ``predict``
@@ -81,69 +82,20 @@ def public_estimators() -> list[type]:
 
 
 ESTIMATORS = public_estimators()
-_ENSEMBLE_BASE = {"base": perceptron_core.ParallelPerceptron(epochs=20)}  # 20 of its 250 epochs
-
-#: Construction parameters, one dictionary per configuration to check: the first makes the
-#: estimator quick enough for the fast suite, the others are configurations of the same
-#: class that take other paths of its code (checked under ``-m slow``).
-PARAMETERS: dict[str, list[dict]] = {
-    "AdaBoost": [{**_ENSEMBLE_BASE, "n_rounds": 3}],
-    "Bagging": [{**_ENSEMBLE_BASE, "n_estimators": 3}],
-    "NRBoost": [{**_ENSEMBLE_BASE, "n_rounds": 3}],
-    "KWPerceptron": [
-        {},
-        {"tau": 0.5, "lam": 0.5, "alpha_bound": 10, "predict_with": "voted"},
-    ],
-    "KernelPerceptron": [
-        {},
-        {
-            "kernel": "poly",
-            "degree": 2,
-            "tau": 0.5,
-            "lam": 0.5,
-            "alpha_bound": 10,
-            "predict_with": "voted",
-            "cache_size_mb": 0.01,
-        },
-        {"kernel": "linear", "predict_with": "longest"},
-    ],
-    "ParallelPerceptron": [{}, {"n_perceptrons": 5, "epochs": 50}],
-    "PassiveAggressive": [
-        {"variant": "PA"},
-        {"variant": "PA-I"},
-        {"variant": "PA-II", "fit_intercept": False},
-    ],
-    "PAUMPerceptron": [{}, {"tau_neg": -1.0, "tau_pos": 5.0, "lam": 1.0}],
-    "PocketPerceptron": [{}, {"ratchet": False}],
-    # Winnow's own default binarizes nothing; scikit-learn's data are real-valued
-    "Winnow": [{"binarize": 0.0}],
-    "WinnowR": [{"binarize": 0.0}],
-}
-
-_WINNOW_TIES = (
-    "Winnow predicts positive at <w, x> = theta (CS 446 notes, section 1: predict 1 iff "
-    "<w,x> >= n), so decision_function == 0 means the positive class, while scikit-learn "
-    "expects decision_function > 0; with 0/1 features and power-of-two weights such ties "
-    "are common"
-)
-#: The checks an estimator fails by design: {class name: {check name: why}}.
-EXPECTED_FAILED: dict[str, dict[str, str]] = {
-    "ParallelPerceptron": {
-        "check_sample_weight_equivalence_on_dense_data": (
-            "the margin gamma adapts pattern by pattern, so a pattern of weight 2 (one "
-            "step of 2 * 0.25 eta) and two copies of it (two steps, the second tested "
-            "against the already moved gamma, in a different visiting order) differ"
-        )
-    },
-    "Winnow": {"check_classifiers_classes": _WINNOW_TIES},
-    "WinnowR": {"check_classifiers_classes": _WINNOW_TIES},
-}
 
 
 def configurations(cls: type) -> list[BaseEstimator]:
-    """``cls`` built with each of its :data:`PARAMETERS` (its defaults if it has none)."""
+    """``cls`` built with each of the construction parameters it carries (``_check_params``:
+    the first makes it quick enough for the fast suite, the others are configurations that
+    take other paths of its code, checked under ``-m slow``); its defaults if it carries
+    none, a class's own (a subclass does not inherit its base's)."""
     seed = {"random_state": 0} if "random_state" in cls().get_params() else {}
-    return [cls(**{**seed, **params}) for params in PARAMETERS.get(cls.__name__, [{}])]
+    return [cls(**{**seed, **params}) for params in vars(cls).get("_check_params", [{}])]
+
+
+def expected_failures(cls: type) -> dict[str, str] | None:
+    """The checks ``cls`` fails by design, ``{check name: why}`` (its ``_xfail_checks``)."""
+    return vars(cls).get("_xfail_checks")
 
 
 def family(cls: type) -> tuple[str, ...]:
@@ -183,13 +135,13 @@ def _other_storage(check) -> bool:
 def sklearn_check_cases(classes: list[type]) -> list:
     """A ``pytest.param(estimator, check)`` for every applicable check of every configuration.
 
-    The checks of :data:`EXPECTED_FAILED` are marked ``xfail`` with their reason; what the
+    The checks of :func:`expected_failures` are marked ``xfail`` with their reason; what the
     module's docstring says stays out of the fast suite is marked ``slow``.
     """
     fast = fast_members(classes)
     cases = []
     for cls in classes:
-        expected = EXPECTED_FAILED.get(cls.__name__)
+        expected = expected_failures(cls)
         for place, estimator in enumerate(configurations(cls)):
             for case in estimator_checks_generator(
                 estimator, expected_failed_checks=expected, mark="xfail"
@@ -234,8 +186,10 @@ def test_every_estimator_is_checked_and_every_family_in_the_fast_suite():
     assert {family(cls) for cls in fast} == {family(cls) for cls in ESTIMATORS}
 
 
-def test_the_tables_name_only_public_estimators():
-    """A renamed or removed class leaves no stale row that would silently do nothing."""
-    names = {cls.__name__ for cls in ESTIMATORS}
-    assert set(PARAMETERS) <= names
-    assert set(EXPECTED_FAILED) <= names
+def test_every_expected_failure_names_a_check_the_estimator_gets():
+    """A renamed check leaves no stale reason on an estimator that would silently do
+    nothing."""
+    named = {(cls, check) for cls in ESTIMATORS for check in expected_failures(cls) or {}}
+    assert named  # Winnow's ties, the committee's sample weights
+    got = {(type(case.values[0]), _check_name(case.values[1])) for case in CASES}
+    assert named <= got

@@ -18,6 +18,8 @@ papers' (the tests' references'). Then the estimator,
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from perceptron_core._online import ZeroStartLinear
 from perceptron_core._validation import Number, OneOf, hyperparameters, parameter
 from perceptron_core.steps.passive_aggressive import Settings, step  # noqa: F401 (step: for its readers)
@@ -83,6 +85,14 @@ class PassiveAggressive(ZeroStartLinear):
     PA-I 1.0
     PA-II 1.0
     """
+
+    #: The configurations the scikit-learn conformance checks build
+    #: (tests/test_sklearn_conformance.py).
+    _check_params: ClassVar[tuple[dict, ...]] = (
+        {"variant": "PA"},
+        {"variant": "PA-I"},
+        {"variant": "PA-II", "fit_intercept": False},
+    )
 
     #: Settings in the features' units (a warning names them when the data are far off).
     _scale_settings = ("C",)

@@ -15,6 +15,8 @@ reads). Then the estimator, :class:`PAUMPerceptron`.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from perceptron_core._jit import compiled_or_plain
@@ -153,6 +155,10 @@ class PAUMPerceptron(OnlineLinearClassifier):
     >>> uneven.sparsity_       # of the 420 training examples, never used in an update
     386
     """
+
+    #: The configurations the scikit-learn conformance checks build
+    #: (tests/test_sklearn_conformance.py).
+    _check_params: ClassVar[tuple[dict, ...]] = ({}, {"tau_neg": -1.0, "tau_pos": 5.0, "lam": 1.0})
 
     #: Settings in the features' units (a warning names them when the data are far off).
     _scale_settings = ("tau_neg", "tau_pos")

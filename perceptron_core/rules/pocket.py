@@ -18,6 +18,8 @@ the pocket's weights, its numbers are named in :mod:`perceptron_core.steps.pocke
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from perceptron_core._online import ZeroStartLinear
@@ -110,6 +112,10 @@ class PocketPerceptron(ZeroStartLinear):
     >>> bool(clf.score(X, y) >= running), bool(clf.score(X, y) > 0.85)
     (True, True)
     """
+
+    #: The configurations the scikit-learn conformance checks build
+    #: (tests/test_sklearn_conformance.py).
+    _check_params: ClassVar[tuple[dict, ...]] = ({}, {"ratchet": False})
 
     _rule = __name__  # its step: perceptron_core.steps.pocket
     _n_numbers = 8  # the columns of its numbers: B, RUN, ..., POCKET_ERRORS above
