@@ -3,7 +3,7 @@
 Winnow and its relatives, the thick separator, the threshold-relative update,
 ALMA, Passive-Aggressive, PAUM and the pocket algorithm all learn one linear
 function per one-vs-rest problem, visiting the examples one at a time. What
-one visit does is the rule's step (:mod:`perceptron_core.rules.steps`);
+one visit does is the rule's step (:mod:`perceptron_core.steps`);
 epochs, order, early stopping and the record are the driver's
 (:func:`perceptron_core.engine.online.run_online`); the scikit-learn protocol
 is :class:`~perceptron_core._estimator.OnlineEstimator`'s. What is left lives

@@ -31,7 +31,7 @@ from perceptron_core._online import (
 from perceptron_core._validation import Number, OneOf, hyperparameters, parameter, show
 from perceptron_core.engine import multiclass_trainer as trainer
 from perceptron_core.modes import MODES
-from perceptron_core.rules import kw
+from perceptron_core.steps import kw
 from perceptron_core.trace import MulticlassTrace
 
 __all__ = ["MulticlassPerceptron"]

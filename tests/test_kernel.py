@@ -21,6 +21,7 @@ from perceptron_core.modes import MODES
 from tests.data import noisy_data
 from tests.numerics import NEAR, band_clearance, exact_integer_data
 from tests.reference import (
+    beats_the_record,
     multiclass_clearance,
     prediction_clearance,
     reference_kw,
@@ -97,7 +98,7 @@ def reference_dual(
             elif yhat == y[j]:
                 votes[-1] += 1
                 tally += 1
-                if tally > best_tally:
+                if beats_the_record(tally, best_tally):
                     best_tally, longest = tally, len(votes) - 1
                 raw_yhat = -1 if raw < theta - t else (1 if raw > theta + t else 0)
                 kinds.append("rescued" if raw_yhat != y[j] and lam > 0 and a[j] > 0 else "correct")

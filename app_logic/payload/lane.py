@@ -22,13 +22,17 @@ features); for a non-linear kernel the update sequence (row and coefficient
 of every update) and ``θ``, from which the browser adds one kernel column
 per update. Learners with the four predictors also send the core's final
 votes per hypothesis: a hypothesis that has been replaced has its final
-vote, and the browser counts the current one's from the events.
+vote, and the browser counts the current one's from the events; and the core's
+survivor table (:func:`perceptron_core.steps.kw.survivor_table`): the longest
+survivor once each hypothesis has its votes and the votes at which it takes the
+lead, so the browser compares counts and holds no tie rule of its own.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from perceptron_core.steps import kw
 from perceptron_lab.app_logic.learners import MEMBERS
 from perceptron_lab.app_logic.payload.pack import Packer, index_dtype
 from perceptron_lab.app_logic.payload.snapshots import snapshot_tables
@@ -172,6 +176,9 @@ def lane(run, data, packer: Packer, name: str, plane=None) -> dict:
         if votes.shape != (H,):
             raise ValueError(f"votes_ has shape {votes.shape}; the timeline has {H} hypotheses.")
         arrays["votes"] = packer.add(f"{name}/votes", votes, np.int32)
+        longest, lead = kw.survivor_table(votes)  # the browser reads the tie rule's outcome
+        arrays["longest"] = packer.add(f"{name}/longest", longest, np.int32)
+        arrays["lead"] = packer.add(f"{name}/lead", lead, np.int32)
     codes = category_codes(run, data)  # a committee: safe, noisy or borderline
     if codes is not None:
         arrays["category"] = packer.add(f"{name}/category", codes, np.uint8)

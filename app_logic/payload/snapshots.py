@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from perceptron_core.modes import MODES
+from perceptron_core.steps import kw
 from perceptron_lab.app_logic.payload.pack import Packer
 
 MAX_SNAPSHOTS = 400
@@ -112,8 +113,7 @@ def _predictors(run, rows: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray
     if not run.learner.replays_votes:
         return out
     votes = np.asarray(run.estimator.votes_, np.float64)
-    best = np.maximum.accumulate(votes)  # longest survivor: the first row with the most votes
-    longest = np.array([int(np.argmax(votes[: k + 1] == best[k])) for k in rows])
+    longest = kw.survivor_table(votes)[0][rows]  # at each snapshot, its row's votes are final
     out["longest"] = (W[longest], theta[longest])
     # prefix sums over hypotheses 1..k: the averaged hypothesis at every snapshot
     cum_votes = np.cumsum(np.r_[0.0, votes[1:]])[rows]

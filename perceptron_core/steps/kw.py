@@ -26,7 +26,7 @@ votes of every hypothesis.
 
 import numpy as np
 
-from perceptron_core._jit import jit_inline, jit_visit
+from perceptron_core._jit import compiled_or_plain, jit_inline, jit_visit
 from perceptron_core.trace import BLOCKED, CORRECT, MARGIN, MISTAKE, RESCUED
 from perceptron_core.vectors import add_row
 
@@ -94,6 +94,22 @@ TALLY, BEST_TALLY, LONGEST_K, TOTAL_VOTES, CURRENT_VOTES, SNAPSHOT_K = range(SUR
 
 
 @jit_visit
+def takes_the_lead(tally, best):
+    """Whether a hypothesis that has predicted ``tally`` visits right in a row becomes the
+    longest survivor over the one that survived ``best``: only by beating it, so of
+    hypotheses that tie, the first to reach the record keeps it.
+
+    The one place of this tie rule: the compiled loops (:func:`survive`), a recorded run
+    (:func:`survivor_table`), hence the app's snapshots and the browser's replay, which reads
+    the table's numbers.
+
+    >>> bool(takes_the_lead(5, 4)), bool(takes_the_lead(5, 5))
+    (True, False)
+    """
+    return tally > best
+
+
+@jit_visit
 def survive(state, c, k, n):
     """Hypothesis ``k`` of problem ``c`` (the current one) predicts ``n`` more visits right.
 
@@ -109,7 +125,7 @@ def survive(state, c, k, n):
     if k > 0:  # hypothesis 0 does not vote in the voted and averaged predictions
         state[c, TOTAL_VOTES] += n
     state[c, TALLY] += n
-    if state[c, TALLY] > state[c, BEST_TALLY]:
+    if takes_the_lead(state[c, TALLY], state[c, BEST_TALLY]):
         state[c, BEST_TALLY] = state[c, TALLY]
         state[c, LONGEST_K] = k
 
@@ -121,17 +137,46 @@ def start_hypothesis(state, c):
     state[c, CURRENT_VOTES] = 0
 
 
-def longest_survivor(votes) -> int:
-    """The longest survivor among hypotheses 0, 1, ... that earned ``votes``.
+def survivor_table(votes) -> tuple[np.ndarray, np.ndarray]:
+    """The longest survivor as hypotheses 0, 1, ... earn ``votes``, the rule of
+    :func:`survive` applied to a recorded run.
 
     A hypothesis's votes are its survival: it earns them while it is current,
-    and only the update that ends it resets the tally. The first with the most
-    wins, as in :func:`survive`, where a later one must beat the record, not tie it.
+    and only the update that ends it resets the tally.
+
+    Returns
+    -------
+    longest : ndarray of int64
+        ``longest[k]``: the longest survivor among hypotheses 0..k once k has its votes.
+    lead : ndarray of int64
+        ``lead[k]``: the votes at which hypothesis k, while current, takes the lead from
+        ``longest[k - 1]`` (:func:`takes_the_lead`; at least one, since only a vote moves
+        the record; 0 for hypothesis 0, the longest survivor until another beats it).
+        A replay that counts the current hypothesis's votes needs no rule of its own.
+
+    >>> longest, lead = survivor_table([3, 5, 0, 5, 1])
+    >>> longest.tolist(), lead.tolist()
+    ([0, 1, 1, 1, 1], [0, 4, 6, 6, 6])
+    """
+    rule = compiled_or_plain(takes_the_lead)  # a run trained uncompiled compiles nothing
+    votes = np.asarray(votes, dtype=np.int64)
+    longest = np.zeros(len(votes), dtype=np.int64)
+    lead = np.zeros(len(votes), dtype=np.int64)
+    for k in range(1, len(votes)):
+        best = votes[longest[k - 1]]
+        lead[k] = best if best > 0 and rule(best, best) else best + 1
+        longest[k] = k if votes[k] >= lead[k] else longest[k - 1]
+    return longest, lead
+
+
+def longest_survivor(votes) -> int:
+    """The longest survivor among hypotheses 0, 1, ... that earned ``votes``
+    (:func:`survivor_table`).
 
     >>> longest_survivor([3, 5, 0, 5, 1])
     1
     """
-    return int(np.argmax(votes))
+    return int(survivor_table(votes)[0][-1])
 
 
 def casting(votes) -> np.ndarray:

@@ -59,7 +59,7 @@ export class Lane {
     this.norm = get("norm") || null;
     this.classes = meta.hypotheses === "classes";
     if (this.classes) this._sumClasses(get("points"), get("update_row"), get("update_true"), get("update_rival"));
-    if (meta.has_modes) this._setupVotes(get("votes"));
+    if (meta.has_modes) this._setupVotes(get("votes"), get("longest"), get("lead"));
     this._counts = new Int32Array(this.m);
     this._countsAt = 0;
   }
@@ -245,18 +245,20 @@ export class Lane {
 
   // -- votes and the four predictors at time t ---------------------------------------
 
-  _setupVotes(votes) {
+  _setupVotes(votes, longest, lead) {
     const E = this.E,
       H = this.H;
     this.votes = votes; // the core's final votes: a replaced hypothesis has its final count
+    // the core's survivor table: the longest survivor once row k has its votes, and the
+    // votes at which row k takes the lead (the tie rule is the core's, not repeated here)
+    this.longest = longest;
+    this.lead = lead;
     this.votingPrefix = new Int32Array(E + 1);
     for (let i = 0; i < E; i++) {
       this.votingPrefix[i + 1] = this.votingPrefix[i] + (isVotingKind(this.kind[i]) ? 1 : 0);
     }
-    // prefix sums over rows 1 .. k-1 (row 0 never votes) and the best of rows 0 .. k-1
+    // prefix sums over rows 1 .. k-1 (row 0 never votes)
     this.cumV = new Float64Array(H + 1);
-    this.bestRow = new Int32Array(H + 1).fill(-1);
-    this.bestVal = new Float64Array(H + 1).fill(-Infinity);
     const planar = this.W !== null;
     if (this.classes) {
       // every class's weighted sums over rows 1 .. k - 1: the averaged machine at any step
@@ -282,9 +284,6 @@ export class Lane {
           this.cumCW[2 * (k + 1) * K + q] = this.cumCW[2 * k * K + q] + weight * this.CW[2 * k * K + q];
         for (let q = 0; q < K; q++) this.cumCb[(k + 1) * K + q] = this.cumCb[k * K + q] + weight * this.Cb[k * K + q];
       }
-      const better = votes[k] > this.bestVal[k];
-      this.bestVal[k + 1] = better ? votes[k] : this.bestVal[k];
-      this.bestRow[k + 1] = better ? k : this.bestRow[k];
     }
   }
 
@@ -300,11 +299,10 @@ export class Lane {
     return k < r ? this.votes[k] : k === r ? this.currentVotes(t) : 0;
   }
 
-  /** Row of the longest survivor at t: the first hypothesis with the most votes. */
+  /** Row of the longest survivor at t: the current row once it has the votes to lead. */
   longestRow(t) {
     const r = this.row(t);
-    const current = this.currentVotes(t);
-    return r === 0 || current > this.bestVal[r] ? r : this.bestRow[r];
+    return this.currentVotes(t) >= this.lead[r] ? r : this.longest[r - 1];
   }
 
   /** Total votes of rows 1..row(t) at t (0: the voted and averaged predictors are the last). */
