@@ -109,3 +109,12 @@ def test_a_run_too_large_to_replay_is_refused_counting_every_class():
     check_run_size(learner, 1_000, 2, 100, n_classes=3)
     with pytest.raises(DataError, match="MB"):
         check_run_size(learner, 2_000, 64, 100, n_classes=10)
+
+
+def test_more_than_two_features_draw_no_projection():
+    """A vector per class has no one plane to project: on 50 features the replay shows the
+    notice for 2-D data, not a projection whose line it could not draw."""
+    data = make_dataset(DataRequest("kw", (("n_features", 50), ("n_samples", 60)), seed=2))
+    payload = build_payload(data, [page_run("multiclass", {}, 2, 2, data)], 2)
+    assert payload.meta["scene"]["view"] == "none"
+    assert payload.meta["lanes"][0]["hypotheses"] == "none"

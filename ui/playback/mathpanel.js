@@ -88,11 +88,15 @@ export class MathPanel {
     if (lane.meta.boundary === "members") {
       body.push(...this._committee(i, y));
     } else {
+      // several classes without their sums (sent on 2-D data only): the outcome, no arithmetic
+      const unsummed = lane.meta.boundary === "classes" && !lane.classes;
       const lines = lane.classes
         ? this._classes(t, i, j, c)
-        : lane.meta.has_modes
-          ? this._kw(t, i, j, y, kind)
-          : this._generic(t, i, y);
+        : unsummed
+          ? [["every class's score is worked out here on 2-D data only"]]
+          : lane.meta.has_modes
+            ? this._kw(t, i, j, y, kind)
+            : this._generic(t, i, y);
       body.push(...lines.map(line));
       body.push(el("p", {}, el("b", {}, `${capital(texts.outcome[kind] || "?")}.`), " ", texts.why[kind] || ""));
     }
