@@ -25,6 +25,11 @@ least of the repeats. The visitors run in this process, so what the server spend
 with what they spend; on a shared machine, though, their CPU competes with the server's, and
 so does everyone else's: rerun before drawing conclusions from the times.
 
+After the server has stopped, the KW view is also made in a process of the benchmark's own
+(``OMP_NUM_THREADS=1`` too) for 20 of the seeds,
+as ``benchmarks/bench_view_cpu.py``'s :func:`whole_view` makes it (the data, the run, the
+payload, under one CPU meter): what the server's CPU a view is compared with.
+
 ``--profile FOLDER``: ``py-spy`` (``pip install py-spy``) samples the server 100 times a
 second during each scenario's last repeat, without pausing it (``--nonblocking``): the stack
 of whichever thread holds the GIL (``--gil``; the script runs' threads included), which is
@@ -38,12 +43,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import psutil
@@ -148,13 +156,30 @@ def heaviest(stacks: Path, top: int = 30) -> tuple[list, list, int]:
     return shares[0], shares[1], total
 
 
+def in_process(seeds: range) -> list[float]:
+    """The CPU seconds of the KW scenario's view for each of ``seeds``, made in this process
+    (data, run, payload: :func:`bench_view_cpu.whole_view`), sorted."""
+    from bench_view_cpu import whole_view
+
+    from perceptron_lab.app_logic.datasource import DataRequest
+    from perceptron_lab.app_logic.training import compile_learner
+
+    compile_learner("voted")
+    request = DataRequest("kw", (("n_features", 50),))
+    return sorted(whole_view(replace(request, seed=seed), 20, ("voted",))["cpu"] for seed in seeds)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", default="kw,playground", help="kw, playground or both")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each scenario")
     parser.add_argument("--profile", type=Path, default=None, help="py-spy's stacks, here")
     parser.add_argument("--no-warm", action="store_true", help="skip perceptron-lab warm")
+    parser.add_argument("--in-process", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.in_process:
+        print(json.dumps(in_process(range(1, 21))))
+        return
     names = [name.strip() for name in args.scenario.split(",") if name.strip()]
     unknown = [name for name in names if name not in SCENARIOS]
     if unknown or not names:
@@ -208,6 +233,19 @@ def main() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+    if "kw" in names:  # in a process of its own, with the server's OMP_NUM_THREADS
+        done = subprocess.run(
+            [sys.executable, __file__, "--in-process"],
+            env=environ,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        own = json.loads(done.stdout.splitlines()[-1])
+        print(
+            f"the KW view made in this process (data, run, payload), 20 seeds: least "
+            f"{own[0]:.3f}, median {own[10]:.3f} CPU-s"
+        )
 
 
 if __name__ == "__main__":
