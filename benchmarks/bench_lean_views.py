@@ -35,8 +35,9 @@ second during each scenario's last repeat, without pausing it (``--nonblocking``
 of whichever thread holds the GIL (``--gil``; the script runs' threads included), which is
 where the process's Python spends its CPU. A sample of every thread that is not asleep would
 count, on a loaded machine, the threads that wait for a core or for the GIL as well. The
-samples go to ``FOLDER/<scenario>.txt`` (collapsed stacks); printed are the functions most
-samples pass through and those most samples end in (their own code).
+samples go to ``FOLDER/<scenario>.txt`` (collapsed stacks); printed are the share of the
+samples in each part of a view (:data:`PARTS`), with the CPU seconds a view it stands for,
+and the functions most samples end in (their own code).
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ def scenario(process, base: str, name: str, first_seed: int, profile: Path | Non
     if profile is not None:
         sampler = subprocess.Popen(
             [
-                shutil.which("py-spy") or "py-spy",
+                shutil.which("py-spy"),
                 "record",
                 "--pid",
                 str(process.pid),
@@ -134,11 +135,28 @@ def scenario(process, base: str, name: str, first_seed: int, profile: Path | Non
     }
 
 
-def heaviest(stacks: Path, top: int = 30) -> tuple[list, list, int]:
-    """The functions the samples in ``stacks`` (py-spy's collapsed stacks) pass through most
-    (a function counted once per sample), and those they end in most: two lists of (share of
-    all samples, function), and the number of samples."""
-    through: Counter = Counter()
+#: The parts of a view's CPU in a profile: (part, a function its stack passes through). A
+#: sample counts in the first part whose function is on its stack, from the top of this list.
+PARTS = (
+    ("the pages' script", "add_page_assets ("),
+    ("waiting at the admission gate", "Gate._wait_for_turn ("),
+    ("the data", "make_dataset ("),
+    ("the run", "fit_run ("),
+    ("the payload", "build_payload ("),
+    ("- of it, the snapshot tables", "snapshot_tables ("),
+    ("the replay component's element, outside the payload", "_player ("),
+    ("the page's other elements (panels, toggles, forms, downloads)", "render ("),
+    ("Streamlit's event loop", "BaseEventLoop.run_forever ("),
+)
+
+
+def parts(stacks: Path) -> tuple[dict[str, float], list[tuple[float, str]], int]:
+    """Where the samples in ``stacks`` (py-spy's collapsed stacks: ``thread;frame;... count``,
+    a frame ``function (file:line)``) go: each part's share (:data:`PARTS`; a sub-part, its name
+    starting with ``-``, is a share of all samples too, inside the part above it; ``the rest``
+    for samples in none), the 15 functions most samples end in, with their shares, and the
+    number of samples."""
+    shares: Counter = Counter()
     own: Counter = Counter()
     total = 0
     for line in stacks.read_text().splitlines():
@@ -147,13 +165,14 @@ def heaviest(stacks: Path, top: int = 30) -> tuple[list, list, int]:
             continue
         samples = int(count)
         total += samples
-        # a frame reads "function (file:line)"; the thread's name comes first
-        names = [frame.rsplit(":", 1)[0] + ")" for frame in frames.split(";")[1:]]
-        for function in set(names):
-            through[function] += samples
-        own[names[-1] if names else frames] += samples
-    shares = [[(n / total, f) for f, n in c.most_common(top)] for c in (through, own)]
-    return shares[0], shares[1], total
+        part = next((p for p, f in PARTS if not p.startswith("-") and f in frames), "the rest")
+        shares[part] += samples
+        for sub, function in PARTS:
+            if sub.startswith("-") and function in frames:
+                shares[sub] += samples
+        own[frames.rsplit(";", 1)[-1].rsplit(":", 1)[0] + ")"] += samples
+    ordered = {p: shares[p] / total for p, _ in (*PARTS, ("the rest", ""))}
+    return ordered, [(n / total, f) for f, n in own.most_common(15)], total
 
 
 def in_process(seeds: range) -> list[float]:
@@ -184,6 +203,8 @@ def main() -> None:
     unknown = [name for name in names if name not in SCENARIOS]
     if unknown or not names:
         parser.error(f"--scenario: {unknown or 'none'}; the scenarios are {', '.join(SCENARIOS)}")
+    if args.profile is not None and shutil.which("py-spy") is None:
+        parser.error("--profile samples the server with py-spy: pip install py-spy")
     command = perceptron_lab()
     environ = {**os.environ, **ENV, "PYTHONPATH": str(ROOT)}
     if not args.no_warm:
@@ -222,12 +243,15 @@ def main() -> None:
                 f"{name}: least of {len(runs)}: {min(r['cpu_per_view'] for r in runs):.3f} "
                 f"CPU-s a view, last done {min(r['last'] for r in runs):.1f} s"
             )
-            if args.profile is not None and (args.profile / f"{name}.txt").exists():
-                through, own, total = heaviest(args.profile / f"{name}.txt")
-                print(f"  {name}: {total} samples; the functions they pass through most:")
-                for share, function in through:
-                    print(f"  {share:6.1%}  {function}")
-                print("  and those they end in most:")
+            if args.profile is not None and not (args.profile / f"{name}.txt").exists():
+                print(f"  py-spy wrote no samples for {name} (may it trace the server?)")
+            elif args.profile is not None:
+                shares, own, total = parts(args.profile / f"{name}.txt")
+                per_view = runs[-1]["cpu_per_view"]
+                print(f"  {name}: {total} samples; share, CPU-s a view (share x the last run's):")
+                for part, share in shares.items():
+                    print(f"  {share:6.1%}  {share * per_view:.3f}  {part}")
+                print("  the functions most samples end in:")
                 for share, function in own:
                     print(f"  {share:6.1%}  {function}")
     finally:
