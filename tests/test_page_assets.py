@@ -52,3 +52,30 @@ def test_an_import_written_another_way_is_refused(tmp_path, monkeypatch):
     _pages(tmp_path, monkeypatch, 'import * as a from "./playback/a.js";\n', {})
     with pytest.raises(ValueError, match="should import only as"):
         page_assets.pages_script()
+
+
+def test_the_modules_are_checked_once_per_text(tmp_path, monkeypatch):
+    """Every page run asks for the script; the modules' check (tokenizing each one) runs again
+    only when a file's text changed, and an edit is seen without a restart."""
+    checked = []
+
+    def counting(folder, name, *args, **kwargs):
+        checked.append(name)
+        return graph(folder, name, *args, **kwargs)
+
+    graph = page_assets.module_graph
+    monkeypatch.setattr(page_assets, "module_graph", counting)
+    own = f"export const x = 1; // {tmp_path.name}\n"  # a text no other test checked
+    _pages(tmp_path, monkeypatch, 'import { x } from "./playback/x.js";\nx;\n', {"x.js": own})
+    first = page_assets.pages_script()
+    assert page_assets.pages_script() == first and checked == ["x.js"]
+    (tmp_path / "playback" / "x.js").write_text(own + "// a name (<b>)\n")
+    with pytest.raises(ValueError, match="markup"):
+        page_assets.pages_script()
+    assert checked == ["x.js", "x.js"]
+
+
+def test_a_missing_module_is_named(tmp_path, monkeypatch):
+    _pages(tmp_path, monkeypatch, 'import { a } from "./playback/a.js";\n', {})
+    with pytest.raises(ValueError, match="a.js"):
+        page_assets.pages_script()

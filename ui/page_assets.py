@@ -7,10 +7,15 @@ so each imported module's text is written in place of its import: one inline mod
 nothing to fetch. That works for modules that import nothing themselves (their names then
 share one scope, where a name declared twice is an error the browser reports); an imported
 module that imports is refused here.
+
+Checking the modules (each one's imports, read by tokenizing its text) costs more than the
+rest of a page's assets; a page run reads the files, and checks them only when this process
+has not checked the same texts before (``docs/benchmarks.md``, "Lean views").
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -67,8 +72,23 @@ def pages_script() -> str:
     (True, False)
     """
     source = (UI / "pages.js").read_text(encoding="utf-8")
+    modules = tuple((name, _text(PLAYBACK / name)) for name in IMPORT.findall(source))
+    return _checked_script(source, modules)
+
+
+def _text(path: Path) -> str | None:
+    """The file's text, or None when there is no such file (the check then says so)."""
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
+@functools.lru_cache(maxsize=4)
+def _checked_script(source: str, modules: tuple[tuple[str, str | None], ...]) -> str:
+    """:func:`pages_script` of ``pages.js``'s text and its modules' (name, text): the same
+    texts give the same script, so the process checks them once (an edit is another key; a
+    refusal raises again at every call)."""
     names = imported_modules(source)
-    inlined = IMPORT.sub(lambda m: (PLAYBACK / m.group(1)).read_text(encoding="utf-8"), source)
+    texts = dict(modules)
+    inlined = IMPORT.sub(lambda m: texts[m.group(1)], source)
     if left := re.search(r"^\s*import\b.*$", inlined, re.MULTILINE):
         raise ValueError(
             'ui/pages.js should import only as `import { ... } from "./playback/<file>.js";`, '

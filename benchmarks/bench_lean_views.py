@@ -1,0 +1,276 @@
+"""What a view costs the live server when a class opens its own views at once.
+
+Run: ``python benchmarks/bench_lean_views.py [--scenario kw,playground] [--repeats N]
+[--profile FOLDER] [--no-warm]``.
+
+One server, as ``docs/deploy.md`` runs it: ``perceptron-lab app`` (this checkout's) with
+``OMP_NUM_THREADS=1``, after ``perceptron-lab warm`` (numba's cache and the lessons' studies
+ready; ``--no-warm`` when they already are). Before the first scenario one visitor opens each
+scenario's link once (the first page's imports and first calls, not what a class costs), and
+the server is left to settle.
+
+Then, per scenario, every visitor at once: a protocol-level visitor
+(:func:`sessions.wire_visit`: a websocket session that asks for its link, as a browser's
+Streamlit client does, until the page's script run has finished with the replay drawn or a
+message shown):
+
+* ``kw``: 30 visitors of ``data=kw&kw_n_features=50&learner=voted&seed=N``, each its own seed;
+* ``playground``: 100 visitors of the plain playground, ``seed=N``, each its own seed.
+
+Each repeat takes seeds no earlier repeat used (a view the process has kept would cost
+nothing). Reported per repeat: the server's CPU seconds over the scenario (user + system,
+from the process's own counters, all its threads) divided by the visitors (CPU-s a view), and
+the seconds until the last visitor's script run was done (and the median visitor's); then the
+least of the repeats. The visitors run in this process, so what the server spends is not mixed
+with what they spend; on a shared machine, though, their CPU competes with the server's, and
+so does everyone else's: rerun before drawing conclusions from the times.
+
+After the server has stopped, the KW view is also made in a process of the benchmark's own
+(``OMP_NUM_THREADS=1`` too) for 20 of the seeds,
+as ``benchmarks/bench_view_cpu.py``'s :func:`whole_view` makes it (the data, the run, the
+payload, under one CPU meter): what the server's CPU a view is compared with.
+
+``--profile FOLDER``: ``py-spy`` (``pip install py-spy``) samples the server 100 times a
+second during each scenario's last repeat, without pausing it (``--nonblocking``): the stack
+of whichever thread holds the GIL (``--gil``; the script runs' threads included), which is
+where the process's Python spends its CPU. A sample of every thread that is not asleep would
+count, on a loaded machine, the threads that wait for a core or for the GIL as well. The
+samples go to ``FOLDER/<scenario>.txt`` (collapsed stacks); printed are the share of the
+samples in each part of a view (:data:`PARTS`), with the CPU seconds a view it stands for,
+and the functions most samples end in (their own code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import psutil
+from sessions import ROOT, perceptron_lab, start_app, wire_visit
+
+from tests.live import free_port
+
+#: (visitors, the link's query string before its seed) of each scenario.
+SCENARIOS = {
+    "kw": (30, "data=kw&kw_n_features=50&learner=voted&seed="),
+    "playground": (100, "seed="),
+}
+ENV = {"OMP_NUM_THREADS": "1"}
+
+
+def cpu_seconds(process: psutil.Process) -> float:
+    """The CPU seconds ``process`` has used so far (user + system, all its threads)."""
+    times = process.cpu_times()
+    return times.user + times.system
+
+
+def settle(process: psutil.Process, quiet: float = 0.05, most: float = 120.0) -> None:
+    """Wait until ``process`` uses under ``quiet`` of a core over a second (its warm-up and
+    the first page's leftovers done), or ``most`` seconds have passed."""
+    deadline = time.monotonic() + most
+    while time.monotonic() < deadline:
+        before = cpu_seconds(process)
+        time.sleep(1.0)
+        if cpu_seconds(process) - before < quiet:
+            return
+
+
+async def everyone(base: str, query: str, seeds: range) -> list:
+    """Every visitor of ``query`` + seed at once, one seed each; their outcomes."""
+    return await asyncio.gather(*(wire_visit(base, f"{query}{seed}") for seed in seeds))
+
+
+def scenario(process, base: str, name: str, first_seed: int, profile: Path | None) -> dict:
+    """One scenario once (:data:`SCENARIOS`), seeds from ``first_seed``; its figures."""
+    count, query = SCENARIOS[name]
+    sampler = None
+    if profile is not None:
+        sampler = subprocess.Popen(
+            [
+                shutil.which("py-spy"),
+                "record",
+                "--pid",
+                str(process.pid),
+                "--rate",
+                "100",
+                "--nonblocking",
+                "--gil",
+                "--threads",
+                "--function",
+                "--format",
+                "raw",
+                "--output",
+                str(profile / f"{name}.txt"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(1.0)  # py-spy attached
+    cpu, start, own = cpu_seconds(process), time.perf_counter(), time.process_time()
+    outcomes = asyncio.run(everyone(base, query, range(first_seed, first_seed + count)))
+    last = time.perf_counter() - start  # the gather ends with the last visitor's run
+    spent, visitors = cpu_seconds(process) - cpu, time.process_time() - own
+    if sampler is not None:
+        sampler.send_signal(2)  # SIGINT: py-spy writes its file and exits
+        sampler.wait(timeout=60)
+    kinds = Counter(outcome.kind for outcome in outcomes)
+    done = sorted(outcome.seconds for outcome in outcomes)
+    return {
+        "cpu_per_view": spent / count,
+        "visitors_cpu": visitors,
+        "last": last,
+        "median": done[len(done) // 2],
+        "kinds": dict(kinds),
+        "told": sorted({o.text[:90] for o in outcomes if o.kind != "figure" and o.text}),
+    }
+
+
+#: The parts of a view's CPU in a profile: (part, a function its stack passes through). A
+#: sample counts in the first part whose function is on its stack, from the top of this list.
+PARTS = (
+    ("the pages' script", "add_page_assets ("),
+    ("waiting at the admission gate", "Gate._wait_for_turn ("),
+    ("the data", "make_dataset ("),
+    ("the run", "fit_run ("),
+    ("the payload", "build_payload ("),
+    ("- of it, the snapshot tables", "snapshot_tables ("),
+    ("the replay component's element, outside the payload", "_player ("),
+    ("the page's other elements (panels, toggles, forms, downloads)", "render ("),
+    ("Streamlit's event loop", "BaseEventLoop.run_forever ("),
+)
+
+
+def parts(stacks: Path) -> tuple[dict[str, float], list[tuple[float, str]], int]:
+    """Where the samples in ``stacks`` (py-spy's collapsed stacks: ``thread;frame;... count``,
+    a frame ``function (file:line)``) go: each part's share (:data:`PARTS`; a sub-part, its name
+    starting with ``-``, is a share of all samples too, inside the part above it; ``the rest``
+    for samples in none), the 15 functions most samples end in, with their shares, and the
+    number of samples."""
+    shares: Counter = Counter()
+    own: Counter = Counter()
+    total = 0
+    for line in stacks.read_text().splitlines():
+        frames, _, count = line.rpartition(" ")
+        if not frames:
+            continue
+        samples = int(count)
+        total += samples
+        part = next((p for p, f in PARTS if not p.startswith("-") and f in frames), "the rest")
+        shares[part] += samples
+        for sub, function in PARTS:
+            if sub.startswith("-") and function in frames:
+                shares[sub] += samples
+        own[frames.rsplit(";", 1)[-1].rsplit(":", 1)[0] + ")"] += samples
+    ordered = {p: shares[p] / total for p, _ in (*PARTS, ("the rest", ""))}
+    return ordered, [(n / total, f) for f, n in own.most_common(15)], total
+
+
+def in_process(seeds: range) -> list[float]:
+    """The CPU seconds of the KW scenario's view for each of ``seeds``, made in this process
+    (data, run, payload: :func:`bench_view_cpu.whole_view`), sorted."""
+    from bench_view_cpu import whole_view
+
+    from perceptron_lab.app_logic.datasource import DataRequest
+    from perceptron_lab.app_logic.training import compile_learner
+
+    compile_learner("voted")
+    request = DataRequest("kw", (("n_features", 50),))
+    return sorted(whole_view(replace(request, seed=seed), 20, ("voted",))["cpu"] for seed in seeds)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenario", default="kw,playground", help="kw, playground or both")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each scenario")
+    parser.add_argument("--profile", type=Path, default=None, help="py-spy's stacks, here")
+    parser.add_argument("--no-warm", action="store_true", help="skip perceptron-lab warm")
+    parser.add_argument("--in-process", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.in_process:
+        print(json.dumps(in_process(range(1, 21))))
+        return
+    names = [name.strip() for name in args.scenario.split(",") if name.strip()]
+    unknown = [name for name in names if name not in SCENARIOS]
+    if unknown or not names:
+        parser.error(f"--scenario: {unknown or 'none'}; the scenarios are {', '.join(SCENARIOS)}")
+    if args.profile is not None and shutil.which("py-spy") is None:
+        parser.error("--profile samples the server with py-spy: pip install py-spy")
+    command = perceptron_lab()
+    environ = {**os.environ, **ENV, "PYTHONPATH": str(ROOT)}
+    if not args.no_warm:
+        subprocess.run([*command, "warm"], env=environ, check=True, stdout=subprocess.DEVNULL)
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    log = Path(tempfile.mkdtemp()) / "server.log"
+    proc, ready = start_app(command, port, log, ENV)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        process = psutil.Process(proc.pid)
+        for name in names:  # the first page of each link: imports and first calls
+            asyncio.run(everyone(base, SCENARIOS[name][1], range(0, 1)))
+        settle(process)
+        print(f"server healthy after {ready:.1f} s; {os.cpu_count()} cores; OMP_NUM_THREADS=1")
+        seed = 1
+        for name in names:
+            count, query = SCENARIOS[name]
+            runs = []
+            for repeat in range(args.repeats):
+                last_one = args.profile if repeat == args.repeats - 1 else None
+                runs.append(scenario(process, base, name, seed, last_one))
+                seed += count
+                settle(process)
+                r = runs[-1]
+                print(
+                    f"{name} {count} at once (?{query}N), run {repeat + 1}: "
+                    f"{r['cpu_per_view']:.3f} CPU-s a view; last done {r['last']:.1f} s, "
+                    f"median {r['median']:.1f} s; the visitors' own CPU "
+                    f"{r['visitors_cpu']:.1f} s; load {os.getloadavg()[0]:.1f}; {r['kinds']}"
+                    + (f"; told {r['told'][:3]}" if r["told"] else ""),
+                    flush=True,
+                )
+            print(
+                f"{name}: least of {len(runs)}: {min(r['cpu_per_view'] for r in runs):.3f} "
+                f"CPU-s a view, last done {min(r['last'] for r in runs):.1f} s"
+            )
+            if args.profile is not None and not (args.profile / f"{name}.txt").exists():
+                print(f"  py-spy wrote no samples for {name} (may it trace the server?)")
+            elif args.profile is not None:
+                shares, own, total = parts(args.profile / f"{name}.txt")
+                per_view = runs[-1]["cpu_per_view"]
+                print(f"  {name}: {total} samples; share, CPU-s a view (share x the last run's):")
+                for part, share in shares.items():
+                    print(f"  {share:6.1%}  {share * per_view:.3f}  {part}")
+                print("  the functions most samples end in:")
+                for share, function in own:
+                    print(f"  {share:6.1%}  {function}")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    if "kw" in names:  # in a process of its own, with the server's OMP_NUM_THREADS
+        done = subprocess.run(
+            [sys.executable, __file__, "--in-process"],
+            env=environ,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        own = json.loads(done.stdout.splitlines()[-1])
+        print(
+            f"the KW view made in this process (data, run, payload), 20 seeds: least "
+            f"{own[0]:.3f}, median {own[10]:.3f} CPU-s"
+        )
+
+
+if __name__ == "__main__":
+    main()
