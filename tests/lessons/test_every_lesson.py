@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import MarginPerceptron
+from perceptron_core.modes import MODES
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.lessons._basics import noisy_line
@@ -707,6 +708,8 @@ def _every_value(lesson: int) -> list[dict]:
         9: {"k": (1, 2, 3, 5, 8), "m": (500, 1000, 2000, 4000), "side": ("winnow", "perceptron")},
         10: {"noise": (0.0, 0.05, 0.1, 0.2, 0.3), "H": (1, 3, 5, 7)},
         11: {"test_share": (0.1, 0.2, 0.3, 0.5), "k": (5, 10, 20)},
+        12: {"margin": (0.01, 0.02, 0.05, 0.1, 0.2, 0.3), "noise": (0.0, 0.05, 0.1, 0.2),
+             "mode": MODES},
     }[lesson]  # fmt: skip
     walk = [{name: v} for name, options in values.items() for v in options]
     if lesson == 5:
