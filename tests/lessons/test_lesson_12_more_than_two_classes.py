@@ -128,14 +128,15 @@ def test_lesson_12_keslers_vectors_hold_x_twice():
 
 
 def _research_claims(seed: int) -> None:
-    """The research box's table: on the separable three classes the multiclass perceptron
-    reaches 100 % with its last hypothesis and needs fewer updates than one against the rest;
-    the "In words" lines repeat the table."""
+    """The research box's table: on the separable three classes the multiclass perceptron's
+    last hypothesis is at least as accurate on the held-out folds as one against the rest's,
+    with fewer updates (a held-out point near a border may still err: 99.0-100 % on seeds
+    0-9, not always 100 %)."""
     table = result("l12_compare", {"seed": seed})
     mc, ovr = LEARNER_NAMES["multiclass"], LEARNER_NAMES["one-vs-rest"]
     separable = table[table["data"].str.contains("gap")]
     got = dict(zip(separable["learner"], separable.to_dict("records")))
-    assert got[mc]["last"] == 100.0
+    assert got[mc]["last"] >= got[ovr]["last"]
     assert got[mc]["updates per fold"] < got[ovr]["updates per fold"]
     assert set(table["learner"]) == {mc, ovr} and len(table) == 6
 
