@@ -212,22 +212,28 @@ def test_text_spacing_cuts_no_entry_of_the_menu(server, page):
 # -- focus and announcements ----------------------------------------------------------------
 
 
+def _press_focused(page, element, key: str, expect):
+    """Focus ``element``, press ``key`` and return what ``expect`` (a page's ``expect_...``)
+    waited for; again, up to three times, after a late script run drew the element anew
+    without its focus (CI saw the first press lost)."""
+    for _ in range(3):
+        element.focus()
+        try:
+            with expect(timeout=10_000) as event:
+                page.keyboard.press(key)
+            return event.value
+        except PlaywrightTimeoutError:
+            settle(page)
+    raise AssertionError(f"{key} on the focused element started nothing")
+
+
 def test_the_focus_stays_on_a_download_button(server, page):
     page.goto(f"{server}/")
     settle(page)
     page.get_by_text("Download the trace, the points or a web page").click()
     settle(page)
     button = page.get_by_role("button", name="Training points as CSV")
-    for _ in range(3):  # a late script run may draw the button again, without its focus
-        button.focus()
-        try:
-            with page.expect_download(timeout=10_000):
-                page.keyboard.press("Enter")
-            break
-        except PlaywrightTimeoutError:
-            settle(page)
-    else:
-        raise AssertionError("Enter on the focused download button downloaded nothing")
+    _press_focused(page, button, "Enter", page.expect_download)
     page.wait_for_timeout(1000)
     assert button.evaluate("(el) => el === document.activeElement")
 
@@ -239,17 +245,8 @@ def test_the_focus_stays_on_the_uploader_after_a_file(server, page, tmp_path):
     page.goto(f"{server}/?data=csv")
     settle(page)
     upload = page.locator("[data-testid=stFileUploaderDropzone] button")
-    for _ in range(3):  # a late script run may draw the button again, without its focus
-        upload.focus()
-        try:
-            with page.expect_file_chooser(timeout=10_000) as chooser:
-                page.keyboard.press("Space")
-            break
-        except PlaywrightTimeoutError:
-            settle(page)
-    else:
-        raise AssertionError("Space on the focused Upload button opened no file chooser")
-    chooser.value.set_files(str(csv))
+    chooser = _press_focused(page, upload, "Space", page.expect_file_chooser)
+    chooser.set_files(str(csv))
     settle(page)
     page.wait_for_timeout(500)
     focused = page.evaluate(
