@@ -86,3 +86,12 @@ def shown(value: float) -> float:
     75.9
     """
     return round(float(value), 1)
+
+
+def updates_per_value(facts, option: str, values) -> list[int]:
+    """The updates the figure's learner makes on the data drawn at each of ``values`` of the
+    generator's ``option`` (a slider's values), the rest of the figure's request kept."""
+    return [
+        int(refit(facts["run"], dataset(with_option(facts["request"], option, v))).n_updates_)
+        for v in values
+    ]

@@ -8,7 +8,7 @@ Facts from the page: ``seed``, ``margin`` (the gap slider), ``request``, ``data`
 from __future__ import annotations
 
 from perceptron_lab.app_logic.diagnostics import novikoff_bound
-from perceptron_lab.app_logic.exercises._runs import dataset, refit, with_option
+from perceptron_lab.app_logic.exercises._runs import updates_per_value
 from perceptron_lab.app_logic.exercises.model import (
     Exercise,
     Misconception,
@@ -185,17 +185,8 @@ NO_EXAMPLES = choice_exercise(
 )
 
 
-def updates_per_gap(facts) -> list[int]:
-    """The updates the figure's learner makes on the data of every gap of the slider."""
-    counts = []
-    for gap in GAPS:
-        data = dataset(with_option(facts["request"], "margin", gap))
-        counts.append(int(refit(facts["run"], data).n_updates_))
-    return counts
-
-
 def most_updates(facts, variant):
-    counts = updates_per_gap(facts)
+    counts = updates_per_value(facts, "margin", GAPS)
     return setting_question(
         "Find the gap (the slider) at which the figure's run makes the most updates, on "
         "this data seed. Set it, press End to count, then check.",
