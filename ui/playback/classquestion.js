@@ -12,7 +12,9 @@
 //   (it is off, as the screen may be the projector), then reveals, or puts the question away.
 // - A student answers in predict mode's form and may change the answer until the reveal;
 //   the reveal shows their verdict and the class's results.
+// - One of a lesson's exercises, asked from the lesson page, is drawn by classexercise.js.
 
+import { ClassExercise } from "./classexercise.js";
 import { el, fill } from "./dom.js";
 import { count, cut, minusNum } from "./format.js";
 import { Questioner, askedQuestion, isRight } from "./questions.js";
@@ -54,6 +56,7 @@ export class ClassQuestion {
     this.choosing = false;
     this.showRight = false;
     this.t = 0;
+    this.exercise = new ClassExercise(node, { say: o.say, send: o.send });
     node.hidden = true;
   }
 
@@ -72,6 +75,14 @@ export class ClassQuestion {
     this.c = c;
     this.t = c.t;
     const asked = c.question;
+    if (asked?.kind === "exercise") {
+      if (this.key !== "exercise") this.view.clearMarks();
+      this.key = "exercise";
+      this.q = null;
+      this.exercise.show(c);
+      return;
+    }
+    this.exercise.key = null;
     const q = asked ? this._local(asked) : null;
     const key = JSON.stringify([c.role, asked?.number, asked?.state, Boolean(q), c.onView, this.choosing]);
     if (key !== this.key) {
@@ -104,6 +115,11 @@ export class ClassQuestion {
     if (this.view.marked) return;
     const yours = this._yours();
     this.view.mark(q, open ? null : yours?.point || null, !open);
+  }
+
+  /** The server refused a student's answer (a number it cannot read): said beside the form. */
+  refusedAnswer(words) {
+    if (this.c?.question?.kind === "exercise") this.exercise.refused(words);
   }
 
   /** A forward move the class holds back: nothing moves, and the reader is told why. */
