@@ -46,9 +46,10 @@ NOT_ASKED = {
 }
 
 
-def teacher_tools(exercise: Exercise, question: Question) -> None:
-    """In an exercise's box: *Ask the class*, or the class's answers to it once asked.
-    Nothing for a page outside a class, a student's, or an exercise answered on the page."""
+def teacher_tools(exercise: Exercise, question: Question, heading: str) -> None:
+    """In an exercise's box (headed ``heading`` on the page): *Ask the class*, or the class's
+    answers to it once asked. Nothing for a page outside a class or a student's; for an
+    exercise answered on the page, why it is not asked."""
     member = live_class.membership()
     if member is None or member.role != "teacher":
         return
@@ -79,16 +80,16 @@ def teacher_tools(exercise: Exercise, question: Question) -> None:
         type="secondary",
         icon=":material/groups:",
         on_click=_ask,
-        args=(member, exercise, question),
+        args=(member, exercise, question, heading),
         help=f"Every student of class {member.code} answers this exercise, with these numbers, "
         "on their own device; their answers reach you pooled and stay hidden from them until "
         "you reveal them. It replaces the class's question before.",
     )
 
 
-def _ask(member, exercise: Exercise, question: Question) -> None:
+def _ask(member, exercise: Exercise, question: Question, heading: str) -> None:
     try:
-        number = ask_exercise(shared_store(), member.secret, exercise, question)
+        number = ask_exercise(shared_store(), member.secret, exercise, question, heading)
     except Refused as refused:
         st.session_state[REFUSED] = str(refused)
         return

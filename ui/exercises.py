@@ -111,7 +111,8 @@ def _key(exercise: Exercise, what: str) -> str:
 
 
 def _exercise(number: int, exercise: Exercise, facts: dict) -> None:
-    st.subheader(f"Exercise {number}. {TITLES[exercise.kind]}", anchor=exercise.id)
+    heading = f"Exercise {number}. {TITLES[exercise.kind]}"
+    st.subheader(heading, anchor=exercise.id)
     missing = [name for name in exercise.needs if facts.get(name) is None]
     if missing:
         st.info(
@@ -130,7 +131,7 @@ def _exercise(number: int, exercise: Exercise, facts: dict) -> None:
             "run; the sidebar's progress marks this exercise done once you reach it. Nothing "
             "is sent to the server."
         )
-        class_exercise.teacher_tools(exercise, question)
+        class_exercise.teacher_tools(exercise, question, heading)
         return
     verdict_key = _key(exercise, "verdict")
     with st.form(_key(exercise, f"form{variant}"), border=False):
@@ -158,7 +159,7 @@ def _exercise(number: int, exercise: Exercise, facts: dict) -> None:
             args=(exercise,),
             help="The same exercise again, with other numbers or another order of the options.",
         )
-    class_exercise.teacher_tools(exercise, question)
+    class_exercise.teacher_tools(exercise, question, heading)
 
 
 def _verdict_html(text: str) -> str:

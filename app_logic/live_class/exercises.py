@@ -35,7 +35,7 @@ Examples
 >>> exercise = BY_ID["l01-why-it-helps"]
 >>> asked = exercise_question(exercise, exercise.question({"seed": 0}))
 >>> sorted(asked["public"]), "answer" in asked["public"]
-(['exercise', 'form', 'kind', 'lesson', 'options', 'text', 'tolerance_text'], False)
+(['exercise', 'form', 'heading', 'kind', 'lesson', 'options', 'text', 'tolerance_text'], False)
 >>> right = min(asked["key"]["answer"])
 >>> pool = pooled(asked, [{"choice": right}, {"choice": (right + 1) % 4}])
 >>> pool["answered"], pool["right"], sum(m["count"] for m in pool["misconceptions"])
@@ -61,6 +61,8 @@ ASKABLE = ("number", "choice", "order")
 #: The longest text of an exercise (its prompt with the run's numbers), of an option or step,
 #: and of a misconception's feedback or a reason, in characters.
 TEXT_LIMIT, OPTION_LIMIT, FEEDBACK_LIMIT = 2_000, 400, 1_000
+#: The longest heading of an exercise ("Exercise 2. Work it out"), in characters.
+HEADING_LIMIT = 120
 #: The most options or steps an exercise shows.
 MAX_OPTIONS = 8
 #: The longest number a student may type, in characters.
@@ -100,10 +102,11 @@ def _indices(value, size: int, what: str) -> list[int]:
     return value
 
 
-def exercise_question(exercise: Exercise, question: Question) -> dict:
+def exercise_question(exercise: Exercise, question: Question, heading: str = "") -> dict:
     """The question as the class keeps it (checked by :func:`checked_exercise_question`):
-    its public part and its key. :class:`~.messages.Refused` for an exercise the class
-    cannot answer away from the page."""
+    its public part and its key; ``heading`` is how the lesson page heads it ("Exercise 2.
+    Work it out"). :class:`~.messages.Refused` for an exercise the class cannot answer away
+    from the page."""
     if not askable(exercise) or question.form != exercise.form:
         raise Refused(
             f"Exercise {exercise.id} is answered on the lesson page ({exercise.form}): the class "
@@ -120,6 +123,7 @@ def exercise_question(exercise: Exercise, question: Question) -> dict:
                 "kind": "exercise",
                 "exercise": exercise.id,
                 "lesson": exercise.lesson,
+                "heading": heading or f"Lesson {exercise.lesson}'s exercise",
                 "form": question.form,
                 "text": question.text,
                 "options": list(question.options),
@@ -165,6 +169,7 @@ def checked_exercise_question(raw) -> dict:
     if public.get("lesson") != exercise.lesson:
         raise Refused(f"Exercise {exercise.id} is lesson {exercise.lesson}'s.")
     _text(public.get("text"), TEXT_LIMIT, "An exercise's text")
+    _text(public.get("heading"), HEADING_LIMIT, "An exercise's heading")
     options = public.get("options")
     if not isinstance(options, list) or len(options) > MAX_OPTIONS:
         raise Refused(f"An exercise shows at most {MAX_OPTIONS} options.")
@@ -177,8 +182,6 @@ def checked_exercise_question(raw) -> dict:
     _text(key.get("why"), FEEDBACK_LIMIT, "An exercise's reason")
     if not isinstance(key.get("misconceptions"), dict):
         raise Refused("An exercise's key names its misconceptions.")
-    if exercise.form != "choice" and "off" not in key["misconceptions"]:
-        raise Refused("An exercise's key names its misconception 'off' (any other answer).")
     for name, said in key["misconceptions"].items():
         if not isinstance(said, list) or len(said) != 2:
             raise Refused(f"Misconception {str(name)[:40]!r} is [feedback, where to look].")
@@ -205,7 +208,19 @@ def checked_exercise_question(raw) -> dict:
         if form == "choice" and not answer:
             raise Refused("A choice has a right option.")
         _indices(list(slips.values()), len(options), "A choice's slips")
+    missing = _needed(form, key["answer"], len(options)) - set(key["misconceptions"])
+    if missing:  # check() would name one of them
+        raise Refused(f"An exercise's key names its misconceptions: {', '.join(sorted(missing))}.")
     return {"public": public, "key": key}
+
+
+def _needed(form: str, answer, size: int) -> set[str]:
+    """The misconceptions :func:`~app_logic.exercises.model.check` may name for the form."""
+    if form == "number":
+        return {"off"}
+    if form == "choice":
+        return {f"option {n}" for n in range(size) if n not in answer}
+    return {"incomplete", *(f"early {k}" for k in range(1, size))}
 
 
 def question_of(asked: dict) -> Question:
@@ -334,14 +349,18 @@ def pooled(asked: dict, answers: list[dict]) -> dict:
     return pool
 
 
-def ask_exercise(store, teacher_key: str, exercise: Exercise, question: Question) -> int:
-    """Ask the class of the teacher's key ``exercise`` as the lesson page words it
-    (``question``), replacing the question before; its number. :class:`~.messages.Refused`
-    when the key is not a live class's teacher's (a student's seat asks nothing)."""
+def ask_exercise(
+    store, teacher_key: str, exercise: Exercise, question: Question, heading: str = ""
+) -> int:
+    """Ask the class of the teacher's key ``exercise`` as the lesson page words and heads it
+    (``question``, ``heading``), replacing the question before; its number.
+    :class:`~.messages.Refused` when the key is not a live class's teacher's (a student's
+    seat asks nothing)."""
     class_id = store.teacher(teacher_key)
     if class_id is None:
         raise Refused("Only the class's teacher can ask it, while the class lasts.")
-    number = store.ask(class_id, exercise_question(exercise, question), about="exercise")
+    asked = exercise_question(exercise, question, heading)
+    number = store.ask(class_id, asked, about="exercise")
     if number is None:
         raise Refused("The class has ended.")
     return number

@@ -169,3 +169,95 @@ def test_a_where_question_pools_the_marks_as_histograms(server, browser):
         wait_text(page, ".class-question .class-answered", "2 answered", "startsWith")
         assert replay(page).locator(".class-question .verdict b").inner_text() == verdict
     assert "w lands at" in replay(far).locator(".class-question .verdict").inner_text()
+
+
+def _pool_words(page, exercise: str) -> str:
+    return page.locator(f".st-key-exercise-{exercise} .class-pool").inner_text()
+
+
+def test_a_lessons_exercise_asked_to_the_class_is_checked_and_pooled_by_the_server(
+    server, browser
+):
+    """The teacher of a class opens lesson 1 (the session keeps the class) and asks its number
+    exercise as the page words it; three students answer in their class bars (one by the
+    keyboard alone): the right number, a slip the exercise names, another number. The
+    teacher's page pools the 3 answers (the misconceptions by name, on request) while the
+    students' pages show none; after the reveal each student sees the exercise's verdict on
+    their own answer. Axe on both pages at 1280 and 390 px."""
+    from perceptron_lab.app_logic.exercises import BY_ID
+    from tests.accessibility import SERIOUS, audit
+    from tests.exercise_facts import facts
+
+    exercise = "l01-score-change"
+    question = BY_ID[exercise].question(facts(1), 0)  # the page at its opening controls
+    teacher = open_page(browser, f"{server}/")
+    teacher.get_by_role("button", name="Start a class").click()
+    teacher.locator(".join-code").wait_for(timeout=WAIT_MS)
+    code = teacher.locator(".join-code").inner_text().strip()
+    students = [open_page(browser, f"{server}/?join={code}") for _ in range(3)]
+    for page in students:
+        wait_bar(page, "Following the teacher.")
+    teacher.get_by_role("link", name="1 · The perceptron rule").click()
+    box = teacher.locator(f".st-key-exercise-{exercise}")
+    box.get_by_role("button", name="Ask the class").click()
+    teacher.locator(f".st-key-exercise-{exercise} .class-answered").wait_for(timeout=WAIT_MS)
+
+    slip = question.slips["no C"]
+    typed = [f"{question.answer:.4f}", f"{slip:.4f}", "99"]
+    for page, text in zip(students, typed, strict=True):
+        form = replay(page).locator(".class-question form")
+        form.wait_for(timeout=WAIT_MS)
+        assert question.text in replay(page).locator(".class-prompt").inner_text()
+        field = form.get_by_role("textbox", name=re.compile("Your answer: a number"))
+        if page is students[1]:  # by the keyboard alone: the field, typed, Enter sends
+            field.focus()
+            page.keyboard.type(text)
+            page.keyboard.press("Enter")
+        else:
+            field.fill(text)
+            form.get_by_role("button", name="Send").click()
+        wait_text(page, ".class-sent", f"Sent: {text}.", "startsWith")
+    teacher.wait_for_function(
+        "(selector) => (document.querySelector(selector)?.innerText || '')"
+        ".startsWith('3 of 3 connected answered')",
+        arg=f".st-key-exercise-{exercise} .class-answered",
+        timeout=WAIT_MS,
+    )
+    words = _pool_words(teacher, exercise)
+    assert "right" not in words and "Misconceptions" not in words, words  # projected: off
+    box.get_by_text("Show the right answer and the misconceptions").click()
+    teacher.wait_for_function(
+        "(selector) => (document.querySelector(selector)?.innerText || '').includes('1 right')",
+        arg=f".st-key-exercise-{exercise} .class-answered",
+        timeout=WAIT_MS,
+    )
+    named = teacher.locator(f".st-key-exercise-{exercise} .pool-misconceptions li")
+    assert named.count() == 2
+    assert question.misconceptions["no C"].feedback in named.all_inner_texts()[0] + (
+        named.all_inner_texts()[1]
+    )
+    for page in students:  # nothing pooled, and no verdict, on a student's page
+        words = replay(page).locator(".class-question").inner_text()
+        assert "answered" not in words and "right" not in words.lower(), words
+        assert replay(page).locator(".class-pool, .verdict").count() == 0
+    for page, width in ((teacher, 1280), (students[0], 1280), (students[0], 390), (teacher, 390)):
+        page.set_viewport_size({"width": width, "height": 720 if width > 400 else 844})
+        serious = [v["id"] for v in audit(page) if v["impact"] in SERIOUS]
+        assert serious == [], (width, serious)
+    teacher.set_viewport_size({"width": 1280, "height": 720})
+    box.scroll_into_view_if_needed()
+    teacher.screenshot(path=ARTIFACTS / "class_exercise_teacher.png")
+    replay(students[0]).locator(".class-question").scroll_into_view_if_needed()
+    students[0].screenshot(path=ARTIFACTS / "class_exercise_student_phone.png")
+
+    box.get_by_role("button", name="Reveal to the class").click()
+    expected = ["Right.", "Not this time.", "Not this time."]
+    for page, verdict in zip(students, expected, strict=True):
+        wait_text(page, ".class-question .verdict b", verdict, "equals")
+        wait_text(page, ".class-question .class-answered", "3 answered · 1 right", "startsWith")
+    slipped = replay(students[1]).locator(".class-question .verdict").inner_text()
+    assert question.misconceptions["no C"].feedback in slipped, slipped
+    teacher.locator(f".st-key-exercise-{exercise}").get_by_text("revealed to the class").wait_for(
+        timeout=WAIT_MS
+    )
+    students[1].screenshot(path=ARTIFACTS / "class_exercise_revealed_phone.png")

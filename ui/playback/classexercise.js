@@ -76,7 +76,7 @@ export class ClassExercise {
     const asked = this.c.question;
     return [
       el("p", { class: "panel-title" }, words),
-      el("p", { class: "class-exercise-from" }, `Lesson ${asked.lesson}, exercise`),
+      el("p", { class: "class-exercise-from" }, `Lesson ${asked.lesson} · ${asked.heading}`),
       el("p", { class: "class-prompt", id: `class-exercise-${asked.number}` }, asked.text),
     ];
   }
