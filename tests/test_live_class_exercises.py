@@ -272,9 +272,7 @@ def _keys_in(message: dict, key: dict) -> list[str]:
     return found
 
 
-def test_the_key_reaches_no_student_before_the_reveal_then_each_their_own_verdict(
-    lesson_1, store
-):
+def test_the_key_reaches_no_student_before_the_reveal_then_each_their_own_verdict(lesson_1, store):
     exercise, question, asked = _asked(lesson_1, NUMBER)
 
     @on_a_hub
@@ -290,7 +288,9 @@ def test_the_key_reaches_no_student_before_the_reveal_then_each_their_own_verdic
         await settle(lambda: all((s.last()["question"] or {}).get("number") for s in sockets))
         typed = [f"{question.answer:.5f}", f"{question.slips['no C']:.5f}", "99"]
         for member, text in zip(members, typed, strict=True):
-            await hub.receive(member, json.dumps({"type": "answer", "number": number, "text": text}))
+            await hub.receive(
+                member, json.dumps({"type": "answer", "number": number, "text": text})
+            )
         await settle(lambda: ((teacher.last() or {}).get("pool") or {}).get("answered") == 3)
         pool = teacher.last()["pool"]
         assert pool["right"] == 1 and len(pool["misconceptions"]) == 2
@@ -301,7 +301,9 @@ def test_the_key_reaches_no_student_before_the_reveal_then_each_their_own_verdic
                 if message["type"] != "answered":
                     assert _keys_in(message, asked["key"]) == [], message
         # a crafted answer of a student's socket: refused with the reason, nothing kept
-        await hub.receive(members[2], json.dumps({"type": "answer", "number": number, "text": "x"}))
+        await hub.receive(
+            members[2], json.dumps({"type": "answer", "number": number, "text": "x"})
+        )
         await settle(lambda: sockets[2].last("error") is not None)
         assert "is not a number" in sockets[2].last("error")["message"]
         assert store.your_answer(seats[2]) == (number, {"text": "99"})

@@ -26,7 +26,7 @@ import streamlit as st
 
 from perceptron_lab.app_logic.exercises.model import Exercise, Question
 from perceptron_lab.app_logic.live_class.database import DatabaseError
-from perceptron_lab.app_logic.live_class.exercises import askable, ask_exercise
+from perceptron_lab.app_logic.live_class.exercises import ask_exercise, askable
 from perceptron_lab.app_logic.live_class.messages import Refused
 from perceptron_lab.app_logic.live_class.store import shared_store
 from perceptron_lab.app_logic.visitor_text import as_text
@@ -165,7 +165,7 @@ def pool_html(asked: dict, pool: dict, connected: int | None, shown: bool) -> st
             share = pool["counts"][n] / answered if answered else 0.0
             rows.append(
                 f'<li class="{"right" if is_right else ""}"><span class="pool-words">{mark}'
-                f"{html.escape(option)}</span>{_bar(share)}<span class=\"pool-count\">"
+                f'{html.escape(option)}</span>{_bar(share)}<span class="pool-count">'
                 f"{pool['counts'][n]} ({_percent(pool['counts'][n], answered)})</span></li>"
             )
         parts.append(f'<ul class="pool-list" aria-label="Answers per option">{"".join(rows)}</ul>')

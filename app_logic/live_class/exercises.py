@@ -159,7 +159,9 @@ def checked_exercise_question(raw) -> dict:
     if not isinstance(raw, dict) or not isinstance(raw.get("public"), dict):
         raise Refused("An exercise question has a public part and a key.")
     public, key = raw["public"], raw.get("key")
-    exercise = BY_ID.get(public.get("exercise")) if isinstance(public.get("exercise"), str) else None
+    exercise = (
+        BY_ID.get(public.get("exercise")) if isinstance(public.get("exercise"), str) else None
+    )
     if exercise is None:
         raise Refused(f"No lesson has the exercise {str(public.get('exercise'))[:40]!r}.")
     if public.get("kind") != "exercise" or public.get("form") != exercise.form:
@@ -230,7 +232,11 @@ def question_of(asked: dict) -> Question:
     form, answer = public["form"], key["answer"]
     return Question(
         text=public["text"],
-        answer=frozenset(answer) if form == "choice" else tuple(answer) if form == "order" else answer,
+        answer=frozenset(answer)
+        if form == "choice"
+        else tuple(answer)
+        if form == "order"
+        else answer,
         form=form,
         why=key["why"],
         misconceptions={k: Misconception(*said) for k, said in key["misconceptions"].items()},

@@ -233,22 +233,27 @@ def test_a_lessons_exercise_asked_to_the_class_is_checked_and_pooled_by_the_serv
     )
     named = teacher.locator(f".st-key-exercise-{exercise} .pool-misconceptions li")
     assert named.count() == 2
-    assert question.misconceptions["no C"].feedback in named.all_inner_texts()[0] + (
-        named.all_inner_texts()[1]
+    assert (
+        question.misconceptions["no C"].feedback
+        in named.all_inner_texts()[0] + (named.all_inner_texts()[1])
     )
     for page in students:  # nothing pooled, and no verdict, on a student's page
         words = replay(page).locator(".class-question").inner_text()
         assert "answered" not in words and "right" not in words.lower(), words
         assert replay(page).locator(".class-pool, .verdict").count() == 0
-    for page, width in ((teacher, 1280), (students[0], 1280), (students[0], 390), (teacher, 390)):
-        page.set_viewport_size({"width": width, "height": 720 if width > 400 else 844})
-        serious = [v["id"] for v in audit(page) if v["impact"] in SERIOUS]
-        assert serious == [], (width, serious)
+    for width, height in ((1280, 720), (390, 844)):
+        for page, who in ((teacher, "teacher"), (students[0], "student")):
+            page.set_viewport_size({"width": width, "height": height})
+            serious = [v["id"] for v in audit(page) if v["impact"] in SERIOUS]
+            assert serious == [], (who, width, serious)
+            shown = (
+                box.locator(".class-pool")
+                if page is teacher
+                else replay(page).locator(".class-question")
+            )
+            shown.scroll_into_view_if_needed()
+            page.screenshot(path=ARTIFACTS / f"class_exercise_{who}_{width}.png")
     teacher.set_viewport_size({"width": 1280, "height": 720})
-    box.scroll_into_view_if_needed()
-    teacher.screenshot(path=ARTIFACTS / "class_exercise_teacher.png")
-    replay(students[0]).locator(".class-question").scroll_into_view_if_needed()
-    students[0].screenshot(path=ARTIFACTS / "class_exercise_student_phone.png")
 
     box.get_by_role("button", name="Reveal to the class").click()
     expected = ["Right.", "Not this time.", "Not this time."]
@@ -260,4 +265,5 @@ def test_a_lessons_exercise_asked_to_the_class_is_checked_and_pooled_by_the_serv
     teacher.locator(f".st-key-exercise-{exercise}").get_by_text("revealed to the class").wait_for(
         timeout=WAIT_MS
     )
-    students[1].screenshot(path=ARTIFACTS / "class_exercise_revealed_phone.png")
+    replay(students[1]).locator(".class-question .verdict").scroll_into_view_if_needed()
+    students[1].screenshot(path=ARTIFACTS / "class_exercise_revealed_1280.png")

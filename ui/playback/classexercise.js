@@ -30,6 +30,11 @@ function rightWords(asked, results) {
   return results.answer.map((n, k) => `${k + 1}. ${asked.options[n]}`).join(" → ");
 }
 
+/** `words` as a sentence: a full stop added unless it ends with one. */
+function sentence(words) {
+  return /[.!?]$/.test(words) ? words : `${words}.`;
+}
+
 /** A student's answer in words: the number as typed, the option, the steps in their order. */
 function answerWords(asked, given) {
   if ("text" in given) return given.text;
@@ -275,7 +280,7 @@ export class ClassExercise {
     if (role === "student" && asked.state === "open") {
       if (this.sent)
         this.sent.textContent = yours
-          ? `Sent: ${answerWords(asked, yours)}. You can change your answer until your teacher shows the answers.`
+          ? `Sent: ${sentence(answerWords(asked, yours))} You can change your answer until your teacher shows the answers.`
           : "";
       return;
     }
@@ -363,7 +368,7 @@ export class ClassExercise {
       fill(this.verdict, el("b", {}, "You did not answer."), ` The right answer: ${rightWords(asked, results)}.`);
       this.verdict.className = "verdict";
     } else if (!said) {
-      fill(this.verdict, `Your answer: ${answerWords(asked, yours)}. Checking it…`);
+      fill(this.verdict, `Your answer: ${sentence(answerWords(asked, yours))} Checking it…`);
       this.verdict.className = "verdict";
       return;
     } else {
@@ -372,7 +377,7 @@ export class ClassExercise {
         this.verdict,
         el("span", { "aria-hidden": "true" }, said.right ? "✓ " : "✗ "),
         el("b", {}, said.right ? "Right." : "Not this time."),
-        ` Your answer: ${answerWords(asked, yours)}. ${said.text.startsWith(start) ? said.text.slice(start.length).trim() : said.text}`,
+        ` Your answer: ${sentence(answerWords(asked, yours))} ${said.text.startsWith(start) ? said.text.slice(start.length).trim() : said.text}`,
       );
       this.verdict.className = `verdict ${said.right ? "right" : "wrong"}`;
     }
