@@ -26,7 +26,7 @@ from perceptron_lab.app_logic.live_class.exercises import (
 from perceptron_lab.app_logic.live_class.messages import Refused, parse
 from perceptron_lab.app_logic.live_class.store import ClassStore
 from tests.exercise_facts import facts
-from tests.test_live_class_hub import Socket, on_a_hub, settle
+from tests.test_live_class_hub import Socket, _teacher_and_students, on_a_hub, settle
 
 NUMBER, CHOICE, ORDER = "l01-score-change", "l01-why-it-helps", "l01-derivation-order"
 
@@ -277,11 +277,8 @@ def test_the_key_reaches_no_student_before_the_reveal_then_each_their_own_verdic
 
     @on_a_hub
     async def run(hub, store):
-        started, seats = _class(store)
-        teacher = Socket()
-        await hub.attach(teacher, {"teacher": started.teacher_key})
-        sockets = [Socket() for _ in seats]
-        members = [await hub.attach(s, {"seat": seat.token}) for s, seat in zip(sockets, seats)]
+        started, _, teacher, members, sockets = await _teacher_and_students(hub, store)
+        seats = [member.seat for member in members]
         number = await hub.blocking(
             ask_exercise, store, started.teacher_key, exercise, question, "Exercise 2. Work it out"
         )

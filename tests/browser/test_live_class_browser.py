@@ -19,11 +19,10 @@ from tests.live import free_port, stop, wait_for_health
 from tests.live_class_scenario import (
     FRAME,
     WAIT_MS,
-    open_page,
     replay,
     run_class,
+    start_class,
     step_to,
-    wait_bar,
     wait_in_replay,
     wait_painted,
     wait_text,
@@ -116,13 +115,7 @@ def test_a_where_question_pools_the_marks_as_histograms(server, browser):
 
     question = _where_question(0, 9)
     assert question is not None and question.kind == "where"
-    teacher = open_page(browser, f"{server}/?perceptron_eta=1")
-    teacher.get_by_role("button", name="Start a class").click()
-    teacher.locator(".join-code").wait_for(timeout=WAIT_MS)
-    code = teacher.locator(".join-code").inner_text().strip()
-    students = [open_page(browser, f"{server}/?join={code}") for _ in range(2)]
-    for page in students:
-        wait_bar(page, "Following the teacher.")
+    teacher, _, students = start_class(browser, f"{server}/?perceptron_eta=1", 2)
     step_to(teacher, 8)
     for page in students:
         wait_painted(page, 8)
@@ -190,13 +183,7 @@ def test_a_lessons_exercise_asked_to_the_class_is_checked_and_pooled_by_the_serv
 
     exercise = "l01-score-change"
     question = BY_ID[exercise].question(facts(1), 0)  # the page at its opening controls
-    teacher = open_page(browser, f"{server}/")
-    teacher.get_by_role("button", name="Start a class").click()
-    teacher.locator(".join-code").wait_for(timeout=WAIT_MS)
-    code = teacher.locator(".join-code").inner_text().strip()
-    students = [open_page(browser, f"{server}/?join={code}") for _ in range(3)]
-    for page in students:
-        wait_bar(page, "Following the teacher.")
+    teacher, _, students = start_class(browser, f"{server}/", 3)
     teacher.get_by_role("link", name="1 · The perceptron rule").click()
     box = teacher.locator(f".st-key-exercise-{exercise}")
     box.get_by_role("button", name="Ask the class").click()

@@ -13,15 +13,12 @@
 // misconceptions the wrong answers show), the share right and the right answer only on request
 // until the reveal (the screen may be the projector).
 
+import { percent, poolList, teacherButtons } from "./classpanel.js";
 import { el, fill } from "./dom.js";
 import { count, minusNum } from "./format.js";
 
 /** The longest number a student may type (live_class/exercises.py's NUMBER_CHARS). */
 const NUMBER_CHARS = 40;
-
-function percent(part, whole) {
-  return whole ? `${Math.round((100 * part) / whole)} %` : "0 %";
-}
 
 /** The right answer as the exercise writes it. */
 function rightWords(asked, results) {
@@ -230,38 +227,7 @@ export class ClassExercise {
     const open = asked.state === "open";
     this.count = el("p", { class: "class-answered" });
     this.pool = el("div", { class: "class-pool" });
-    const right = el(
-      "button",
-      {
-        type: "button",
-        class: "btn class-right",
-        "aria-pressed": String(this.showRight),
-        title: "On your screen only; off while it is projected, until you reveal.",
-        onclick: () => {
-          this.showRight = !this.showRight;
-          right.setAttribute("aria-pressed", String(this.showRight));
-          this._numbers();
-        },
-      },
-      "Show the right answer",
-    );
-    const buttons = el(
-      "div",
-      { class: "question-buttons" },
-      open
-        ? el(
-            "button",
-            { type: "button", class: "btn class-reveal", onclick: () => this.send({ type: "reveal" }) },
-            "Reveal to the class",
-          )
-        : null,
-      open ? right : null,
-      el(
-        "button",
-        { type: "button", class: "btn class-close", onclick: () => this.send({ type: "close" }) },
-        "Put the question away",
-      ),
-    );
+    const buttons = teacherButtons(open, this);
     const state = open ? "answers hidden from students" : "revealed";
     fill(
       this.node,
@@ -293,7 +259,10 @@ export class ClassExercise {
     const right = shown ? ` · ${count(results.right)} right (${percent(results.right, results.answered)})` : "";
     this.count.textContent = `${count(results.answered)}${of} answered${right}`;
     const parts = [];
-    if (asked.form === "choice") parts.push(this._counts(asked, results, shown, yours));
+    if (asked.form === "choice") {
+      const isRight = (n) => shown && results.answer.includes(n);
+      parts.push(poolList(asked.options, results, isRight, yours?.choice ?? null, "Answers per option"));
+    }
     if (asked.form === "number" && results.histogram && results.answered)
       parts.push(this._histogram(results.histogram));
     if (shown) {
@@ -313,35 +282,6 @@ export class ClassExercise {
     }
     fill(this.pool, ...parts);
     if (role === "student" && this.verdict) this._verdict(asked, results, yours);
-  }
-
-  _counts(asked, results, shown, yours) {
-    const rows = asked.options.map((option, n) => {
-      const theRight = shown && results.answer.includes(n);
-      const share = results.answered ? results.counts[n] / results.answered : 0;
-      return el(
-        "li",
-        { class: theRight ? "right" : "" },
-        el(
-          "span",
-          { class: "pool-words" },
-          theRight ? el("b", {}, "✓ right: ") : null,
-          option,
-          yours && yours.choice === n ? el("i", {}, " (your answer)") : null,
-        ),
-        el(
-          "span",
-          { class: "pool-bar", "aria-hidden": "true" },
-          el("span", { style: `width: ${(100 * share).toFixed(1)}%` }),
-        ),
-        el(
-          "span",
-          { class: "pool-count" },
-          `${count(results.counts[n])} (${percent(results.counts[n], results.answered)})`,
-        ),
-      );
-    });
-    return el("ul", { class: "pool-list", "aria-label": "Answers per option" }, ...rows);
   }
 
   /** The numbers typed: bars (drawn) and the bins (read by a screen reader). */
