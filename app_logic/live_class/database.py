@@ -200,7 +200,7 @@ class Database:
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> db = Database(str(folder / "class.sqlite3"))
     >>> db.version(), db.run(lambda tx: tx.one("SELECT count(*) FROM classes"))
-    (3, (0,))
+    (4, (0,))
     >>> db.close()
     """
 
