@@ -164,6 +164,10 @@ def test_a_where_question_pools_the_marks_as_histograms(server, browser):
     assert "w lands at" in replay(far).locator(".class-question .verdict").inner_text()
 
 
+#: What the replay's live region says now.
+SAID = "(document.querySelector('body > .sr-only[aria-live=polite]')?.textContent || '')"
+
+
 def _pool_words(page, exercise: str) -> str:
     return page.locator(f".st-key-exercise-{exercise} .class-pool").inner_text()
 
@@ -189,6 +193,8 @@ def test_a_lessons_exercise_asked_to_the_class_is_checked_and_pooled_by_the_serv
     box.get_by_role("button", name="Ask the class").click()
     teacher.locator(f".st-key-exercise-{exercise} .class-answered").wait_for(timeout=WAIT_MS)
 
+    # a student's screen reader hears the question come (the replay's live region)
+    wait_in_replay(students[0], f'() => {SAID}.includes("Your teacher asks lesson 1\'s exercise")')
     slip = question.slips["no C"]
     typed = [f"{question.answer:.4f}", f"{slip:.4f}", "99"]
     for page, text in zip(students, typed, strict=True):
@@ -247,6 +253,7 @@ def test_a_lessons_exercise_asked_to_the_class_is_checked_and_pooled_by_the_serv
     for page, verdict in zip(students, expected, strict=True):
         wait_text(page, ".class-question .verdict b", verdict, "equals")
         wait_text(page, ".class-question .class-answered", "3 answered · 1 right", "startsWith")
+    wait_in_replay(students[0], f"() => {SAID}.startsWith('Right. Your answer:')")
     slipped = replay(students[1]).locator(".class-question .verdict").inner_text()
     assert question.misconceptions["no C"].feedback in slipped, slipped
     teacher.locator(f".st-key-exercise-{exercise}").get_by_text("revealed to the class").wait_for(
