@@ -120,6 +120,20 @@ def open_page(browser, url: str, size=(1280, 720)):
     return page
 
 
+def start_class(browser, url: str, students: int):
+    """A teacher's page that started a class at ``url``, the class's code, and ``students``
+    pages that joined it by its link and follow the teacher."""
+    teacher = open_page(browser, url)
+    teacher.get_by_role("button", name="Start a class").click()
+    teacher.locator(".join-code").wait_for(timeout=WAIT_MS)
+    code = teacher.locator(".join-code").inner_text().strip()
+    server = url.split("/?")[0].rstrip("/")
+    pages = [open_page(browser, f"{server}/?join={code}") for _ in range(students)]
+    for page in pages:
+        wait_bar(page, "Following the teacher.")
+    return teacher, code, pages
+
+
 def run_class(browser, teacher_server: str, student_servers: list[str], shots: Path | None):
     """The scenario; returns what it measured. Screenshots go to ``shots`` when given."""
     outcome = Outcome()

@@ -97,7 +97,7 @@ def test_an_old_schema_on_postgresql_is_migrated(server):
     )
     old.close()
     store = ClassStore(Database(url), hours=1.0)
-    assert store.database.version() == SCHEMA_VERSION == 3
+    assert store.database.version() == SCHEMA_VERSION == 4
     assert store.pace("c1").view == {"learner": "kw"} and not store.pace("c1").show_names
     seat = store.join("ABCDEF")
     assert seat.number == 1
@@ -151,3 +151,35 @@ def test_the_store_goes_on_after_the_database_server_restarts(server):
     _wait_for(lambda: (None, "connected") in heard)  # the listener connected again
     store.set_step(started.id, 4)
     _wait_for(lambda: (started.id, "pace") in heard)
+
+
+def test_a_lessons_exercise_answered_on_another_process_is_checked_and_pooled(server):
+    """The teacher's process asks lesson 1's number exercise; students on another process
+    answer it: the teacher's process hears the answers, pools them by the exercise's own
+    check (the misconceptions by name), and after the reveal each student's verdict is the
+    exercise's."""
+    from perceptron_lab.app_logic.exercises import BY_ID
+    from perceptron_lab.app_logic.exercises.model import check
+    from perceptron_lab.app_logic.live_class.exercises import ask_exercise
+    from tests.exercise_facts import facts
+
+    exercise = BY_ID["l01-score-change"]
+    question = exercise.question(facts(1), 0)
+    teacher, students, heard = _two_processes(server)
+    started = teacher.start({"learner": "kw"}, 0)
+    seats = [students.join(started.code) for _ in range(3)]
+    number = ask_exercise(teacher, started.teacher_key, exercise, question)
+    typed = [f"{question.answer}", f"{question.slips['no C']}", "99"]
+    for seat, text in zip(seats, typed, strict=True):
+        students.answer(seat, number, {"text": text})
+    _wait_for(lambda: (started.id, "answers") in heard)
+    pool = teacher.pool(started.id)
+    assert (pool["answered"], pool["right"]) == (3, 1)
+    assert {m["name"] for m in pool["misconceptions"]} == {
+        question.misconceptions["no C"].feedback,
+        question.misconceptions["off"].feedback,
+    }
+    teacher.reveal(started.id)
+    for seat, text in zip(seats, typed, strict=True):
+        said = check(question, text)
+        assert students.your_verdict(seat) == (number, {"right": said.right, "text": said.text})

@@ -141,8 +141,8 @@ def test_an_answer_message_names_its_question_and_gives_one_answer():
     }
     for text, words in (
         ('{"type": "answer", "choice": 1}', "names its question"),
-        ('{"type": "answer", "number": 1}', "a choice or a point"),
-        ('{"type": "answer", "number": 1, "choice": 1, "point": [0, 0]}', "a choice or a point"),
+        ('{"type": "answer", "number": 1}', "one of a choice"),
+        ('{"type": "answer", "number": 1, "choice": 1, "point": [0, 0]}', "one of a choice"),
         ('{"type": "answer", "number": 1, "choice": 1}', "Only a student"),
     ):
         with pytest.raises(Refused, match=words):

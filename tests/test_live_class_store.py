@@ -202,7 +202,7 @@ def test_an_old_schema_is_migrated_with_its_classes(path, clock):
         columns = [row[1] for row in connection.execute("PRAGMA table_info(classes)")]
     assert "show_names" not in columns
     store = ClassStore(Database(str(path)), hours=1.0, clock=clock)
-    assert store.database.version() == SCHEMA_VERSION == 3
+    assert store.database.version() == SCHEMA_VERSION == 4
     pace = store.pace("c1")
     assert (pace.code, pace.mode, pace.view, pace.step, pace.show_names) == (
         "ABCDEF",
@@ -237,7 +237,7 @@ def test_a_version_2_schema_gets_questions_and_answers_with_its_class_kept(path,
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
     assert "questions" not in tables and "answers" not in tables
     store = ClassStore(Database(str(path)), hours=1.0, clock=clock)
-    assert store.database.version() == SCHEMA_VERSION == 3
+    assert store.database.version() == SCHEMA_VERSION == 4
     pace = store.pace("c1")
     assert (pace.view, pace.step, pace.question) == ({"learner": "kw"}, 5, None)
     assert store.seat(seat.token).number == 1

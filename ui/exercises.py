@@ -19,6 +19,10 @@ page shows them all.
 The exercise on the lesson's replay is answered in the figure itself (predict mode); its
 box here says what it asks.
 
+A teacher of a live class sees *Ask the class* in each exercise the class can answer on its
+own devices (``ui/class_exercise.py``): the class gets it with this page's numbers, and the
+answers come back pooled below it.
+
 The progress (answers, verdicts, prediction scores, lessons done) is kept in the student's
 browser, never on the server: :func:`progress_panel` puts the ``ui/progress/`` component in
 the sidebar, which records this session's verdicts in the browser's ``localStorage``, listens
@@ -42,6 +46,7 @@ from perceptron_lab.app_logic.exercises import EXERCISES, KINDS, chosen, for_les
 from perceptron_lab.app_logic.exercises.model import Exercise, Question, check
 from perceptron_lab.app_logic.exercises.replay import for_the_browser
 from perceptron_lab.app_logic.visitor_text import as_text
+from perceptron_lab.ui import class_exercise
 from perceptron_lab.ui.lesson import lesson_title
 from perceptron_lab.ui.safety import attempt
 
@@ -106,7 +111,8 @@ def _key(exercise: Exercise, what: str) -> str:
 
 
 def _exercise(number: int, exercise: Exercise, facts: dict) -> None:
-    st.subheader(f"Exercise {number}. {TITLES[exercise.kind]}", anchor=exercise.id)
+    heading = f"Exercise {number}. {TITLES[exercise.kind]}"
+    st.subheader(heading, anchor=exercise.id)
     missing = [name for name in exercise.needs if facts.get(name) is None]
     if missing:
         st.info(
@@ -125,6 +131,7 @@ def _exercise(number: int, exercise: Exercise, facts: dict) -> None:
             "run; the sidebar's progress marks this exercise done once you reach it. Nothing "
             "is sent to the server."
         )
+        class_exercise.teacher_tools(exercise, question, heading)
         return
     verdict_key = _key(exercise, "verdict")
     with st.form(_key(exercise, f"form{variant}"), border=False):
@@ -152,6 +159,7 @@ def _exercise(number: int, exercise: Exercise, facts: dict) -> None:
             args=(exercise,),
             help="The same exercise again, with other numbers or another order of the options.",
         )
+    class_exercise.teacher_tools(exercise, question, heading)
 
 
 def _verdict_html(text: str) -> str:

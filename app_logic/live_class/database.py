@@ -122,6 +122,15 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             )""",
         ),
     ),
+    (
+        4,
+        (
+            # what a question is about: "view", a prediction about the class's view (a new
+            # view puts it away), or "exercise", one of a lesson's exercises, asked with the
+            # lesson's own numbers (the class's view does not change it)
+            "ALTER TABLE questions ADD COLUMN about TEXT NOT NULL DEFAULT 'view'",
+        ),
+    ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -191,7 +200,7 @@ class Database:
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> db = Database(str(folder / "class.sqlite3"))
     >>> db.version(), db.run(lambda tx: tx.one("SELECT count(*) FROM classes"))
-    (3, (0,))
+    (4, (0,))
     >>> db.close()
     """
 

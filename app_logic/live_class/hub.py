@@ -14,7 +14,9 @@ message goes from process to process but through the database.
   a whole picture, so a member that has not taken the last one yet gets only the newest.
 * **Students are sent the pace only**: the view, the step, the mode, and the current
   question without its answer (its results once the teacher revealed them); each student is
-  told their own answer, never another's. The teacher is also sent the roster (how many
+  told their own answer, never another's, and after the reveal of one of a lesson's
+  exercises, the exercise's verdict on it (:meth:`.store.ClassStore.your_verdict`: the
+  server checks, never a page). The teacher is also sent the roster (how many
   joined and are connected) and the current question's answers pooled (counts only: nobody's
   answer by name or number), at every answer; the students' views only when the teacher
   asks, numbered, with nicknames only when the teacher turned them on.
@@ -73,6 +75,7 @@ class Member:
     refilled: float = field(default_factory=time.monotonic)
     last_seen_write: float = 0.0
     rev: int = -1  # the class's revision this member was last sent
+    told: int = 0  # the exercise question whose verdict this student was last sent
     closed: bool = False
     writer: asyncio.Task | None = None
 
@@ -166,6 +169,7 @@ class Hub:
             yours = await self.blocking(self.store.your_answer, member.seat)
             if yours is not None:  # a page that connects again gets its answer back
                 member.reply({"type": "answered", "number": yours[0], "answer": yours[1]})
+            await self._tell_verdict(member)
         await self._refresh(member.class_id, {"pace", "roster"}, only=member)
         return member
 
@@ -306,6 +310,9 @@ class Hub:
             for member in behind:
                 member.rev = pace.rev
                 member.offer(text)
+            question = pace.question
+            if question and question["kind"] == "exercise" and question["state"] == "revealed":
+                await asyncio.gather(*(self._tell_verdict(m) for m in behind))
         if teachers:
             joined, connected = await self.blocking(self.store.roster, class_id)
             pool = await self.blocking(self.store.pool, class_id) if pace.question else None
@@ -320,6 +327,13 @@ class Hub:
             )
             for member in teachers:
                 member.offer(text)
+
+    async def _tell_verdict(self, member: Member) -> None:
+        """Send a student the verdict on their answer to the revealed exercise, once."""
+        said = await self.blocking(self.store.your_verdict, member.seat)
+        if said is not None and said[0] != member.told:
+            member.told = said[0]
+            member.reply({"type": "verdict", "number": said[0], **said[1]})
 
     async def _sweep_forever(self) -> None:
         while True:

@@ -18,7 +18,9 @@ type             who        what
 ``end``          teacher    end the class now (its data are deleted)
 ``state``        student    my page shows the view ``params`` at step ``t``
 ``answer``       student    my answer to question ``number``: ``choice`` (an option's
-                            index) or ``point`` (``[w1, w2]``); it replaces an earlier one
+                            index), ``point`` (``[w1, w2]``), or to an exercise ``text``
+                            (a number typed) or ``order`` (the steps' indices); it
+                            replaces an earlier one
 ``ping``         anyone     I am still here
 ===============  =========  ====================================================
 
@@ -63,6 +65,8 @@ ALLOWED = {
     "student": frozenset({"state", "answer", "ping"}),
 }
 MODES = ("follow", "free")
+#: What an answer carries: a choice's index, a point, a number as typed, the steps' order.
+ANSWER_FIELDS = ("choice", "point", "text", "order")
 
 
 class Refused(ValueError):
@@ -187,8 +191,8 @@ def parse(text: str, role: str | None) -> dict:
         number = message.get("number")
         if not isinstance(number, int) or isinstance(number, bool) or number < 1:
             raise Refused("An answer names its question's number.")
-        given = {name: message[name] for name in ("choice", "point") if name in message}
+        given = {name: message[name] for name in ANSWER_FIELDS if name in message}
         if len(given) != 1:
-            raise Refused("An answer is a choice or a point.")
+            raise Refused("An answer is one of a choice, a point, a number's text or an order.")
         return {"type": kind, "number": number, "answer": given}
     return {"type": kind}

@@ -14,6 +14,9 @@ page sends the class what identifies it and its right answer, checked here:
 
 A student's **answer** is the index of a choice, or for "where" a point (two finite numbers);
 one per student and question, a changed answer replacing the first, none after the reveal.
+One of a lesson's exercises asked to the class (kind ``"exercise"``) is not asked through
+here but from the lesson page; its answers are checked and pooled by :mod:`.exercises`, to
+which :func:`checked_answer`, :func:`pooled` and :func:`shown_key` hand it.
 :func:`pooled` counts them: how many answered, how many chose each option (or, for "where",
 a histogram of each coordinate over the view), and how many are right. Nothing in a pool
 says who answered what.
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import math
 
+from perceptron_lab.app_logic.live_class import exercises
 from perceptron_lab.app_logic.live_class.messages import MAX_STEP, Refused
 from perceptron_lab.app_logic.predictions import KINDS
 
@@ -154,6 +158,8 @@ def checked_answer(question: dict, raw) -> dict:
     """
     if not isinstance(raw, dict):
         raise Refused("An answer is an object.")
+    if question["public"]["kind"] == "exercise":
+        return exercises.checked_exercise_answer(question["public"], raw)
     if question["public"]["kind"] == "where":
         if "point" not in raw:
             raise Refused("This question takes a point: two numbers for w.")
@@ -207,6 +213,8 @@ def pooled(question: dict, answers: list[dict]) -> dict:
     (1, [1, 0, 0, 0, 0, 1], 1)
     """
     public = question["public"]
+    if public["kind"] == "exercise":
+        return exercises.pooled(question, answers)
     pool = {
         "answered": len(answers),
         "right": sum(is_right(question, answer) for answer in answers),
@@ -224,3 +232,27 @@ def pooled(question: dict, answers: list[dict]) -> dict:
             counts[answer["choice"]] += 1
         pool["counts"] = counts
     return pool
+
+
+def shown_key(question: dict) -> dict:
+    """What of the question's key the teacher's page is sent with the pool, and every page
+    with the results at the reveal: all of a prediction's (its right answer), an exercise's
+    right answer and reason (:func:`.exercises.shown_key`).
+
+    Examples
+    --------
+    >>> shown_key({"public": {"kind": "side"}, "key": {"answer": 1}})
+    {'answer': 1}
+    """
+    if question["public"]["kind"] == "exercise":
+        return exercises.shown_key(question)
+    return question["key"]
+
+
+def verdict(question: dict, answer: dict) -> dict | None:
+    """The server's verdict on a student's answer to a revealed exercise (its feedback is the
+    exercise's own, :func:`.exercises.verdict`); None for a prediction, which every page
+    judges from the results it is sent."""
+    if question["public"]["kind"] != "exercise":
+        return None
+    return exercises.verdict(question, answer)

@@ -18,11 +18,14 @@ joins by code are refused until the window has passed. So in 12 hours at most 21
 can be tried, against 887,503,681 possible codes: a given class is found by enumeration with
 a chance under 1 in 40,000 (``docs/deploy.md``).
 
-The teacher **asks the class** a question (:mod:`.questions`) at a step: the class has one
-current question at a time, "open" (students answer; a student's changed answer replaces
-their first), then "revealed" (the answers pooled are kept with it and shown to all, and the
-class's step becomes the step asked about), until the teacher closes it, asks the next one,
-or changes the view (a question is about the view it was asked on).
+The teacher **asks the class** a question (:mod:`.questions`) at a step, or one of a
+lesson's exercises (:mod:`.exercises`): the class has one current question at a time, "open"
+(students answer; a student's changed answer replaces their first), then "revealed" (the
+answers pooled are kept with it and shown to all; after a prediction the class's step becomes
+the step asked about, and after an exercise each student is told the exercise's verdict on
+their own answer, :meth:`ClassStore.your_verdict`), until the teacher closes it, asks the
+next one, or, for a prediction, changes the view (it is about the view it was asked on; an
+exercise is about its lesson's run, which the class's view does not change).
 
 A class **expires** ``hours`` after it started (:mod:`.settings`): it is then deleted with its
 students, questions and answers (:meth:`ClassStore.delete_expired`, run at every start of a
@@ -46,7 +49,12 @@ from perceptron_lab.app_logic.live_class.messages import (
     clean_nickname,
     view_params,
 )
-from perceptron_lab.app_logic.live_class.questions import checked_answer, pooled
+from perceptron_lab.app_logic.live_class.questions import (
+    checked_answer,
+    pooled,
+    shown_key,
+    verdict,
+)
 from perceptron_lab.app_logic.live_class.settings import (
     database_from_environment,
     hours_from_environment,
@@ -363,7 +371,8 @@ class ClassStore:
             if changed:
                 tx.run(
                     "UPDATE questions SET state = 'closed' WHERE class_id = ? AND state <> "
-                    "'closed' AND view_rev <> (SELECT view_rev FROM classes WHERE id = ?)",
+                    "'closed' AND about = 'view' "
+                    "AND view_rev <> (SELECT view_rev FROM classes WHERE id = ?)",
                     (class_id, class_id),
                 )
                 tx.notice(class_id, "pace")
@@ -406,9 +415,13 @@ class ClassStore:
 
         return self._write(change)
 
-    def ask(self, class_id: str, question: dict) -> int | None:
-        """Ask the class ``question`` (as :func:`.questions.checked_question` keeps it) about
-        its view now, putting away the question before; its number, or None (ended)."""
+    def ask(self, class_id: str, question: dict, about: str = "view") -> int | None:
+        """Ask the class ``question``, putting away the question before; its number, or None
+        (ended). ``about`` is "view" for a prediction about the class's view now (as
+        :func:`.questions.checked_question` keeps it), "exercise" for one of a lesson's
+        exercises (:func:`.exercises.exercise_question`)."""
+        if about not in ("view", "exercise"):
+            raise ValueError(f"a question is about 'view' or 'exercise', not {about!r}")
 
         def ask(tx: Transaction) -> int:
             tx.run(
@@ -421,10 +434,10 @@ class ClassStore:
             )
             tx.run(
                 "INSERT INTO questions (id, class_id, number, asked, view_rev, public, "
-                "answer_key, state) VALUES (?, ?, ?, ?, ?, ?, ?, 'open')",
+                "answer_key, state, about) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)",
                 (
                     secrets.token_hex(16), class_id, int(last) + 1, self._clock(), int(view_rev),
-                    json.dumps(question["public"]), json.dumps(question["key"]),
+                    json.dumps(question["public"]), json.dumps(question["key"]), about,
                 ),
             )  # fmt: skip
             return int(last) + 1
@@ -433,20 +446,22 @@ class ClassStore:
 
     def reveal(self, class_id: str) -> bool:
         """Reveal the open question: its answers pooled, with the right one, are kept with it
-        for every page, and the class's step becomes the step it asked about."""
+        for every page, and, for a prediction, the class's step becomes the step it asked
+        about."""
 
         def reveal(tx: Transaction) -> bool | None:
             question = _current_question(tx, class_id)
             if question is None or question["state"] != "open":
                 return None
             tx.run("UPDATE questions SET state = 'revealed' WHERE id = ?", (question["id"],))
-            results = pooled(question, _answers(tx, question["id"])) | question["key"]
+            results = pooled(question, _answers(tx, question["id"])) | shown_key(question)
             tx.run(
                 "UPDATE questions SET results = ? WHERE id = ?",
                 (json.dumps(results), question["id"]),
             )
-            step = question["public"]["step"]
-            tx.run("UPDATE classes SET step = ? WHERE id = ?", (step, class_id))
+            if "step" in question["public"]:  # a prediction: the step it asked about
+                step = question["public"]["step"]
+                tx.run("UPDATE classes SET step = ? WHERE id = ?", (step, class_id))
             return True
 
         return bool(self._question_change(class_id, reveal))
@@ -516,6 +531,24 @@ class ClassStore:
 
         return self.database.run(read)
 
+    def your_verdict(self, seat: Seat) -> tuple[int, dict] | None:
+        """The exercise's verdict on the student's answer to the class's current question
+        (its number and ``{right, text}``), once the teacher revealed it; None before the
+        reveal, without an answer, or for a prediction (which the page judges itself)."""
+
+        def read(tx: Transaction):
+            question = _current_question(tx, seat.class_id)
+            if question is None or question["state"] != "revealed":
+                return None
+            row = tx.one(
+                "SELECT answer FROM answers WHERE question_id = ? AND student_id = ?",
+                (question["id"], seat.student_id),
+            )
+            said = None if row is None else verdict(question, json.loads(row[0]))
+            return None if said is None else (question["number"], said)
+
+        return self.database.run(read)
+
     def pool(self, class_id: str) -> dict | None:
         """The current question's answers pooled, with its right answer (for the teacher's
         page only: :func:`.questions.pooled`), or None without a question."""
@@ -525,7 +558,7 @@ class ClassStore:
             if question is None:
                 return None
             counted = pooled(question, _answers(tx, question["id"]))
-            return {"number": question["number"], **counted, **question["key"]}
+            return {"number": question["number"], **counted, **shown_key(question)}
 
         return self.database.run(read)
 

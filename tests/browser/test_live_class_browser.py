@@ -19,11 +19,10 @@ from tests.live import free_port, stop, wait_for_health
 from tests.live_class_scenario import (
     FRAME,
     WAIT_MS,
-    open_page,
     replay,
     run_class,
+    start_class,
     step_to,
-    wait_bar,
     wait_in_replay,
     wait_painted,
     wait_text,
@@ -116,13 +115,7 @@ def test_a_where_question_pools_the_marks_as_histograms(server, browser):
 
     question = _where_question(0, 9)
     assert question is not None and question.kind == "where"
-    teacher = open_page(browser, f"{server}/?perceptron_eta=1")
-    teacher.get_by_role("button", name="Start a class").click()
-    teacher.locator(".join-code").wait_for(timeout=WAIT_MS)
-    code = teacher.locator(".join-code").inner_text().strip()
-    students = [open_page(browser, f"{server}/?join={code}") for _ in range(2)]
-    for page in students:
-        wait_bar(page, "Following the teacher.")
+    teacher, _, students = start_class(browser, f"{server}/?perceptron_eta=1", 2)
     step_to(teacher, 8)
     for page in students:
         wait_painted(page, 8)
@@ -169,3 +162,102 @@ def test_a_where_question_pools_the_marks_as_histograms(server, browser):
         wait_text(page, ".class-question .class-answered", "2 answered", "startsWith")
         assert replay(page).locator(".class-question .verdict b").inner_text() == verdict
     assert "w lands at" in replay(far).locator(".class-question .verdict").inner_text()
+
+
+#: What the replay's live region says now.
+SAID = "(document.querySelector('body > .sr-only[aria-live=polite]')?.textContent || '')"
+
+
+def _pool_words(page, exercise: str) -> str:
+    return page.locator(f".st-key-exercise-{exercise} .class-pool").inner_text()
+
+
+def test_a_lessons_exercise_asked_to_the_class_is_checked_and_pooled_by_the_server(
+    server, browser
+):
+    """The teacher of a class opens lesson 1 (the session keeps the class) and asks its number
+    exercise as the page words it; three students answer in their class bars (one by the
+    keyboard alone): the right number, a slip the exercise names, another number. The
+    teacher's page pools the 3 answers (the misconceptions by name, on request) while the
+    students' pages show none; after the reveal each student sees the exercise's verdict on
+    their own answer. Axe on both pages at 1280 and 390 px."""
+    from perceptron_lab.app_logic.exercises import BY_ID
+    from tests.accessibility import SERIOUS, audit
+    from tests.exercise_facts import facts
+
+    exercise = "l01-score-change"
+    question = BY_ID[exercise].question(facts(1), 0)  # the page at its opening controls
+    teacher, _, students = start_class(browser, f"{server}/", 3)
+    teacher.get_by_role("link", name="1 · The perceptron rule").click()
+    box = teacher.locator(f".st-key-exercise-{exercise}")
+    box.get_by_role("button", name="Ask the class").click()
+    teacher.locator(f".st-key-exercise-{exercise} .class-answered").wait_for(timeout=WAIT_MS)
+
+    # a student's screen reader hears the question come (the replay's live region)
+    wait_in_replay(students[0], f'() => {SAID}.includes("Your teacher asks lesson 1\'s exercise")')
+    slip = question.slips["no C"]
+    typed = [f"{question.answer:.4f}", f"{slip:.4f}", "99"]
+    for page, text in zip(students, typed, strict=True):
+        form = replay(page).locator(".class-question form")
+        form.wait_for(timeout=WAIT_MS)
+        assert question.text in replay(page).locator(".class-prompt").inner_text()
+        field = form.get_by_role("textbox", name=re.compile("Your answer: a number"))
+        if page is students[1]:  # by the keyboard alone: the field, typed, Enter sends
+            field.focus()
+            page.keyboard.type(text)
+            page.keyboard.press("Enter")
+        else:
+            field.fill(text)
+            form.get_by_role("button", name="Send").click()
+        wait_text(page, ".class-sent", f"Sent: {text}.", "startsWith")
+    teacher.wait_for_function(
+        "(selector) => (document.querySelector(selector)?.innerText || '')"
+        ".startsWith('3 of 3 connected answered')",
+        arg=f".st-key-exercise-{exercise} .class-answered",
+        timeout=WAIT_MS,
+    )
+    words = _pool_words(teacher, exercise)
+    assert "right" not in words and "Misconceptions" not in words, words  # projected: off
+    box.get_by_text("Show the right answer and the misconceptions").click()
+    teacher.wait_for_function(
+        "(selector) => (document.querySelector(selector)?.innerText || '').includes('1 right')",
+        arg=f".st-key-exercise-{exercise} .class-answered",
+        timeout=WAIT_MS,
+    )
+    named = teacher.locator(f".st-key-exercise-{exercise} .pool-misconceptions li")
+    assert named.count() == 2
+    assert (
+        question.misconceptions["no C"].feedback
+        in named.all_inner_texts()[0] + (named.all_inner_texts()[1])
+    )
+    for page in students:  # nothing pooled, and no verdict, on a student's page
+        words = replay(page).locator(".class-question").inner_text()
+        assert "answered" not in words and "right" not in words.lower(), words
+        assert replay(page).locator(".class-pool, .verdict").count() == 0
+    for width, height in ((1280, 720), (390, 844)):
+        for page, who in ((teacher, "teacher"), (students[0], "student")):
+            page.set_viewport_size({"width": width, "height": height})
+            serious = [v["id"] for v in audit(page) if v["impact"] in SERIOUS]
+            assert serious == [], (who, width, serious)
+            shown = (
+                box.locator(".class-pool")
+                if page is teacher
+                else replay(page).locator(".class-question")
+            )
+            shown.scroll_into_view_if_needed()
+            page.screenshot(path=ARTIFACTS / f"class_exercise_{who}_{width}.png")
+    teacher.set_viewport_size({"width": 1280, "height": 720})
+
+    box.get_by_role("button", name="Reveal to the class").click()
+    expected = ["Right.", "Not this time.", "Not this time."]
+    for page, verdict in zip(students, expected, strict=True):
+        wait_text(page, ".class-question .verdict b", verdict, "equals")
+        wait_text(page, ".class-question .class-answered", "3 answered · 1 right", "startsWith")
+    wait_in_replay(students[0], f"() => {SAID}.startsWith('Right. Your answer:')")
+    slipped = replay(students[1]).locator(".class-question .verdict").inner_text()
+    assert question.misconceptions["no C"].feedback in slipped, slipped
+    teacher.locator(f".st-key-exercise-{exercise}").get_by_text("revealed to the class").wait_for(
+        timeout=WAIT_MS
+    )
+    replay(students[1]).locator(".class-question .verdict").scroll_into_view_if_needed()
+    students[1].screenshot(path=ARTIFACTS / "class_exercise_revealed_1280.png")

@@ -12,7 +12,10 @@
 //   (it is off, as the screen may be the projector), then reveals, or puts the question away.
 // - A student answers in predict mode's form and may change the answer until the reveal;
 //   the reveal shows their verdict and the class's results.
+// - One of a lesson's exercises, asked from the lesson page, is drawn by classexercise.js.
 
+import { ClassExercise } from "./classexercise.js";
+import { percent, poolList, teacherButtons } from "./classpanel.js";
 import { el, fill } from "./dom.js";
 import { count, cut, minusNum } from "./format.js";
 import { Questioner, askedQuestion, isRight } from "./questions.js";
@@ -36,10 +39,6 @@ export function askMessage(q, seed, box) {
   return { ...asked, options: q.options, answer: q.options.indexOf(q.answer) };
 }
 
-function percent(part, whole) {
-  return whole ? `${Math.round((100 * part) / whole)} %` : "0 %";
-}
-
 export class ClassQuestion {
   /**
    * @param {HTMLElement} node  the panel's box
@@ -54,6 +53,7 @@ export class ClassQuestion {
     this.choosing = false;
     this.showRight = false;
     this.t = 0;
+    this.exercise = new ClassExercise(node, { say: o.say, send: o.send });
     node.hidden = true;
   }
 
@@ -72,6 +72,14 @@ export class ClassQuestion {
     this.c = c;
     this.t = c.t;
     const asked = c.question;
+    if (asked?.kind === "exercise") {
+      if (this.key !== "exercise") this.view.clearMarks();
+      this.key = "exercise";
+      this.q = null;
+      this.exercise.show(c);
+      return;
+    }
+    this.exercise.key = null;
     const q = asked ? this._local(asked) : null;
     const key = JSON.stringify([c.role, asked?.number, asked?.state, Boolean(q), c.onView, this.choosing]);
     if (key !== this.key) {
@@ -104,6 +112,11 @@ export class ClassQuestion {
     if (this.view.marked) return;
     const yours = this._yours();
     this.view.mark(q, open ? null : yours?.point || null, !open);
+  }
+
+  /** The server refused a student's answer (a number it cannot read): said beside the form. */
+  refusedAnswer(words) {
+    if (this.c?.question?.kind === "exercise") this.exercise.refused(words);
   }
 
   /** A forward move the class holds back: nothing moves, and the reader is told why. */
@@ -215,38 +228,7 @@ export class ClassQuestion {
     this.pool = el("div", { class: "class-pool" });
     this.count = el("p", { class: "class-answered" });
     this.note = el("p", { class: "predict-note", hidden: true });
-    const right = el(
-      "button",
-      {
-        type: "button",
-        class: "btn class-right",
-        "aria-pressed": String(this.showRight),
-        title: "On your screen only; off while it is projected, until you reveal.",
-        onclick: () => {
-          this.showRight = !this.showRight;
-          right.setAttribute("aria-pressed", String(this.showRight));
-          this._numbers();
-        },
-      },
-      "Show the right answer",
-    );
-    const buttons = el(
-      "div",
-      { class: "question-buttons" },
-      open
-        ? el(
-            "button",
-            { type: "button", class: "btn class-reveal", onclick: () => this.send({ type: "reveal" }) },
-            "Reveal to the class",
-          )
-        : null,
-      open ? right : null,
-      el(
-        "button",
-        { type: "button", class: "btn class-close", onclick: () => this.send({ type: "close" }) },
-        "Put the question away",
-      ),
-    );
+    const buttons = teacherButtons(open, this);
     const words = q ? this.view.prompt(q) : "A question about the class's view (go back to it to see its words).";
     const answer = q && !open ? asked.results?.answer : null;
     const expected = q?.kind === "where" ? answer : q?.options[answer];
@@ -348,33 +330,9 @@ export class ClassQuestion {
     const q = this.q;
     const options = this.c.question.options;
     const yours = this.c.role === "student" ? this._yours() : null;
-    const rows = options.map((value, n) => {
-      const words = q ? this.view.choice(q, value) : String(value);
-      const theRight = shown && n === results.answer;
-      const share = results.answered ? results.counts[n] / results.answered : 0;
-      return el(
-        "li",
-        { class: theRight ? "right" : "" },
-        el(
-          "span",
-          { class: "pool-words" },
-          theRight ? el("b", {}, "✓ right: ") : null,
-          words,
-          yours && yours.choice === n ? el("i", {}, " (your answer)") : null,
-        ),
-        el(
-          "span",
-          { class: "pool-bar", "aria-hidden": "true" },
-          el("span", { style: `width: ${(100 * share).toFixed(1)}%` }),
-        ),
-        el(
-          "span",
-          { class: "pool-count" },
-          `${count(results.counts[n])} (${percent(results.counts[n], results.answered)})`,
-        ),
-      );
-    });
-    fill(this.pool, el("ul", { class: "pool-list", "aria-label": "Answers per choice" }, ...rows));
+    const words = options.map((value) => (q ? this.view.choice(q, value) : String(value)));
+    const right = (n) => shown && n === results.answer;
+    fill(this.pool, poolList(words, results, right, yours?.choice ?? null, "Answers per choice"));
   }
 
   /** "Where does w go": a histogram of each coordinate of the marks, across the view. */

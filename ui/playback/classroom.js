@@ -15,7 +15,9 @@
 // - a question to the class (classquestion.js draws it): the teacher asks, the students
 //   answer, the teacher's page is sent the answers pooled, and the reveal shows the results
 //   and the step to all. While it is open, the teacher's page, and a student's page that
-//   follows, do not show the step it asks about (cap).
+//   follows, do not show the step it asks about (cap). One of a lesson's exercises, asked
+//   from the lesson page (classexercise.js draws it), holds no step back; at its reveal the
+//   server sends each student the exercise's verdict on their own answer.
 // Outside a class (the exported page, the notebook) nothing here runs.
 
 import { el, fill } from "./dom.js";
@@ -75,6 +77,7 @@ export class Classroom {
     this.openedNonce = null;
     this.panel = null; // the question's panel of the replay's current layout (classquestion.js)
     this.yours = null; // a student's own answer to the class's question: {number, answer}
+    this.verdict = null; // the server's verdict on it, after an exercise's reveal: {number, right, text}
     this.fetchedViews = 0; // views shown from the class's route (for the tests)
     this.bar = el("div", { class: "class-bar", role: "region", "aria-label": "Live class" });
     // the mode's change, said to a screen reader (the head shows it already)
@@ -167,6 +170,7 @@ export class Classroom {
     this.socket = null;
     this.state = null;
     this.yours = null;
+    this.verdict = null;
     this.ended = false;
     socket?.close();
     this.drawQuestion();
@@ -185,11 +189,14 @@ export class Classroom {
       this.revealed(before?.question, message.question);
     } else if (message.type === "answered") {
       this.yours = { number: message.number, answer: message.answer };
+    } else if (message.type === "verdict") {
+      this.verdict = { number: message.number, right: message.right, text: message.text };
     } else if (message.type === "students") {
       this.students = message.students;
       this.showStudents = true;
     } else if (message.type === "error" || message.type === "closed") {
       this.say(message.message);
+      if (message.type === "error") this.panel?.refusedAnswer(message.message);
     }
     this.draw();
     this.drawQuestion();
@@ -200,6 +207,7 @@ export class Classroom {
   /** The teacher's page shows the step of a question just revealed (the class's step now). */
   revealed(before, now) {
     if (this.info.role !== "teacher" || !before || !now || before.number !== now.number) return;
+    if (now.kind === "exercise") return; // about a lesson's run, not a step of this replay
     if (before.state === "open" && now.state === "revealed") this.hooks.move(now.step);
   }
 
@@ -212,6 +220,7 @@ export class Classroom {
       pool: state?.pool || null,
       roster: state?.roster || null,
       yours: this.yours,
+      verdict: this.verdict,
       onView: Boolean(state) && sameView(this.params, state.view),
       t: this.hooks.step(),
     });
@@ -223,7 +232,7 @@ export class Classroom {
    */
   cap() {
     const question = this.state?.question;
-    if (!this.info || !this.socket || question?.state !== "open") return null;
+    if (!this.info || !this.socket || question?.state !== "open" || question.kind === "exercise") return null;
     if (this.info.role === "teacher") return this.info.projecting != null ? null : question.step - 1;
     if (this.state.mode !== "follow" || !sameView(this.params, this.state.view)) return null;
     return question.step - 1;
