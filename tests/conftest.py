@@ -28,6 +28,7 @@ its own.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -66,6 +67,21 @@ def pytest_configure(config):
         # each other while another worker holds their core. Set before the workers start
         # (they import NumPy after).
         os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+
+#: A lesson's number in a test's id: its file (``test_lesson_06_...``), its parameter
+#: (``[06_rare_positives-sampled]``) or its study's name (``l11_estimates``).
+LESSON_IN_ID = re.compile(r"(?<![0-9])(0[1-9]|1[0-2])_[a-z]")
+
+
+def pytest_collection_modifyitems(items):
+    """The tests of one lesson run on one worker (``--dist loadgroup``): loading a lesson
+    runs its page, which trains its figures and computes its studies once per process, so a
+    lesson spread over both workers would cost that twice."""
+    for item in items:
+        found = LESSON_IN_ID.search(item.nodeid)
+        if found:
+            item.add_marker(pytest.mark.xdist_group(f"lesson{found.group(1)}"))
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -213,7 +213,10 @@ def test_playing_sounds_each_epochs_error_and_the_lines_turns(exported, playgrou
     tl = run.timeline
     errors = tl.errors_per_epoch()
     epochs = [s for s in sounds if s["kind"] == "epoch"]
-    assert [s["epoch"] for s in epochs][:5] == [1, 2, 3, 4, 5]
+    heard = [s["epoch"] for s in epochs]
+    # In order from the first; a page that fell behind (a loaded machine) paints the later
+    # epoch at once, and only the epoch painted is heard: CI once heard 1, 2, 4, 5, 6.
+    assert heard[0] == 1 and len(heard) >= 5 and heard == sorted(set(heard)), heard
     for s in epochs:
         rate = errors[s["epoch"] - 1] / tl.n_samples
         assert s["hz"] == pytest.approx(epoch_pitch(rate), rel=REL)
