@@ -382,22 +382,20 @@ def _open(stem: str, seed: int, settings: dict) -> AppTest:
     return at
 
 
-def _right_option(at: AppTest, key: str, where: str) -> int:
-    """Picks every option of the question ``key``: at least three distinct ones, exactly one
-    answered "Right."; returns its index."""
-    options = list(at.radio(key=key).options)
-    assert len(options) >= 3 and len(set(options)) == len(options), (where, options)
-    right = []
-    for i, option in enumerate(options):
-        at.radio(key=key).set_value(option).run()
-        said = [s.value for s in at.success] + [e.value for e in at.error]
-        verdicts = [s for s in said if s.startswith(("Right.", "Not quite."))]
-        assert len(verdicts) == 1, (where, option, verdicts)
-        if verdicts[0].startswith("Right."):
-            right.append(i)
-    at.radio(key=key).set_value(None).run()
-    assert len(right) == 1, (where, options, right)
-    return right[0]
+@pytest.fixture
+def drawn(monkeypatch) -> dict:
+    """What each computation question of the page's last run drew:
+    ``{prefix: (options, index of the right one, seed)}``, spied on :func:`numeric_options`."""
+    found = {}
+    draw = _questions.numeric_options
+
+    def spied(values, right, fmt, seed, prefix=""):
+        options, answer, keys = draw(values, right, fmt, seed, prefix)
+        found[prefix] = (options, answer, seed)
+        return options, answer, keys
+
+    monkeypatch.setattr(_questions, "numeric_options", spied)
+    return found
 
 
 def _walked(stem: str, sampled: bool) -> list[dict]:
@@ -419,35 +417,38 @@ def _walked(stem: str, sampled: bool) -> list[dict]:
         )
     ],
 )
-def test_every_computation_question_has_one_right_option_at_every_control_value(stem, sampled):
-    """The fast suite walks one drawn setting per lesson; the test marked slow walks all."""
+def test_every_computation_question_has_one_right_option_at_every_control_value(
+    stem, sampled, drawn
+):
+    """The fast suite walks one drawn setting per lesson; the test marked slow walks all.
+
+    :func:`numeric_options` keeps the right option once and leaves out a slip that reads
+    like an earlier option, so exactly one option is right by construction; what a setting
+    can break is the choice: at least three options, the ones the page's radio offers.
+    (Picking each option and reading the verdict: the check question's own test.)"""
     keys, opening, _ = WALKS[stem]
     for settings in _walked(stem, sampled):
+        drawn.clear()
         at = _open(stem, opening, settings)
+        where = f"{stem} seed {opening} {settings}"
         for key in keys:
-            _right_option(at, key, f"{stem} seed {opening} {settings}")
+            options, _, _ = drawn[key.removesuffix("check")]
+            assert len(options) >= 3, (where, options)
+            assert list(at.radio(key=key).options) == options, where
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("stem", list(WALKS))
-def test_the_page_draws_the_options_order_from_its_seed_control(stem, monkeypatch):
+def test_the_page_draws_the_options_order_from_its_seed_control(stem, drawn):
     """The page hands its seed control's value to :func:`numeric_options`, whose order
     changes with the seed (the test below): so the right option's place varies with the
     seed, without walking every option at ten seeds."""
     keys, opening, _ = WALKS[stem]
-    drawn = []
-    draw = _questions.numeric_options
-
-    def spied(values, right, fmt, seed, prefix=""):
-        drawn.append((prefix, seed))
-        return draw(values, right, fmt, seed, prefix)
-
-    monkeypatch.setattr(_questions, "numeric_options", spied)
     for seed in (opening, opening + 1):
         drawn.clear()
         _open(stem, seed, {})
         for key in keys:
-            assert (key.removesuffix("check"), seed) in drawn, (key, seed, drawn)
+            assert drawn[key.removesuffix("check")][2] == seed, (key, drawn)
 
 
 @pytest.mark.parametrize("stem", list(WALKS))

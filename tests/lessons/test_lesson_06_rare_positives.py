@@ -16,6 +16,7 @@ from tests.pages import (
     assert_page_ok,
     lesson_literal,
     lesson_module,
+    opening_then_ten_seeds,
     page_run,
     percent,
     run_lesson,
@@ -82,7 +83,10 @@ def _lesson_6_end(seed: int, ratio: str, tau_pos: float, tau_neg: float = 0.0):
     return _box(LESSON_6.ranking_numbers(run, data)), above, int(np.sum(data.y_test > 0))
 
 
-def test_lesson_6_try_this_1_without_the_positive_margin_the_line_moves_towards_the_positives():
+@pytest.mark.parametrize("seeds", opening_then_ten_seeds(0))
+def test_lesson_6_try_this_1_without_the_positive_margin_the_line_moves_towards_the_positives(
+    seeds,
+):
     """Try this 1: "The figure opens at the end of training with τ₊₁ = 1. Note recall and
     precision, then set **τ₊₁** to 0 (the classic perceptron with a bias) and press **End**:
     on most seeds, the opening one among them, the line moves towards the positives, recall
@@ -91,7 +95,8 @@ def test_lesson_6_try_this_1_without_the_positive_margin_the_line_moves_towards_
     Criterion for one seed (1 : 20 and τ₋₁ = 0, the page's opening settings): at τ₊₁ = 0
     fewer test points lie on the line's positive side (f(x) > 0) than at τ₊₁ = 1 (the line
     moved towards the positives), the box's recall is lower and its precision higher.
-    "Most seeds": on more than half of seeds 0-9, seed 0 among them.
+    "Most seeds": on more than half of seeds 0-9, seed 0 among them (the fast suite checks
+    seed 0, the test marked slow seeds 0-9).
 
     Measured: it holds on 8 of seeds 0-9 (seed 0: 20 → 7 points on the positive side, recall
     80 % → 47 %, precision 60 % → 100 %). It fails on seed 5 (6 → 7 points, recall 40 % →
@@ -100,7 +105,7 @@ def test_lesson_6_try_this_1_without_the_positive_margin_the_line_moves_towards_
     wherever the last update left the line. The sentence said it of every seed before.
     """
     holds = {}
-    for seed in TEN_SEEDS:
+    for seed in seeds:
         (margin, above_margin, _), (plain, above_plain, _) = (
             _lesson_6_end(seed, "1 : 20", tau_pos) for tau_pos in (1.0, 0.0)
         )
@@ -110,7 +115,7 @@ def test_lesson_6_try_this_1_without_the_positive_margin_the_line_moves_towards_
             and plain["precision"][-1] > margin["precision"][-1]
         )
     assert holds[0], holds  # "the opening one among them"
-    assert sum(holds.values()) > len(TEN_SEEDS) / 2, holds  # "on most seeds"
+    assert sum(holds.values()) > len(seeds) / 2, holds  # "on most seeds"
 
 
 def test_lesson_6_try_this_3_at_1_to_40_one_positive_moves_recall_by_more_than_10_points():
