@@ -197,6 +197,7 @@ class Gate:
         with self._changed:
             ticket = _Ticket(key, estimate, next(self._serials))
             self._queue.append(ticket)
+            self._let_in()
         try:
             self._wait_for_turn(ticket, waiting, interrupt)
             yield
@@ -207,13 +208,17 @@ class Gate:
                     self.budget.release(ticket.size)
                 else:
                     self._queue.remove(ticket)
+                self._let_in()
                 self._changed.notify_all()
 
     def _wait_for_turn(self, ticket: _Ticket, waiting, interrupt) -> None:
+        # Whoever changes the queue (a view that comes or goes) lets the next views in, once;
+        # a waiting view only looks whether it was let in. Were every woken view to let in
+        # (a hundred of them at each view's end), the queue would be walked, and every
+        # view's estimate asked, a hundred times over.
         shown = None
         while True:
             with self._changed:
-                self._let_in()
                 if ticket.admitted:
                     return
                 place = self._place(ticket)
@@ -222,8 +227,10 @@ class Gate:
                 shown = place
             interrupt()
             with self._changed:
-                if not ticket.admitted:
-                    self._changed.wait(self.poll_seconds)
+                # a look of its own when nothing changed for a while: memory that the
+                # caches gave back, or an estimate that fell, lets a view in too
+                if not ticket.admitted and not self._changed.wait(self.poll_seconds):
+                    self._let_in()
 
     def _let_in(self) -> None:
         """Admit the waiting views whose turn it is (the caller holds the lock)."""

@@ -122,6 +122,38 @@ def test_a_visitor_who_leaves_is_taken_out_of_the_queue_and_the_next_goes_in():
     assert gate.status().waiting == 0 and gate.status().making == 0
 
 
+def test_the_queue_is_walked_once_per_change_not_once_per_waiting_view():
+    """A view's end wakes every waiting view; only one of them (or the view that ends) may
+    walk the queue and ask the views' estimates, or a class of n visitors costs n walks at
+    every change (n³ estimates in all)."""
+    n = 30
+    asked = []
+    gate = _gate(slots=1, poll=60)  # no look of their own while the test runs
+    visitors = Visitors(gate)
+    for k in range(n):
+        size = 100 * MB
+        visitors.threads.append(
+            threading.Thread(
+                target=_visit_counting, args=(gate, k, size, asked, 1.6 if k == 0 else 0)
+            )
+        )
+        visitors.threads[-1].start()
+        time.sleep(0.05)
+    visitors.join()
+    changes = 2 * n  # each view comes once and goes once
+    assert len(asked) <= changes * (n + 1) + n, len(asked)  # n + 1 a walk, one more on arrival
+    assert gate.status().waiting == 0 and gate.status().making == 0
+
+
+def _visit_counting(gate, key, size, asked, work):
+    def estimate():
+        asked.append(key)
+        return size
+
+    with gate.admitted(("view", key), estimate):
+        time.sleep(work)
+
+
 def test_the_same_view_asked_by_many_is_made_once():
     from perceptron_lab.app_logic.admission import Gate, Place
 
