@@ -197,7 +197,8 @@ class Gate:
         with self._changed:
             ticket = _Ticket(key, estimate, next(self._serials))
             self._queue.append(ticket)
-            self._let_in()
+            if self._let_in():  # an earlier view whose estimate fell may fit now, too
+                self._changed.notify_all()
         try:
             self._wait_for_turn(ticket, waiting, interrupt)
             yield
@@ -230,10 +231,13 @@ class Gate:
                 # a look of its own when nothing changed for a while: memory that the
                 # caches gave back, or an estimate that fell, lets a view in too
                 if not ticket.admitted and not self._changed.wait(self.poll_seconds):
-                    self._let_in()
+                    if self._let_in():
+                        self._changed.notify_all()
 
-    def _let_in(self) -> None:
-        """Admit the waiting views whose turn it is (the caller holds the lock)."""
+    def _let_in(self) -> bool:
+        """Admit the waiting views whose turn it is (the caller holds the lock); True when it
+        let one in, whom the caller wakes."""
+        let_in = False
         for ticket in self._queue:
             ticket.light = int(ticket.estimate()) < self.light_bytes
         self._queue.sort(key=lambda t: (not t.light, t.serial))
@@ -250,6 +254,8 @@ class Gate:
             ticket.size, ticket.admitted = size, True
             self._queue.remove(ticket)
             self._making.append(ticket)
+            let_in = True
+        return let_in
 
     def _place(self, ticket: _Ticket) -> Place:
         same = any(t.key == ticket.key for t in self._making)

@@ -129,29 +129,58 @@ def test_the_queue_is_walked_once_per_change_not_once_per_waiting_view():
     n = 30
     asked = []
     gate = _gate(slots=1, poll=60)  # no look of their own while the test runs
-    visitors = Visitors(gate)
-    for k in range(n):
-        size = 100 * MB
-        visitors.threads.append(
-            threading.Thread(
-                target=_visit_counting, args=(gate, k, size, asked, 1.6 if k == 0 else 0)
-            )
-        )
-        visitors.threads[-1].start()
+
+    def visit(key, work):
+        def estimate():
+            asked.append(key)
+            return 100 * MB
+
+        with gate.admitted(("view", key), estimate):
+            time.sleep(work)
+
+    # the first view holds the slot while the others arrive (0.05 s apart), then they pass
+    threads = [threading.Thread(target=visit, args=(k, 1.6 if k == 0 else 0)) for k in range(n)]
+    for thread in threads:
+        thread.start()
         time.sleep(0.05)
-    visitors.join()
+    for thread in threads:
+        thread.join(30)
     changes = 2 * n  # each view comes once and goes once
     assert len(asked) <= changes * (n + 1) + n, len(asked)  # n + 1 a walk, one more on arrival
     assert gate.status().waiting == 0 and gate.status().making == 0
 
 
-def _visit_counting(gate, key, size, asked, work):
-    def estimate():
-        asked.append(key)
-        return size
+def test_a_view_another_views_arrival_lets_in_is_woken():
+    """A waiting view whose estimate fell fits beside the view being made; the next arrival's
+    walk lets it in, and it must go on then, not at its own next look (a minute here)."""
+    gate = _gate(slots=2, limit=1000 * MB, poll=60)
+    fell, entered, done = threading.Event(), threading.Event(), threading.Event()
 
-    with gate.admitted(("view", key), estimate):
-        time.sleep(work)
+    def hold():
+        with gate.admitted(("view", "first"), lambda: 600 * MB):
+            done.wait(30)
+
+    def falling():
+        with gate.admitted(("view", "second"), lambda: 100 * MB if fell.is_set() else 600 * MB):
+            entered.set()
+
+    def arrive():
+        with gate.admitted(("view", "third"), lambda: 100 * MB):
+            pass
+
+    threads = [threading.Thread(target=hold), threading.Thread(target=falling)]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.1)
+    assert not entered.is_set()  # 600 MB beside 600 MB is over the 1,000
+    fell.set()
+    threads.append(threading.Thread(target=arrive))
+    threads[-1].start()
+    # a liveness bound (the view would otherwise sleep out its 60 s look), not a timing
+    assert entered.wait(20)
+    done.set()
+    for thread in threads:
+        thread.join(30)
 
 
 def test_the_same_view_asked_by_many_is_made_once():
