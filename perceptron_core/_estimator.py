@@ -22,6 +22,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from perceptron_core._jit import read_only
 from perceptron_core._validation import (
     check_test_data,
     check_training_data,
@@ -124,7 +125,8 @@ class OnlineEstimator(ClassifierMixin, BaseEstimator):
     # -- the hooks (see the class docstring) ------------------------------------
 
     def _prepare_X(self, X, training: bool):
-        """What the engine reads of the checked rows ``X`` (default: ``X`` itself)."""
+        """What the engine reads of the checked rows ``X`` (default: ``X`` itself); the
+        caller hands it on read-only (:func:`perceptron_core._jit.read_only`)."""
         return X
 
     def _start(self, X, n_problems: int) -> None:
@@ -157,7 +159,7 @@ class OnlineEstimator(ClassifierMixin, BaseEstimator):
         validate_params(self)
         in_place = isinstance(X, np.memmap)  # validation returns a plain view of it
         X, y = check_training_data(self, X, y, reset=True)
-        prepared = self._prepare_X(X, training=True)
+        prepared = read_only(self._prepare_X(X, training=True))
         self._begin(prepared, np.unique(y))
         self._train(prepared, y, self.epochs, fresh=True, in_place=in_place)
         warn_about_range(self, X)
@@ -176,7 +178,7 @@ class OnlineEstimator(ClassifierMixin, BaseEstimator):
         X, y = check_training_data(
             self, X, y, reset=first, min_classes=2 if first and classes is None else 1
         )
-        prepared = self._prepare_X(X, training=True)
+        prepared = read_only(self._prepare_X(X, training=True))
         if first:
             self._begin(prepared, np.unique(y) if classes is None else np.unique(classes))
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
@@ -210,7 +212,7 @@ class OnlineEstimator(ClassifierMixin, BaseEstimator):
 
     def _test_rows(self, X):
         """``X`` checked against the training data and prepared for the engine."""
-        return self._prepare_X(check_test_data(self, X), training=False)
+        return read_only(self._prepare_X(check_test_data(self, X), training=False))
 
     @staticmethod
     def _one_or_all(scores: np.ndarray) -> np.ndarray:

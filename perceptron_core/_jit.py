@@ -26,14 +26,19 @@ plain twin): a small run then needs no compilation at all, which is what the
 app's first page does right after an install, while numba compiles in the
 background.
 
-Two habits keep the first compilation short (checked by ``tests/test_jit_cache.py``):
+Three habits keep the first compilation short (checked by ``tests/test_jit_cache.py``
+and ``tests/test_compiled_signatures.py``):
 
 * no slice assignment in compiled code, :func:`perceptron_core.vectors.copy_into`
   instead (see there why);
 * counters and flags that a compiled function passes on start from a typed
   value, ``np.int64(0)`` or ``np.bool_(True)``, not the constant: numba first
   types a call whose argument still holds a constant with that literal, and
-  compiles the callee once more for it.
+  compiles the callee once more for it;
+* the data a compiled function only reads (its parameter ``X``) go in through
+  :func:`read_only`: numba types a read-only array apart from a writable one,
+  so a data set cached read-only and a writable copy of it would each compile
+  the loops, every rule's step with the on-line driver.
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ import types
 from pathlib import Path
 
 import numba
+import numpy as np
 from numba.core.dispatcher import Dispatcher
 
 from perceptron_core import _numba_internals as numba_internals
@@ -277,6 +283,24 @@ def uncompiled():
         yield
     finally:
         _UNCOMPILED.reset(token)
+
+
+def read_only(X: np.ndarray) -> np.ndarray:
+    """``X`` as compiled code takes the data it only reads: a read-only view (no copy).
+
+    The caller's array keeps its own flag.
+
+    Examples
+    --------
+    >>> X = np.zeros((2, 3))
+    >>> read_only(X).flags.writeable, X.flags.writeable, np.shares_memory(read_only(X), X)
+    (False, True, True)
+    """
+    if not X.flags.writeable:
+        return X
+    view = X.view()
+    view.flags.writeable = False
+    return view
 
 
 def compiled_or_plain(dispatcher):

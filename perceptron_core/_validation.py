@@ -20,7 +20,9 @@ store), through the two entry points here:
 Storage types: ``float64``, ``float32``, ``int8`` and ``uint8`` arrays are kept
 as they are (the kernels read them directly and accumulate scores in
 ``float64``); booleans become ``uint8``; every other numeric type becomes
-``float64``.
+``float64``. ``X`` comes back as a read-only view
+(:func:`perceptron_core._jit.read_only`: numba compiles the loops once for a
+storage type, not again for a writable array of it).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
+
+from perceptron_core._jit import read_only
 
 #: Storage types the kernels read without a copy.
 NATIVE_DTYPES = (np.float64, np.float32, np.int8, np.uint8)
@@ -338,7 +342,7 @@ def check_training_data(estimator, X, y, reset: bool = True, min_classes: int = 
         order="C",
         y_numeric=False,
     )
-    X = _to_storage(np.ascontiguousarray(X))
+    X = read_only(_to_storage(np.ascontiguousarray(X)))
     _check_finite(X)
     check_classification_targets(y)
     if y.dtype.kind == "f" and not np.isfinite(y).all():
@@ -367,7 +371,7 @@ def check_test_data(estimator, X) -> np.ndarray:
                 "the model was trained on."
             ) from None
         raise
-    X = _to_storage(np.ascontiguousarray(X))
+    X = read_only(_to_storage(np.ascontiguousarray(X)))
     _check_finite(X)
     return X
 

@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from perceptron_core import vectors
 from perceptron_core._estimator import OnlineEstimator
-from perceptron_core._jit import compiled_or_plain, jit
+from perceptron_core._jit import compiled_or_plain, jit, read_only
 from perceptron_core._validation import (
     BOOLEAN,
     SEED,
@@ -451,7 +451,7 @@ class KWPerceptron(OnlineEstimator):
             # permuted in place of the originals (restored below), before X is copied:
             # the fit's peak holds one copy of each.
             self._counts = np.ascontiguousarray(self._counts[:, visit])
-            Yk, Xk = np.ascontiguousarray(Y[:, visit]), X[visit]
+            Yk, Xk = np.ascontiguousarray(Y[:, visit]), read_only(X[visit])
         if permuted_copy or not self.shuffle:
             visit = np.zeros(0, dtype=np.int64)  # rows in order, no index array
         counts = self._counts

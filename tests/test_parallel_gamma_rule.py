@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from perceptron_core._jit import read_only
+from perceptron_core._online import RECORD_MODES
 from perceptron_core.parallel import _p_delta
 
 
@@ -21,7 +23,10 @@ def _gamma_after_one_pattern(activations, gamma=0.5, eta=0.1):
     appended constant is 1) is ``a_i``.
     """
     W = np.array([[a, 0.0] for a in activations])
-    out = _p_delta(np.ones((1, 1)), np.ones(1), np.ones(1), W, gamma, eta, 1, False)
+    # the data and the record mode as ParallelPerceptron.fit passes them (no compilation of
+    # its own)
+    x, record = read_only(np.ones((1, 1))), RECORD_MODES["none"]
+    out = _p_delta(x, np.ones(1), np.ones(1), W, gamma, eta, 1, record)
     return out[0]
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from perceptron_core import vectors
-from perceptron_core._jit import compiled_or_plain, jit, jit_inline
+from perceptron_core._jit import compiled_or_plain, jit, jit_inline, read_only
 
 #: Kernel codes understood by the compiled functions.
 LINEAR, POLY, RBF, PRECOMPUTED = 0, 1, 2, 3
@@ -205,7 +205,7 @@ class KernelSpec:
         """``k(x_j, x_j)`` of every row (the kernel-space squared norms)."""
         if self.func is not None:
             return np.array([self.matrix(X[j : j + 1], X[j : j + 1])[0, 0] for j in range(len(X))])
-        norms2 = compiled_or_plain(vectors.squared_norms)(X)
+        norms2 = compiled_or_plain(vectors.squared_norms)(read_only(X))
         if self.code == RBF:
             return np.ones(len(X))
         if self.code == POLY:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from perceptron_core._jit import compiled_or_plain, jit
+from perceptron_core._jit import compiled_or_plain, jit, read_only
 from perceptron_core.engine import dispatch
 from perceptron_core.trace import CORRECT, MARGIN, MISTAKE
 from perceptron_core.vectors import copy_into
@@ -57,12 +57,13 @@ def run(rule: str, X, Y, order, counts, state, settings, plan):
     """Run the rule whose module is named ``rule`` with its ``settings`` (see :func:`run_online`).
 
     ``settings`` (the rule's ``Settings``) cross as the one padded tuple type
-    every rule passes (:func:`perceptron_core.engine.dispatch.pad`), so one
-    compilation of the driver serves them all.
+    every rule passes (:func:`perceptron_core.engine.dispatch.pad`), and ``X``
+    read-only (:func:`perceptron_core._jit.read_only`), so one compilation of
+    the driver serves them all for a storage type of ``X``.
     """
     hp = dispatch.pad(settings)
     number = dispatch.number(rule)
-    return compiled_or_plain(run_online)(number, X, Y, order, counts, state, hp, plan)
+    return compiled_or_plain(run_online)(number, read_only(X), Y, order, counts, state, hp, plan)
 
 
 @jit

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from perceptron_core._jit import compiled_or_plain, jit
+from perceptron_core._jit import compiled_or_plain, jit, read_only
 from perceptron_core.engine.kw_trainer import (
     voted_scores,
     voted_scores_in_order,
@@ -176,7 +176,7 @@ class RunningAverage:
     def fold(self, X, Y, n_updates, clock, total) -> None:
         """Add one call's updates: ``n_updates[c, j]`` updates on row ``j`` of ``X``,
         ``clock[c, j]`` their summed vote totals, ``total[c]`` the votes after the call."""
-        add_rows = compiled_or_plain(weighted_row_sum)
+        add_rows, data = compiled_or_plain(weighted_row_sum), read_only(X)
         for c in range(len(self.total)):
             grown = int(total[c] - self.total[c])
             if grown:
@@ -187,8 +187,8 @@ class RunningAverage:
             made = n_updates[c, rows].astype(np.int64)
             weights = signs * (int(total[c]) * made - clock[c, rows])
             plain = signs * made
-            add_rows(X, rows, weights.astype(np.float64), self.weighted[c])
-            add_rows(X, rows, plain.astype(np.float64), self.plain[c])
+            add_rows(data, rows, weights.astype(np.float64), self.weighted[c])
+            add_rows(data, rows, plain.astype(np.float64), self.plain[c])
             self.weighted_signs[c] += weights.sum()
             self.plain_signs[c] += plain.sum()
             self.total[c] = total[c]
@@ -257,7 +257,7 @@ class HypothesisRecord:
     def _support_by_norm(self):
         """Support rows sorted by norm: ``(order, rank, squared norms in that order)``."""
         if "by_norm" not in self._cache:
-            norms2 = compiled_or_plain(squared_norms)(self.support.vectors)
+            norms2 = compiled_or_plain(squared_norms)(read_only(self.support.vectors))
             order = np.argsort(norms2, kind="stable")
             rank = np.empty_like(order)
             rank[order] = np.arange(len(order))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from perceptron_core import vectors
-from perceptron_core._jit import compiled_or_plain
+from perceptron_core._jit import compiled_or_plain, read_only
 from perceptron_core.experiments._grid_kernel import MODES, run_grid
 from perceptron_core.experiments.grids import Settings
 from perceptron_core.steps import kw
@@ -146,12 +146,12 @@ def run_fold(
     X = native(X)
     y = np.asarray(y, dtype=np.float64)
     train, test = np.asarray(train), np.asarray(test)
-    X_train = np.ascontiguousarray(X[train])
+    X_train = read_only(np.ascontiguousarray(X[train]))
     # theta_init as KWPerceptron computes it: squared norms of the training
     # part in its given order, averaged by NumPy (pairwise summation).
     theta_init = float(compiled_or_plain(vectors.squared_norms)(X_train).mean())
     order = np.random.RandomState(perm_seed).permutation(len(train))
-    Xp = np.ascontiguousarray(X_train[order])  # rows read in order: see linear.py
+    Xp = read_only(np.ascontiguousarray(X_train[order]))  # rows read in order: see linear.py
     yp = np.ascontiguousarray(y[train][order])
     X_test = X[test]
     G = Xp.astype(np.float64) @ X_test.astype(np.float64).T
