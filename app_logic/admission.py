@@ -37,8 +37,10 @@ Status(making=0, waiting=0, reserved=0)
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import threading
+import time
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -51,6 +53,10 @@ from perceptron_lab.app_logic.memory import SERVER, Budget, number_from_environm
 LIGHT_BYTES = 16 * 2**20
 #: How often a waiting visitor's place is looked at again (and their interrupt asked), seconds.
 POLL_SECONDS = 0.25
+#: The least time between two places shown to one waiting visitor, seconds. Shown at each
+#: change, a class of 100 at once drew about 5,000 places (each an update of the page, and
+#: each said by a screen reader).
+PLACE_SECONDS = 1.0
 #: The most views a process may be told to make at once.
 MOST_SLOTS = 256
 
@@ -135,6 +141,8 @@ class Gate:
         Where a view's memory is reserved while it is made.
     poll_seconds : float
         How often a waiting view looks at its place and asks its ``interrupt``.
+    place_seconds : float
+        The least time between two places shown to one waiting view (:data:`PLACE_SECONDS`).
     light_bytes : int
         Views under this estimate are light (:data:`LIGHT_BYTES`; 0: none is, no express lane).
     """
@@ -145,12 +153,14 @@ class Gate:
         budget: Budget,
         poll_seconds: float = POLL_SECONDS,
         light_bytes: int = LIGHT_BYTES,
+        place_seconds: float = PLACE_SECONDS,
     ):
         if slots < 1:
             raise ValueError(f"A gate needs at least one slot; got {slots}.")
         self.slots = int(slots)
         self.budget = budget
         self.poll_seconds = poll_seconds
+        self.place_seconds = place_seconds
         self.light_bytes = light_bytes
         self._changed = threading.Condition()
         self._queue: list[_Ticket] = []  # waiting, in the order they will be let in
@@ -176,8 +186,8 @@ class Gate:
             The bytes the view will allocate while it is made; asked again whenever the view
             is considered (so a view whose runs another visitor has just made costs less).
         waiting : callable
-            Called with the view's :class:`Place` each time it changes while it waits (not
-            called for a view let in at once).
+            Called with the view's :class:`Place` when it changed while the view waits, at
+            most once every ``place_seconds`` (not called for a view let in at once).
         interrupt : callable
             Asked every ``poll_seconds`` while the view waits; whatever it raises takes the
             view out of the queue and goes on to the caller.
@@ -217,15 +227,15 @@ class Gate:
         # a waiting view only looks whether it was let in. Were every woken view to let in
         # (a hundred of them at each view's end), the queue would be walked, and every
         # view's estimate asked, a hundred times over.
-        shown = None
+        shown, shown_at = None, -math.inf
         while True:
             with self._changed:
                 if ticket.admitted:
                     return
                 place = self._place(ticket)
-            if place != shown:
+            if place != shown and time.monotonic() - shown_at >= self.place_seconds:
                 waiting(place)
-                shown = place
+                shown, shown_at = place, time.monotonic()
             interrupt()
             with self._changed:
                 # a look of its own when nothing changed for a while: memory that the

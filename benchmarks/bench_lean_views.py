@@ -1,7 +1,7 @@
 """What a view costs the live server when a class opens its own views at once.
 
 Run: ``python benchmarks/bench_lean_views.py [--scenario kw,playground] [--repeats N]
-[--profile FOLDER] [--no-warm]``.
+[--profile FOLDER] [--no-warm] [--one-at-a-time]``.
 
 One server, as ``docs/deploy.md`` runs it: ``perceptron-lab app`` (this checkout's) with
 ``OMP_NUM_THREADS=1``, after ``perceptron-lab warm`` (numba's cache and the lessons' studies
@@ -16,6 +16,10 @@ message shown):
 
 * ``kw``: 30 visitors of ``data=kw&kw_n_features=50&learner=voted&seed=N``, each its own seed;
 * ``playground``: 100 visitors of the plain playground, ``seed=N``, each its own seed.
+
+``--one-at-a-time``: the same visitors one after another instead, each when the one before
+has its page: what a view costs the server with no other view competing for it (the floor of
+the "at once" figures).
 
 Each repeat takes seeds no earlier repeat used (a view the process has kept would cost
 nothing). Reported per repeat: the server's CPU seconds over the scenario (user + system,
@@ -85,12 +89,17 @@ def settle(process: psutil.Process, quiet: float = 0.05, most: float = 120.0) ->
             return
 
 
-async def everyone(base: str, query: str, seeds: range) -> list:
-    """Every visitor of ``query`` + seed at once, one seed each; their outcomes."""
-    return await asyncio.gather(*(wire_visit(base, f"{query}{seed}") for seed in seeds))
+async def everyone(base: str, query: str, seeds: range, at_once: bool = True) -> list:
+    """Every visitor of ``query`` + seed, one seed each, at once (or one after another: what
+    a view costs the server when no other competes with it); their outcomes."""
+    if at_once:
+        return await asyncio.gather(*(wire_visit(base, f"{query}{seed}") for seed in seeds))
+    return [await wire_visit(base, f"{query}{seed}") for seed in seeds]
 
 
-def scenario(process, base: str, name: str, first_seed: int, profile: Path | None) -> dict:
+def scenario(
+    process, base: str, name: str, first_seed: int, profile: Path | None, at_once: bool = True
+) -> dict:
     """One scenario once (:data:`SCENARIOS`), seeds from ``first_seed``; its figures."""
     count, query = SCENARIOS[name]
     sampler = None
@@ -117,7 +126,8 @@ def scenario(process, base: str, name: str, first_seed: int, profile: Path | Non
         )
         time.sleep(1.0)  # py-spy attached
     cpu, start, own = cpu_seconds(process), time.perf_counter(), time.process_time()
-    outcomes = asyncio.run(everyone(base, query, range(first_seed, first_seed + count)))
+    seeds = range(first_seed, first_seed + count)
+    outcomes = asyncio.run(everyone(base, query, seeds, at_once))
     last = time.perf_counter() - start  # the gather ends with the last visitor's run
     spent, visitors = cpu_seconds(process) - cpu, time.process_time() - own
     if sampler is not None:
@@ -194,6 +204,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="runs of each scenario")
     parser.add_argument("--profile", type=Path, default=None, help="py-spy's stacks, here")
     parser.add_argument("--no-warm", action="store_true", help="skip perceptron-lab warm")
+    parser.add_argument(
+        "--one-at-a-time", action="store_true", help="the visitors one after another (the floor)"
+    )
     parser.add_argument("--in-process", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.in_process:
@@ -227,12 +240,14 @@ def main() -> None:
             runs = []
             for repeat in range(args.repeats):
                 last_one = args.profile if repeat == args.repeats - 1 else None
-                runs.append(scenario(process, base, name, seed, last_one))
+                at_once = not args.one_at_a_time
+                runs.append(scenario(process, base, name, seed, last_one, at_once))
                 seed += count
                 settle(process)
                 r = runs[-1]
+                how = "one at a time" if args.one_at_a_time else "at once"
                 print(
-                    f"{name} {count} at once (?{query}N), run {repeat + 1}: "
+                    f"{name} {count} {how} (?{query}N), run {repeat + 1}: "
                     f"{r['cpu_per_view']:.3f} CPU-s a view; last done {r['last']:.1f} s, "
                     f"median {r['median']:.1f} s; the visitors' own CPU "
                     f"{r['visitors_cpu']:.1f} s; load {os.getloadavg()[0]:.1f}; {r['kinds']}"

@@ -68,10 +68,11 @@ class Visitors:
             thread.join(30)
 
 
-def _gate(slots=2, limit=1000 * MB, poll=0.02):
+def _gate(slots=2, limit=1000 * MB, poll=0.02, place_seconds=0.0):
     from perceptron_lab.app_logic.admission import Gate
 
-    return Gate(slots, Budget(limit=limit, idle_seconds=600), poll_seconds=poll)
+    budget = Budget(limit=limit, idle_seconds=600)
+    return Gate(slots, budget, poll_seconds=poll, place_seconds=place_seconds)
 
 
 # -- 1. admission: at most K at once, in order, told their place, memory first, one flight --
@@ -97,6 +98,26 @@ def test_a_waiting_view_is_told_its_place_as_the_queue_moves():
     assert seen == [2, 1, 0]  # "2 views ahead of yours", then 1, then next
     assert all(place.making == 1 for place in visitors.places[3])
     assert visitors.places[3][0].sentence().startswith("2 views ahead of yours")
+
+
+def test_a_waiting_view_is_shown_a_new_place_at_most_once_a_place_interval():
+    """A class at once: each view's end moves every view behind it; drawn (and said by a
+    screen reader) at each move, that was thousands of page updates."""
+    visitors = Visitors(_gate(slots=1, place_seconds=0.6))
+    for k in range(6):
+        visitors.visit(k, ("view", k), 100 * MB, work=0.12)
+    shown = []  # (seconds, views ahead) of a last visitor, behind those still waiting
+    start = time.monotonic()
+    with visitors.gate.admitted(
+        "last", lambda: 100 * MB, lambda p: shown.append((time.monotonic() - start, p.ahead))
+    ):
+        pass
+    visitors.join()
+    first = shown[0][1]
+    assert first >= 1  # its first place at once
+    assert len(shown) < first + 1  # not each of its places: 0.12 s apart, the interval 0.6 s
+    gaps = [later[0] - earlier[0] for earlier, later in zip(shown, shown[1:])]
+    assert all(gap >= 0.6 for gap in gaps)
 
 
 def test_a_visitor_who_leaves_is_taken_out_of_the_queue_and_the_next_goes_in():

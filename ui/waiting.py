@@ -3,9 +3,10 @@
 :func:`view_turn` wraps the making of a page's view in the server's admission gate
 (:data:`app_logic.admission.VIEWS`) and its CPU meter (:func:`app_logic.view_cost.metered`).
 While the view waits, the page shows its place ("2 views ahead of yours in the queue"),
-updated as the queue moves, with a *Leave the queue* button; the page's live region says
-each place, and the note after leaving (:mod:`ui.announce`: a region drawn by Streamlit with
-its text is often not read). A closed tab or a rerun (a new setting) takes the view
+updated as the queue moves (at most once a second: :data:`app_logic.admission.PLACE_SECONDS`),
+with a *Leave the queue* button; the page's live region says each place shown, and the note
+after leaving (:mod:`ui.announce`: a region drawn by Streamlit with its text is often not
+read). A closed tab or a rerun (a new setting) takes the view
 out of the queue at once: the wait asks Streamlit's own check for that. Leaving the queue is
 a rerun too; the next run of the page sees it and shows, for that view, a note and a button
 to queue again instead of queueing it.
