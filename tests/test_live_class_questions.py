@@ -13,12 +13,12 @@ import pytest
 from perceptron_lab.app_logic.live_class.database import Database
 from perceptron_lab.app_logic.live_class.messages import Refused, parse
 from perceptron_lab.app_logic.live_class.questions import (
-    BINS,
     checked_answer,
     checked_question,
     pooled,
 )
 from perceptron_lab.app_logic.live_class.store import ClassStore
+from perceptron_lab.app_logic.live_class.tally import BINS
 from perceptron_lab.app_logic.predictions import KINDS
 from tests import test_live_class_store as store_tests
 

@@ -55,6 +55,7 @@ from perceptron_lab.app_logic.exercises.model import (
     parse_number,
 )
 from perceptron_lab.app_logic.live_class.messages import Refused
+from perceptron_lab.app_logic.live_class.tally import histogram
 
 #: The forms a class answers away from the lesson page.
 ASKABLE = ("number", "choice", "order")
@@ -67,8 +68,6 @@ HEADING_LIMIT = 120
 MAX_OPTIONS = 8
 #: The longest number a student may type, in characters.
 NUMBER_CHARS = 40
-#: A histogram's bins across the numbers typed.
-BINS = 10
 
 
 def askable(exercise: Exercise) -> bool:
@@ -315,15 +314,11 @@ def shown_key(asked: dict) -> dict:
 
 
 def _histogram(values: list[float]) -> dict:
-    """The numbers typed, in :data:`BINS` bins from the smallest to the largest."""
+    """The numbers typed, in bins from the smallest to the largest."""
     low, high = (min(values), max(values)) if values else (0.0, 1.0)
     if high <= low:  # every answer alike: one bin around it
         low, high = low - 0.5 * max(1.0, abs(low)), high + 0.5 * max(1.0, abs(high))
-    width = (high - low) / BINS
-    counts = [0] * BINS
-    for value in values:
-        counts[min(BINS - 1, int((value - low) / width))] += 1
-    return {"low": low, "high": high, "counts": counts}
+    return histogram(values, low, high)
 
 
 def pooled(asked: dict, answers: list[dict]) -> dict:

@@ -38,6 +38,7 @@ import math
 
 from perceptron_lab.app_logic.live_class import exercises
 from perceptron_lab.app_logic.live_class.messages import MAX_STEP, Refused
+from perceptron_lab.app_logic.live_class.tally import histogram
 from perceptron_lab.app_logic.predictions import KINDS
 
 #: The most choices a question offers (predict mode's offer at most four).
@@ -48,8 +49,6 @@ OPTION_CHARS = 12
 MAX_LANES = 4
 #: The largest size a coordinate of a mark, a range or an answer may have.
 MAX_COORDINATE = 1e12
-#: A "where" histogram's bins across the view, per coordinate.
-BINS = 10
 #: The coordinates' names in a "where" pool.
 COORDINATES = ("w₁", "w₂")
 
@@ -186,23 +185,10 @@ def is_right(question: dict, answer: dict) -> bool:
     return answer.get("choice") == key["answer"]
 
 
-def _histogram(values: list[float], low: float, high: float) -> dict:
-    counts, below, above = [0] * BINS, 0, 0
-    width = (high - low) / BINS
-    for value in values:
-        if value < low:
-            below += 1
-        elif value > high:
-            above += 1
-        else:
-            counts[min(BINS - 1, int((value - low) / width))] += 1
-    return {"low": low, "high": high, "counts": counts, "below": below, "above": above}
-
-
 def pooled(question: dict, answers: list[dict]) -> dict:
     """The answers counted: ``answered``, ``right``, and ``counts`` (per choice) or, for
-    "where", ``histograms`` (one per coordinate: :data:`BINS` bins across the view, and the
-    marks below and above it). Nothing in it says who answered what.
+    "where", ``histograms`` (one per coordinate: :func:`.tally.histogram` across the view,
+    with the marks below and above it). Nothing in it says who answered what.
 
     Examples
     --------
@@ -223,7 +209,7 @@ def pooled(question: dict, answers: list[dict]) -> dict:
         x0, x1, y0, y1 = public["range"]
         points = [answer["point"] for answer in answers]
         pool["histograms"] = [
-            {"name": name, **_histogram([p[c] for p in points], low, high)}
+            {"name": name, **histogram([p[c] for p in points], low, high)}
             for c, (name, low, high) in enumerate(zip(COORDINATES, (x0, y0), (x1, y1)))
         ]
     else:
