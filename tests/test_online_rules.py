@@ -492,8 +492,8 @@ def test_same_seed_same_model_and_errors_in_words():
 
 
 def test_every_rule_file_is_in_the_registry():
-    """A rule file left out of ``dispatch.RULES`` would never run (``steps/kw.py`` is the KW
-    trainer's); each rule's step (``steps/``) has its estimator's file of the same name."""
+    """``dispatch.RULES`` finds every rule's step in ``steps/`` (``steps/kw.py``, the KW
+    trainer's, defines none), and each has its estimator's file of the same name."""
     import pkgutil
 
     from perceptron_core import rules, steps

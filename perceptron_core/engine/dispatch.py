@@ -1,10 +1,11 @@
 """The on-line rules the driver knows, and the switches that pick one by its number.
 
 A rule is the module of its step in :mod:`perceptron_core.steps` (which says
-what a rule's file defines); its number is its place in :data:`RULES`. A
-new rule is its step's file, its estimator in :mod:`perceptron_core.rules`
-(a file of the same name) and its place here (the app's menu entry, if it
-has one, is the app's: ``app_logic/rule_menu.py``).
+what a rule's file defines); :data:`RULES` finds them there, and a rule's
+number is its place in that list (by file name). A new rule is its step's
+file and its estimator in :mod:`perceptron_core.rules` (a file of the same
+name); nothing here names it (the app's menu entry, if it has one, is the
+app's: ``app_logic/rule_menu.py``).
 
 The driver (:func:`perceptron_core.engine.online.run_online`) calls
 :func:`step`, :func:`answer` and :func:`hypothesis` with the rule's number.
@@ -22,41 +23,37 @@ For whoever edits a rule: numba checks only the source file of the function
 it loads from its cache, and the steps are compiled into the driver;
 :func:`perceptron_core._jit.jit` therefore drops a cached compilation when
 any source file compiled into it has changed, so the next run compiles the
-edited step (and the driver) again.
+edited step (and the driver) again. The files' names count too: a rule's
+file added or removed (which renumbers the rules) compiles the driver again.
 """
 
+import importlib
+import pkgutil
 import warnings
 
 from numba import literal_unroll
 from numba.core.errors import NumbaExperimentalFeatureWarning
 from numba.extending import overload
 
+from perceptron_core import steps
 from perceptron_core._jit import jit_visit
-from perceptron_core.steps import (
-    BIAS,
-    alma,
-    balanced_winnow,
-    passive_aggressive,
-    paum,
-    pocket,
-    relative_update,
-    thick_separator,
-    winnow,
-)
+from perceptron_core.steps import BIAS
 from perceptron_core.trace import CORRECT
 from perceptron_core.vectors import copy_into
 
+
+def _rules_in_steps() -> tuple:
+    """The modules of :mod:`perceptron_core.steps` that define a rule (its ``step`` and
+    ``Settings``), by file name (``steps/kw.py`` is the KW trainer's, not a rule)."""
+    modules = (
+        importlib.import_module(f"{steps.__name__}.{info.name}")
+        for info in sorted(pkgutil.iter_modules(steps.__path__), key=lambda info: info.name)
+    )
+    return tuple(module for module in modules if hasattr(module, "step"))
+
+
 #: The modules of the rules' steps; a rule's number is its place here.
-RULES = (
-    paum,
-    thick_separator,
-    pocket,
-    relative_update,
-    passive_aggressive,
-    alma,
-    balanced_winnow,
-    winnow,
-)
+RULES = _rules_in_steps()
 #: The rules' names: their files' in :mod:`perceptron_core.steps` and in
 #: :mod:`perceptron_core.rules` (the estimators').
 NAMES = tuple(rule.__name__.rpartition(".")[2] for rule in RULES)
@@ -76,8 +73,10 @@ def number(rule: str) -> int:
     """The number of the rule whose file (its estimator's or its step's) is the module named
     ``rule`` (its place in :data:`RULES`).
 
-    >>> number("perceptron_core.rules.pocket"), number("perceptron_core.steps.pocket")
-    (2, 2)
+    >>> number("perceptron_core.rules.pocket") == number("perceptron_core.steps.pocket")
+    True
+    >>> RULES[number("perceptron_core.rules.pocket")].__name__
+    'perceptron_core.steps.pocket'
     """
     return NAMES.index(rule.rpartition(".")[2])
 
@@ -85,6 +84,7 @@ def number(rule: str) -> int:
 def pad(settings) -> tuple:
     """A rule's ``Settings`` as the driver passes them: :data:`N_HYPER` floats.
 
+    >>> from perceptron_core.steps import thick_separator
     >>> pad(thick_separator.Settings(xb=1.0, eta=0.5, gamma=2))
     (1.0, 0.5, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     """
@@ -99,6 +99,7 @@ def pad(settings) -> tuple:
 def unpad(settings_class, hp):
     """The rule's ``settings_class`` again from the driver's padded tuple ``hp``.
 
+    >>> from perceptron_core.steps import thick_separator
     >>> unpad(thick_separator.Settings, (1.0, 0.5, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0))
     Settings(xb=1.0, eta=0.5, gamma=2.0)
     """
