@@ -297,6 +297,30 @@ def _named_imports(module: str, relative: Path, source: str):
             yield node.lineno, id(node) in inside, name
 
 
+def _walked_packages(source: str) -> set[str]:
+    """The packages whose modules the file imports by walking their folder
+    (``pkgutil.iter_modules(package.__path__)``, the on-line rules' discovery): it imports
+    each of them, though no import names one."""
+    tree = ast.parse(source)
+    names = {
+        alias.asname or alias.name: f"{node.module}.{alias.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level
+        for alias in node.names
+    }
+    return {
+        names[node.args[0].value.id]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "attr", None) == "iter_modules"
+        and node.args
+        and isinstance(node.args[0], ast.Attribute)
+        and node.args[0].attr == "__path__"
+        and isinstance(node.args[0].value, ast.Name)
+        and node.args[0].value.id in names
+    }
+
+
 def _import_graph(modules) -> dict[str, set[str]]:
     """``{module: the core's modules it imports}``; a package its module imports is not an
     edge (Python runs the package's ``__init__`` first, whatever the module imports)."""
@@ -308,6 +332,8 @@ def _import_graph(modules) -> dict[str, set[str]]:
                 name = name.rpartition(".")[0]
             if name and name != module and not module.startswith(name + "."):
                 edges.add(name)
+        for package in _walked_packages(source):
+            edges |= {other for other in modules if other.startswith(package + ".")}
     return graph
 
 
