@@ -15,11 +15,22 @@ from tests.numerics import NEAR, band_clearance, relative_gap
 
 def beats_the_record(tally, best_tally) -> bool:
     """The expected tie rule of the longest survivor: a hypothesis takes the record only by
-    beating it, so of hypotheses that tie the first keeps it. Both references read it here
-    (:func:`reference_kw`, and ``reference_dual`` in ``tests/test_kernel.py``): the core
-    states the rule once (``perceptron_core.steps.kw.takes_the_lead``) and this is what it
-    is checked against, so changing it there fails these tests until this changes too."""
+    beating it, so of hypotheses that tie the first keeps it. The references read it here
+    (:func:`reference_kw`, :func:`longest_of`, and ``reference_dual`` in
+    ``tests/test_kernel.py``): the core states the rule once
+    (``perceptron_core.steps.kw.takes_the_lead``) and this is what it is checked against,
+    so changing it there fails these tests until this changes too."""
     return tally > best_tally
+
+
+def longest_of(votes) -> int:
+    """The longest survivor of hypotheses 0, 1, ... that earned ``votes`` (each its whole
+    survival), by :func:`beats_the_record` (the multiclass reference's)."""
+    longest = 0
+    for k in range(1, len(votes)):
+        if beats_the_record(votes[k], votes[longest]):
+            longest = k
+    return longest
 
 
 def reference_kw(

@@ -15,6 +15,7 @@ from perceptron_core._jit import uncompiled
 from perceptron_core.datasets import load
 from perceptron_core.multiclass import kesler_bound, kesler_vectors
 from perceptron_core.trace import CORRECT, MISTAKE
+from tests.reference import longest_of
 
 
 def reference(X, y, order, epochs, eta=1.0, xb=1.0):
@@ -57,7 +58,7 @@ def reference_predictions(hypotheses, votes, X, xb=1.0):
     cast = votes.copy()
     cast[0] = 0
     out = {"last": np.argmax(scores[-1], axis=1)}
-    out["longest"] = np.argmax(scores[int(np.argmax(votes))], axis=1)
+    out["longest"] = np.argmax(scores[longest_of(votes)], axis=1)
     if cast.sum() == 0:
         out["voted"] = out["averaged"] = out["last"]
         return out
