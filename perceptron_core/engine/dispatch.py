@@ -43,8 +43,8 @@ from perceptron_core.vectors import copy_into
 
 
 def _rules_in_steps() -> tuple:
-    """The modules of :mod:`perceptron_core.steps` that define a rule (its ``step`` and
-    ``Settings``), by file name (``steps/kw.py`` is the KW trainer's, not a rule)."""
+    """The modules of :mod:`perceptron_core.steps` that define a rule's ``step``, by file
+    name (``steps/kw.py``, the KW trainer's, defines none)."""
     modules = (
         importlib.import_module(f"{steps.__name__}.{info.name}")
         for info in sorted(pkgutil.iter_modules(steps.__path__), key=lambda info: info.name)
