@@ -207,8 +207,7 @@ class Gate:
         with self._changed:
             ticket = _Ticket(key, estimate, next(self._serials))
             self._queue.append(ticket)
-            if self._let_in():  # an earlier view whose estimate fell may fit now, too
-                self._changed.notify_all()
+            self._let_in()  # an earlier view whose estimate fell may fit now, too
         try:
             self._wait_for_turn(ticket, waiting, interrupt)
             yield
@@ -220,7 +219,7 @@ class Gate:
                 else:
                     self._queue.remove(ticket)
                 self._let_in()
-                self._changed.notify_all()
+                self._changed.notify_all()  # the views behind it moved up
 
     def _wait_for_turn(self, ticket: _Ticket, waiting, interrupt) -> None:
         # Whoever changes the queue (a view that comes or goes) lets the next views in, once;
@@ -241,12 +240,11 @@ class Gate:
                 # a look of its own when nothing changed for a while: memory that the
                 # caches gave back, or an estimate that fell, lets a view in too
                 if not ticket.admitted and not self._changed.wait(self.poll_seconds):
-                    if self._let_in():
-                        self._changed.notify_all()
+                    self._let_in()
 
-    def _let_in(self) -> bool:
-        """Admit the waiting views whose turn it is (the caller holds the lock); True when it
-        let one in, whom the caller wakes."""
+    def _let_in(self) -> None:
+        """Admit the waiting views whose turn it is, and wake them (the caller holds the
+        lock)."""
         let_in = False
         for ticket in self._queue:
             ticket.light = int(ticket.estimate()) < self.light_bytes
@@ -265,7 +263,8 @@ class Gate:
             self._queue.remove(ticket)
             self._making.append(ticket)
             let_in = True
-        return let_in
+        if let_in:
+            self._changed.notify_all()
 
     def _place(self, ticket: _Ticket) -> Place:
         same = any(t.key == ticket.key for t in self._making)
