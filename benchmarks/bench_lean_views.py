@@ -235,17 +235,17 @@ def main() -> None:
         settle(process)
         print(f"server healthy after {ready:.1f} s; {os.cpu_count()} cores; OMP_NUM_THREADS=1")
         seed = 1
+        at_once = not args.one_at_a_time
+        how = "at once" if at_once else "one at a time"
         for name in names:
             count, query = SCENARIOS[name]
             runs = []
             for repeat in range(args.repeats):
                 last_one = args.profile if repeat == args.repeats - 1 else None
-                at_once = not args.one_at_a_time
                 runs.append(scenario(process, base, name, seed, last_one, at_once))
                 seed += count
                 settle(process)
                 r = runs[-1]
-                how = "one at a time" if args.one_at_a_time else "at once"
                 print(
                     f"{name} {count} {how} (?{query}N), run {repeat + 1}: "
                     f"{r['cpu_per_view']:.3f} CPU-s a view; last done {r['last']:.1f} s, "
