@@ -27,6 +27,7 @@ its own.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
@@ -109,6 +110,24 @@ def _no_background_warmup():
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(training.WARMUP, "start_background", lambda: False)
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _installed_components_looked_up_once():
+    """Streamlit's ``AppTest`` reads the metadata of every installed package, looking for
+    components of Streamlit's second kind, at the first run of each new ``AppTest``: a tenth
+    of the fast suite's CPU (docs/benchmarks.md), for an answer that cannot change while the
+    tests run. The process looks once; each ``AppTest`` gets its own copy of the list."""
+    from streamlit.components.v2 import manifest_scanner
+
+    looked_up = functools.cache(manifest_scanner.scan_component_manifests)
+
+    def scan_component_manifests(max_workers=None):
+        return list(looked_up())
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(manifest_scanner, "scan_component_manifests", scan_component_manifests)
         yield
 
 
