@@ -15,6 +15,7 @@ has not checked the same texts before (``docs/benchmarks.md``, "Lean views").
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from pathlib import Path
@@ -103,7 +104,27 @@ def _checked_script(source: str, modules: tuple[tuple[str, str | None], ...]) ->
     return f'<script type="module">{inlined}</script>'
 
 
+@dataclasses.dataclass(frozen=True)
+class Markup:
+    """HTML that ``st.html`` sends as it is: it reads an object's ``_repr_html_`` as the body.
+
+    A plain string body it first dedents and strips, a walk over all 36 kB of the pages'
+    style and script at every run of every page; their lines start at the line's start, so
+    that walk never changes them.
+
+    Examples
+    --------
+    >>> Markup("<b>x</b>")._repr_html_()
+    '<b>x</b>'
+    """
+
+    text: str
+
+    def _repr_html_(self) -> str:
+        return self.text
+
+
 def add_page_assets() -> None:
     """Put the pages' style and script into the page being drawn (the router, on every run)."""
-    st.html(f"<style>{(UI / 'pages.css').read_text(encoding='utf-8')}</style>")
-    st.html(pages_script(), unsafe_allow_javascript=True)
+    st.html(Markup(f"<style>{(UI / 'pages.css').read_text(encoding='utf-8')}</style>"))
+    st.html(Markup(pages_script()), unsafe_allow_javascript=True)
