@@ -152,13 +152,19 @@ def test_lesson_10_rounds_are_the_boosters_eps_and_alpha_recomputed(seed):
             kept += 1
 
 
+def _first_kept_adaboost_round(H: int, noise: float, seed: int):
+    """The row of the boosting rounds' table (as the page reads it, from the lesson's study)
+    that the α_t question asks about."""
+    rounds = result("l10_boosting", {"H": H, "noise": noise, "seed": seed})
+    return rounds[(rounds["booster"] == "AdaBoost") & rounds["kept"]].iloc[0]
+
+
 def test_lesson_10_alpha_question_is_the_round_on_screen():
     at = run_lesson("10_parallel_perceptrons")
     for seed in (0, 3):
         at.number_input(key="l10_seed").set_value(seed).run()
         assert_page_ok(at)
-        rounds = studies_variants.boosting_rounds(3, 0.1, seed)
-        first = rounds[(rounds["booster"] == "AdaBoost") & rounds["kept"]].iloc[0]
+        first = _first_kept_adaboost_round(3, 0.1, seed)
         eps = first["ε_t"]
         radio = at.radio(key="l10_acheck")
         assert f"ε_t = {eps:.4f}" in radio.label
@@ -190,8 +196,7 @@ def test_lesson_10_a_rerun_takes_the_rounds_from_memory(monkeypatch):
         at.run()  # nothing changed
         assert_page_ok(at)
         assert (len(fitted), read.count(key)) == before, H
-        rounds = studies_variants.boosting_rounds(**settings)
-        first = rounds[(rounds["booster"] == "AdaBoost") & rounds["kept"]].iloc[0]
+        first = _first_kept_adaboost_round(**settings)
         assert f"ε_t = {first['ε_t']:.4f}" in at.radio(key="l10_acheck").label
 
 
@@ -233,8 +238,7 @@ def test_lesson_10_alpha_question_at_the_error_floor_has_three_options_and_no_ze
     ε_t is the floor 1e-10, where ½ ln((1 − ε)/ε) and ½ ln(1/ε) read the same to three
     decimals. The question must still offer three different numbers with one right, and
     write ε_t as the number it is (1e-10), not 0.0000, in the question and in its reason."""
-    rounds = studies_variants.boosting_rounds(H, 0.0, 1)
-    first = rounds[(rounds["booster"] == "AdaBoost") & rounds["kept"]].iloc[0]
+    first = _first_kept_adaboost_round(H, 0.0, 1)  # computed here, then read by the page
     assert first["ε_t"] == pytest.approx(1e-10)  # the case this test is about
     at = run_lesson("10_parallel_perceptrons")
     at.number_input(key="l10_seed").set_value(1).run()
