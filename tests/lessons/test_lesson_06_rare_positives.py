@@ -225,7 +225,7 @@ def test_lesson_6_page_shows_the_guarantee_of_its_seed_and_margins():
     from perceptron_core import PAUMPerceptron
 
     at = run_lesson("06_rare_positives")
-    for seed in (0, 5):
+    for seed in (0, 3):  # 72 and 54 updates; the recall test opens seed 3 too (one study)
         at.number_input(key="l06_seed").set_value(seed).run()
         assert_page_ok(at)
         table = next(d.value for d in at.dataframe if "bound (2.4)" in d.value.columns)
