@@ -105,3 +105,30 @@ def test_a_teachers_link_sets_the_exercises_and_a_wrong_id_is_named():
     message = at.error[0].value
     assert "'l09-visit-order'" in message and "lesson 2 does not have" in message
     assert all(e.id in message for e in for_lesson(2))
+
+
+def test_a_rerun_asks_a_question_again_only_when_the_page_changed(monkeypatch):
+    """Every click runs the whole lesson again: its exercises are asked once for the facts
+    they show (the replay exercise too, which its box and the progress panel both need), and
+    again when a fact changed (here the seed, hence the data and the run)."""
+    from perceptron_lab.app_logic.exercises.model import Exercise
+    from tests.pages import assert_page_ok, run_lesson
+
+    asked = []
+    question = Exercise.question
+
+    def counted(self, facts, variant=0):
+        asked.append((self.id, variant))
+        return question(self, facts, variant)
+
+    monkeypatch.setattr(Exercise, "question", counted)
+    at = run_lesson("02_convergence")
+    ids = sorted(e.id for e in for_lesson(2))
+    assert sorted(i for i, _ in asked) == ids  # each once, the replay exercise included
+    asked.clear()
+    at.run()  # a click elsewhere on the page
+    assert_page_ok(at)
+    assert asked == []
+    at.number_input(key="l02_seed").set_value(at.number_input(key="l02_seed").value + 1).run()
+    assert_page_ok(at)
+    assert sorted(i for i, _ in asked) == ids

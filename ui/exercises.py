@@ -42,6 +42,7 @@ import streamlit.components.v1 as components
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import perceptron_core
+from perceptron_lab.app_logic.datasource import DataRequest
 from perceptron_lab.app_logic.exercises import EXERCISES, KINDS, chosen, for_lesson
 from perceptron_lab.app_logic.exercises.model import Exercise, Question, check
 from perceptron_lab.app_logic.exercises.replay import for_the_browser
@@ -66,6 +67,8 @@ TITLES = {
 }
 #: Longest answer kept in the record (a typed answer is the student's text).
 ANSWER_LIMIT = 200
+#: The session-state key of each exercise's last question: ``{id: (variant, facts, question)}``.
+ASKED = "exercise_questions"
 
 
 @st.cache_resource(show_spinner=False)
@@ -121,7 +124,7 @@ def _exercise(number: int, exercise: Exercise, facts: dict) -> None:
         )
         return
     variant = st.session_state.get(_key(exercise, "variant"), 0)
-    question = attempt("Preparing the exercise", exercise.question, facts, variant)
+    question = _asked(exercise, facts, variant)
     if question is None:
         return
     st.markdown(question.text)
@@ -160,6 +163,50 @@ def _exercise(number: int, exercise: Exercise, facts: dict) -> None:
             help="The same exercise again, with other numbers or another order of the options.",
         )
     class_exercise.teacher_tools(exercise, question, heading)
+
+
+def _asked(exercise: Exercise, facts: dict, variant: int) -> Question | None:
+    """``exercise``'s question at ``variant`` with the page's ``facts``, asked again only when
+    one of them changed (None when asking failed: :func:`ui.safety.attempt` said so).
+
+    Streamlit runs the whole page again at every click, and a question may train the
+    learner again at every value of a control (a fifth to two fifths of a lesson's rerun,
+    docs/benchmarks.md); the replay exercise was asked twice a run, for its box and for the
+    progress panel. This session keeps each exercise's last question with what it was asked
+    with (:data:`ASKED`).
+    """
+    kept = st.session_state.setdefault(ASKED, {})
+    last = kept.get(exercise.id)
+    if last is not None and last[0] == variant and _same(last[1], facts):
+        return last[2]
+    question = attempt("Preparing the exercise", exercise.question, facts, variant)
+    if question is not None:
+        kept[exercise.id] = (variant, dict(facts), question)
+    return question
+
+
+def _same(kept, now) -> bool:
+    """Whether a page's fact is still the one a question was asked with: the same object (a
+    run, a data set, a table: the caches hand a page the object they keep), or an equal
+    number, text or data request, or containers of such.
+
+    Examples
+    --------
+    >>> _same({"seed": 3, "eta": 0.5}, {"seed": 3, "eta": 0.5})
+    True
+    >>> import numpy as np
+    >>> _same({"w": np.zeros(2)}, {"w": np.zeros(2)})  # equal, but another array
+    False
+    """
+    if kept is now:
+        return True
+    if type(kept) is not type(now):
+        return False
+    if isinstance(kept, dict):
+        return kept.keys() == now.keys() and all(_same(kept[k], now[k]) for k in kept)
+    if isinstance(kept, tuple | list):
+        return len(kept) == len(now) and all(map(_same, kept, now))
+    return isinstance(kept, int | float | str | DataRequest) and kept == now
 
 
 def _verdict_html(text: str) -> str:
@@ -294,7 +341,7 @@ def _replays(lesson: int, facts: dict) -> list[dict]:
     for exercise in for_lesson(lesson):
         if exercise.form != "replay" or any(facts.get(n) is None for n in exercise.needs):
             continue
-        question = attempt("Preparing the exercise", exercise.question, facts, 0)
+        question = _asked(exercise, facts, 0)
         if question is not None:
             specs.append(for_the_browser(exercise.id, question))
     return specs
