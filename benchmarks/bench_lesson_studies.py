@@ -11,11 +11,14 @@
   server), lesson 9 in AppTest: its first run, then the rerun that picks
   the perceptron's side under **Setting**, timed. ``--repeat`` rounds, each
   with a new folder and new processes.
+* ``--every-lesson``: each lesson in AppTest with its default settings, one untimed run,
+  then ``--repeat`` reruns with nothing changed; the median CPU seconds of a rerun (this
+  process's, every thread: AppTest runs the page in a thread of its own).
 
-Both by default. The lessons' results go to a temporary ``XDG_CACHE_HOME``
+``--rerun`` and ``--side`` by default. The lessons' results go to a temporary ``XDG_CACHE_HOME``
 (numba's cache is left where it is: compilation is not what is timed here).
 
-    python benchmarks/bench_lesson_studies.py [--rerun] [--side] [--repeat N]
+    python benchmarks/bench_lesson_studies.py [--rerun] [--side] [--every-lesson] [--repeat N]
 """
 
 from __future__ import annotations
@@ -57,6 +60,23 @@ def rerun_times(repeat: int) -> list[float]:
         times.append(time.perf_counter() - start)
         _checked(at)
     return times
+
+
+def every_lesson_reruns(repeat: int) -> dict[str, float]:
+    """Per lesson (its file's stem), the median CPU seconds of a rerun with nothing changed."""
+    medians = {}
+    for path in sorted(LESSONS.glob("[0-9]*.py")):
+        at = _page(path.stem)
+        at.run()
+        _checked(at)
+        spent = []
+        for _ in range(repeat):
+            start = time.process_time()
+            at.run()
+            spent.append(time.process_time() - start)
+            _checked(at)
+        medians[path.stem] = statistics.median(spent)
+    return medians
 
 
 def prepare_lesson_9() -> None:
@@ -107,6 +127,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rerun", action="store_true", help="lesson 10's rerun only")
     parser.add_argument("--side", action="store_true", help="lesson 9's perceptron side only")
+    parser.add_argument("--every-lesson", action="store_true", help="each lesson's rerun, CPU")
     parser.add_argument("--repeat", type=int, default=5, help="reruns, or rounds of --side")
     parser.add_argument("--part", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -120,8 +141,16 @@ def main() -> None:
     if args.part == "rerun":
         print(json.dumps(rerun_times(args.repeat)))
         return
-    both = not (args.rerun or args.side)
+    if args.part == "every-lesson":
+        print(json.dumps(every_lesson_reruns(args.repeat)))
+        return
+    both = not (args.rerun or args.side or args.every_lesson)
     with tempfile.TemporaryDirectory() as tmp:
+        if args.every_lesson:
+            env = {"XDG_CACHE_HOME": f"{tmp}/every"}
+            medians = json.loads(_child("every-lesson", env, "--repeat", str(args.repeat)))
+            for stem, cpu in medians.items():
+                print(f"{stem}: a rerun with the default settings, median {cpu:.3f} CPU s")
         if args.rerun or both:
             env = {"XDG_CACHE_HOME": f"{tmp}/rerun"}
             times = json.loads(_child("rerun", env, "--repeat", str(args.repeat)))
