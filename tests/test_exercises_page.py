@@ -5,6 +5,8 @@ on request, what is handed to the browser to keep, and a teacher's link."""
 
 from __future__ import annotations
 
+import weakref
+
 from streamlit.testing.v1 import AppTest
 
 from perceptron_lab.app_logic.exercises import for_lesson
@@ -129,6 +131,9 @@ def test_a_rerun_asks_a_question_again_only_when_the_page_changed(monkeypatch):
     at.run()  # a click elsewhere on the page
     assert_page_ok(at)
     assert asked == []
+    # the run and the data are the memory budget's to drop: the session refers to them weakly
+    for _variant, known, _question in at.session_state["exercise_questions"].values():
+        assert isinstance(known["run"], weakref.ref) and isinstance(known["data"], weakref.ref)
     at.number_input(key="l02_seed").set_value(at.number_input(key="l02_seed").value + 1).run()
     assert_page_ok(at)
     assert sorted(i for i, _ in asked) == ids

@@ -33,7 +33,9 @@ student's request.
 
 from __future__ import annotations
 
+import numbers
 import uuid
+import weakref
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -67,7 +69,8 @@ TITLES = {
 }
 #: Longest answer kept in the record (a typed answer is the student's text).
 ANSWER_LIMIT = 200
-#: The session-state key of each exercise's last question: ``{id: (variant, facts, question)}``.
+#: The session-state key of each exercise's last question: ``{id: (variant, what the session
+#: keeps of the page's facts, question)}`` (:func:`_asked`).
 ASKED = "exercise_questions"
 
 
@@ -173,7 +176,7 @@ def _asked(exercise: Exercise, facts: dict, variant: int) -> Question | None:
     learner again at every value of a control (a fifth to two fifths of a lesson's rerun,
     docs/benchmarks.md); the replay exercise was asked twice a run, for its box and for the
     progress panel. This session keeps each exercise's last question with what it was asked
-    with (:data:`ASKED`).
+    with (:data:`ASKED`, :func:`_known`).
     """
     kept = st.session_state.setdefault(ASKED, {})
     last = kept.get(exercise.id)
@@ -181,32 +184,58 @@ def _asked(exercise: Exercise, facts: dict, variant: int) -> Question | None:
         return last[2]
     question = attempt("Preparing the exercise", exercise.question, facts, variant)
     if question is not None:
-        kept[exercise.id] = (variant, dict(facts), question)
+        kept[exercise.id] = (variant, _known(facts), question)
     return question
 
 
-def _same(kept, now) -> bool:
-    """Whether a page's fact is still the one a question was asked with: the same object (a
-    run, a data set, a table: the caches hand a page the object they keep), or an equal
-    number, text or data request, or containers of such.
+def _known(fact):
+    """What the session keeps of a page's fact to know it again at the next run: a number,
+    a text or a data request itself, a container as a container of what it keeps of each
+    item, and any other object (a run, a data set, a table) by a weak reference. Those live
+    in the server's memory budget (:mod:`app_logic.memory`), which may drop them; the session
+    must not keep them alive. An object that takes no weak reference is never known again.
+    """
+    if isinstance(fact, dict):
+        return {name: _known(value) for name, value in fact.items()}
+    if isinstance(fact, tuple | list):
+        return type(fact)(_known(item) for item in fact)
+    if fact is None or isinstance(fact, numbers.Number | str | DataRequest):
+        return fact
+    try:
+        return weakref.ref(fact)
+    except TypeError:
+        return _UNKNOWN
+
+
+#: What :func:`_known` keeps of an object it cannot refer to weakly: the same as nothing.
+_UNKNOWN = object()
+
+
+def _same(known, now) -> bool:
+    """Whether a page's fact ``now`` is the one the session knew (:func:`_known`): the same
+    object (the caches hand a page the object they keep), or an equal value.
 
     Examples
     --------
-    >>> _same({"seed": 3, "eta": 0.5}, {"seed": 3, "eta": 0.5})
-    True
     >>> import numpy as np
-    >>> _same({"w": np.zeros(2)}, {"w": np.zeros(2)})  # equal, but another array
+    >>> w = np.zeros(2)
+    >>> facts = {"seed": 3, "eta": 0.5, "w": w}
+    >>> _same(_known(facts), {"seed": 3, "eta": 0.5, "w": w})
+    True
+    >>> _same(_known(facts), {"seed": 3, "eta": 0.5, "w": np.zeros(2)})  # another array
     False
     """
-    if kept is now:
-        return True
-    if type(kept) is not type(now):
-        return False
-    if isinstance(kept, dict):
-        return kept.keys() == now.keys() and all(_same(kept[k], now[k]) for k in kept)
-    if isinstance(kept, tuple | list):
-        return len(kept) == len(now) and all(map(_same, kept, now))
-    return isinstance(kept, int | float | str | DataRequest) and kept == now
+    if isinstance(known, weakref.ref):
+        return known() is now
+    if isinstance(known, dict):
+        return (
+            isinstance(now, dict)
+            and known.keys() == now.keys()
+            and all(_same(known[k], now[k]) for k in known)
+        )
+    if isinstance(known, tuple | list):
+        return type(now) is type(known) and len(now) == len(known) and all(map(_same, known, now))
+    return known is not _UNKNOWN and type(known) is type(now) and known == now
 
 
 def _verdict_html(text: str) -> str:
