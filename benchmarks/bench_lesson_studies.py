@@ -48,35 +48,32 @@ def _checked(at) -> None:
     assert not at.error, [e.value for e in at.error]
 
 
-def rerun_times(repeat: int) -> list[float]:
-    """Seconds of each rerun of lesson 10 with its default settings, after a first run."""
-    at = _page("10_parallel_perceptrons")
+def _reruns(stem: str, repeat: int, clock) -> list[float]:
+    """``clock``'s seconds of each rerun of lesson ``stem`` with its default settings and
+    nothing changed, after a first run."""
+    at = _page(stem)
     at.run()
     _checked(at)
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         at.run()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
         _checked(at)
     return times
 
 
+def rerun_times(repeat: int) -> list[float]:
+    """Seconds of each rerun of lesson 10 with its default settings, after a first run."""
+    return _reruns("10_parallel_perceptrons", repeat, time.perf_counter)
+
+
 def every_lesson_reruns(repeat: int) -> dict[str, float]:
     """Per lesson (its file's stem), the median CPU seconds of a rerun with nothing changed."""
-    medians = {}
-    for path in sorted(LESSONS.glob("[0-9]*.py")):
-        at = _page(path.stem)
-        at.run()
-        _checked(at)
-        spent = []
-        for _ in range(repeat):
-            start = time.process_time()
-            at.run()
-            spent.append(time.process_time() - start)
-            _checked(at)
-        medians[path.stem] = statistics.median(spent)
-    return medians
+    return {
+        path.stem: statistics.median(_reruns(path.stem, repeat, time.process_time))
+        for path in sorted(LESSONS.glob("[0-9]*.py"))
+    }
 
 
 def prepare_lesson_9() -> None:
