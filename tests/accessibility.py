@@ -98,7 +98,7 @@ def open_view(page, server: str, name: str, folder: Path) -> None:
         open_exported(page, exported_page(folder))
     else:
         page.goto(server + app_views()[name])
-        settle(page)
+        settle(page, opened=True)
 
 
 #: JavaScript: ``pixels(png)``, the RGBA bytes of a PNG given in base64 (decoded by the page).

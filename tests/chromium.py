@@ -94,17 +94,34 @@ def find_replay(page, timeout_s: float = 120):
     raise AssertionError(f"no replay frame among {[f.url for f in page.frames]}")
 
 
-def settle(page) -> None:
-    """Wait until Streamlit's script has finished (no running indicator and no element still
-    loading its code, for a second) and every playback component on the page has painted."""
+#: JavaScript: whether the page's first script run is over (Streamlit's root element names the
+#: run's state, "initial" before the first run ends) and no element is still loading its code.
+FIRST_RUN_OVER_JS = f"""() => document.querySelector(
+    "[data-testid='stApp'][data-test-script-state='notRunning']") !== null
+  && document.querySelector("[data-testid='stStatusWidget'], {SKELETONS}") === null"""
+
+
+def settle(page, *, opened: bool = False) -> None:
+    """Wait until Streamlit's script has finished and every playback component on the page has
+    painted.
+
+    ``opened``: the page was just opened (``goto``, ``reload``), and its root element says
+    when the first run is over. Otherwise (after a click or a key) the page shows nothing until
+    the server has started the rerun, so the wait is for a second with no running indicator and
+    no element still loading its code.
+    """
     page.wait_for_selector("[data-testid='stMainBlockContainer']", timeout=180_000)
-    quiet = 0
-    for _ in range(1200):  # at most about 5 minutes, for a study computed without the cache
-        running = page.locator(f"[data-testid='stStatusWidget'], {SKELETONS}").count()
-        quiet = 0 if running else quiet + 1
-        if quiet >= 4:
-            break
-        page.wait_for_timeout(250)
+    # at most about 5 minutes, for a study computed without the cache
+    if opened:
+        page.wait_for_function(FIRST_RUN_OVER_JS, timeout=300_000)
+    else:
+        quiet = 0
+        for _ in range(1200):
+            running = page.locator(f"[data-testid='stStatusWidget'], {SKELETONS}").count()
+            quiet = 0 if running else quiet + 1
+            if quiet >= 4:
+                break
+            page.wait_for_timeout(250)
     for frame in page.frames:
         if "/component/" in frame.url:
             frame.wait_for_function(

@@ -8,6 +8,12 @@ does not check: each page's own title (2.4.2), headings in order (1.3.1), a visi
 every control reached with Tab (2.4.7), the edges of inputs and the focus outline at 3:1
 (1.4.11), and nothing running off a 320 px wide window (1.4.10).
 
+axe runs on each view in forced colours too (Windows' contrast themes, emulated in chromium
+with ``forced-colors: active``; the controls' own looks there are
+``test_forced_colours_browser.py``'s): on the same page, switched to forced colours after the
+normal run, since the app and the replay follow the mode in their style sheets alone (no
+script asks for it), so a page switched over is the page a reader in that mode opens.
+
 One server and one chromium for the module; each view is opened once at 1280 px wide (then
 the window is made as tall as the page, so axe sees every element on screen) and once at
 320 px. Screenshots of the first window of each go to ``test-artifacts/``.
@@ -39,11 +45,17 @@ SAME_PAGE = ("compare", "present", "classes")
 WIDE, NARROW = 1280, 320
 
 
+#: JavaScript: a promise of the next frame painted after this one (a change of media painted).
+NEXT_PAINT_JS = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
 @dataclass
 class Seen:
-    """What one view showed at 1280 px: axe's violations, the title, the headings."""
+    """What one view showed at 1280 px: axe's violations (in the normal mode and in forced
+    colours), the title, the headings."""
 
     violations: list[dict]
+    forced_violations: list[dict]
     title: str
     headings: dict[str, list[tuple[int, str]]]
 
@@ -62,7 +74,10 @@ def seen(server, browser, tmp_path_factory):
                 open_view(page, server, name, folder)
                 page.screenshot(path=str(ARTIFACTS / f"a11y-{name.replace(' ', '-')}.png"))
                 show_all(page, WIDE)
-                found[name] = Seen(audit(page), page.title(), headings(page))
+                violations = audit(page)
+                page.emulate_media(forced_colors="active")
+                page.evaluate(NEXT_PAINT_JS)
+                found[name] = Seen(violations, audit(page), page.title(), headings(page))
             finally:
                 page.close()
         return found[name]
@@ -82,6 +97,11 @@ def _serious(violations: list[dict]) -> list[str]:
 @pytest.mark.parametrize("name", [*VIEWS, "exported"])
 def test_axe_finds_no_serious_violation(seen, name):
     assert _serious(seen(name).violations) == []
+
+
+@pytest.mark.parametrize("name", [*VIEWS, "exported"])
+def test_axe_finds_no_serious_violation_in_forced_colours(seen, name):
+    assert _serious(seen(name).forced_violations) == []
 
 
 def test_every_page_has_its_own_title(seen):
@@ -116,7 +136,7 @@ def test_every_control_shows_where_the_focus_is(server, browser, name):
     page = browser.new_page(viewport={"width": WIDE, "height": 720})
     try:
         page.goto(server + VIEWS[name])
-        settle(page)
+        settle(page, opened=True)
         page.add_style_tag(content="* { caret-color: transparent !important; }")  # no blink
         unseen, stops = [], 0
         for _ in range(90):
@@ -169,7 +189,7 @@ def test_input_edges_and_the_focus_outline_stand_out(server, browser):
     page = browser.new_page(viewport={"width": WIDE, "height": 720})
     try:
         page.goto(server + VIEWS["playground"])
-        settle(page)
+        settle(page, opened=True)
         edges = page.evaluate(EDGES_JS)
         assert len(edges) >= 5
         assert [(what, round(r, 2)) for what, r in edges if r < 3] == []
@@ -217,7 +237,7 @@ def test_nothing_runs_off_a_320_px_window(server, browser, name):
     page = browser.new_page(viewport={"width": NARROW, "height": 640})
     try:
         page.goto(server + VIEWS[name])
-        settle(page)
+        settle(page, opened=True)
         page.screenshot(path=str(ARTIFACTS / f"a11y-{name.replace(' ', '-')}-320.png"))
         show_all(page, NARROW)
         assert page.evaluate(RUNS_OFF_JS) == []

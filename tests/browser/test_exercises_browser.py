@@ -60,7 +60,7 @@ def test_answers_are_checked_kept_after_a_reload_saved_and_erased(server, browse
     page = browser.new_page(viewport={"width": 1280, "height": 720}, accept_downloads=True)
     try:
         page.goto(f"{server}/{lesson_path(LESSON)}")
-        settle(page)
+        settle(page, opened=True)
         assert _count(_progress(page), 1) == f"0 of {len(for_lesson(1))}"
 
         first, second = [e for e in for_lesson(1) if e.form == "number"][:2]
@@ -77,7 +77,7 @@ def test_answers_are_checked_kept_after_a_reload_saved_and_erased(server, browse
         frame = _progress(page)
         frame.wait_for_function("() => document.body.innerText.includes('1 of')")
         page.reload()
-        settle(page)
+        settle(page, opened=True)
         frame = _progress(page)
         assert _count(frame, 1) == f"1 of {len(for_lesson(1))}"
         assert _count(frame, 2) == f"0 of {len(for_lesson(2))}"
@@ -101,7 +101,7 @@ def test_answers_are_checked_kept_after_a_reload_saved_and_erased(server, browse
         assert _count(frame, 1) == f"0 of {len(for_lesson(1))}"
         assert frame.locator("#said").inner_text() == "Your progress is erased."
         page.reload()
-        settle(page)
+        settle(page, opened=True)
         assert _count(_progress(page), 1) == f"0 of {len(for_lesson(1))}"  # not sent again
     finally:
         page.close()
@@ -110,12 +110,12 @@ def test_answers_are_checked_kept_after_a_reload_saved_and_erased(server, browse
 def test_a_teachers_link_sets_the_exercises_and_refuses_a_wrong_id(server, page):
     chosen = [e.id for e in for_lesson(1)][1:3]
     page.goto(f"{server}/{lesson_path(LESSON)}?exercises={','.join(chosen)}")
-    settle(page)
+    settle(page, opened=True)
     headings = page.locator("h3").filter(has_text="Exercise").all_inner_texts()
     assert len(headings) == 2, headings
     assert page.get_by_text("sets 2 of this lesson's").is_visible()
     page.goto(f"{server}/{lesson_path(LESSON)}?exercises=l01-nothing")
-    settle(page)
+    settle(page, opened=True)
     error = page.locator("[data-testid='stAlert']").filter(has_text="l01-nothing").inner_text()
     assert all(e.id in error for e in for_lesson(1))
     assert len(page.locator("h3").filter(has_text="Exercise").all()) == len(for_lesson(1))
@@ -154,7 +154,7 @@ def test_predictions_on_the_figure_are_scored_kept_after_a_reload_and_saved(serv
     page = browser.new_page(viewport={"width": 1280, "height": 720}, accept_downloads=True)
     try:
         page.goto(f"{server}/{lesson_path(LESSON)}")
-        settle(page)
+        settle(page, opened=True)
         exercise = BY_ID["l01-predict"]
         question = exercise.question(facts(1), 0)
         total = len(for_lesson(1))
@@ -188,7 +188,7 @@ def test_predictions_on_the_figure_are_scored_kept_after_a_reload_and_saved(serv
         )
 
         page.reload()
-        settle(page)
+        settle(page, opened=True)
         progress = _progress(page)
         assert _count(progress, 1) == f"1 of {total}"
         assert (

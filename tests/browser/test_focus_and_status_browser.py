@@ -96,7 +96,7 @@ def test_lesson_2s_data_grid_shows_its_focus(server, page):
     """Tab into the grid, as a keyboard does: the focus shows at 3:1 or more against the grid
     without it (its own mark of the chosen cell, a pale fill, changed pixels by 1.2:1)."""
     page.goto(f"{server}/convergence")
-    settle(page)
+    settle(page, opened=True)
     grid = page.locator("[data-testid=stDataFrame]").first
     grid.scroll_into_view_if_needed()
     page.wait_for_timeout(300)
@@ -133,7 +133,7 @@ def test_copied_is_said_in_a_status_region_there_before(server, page):
 
 def test_the_page_says_a_right_answer_in_a_region_there_before(server, page):
     page.goto(f"{server}/convergence")
-    settle(page)
+    settle(page, opened=True)
     live = page.locator("#pl-live")
     assert live.get_attribute("role") == "status" and live.get_attribute("aria-live") == "polite"
     assert live.text_content() == ""
@@ -153,7 +153,7 @@ def test_the_page_says_a_right_answer_in_a_region_there_before(server, page):
 
 def test_the_end_of_an_experiment_is_said(server, page):
     page.goto(f"{server}/experiments")
-    settle(page)
+    settle(page, opened=True)
     page.get_by_text("Real data set").click()
     settle(page)
     for label, value in (("folds", "2"), ("epochs", "1"), ("worker processes", "1")):
@@ -201,7 +201,7 @@ CUT_JS = """() => [...document.querySelectorAll('[data-testid=stSidebarNav] a')]
 
 def test_text_spacing_cuts_no_entry_of_the_menu(server, page):
     page.goto(f"{server}/")
-    settle(page)
+    settle(page, opened=True)
     page.get_by_text(re.compile(r"^View \d+ more$")).click()
     page.add_style_tag(content=TEXT_SPACING)
     page.wait_for_timeout(500)
@@ -229,7 +229,7 @@ def _press_focused(page, element, key: str, expect):
 
 def test_the_focus_stays_on_a_download_button(server, page):
     page.goto(f"{server}/")
-    settle(page)
+    settle(page, opened=True)
     page.get_by_text("Download the trace, the points or a web page").click()
     settle(page)
     button = page.get_by_role("button", name="Training points as CSV")
@@ -243,7 +243,7 @@ def test_the_focus_stays_on_the_uploader_after_a_file(server, page, tmp_path):
     rows = [f"{k / 10},{(7 * k % 10) / 10},{1 if k % 2 else -1}" for k in range(20)]
     csv.write_text("x1,x2,label\n" + "\n".join(rows) + "\n")
     page.goto(f"{server}/?data=csv")
-    settle(page)
+    settle(page, opened=True)
     upload = page.locator("[data-testid=stFileUploaderDropzone] button")
     chooser = _press_focused(page, upload, "Space", page.expect_file_chooser)
     chooser.set_files(str(csv))
@@ -271,7 +271,7 @@ def test_a_lesson_panels_chart_is_named(server, page):
 
 def test_a_new_learner_and_compare_mode_are_said(server, page):
     page.goto(f"{server}/")
-    settle(page)
+    settle(page, opened=True)
     live = page.locator("#pl-live")
     assert live.text_content() == ""  # opening the page says nothing
     page.get_by_role("combobox", name="Learner").click()

@@ -3,29 +3,18 @@
 colour, so a control drawn with backgrounds alone vanished (a switch, a slider, a picked radio
 button's dot, a chosen segment, the replay's chosen "Play by"). Each is compared here with
 itself in the other state, and with the page's empty background beside it: pixels, not styles,
-since what matters is what the reader sees. And axe-core finds no serious violation in any view
-in forced colours either (the normal mode's run is ``test_accessibility_browser.py``'s).
+since what matters is what the reader sees. (axe-core's run over every view in forced colours
+is ``test_accessibility_browser.py``'s, beside its run in the normal mode.)
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.accessibility import (
-    SERIOUS,
-    app_views,
-    audit,
-    axe_core,
-    colours,
-    exported_page,
-    open_exported,
-    open_view,
-)
-from tests.chromium import settle, show_all
+from tests.accessibility import colours, exported_page, open_exported
+from tests.chromium import settle
 
 pytestmark = pytest.mark.browser
-
-VIEWS = app_views()
 
 
 @pytest.fixture
@@ -54,7 +43,7 @@ SWITCH = "label:has(> span > input[role=switch]) > span + div"
 def test_a_switch_shows_and_shows_its_state(server, forced):
     page = forced
     page.goto(f"{server}/")
-    settle(page)
+    settle(page, opened=True)
     on = page.locator("[data-testid=stCheckbox]", has_text="Decision region").locator(SWITCH)
     off = page.locator("[data-testid=stCheckbox]", has_text="True boundary").locator(SWITCH)
     assert (
@@ -70,7 +59,7 @@ def test_a_switch_shows_and_shows_its_state(server, forced):
 def test_a_slider_and_a_chosen_segment_show(server, forced):
     page = forced
     page.goto(f"{server}/")
-    settle(page)
+    settle(page, opened=True)
     thumb = page.locator("[data-testid=stSlider] [role=group] > div > div:has(input)").first
     assert _drawn(page, _shot(page, thumb))
     formats = page.locator("[data-testid=stButtonGroup]").filter(has_text="png")
@@ -86,7 +75,7 @@ def test_a_slider_and_a_chosen_segment_show(server, forced):
 def test_a_picked_answer_looks_picked(server, forced):
     page = forced
     page.goto(f"{server}/convergence")
-    settle(page)
+    settle(page, opened=True)
     question = page.locator("[data-testid=stRadio]").last
     options = question.locator("[data-testid=stRadioOption]")
     dot = "span + div > div:first-child"  # the drawn circle of an option
@@ -122,35 +111,3 @@ def test_the_chosen_play_by_shows(forced, tmp_path):
     page.wait_for_timeout(150)
     assert example.get_attribute("aria-pressed") == "false"
     assert _inside(page, example) != pressed
-
-
-@pytest.fixture(scope="module")
-def audited(server, browser, tmp_path_factory):
-    """``audited(view)``: axe's violations in ``view`` in forced colours (opened once)."""
-    axe_core()
-    found: dict[str, list] = {}
-    folder = tmp_path_factory.mktemp("forced")
-
-    def visit(name: str) -> list:
-        if name not in found:
-            page = browser.new_page(viewport={"width": 1280, "height": 720})
-            page.emulate_media(forced_colors="active")
-            try:
-                open_view(page, server, name, folder)
-                show_all(page, 1280)
-                found[name] = audit(page)
-            finally:
-                page.close()
-        return found[name]
-
-    return visit
-
-
-@pytest.mark.parametrize("name", [*VIEWS, "exported"])
-def test_axe_finds_no_serious_violation_in_forced_colours(audited, name):
-    serious = [
-        f"{v['impact']} {v['id']} in {v['frame']}: {v['nodes'][0]['target']}"
-        for v in audited(name)
-        if v["impact"] in SERIOUS
-    ]
-    assert serious == []

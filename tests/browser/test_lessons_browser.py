@@ -64,7 +64,7 @@ def test_no_lesson_text_is_cut_short(server, browser, lesson, size):
     page = browser.new_page(viewport={"width": width, "height": height})
     try:
         page.goto(f"{server}/{lesson_path(lesson)}")
-        settle(page)
+        settle(page, opened=True)
         cut = cut_text(page)
         show_all(page, width)  # a window as tall as the page shows all of it
         page.screenshot(path=str(ARTIFACTS / f"lesson-{lesson.stem[:2]}-{size}.png"))
