@@ -165,7 +165,29 @@ def server():
 
 @pytest.fixture
 def page(browser):
-    """A new 1280x720 page of the module's chromium."""
+    """A new 1280x720 page of the module's chromium, in a context (cookies, storage, cache) of
+    its own."""
     pg = browser.new_page(viewport={"width": 1280, "height": 720})
+    yield pg
+    pg.close()
+
+
+@pytest.fixture(scope="module")
+def looking(browser):
+    """One browser context for a module's pages that only look (open a view, measure it,
+    take a screenshot; no click, nothing kept in the browser's storage). Its HTTP cache keeps
+    Streamlit's scripts from one page to the next, so they are fetched, unpacked by the
+    server and compiled by chromium once, not at every page (docs/benchmarks.md,
+    "browser-tests-looking")."""
+    context = browser.new_context()
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def looking_page(looking):
+    """A new 1280x720 page of the module's :func:`looking` context."""
+    pg = looking.new_page()
+    pg.set_viewport_size({"width": 1280, "height": 720})
     yield pg
     pg.close()

@@ -61,7 +61,7 @@ class Seen:
 
 
 @pytest.fixture(scope="module")
-def seen(server, browser, tmp_path_factory):
+def seen(server, looking, tmp_path_factory):
     """``seen(view)``: the view opened once at 1280 px (on first use), as :class:`Seen`."""
     axe_core()  # skip (or fail under CI) before opening anything
     found: dict[str, Seen] = {}
@@ -69,7 +69,8 @@ def seen(server, browser, tmp_path_factory):
 
     def visit(name: str) -> Seen:
         if name not in found:
-            page = browser.new_page(viewport={"width": WIDE, "height": 720})
+            page = looking.new_page()
+            page.set_viewport_size({"width": WIDE, "height": 720})
             try:
                 open_view(page, server, name, folder)
                 page.screenshot(path=str(ARTIFACTS / f"a11y-{name.replace(' ', '-')}.png"))

@@ -51,7 +51,8 @@ FRAME_JS = """() => {
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("present", [True, False], ids=["present", "default"])
 @pytest.mark.parametrize("learner", list(LINKS))
-def test_figure_and_playback_fit_the_window(server, page, size, present, learner):  # noqa: F811
+def test_figure_and_playback_fit_the_window(server, looking_page, size, present, learner):
+    page = looking_page
     width, height = SIZES[size]
     page.set_viewport_size({"width": width, "height": height})
     frame = _open(page, server + LINKS[learner] + ("&present=1" if present else ""))

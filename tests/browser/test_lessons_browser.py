@@ -59,9 +59,10 @@ def cut_text(page) -> list[str]:
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem[:2])
-def test_no_lesson_text_is_cut_short(server, browser, lesson, size):
+def test_no_lesson_text_is_cut_short(server, looking, lesson, size):
     width, height = SIZES[size]
-    page = browser.new_page(viewport={"width": width, "height": height})
+    page = looking.new_page()
+    page.set_viewport_size({"width": width, "height": height})
     try:
         page.goto(f"{server}/{lesson_path(lesson)}")
         settle(page, opened=True)
