@@ -176,9 +176,8 @@ def page(browser):
 def looking(browser):
     """One browser context for a module's pages that only look (open a view, measure it,
     take a screenshot; no click, nothing kept in the browser's storage). Its HTTP cache keeps
-    Streamlit's scripts from one page to the next, so they are fetched, unpacked by the
-    server and compiled by chromium once, not at every page (docs/benchmarks.md,
-    "browser-tests-looking")."""
+    Streamlit's scripts from one page to the next, so the server sends them and chromium
+    compiles them once, not at every page (docs/benchmarks.md, "browser-tests-looking")."""
     context = browser.new_context()
     yield context
     context.close()
