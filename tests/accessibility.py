@@ -101,6 +101,42 @@ def open_view(page, server: str, name: str, folder: Path) -> None:
         settle(page, opened=True)
 
 
+#: Elements whose text the browser cut with an ellipsis, and display formulas wider than their
+#: box, each as the start of its text (run in the page and in every frame).
+CUT_TEXT = r"""() => {
+  const cut = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (!el.offsetParent && getComputedStyle(el).position !== 'fixed') continue;  // not shown
+    const style = getComputedStyle(el);
+    const wider = el.scrollWidth > el.clientWidth + 2;  // KaTeX's rounding leaves up to 2 px
+    if (wider && style.textOverflow === 'ellipsis' && (el.innerText || '').trim())
+      cut.push('ellipsis: ' + el.innerText.trim().slice(0, 80));
+    else if (el.classList.contains('katex-error'))  // KaTeX could not parse it: red source
+      cut.push('formula error: ' + el.innerText.trim().slice(0, 80));
+    else if (wider && el.classList.contains('katex-display'))
+      cut.push('formula ' + (el.scrollWidth - el.clientWidth) + ' px: '
+               + el.innerText.replace(/\s+/g, '').slice(0, 60));
+  }
+  // a number broken over two lines reads as two numbers ("0.85" above "4")
+  for (const el of document.querySelectorAll('.extra-number, table.numbers td:not(.words)')) {
+    if (!el.offsetParent) continue;
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    if (lines.size > 1) cut.push('number on ' + lines.size + ' lines: ' + el.innerText.trim());
+  }
+  return cut;
+}"""
+
+
+def cut_text(page) -> list[str]:
+    """What :data:`CUT_TEXT` finds in ``page`` and in every frame of it."""
+    found = []
+    for frame in page.frames:
+        found += frame.evaluate(CUT_TEXT)
+    return found
+
+
 #: JavaScript: ``pixels(png)``, the RGBA bytes of a PNG given in base64 (decoded by the page).
 PIXELS_JS = """const pixels = async (png) => {
   const image = new Image();

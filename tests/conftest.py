@@ -75,14 +75,33 @@ def pytest_configure(config):
 LESSON_IN_ID = re.compile(r"(?<![0-9])(0[1-9]|1[0-2])_[a-z]")
 
 
-def pytest_collection_modifyitems(items):
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
     """The tests of one lesson run on one worker (``--dist loadgroup``): loading a lesson
     runs its page, which trains its figures and computes its studies once per process, so a
-    lesson spread over both workers would cost that twice."""
+    lesson spread over both workers would cost that twice.
+
+    pytest-xdist sends a group to one worker by the suffix ``@group`` it gives the test's
+    id; from pytest 9.2 (ids kept as ``NodeId``) the suffix it writes is not read, so every
+    group was spread over the workers. The suffix is written here, for the lessons' groups
+    and the ``xdist_group`` marks alike (this hook runs after xdist's: an id that already has
+    its suffix keeps it)."""
     for item in items:
         found = LESSON_IN_ID.search(item.nodeid)
         if found:
             item.add_marker(pytest.mark.xdist_group(f"lesson{found.group(1)}"))
+    if not getattr(config.option, "loadgroup", False):  # set in the workers of loadgroup
+        return
+    for item in items:
+        groups = sorted({str(m.args[0]) for m in item.iter_markers("xdist_group") if m.args})
+        suffix = "@" + "_".join(groups)
+        if groups and not item.nodeid.endswith(suffix):
+            if hasattr(item, "_id"):  # pytest >= 9.2
+                from _pytest.nodeid import NodeId
+
+                item._id = NodeId.parse(item.nodeid + suffix)
+            else:
+                item._nodeid = item.nodeid + suffix
 
 
 @pytest.fixture(autouse=True, scope="session")

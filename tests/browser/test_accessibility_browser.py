@@ -14,9 +14,18 @@ with ``forced-colors: active``; the controls' own looks there are
 normal run, since the app and the replay follow the mode in their style sheets alone (no
 script asks for it), so a page switched over is the page a reader in that mode opens.
 
-One server and one chromium for the module; each view is opened once at 1280 px wide (then
-the window is made as tall as the page, so axe sees every element on screen) and once at
-320 px. Screenshots of the first window of each go to ``test-artifacts/``.
+And in every lesson, at 1280x720 and 1024x768, no text cut short on screen: after the
+lesson has finished running (and its player, if it has one, has painted), the page and every
+frame in it are searched for text the browser shortens with an ellipsis, display formulas
+wider than their box or that KaTeX could not parse, and a number in a box or table broken
+over two lines (:data:`tests.accessibility.CUT_TEXT`).
+
+One server and one chromium for the module. Each view is opened once at 1280x720, by one
+worker (the tests that read that visit are one ``xdist_group``): its first window is
+searched for cut text, then the window is made as tall as the page, so axe sees every
+element on screen. Each is opened again at 320 px, and each lesson at 1024x768. Screenshots
+of the first window of each go to ``test-artifacts/`` (of a lesson at 1024x768, the whole
+page) for a person to look at.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ from tests.accessibility import (
     app_views,
     audit,
     axe_core,
+    cut_text,
     headings,
     open_view,
     skipped_levels,
@@ -42,7 +52,10 @@ VIEWS = app_views()
 #: Views of the same page as another (the playground in compare and presentation mode, and
 #: with the multiclass perceptron).
 SAME_PAGE = ("compare", "present", "classes")
+LESSONS = [name for name in VIEWS if name.startswith("lesson ")]
 WIDE, NARROW = 1280, 320
+#: The tests that read the visit of :func:`seen` run on one worker, which opens each view once.
+VISITED = pytest.mark.xdist_group("accessibility: the views at 1280 px")
 
 
 #: JavaScript: a promise of the next frame painted after this one (a change of media painted).
@@ -51,9 +64,10 @@ NEXT_PAINT_JS = "() => new Promise((r) => requestAnimationFrame(() => requestAni
 
 @dataclass
 class Seen:
-    """What one view showed at 1280 px: axe's violations (in the normal mode and in forced
-    colours), the title, the headings."""
+    """What one view showed at 1280 px: the text cut short in its first window, axe's
+    violations (in the normal mode and in forced colours), the title, the headings."""
 
+    cut: list[str]
     violations: list[dict]
     forced_violations: list[dict]
     title: str
@@ -74,11 +88,13 @@ def seen(server, looking, tmp_path_factory):
             try:
                 open_view(page, server, name, folder)
                 page.screenshot(path=str(ARTIFACTS / f"a11y-{name.replace(' ', '-')}.png"))
+                cut = cut_text(page)
                 show_all(page, WIDE)
                 violations = audit(page)
                 page.emulate_media(forced_colors="active")
                 page.evaluate(NEXT_PAINT_JS)
-                found[name] = Seen(violations, audit(page), page.title(), headings(page))
+                forced = audit(page)
+                found[name] = Seen(cut, violations, forced, page.title(), headings(page))
             finally:
                 page.close()
         return found[name]
@@ -95,16 +111,19 @@ def _serious(violations: list[dict]) -> list[str]:
     return [_described(v) for v in violations if v["impact"] in SERIOUS]
 
 
+@VISITED
 @pytest.mark.parametrize("name", [*VIEWS, "exported"])
 def test_axe_finds_no_serious_violation(seen, name):
     assert _serious(seen(name).violations) == []
 
 
+@VISITED
 @pytest.mark.parametrize("name", [*VIEWS, "exported"])
 def test_axe_finds_no_serious_violation_in_forced_colours(seen, name):
     assert _serious(seen(name).forced_violations) == []
 
 
+@VISITED
 def test_every_page_has_its_own_title(seen):
     titles = {name: seen(name).title for name in [*VIEWS, "exported"] if name not in SAME_PAGE}
     assert len(set(titles.values())) == len(titles), titles
@@ -112,11 +131,33 @@ def test_every_page_has_its_own_title(seen):
     assert all(title.endswith("Perceptron Lab") for title in titles.values()), titles
 
 
+@VISITED
 @pytest.mark.parametrize("name", VIEWS)
 def test_headings_do_not_skip_a_level(seen, name):
     found = seen(name).headings
     assert found["main"] and found["main"][0][0] == 1, found  # the page starts with its h1
     assert skipped_levels(found["main"]) + skipped_levels(found["sidebar"], above=1) == []
+
+
+@VISITED
+@pytest.mark.parametrize("name", LESSONS)
+def test_no_lesson_text_is_cut_short(seen, name):
+    assert seen(name).cut == []
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_no_lesson_text_is_cut_short_at_1024x768(server, looking, name):
+    page = looking.new_page()
+    page.set_viewport_size({"width": 1024, "height": 768})
+    try:
+        page.goto(server + VIEWS[name])
+        settle(page, opened=True)
+        cut = cut_text(page)
+        show_all(page, 1024)  # a window as tall as the page shows all of it
+        page.screenshot(path=str(ARTIFACTS / f"a11y-{name.replace(' ', '-')}-1024.png"))
+        assert cut == []
+    finally:
+        page.close()
 
 
 #: JavaScript: where the keyboard's focus is, if it is in this document and on screen.
