@@ -125,6 +125,10 @@ COMPILED = textwrap.dedent("""
 """)
 
 
+#: The tests reading :func:`compiled` run on one worker, which compiles once (25 s).
+COMPILED_ONCE = pytest.mark.xdist_group("jit cache: every compilation from an empty cache")
+
+
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
     """``(function, signature)`` of every compilation of the four drivers (KW, the on-line
@@ -150,6 +154,7 @@ def compiled(tmp_path_factory):
     return compiled
 
 
+@COMPILED_ONCE
 @pytest.mark.slow  # compiles from an empty numba cache
 def test_the_loops_compile_without_numbas_error_message_formatting(compiled):
     """A slice assignment in compiled code (``out[:] = w``) makes numba compile its
@@ -159,6 +164,7 @@ def test_the_loops_compile_without_numbas_error_message_formatting(compiled):
     assert not formatting
 
 
+@COMPILED_ONCE
 @pytest.mark.slow  # compiles from an empty numba cache
 def test_no_loop_compiles_again_for_a_constant_argument(compiled):
     """A call that passes a variable still holding a constant (``n = 0; f(n)``) is typed
