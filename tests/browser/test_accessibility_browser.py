@@ -146,18 +146,15 @@ def test_no_lesson_text_is_cut_short(seen, name):
 
 
 @pytest.mark.parametrize("name", LESSONS)
-def test_no_lesson_text_is_cut_short_at_1024x768(server, looking, name):
-    page = looking.new_page()
+def test_no_lesson_text_is_cut_short_at_1024x768(server, looking_page, name):
+    page = looking_page
     page.set_viewport_size({"width": 1024, "height": 768})
-    try:
-        page.goto(server + VIEWS[name])
-        settle(page, opened=True)
-        cut = cut_text(page)
-        show_all(page, 1024)  # a window as tall as the page shows all of it
-        page.screenshot(path=str(ARTIFACTS / f"a11y-{name.replace(' ', '-')}-1024.png"))
-        assert cut == []
-    finally:
-        page.close()
+    page.goto(server + VIEWS[name])
+    settle(page, opened=True)
+    cut = cut_text(page)
+    show_all(page, 1024)  # a window as tall as the page shows all of it
+    page.screenshot(path=str(ARTIFACTS / f"a11y-{name.replace(' ', '-')}-1024.png"))
+    assert cut == []
 
 
 #: JavaScript: where the keyboard's focus is, if it is in this document and on screen.
