@@ -439,3 +439,66 @@ def test_the_folder_check_sees_a_step_that_imports_from_the_engine():
     assert _import_cycles(graph) == []
     (cycle,) = _import_cycles(_folder_graph(graph))
     assert cycle == ["perceptron_core.engine", "perceptron_core.steps"]
+
+
+def _lessons_run_while_collecting(source: str) -> list[str]:
+    """``NAME.attribute`` reads of a lesson (``NAME = lesson_module(...)``) that Python makes
+    while it imports ``source``: outside a function's body, so in a constant, a class body, a
+    decorator's ``parametrize`` list or a default value. Each runs the lesson's whole page when
+    pytest collects the module (:class:`tests.pages.Lesson`)."""
+    tree = ast.parse(source)
+    lessons = {
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and getattr(node.value.func, "id", None) == "lesson_module"
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    found: list[str] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            # the body runs when the test does; the decorators and defaults run now
+            decorators = getattr(node, "decorator_list", [])
+            for part in (*decorators, *node.args.defaults, *node.args.kw_defaults):
+                if part is not None:
+                    visit(part)
+            return
+        if isinstance(node, ast.Attribute) and getattr(node.value, "id", None) in lessons:
+            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def test_collecting_the_tests_runs_no_lesson():
+    """A test module reads what it needs while collected from the lesson's file
+    (``tests.pages.lesson_literal``), not from the loaded lesson: in the fast suite's two
+    workers a read of lesson 8's ``GAMMAS`` at the top of its test module ran the lesson's
+    page and compiled the kernel perceptron in both, 5 s each, before the first test."""
+    paths = sorted(ROOT.glob("tests/**/test_*.py"))
+    assert len(paths) > 100
+    found = {
+        path.relative_to(ROOT).as_posix(): reads
+        for path in paths
+        if (reads := _lessons_run_while_collecting(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+
+
+def test_the_collection_check_sees_a_lesson_read_in_a_parameter_list():
+    source = (
+        'LESSON_8 = lesson_module("08_kernels")\n'
+        "@pytest.mark.parametrize('g', LESSON_8.GAMMAS)\n"
+        "def test_a(g):\n"
+        "    assert LESSON_8.DEGREES\n"
+        "SETTINGS = [g for g in LESSON_8.GAMMAS]\n"
+    )
+    assert _lessons_run_while_collecting(source) == [
+        "line 2: LESSON_8.GAMMAS",
+        "line 5: LESSON_8.GAMMAS",
+    ]

@@ -23,6 +23,7 @@ from tests.lessons.helpers import SEEDS, _answers_right, _at_end, _seed
 from tests.pages import (
     TEN_SEEDS,
     assert_page_ok,
+    lesson_literal,
     lesson_module,
     page_run,
     run_lesson,
@@ -344,10 +345,14 @@ def test_lesson_8_xor_clouds_have_meeting_hulls_so_no_line_separates_them():
         assert _hulls_meet(data.X, data.y), seed
 
 
-#: The lesson's controls (its walk in test_every_lesson) as kernel settings, on each data set.
+#: The lesson's controls (its walk in test_every_lesson) as kernel settings, on each data set;
+#: read from the file, since collecting this module must not run the page.
 FEATURE_SPACE_SETTINGS = (
-    [{"kernel": "rbf", "gamma": g, "degree": 2} for g in LESSON_8.GAMMAS]
-    + [{"kernel": "poly", "gamma": 1.0, "degree": d} for d in LESSON_8.DEGREES]
+    [{"kernel": "rbf", "gamma": g, "degree": 2} for g in lesson_literal("08_kernels", "GAMMAS")]
+    + [
+        {"kernel": "poly", "gamma": 1.0, "degree": d}
+        for d in lesson_literal("08_kernels", "DEGREES")
+    ]
     + [{"kernel": "linear", "gamma": 1.0, "degree": 2}]
 )
 
