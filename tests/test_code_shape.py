@@ -1,5 +1,6 @@
-"""The code's shape: functions take few parameters (state travels as small records), and the
-layers hold: the pages over ``ui``, over ``app_logic``, over ``perceptron_core``."""
+"""The code's shape: functions take few parameters (state travels as small records), the
+layers hold (the pages over ``ui``, over ``app_logic``, over ``perceptron_core``), and
+collecting the tests runs no lesson's page."""
 
 from __future__ import annotations
 
@@ -477,9 +478,10 @@ def _lessons_run_while_collecting(source: str) -> list[str]:
 
 def test_collecting_the_tests_runs_no_lesson():
     """A test module reads what it needs while collected from the lesson's file
-    (``tests.pages.lesson_literal``), not from the loaded lesson: in the fast suite's two
-    workers a read of lesson 8's ``GAMMAS`` at the top of its test module ran the lesson's
-    page and compiled the kernel perceptron in both, 5 s each, before the first test."""
+    (``tests.pages.lesson_literal``), not from the loaded lesson: a read of lesson 8's
+    ``GAMMAS`` at the top of its test module ran the lesson's page in each worker, which
+    compiled the kernel perceptron before the first test (docs/benchmarks.md,
+    "fast-suite-compilations")."""
     paths = sorted(ROOT.glob("tests/**/test_*.py"))
     assert len(paths) > 100
     found = {
