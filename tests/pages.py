@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -21,7 +22,10 @@ class Lesson:
     The file is loaded (once per test process) when a test first reads one of its names.
     Loading runs the whole page outside Streamlit, which renders nothing but trains its
     figures and computes its studies: a test module that names a lesson at its top thus
-    costs nothing when it is collected, only when one of its tests runs.
+    costs nothing when it is collected, only when one of its tests runs. A name read while
+    pytest collects (a parameter list, a constant at a module's top) would run the page in
+    every worker before any test, so it fails instead: pytest sets ``PYTEST_CURRENT_TEST``
+    while a test, or a fixture of it, runs, and not while it collects.
     """
 
     def __init__(self, stem: str):
@@ -30,6 +34,12 @@ class Lesson:
     def __getattr__(self, name: str):
         if name.startswith("_"):  # what pytest asks of every global it collects
             raise AttributeError(name)
+        if "PYTEST_CURRENT_TEST" not in os.environ:
+            raise RuntimeError(
+                f"lessons/{self.stem}.py's {name} was read outside a test (while pytest "
+                "collects?), which runs the whole page: read it in the test, or from the "
+                f"file with lesson_literal({self.stem!r}, {name!r})"
+            )
         return getattr(_loaded(self.stem), name)
 
 

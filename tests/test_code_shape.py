@@ -1,6 +1,6 @@
 """The code's shape: functions take few parameters (state travels as small records), the
 layers hold (the pages over ``ui``, over ``app_logic``, over ``perceptron_core``), and
-collecting the tests runs no lesson's page."""
+collecting the tests runs no lesson's page (``tests.pages.Lesson`` refuses)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import ast
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -442,65 +444,13 @@ def test_the_folder_check_sees_a_step_that_imports_from_the_engine():
     assert cycle == ["perceptron_core.engine", "perceptron_core.steps"]
 
 
-def _lessons_run_while_collecting(source: str) -> list[str]:
-    """``NAME.attribute`` reads of a lesson (``NAME = lesson_module(...)``) that Python makes
-    while it imports ``source``: outside a function's body, so in a constant, a class body, a
-    decorator's ``parametrize`` list or a default value. Each runs the lesson's whole page when
-    pytest collects the module (:class:`tests.pages.Lesson`)."""
-    tree = ast.parse(source)
-    lessons = {
-        target.id
-        for node in tree.body
-        if isinstance(node, ast.Assign)
-        and isinstance(node.value, ast.Call)
-        and getattr(node.value.func, "id", None) == "lesson_module"
-        for target in node.targets
-        if isinstance(target, ast.Name)
-    }
-    found: list[str] = []
+def test_a_lesson_read_outside_a_test_fails_before_the_page_runs(monkeypatch):
+    """What pytest does while it collects, where a lesson's name read at a test module's top
+    ran lesson 8's page in each worker before the first test (docs/benchmarks.md,
+    "fast-suite-compilations"): the read fails and says how to read the value instead."""
+    from tests import pages
 
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            # the body runs when the test does; the decorators and defaults run now
-            decorators = getattr(node, "decorator_list", [])
-            for part in (*decorators, *node.args.defaults, *node.args.kw_defaults):
-                if part is not None:
-                    visit(part)
-            return
-        if isinstance(node, ast.Attribute) and getattr(node.value, "id", None) in lessons:
-            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(tree)
-    return found
-
-
-def test_collecting_the_tests_runs_no_lesson():
-    """A test module reads what it needs while collected from the lesson's file
-    (``tests.pages.lesson_literal``), not from the loaded lesson: a read of lesson 8's
-    ``GAMMAS`` at the top of its test module ran the lesson's page in each worker, which
-    compiled the kernel perceptron before the first test (docs/benchmarks.md,
-    "fast-suite-compilations")."""
-    paths = sorted(ROOT.glob("tests/**/test_*.py"))
-    assert len(paths) > 100
-    found = {
-        path.relative_to(ROOT).as_posix(): reads
-        for path in paths
-        if (reads := _lessons_run_while_collecting(path.read_text(encoding="utf-8")))
-    }
-    assert found == {}
-
-
-def test_the_collection_check_sees_a_lesson_read_in_a_parameter_list():
-    source = (
-        'LESSON_8 = lesson_module("08_kernels")\n'
-        "@pytest.mark.parametrize('g', LESSON_8.GAMMAS)\n"
-        "def test_a(g):\n"
-        "    assert LESSON_8.DEGREES\n"
-        "SETTINGS = [g for g in LESSON_8.GAMMAS]\n"
-    )
-    assert _lessons_run_while_collecting(source) == [
-        "line 2: LESSON_8.GAMMAS",
-        "line 5: LESSON_8.GAMMAS",
-    ]
+    monkeypatch.delenv("PYTEST_CURRENT_TEST")
+    monkeypatch.setattr(pages, "_loaded", lambda stem: pytest.fail(f"{stem} loaded"))
+    with pytest.raises(RuntimeError, match=r"lesson_literal\('08_kernels', 'GAMMAS'\)"):
+        getattr(pages.lesson_module("08_kernels"), "GAMMAS")  # noqa: B009 - the read is the test
