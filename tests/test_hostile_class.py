@@ -26,7 +26,10 @@ MB = 2**20
 
 
 class Visitors:
-    """Threads that each make a view through ``gate``, recording what happened when."""
+    """Threads that each make a view through ``gate``, recording what happened when.
+
+    :meth:`visit` returns once its visitor is in the gate's queue (or already through it), so
+    the visitors arrive in the order they were sent, however loaded the machine is."""
 
     def __init__(self, gate):
         self.gate = gate
@@ -37,6 +40,7 @@ class Visitors:
         self.places: dict = {}
         self.errors: dict = {}
         self.threads: list[threading.Thread] = []
+        self.gone = 0  # visitors out of the gate again (made, refused or left)
 
     def visit(self, name, key, size, work=0.2, interrupt=lambda: None):
         def run():
@@ -56,22 +60,51 @@ class Visitors:
                         self.making.discard(name)
             except Exception as err:  # noqa: BLE001 (recorded for the test to look at)
                 self.errors[name] = err
+            finally:
+                with self.lock:
+                    self.gone += 1
 
         thread = threading.Thread(target=run)
         thread.start()
         self.threads.append(thread)
-        time.sleep(0.05)  # arrivals in a known order
+        # Arrived: in the gate (waiting or being made) or gone from it.
+        deadline = time.monotonic() + 30
+        while self._arrived() < len(self.threads) and time.monotonic() < deadline:
+            time.sleep(0.002)
         return thread
+
+    def _arrived(self) -> int:
+        # A visitor leaves the gate before it counts itself gone, so with ``gone`` read first
+        # none is counted twice (one leaving between the two reads is counted in neither).
+        with self.lock:
+            gone = self.gone
+        status = self.gate.status()
+        return gone + status.making + status.waiting
 
     def join(self):
         for thread in self.threads:
             thread.join(30)
 
 
+class LettingIn(Budget):
+    """A budget that keeps the sizes it reserved, in order: the gate reserves a view's memory
+    as it lets the view in, under its lock, so this is the order of admission (two views
+    let in at once may start their work in either order)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.let_in: list[int] = []
+
+    def reserve(self, size: int) -> bool:
+        if fits := super().reserve(size):
+            self.let_in.append(size)
+        return fits
+
+
 def _gate(slots=2, limit=1000 * MB, poll=0.02, place_seconds=0.0):
     from perceptron_lab.app_logic.admission import Gate
 
-    budget = Budget(limit=limit, idle_seconds=600)
+    budget = LettingIn(limit=limit, idle_seconds=600)
     return Gate(slots, budget, poll_seconds=poll, place_seconds=place_seconds)
 
 
@@ -81,11 +114,11 @@ def _gate(slots=2, limit=1000 * MB, poll=0.02, place_seconds=0.0):
 def test_at_most_k_views_are_made_at_once_and_the_others_follow_in_arrival_order():
     visitors = Visitors(_gate(slots=2))
     for k in range(6):
-        visitors.visit(k, ("view", k), 100 * MB)
+        visitors.visit(k, ("view", k), (100 + k) * MB)  # a size each, to know them by
     visitors.join()
     assert not visitors.errors
     assert visitors.most == 2
-    assert visitors.order == list(range(6))
+    assert [size // MB - 100 for size in visitors.gate.budget.let_in] == list(range(6))
 
 
 def test_a_waiting_view_is_told_its_place_as_the_queue_moves():
