@@ -219,6 +219,21 @@ def test_compare_mode_steps_together(server, page):
         assert frame.evaluate(LEGEND_CUT_JS) == [], (width, height)
 
 
+#: JavaScript: the cells of the projection's pair of charts (the angle and the margins), each
+#: with its charts, its "Play as sound" buttons and its place.
+PAIR_JS = """() => [...document.querySelectorAll('.pair > *')].map((cell) => {
+    const r = cell.getBoundingClientRect();
+    return {charts: cell.querySelectorAll('.js-plotly-plot').length, left: Math.round(r.left),
+            top: Math.round(r.top), buttons: cell.querySelectorAll('.words-btn').length}; })"""
+#: JavaScript: the titles of charts (and of their axes) that run past their chart's edges.
+TITLE_CUT_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap((plot) => {
+    const box = plot.getBoundingClientRect();
+    return [...plot.querySelectorAll('.gtitle, .xtitle, .ytitle')].filter((title) => {
+      const r = title.getBoundingClientRect();
+      return r.width && (r.left < box.left - 1 || r.right > box.right + 1);
+    }).map((title) => title.textContent); })"""
+
+
 def test_the_high_dimensional_view(server, page):
     frame = _open(page, f"{server}/?data=kw&t=300")
     assert "Projection on the plane of w* and the final w" in _title(frame)
@@ -227,6 +242,16 @@ def test_the_high_dimensional_view(server, page):
     )
     assert hist.startswith("Margins") and "at update" in hist
     _shots(page, "playground-projection")
+    # side by side in a wide window, one over the other in a narrow one; a chart's words
+    # stay under their chart, and no title runs past its chart
+    for width, beside in ((1280, True), (700, False)):
+        page.set_viewport_size({"width": width, "height": 720})
+        page.wait_for_timeout(700)
+        cells = frame.evaluate(PAIR_JS)
+        assert [(c["charts"], c["buttons"]) for c in cells] == [(1, 1), (1, 1)], cells
+        assert (cells[0]["top"] == cells[1]["top"]) == beside, (width, cells)
+        assert (cells[0]["left"] == cells[1]["left"]) != beside, (width, cells)
+        assert frame.evaluate(TITLE_CUT_JS) == [], width
 
 
 def _count_text(pg) -> str:

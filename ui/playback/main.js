@@ -412,7 +412,8 @@ function build(args) {
         { class: "figure-box" },
         nodes.status,
         nodes.projection,
-        el("div", { class: "pair" }, nodes.angle, nodes.histogram),
+        // a cell each: a chart's words (chartwords.js) go in after it, in its cell
+        el("div", { class: "pair" }, el("div", {}, nodes.angle), el("div", {}, nodes.histogram)),
       ),
     );
     mainFigure = new ProjectionView(nodes, { lane: lanes[0], scene, show, style, config, texts });

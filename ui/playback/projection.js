@@ -189,7 +189,7 @@ export class ProjectionView {
         barmode: "overlay",
         // the zero margin: right side to its right, wrong side to its left
         shapes: [{ ...vline(0, style.colors.line), line: { color: style.colors.line, width: 1 } }],
-        xaxis: gridAxis(style, ""),
+        xaxis: gridAxis(style, "y(⟨w,x⟩−θ)/‖w‖"),
         yaxis: gridAxis(style, `points (all ${count(this.scene.n_train)})`),
         legend: { orientation: "v", x: 0.98, y: 0.98, xanchor: "right", yanchor: "top" },
       }),
@@ -276,7 +276,8 @@ export class ProjectionView {
     Plotly.update(
       this.nodes.histogram,
       { x: [centres, centres], y: [right.slice(0, used), wrong.slice(0, used)], width: [widths, widths] },
-      { "title.text": `Margins y(⟨w,x⟩−θ)/‖w‖ at update ${count(this.snapRows[s])}` },
+      // the formula is the x axis's title: the chart's own stays short enough for half a column
+      { "title.text": `Margins at update ${count(this.snapRows[s])}` },
     );
     const sum = (values) => values.reduce((a, b) => a + b, 0);
     this.wrongAt =
