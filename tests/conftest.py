@@ -164,10 +164,13 @@ def browser():
         b.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server():
-    """``streamlit run app.py`` from the checkout on a free port, for a browser test module;
-    its address."""
+    """``streamlit run app.py`` from the checkout on a free port, for the browser tests of a
+    pytest process (a worker); its address. One a process rather than one a module: Streamlit
+    starts, and the lessons' studies are computed, once a worker (docs/benchmarks.md,
+    "browser-tests-one-server"). What a test leaves there (the caches, a live class under its
+    own code) changes nothing another test sees."""
     from tests.live import free_port, stop, wait_for_health
 
     port = free_port()
