@@ -101,8 +101,9 @@ def open_view(page, server: str, name: str, folder: Path) -> None:
         settle(page, opened=True)
 
 
-#: Elements whose text the browser cut with an ellipsis, and display formulas wider than their
-#: box, each as the start of its text (run in the page and in every frame).
+#: Elements whose text the browser cut with an ellipsis, display formulas wider than their
+#: box, charts' titles past their chart's edges, and numbers broken over two lines, each as the
+#: start of its text (run in the page and in every frame).
 CUT_TEXT = r"""() => {
   const cut = [];
   for (const el of document.querySelectorAll('body *')) {
@@ -116,6 +117,17 @@ CUT_TEXT = r"""() => {
     else if (wider && el.classList.contains('katex-display'))
       cut.push('formula ' + (el.scrollWidth - el.clientWidth) + ' px: '
                + el.innerText.replace(/\s+/g, '').slice(0, 60));
+  }
+  // a chart's title, or an axis's, running past the chart: Plotly centres it and cuts it at
+  // the chart's edges without an ellipsis
+  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+    if (!plot.offsetParent) continue;
+    const box = plot.getBoundingClientRect();
+    for (const title of plot.querySelectorAll('.gtitle, .xtitle, .ytitle')) {
+      const r = title.getBoundingClientRect();
+      if (r.width && (r.left < box.left - 1 || r.right > box.right + 1))
+        cut.push('chart title past its chart: ' + title.textContent.slice(0, 80));
+    }
   }
   // a number broken over two lines reads as two numbers ("0.85" above "4")
   for (const el of document.querySelectorAll('.extra-number, table.numbers td:not(.words)')) {

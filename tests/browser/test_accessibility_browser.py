@@ -17,8 +17,8 @@ script asks for it), so a page switched over is the page a reader in that mode o
 And in every lesson, at 1280x720 and 1024x768, no text cut short on screen: after the
 lesson has finished running (and its player, if it has one, has painted), the page and every
 frame in it are searched for text the browser shortens with an ellipsis, display formulas
-wider than their box or that KaTeX could not parse, and a number in a box or table broken
-over two lines (:data:`tests.accessibility.CUT_TEXT`).
+wider than their box or that KaTeX could not parse, a chart's title past its chart's edges,
+and a number in a box or table broken over two lines (:data:`tests.accessibility.CUT_TEXT`).
 
 One server and one chromium for the module. Each view is opened once at 1280x720, by one
 worker (the tests that read that visit are one ``xdist_group``): its first window is

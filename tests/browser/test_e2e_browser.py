@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
+from tests.accessibility import CUT_TEXT
 from tests.chromium import ARTIFACTS, find_replay
 from tests.pages import page_run
 
@@ -225,13 +226,6 @@ PAIR_JS = """() => [...document.querySelectorAll('.pair > *')].map((cell) => {
     const r = cell.getBoundingClientRect();
     return {charts: cell.querySelectorAll('.js-plotly-plot').length, left: Math.round(r.left),
             top: Math.round(r.top), buttons: cell.querySelectorAll('.words-btn').length}; })"""
-#: JavaScript: the titles of charts (and of their axes) that run past their chart's edges.
-TITLE_CUT_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap((plot) => {
-    const box = plot.getBoundingClientRect();
-    return [...plot.querySelectorAll('.gtitle, .xtitle, .ytitle')].filter((title) => {
-      const r = title.getBoundingClientRect();
-      return r.width && (r.left < box.left - 1 || r.right > box.right + 1);
-    }).map((title) => title.textContent); })"""
 
 
 def test_the_high_dimensional_view(server, page):
@@ -243,7 +237,7 @@ def test_the_high_dimensional_view(server, page):
     assert hist.startswith("Margins") and "at update" in hist
     _shots(page, "playground-projection")
     # side by side in a wide window, one over the other in a narrow one; a chart's words
-    # stay under their chart, and no title runs past its chart
+    # stay under their chart, and nothing in the replay is cut short (its charts' titles too)
     for width, beside in ((1280, True), (700, False)):
         page.set_viewport_size({"width": width, "height": 720})
         page.wait_for_timeout(700)
@@ -251,7 +245,7 @@ def test_the_high_dimensional_view(server, page):
         assert [(c["charts"], c["buttons"]) for c in cells] == [(1, 1), (1, 1)], cells
         assert (cells[0]["top"] == cells[1]["top"]) == beside, (width, cells)
         assert (cells[0]["left"] == cells[1]["left"]) != beside, (width, cells)
-        assert frame.evaluate(TITLE_CUT_JS) == [], width
+        assert frame.evaluate(CUT_TEXT) == [], width
 
 
 def _count_text(pg) -> str:
