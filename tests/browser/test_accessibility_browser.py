@@ -76,7 +76,7 @@ class Seen:
     forced_violations: list[dict]
     title: str
     headings: dict[str, list[tuple[int, str]]]
-    cut_at_1024: list[str] | None = None
+    cut_at_1024: list[str] | None
 
 
 @pytest.fixture(scope="module")
@@ -99,10 +99,10 @@ def seen(server, looking, tmp_path_factory):
                 page.emulate_media(forced_colors="active")
                 page.evaluate(NEXT_PAINT_JS)
                 forced = audit(page)
-                found[name] = Seen(cut, violations, forced, page.title(), headings(page))
-                if name in LESSONS:
-                    page.emulate_media(forced_colors="none")
-                    found[name].cut_at_1024 = _cut_at_1024x768(page, name)
+                title, heads = page.title(), headings(page)
+                page.emulate_media(forced_colors="none")
+                cut_at_1024 = _cut_at_1024x768(page, name) if name in LESSONS else None
+                found[name] = Seen(cut, violations, forced, title, heads, cut_at_1024)
             finally:
                 page.close()
         return found[name]
