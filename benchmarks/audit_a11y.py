@@ -68,7 +68,7 @@ def main() -> None:
         header = "  ".join(f"{impact:>9}" for impact in a11y.IMPACTS)
         print(f"{'view':<13} {header}  jumps  title")
         with sync_playwright() as p, tempfile.TemporaryDirectory() as folder:
-            browser = launch(p)
+            browser = launch(p, full=True)
             viewport = {"width": args.width, "height": args.height}
             for name, path in a11y.app_views().items():
                 page = browser.new_page(viewport=viewport)

@@ -170,7 +170,7 @@ def main() -> None:
     parser.add_argument("--no-size", action="store_true", help="skip the saved notebook")
     args = parser.parse_args()
     with sync_playwright() as p:
-        browser = launch(p)
+        browser = launch(p, full=True)
         if not args.no_size:
             size, widgets, models = saved_size(browser)
             before = the_pages_before()

@@ -2,8 +2,8 @@
 the wait until a Streamlit page has settled.
 
 Playwright's own browser download does not work here; ``.ci/run`` installs
-Debian's chromium. Without it the tests that need it are skipped, or fail
-under CI (:func:`tests.programs.program`).
+Debian's chromium and its headless shell. Without them the tests that need them are
+skipped, or fail under CI (:func:`tests.programs.program`).
 """
 
 from __future__ import annotations
@@ -37,9 +37,16 @@ CHROMIUM_ARGS = [
 ORIGIN = "http://playback.test"
 
 
-def launch(playwright):
-    """Chromium from Debian, headless."""
-    return playwright.chromium.launch(executable_path=program("chromium"), args=CHROMIUM_ARGS)
+def launch(playwright, *, full: bool = False):
+    """Chromium from Debian, headless.
+
+    The tests take chromium's headless shell (Debian's ``chromium-headless-shell``): the same
+    Blink as chromium, without the browser's own windows and services, so a page costs less
+    CPU (docs/benchmarks.md#browser-tests-headless-shell). ``full``: the whole chromium a
+    person runs, for a benchmark of what they feel.
+    """
+    name = "chromium" if full else "chromium-headless-shell"
+    return playwright.chromium.launch(executable_path=program(name), args=CHROMIUM_ARGS)
 
 
 def serve_playback(page) -> None:

@@ -1,5 +1,6 @@
-"""Programs besides Python that some tests need: Debian's chromium, nginx and PostgreSQL, and
-for the screen reader's test Orca with what it speaks through (:mod:`tests.screen_reader`).
+"""Programs besides Python that some tests need: Debian's chromium and its headless shell,
+nginx and PostgreSQL, and for the screen reader's test Orca with what it speaks through
+(:mod:`tests.screen_reader`).
 
 ``.ci/run`` installs them. Elsewhere a test that needs a missing program is
 skipped with one line saying what to install; under CI (``CI`` set, as
@@ -18,6 +19,7 @@ import pytest
 #: How to install each program on Debian (and on the CI machine).
 INSTALL = {
     "chromium": "apt-get install chromium",
+    "chromium-headless-shell": "apt-get install chromium-headless-shell",
     "nginx": "apt-get install nginx",
     "orca": "apt-get install orca",
     "Xvfb": "apt-get install xvfb",
