@@ -179,20 +179,31 @@ FOCUSED_JS = """() => {
           name: (el.getAttribute('aria-label') || el.innerText || el.tagName).slice(0, 40)};
 }"""
 
+#: JavaScript: whether the focus is back on the element the first Tab of the page reached
+#: (the first call remembers it).
+BACK_TO_THE_FIRST_JS = """() => {
+  const el = document.activeElement;
+  if (window.__firstStop === undefined) { window.__firstStop = el; return false; }
+  return el === window.__firstStop;
+}"""
+
 
 @pytest.mark.parametrize("name", ["playground", "lesson 2", "experiments"])
 def test_every_control_shows_where_the_focus_is(server, browser, name):
-    """Tab through the page (the component's own controls are in its frame: its tests): at
-    every stop, the control and the few pixels around it look different focused and not."""
+    """Tab through the page once round, back to where the first Tab went (the component's own
+    controls are in its frame: its tests): at every stop, the control and the few pixels
+    around it look different focused and not."""
     page = browser.new_page(viewport={"width": WIDE, "height": 720})
     try:
         page.goto(server + VIEWS[name])
         settle(page, opened=True)
         page.add_style_tag(content="* { caret-color: transparent !important; }")  # no blink
-        unseen, stops = [], 0
-        for _ in range(90):
+        unseen, stops, most = [], 0, 300
+        for _ in range(most):
             page.keyboard.press("Tab")
             page.wait_for_timeout(60)
+            if page.evaluate(BACK_TO_THE_FIRST_JS):
+                break
             box = page.evaluate(FOCUSED_JS)
             if box is None:
                 continue
@@ -205,6 +216,10 @@ def test_every_control_shows_where_the_focus_is(server, browser, name):
             if page.screenshot(clip=clip) == focused:
                 unseen.append(box["name"])
             page.evaluate("() => window.__focused.focus()")
+        else:
+            pytest.fail(
+                f"{most} presses of Tab did not come back to the first stop ({stops} stops)"
+            )
         assert stops > 10 and unseen == []
     finally:
         page.close()
