@@ -356,6 +356,7 @@ function build(args) {
   const compare = lanes.length > 1;
   app.parts = [];
   app.later = [];
+  app.refit = null;
   app.settled = false;
   app.share = null;
   root.className = `layout-${style.figure.layout}${compare ? " compare" : ""}`;
@@ -395,6 +396,7 @@ function build(args) {
         texts,
       });
       if (i === 0) mainFigure = figure;
+      if (i === 0 && !compare && style.figure.fit) app.refit = () => figure.setHeight(fittedHeight(box, height, style));
       figureOf[i] = figure;
       if (!compare && options.click !== "off") listenForClicks(figure.node, scene.box, options.click);
       app.parts.push(figure);
@@ -656,4 +658,28 @@ new ResizeObserver(() => {
   frameWidth = document.body.clientWidth;
   for (const plot of root.querySelectorAll(".js-plotly-plot")) Plotly.Plots.resize(plot);
 }).observe(document.body);
+// the main figure fits the window again once it has been resized (a window moved to the
+// projector, made full screen); on a touch screen only when the width changed: a phone's address
+// bar changes the window's height as the page scrolls, and a refit would move the figure under
+// the reader's finger
+try {
+  const outer = window.parent;
+  const watching = new AbortController();
+  let outerWidth = outer.innerWidth;
+  let refitTimer = 0;
+  outer.addEventListener(
+    "resize",
+    () => {
+      const widthChanged = outer.innerWidth !== outerWidth;
+      outerWidth = outer.innerWidth;
+      if (!widthChanged && matchMedia("(pointer: coarse)").matches) return;
+      clearTimeout(refitTimer);
+      refitTimer = setTimeout(() => app.refit?.(), 200);
+    },
+    { signal: watching.signal },
+  );
+  window.addEventListener("pagehide", () => watching.abort()); // the frame left the page
+} catch {
+  // another origin embeds us: its window is not ours to watch, and the figure keeps its height
+}
 connect(onRender);

@@ -303,6 +303,17 @@ export class PlaneFigure {
     return wrapWords(name, chars);
   }
 
+  /**
+   * Draw the figure `height` px tall (the window was resized), with its legend beside the plot or
+   * under it as a figure drawn at that height and width would have it.
+   */
+  setHeight(height) {
+    if (Math.abs(height - this.height) < 1) return;
+    this.height = height;
+    Plotly.relayout(this.node, { height, legend: this._layout().legend });
+    this._fitLegend(this.node.clientWidth);
+  }
+
   /** Re-wrap the legend after the plot was resized (compare mode's panels, a narrower window). */
   _fitLegend(width) {
     const changed = [],
