@@ -383,6 +383,8 @@ function build(args) {
       const box = el("div", { class: "figure-box" });
       figures.append(box);
       const height = compare ? style.figure.compare_height : options.height || style.figure.height;
+      // a run shown alone fits the window: as it is built, and again after a resize (app.refit)
+      const fitted = !compare && style.figure.fit ? () => fittedHeight(box, height, style) : null;
       const figure = new PlaneFigure(box, {
         lane,
         scene,
@@ -390,13 +392,13 @@ function build(args) {
         style,
         config,
         box: scene.box,
-        height: !compare && style.figure.fit ? fittedHeight(box, height, style) : height,
+        height: fitted ? fitted() : height,
         clickable: !compare && options.click !== "off",
         title: compare ? lane.meta.title : null,
         texts,
       });
       if (i === 0) mainFigure = figure;
-      if (i === 0 && !compare && style.figure.fit) app.refit = () => figure.setHeight(fittedHeight(box, height, style));
+      if (fitted) app.refit = () => figure.setHeight(fitted());
       figureOf[i] = figure;
       if (!compare && options.click !== "off") listenForClicks(figure.node, scene.box, options.click);
       app.parts.push(figure);

@@ -310,8 +310,16 @@ export class PlaneFigure {
   setHeight(height) {
     if (Math.abs(height - this.height) < 1) return;
     this.height = height;
-    Plotly.relayout(this.node, { height, legend: this._layout().legend });
+    Plotly.relayout(this.node, { height, legend: this._legend() });
     this._fitLegend(this.node.clientWidth);
+  }
+
+  /** The legend's place: beside the plot as wide as it is now, or under it (_legendBeside). */
+  _legend() {
+    const size = this.style.font.legend;
+    return this._legendBeside(this.node.clientWidth)
+      ? { orientation: "v", yanchor: "top", y: 1, xanchor: "left", x: 1.02, font: { size } }
+      : { orientation: "h", yanchor: "top", y: -90 / (this.height - 50), x: 0, font: { size } };
   }
 
   /** Re-wrap the legend after the plot was resized (compare mode's panels, a narrower window). */
@@ -392,9 +400,7 @@ export class PlaneFigure {
         constrain: "domain",
         title: { text: plotlyText(scene.feature_names[1]) },
       },
-      legend: this._legendBeside(this.node.clientWidth)
-        ? { orientation: "v", yanchor: "top", y: 1, xanchor: "left", x: 1.02, font: { size: f.legend } }
-        : { orientation: "h", yanchor: "top", y: -90 / (height - 50), x: 0, font: { size: f.legend } },
+      legend: this._legend(),
       modebar: { orientation: "v" },
       shapes: [],
       uirevision: "plane",
