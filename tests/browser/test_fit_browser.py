@@ -104,6 +104,52 @@ def test_a_resized_window_refits_the_figure(server, looking_page):
     assert top + after["bottom"] <= 768
 
 
+#: JavaScript: ``px`` pixels of page put above the playback's frame (0: taken away again), as
+#: Streamlit's page may still be settling above the frame when the figure is built.
+PUSH_DOWN_JS = """(px) => {
+    const frame = document.querySelector("iframe[title$='playback']");
+    let block = document.getElementById("pushed-down");
+    if (!block) {
+        block = document.createElement("div");
+        block.id = "pushed-down";
+        frame.before(block);
+    }
+    block.style.height = `${px}px`;
+}"""
+#: JavaScript: the page scrolled by ``px`` pixels (Streamlit scrolls a section of it, not the
+#: window), then how far it went.
+SCROLL_JS = """(px) => {
+    let node = document.querySelector("iframe[title$='playback']");
+    while (node && node.scrollHeight <= node.clientHeight + px) node = node.parentElement;
+    node.scrollTop = px;
+    return node.scrollTop;
+}"""
+
+
+def test_the_figure_fits_again_when_the_page_above_it_moves_and_not_when_it_scrolls(
+    server, looking_page
+):
+    """Presentation mode at 1024x768: 40 px more page above the frame make the figure 40 px
+    shorter, taken away again its first height; resized while the page is scrolled down, the
+    figure takes the height it has unscrolled (not the room a frame scrolled up would have)."""
+    page = looking_page
+    page.set_viewport_size({"width": 1024, "height": 768})
+    frame = _open(page, server + LINKS["perceptron"] + "&present=1")
+    page.wait_for_timeout(REFIT_MS)
+    first = frame.evaluate(FIGURE_JS)["height"]
+    page.evaluate(PUSH_DOWN_JS, 40)
+    frame.wait_for_function(f"(h) => ({FIGURE_JS})().height < h", arg=first - 1)
+    assert frame.evaluate(FIGURE_JS)["height"] == pytest.approx(first - 40, abs=1)
+    page.evaluate(PUSH_DOWN_JS, 0)
+    frame.wait_for_function(f"(h) => ({FIGURE_JS})().height > h", arg=first - 1)
+    assert frame.evaluate(FIGURE_JS)["height"] == pytest.approx(first, abs=1)
+    assert page.evaluate(SCROLL_JS, 150) == 150
+    for width, height in ((1280, 720), (1024, 768)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(REFIT_MS)
+    assert frame.evaluate(FIGURE_JS)["height"] == pytest.approx(first, abs=1)
+
+
 def _assert_fits(outer: dict, inner: dict, size: str) -> None:
     """What :data:`PAGE_JS` and :data:`FRAME_JS` measured fits a window of ``size``."""
     width, height = SIZES[size]

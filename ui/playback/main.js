@@ -334,9 +334,8 @@ function fittedHeight(box, most, style) {
   // the column: a taller figure would only add empty space above and below it
   most = Math.max(style.figure.min_height, Math.min(most, box.clientWidth + AXES_AND_LEGEND));
   try {
-    const frame = window.frameElement.getBoundingClientRect();
     const windowHeight = window.parent.innerHeight;
-    const top = frame.top + window.parent.scrollY + box.getBoundingClientRect().top;
+    const top = pageTop(window.frameElement) + box.getBoundingClientRect().top;
     // the status line above the plot takes up to two lines of text, the row of the figure's
     // words under it one line of buttons
     const status = Math.ceil(2.6 * style.font.base) + 8;
@@ -346,6 +345,17 @@ function fittedHeight(box, most, style) {
   } catch {
     return most; // another origin embeds us: the page's window is not ours to measure
   }
+}
+
+/**
+ * Where `frame` starts on its page, however far the page has been scrolled: Streamlit scrolls a
+ * section of the page rather than the window.
+ */
+function pageTop(frame) {
+  let top = frame.getBoundingClientRect().top;
+  // up to the document's own element, whose scrollTop is the window's scrollY
+  for (let node = frame.parentElement; node; node = node.parentElement) top += node.scrollTop;
+  return top;
 }
 
 /** The step-dependent parts of the page, each with update(t). */
@@ -680,7 +690,23 @@ try {
     },
     { signal: watching.signal },
   );
-  window.addEventListener("pagehide", () => watching.abort()); // the frame left the page
+  // ... and once the page above it has moved the frame: the figure is built while Streamlit may
+  // still be laying out that page (a first visit's frame moved up 14 px after the figure was built)
+  const frame = window.frameElement; // null in a page of its own (a downloaded replay)
+  let frameTop = frame ? pageTop(frame) : 0;
+  const moved = new outer.ResizeObserver(() => {
+    const top = pageTop(frame);
+    if (Math.abs(top - frameTop) < 1) return; // our own height changed, at a step: nothing moved
+    frameTop = top;
+    app.refit?.();
+  });
+  for (let node = frame?.parentElement; node; node = node.parentElement) {
+    moved.observe(node); // what is above the frame changes the size of an element around it
+  }
+  window.addEventListener("pagehide", () => {
+    watching.abort(); // the frame left the page
+    moved.disconnect();
+  });
 } catch {
   // another origin embeds us: its window is not ours to watch, and the figure keeps its height
 }
