@@ -161,7 +161,7 @@ def _first_kept_adaboost_round(H: int, noise: float, seed: int):
 
 def test_lesson_10_alpha_question_is_the_round_on_screen():
     at = run_lesson("10_parallel_perceptrons")
-    for seed in (0, 3):
+    for seed in (0, 1):  # the seeds the flags' test opens: the page's studies are computed once
         at.number_input(key="l10_seed").set_value(seed).run()
         assert_page_ok(at)
         first = _first_kept_adaboost_round(3, 0.1, seed)
