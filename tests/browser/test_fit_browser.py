@@ -9,7 +9,9 @@ sideways. Screenshots go to ``test-artifacts/fit-*.png``.
 Each view is opened once and resized, as a window already open is moved to the projector:
 the page lays itself out again, and the figure takes its height from the window again
 (:func:`test_a_resized_window_refits_the_figure`; docs/benchmarks.md,
-"browser-tests-resized").
+"browser-tests-resized"), as it does when the page above it moves, and from where it is on
+its page however far that is scrolled
+(:func:`test_the_figure_fits_again_when_the_page_above_it_moves_and_not_when_it_scrolls`).
 """
 
 from __future__ import annotations
