@@ -679,14 +679,17 @@ try {
   const watching = new AbortController();
   let outerWidth = outer.innerWidth;
   let refitTimer = 0;
+  // once, 200 ms after the last change: a window dragged to a new size changes at every frame
+  const refitSoon = () => {
+    clearTimeout(refitTimer);
+    refitTimer = setTimeout(() => app.refit?.(), 200);
+  };
   outer.addEventListener(
     "resize",
     () => {
       const widthChanged = outer.innerWidth !== outerWidth;
       outerWidth = outer.innerWidth;
-      if (!widthChanged && matchMedia("(pointer: coarse)").matches) return;
-      clearTimeout(refitTimer);
-      refitTimer = setTimeout(() => app.refit?.(), 200);
+      if (widthChanged || !matchMedia("(pointer: coarse)").matches) refitSoon();
     },
     { signal: watching.signal },
   );
@@ -698,7 +701,7 @@ try {
     const top = pageTop(frame);
     if (Math.abs(top - frameTop) < 1) return; // our own height changed, at a step: nothing moved
     frameTop = top;
-    app.refit?.();
+    refitSoon(); // a window being resized moves the frame too, as the text above it rewraps
   });
   for (let node = frame?.parentElement; node; node = node.parentElement) {
     moved.observe(node); // what is above the frame changes the size of an element around it
