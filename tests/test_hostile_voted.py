@@ -47,6 +47,8 @@ def _reference(clf, X) -> tuple[np.ndarray, float]:
     return out, closest
 
 
+# On one worker: the KW trainer's compilation for int8 data (2 s) is then made once.
+@pytest.mark.xdist_group("KW on int8 data: compiled once")
 @pytest.mark.parametrize("dtype", [np.float64, np.int8])
 @pytest.mark.parametrize("n_features", [1, 2, 5, 12])
 @pytest.mark.parametrize("classes", [2, 4])

@@ -195,7 +195,9 @@ class KernelSpec:
                 raise ValueError("The kernel function returned NaN or infinite values.")
             return K
         out = np.empty((len(A), len(B)))
-        Bt = np.ascontiguousarray(B.T)
+        # Both read-only, whoever made them: one compilation per kind of data, not one for
+        # each mix of writable and read-only arrays the callers happen to hold.
+        A, Bt = read_only(A), read_only(np.ascontiguousarray(B.T))
         compiled_or_plain(_cross_kernel)(
             A, Bt, self.code, self.gamma, self.coef0, self.degree, out
         )

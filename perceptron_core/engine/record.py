@@ -318,13 +318,14 @@ class HypothesisRecord:
                     chunk_norms2 = compiled_or_plain(squared_norms)(chunk)
                     rows = np.argsort(chunk_norms2, kind="stable")
                     chunk, rows_norms2 = chunk[rows], chunk_norms2[rows]
-                exact_products(
-                    self.support.vectors, order, support_norms2, chunk, rows_norms2, GT[:, :width]
-                )
+                # A shorter last chunk is written to the start of GT's memory, not to its first
+                # columns: those are not contiguous, and would compile the walk a second time.
+                G = GT.reshape(-1)[: n_support * width].reshape(n_support, width)
+                exact_products(self.support.vectors, order, support_norms2, chunk, rows_norms2, G)
 
-                def walk(i, width=width):
+                def walk(i, G=G, width=width):
                     _, positions, steps, thetas, votes = walks[i]
-                    walk_votes(GT[:, :width], positions, steps, thetas, votes, columns[i, :width])
+                    walk_votes(G, positions, steps, thetas, votes, columns[i, :width])
 
                 list(pool.map(walk, range(len(walks))))
                 for i, (c, *_) in enumerate(walks):
@@ -342,7 +343,8 @@ class HypothesisRecord:
         between threads. Memory: the rows in float64, and one problem's update examples
         (updates x features x 8 bytes) at a time."""
         m = len(X)
-        XT = np.ascontiguousarray(X.T, dtype=np.float64)
+        # read-only whether or not the transpose had to be copied: one compilation of the walk
+        XT = read_only(np.ascontiguousarray(X.T, dtype=np.float64))
         walk = compiled_or_plain(voted_scores_in_order)  # here: the pool's threads run it
         parts = np.linspace(0, m, min(PREDICT_THREADS, m) + 1).astype(np.int64)
         with ThreadPoolExecutor(len(parts) - 1) as pool:

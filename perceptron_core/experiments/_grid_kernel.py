@@ -149,14 +149,18 @@ def run_grid(train, test, grid, checkpoints, out, n_updates, shortcut=True):
 
     Examples
     --------
+    The data go in as :func:`~perceptron_core.experiments.fold_run.run_fold` hands them
+    over (a read-only ``X``, ``shortcut`` given), so this call reuses that compilation.
+
     >>> import numpy as np
+    >>> from perceptron_core._jit import read_only
     >>> X = np.array([[2.0, 1.0], [-1.0, -2.0], [1.5, 2.0], [-2.0, -0.5]])
     >>> y = np.array([1.0, -1.0, 1.0, -1.0])
     >>> Xt = np.array([[3.0, 1.0], [-1.0, -1.0]]); yt = np.array([1.0, -1.0])
     >>> norms2 = (X ** 2).sum(axis=1); theta0 = norms2.mean()
     >>> out = np.zeros((1, 1, 4), dtype=np.int64); upd = np.zeros(1, dtype=np.int64)
     >>> grid = (0.1, theta0, theta0, np.zeros(1), np.zeros(1), np.array([NO_BOUND]))
-    >>> run_grid((X, y, norms2), (X @ Xt.T, yt), grid, np.array([10]), out, upd)
+    >>> run_grid((read_only(X), y, norms2), (X @ Xt.T, yt), grid, np.array([10]), out, upd, True)
     >>> out[0, 0].tolist()           # last, longest, voted, averaged: both test rows right
     [2, 2, 2, 2]
     """
