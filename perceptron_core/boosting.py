@@ -33,7 +33,6 @@ from typing import ClassVar
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
 from perceptron_core._online import require_binary
@@ -96,7 +95,6 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
     def _prepare(self, X, y):
         validate_params(self)
         X, y = check_training_data(self, X, y, reset=True)
-        check_classification_targets(y)
         require_binary(self, y)
         self.classes_ = np.unique(y)
         return X, y, encode_labels(y, self.classes_)[0]

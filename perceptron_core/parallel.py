@@ -24,7 +24,6 @@ from typing import ClassVar
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from perceptron_core._jit import compiled_or_plain, jit
@@ -352,7 +351,6 @@ class ParallelPerceptron(ClassifierMixin, BaseEstimator):
                 f"committee) must be odd, so that the vote never ties; got {self.n_perceptrons}."
             )
         X, y = check_training_data(self, X, y, reset=True)
-        check_classification_targets(y)
         require_binary(self, y)
         self.classes_ = np.unique(y)
         y_pm = encode_labels(y, self.classes_)[0]
