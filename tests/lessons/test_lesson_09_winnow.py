@@ -215,10 +215,11 @@ def test_lesson_9_folds_the_threshold_in_before_comparing_the_bounds():
     assert f"at most {most} in a sequence" in sentence
 
 
+@pytest.mark.parametrize("seeds", opening_then_ten_seeds(OPENING_9["seed"]))
 @pytest.mark.parametrize("m", lesson_literal("09_winnow", "PASSES"))
-def test_lesson_9_each_side_wins_its_setting_on_every_seed(m):
+def test_lesson_9_each_side_wins_its_setting_on_every_seed(m, seeds):
     n = LESSON_9.N_COMPARED
-    for seed in SEEDS:
+    for seed in seeds:
         winnow, perceptron = _mistakes_at(n, None, m, seed, "perceptron")
         assert perceptron < winnow, (seed, winnow, perceptron)
         for k in LESSON_9.KS:
