@@ -212,6 +212,7 @@ def jit(func, **options):
         return numba.njit(nogil=True, cache=False, **options)(func)
     if not _cache_follows_sources(dispatcher):
         return numba.njit(nogil=True, cache=False, **options)(func)
+    numba_internals.guard_cache(dispatcher)  # several processes may compile at once
     return dispatcher
 
 

@@ -15,7 +15,9 @@ or removed it, so an estimator keeps fitting and predicting, only slower:
   knows its private ``_nrt``: the functions are then compiled with reference
   counts (a few atomic operations more per visit);
 * :func:`cache_folder` says ``None`` when numba does not say where the cache
-  is; the caller then compiles without the cache.
+  is; the caller then compiles without the cache;
+* :func:`guard_cache` says ``False`` when it cannot reach the cache's index: the
+  cache then works without its lock, as numba's own does.
 
 ``tests/test_numba_internals.py`` removes each of them and trains an
 estimator without them.
@@ -23,6 +25,7 @@ estimator without them.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 
@@ -77,3 +80,60 @@ def holds_cached(dispatcher) -> bool:
         return bool(load_index())
     except OSError:
         return False
+
+
+def guard_cache(dispatcher) -> bool:
+    """Make ``dispatcher``'s on-disk cache safe for processes that compile at the same time;
+    ``False`` when this numba has no way known to this module (the cache then works as
+    numba's own, without the guard).
+
+    numba keeps one index per function that maps each signature to a data file. A process
+    that saves a new compilation reads the index, takes the first free file name, writes
+    the index, then the file; it takes no lock. Two processes saving two signatures at once
+    (a worker compiling ahead beside the server, two app processes, two test workers) can
+    take the same name, and the index then sends one signature to the other's compilation:
+    its entry point refuses the arguments ("can't unbox array from PyObject into native
+    value"). Here a save runs under an exclusive lock of a file beside the index, so the
+    index and the files change one process at a time; and a compilation loaded for a
+    signature that is not its own (a cache written before the lock) counts as not cached,
+    so it is compiled again and saved under its own name.
+    """
+    try:
+        cache = dispatcher._cache
+        cache_file = cache._cache_file
+        save, load_overload = cache_file.save, cache.load_overload
+        lock_path = Path(cache_file._index_path + ".lock")
+    except (AttributeError, TypeError):
+        return False
+
+    def locked_save(key, data):
+        with _exclusive(lock_path):
+            save(key, data)
+
+    def own_signature_only(sig, target_context):
+        compiled = load_overload(sig, target_context)
+        asked = tuple(getattr(sig, "args", sig))
+        if compiled is not None and tuple(compiled.signature.args) != asked:
+            return None
+        return compiled
+
+    cache_file.save = locked_save
+    cache.load_overload = own_signature_only
+    return True
+
+
+@contextlib.contextmanager
+def _exclusive(path: Path):
+    """Hold an exclusive lock of ``path`` (created if missing); no lock where the system has
+    no ``fcntl`` (the loaded signature's check still holds there)."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
