@@ -26,6 +26,7 @@ estimator without them.
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 
 
@@ -124,16 +125,23 @@ def guard_cache(dispatcher) -> bool:
 
 @contextlib.contextmanager
 def _exclusive(path: Path):
-    """Hold an exclusive lock of ``path`` (created if missing); no lock where the system has
-    no ``fcntl`` (the loaded signature's check still holds there)."""
+    """Hold an exclusive lock of ``path`` (created if missing) while the block runs.
+
+    Opened for reading, which ``flock`` needs no more than: a lock file another user made
+    (a cache warmed by one account and used by another) is still taken. No lock where the
+    system has no ``fcntl``, the file cannot be opened or locked; the loaded signature's check in
+    :func:`guard_cache` still holds there.
+    """
     try:
         import fcntl
-    except ImportError:
+
+        handle = os.open(path, os.O_RDONLY | os.O_CREAT, 0o666)
+    except (ImportError, OSError):
         yield
         return
-    with open(path, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    try:
+        with contextlib.suppress(OSError):  # a file system without locks (some network ones)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # closing releases the lock
