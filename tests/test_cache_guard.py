@@ -13,6 +13,7 @@ treats a compilation loaded for another signature as not cached.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -53,7 +54,7 @@ LOAD = textwrap.dedent("""
 
 
 def _run(code, cache):
-    env = {"NUMBA_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
     )

@@ -47,7 +47,7 @@ def _reference(clf, X) -> tuple[np.ndarray, float]:
     return out, closest
 
 
-# On one worker: the KW trainer's compilation for int8 data (2 s) is then made once.
+# On one worker: these tests compile the KW trainer for int8 data (2 s) once, not on both.
 @pytest.mark.xdist_group("KW on int8 data: compiled once")
 @pytest.mark.parametrize("dtype", [np.float64, np.int8])
 @pytest.mark.parametrize("n_features", [1, 2, 5, 12])
