@@ -210,9 +210,9 @@ def jit(func, **options):
         dispatcher = numba.njit(nogil=True, cache=True, **options)(func)
     except RuntimeError:  # "cannot cache function ...: no locator available"
         return numba.njit(nogil=True, cache=False, **options)(func)
+    numba_internals.guard_cache(dispatcher)  # several processes may compile or drop at once
     if not _cache_follows_sources(dispatcher):
         return numba.njit(nogil=True, cache=False, **options)(func)
-    numba_internals.guard_cache(dispatcher)  # several processes may compile at once
     return dispatcher
 
 

@@ -97,12 +97,14 @@ def guard_cache(dispatcher) -> bool:
     value"). Here a save runs under an exclusive lock of a file beside the index, so the
     index and the files change one process at a time; and a compilation loaded for a
     signature that is not its own (a cache written before the lock) counts as not cached,
-    so it is compiled again and saved under its own name.
+    so it is compiled again and saved under its own name. Dropping the index (:func:`drop_cached`,
+    after a source file changed) takes the same lock, so a save running at that moment
+    cannot write back the entries from before the change.
     """
     try:
         cache = dispatcher._cache
         cache_file = cache._cache_file
-        save, load_overload = cache_file.save, cache.load_overload
+        save, flush, load_overload = cache_file.save, cache_file.flush, cache.load_overload
         lock_path = Path(cache_file._index_path + ".lock")
     except (AttributeError, TypeError):
         return False
@@ -110,6 +112,10 @@ def guard_cache(dispatcher) -> bool:
     def locked_save(key, data):
         with _exclusive(lock_path):
             save(key, data)
+
+    def locked_flush():
+        with _exclusive(lock_path):
+            flush()
 
     def own_signature_only(sig, target_context):
         compiled = load_overload(sig, target_context)
@@ -119,6 +125,7 @@ def guard_cache(dispatcher) -> bool:
         return compiled
 
     cache_file.save = locked_save
+    cache_file.flush = locked_flush
     cache.load_overload = own_signature_only
     return True
 
