@@ -3,6 +3,8 @@ the core."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -13,6 +15,7 @@ from perceptron_lab.app_logic.payload import build_payload
 from perceptron_lab.app_logic.payload.extras import Panel, Text, Value, pack_panels
 from perceptron_lab.app_logic.payload.pack import Packer, unpack
 from perceptron_lab.app_logic.payload.scene import MAX_PROJECTED_POINTS
+from perceptron_lab.app_logic.payload.snapshots import MARGIN_BINS, margin_bins
 from perceptron_lab.app_logic.timeline import UPDATE_KINDS
 from tests.pages import page_run
 
@@ -199,6 +202,42 @@ def test_snapshots_are_the_timelines_numbers_at_their_steps():
         assert not ((edges[:-1] < -1e-9) & (edges[1:] > 1e-9)).any()  # no bin holds both signs
         if norm > 0:
             assert get["snap_margin"][s] == pytest.approx(margins.min())
+        test_scores = data.X_test @ w - theta
+        assert np.abs(test_scores).min() > 1e-9  # no score so near 0 that rounding could flip it
+        said = np.where(test_scores > 0, 1, -1)
+        counts = [np.sum((data.y_test == a) & (said == b)) for a in (-1, 1) for b in (-1, 1)]
+        assert get["snap_confusion"][s].tolist() == counts  # on the test part
+
+
+def _margin_bins_of_one_column(margins):
+    """The histogram of :func:`margin_bins` for one column, worked out one margin at a time."""
+    lo, hi = float(margins.min()), float(margins.max())
+    width = (hi - lo) / MARGIN_BINS or 1.0
+    if lo < 0 < hi:
+        lo = math.floor(lo / width) * width
+    right, wrong = [0] * (MARGIN_BINS + 2), [0] * (MARGIN_BINS + 2)
+    n_bins = max(math.ceil((hi - lo) / width - 1e-9), 1)
+    for m in margins.tolist():
+        b = min(max(math.floor((m - lo) / width), 0), n_bins - 1)
+        (right if m > 0 else wrong)[b] += 1
+    return lo, width, right, wrong
+
+
+def test_margin_bins_count_each_column_as_a_histogram_of_its_own():
+    rng = np.random.default_rng(5)
+    columns = [
+        rng.normal(size=300),  # both sides
+        rng.uniform(0.1, 2.0, size=300),  # all right
+        -rng.uniform(0.0, 1.0, size=300),  # all wrong, 0 included
+        np.full(300, 0.25),  # all equal: one bin
+        np.r_[np.zeros(150), np.ones(150)],  # margins of exactly 0 count as wrong
+    ]
+    low, width, right, wrong = margin_bins(np.stack(columns, axis=1))
+    for c, column in enumerate(columns):
+        lo, w, r, v = _margin_bins_of_one_column(column)
+        assert (low[c], width[c]) == (lo, w)  # the same arithmetic: exact
+        assert right[c].tolist() == r and wrong[c].tolist() == v
+    assert right.sum(axis=1).tolist() == [int((col > 0).sum()) for col in columns]
 
 
 def test_lesson_panels_are_checked_and_packed():

@@ -58,25 +58,50 @@ def snapshot_rows(n_hypotheses: int, work_per_row: float) -> np.ndarray:
     )
 
 
-def margin_bins(margins: np.ndarray) -> tuple[float, float, np.ndarray, np.ndarray]:
-    """``(low, width, right, wrong)``: a histogram with a bin edge at 0, split by side.
+def margin_bins(margins: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(low, width, right, wrong)`` of each column of ``margins`` (points x snapshots): a
+    histogram with a bin edge at 0, split by side, in at most ``MARGIN_BINS + 1`` bins.
+
+    ``low`` and ``width`` have a number per column; ``right`` and ``wrong`` a row of
+    ``MARGIN_BINS + 2`` counts per column (the bins past a column's last hold 0).
 
     Examples
     --------
-    >>> low, width, right, wrong = margin_bins(np.array([-1.0, 0.5, 1.5, 2.0]))
-    >>> int(right.sum()), int(wrong.sum()), bool(low <= -1.0 and low + width * len(right) >= 2.0)
+    >>> low, width, right, wrong = margin_bins(np.array([[-1.0], [0.5], [1.5], [2.0]]))
+    >>> int(right.sum()), int(wrong.sum()), bool(low[0] <= -1.0 <= 2.0 <= low[0] + width[0] * 41)
     (3, 1, True)
     """
-    lo, hi = float(margins.min()), float(margins.max())
-    width = (hi - lo) / MARGIN_BINS or 1.0
-    if lo < 0 < hi:  # align the bins on 0: no bar holds both sides
-        lo = np.floor(lo / width) * width
-    n_bins = int(np.ceil((hi - lo) / width - 1e-9)) or 1
-    # equal bins: the bin of each margin by arithmetic (numpy.histogram sorts for given edges)
+    lo, hi = margins.min(axis=0), margins.max(axis=0)
+    width = (hi - lo) / MARGIN_BINS
+    width[width == 0] = 1.0  # every margin equal: one bin
+    lo = np.where((lo < 0) & (0 < hi), np.floor(lo / width) * width, lo)  # a bin edge at 0
+    n_bins = np.maximum(np.ceil((hi - lo) / width - 1e-9), 1).astype(np.int64)
+    # equal bins: the bin of each margin by arithmetic (numpy.histogram sorts for given edges),
+    # numbered across the columns so that one bincount counts them all
     index = np.clip(np.floor((margins - lo) / width).astype(np.int64), 0, n_bins - 1)
-    right = np.bincount(index[margins > 0], minlength=n_bins)
-    wrong = np.bincount(index[margins <= 0], minlength=n_bins)
+    index += np.arange(margins.shape[1]) * (MARGIN_BINS + 2)
+    size = margins.shape[1] * (MARGIN_BINS + 2)
+    right = np.bincount(index[margins > 0], minlength=size).reshape(-1, MARGIN_BINS + 2)
+    wrong = np.bincount(index[margins <= 0], minlength=size).reshape(-1, MARGIN_BINS + 2)
     return lo, width, right, wrong
+
+
+def confusion_counts(y: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """``[[y=-1 said -1, y=-1 said +1, y=+1 said -1, y=+1 said +1], ...]``, a row per column of
+    ``scores`` (points x hypotheses); a score above 0 says +1.
+
+    Examples
+    --------
+    >>> confusion_counts(np.array([-1, 1, 1]), np.array([[0.5], [2.0], [-1.0]])).tolist()
+    [[0, 1, 1, 1]]
+    """
+    said = scores > 0
+    negative, positive = (y == -1)[:, None], (y == 1)[:, None]
+    return np.stack(
+        [(negative & ~said).sum(0), (negative & said).sum(0)]
+        + [(positive & ~said).sum(0), (positive & said).sum(0)],
+        axis=1,
+    )
 
 
 def _end_times(tl, rows: np.ndarray) -> np.ndarray:
@@ -90,18 +115,21 @@ def _labels(scores: np.ndarray) -> np.ndarray:
 
 
 def _voted_scores(tl, X: np.ndarray, votes: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """``sum_{i=1..k} votes_i sign(<w_i, x> - θ_i)`` at every snapshot row ``k``, chunked."""
-    out = np.zeros((len(rows), len(X)))
+    """``sum_{i=1..k} votes_i sign(<w_i, x> - θ_i)`` at every snapshot row ``k``, chunked.
+
+    Votes are whole numbers, so the running sums are exact whatever their order.
+    """
+    out = np.zeros((len(rows), len(X)))  # row 0: no hypothesis voted yet
     running = np.zeros(len(X))
     W, theta = tl.W[0], tl.theta[0]
-    done = 1
-    for s, k in enumerate(rows):
-        for start in range(done, k + 1, CHUNK):  # memory: points x CHUNK hypotheses
-            stop = min(start + CHUNK, k + 1)
-            signs = np.sign(X @ W[start:stop].T - theta[start:stop])
-            running += signs @ votes[start:stop]
-        done = max(done, k + 1)
-        out[s] = running
+    last = int(rows[-1])
+    for start in range(1, last + 1, CHUNK):  # memory: points x CHUNK hypotheses
+        stop = min(start + CHUNK, last + 1)
+        signs = np.sign(X @ W[start:stop].T - theta[start:stop])
+        sums = running[:, None] + np.cumsum(signs * votes[start:stop], axis=1)
+        inside = (rows >= start) & (rows < stop)
+        out[inside] = sums[:, rows[inside] - start].T
+        running = sums[:, -1]
     return out
 
 
@@ -154,19 +182,14 @@ def snapshot_tables(run, data, packer: Packer, name: str) -> dict:
                 )
                 if mode != "last":
                     continue
-                for s in range(chunk.start, min(chunk.stop, len(rows))):
-                    column = scores[:, s - chunk.start]
-                    if p == 0:
-                        margins = y * column / (norms[s] if norms[s] > 0 else 1.0)
-                        low, width, right, wrong = margin_bins(margins)
-                        hist[s, 0, : len(right)], hist[s, 1, : len(wrong)] = right, wrong
-                        hist_range[s] = low, width
-                        achieved[s] = margins.min() if norms[s] > 0 else np.nan
-                    if p == len(parts) - 1:  # confusion on the test part when there is one
-                        pred = _labels(column)
-                        confusion[s] = [
-                            np.sum((y == a) & (pred == b)) for a in (-1, 1) for b in (-1, 1)
-                        ]
+                if p == 0:
+                    safe = np.where(norms[chunk] > 0, norms[chunk], 1.0)
+                    margins = y[:, None] * scores / safe
+                    low, width, hist[chunk, 0], hist[chunk, 1] = margin_bins(margins)
+                    hist_range[chunk, 0], hist_range[chunk, 1] = low, width
+                    achieved[chunk] = np.where(norms[chunk] > 0, margins.min(axis=0), np.nan)
+                if p == len(parts) - 1:  # confusion on the test part when there is one
+                    confusion[chunk] = confusion_counts(y, scores)
         if voted:
             voted_scores = _voted_scores(tl, X, votes, rows)
             last = X @ predictors["last"][0].T - predictors["last"][1]
