@@ -14,11 +14,13 @@ from __future__ import annotations
 import math
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from perceptron_lab.app_logic.visitor_text import as_text
 
 _REGISTRY = "_url_controls"  # session key: {widget key: default} of this run
 _LOADED = "_url_loaded"  # session key: the URL has been read once
+_LINK = "_url_link"  # session key: (page, the link's entries) as this run began
 HIDE = "hide"
 #: URL entries that no control owns: the hidden groups, the time step and predict mode (the
 #: browser component keeps ``t``, ``predict`` and ``ask`` in step while playback is paused,
@@ -47,13 +49,31 @@ MAX_LINK_VALUE = 1_000
 
 
 def begin_run() -> None:
-    """Start collecting this run's URL controls (call once at the top of a page)."""
+    """Start collecting this run's URL controls, and read the link once for the run (call
+    once at the top of a page)."""
     st.session_state[_REGISTRY] = {}
+    st.session_state[_LINK] = (_page(), st.query_params.to_dict())
+
+
+def _page() -> str | None:
+    ctx = get_script_run_ctx()
+    return None if ctx is None else ctx.page_script_hash
+
+
+def _link() -> dict[str, str]:
+    """The link's entries as :func:`begin_run` read them for this page, else as they are now.
+
+    A read of ``st.query_params`` takes a lock and Streamlit's metrics wrapper, and a new
+    session's first run of the playground asks the link about 80 times (every control's
+    value and whether its group is hidden): a few ms a view for a class at once.
+    """
+    page, link = st.session_state.get(_LINK, (None, None))
+    return st.query_params.to_dict() if link is None or page != _page() else link
 
 
 def hidden(group: str) -> bool:
     """Whether the URL asks to hide this group (one of :data:`GROUPS`) from the visitor."""
-    asked = st.query_params.get(HIDE, "").split(",")
+    asked = _link().get(HIDE, "").split(",")
     return group in asked or any(group in _SIDEBAR.get(name, ()) for name in asked)
 
 
@@ -119,7 +139,7 @@ def control(
         ss.setdefault(_REGISTRY, {})[key] = (default, prefix)
     if key not in ss:
         ss[key] = default
-        text = st.query_params.get(name) if url and not ss.get(_LOADED + prefix) else None
+        text = _link().get(name) if url and not ss.get(_LOADED + prefix) else None
         if text is not None and len(text) > MAX_LINK_VALUE:
             st.toast(
                 f"The link's value for {as_text(label)} is {len(text):,} characters long, "
@@ -187,3 +207,4 @@ def load_link(prefix: str, params: dict[str, str], keep: tuple[str, ...] = ()) -
     ss.pop(_LOADED + prefix, None)
     screen = {name: st.query_params[name] for name in SCREEN if name in st.query_params}
     st.query_params.from_dict({**params, **screen})
+    ss[_LINK] = (_page(), {**params, **screen})
