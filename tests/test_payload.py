@@ -4,6 +4,8 @@ the core."""
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -153,6 +155,27 @@ def test_compare_mode_puts_every_learner_in_one_payload(plane_data):
     assert payload.meta["lanes"][1]["mode"] == "voted"
 
 
+#: The replay's JavaScript (ui/playback), where every array the payload sends is read by name.
+PLAYBACK_JS = "\n".join(
+    path.read_text() for path in (Path(__file__).parents[1] / "ui" / "playback").glob("*.js")
+)
+
+
+@pytest.mark.parametrize(
+    "key, high_dimensional",
+    [("perceptron", False), ("kernel", False), ("parallel", False), ("voted", True)],
+)
+def test_every_array_sent_is_one_the_replay_reads(plane_data, key, high_dimensional):
+    """Bytes the browser never reads cost the server their packing and sending on every view
+    (the snapshots' end times were sent and never read)."""
+    data = _high_dimensional(m=300, n=8, test=50) if high_dimensional else plane_data
+    payload = build_payload(data, [_run(key, data, epochs=3)])
+    names = {name.split("/", 1)[1] for name in payload.header}
+    # read as lane.get("name"), scene.arrays.name or a destructured .name
+    unread = {name for name in names if not re.search(rf'[".]{name}\b', PLAYBACK_JS)}
+    assert names and unread == set()
+
+
 def test_high_dimensional_runs_send_projections_not_weight_vectors():
     n = 37
     data = _high_dimensional(n=n, test=500)
@@ -183,11 +206,14 @@ def test_snapshots_are_the_timelines_numbers_at_their_steps():
     payload = build_payload(data, [run])
     arrays = unpack(payload.header, payload.blob)
     get = {k: arrays[v] for k, v in payload.meta["lanes"][0]["arrays"].items()}
-    rows, times = get["snap_rows"], get["snap_times"]
+    rows = get["snap_rows"]
     assert rows[0] == 0 and rows[-1] == tl.W.shape[1] - 1 and len(rows) >= 100
+    # counts of at most 400 points: two bytes each (the histograms were over a third of the
+    # KW view's payload)
+    assert get["snap_hist"].dtype == get["snap_confusion"].dtype == np.uint16
+    in_force = np.array([tl.row(t) for t in range(tl.n_events + 1)])
     for s in np.linspace(0, len(rows) - 1, 9).astype(int):
-        t = int(times[s])
-        assert tl.row(t) == rows[s]  # hypothesis rows[s] is in force, with its final votes
+        t = int(np.flatnonzero(in_force == rows[s]).max())  # its last step: its votes are final
         for p, (X, y) in enumerate([(data.X, data.y), (data.X_test, data.y_test)]):
             for mode in MODES:
                 expected = np.mean(np.where(tl.scores(X, t, mode) > 0, 1, -1) == y)

@@ -23,7 +23,7 @@ import numpy as np
 
 from perceptron_core.modes import MODES
 from perceptron_core.steps import kw
-from perceptron_lab.app_logic.payload.pack import Packer
+from perceptron_lab.app_logic.payload.pack import Packer, index_dtype
 
 MAX_SNAPSHOTS = 400
 MIN_SNAPSHOTS = 100
@@ -104,12 +104,6 @@ def confusion_counts(y: np.ndarray, scores: np.ndarray) -> np.ndarray:
     )
 
 
-def _end_times(tl, rows: np.ndarray) -> np.ndarray:
-    """The time step at which each row is about to be replaced (the end for the last one)."""
-    starts = np.searchsorted(tl.after, rows + 1, side="left")  # event that creates row + 1
-    return np.minimum(starts, tl.n_events)
-
-
 def _labels(scores: np.ndarray) -> np.ndarray:
     return np.where(scores > 0, 1, -1)
 
@@ -167,10 +161,11 @@ def snapshot_tables(run, data, packer: Packer, name: str) -> dict:
     voted = votes_kept and points * n * H <= VOTED_BUDGET
     predictors = _predictors(run, rows)
     accuracy = np.full((len(rows), 2, len(MODES)), np.nan, np.float32)
-    hist = np.zeros((len(rows), 2, MARGIN_BINS + 2), np.uint32)
+    counts = index_dtype(max(len(X) for X, _ in parts) + 1)  # a count is at most the points
+    hist = np.zeros((len(rows), 2, MARGIN_BINS + 2), counts)
     hist_range = np.zeros((len(rows), 2))
     achieved = np.full(len(rows), np.nan)
-    confusion = np.zeros((len(rows), 4), np.int32)
+    confusion = np.zeros((len(rows), 4), counts)
     norms = np.linalg.norm(predictors["last"][0], axis=1)
     for p, (X, y) in enumerate(parts):
         for start in range(0, len(rows), CHUNK):  # one matrix product per predictor and chunk
@@ -199,7 +194,6 @@ def snapshot_tables(run, data, packer: Packer, name: str) -> dict:
     curve = np.unique(np.linspace(0, H - 1, min(H, MAX_CURVE_POINTS)).round().astype(np.int64))
     out = {
         "snap_rows": packer.add(f"{name}/snap_rows", rows, np.int32),
-        "snap_times": packer.add(f"{name}/snap_times", _end_times(tl, rows), np.int32),
         "snap_accuracy": packer.add(f"{name}/snap_accuracy", accuracy),
         "snap_hist": packer.add(f"{name}/snap_hist", hist),
         "snap_hist_range": packer.add(f"{name}/snap_hist_range", hist_range, np.float64),
