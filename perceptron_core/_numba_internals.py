@@ -109,13 +109,12 @@ def guard_cache(dispatcher) -> bool:
     except (AttributeError, TypeError):
         return False
 
-    def locked_save(key, data):
-        with _exclusive(lock_path):
-            save(key, data)
+    def locked(write):
+        def under_the_lock(*args):
+            with _exclusive(lock_path):
+                return write(*args)
 
-    def locked_flush():
-        with _exclusive(lock_path):
-            flush()
+        return under_the_lock
 
     def own_signature_only(sig, target_context):
         compiled = load_overload(sig, target_context)
@@ -124,8 +123,7 @@ def guard_cache(dispatcher) -> bool:
             return None
         return compiled
 
-    cache_file.save = locked_save
-    cache_file.flush = locked_flush
+    cache_file.save, cache_file.flush = locked(save), locked(flush)
     cache.load_overload = own_signature_only
     return True
 

@@ -64,8 +64,8 @@ def _link() -> dict[str, str]:
     """The link's entries as :func:`begin_run` read them for this page, else as they are now.
 
     A read of ``st.query_params`` takes a lock and Streamlit's metrics wrapper, and a new
-    session's first run of the playground asks the link about 80 times (every control's
-    value and whether its group is hidden): a few ms a view for a class at once.
+    session's first run of the playground read it 88 times, once for every control's value
+    and once for whether its group is hidden (docs/benchmarks.md, "lean-views-intel").
     """
     page, link = st.session_state.get(_LINK, (None, None))
     return st.query_params.to_dict() if link is None or page != _page() else link
