@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,7 +18,7 @@ from perceptron_lab.app_logic.payload.pack import Packer, unpack
 from perceptron_lab.app_logic.payload.scene import MAX_PROJECTED_POINTS
 from perceptron_lab.app_logic.payload.snapshots import MARGIN_BINS, margin_bins
 from perceptron_lab.app_logic.timeline import UPDATE_KINDS
-from tests.pages import page_run
+from tests.pages import ROOT, page_run
 
 
 def _run(key, data, epochs=5, **values):
@@ -156,9 +155,7 @@ def test_compare_mode_puts_every_learner_in_one_payload(plane_data):
 
 
 #: The replay's JavaScript (ui/playback), where every array the payload sends is read by name.
-PLAYBACK_JS = "\n".join(
-    path.read_text() for path in (Path(__file__).parents[1] / "ui" / "playback").glob("*.js")
-)
+PLAYBACK_JS = "\n".join(path.read_text() for path in (ROOT / "ui" / "playback").glob("*.js"))
 
 
 @pytest.mark.parametrize(
