@@ -1,9 +1,10 @@
 """Perceptron Lab's server: ``streamlit run app.py`` serves the pages listed in ``router.py``.
 
 Before the server listens, it imports the app's modules (scikit-learn, numba,
-Plotly), which the first visitor's page would otherwise wait for, and reads
-the lessons' titles for the menu. When numba's cache holds the first page's
-learner, a thread of its own loads it while the first visitor's browser loads
+Plotly), which the first visitor's page would otherwise wait for, reads the
+lessons' titles for the menu, and sets what it made aside from Python's garbage
+collector (it lives as long as the server). When numba's cache holds the first
+page's learner, a thread of its own loads it while the first visitor's browser loads
 Streamlit's page. Right after an install the cache is empty: the first page
 then trains its small run uncompiled, with the same numbers, and the
 learners compile in a child process in the background after the first page
@@ -12,6 +13,7 @@ learners compile in a child process in the background after the first page
 Beside Streamlit's routes it serves the live class's websocket (``class_socket.py``).
 """
 
+import gc
 import importlib
 import logging
 import threading
@@ -46,6 +48,11 @@ async def first_page_ready(app):
             importlib.import_module(f"perceptron_lab.{package}.{module.stem}")
     # the menu's lesson titles: parsing the lessons is slow the first time, cached after
     importlib.import_module("perceptron_lab.ui.lesson").lessons(HERE / "lessons")
+    # What the imports made lives as long as the server. Frozen, it is left out of Python's
+    # full collections, which a class's views set off and which otherwise walk all of it,
+    # holding the GIL (docs/benchmarks.md, "lean-views-floor").
+    gc.collect()
+    gc.freeze()
     training = importlib.import_module("perceptron_lab.app_logic.training")
     if training.first_page_learner_cached():  # else the first page trains uncompiled
         threading.Thread(

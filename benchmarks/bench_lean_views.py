@@ -1,7 +1,7 @@
 """What a view costs the live server when a class opens its own views at once.
 
 Run: ``python benchmarks/bench_lean_views.py [--scenario kw,playground] [--repeats N]
-[--profile FOLDER] [--no-warm] [--one-at-a-time]``.
+[--profile FOLDER] [--no-warm] [--one-at-a-time] [--floor]``.
 
 One server, as ``docs/deploy.md`` runs it: ``perceptron-lab app`` (this checkout's) with
 ``OMP_NUM_THREADS=1``, after ``perceptron-lab warm`` (numba's cache and the lessons' studies
@@ -28,6 +28,12 @@ the seconds until the last visitor's script run was done (and the median visitor
 least of the repeats. The visitors run in this process, so what the server spends is not mixed
 with what they spend; on a shared machine, though, their CPU competes with the server's, and
 so does everyone else's: rerun before drawing conclusions from the times.
+
+``--floor``: after the server has stopped, the playground scenario's visitors (as many, in
+the same way) on a bare Streamlit page whose one component draws 100 points
+(``benchmarks/floor/app.py``), served by ``streamlit run`` with the app's settings: what a
+session with a component costs this machine before anything of ours runs. Printed beside the
+playground's figures as ratios.
 
 After the server has stopped, the KW view is also made in a process of the benchmark's own
 (``OMP_NUM_THREADS=1`` too) for 20 of the seeds,
@@ -98,10 +104,16 @@ async def everyone(base: str, query: str, seeds: range, at_once: bool = True) ->
 
 
 def scenario(
-    process, base: str, name: str, first_seed: int, profile: Path | None, at_once: bool = True
+    process,
+    base: str,
+    count: int,
+    query: str,
+    first_seed: int,
+    profile: Path | None = None,
+    at_once: bool = True,
 ) -> dict:
-    """One scenario once (:data:`SCENARIOS`), seeds from ``first_seed``; its figures."""
-    count, query = SCENARIOS[name]
+    """``count`` visitors of ``query`` + seed, seeds from ``first_seed``, once; their figures.
+    ``profile``: the file for py-spy's samples of the server meanwhile."""
     sampler = None
     if profile is not None:
         sampler = subprocess.Popen(
@@ -119,7 +131,7 @@ def scenario(
                 "--format",
                 "raw",
                 "--output",
-                str(profile / f"{name}.txt"),
+                str(profile),
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -185,6 +197,50 @@ def parts(stacks: Path) -> tuple[dict[str, float], list[tuple[float, str]], int]
     return ordered, [(n / total, f) for f, n in own.most_common(15)], total
 
 
+def report(what: str, run: dict) -> None:
+    """Print one run's figures (:func:`scenario`)."""
+    print(
+        f"{what}: {run['cpu_per_view']:.3f} CPU-s a view; last done {run['last']:.1f} s, "
+        f"median {run['median']:.1f} s; the visitors' own CPU {run['visitors_cpu']:.1f} s; "
+        f"load {os.getloadavg()[0]:.1f}; {run['kinds']}"
+        + (f"; told {run['told'][:3]}" if run["told"] else ""),
+        flush=True,
+    )
+
+
+def report_least(name: str, runs: list[dict]) -> tuple[float, float]:
+    """Print and return the least CPU-s a view and the least time until the last visitor."""
+    cpu, last = min(r["cpu_per_view"] for r in runs), min(r["last"] for r in runs)
+    print(f"{name}: least of {len(runs)}: {cpu:.3f} CPU-s a view, last done {last:.1f} s")
+    return cpu, last
+
+
+def on_the_floor(repeats: int, at_once: bool = True) -> list[dict]:
+    """The playground scenario's visitors on the floor: a bare Streamlit page whose one
+    component draws 100 points (``benchmarks/floor/app.py``, as ``bench_browser.py --first``
+    opens it), served by ``streamlit run`` with the app's settings on a server of its own:
+    what a session with a component costs this machine before anything of ours runs."""
+    from bench_browser import FLOOR_APP, Server
+
+    count, query = SCENARIOS["playground"]
+    server = Server(script=FLOOR_APP, env=ENV)
+    try:
+        process = psutil.Process(server.proc.pid)
+        asyncio.run(everyone(server.url, query, range(0, 1)))
+        settle(process)
+        runs = []
+        for repeat in range(repeats):
+            runs.append(
+                scenario(process, server.url, count, query, 1 + repeat * count, None, at_once)
+            )
+            settle(process)
+            how = "at once" if at_once else "one at a time"
+            report(f"the floor {count} {how}, run {repeat + 1}", runs[-1])
+        return runs
+    finally:
+        server.stop()
+
+
 def in_process(seeds: range) -> list[float]:
     """The CPU seconds of the KW scenario's view for each of ``seeds``, made in this process
     (data, run, payload: :func:`bench_view_cpu.whole_view`), sorted."""
@@ -207,6 +263,11 @@ def main() -> None:
     parser.add_argument(
         "--one-at-a-time", action="store_true", help="the visitors one after another (the floor)"
     )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also the playground's visitors on a bare page with one component",
+    )
     parser.add_argument("--in-process", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.in_process:
@@ -224,6 +285,7 @@ def main() -> None:
         subprocess.run([*command, "warm"], env=environ, check=True, stdout=subprocess.DEVNULL)
     if args.profile is not None:
         args.profile.mkdir(parents=True, exist_ok=True)
+    at_once = not args.one_at_a_time
     port = free_port()
     log = Path(tempfile.mkdtemp()) / "server.log"
     proc, ready = start_app(command, port, log, ENV)
@@ -234,30 +296,19 @@ def main() -> None:
             asyncio.run(everyone(base, SCENARIOS[name][1], range(0, 1)))
         settle(process)
         print(f"server healthy after {ready:.1f} s; {os.cpu_count()} cores; OMP_NUM_THREADS=1")
-        seed = 1
-        at_once = not args.one_at_a_time
+        seed, least = 1, {}
         how = "at once" if at_once else "one at a time"
         for name in names:
             count, query = SCENARIOS[name]
             runs = []
             for repeat in range(args.repeats):
                 last_one = args.profile if repeat == args.repeats - 1 else None
-                runs.append(scenario(process, base, name, seed, last_one, at_once))
+                samples = None if last_one is None else last_one / f"{name}.txt"
+                runs.append(scenario(process, base, count, query, seed, samples, at_once))
                 seed += count
                 settle(process)
-                r = runs[-1]
-                print(
-                    f"{name} {count} {how} (?{query}N), run {repeat + 1}: "
-                    f"{r['cpu_per_view']:.3f} CPU-s a view; last done {r['last']:.1f} s, "
-                    f"median {r['median']:.1f} s; the visitors' own CPU "
-                    f"{r['visitors_cpu']:.1f} s; load {os.getloadavg()[0]:.1f}; {r['kinds']}"
-                    + (f"; told {r['told'][:3]}" if r["told"] else ""),
-                    flush=True,
-                )
-            print(
-                f"{name}: least of {len(runs)}: {min(r['cpu_per_view'] for r in runs):.3f} "
-                f"CPU-s a view, last done {min(r['last'] for r in runs):.1f} s"
-            )
+                report(f"{name} {count} {how} (?{query}N), run {repeat + 1}", runs[-1])
+            least[name] = report_least(name, runs)
             if args.profile is not None and not (args.profile / f"{name}.txt").exists():
                 print(f"  py-spy wrote no samples for {name} (may it trace the server?)")
             elif args.profile is not None:
@@ -272,6 +323,14 @@ def main() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+    if args.floor:
+        floor_cpu, floor_last = report_least("the floor", on_the_floor(args.repeats, at_once))
+        if "playground" in least:
+            cpu, last = least["playground"]
+            print(
+                f"the playground against the floor: {cpu / floor_cpu:.1f} times its CPU a view, "
+                f"{last / floor_last:.1f} times its time until the last visitor"
+            )
     if "kw" in names:  # in a process of its own, with the server's OMP_NUM_THREADS
         done = subprocess.run(
             [sys.executable, __file__, "--in-process"],

@@ -207,9 +207,10 @@ def test_the_tests_benchmarks_and_scripts_name_the_apps_modules_by_their_package
 
 
 #: Runs the app's server start and its first page as ``streamlit run`` does (the app's folder
-#: first on sys.path), then prints the top-level modules named like the app's folders.
+#: first on sys.path), then prints the objects the start set aside from the garbage collector,
+#: those it still tracks, and the top-level modules named like the app's folders.
 FIRST_PAGE = """
-import asyncio, sys
+import asyncio, gc, sys
 sys.path.insert(0, sys.argv[1])
 from streamlit.testing.v1 import AppTest
 import perceptron_lab.app as app
@@ -217,6 +218,7 @@ async def start():
     async with app.first_page_ready(None):
         pass
 asyncio.run(start())
+print(gc.get_freeze_count(), len(gc.get_objects()))
 page = AppTest.from_file(sys.argv[1] + "/router.py", default_timeout=300)
 page.run()
 assert not page.exception, page.exception
@@ -226,7 +228,9 @@ print(sum(m.startswith("perceptron_lab.") for m in sys.modules))
 """
 
 
-def test_the_app_imports_each_of_its_modules_once_by_its_package_name():
+@pytest.fixture(scope="module")
+def first_page() -> list[str]:
+    """What :data:`FIRST_PAGE` printed, line by line."""
     done = subprocess.run(
         [sys.executable, "-c", FIRST_PAGE, str(ROOT), ",".join(sorted(APP_NAMES))],
         cwd=ROOT,
@@ -235,9 +239,20 @@ def test_the_app_imports_each_of_its_modules_once_by_its_package_name():
         timeout=600,
     )
     assert done.returncode == 0, done.stderr
-    twice, loaded = done.stdout.splitlines()[-2:]
+    return done.stdout.splitlines()
+
+
+def test_the_app_imports_each_of_its_modules_once_by_its_package_name(first_page):
+    twice, loaded = first_page[-2:]
     assert twice == "[]"
     assert int(loaded) > 40  # the app's modules were imported, under perceptron_lab
+
+
+def test_the_server_start_sets_what_it_imported_aside_from_the_garbage_collector(first_page):
+    """Python's full collections, which a class's views set off, walk only what was made
+    after the start: the imports' objects, most of the process's, are frozen."""
+    frozen, tracked = map(int, first_page[-3].split())
+    assert frozen > 4 * tracked
 
 
 # ---------------------------------------------------------------------------
