@@ -16,9 +16,10 @@ light before heavy:
 * the same view asked for by many (one key) is made once: while one visitor's is being
   made, the others with that key wait for it (a single flight), and then find its result in
   the caches;
-* a waiting visitor is told their place (:class:`Place`) whenever it changes, and leaves the
-  queue as soon as their ``interrupt`` raises (the tab was closed, or a rerun replaced the
-  page: Streamlit's own check, or a Cancel button's).
+* a waiting visitor is told their place (:class:`Place`) when it changed, looked at every
+  ``poll_seconds`` (their thread is woken early only when the view is let in), and leaves
+  the queue as soon as their ``interrupt``, asked at each look, raises (the tab was closed,
+  or a rerun replaced the page: Streamlit's own check, or a Cancel button's).
 
 The gate knows nothing of Streamlit: a page passes the functions that show the place and
 ask whether the visitor is still there (``ui/waiting.py`` does it for the app's pages).
@@ -127,6 +128,8 @@ class _Ticket:
     admitted: bool = False
     size: int = 0
     place: Place | None = field(default=None, repr=False)
+    #: Set once the view is let in: its waiting thread is woken alone, not with every other.
+    let_in: threading.Event = field(default_factory=threading.Event, repr=False)
 
 
 class Gate:
@@ -162,7 +165,7 @@ class Gate:
         self.poll_seconds = poll_seconds
         self.place_seconds = place_seconds
         self.light_bytes = light_bytes
-        self._changed = threading.Condition()
+        self._lock = threading.Lock()
         self._queue: list[_Ticket] = []  # waiting, in the order they will be let in
         self._making: list[_Ticket] = []
         self._serials = itertools.count()
@@ -204,7 +207,7 @@ class Gate:
                 f"than the {self.budget.limit / 2**20:,.0f} MB this server keeps for its "
                 "visitors' views. Use fewer points, epochs or compared learners."
             )
-        with self._changed:
+        with self._lock:
             ticket = _Ticket(key, estimate, next(self._serials))
             self._queue.append(ticket)
             self._let_in()  # an earlier view whose estimate fell may fit now, too
@@ -212,23 +215,24 @@ class Gate:
             self._wait_for_turn(ticket, waiting, interrupt)
             yield
         finally:
-            with self._changed:
+            with self._lock:
                 if ticket.admitted:
                     self._making.remove(ticket)
                     self.budget.release(ticket.size)
                 else:
                     self._queue.remove(ticket)
                 self._let_in()
-                self._changed.notify_all()  # the views behind it moved up
 
     def _wait_for_turn(self, ticket: _Ticket, waiting, interrupt) -> None:
-        # Whoever changes the queue (a view that comes or goes) lets the next views in, once;
-        # a waiting view only looks whether it was let in. Were every woken view to let in
-        # (a hundred of them at each view's end), the queue would be walked, and every
-        # view's estimate asked, a hundred times over.
+        # Whoever changes the queue (a view that comes or goes) lets the next views in, once,
+        # and wakes only those. A waiting view looks at its place (the views behind one that
+        # ended moved up) and asks its interrupt every poll_seconds; only the first in the
+        # queue also walks it then. Were every view to walk the queue, or every change to
+        # wake every view, a class of a hundred would walk it, and ask every view's
+        # estimate, a hundred times over, or wake a hundred threads at each view's end.
         shown, shown_at = None, -math.inf
         while True:
-            with self._changed:
+            with self._lock:
                 if ticket.admitted:
                     return
                 place = self._place(ticket)
@@ -236,16 +240,16 @@ class Gate:
                 waiting(place)
                 shown, shown_at = place, time.monotonic()
             interrupt()
-            with self._changed:
-                # a look of its own when nothing changed for a while: memory that the
-                # caches gave back, or an estimate that fell, lets a view in too
-                if not ticket.admitted and not self._changed.wait(self.poll_seconds):
-                    self._let_in()
+            if not ticket.let_in.wait(self.poll_seconds):
+                with self._lock:
+                    # a look when nothing let it in for a while: memory that the caches gave
+                    # back, or an estimate that fell, lets a view in too
+                    if not ticket.admitted and self._queue and self._queue[0] is ticket:
+                        self._let_in()
 
     def _let_in(self) -> None:
         """Admit the waiting views whose turn it is, and wake them (the caller holds the
         lock)."""
-        let_in = False
         for ticket in self._queue:
             ticket.light = int(ticket.estimate()) < self.light_bytes
         self._queue.sort(key=lambda t: (not t.light, t.serial))
@@ -262,9 +266,7 @@ class Gate:
             ticket.size, ticket.admitted = size, True
             self._queue.remove(ticket)
             self._making.append(ticket)
-            let_in = True
-        if let_in:
-            self._changed.notify_all()
+            ticket.let_in.set()
 
     def _place(self, ticket: _Ticket) -> Place:
         same = any(t.key == ticket.key for t in self._making)
@@ -273,7 +275,7 @@ class Gate:
 
     def status(self) -> Status:
         """Views being made, waiting, and the bytes reserved for them."""
-        with self._changed:
+        with self._lock:
             return Status(
                 making=len(self._making),
                 waiting=len(self._queue),

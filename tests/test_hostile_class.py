@@ -204,6 +204,28 @@ def test_the_queue_is_walked_once_per_change_not_once_per_waiting_view():
     assert gate.status().waiting == 0 and gate.status().making == 0
 
 
+def test_a_views_end_wakes_only_the_views_it_lets_in():
+    """Woken at every view's end, each of a class's waiting threads took the GIL and the
+    gate's lock a hundred times to find it was not its turn. A waiting view wakes when it is
+    let in, or at its own look (a minute here): each asks its interrupt once before its turn."""
+    n = 20
+    asked = []
+    gate = _gate(slots=1, poll=60)
+
+    def visit(key, work):
+        with gate.admitted(("view", key), lambda: 100 * MB, interrupt=lambda: asked.append(key)):
+            time.sleep(work)
+
+    threads = [threading.Thread(target=visit, args=(k, 0.5 if k == 0 else 0.01)) for k in range(n)]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.01)
+    for thread in threads:
+        thread.join(30)
+    assert sorted(asked) == list(range(1, n)), asked  # the first went in at once
+    assert gate.status().waiting == 0 and gate.status().making == 0
+
+
 def test_a_view_another_views_arrival_lets_in_is_woken():
     """A waiting view whose estimate fell fits beside the view being made; the next arrival's
     walk lets it in, and it must go on then, not at its own next look (a minute here)."""
