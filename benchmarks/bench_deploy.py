@@ -85,6 +85,17 @@ def nginx_config(recipe: str, folder: Path, listen: int, ports: dict[str, int]) 
     )
 
 
+def recipe_ports(recipe: str) -> list[str]:
+    """The app processes' ports that ``recipe`` names, in order.
+
+    Examples
+    --------
+    >>> recipe_ports("server 127.0.0.1:8502;\\nserver 127.0.0.1:8501;\\nserver 127.0.0.1:8501;")
+    ['8501', '8502']
+    """
+    return sorted(set(re.findall(r"server 127\.0\.0\.1:(\d+);", recipe)))
+
+
 def misrouted(access_log: Path) -> tuple[int, int]:
     """``(requests that carried the cookie, those answered by another replica than it names)``."""
     pinned = wrong = 0
@@ -188,7 +199,6 @@ def main() -> None:
     args = parser.parse_args()
     command = perceptron_lab(args.bin)
     recipe = RECIPE.read_text(encoding="utf-8")
-    recipe_ports = sorted(set(re.findall(r"server 127\.0\.0\.1:(\d+);", recipe)))
     env = {**os.environ, "PYTHONPATH": str(ROOT)} if args.bin is None else None
     start = time.perf_counter()
     subprocess.run([*command, "warm"], check=True, env=env, capture_output=True)
@@ -196,7 +206,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="perceptron-lab-deploy-") as tmp:
         folder = Path(tmp)
-        ports = {old: free_port() for old in recipe_ports}
+        ports = {old: free_port() for old in recipe_ports(recipe)}
         apps = [start_app(command, port, folder / f"app-{port}.log")[0] for port in ports.values()]
         proxy_port = free_port()
         proxy = start_nginx(folder, nginx_config(recipe, folder, proxy_port, ports), proxy_port)

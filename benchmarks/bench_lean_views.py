@@ -1,13 +1,18 @@
 """What a view costs the live server when a class opens its own views at once.
 
 Run: ``python benchmarks/bench_lean_views.py [--scenario kw,playground] [--repeats N]
-[--profile FOLDER] [--no-warm] [--one-at-a-time] [--floor]``.
+[--profile FOLDER] [--no-warm] [--one-at-a-time] [--floor] [--replicas]``.
 
 One server, as ``docs/deploy.md`` runs it: ``perceptron-lab app`` (this checkout's) with
 ``OMP_NUM_THREADS=1``, after ``perceptron-lab warm`` (numba's cache and the lessons' studies
 ready; ``--no-warm`` when they already are). Before the first scenario one visitor opens each
 scenario's link once (the first page's imports and first calls, not what a class costs), and
 the server is left to settle.
+
+``--replicas``: a class's recipe instead (``docs/deploy.md``, "A class: several processes
+behind nginx"): the app processes ``docs/nginx-replicas.conf`` names, each started as above,
+behind Debian's nginx running that file (as ``bench_deploy.py`` runs it); the visitors open
+nginx's address, and the CPU is that of all the app processes.
 
 Then, per scenario, every visitor at once: a protocol-level visitor
 (:func:`sessions.wire_visit`: a websocket session that asks for its link, as a browser's
@@ -62,13 +67,16 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
 import psutil
+from bench_deploy import RECIPE, nginx_config, recipe_ports, start_nginx
 from sessions import ROOT, perceptron_lab, start_app, wire_visit
 
-from tests.live import free_port
+from tests.live import free_port, stop
 
 #: (visitors, the link's query string before its seed) of each scenario.
 SCENARIOS = {
@@ -104,7 +112,7 @@ async def everyone(base: str, query: str, seeds: range, at_once: bool = True) ->
 
 
 def scenario(
-    process,
+    processes: list[psutil.Process],
     base: str,
     count: int,
     query: str,
@@ -112,8 +120,9 @@ def scenario(
     profile: Path | None = None,
     at_once: bool = True,
 ) -> dict:
-    """``count`` visitors of ``query`` + seed, seeds from ``first_seed``, once; their figures.
-    ``profile``: the file for py-spy's samples of the server meanwhile."""
+    """``count`` visitors of ``query`` + seed, seeds from ``first_seed``, once; their figures,
+    the CPU over all of ``processes`` (the app's). ``profile``: the file for py-spy's samples
+    of the first process meanwhile."""
     sampler = None
     if profile is not None:
         sampler = subprocess.Popen(
@@ -121,7 +130,7 @@ def scenario(
                 shutil.which("py-spy"),
                 "record",
                 "--pid",
-                str(process.pid),
+                str(processes[0].pid),
                 "--rate",
                 "100",
                 "--nonblocking",
@@ -137,11 +146,12 @@ def scenario(
             stderr=subprocess.DEVNULL,
         )
         time.sleep(1.0)  # py-spy attached
-    cpu, start, own = cpu_seconds(process), time.perf_counter(), time.process_time()
+    cpu, start, own = sum(map(cpu_seconds, processes)), time.perf_counter(), time.process_time()
     seeds = range(first_seed, first_seed + count)
     outcomes = asyncio.run(everyone(base, query, seeds, at_once))
     last = time.perf_counter() - start  # the gather ends with the last visitor's run
-    spent, visitors = cpu_seconds(process) - cpu, time.process_time() - own
+    spent = sum(map(cpu_seconds, processes)) - cpu
+    visitors = time.process_time() - own
     if sampler is not None:
         sampler.send_signal(2)  # SIGINT: py-spy writes its file and exits
         sampler.wait(timeout=60)
@@ -197,6 +207,38 @@ def parts(stacks: Path) -> tuple[dict[str, float], list[tuple[float, str]], int]
     return ordered, [(n / total, f) for f, n in own.most_common(15)], total
 
 
+@contextmanager
+def served(command: list[str], replicas: bool) -> Iterator[tuple[list[psutil.Process], str]]:
+    """The app as ``docs/deploy.md`` runs it: one ``perceptron-lab app`` process, or, with
+    ``replicas``, a class's recipe (``docs/nginx-replicas.conf``'s processes behind Debian's
+    nginx, as ``bench_deploy.py`` runs it). Yields the app's processes and the address its
+    visitors open; each process has served each scenario's first page."""
+    folder = Path(tempfile.mkdtemp())
+    recipe = RECIPE.read_text(encoding="utf-8")
+    ports = [free_port() for _ in (recipe_ports(recipe) if replicas else [None])]
+    apps, proxy = [], None
+    try:
+        apps = [start_app(command, port, folder / f"app-{port}.log", ENV)[0] for port in ports]
+        base = f"http://127.0.0.1:{ports[0]}"
+        if replicas:
+            listen = free_port()
+            config = nginx_config(recipe, folder, listen, dict(zip(recipe_ports(recipe), ports)))
+            proxy, base = start_nginx(folder, config, listen), f"http://127.0.0.1:{listen}"
+        processes = [psutil.Process(app.pid) for app in apps]
+        for port in ports:  # the first page of each link: imports and first calls
+            for _, query in SCENARIOS.values():
+                asyncio.run(everyone(f"http://127.0.0.1:{port}", query, range(0, 1)))
+        for process in processes:
+            settle(process)
+        yield processes, base
+    finally:
+        if proxy is not None:
+            proxy.terminate()
+            proxy.wait(timeout=30)
+        for app in apps:
+            stop(app)
+
+
 def report(what: str, run: dict) -> None:
     """Print one run's figures (:func:`scenario`)."""
     print(
@@ -231,7 +273,7 @@ def on_the_floor(repeats: int, at_once: bool = True) -> list[dict]:
         runs = []
         for repeat in range(repeats):
             runs.append(
-                scenario(process, server.url, count, query, 1 + repeat * count, None, at_once)
+                scenario([process], server.url, count, query, 1 + repeat * count, None, at_once)
             )
             settle(process)
             how = "at once" if at_once else "one at a time"
@@ -268,6 +310,11 @@ def main() -> None:
         action="store_true",
         help="also the playground's visitors on a bare page with one component",
     )
+    parser.add_argument(
+        "--replicas",
+        action="store_true",
+        help="a class's recipe: docs/nginx-replicas.conf's app processes behind nginx",
+    )
     parser.add_argument("--in-process", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.in_process:
@@ -277,6 +324,10 @@ def main() -> None:
     unknown = [name for name in names if name not in SCENARIOS]
     if unknown or not names:
         parser.error(f"--scenario: {unknown or 'none'}; the scenarios are {', '.join(SCENARIOS)}")
+    if args.profile is not None and args.replicas:
+        parser.error("--profile samples one process: leave out --replicas")
+    if args.replicas and shutil.which("nginx") is None:
+        parser.error("--replicas runs Debian's nginx: apt-get install nginx")
     if args.profile is not None and shutil.which("py-spy") is None:
         parser.error("--profile samples the server with py-spy: pip install py-spy")
     command = perceptron_lab()
@@ -286,16 +337,9 @@ def main() -> None:
     if args.profile is not None:
         args.profile.mkdir(parents=True, exist_ok=True)
     at_once = not args.one_at_a_time
-    port = free_port()
-    log = Path(tempfile.mkdtemp()) / "server.log"
-    proc, ready = start_app(command, port, log, ENV)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        process = psutil.Process(proc.pid)
-        for name in names:  # the first page of each link: imports and first calls
-            asyncio.run(everyone(base, SCENARIOS[name][1], range(0, 1)))
-        settle(process)
-        print(f"server healthy after {ready:.1f} s; {os.cpu_count()} cores; OMP_NUM_THREADS=1")
+    with served(command, args.replicas) as (processes, base):
+        where = f"nginx over {len(processes)} app processes" if args.replicas else "one process"
+        print(f"{where}; {os.cpu_count()} cores; OMP_NUM_THREADS=1")
         seed, least = 1, {}
         how = "at once" if at_once else "one at a time"
         for name in names:
@@ -304,9 +348,10 @@ def main() -> None:
             for repeat in range(args.repeats):
                 last_one = args.profile if repeat == args.repeats - 1 else None
                 samples = None if last_one is None else last_one / f"{name}.txt"
-                runs.append(scenario(process, base, count, query, seed, samples, at_once))
+                runs.append(scenario(processes, base, count, query, seed, samples, at_once))
                 seed += count
-                settle(process)
+                for process in processes:
+                    settle(process)
                 report(f"{name} {count} {how} (?{query}N), run {repeat + 1}", runs[-1])
             least[name] = report_least(name, runs)
             if args.profile is not None and not (args.profile / f"{name}.txt").exists():
@@ -320,12 +365,9 @@ def main() -> None:
                 print("  the functions most samples end in:")
                 for share, function in own:
                     print(f"  {share:6.1%}  {function}")
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
     if args.floor:
         floor_cpu, floor_last = report_least("the floor", on_the_floor(args.repeats, at_once))
-        if "playground" in least:
+        if "playground" in least and not args.replicas:
             cpu, last = least["playground"]
             print(
                 f"the playground against the floor: {cpu / floor_cpu:.1f} times its CPU a view, "
