@@ -11,8 +11,8 @@ Property-based tests take their number of examples from the profile, not
 from each decorator: ``dev`` by default, ``ci`` (five times as many) when
 ``CI`` is set, or whichever ``HYPOTHESIS_PROFILE`` names.
 
-The suite runs on every core (``-n auto``, pytest-xdist); ``-n 0`` runs it in
-one process.
+The suite runs on every core (``-n auto``, pytest-xdist), the browser tests with one
+worker more; ``-n 0`` runs it in one process.
 
 The tests keep what the lab caches on disk (experiment cells, the lessons'
 studies) in a folder of their own, shared by the run's workers, never in the
@@ -68,6 +68,15 @@ def pytest_configure(config):
         # each other while another worker holds their core. Set before the workers start
         # (they import NumPy after).
         os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``'s workers: one per core, and one more when the run does not leave out the
+    tests marked browser. Those wait on chromium and on the servers they start: with one
+    worker per core the cores were idle about a sixth of the time (docs/benchmarks.md,
+    "browser-tests-workers")."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + ("not browser" not in (config.getoption("markexpr") or ""))
 
 
 #: A lesson's number in a test's id: its file (``test_lesson_06_...``), its parameter
