@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -210,20 +211,14 @@ def test_a_views_end_wakes_only_the_views_it_lets_in():
     let in, or at its own look (a minute here): each asks its interrupt once before its turn."""
     n = 20
     asked = []
-    gate = _gate(slots=1, poll=60)
-
-    def visit(key, work):
-        with gate.admitted(("view", key), lambda: 100 * MB, interrupt=lambda: asked.append(key)):
-            time.sleep(work)
-
-    threads = [threading.Thread(target=visit, args=(k, 0.5 if k == 0 else 0.01)) for k in range(n)]
-    for thread in threads:
-        thread.start()
-        time.sleep(0.01)
-    for thread in threads:
-        thread.join(30)
-    assert sorted(asked) == list(range(1, n)), asked  # the first went in at once
-    assert gate.status().waiting == 0 and gate.status().making == 0
+    visitors = Visitors(_gate(slots=1, poll=60))
+    visitors.visit(0, ("view", 0), 100 * MB, work=0.5)  # holds the slot while the others come
+    for k in range(1, n):
+        visitors.visit(k, ("view", k), 100 * MB, work=0.01, interrupt=partial(asked.append, k))
+    visitors.join()
+    assert not visitors.errors
+    assert sorted(asked) == list(range(1, n)), asked
+    assert visitors.gate.status().waiting == 0 and visitors.gate.status().making == 0
 
 
 def test_a_view_another_views_arrival_lets_in_is_woken():
