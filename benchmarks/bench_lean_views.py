@@ -215,14 +215,15 @@ def served(command: list[str], replicas: bool) -> Iterator[tuple[list[psutil.Pro
     visitors open; each process has served each scenario's first page."""
     folder = Path(tempfile.mkdtemp())
     recipe = RECIPE.read_text(encoding="utf-8")
-    ports = [free_port() for _ in (recipe_ports(recipe) if replicas else [None])]
+    named = recipe_ports(recipe) if replicas else [None]  # the recipe's ports, or one app
+    ports = [free_port() for _ in named]
     apps, proxy = [], None
     try:
         apps = [start_app(command, port, folder / f"app-{port}.log", ENV)[0] for port in ports]
         base = f"http://127.0.0.1:{ports[0]}"
         if replicas:
             listen = free_port()
-            config = nginx_config(recipe, folder, listen, dict(zip(recipe_ports(recipe), ports)))
+            config = nginx_config(recipe, folder, listen, dict(zip(named, ports)))
             proxy, base = start_nginx(folder, config, listen), f"http://127.0.0.1:{listen}"
         processes = [psutil.Process(app.pid) for app in apps]
         for port in ports:  # the first page of each link: imports and first calls
@@ -271,12 +272,12 @@ def on_the_floor(repeats: int, at_once: bool = True) -> list[dict]:
         asyncio.run(everyone(server.url, query, range(0, 1)))
         settle(process)
         runs = []
+        how = "at once" if at_once else "one at a time"
         for repeat in range(repeats):
             runs.append(
                 scenario([process], server.url, count, query, 1 + repeat * count, None, at_once)
             )
             settle(process)
-            how = "at once" if at_once else "one at a time"
             report(f"the floor {count} {how}, run {repeat + 1}", runs[-1])
         return runs
     finally:
