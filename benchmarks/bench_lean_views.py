@@ -34,11 +34,13 @@ least of the repeats. The visitors run in this process, so what the server spend
 with what they spend; on a shared machine, though, their CPU competes with the server's, and
 so does everyone else's: rerun before drawing conclusions from the times.
 
-``--floor``: after the server has stopped, the playground scenario's visitors (as many, in
-the same way) on a bare Streamlit page whose one component draws 100 points
-(``benchmarks/floor/app.py``), served by ``streamlit run`` with the app's settings: what a
-session with a component costs this machine before anything of ours runs. Printed beside the
-playground's figures as ratios.
+``--floor``: after the server has stopped, each scenario's visitors (as many, in the same
+way) on its floor (:data:`FLOORS`), a bare Streamlit page served by ``streamlit run`` with
+the app's settings: for the playground, one component drawing 100 points
+(``benchmarks/floor/app.py``), what a session with a component costs this machine before
+anything of ours runs; for KW, the link's view made (data, run, payload) and its payload
+handed to one component (``benchmarks/floor/kw_view.py``), the least a Streamlit page spends
+on that view. Printed beside the scenario's figures as ratios.
 
 After the server has stopped, the KW view is also made in a process of the benchmark's own
 (``OMP_NUM_THREADS=1`` too) for 20 of the seeds,
@@ -84,6 +86,13 @@ SCENARIOS = {
     "playground": (100, "seed="),
 }
 ENV = {"OMP_NUM_THREADS": "1"}
+#: Each scenario's floor: a bare Streamlit page that does only what its link needs. The
+#: playground's draws 100 points in one component (``bench_browser.py --first`` opens it);
+#: KW's makes the link's view (data, run, payload) and hands the payload to one component.
+FLOORS = {
+    "playground": ROOT / "benchmarks" / "floor" / "app.py",
+    "kw": ROOT / "benchmarks" / "floor" / "kw_view.py",
+}
 
 
 def cpu_seconds(process: psutil.Process) -> float:
@@ -258,15 +267,13 @@ def report_least(name: str, runs: list[dict]) -> tuple[float, float]:
     return cpu, last
 
 
-def on_the_floor(repeats: int, at_once: bool = True) -> list[dict]:
-    """The playground scenario's visitors on the floor: a bare Streamlit page whose one
-    component draws 100 points (``benchmarks/floor/app.py``, as ``bench_browser.py --first``
-    opens it), served by ``streamlit run`` with the app's settings on a server of its own:
-    what a session with a component costs this machine before anything of ours runs."""
-    from bench_browser import FLOOR_APP, Server
+def on_the_floor(name: str, repeats: int, at_once: bool = True) -> list[dict]:
+    """Scenario ``name``'s visitors on its floor (:data:`FLOORS`), served by ``streamlit run``
+    with the app's settings on a server of its own."""
+    from bench_browser import Server
 
-    count, query = SCENARIOS["playground"]
-    server = Server(script=FLOOR_APP, env=ENV)
+    count, query = SCENARIOS[name]
+    server = Server(script=FLOORS[name], env=ENV)
     try:
         process = psutil.Process(server.proc.pid)
         asyncio.run(everyone(server.url, query, range(0, 1)))
@@ -278,7 +285,7 @@ def on_the_floor(repeats: int, at_once: bool = True) -> list[dict]:
                 scenario([process], server.url, count, query, 1 + repeat * count, None, at_once)
             )
             settle(process)
-            report(f"the floor {count} {how}, run {repeat + 1}", runs[-1])
+            report(f"{name}'s floor, {count} {how}, run {repeat + 1}", runs[-1])
         return runs
     finally:
         server.stop()
@@ -309,7 +316,7 @@ def main() -> None:
     parser.add_argument(
         "--floor",
         action="store_true",
-        help="also the playground's visitors on a bare page with one component",
+        help="also each scenario's visitors on a bare page that does only what its link needs",
     )
     parser.add_argument(
         "--replicas",
@@ -366,14 +373,18 @@ def main() -> None:
                 print("  the functions most samples end in:")
                 for share, function in own:
                     print(f"  {share:6.1%}  {function}")
+    floors = {}
     if args.floor:
-        floor_cpu, floor_last = report_least("the floor", on_the_floor(args.repeats, at_once))
-        if "playground" in least and not args.replicas:
-            cpu, last = least["playground"]
-            print(
-                f"the playground against the floor: {cpu / floor_cpu:.1f} times its CPU a view, "
-                f"{last / floor_last:.1f} times its time until the last visitor"
-            )
+        for name in names:
+            runs = on_the_floor(name, args.repeats, at_once)
+            floors[name] = report_least(f"{name}'s floor", runs)
+            if not args.replicas:  # the floor is one process
+                cpu, last = least[name]
+                floor_cpu, floor_last = floors[name]
+                print(
+                    f"{name} against its floor: {cpu / floor_cpu:.1f} times its CPU a view, "
+                    f"{last / floor_last:.1f} times its time until the last visitor"
+                )
     if "kw" in names:  # in a process of its own, with the server's OMP_NUM_THREADS
         done = subprocess.run(
             [sys.executable, __file__, "--in-process"],
@@ -387,6 +398,10 @@ def main() -> None:
             f"the KW view made in this process (data, run, payload), 20 seeds: least "
             f"{own[0]:.3f}, median {own[10]:.3f} CPU-s"
         )
+        kw_places = {"the server": least["kw"], "its floor": floors.get("kw")}
+        for where, figures in kw_places.items():
+            if figures is not None:
+                print(f"KW in {where}: {figures[0] / own[0]:.1f} times the view's own CPU")
 
 
 if __name__ == "__main__":

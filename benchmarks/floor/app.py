@@ -6,28 +6,9 @@ on this machine before anything of ours runs (the same Plotly.js bundle,
 loaded the same way). Run by hand: ``streamlit run benchmarks/floor/app.py``.
 """
 
-import shutil
-import tempfile
-from pathlib import Path
-
 import numpy as np
 import streamlit as st
-import streamlit.components.v1 as components
-
-HERE = Path(__file__).resolve().parent
-PLOTLY = HERE.parents[1] / "ui" / "playback" / "vendor" / "plotly-basic.min.js"
-
-
-@st.cache_resource
-def scatter_component():
-    """The component, once per server: it serves only the files of its folder, so the page
-    and a copy of the bundle go to a folder of their own."""
-    folder = Path(tempfile.gettempdir()) / "perceptron-lab-floor"
-    folder.mkdir(exist_ok=True)
-    shutil.copy(HERE / "index.html", folder / "index.html")
-    shutil.copy(PLOTLY, folder / PLOTLY.name)
-    return components.declare_component("floor.playback", path=str(folder))
-
+from component import scatter_component  # Streamlit puts this folder on the path
 
 st.title("Floor")
 points = np.random.default_rng(0).uniform(-1, 1, size=(2, 100))
