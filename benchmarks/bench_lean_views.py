@@ -217,11 +217,13 @@ def parts(stacks: Path) -> tuple[dict[str, float], list[tuple[float, str]], int]
 
 
 @contextmanager
-def served(command: list[str], replicas: bool) -> Iterator[tuple[list[psutil.Process], str]]:
+def served(
+    command: list[str], replicas: bool, names: list[str]
+) -> Iterator[tuple[list[psutil.Process], str]]:
     """The app as ``docs/deploy.md`` runs it: one ``perceptron-lab app`` process, or, with
     ``replicas``, a class's recipe (``docs/nginx-replicas.conf``'s processes behind Debian's
     nginx, as ``bench_deploy.py`` runs it). Yields the app's processes and the address its
-    visitors open; each process has served each scenario's first page."""
+    visitors open; each process has served the first page of each scenario in ``names``."""
     folder = Path(tempfile.mkdtemp())
     recipe = RECIPE.read_text(encoding="utf-8")
     named = recipe_ports(recipe) if replicas else [None]  # the recipe's ports, or one app
@@ -236,7 +238,8 @@ def served(command: list[str], replicas: bool) -> Iterator[tuple[list[psutil.Pro
             proxy, base = start_nginx(folder, config, listen), f"http://127.0.0.1:{listen}"
         processes = [psutil.Process(app.pid) for app in apps]
         for port in ports:  # the first page of each link: imports and first calls
-            for _, query in SCENARIOS.values():
+            for name in names:
+                query = SCENARIOS[name][1]
                 asyncio.run(everyone(f"http://127.0.0.1:{port}", query, range(0, 1)))
         for process in processes:
             settle(process)
@@ -345,7 +348,7 @@ def main() -> None:
     if args.profile is not None:
         args.profile.mkdir(parents=True, exist_ok=True)
     at_once = not args.one_at_a_time
-    with served(command, args.replicas) as (processes, base):
+    with served(command, args.replicas, names) as (processes, base):
         where = f"nginx over {len(processes)} app processes" if args.replicas else "one process"
         print(f"{where}; {os.cpu_count()} cores; OMP_NUM_THREADS=1")
         seed, least = 1, {}
@@ -398,10 +401,9 @@ def main() -> None:
             f"the KW view made in this process (data, run, payload), 20 seeds: least "
             f"{own[0]:.3f}, median {own[10]:.3f} CPU-s"
         )
-        kw_places = {"the server": least["kw"], "its floor": floors.get("kw")}
-        for where, figures in kw_places.items():
-            if figures is not None:
-                print(f"KW in {where}: {figures[0] / own[0]:.1f} times the view's own CPU")
+        print(f"KW in the server: {least['kw'][0] / own[0]:.1f} times the view's own CPU")
+        if "kw" in floors:
+            print(f"KW in its floor: {floors['kw'][0] / own[0]:.1f} times the view's own CPU")
 
 
 if __name__ == "__main__":

@@ -14,12 +14,12 @@ playground's. Run by hand: ``streamlit run benchmarks/floor/kw_view.py``.
 """
 
 import gc
-import os
 import threading
 
 import streamlit as st
 from component import scatter_component  # Streamlit puts this folder on the path
 
+from perceptron_lab.app_logic.admission import default_slots
 from perceptron_lab.app_logic.datasource import DataRequest, make_dataset
 from perceptron_lab.app_logic.learners import LEARNERS
 from perceptron_lab.app_logic.payload import build_payload
@@ -29,14 +29,19 @@ LEARNER, EPOCHS = "voted", 20
 
 
 @st.cache_resource
-def views_at_once() -> threading.Semaphore:
-    """One view a core at a time; the imports set aside from the garbage collector first,
-    as ``app.py`` does once its imports are done."""
+def imports_frozen() -> None:
+    """The imports set aside from the garbage collector, once, as ``app.py`` does."""
     gc.collect()
     gc.freeze()
-    return threading.Semaphore(os.cpu_count() or 1)
 
 
+@st.cache_resource
+def views_at_once() -> threading.Semaphore:
+    """As many views at once as the app's admission gate makes by default."""
+    return threading.Semaphore(default_slots())
+
+
+imports_frozen()
 seed = int(st.query_params.get("seed", 0))
 with views_at_once():
     data = make_dataset(DataRequest("kw", (("n_features", 50),), seed=seed))
