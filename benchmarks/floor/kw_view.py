@@ -6,8 +6,8 @@ For ``?seed=N`` it makes what ``bench_lean_views.py``'s KW link asks the playgro
 ``whole_view`` makes it, and hands the payload to one component as the playground hands it
 to its own (its id, meta, header and bytes). Nothing else is on the page: no controls, no
 cache, no memory budget. As the app's admission gate does by default, at most one view a
-core is made at once: a class's 30 views made together in one process share the GIL, and
-their threads' hand-overs cost as much CPU again as the views themselves
+core is made at once: a class's 30 views made together in one process wait on each other's
+locks, and those hand-overs cost as much CPU again as the views themselves
 (``docs/benchmarks.md``, "kw-floor"). What a view of this page costs the server is the least
 a Streamlit page spends on the same view; ``bench_lean_views.py --floor`` sets it beside the
 playground's. Run by hand: ``streamlit run benchmarks/floor/kw_view.py``.
